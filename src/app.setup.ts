@@ -1,0 +1,65 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { jsonBodyMiddleware, requestIdMiddleware } from '@/common/http-pipeline';
+
+export const API_TITLE = 'Vision Eligibility & Claims API';
+
+/**
+ * Everything about the HTTP stack that is not a Nest provider, shared by main.ts and the e2e
+ * tests so they exercise the production pipeline. The app must be created with
+ * `{ bodyParser: false, bufferLogs: true }`.
+ */
+export function configureApp(app: NestExpressApplication): void {
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', 'loopback');
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          // Swagger UI's inline bootstrap script and styles.
+          scriptSrc: ["'self'", "'unsafe-inline'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          frameAncestors: ["'self'"],
+          formAction: ["'self'"],
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(jsonBodyMiddleware());
+  setupSwagger(app);
+  app.enableShutdownHooks();
+}
+
+export function buildOpenApiDocument(app: INestApplication) {
+  const config = new DocumentBuilder()
+    .setTitle(API_TITLE)
+    .setDescription(
+      'Vision-insurance eligibility checks (with the V2 benefit tree), out-of-network claims, patient ' +
+        'records, webhooks and embedded sessions. Every endpoint needs `Authorization: Api <key>`. ' +
+        'Errors: `{"errors": {...}}` for validation (nested like the body), `{"detail": "..."}` otherwise.',
+    )
+    .setVersion('1.0')
+    .addSecurity('Api', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description: 'The word `Api`, a space, then the key: `Authorization: Api vk_...`',
+    })
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+function setupSwagger(app: INestApplication): void {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: API_TITLE,
+  });
+}

@@ -1,0 +1,153 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Command, CommandFactory, CommandRunner, Option } from 'nest-commander';
+import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
+import { AppConfig, loadConfig } from '@/config/env';
+import { buildDataSourceOptions, migrateDatabase } from '@/database/data-source';
+import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AuthModule } from '@/modules/auth/auth.module';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ValidationFailed } from '@/common/errors';
+
+/** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+  process.exit(1);
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof ValidationFailed) return JSON.stringify(e.errors);
+  return e instanceof Error ? e.message : String(e);
+}
+
+interface CreateAccountOptions {
+  name: string;
+  email: string;
+  password: string;
+  iframe?: boolean;
+}
+
+@Command({ name: 'accounts:create', description: 'Create an account with its default location, a user and an API key' })
+class CreateAccountCommand extends CommandRunner {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {
+    super();
+  }
+
+  async run(_params: string[], options: CreateAccountOptions): Promise<void> {
+    if (!options.name?.trim()) fail('--name is required');
+    if (!options.email?.includes('@')) fail('--email must be an e-mail address');
+    if (!options.password || options.password.length < 8) fail('--password must have at least 8 characters');
+    try {
+      const { account, location, user } = await this.accounts.createAccount({
+        name: options.name.trim(),
+        email: options.email,
+        password: options.password,
+        iframeEnabled: Boolean(options.iframe),
+      });
+      const { key } = await this.apiKeys.create(account.id, 'CLI key');
+      print({
+        account: { id: account.id, name: account.name, iframe_enabled: account.iframeEnabled, email: user.email },
+        location_code: location.code,
+        api_key: key,
+      });
+    } catch (e) {
+      fail(describeError(e));
+    }
+  }
+
+  @Option({ flags: '--name <name>', description: 'Account (practice) name', required: true })
+  parseName(v: string) {
+    return v;
+  }
+
+  @Option({ flags: '--email <email>', description: 'E-mail of the first web user', required: true })
+  parseEmail(v: string) {
+    return v;
+  }
+
+  @Option({ flags: '--password <password>', description: 'Password of the first web user', required: true })
+  parsePassword(v: string) {
+    return v;
+  }
+
+  @Option({ flags: '--iframe', description: 'Enable embedded sessions for the account' })
+  parseIframe() {
+    return true;
+  }
+}
+
+@Command({ name: 'api-keys:create', description: "Create an API key for a user's account" })
+class CreateApiKeyCommand extends CommandRunner {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly apiKeys: ApiKeysService,
+  ) {
+    super();
+  }
+
+  async run(_params: string[], options: { email: string; name?: string }): Promise<void> {
+    const user = await this.accounts.findUserByEmail(options.email ?? '');
+    if (!user) fail(`No user with e-mail ${options.email}`);
+    const { key, apiKey } = await this.apiKeys.create(user.accountId, options.name ?? 'CLI key');
+    print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix });
+  }
+
+  @Option({ flags: '--email <email>', description: 'E-mail of a user of the account', required: true })
+  parseEmail(v: string) {
+    return v;
+  }
+
+  @Option({ flags: '--name <name>', description: 'A name for the key' })
+  parseName(v: string) {
+    return v;
+  }
+}
+
+@Command({ name: 'api-keys:revoke', description: 'Revoke an API key, given the key or its display prefix' })
+class RevokeApiKeyCommand extends CommandRunner {
+  constructor(private readonly apiKeys: ApiKeysService) {
+    super();
+  }
+
+  async run(_params: string[], options: { key: string }): Promise<void> {
+    const revoked = await this.apiKeys.revokeByKeyOrPrefix(options.key ?? '');
+    if (revoked.length === 0) fail('No active API key matches');
+    print({ revoked: revoked.map((k) => ({ id: k.id, prefix: k.prefix })) });
+  }
+
+  @Option({ flags: '--key <key>', description: 'The API key, or its prefix as shown in lists', required: true })
+  parseKey(v: string) {
+    return v;
+  }
+}
+
+@Module({
+  imports: [
+    AppConfigModule,
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), logging: false }),
+    }),
+    AccountsModule,
+    AuthModule,
+  ],
+  providers: [CreateAccountCommand, CreateApiKeyCommand, RevokeApiKeyCommand],
+})
+class CliModule {}
+
+async function main(): Promise<void> {
+  await migrateDatabase(loadConfig());
+  await CommandFactory.run(CliModule, { logger: false, errorHandler: (e) => fail(e.message) });
+}
+
+main().catch((e: unknown) => fail(describeError(e)));

@@ -1,0 +1,39 @@
+import { formatDecimal4, isDecimalInput, normaliseDecimal, sumDecimals, toMinor } from './decimal';
+
+describe('decimal helpers', () => {
+  it('prints four decimals without passing through a float', () => {
+    expect(formatDecimal4('12.2')).toBe('12.2000');
+    expect(formatDecimal4('0')).toBe('0.0000');
+    expect(formatDecimal4('1234567890.1234')).toBe('1234567890.1234');
+    expect(formatDecimal4('-0.5')).toBe('-0.5000');
+    expect(formatDecimal4(null)).toBeNull();
+  });
+
+  it('sums 0.1 + 0.2 exactly', () => {
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3000');
+    expect(sumDecimals(['19999999.9999', '0.0001'])).toBe('20000000.0000');
+  });
+
+  it('accepts decimal strings and plain numbers, refuses exponents and junk', () => {
+    expect(isDecimalInput('12.22')).toBe(true);
+    expect(isDecimalInput(12.22)).toBe(true);
+    expect(isDecimalInput(' 7 ')).toBe(true);
+    expect(isDecimalInput('1e5')).toBe(false);
+    expect(isDecimalInput(1e21)).toBe(false);
+    expect(isDecimalInput(Number.NaN)).toBe(false);
+    expect(isDecimalInput('12,50')).toBe(false);
+    expect(isDecimalInput('')).toBe(false);
+    expect(isDecimalInput(null)).toBe(false);
+  });
+
+  it('normalises leading zeros and signs', () => {
+    expect(normaliseDecimal('007.50')).toBe('7.50');
+    expect(normaliseDecimal('-0.0')).toBe('0.0');
+    expect(normaliseDecimal(12.5)).toBe('12.5');
+    expect(toMinor('12.2')).toBe(122000n);
+  });
+
+  it('refuses more than four decimal places when converting', () => {
+    expect(() => toMinor('1.23456')).toThrow(RangeError);
+  });
+});

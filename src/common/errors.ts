@@ -1,0 +1,96 @@
+/**
+ * Small domain errors thrown by services; the global exception filter maps each to the
+ * contract's envelope (CONTRACT §3). Services never build HTTP responses themselves.
+ */
+
+/** `{"<field>": {"$": [...]}, "nested": {...}}`, or `{"$": [...]}` for whole-request errors. */
+export interface ErrorTree {
+  $?: string[];
+  [field: string]: ErrorTree | string[] | undefined;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  abstract body(): Record<string, unknown>;
+}
+
+/** 404 `{"detail": "..."}`; also used for another account's objects (tenant isolation). */
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+  body() {
+    return { detail: this.message };
+  }
+}
+
+/** 403 `{"detail": "..."}`. */
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+  body() {
+    return { detail: this.message };
+  }
+}
+
+/** 400 `{"errors": {...}}`. */
+export class ValidationFailed extends DomainError {
+  readonly status = 400;
+  constructor(readonly errors: ErrorTree) {
+    super('Validation failed');
+  }
+  body() {
+    return { errors: this.errors };
+  }
+
+  /** Whole-request error: `{"errors": {"$": [message]}}`. */
+  static request(message: string): ValidationFailed {
+    return new ValidationFailed({ $: [message] });
+  }
+
+  /** Error on one (possibly nested) field: `field('patient.first_name', msg)`. */
+  static field(path: string, message: string): ValidationFailed {
+    const tree: ErrorTree = {};
+    addFieldError(tree, path.split('.'), message);
+    return new ValidationFailed(tree);
+  }
+}
+
+/** 503 `{"detail": "..."}` when a dependency (PostgreSQL, Redis) is down. */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+  body() {
+    return { detail: this.message };
+  }
+}
+
+export function addFieldError(tree: ErrorTree, path: string[], message: string): void {
+  let node = tree;
+  for (const segment of path) {
+    const next = node[segment];
+    if (next === undefined || Array.isArray(next)) {
+      const created: ErrorTree = {};
+      node[segment] = created;
+      node = created;
+    } else {
+      node = next;
+    }
+  }
+  (node.$ ??= []).push(message);
+}
+
+/** Collects field errors from several checks so all of them are reported together. */
+export class ErrorCollector {
+  readonly tree: ErrorTree = {};
+  private count = 0;
+
+  add(path: string, message: string): void {
+    addFieldError(this.tree, path === '' ? [] : path.split('.'), message);
+    this.count++;
+  }
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  throwIfAny(): void {
+    if (this.count > 0) throw new ValidationFailed(this.tree);
+  }
+}

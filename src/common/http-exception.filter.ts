@@ -1,0 +1,81 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError } from './errors';
+import { MSG } from './messages';
+import type { AppRequest } from './request-context';
+
+/** Thrown by the rate-limit guard; carries the seconds until the key may call again. */
+export class ThrottledError extends ThrottlerException {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
+  }
+}
+
+/**
+ * The one place errors become HTTP answers (CONTRACT §3). Anything not recognised is a 500 with
+ * a fixed body; the stack goes to the log with the request id, never to the client.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<AppRequest>();
+    if (res.headersSent) return;
+    const [status, body] = this.map(exception, req);
+    if (exception instanceof ThrottledError) {
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
+    res.status(status).json(body);
+  }
+
+  private map(exception: unknown, req: AppRequest): [number, unknown] {
+    if (exception instanceof DomainError) return [exception.status, exception.body()];
+    if (exception instanceof ThrottledError) return [429, { detail: exception.message }];
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === HttpStatus.NOT_FOUND) return [404, { detail: MSG.notFound }];
+      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return [413, { detail: MSG.tooLarge }];
+      const response = exception.getResponse();
+      // Bodies already in the contract's shape (or terminus' health report) pass through.
+      if (typeof response === 'object' && response !== null && !('statusCode' in response)) {
+        return [status, response];
+      }
+      if (status >= 500) return this.internal(exception, req);
+      return [status, { detail: typeof response === 'string' ? response : exception.message }];
+    }
+    if (isUnavailable(exception)) {
+      this.logger.error({ reqId: req.id, err: describe(exception) }, 'dependency unavailable');
+      return [503, { detail: 'Service temporarily unavailable, please retry.' }];
+    }
+    return this.internal(exception, req);
+  }
+
+  private internal(exception: unknown, req: AppRequest): [number, unknown] {
+    this.logger.error(
+      { reqId: req.id, err: describe(exception), stack: exception instanceof Error ? exception.stack : undefined },
+      'unhandled error',
+    );
+    return [500, { detail: MSG.internal }];
+  }
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** A database or Redis connection problem: the client should retry, it is not our bug. */
+export function isUnavailable(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: string }).code ?? (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003'].includes(code)) {
+    return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i.test(
+    e.message,
+  );
+}

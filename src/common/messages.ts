@@ -1,0 +1,22 @@
+/** DRF-style messages fixed by CONTRACT §3. */
+export const MSG = {
+  required: 'This field is required.',
+  notNull: 'This field may not be null.',
+  blank: 'This field may not be blank.',
+  string: 'Not a valid string.',
+  integer: 'A valid integer is required.',
+  number: 'A valid number is required.',
+  boolean: 'Must be a valid boolean.',
+  date: 'Date has wrong format. Use YYYY-MM-DD.',
+  email: 'Enter a valid email address.',
+  object: 'Invalid data. Expected a dictionary.',
+  list: 'Expected a list of items.',
+  choice: (value: unknown) => `"${String(value)}" is not a valid choice.`,
+  maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  minItems: (n: number) => `Ensure this field has at least ${n} elements.`,
+  maxItems: (n: number) => `Ensure this field has no more than ${n} elements.`,
+  malformedJson: 'Malformed JSON body.',
+  tooLarge: 'Request body too large.',
+  internal: 'Internal server error.',
+  notFound: 'Not found.',
+} as const;

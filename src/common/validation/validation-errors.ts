@@ -1,0 +1,59 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ErrorTree, ValidationFailed } from '../errors';
+import { MSG } from '../messages';
+import { ITEM_ERRORS_PREFIX } from './fields';
+
+/**
+ * Turns class-validator's error tree into the CONTRACT §3 envelope: nested objects nest, array
+ * indexes become string keys, and every failing field of the request is reported at once.
+ * Per field, a failed `presence` rule hides the others ("This field is required." says it all),
+ * then a failed `type` rule hides the rest (no "too long" for a number).
+ */
+export function toErrorTree(errors: ValidationError[]): ErrorTree {
+  const tree: ErrorTree = {};
+  for (const error of errors) {
+    const node = buildNode(error);
+    if (node) tree[error.property] = node;
+  }
+  return tree;
+}
+
+function buildNode(error: ValidationError): ErrorTree | null {
+  const node: ErrorTree = {};
+  const constraints = error.constraints ?? {};
+  let messages: string[];
+  if (constraints.presence) messages = [constraints.presence];
+  else if (constraints.type) messages = [constraints.type];
+  else if (constraints.whitelistValidation || constraints.nestedValidation) messages = [MSG.object];
+  else messages = Object.values(constraints);
+
+  for (const message of messages) {
+    if (message.startsWith(ITEM_ERRORS_PREFIX)) {
+      const byIndex = JSON.parse(message.slice(ITEM_ERRORS_PREFIX.length)) as Record<string, string>;
+      for (const [index, itemMessage] of Object.entries(byIndex)) node[index] = { $: [itemMessage] };
+    } else {
+      (node.$ ??= []).push(message);
+    }
+  }
+  const blocked = Boolean(constraints.presence || constraints.type);
+  if (!blocked) {
+    for (const child of error.children ?? []) {
+      const childNode = buildNode(child);
+      if (childNode) node[child.property] = childNode;
+    }
+  }
+  return Object.keys(node).length > 0 ? node : null;
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    forbidUnknownValues: false,
+    stopAtFirstError: false,
+    validationError: { target: false, value: true },
+    transformOptions: { enableImplicitConversion: false },
+    exceptionFactory: (errors) => new ValidationFailed(toErrorTree(errors)),
+  });
+}

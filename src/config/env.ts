@@ -1,0 +1,178 @@
+/**
+ * The one place that reads process.env. Every setting of CONTRACT §9 is parsed and validated here;
+ * a bad value stops start-up with one line per variable (see `ConfigError`).
+ */
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface AppConfig {
+  nodeEnv: string;
+  isProduction: boolean;
+  role: Role;
+  port: number;
+  publicUrl: string;
+  databaseUrl: string;
+  databasePoolSize: number;
+  redisUrl: string;
+  redisPrefix: string;
+  logLevel: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  mailDir: string;
+  encryptionKey: Buffer;
+  sessionSecret: string;
+  rateLimitPerMinute: number;
+  webhookAllowPrivate: boolean;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  demoSeed: boolean;
+  eligibilityWatchdogSeconds: number;
+  searchConcurrency: number;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+// Development-only fallbacks. Production refuses to start without real values.
+const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+const DEV_SESSION_SECRET = 'development-session-secret-change-me';
+// 1 min, 5 min, 15 min, 1 h, 2 h, 4 h, 8 h, 8 h: 9 attempts spread over about 23.4 hours.
+const DEFAULT_RETRY_SCHEDULE = '60,300,900,3600,7200,14400,28800,28800';
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const isProduction = nodeEnv === 'production';
+
+  const str = (name: string, fallback: string): string => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+      problems.push(`${name}: must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const v = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    problems.push(`${name}: must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string, protocols: string[]): string => {
+    const value = str(name, fallback);
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name}: must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+    } catch {
+      problems.push(`${name}: must be a URL (got "${value}")`);
+    }
+    return value;
+  };
+
+  const role = str('ROLE', 'all') as Role;
+  if (!['all', 'api', 'worker'].includes(role)) {
+    problems.push(`ROLE: must be one of all, api, worker (got "${role}")`);
+  }
+
+  const port = int('PORT', 3000, 0, 65535);
+  const publicUrl = url('PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:']).replace(
+    /\/+$/,
+    '',
+  );
+  const databaseUrl = url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/vision', [
+    'postgres:',
+    'postgresql:',
+  ]);
+  const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  const redisPrefix = str('REDIS_PREFIX', 'vision');
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
+    problems.push(`REDIS_PREFIX: letters, digits, "_", "." or "-", at most 64 (got "${redisPrefix}")`);
+  }
+
+  const logLevel = str('LOG_LEVEL', 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent`);
+  }
+
+  const smtpRaw = env.SMTP_URL?.trim();
+  let smtpUrl: string | null = null;
+  if (smtpRaw) smtpUrl = url('SMTP_URL', smtpRaw, ['smtp:', 'smtps:']);
+  const mailFrom = str('MAIL_FROM', 'Vision Eligibility <no-reply@vision.localhost>');
+  const mailDir = str('MAIL_DIR', 'var/mail');
+
+  let encryptionKey = Buffer.from(DEV_ENCRYPTION_KEY, 'hex');
+  const keyRaw = env.APP_ENCRYPTION_KEY?.trim();
+  if (keyRaw) {
+    if (/^[0-9a-fA-F]{64}$/.test(keyRaw)) encryptionKey = Buffer.from(keyRaw, 'hex');
+    else problems.push('APP_ENCRYPTION_KEY: must be 64 hex characters (32 bytes)');
+  } else if (isProduction) {
+    problems.push('APP_ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');
+  }
+
+  const sessionSecret = str('SESSION_SECRET', isProduction ? '' : DEV_SESSION_SECRET);
+  if (isProduction && !env.SESSION_SECRET?.trim()) {
+    problems.push('SESSION_SECRET: required when NODE_ENV=production');
+  } else if (sessionSecret.length < 16) {
+    problems.push('SESSION_SECRET: must be at least 16 characters');
+  }
+
+  const scheduleRaw = str('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE);
+  const webhookRetrySchedule = scheduleRaw.split(',').map((s) => Number(s.trim()));
+  if (
+    webhookRetrySchedule.length === 0 ||
+    webhookRetrySchedule.length > 50 ||
+    webhookRetrySchedule.some((n) => !Number.isFinite(n) || n < 0 || n > 7 * 86400)
+  ) {
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE: comma-separated seconds between attempts, each 0..604800 (got "${scheduleRaw}")`,
+    );
+  }
+
+  const config: AppConfig = {
+    nodeEnv,
+    isProduction,
+    role,
+    port,
+    publicUrl,
+    databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
+    redisUrl,
+    redisPrefix,
+    logLevel,
+    smtpUrl,
+    mailFrom,
+    mailDir,
+    encryptionKey,
+    sessionSecret,
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', !isProduction),
+    webhookRetrySchedule,
+    webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    demoSeed: bool('DEMO_SEED', !isProduction),
+    eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
+    searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Nest's ConfigModule `validate` hook: returns the typed config under the `app` key. */
+export function validateEnv(env: Env): { app: AppConfig } {
+  return { app: loadConfig(env) };
+}

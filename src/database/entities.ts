@@ -1,0 +1,7 @@
+import { Account } from '@/modules/accounts/account.entity';
+import { Location } from '@/modules/accounts/location.entity';
+import { User } from '@/modules/accounts/user.entity';
+import { ApiKey } from '@/modules/auth/api-key.entity';
+
+/** Every entity, listed once for the app and the migration CLI. */
+export const entities = [Account, Location, User, ApiKey];

@@ -1,0 +1,21 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('accounts')
+export class Account {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Embedded sessions (CONTRACT §7) are enabled per account by support. */
+  @Column({ name: 'iframe_enabled', type: 'boolean', default: false })
+  iframeEnabled: boolean;
+
+  /** Origins allowed to frame the web application (CSP frame-ancestors). */
+  @Column({ name: 'frame_ancestors', type: 'text', array: true, default: () => "'{}'" })
+  frameAncestors: string[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

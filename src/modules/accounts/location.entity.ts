@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export type LocationStatus = 'enabled' | 'disabled';
+
+@Entity('locations')
+@Index('locations_account_created_idx', ['accountId', 'createdAt'])
+export class Location {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  /** Public code, `LOC` + 8 Crockford base32 characters. */
+  @Column({ type: 'varchar', length: 16, unique: true })
+  code: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'enabled' })
+  status: LocationStatus;
+
+  /** Exactly one default per account (partial unique index in the migration). */
+  @Column({ name: 'is_default', type: 'boolean', default: false })
+  isDefault: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,41 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { DomainError } from '@/common/errors';
+import type { AppRequest } from '@/common/request-context';
+import { ApiKeysService } from './api-keys.service';
+
+/** 401 with exactly the three answers of CONTRACT §2. */
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+  body() {
+    return { detail: this.message };
+  }
+}
+
+export const AUTH_MESSAGES = {
+  missing: 'Authentication credentials were not provided.',
+  scheme: 'Unknown authentication token type.',
+  invalid: 'Invalid authentication token.',
+} as const;
+
+/** Global guard: every route under /api/ needs `Authorization: Api <key>`. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<AppRequest>();
+    if (!req.path.startsWith('/api/')) return true;
+
+    const header = req.headers.authorization;
+    if (header === undefined || header.trim() === '') throw new UnauthorizedError(AUTH_MESSAGES.missing);
+    const space = header.indexOf(' ');
+    const scheme = space === -1 ? header : header.slice(0, space);
+    if (scheme !== 'Api') throw new UnauthorizedError(AUTH_MESSAGES.scheme);
+    const key = space === -1 ? '' : header.slice(space + 1).trim();
+    const auth = key ? await this.apiKeys.authenticate(key) : null;
+    if (!auth) throw new UnauthorizedError(AUTH_MESSAGES.invalid);
+    req.auth = auth;
+    return true;
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { NotFoundError } from '@/common/errors';
+import type { AuthContext } from '@/common/request-context';
+import { ApiKey } from './api-key.entity';
+
+const KEY_PATTERN = /^vk_[A-Za-z0-9_-]{43}$/;
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export interface CreatedApiKey {
+  apiKey: ApiKey;
+  /** The key itself: shown once, never stored. */
+  key: string;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  /** Per-process memo so last_used_at costs one write per key per minute, not one per request. */
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {}
+
+  /** 256 random bits, base64url: `vk_` + 43 characters. Only the SHA-256 is stored. */
+  async create(accountId: string, name: string): Promise<CreatedApiKey> {
+    const key = `vk_${randomBytes(32).toString('base64url')}`;
+    const apiKey = await this.keys.save(
+      this.keys.create({ accountId, name, prefix: key.slice(0, 10), keyHash: hashKey(key) }),
+    );
+    this.logger.log({ apiKeyId: apiKey.id, accountId }, 'api key created');
+    return { apiKey, key };
+  }
+
+  list(accountId: string): Promise<ApiKey[]> {
+    return this.keys.find({ where: { accountId }, order: { createdAt: 'DESC' } });
+  }
+
+  /** Revokes by id within an account; takes effect on the next request (no cache). */
+  async revoke(accountId: string, id: string): Promise<ApiKey> {
+    const key = await this.keys.findOne({ where: { id, accountId } });
+    if (!key) throw new NotFoundError(`API key ${id} not found.`);
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await this.keys.save(key);
+      this.logger.log({ apiKeyId: id, accountId }, 'api key revoked');
+    }
+    return key;
+  }
+
+  /** Revokes by the key itself or by its display prefix (admin CLI). */
+  async revokeByKeyOrPrefix(keyOrPrefix: string): Promise<ApiKey[]> {
+    const where = KEY_PATTERN.test(keyOrPrefix)
+      ? { keyHash: hashKey(keyOrPrefix), revokedAt: IsNull() }
+      : { prefix: keyOrPrefix, revokedAt: IsNull() };
+    const found = await this.keys.find({ where });
+    for (const key of found) await this.revoke(key.accountId, key.id);
+    return found;
+  }
+
+  /**
+   * The lookup is by the key's SHA-256 through a unique index: the database compares hashes,
+   * never the secret, so response time tells nothing about how much of a key was right.
+   */
+  async authenticate(key: string): Promise<AuthContext | null> {
+    if (!KEY_PATTERN.test(key)) return null;
+    const rows: { id: string; account_id: string }[] = await this.db.query(
+      'SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      [hashKey(key)],
+    );
+    if (rows.length === 0) return null;
+    const { id, account_id: accountId } = rows[0];
+    this.touch(id);
+    return { apiKeyId: id, accountId };
+  }
+
+  private touch(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWritten.set(id, now);
+    this.db
+      .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id])
+      .catch((e: Error) => this.logger.warn({ apiKeyId: id, err: e.message }, 'last_used_at not recorded'));
+  }
+}

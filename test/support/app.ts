@@ -1,0 +1,99 @@
+import type { Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { AppModule } from '@/app.module';
+import { configureApp } from '@/app.setup';
+import { APP_CONFIG } from '@/config/config.module';
+import { AppConfig, loadConfig } from '@/config/env';
+import { migrateDatabase } from '@/database/data-source';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Settings layered over test/support/env.ts for this app only. */
+  env?: Record<string, string>;
+  /** Extra controllers (for example one that throws, to see the 500 answer). */
+  controllers?: Type<unknown>[];
+  /** Keep rows and jobs from before (restart tests). Default false: a clean state. */
+  keepState?: boolean;
+  /** Bind to a port (needed when something outside supertest calls the app). */
+  listen?: boolean;
+}
+
+/** Builds the production AppModule with the production HTTP pipeline (configureApp). */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, ...options.env });
+  if (!options.keepState) await resetState(config);
+  else await migrateDatabase(config);
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule],
+    controllers: options.controllers ?? [],
+  })
+    .overrideProvider(APP_CONFIG)
+    .useValue(config)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
+  configureApp(app);
+  if (options.listen) await app.listen(0, '127.0.0.1');
+  else await app.init();
+  return { app, config, close: () => app.close() };
+}
+
+/** Creates the worker's database when missing, migrates it, and empties every table and queue. */
+export async function resetState(config: AppConfig): Promise<void> {
+  await ensureDatabase(config.databaseUrl);
+  await migrateDatabase(config);
+  const db = new Client({ connectionString: config.databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'typeorm_migrations'",
+    );
+    if (rows.length > 0) {
+      await db.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+    }
+  } finally {
+    await db.end();
+  }
+  await flushRedisPrefix(config);
+}
+
+export async function flushRedisPrefix(config: AppConfig): Promise<void> {
+  const redis = new Redis(config.redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const adminUrl = new URL(url);
+  adminUrl.pathname = '/postgres';
+  const admin = new Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`).catch((e: { code?: string }) => {
+        if (e.code !== '42P04') throw e; // created meanwhile
+      });
+    }
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+
+export interface TestAccount {
+  accountId: string;
+  apiKey: string;
+  apiKeyId: string;
+  locationCode: string;
+  email: string;
+  password: string;
+  /** `{ Authorization: 'Api <key>' }` */
+  auth: { Authorization: string };
+}
+
+/** A fresh account with its default location, a web user and an API key. */
+export async function createAccount(
+  app: INestApplication,
+  overrides: { name?: string; iframeEnabled?: boolean } = {},
+): Promise<TestAccount> {
+  const suffix = randomBytes(4).toString('hex');
+  const email = `staff-${suffix}@practice.test`;
+  const password = `pw-${suffix}-secret`;
+  const { account, location } = await app.get(AccountsService).createAccount({
+    name: overrides.name ?? `Practice ${suffix}`,
+    email,
+    password,
+    iframeEnabled: overrides.iframeEnabled ?? false,
+  });
+  const { key, apiKey } = await app.get(ApiKeysService).create(account.id, 'test key');
+  return {
+    accountId: account.id,
+    apiKey: key,
+    apiKeyId: apiKey.id,
+    locationCode: location.code,
+    email,
+    password,
+    auth: { Authorization: `Api ${key}` },
+  };
+}
