@@ -27,11 +27,17 @@ import type Redis from 'ioredis';
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: loggerParams }),
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), autoLoadEntities: false }),
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config),
+        autoLoadEntities: false,
+      }),
     }),
     BullModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ url: config.redisUrl, prefix: `${config.redisPrefix}:bull` }),
+      useFactory: (config: AppConfig) => ({
+        url: config.redisUrl,
+        prefix: `${config.redisPrefix}:bull`,
+      }),
     }),
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG, THROTTLE_REDIS],

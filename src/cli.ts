@@ -34,7 +34,10 @@ interface CreateAccountOptions {
   iframe?: boolean;
 }
 
-@Command({ name: 'accounts:create', description: 'Create an account with its default location, a user and an API key' })
+@Command({
+  name: 'accounts:create',
+  description: 'Create an account with its default location, a user and an API key',
+})
 class CreateAccountCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
@@ -46,7 +49,8 @@ class CreateAccountCommand extends CommandRunner {
   async run(_params: string[], options: CreateAccountOptions): Promise<void> {
     if (!options.name?.trim()) fail('--name is required');
     if (!options.email?.includes('@')) fail('--email must be an e-mail address');
-    if (!options.password || options.password.length < 8) fail('--password must have at least 8 characters');
+    if (!options.password || options.password.length < 8)
+      fail('--password must have at least 8 characters');
     try {
       const { account, location, user } = await this.accounts.createAccount({
         name: options.name.trim(),
@@ -56,7 +60,12 @@ class CreateAccountCommand extends CommandRunner {
       });
       const { key } = await this.apiKeys.create(account.id, 'CLI key');
       print({
-        account: { id: account.id, name: account.name, iframe_enabled: account.iframeEnabled, email: user.email },
+        account: {
+          id: account.id,
+          name: account.name,
+          iframe_enabled: account.iframeEnabled,
+          email: user.email,
+        },
         location_code: location.code,
         api_key: key,
       });
@@ -75,7 +84,11 @@ class CreateAccountCommand extends CommandRunner {
     return v;
   }
 
-  @Option({ flags: '--password <password>', description: 'Password of the first web user', required: true })
+  @Option({
+    flags: '--password <password>',
+    description: 'Password of the first web user',
+    required: true,
+  })
   parsePassword(v: string) {
     return v;
   }
@@ -102,7 +115,11 @@ class CreateApiKeyCommand extends CommandRunner {
     print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix });
   }
 
-  @Option({ flags: '--email <email>', description: 'E-mail of a user of the account', required: true })
+  @Option({
+    flags: '--email <email>',
+    description: 'E-mail of a user of the account',
+    required: true,
+  })
   parseEmail(v: string) {
     return v;
   }
@@ -113,7 +130,10 @@ class CreateApiKeyCommand extends CommandRunner {
   }
 }
 
-@Command({ name: 'api-keys:revoke', description: 'Revoke an API key, given the key or its display prefix' })
+@Command({
+  name: 'api-keys:revoke',
+  description: 'Revoke an API key, given the key or its display prefix',
+})
 class RevokeApiKeyCommand extends CommandRunner {
   constructor(private readonly apiKeys: ApiKeysService) {
     super();
@@ -125,7 +145,11 @@ class RevokeApiKeyCommand extends CommandRunner {
     print({ revoked: revoked.map((k) => ({ id: k.id, prefix: k.prefix })) });
   }
 
-  @Option({ flags: '--key <key>', description: 'The API key, or its prefix as shown in lists', required: true })
+  @Option({
+    flags: '--key <key>',
+    description: 'The API key, or its prefix as shown in lists',
+    required: true,
+  })
   parseKey(v: string) {
     return v;
   }

@@ -34,7 +34,10 @@ async function bootstrap(): Promise<void> {
     return;
   }
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   configureApp(app);
 
   if (config.demoSeed) {
@@ -46,7 +49,7 @@ async function bootstrap(): Promise<void> {
           '',
           '  Demo account created (shown only this once):',
           `    API key:      ${demo.apiKey}`,
-          `    Web login:    ${demo.email} / ${demo.password}  (${config.publicUrl}/app/)`,
+          `    Web login:    ${demo.email} / ${demo.password}`,
           `    Location:     ${demo.locationCode}`,
           `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
           '',

@@ -1,8 +1,17 @@
-import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { DemoSeeder } from '@/database/seed';
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
-import { NestedField, NestedListField, StringField, DateField, DecimalField } from '@/common/validation/fields';
+import {
+  NestedField,
+  NestedListField,
+  StringField,
+  DateField,
+  DecimalField,
+} from '@/common/validation/fields';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
@@ -87,7 +96,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
       const res = await http().get('/api/auth/v1/locations/').set(a.auth);
       expect(res.status).toBe(200);
       expect(res.body.result).toHaveLength(1);
-      const ds = t.app.get(require('typeorm').DataSource);
+      const ds = t.app.get(DataSource);
       await new Promise((r) => setTimeout(r, 100));
       const [row] = await ds.query('SELECT last_used_at FROM api_keys WHERE id = $1', [a.apiKeyId]);
       expect(row.last_used_at).not.toBeNull();
@@ -96,7 +105,6 @@ describe('foundation: authentication, errors, locations, docs', () => {
     it('refuses a revoked key at once', async () => {
       const c = await createAccount(t.app);
       expect((await http().get('/api/auth/v1/locations/').set(c.auth)).status).toBe(200);
-      const { ApiKeysService } = await import('@/modules/auth/api-keys.service');
       await t.app.get(ApiKeysService).revoke(c.accountId, c.apiKeyId);
       const res = await http().get('/api/auth/v1/locations/').set(c.auth);
       expect(res.status).toBe(401);
@@ -104,10 +112,9 @@ describe('foundation: authentication, errors, locations, docs', () => {
     });
 
     it('stores only the SHA-256 of a key', async () => {
-      const ds = t.app.get(require('typeorm').DataSource);
+      const ds = t.app.get(DataSource);
       const rows = await ds.query('SELECT * FROM api_keys WHERE id = $1', [a.apiKeyId]);
       expect(JSON.stringify(rows)).not.toContain(a.apiKey);
-      const { createHash } = await import('node:crypto');
       expect(rows[0].key_hash).toBe(createHash('sha256').update(a.apiKey).digest('hex'));
     });
   });
@@ -117,7 +124,12 @@ describe('foundation: authentication, errors, locations, docs', () => {
       const res = await http()
         .post('/api/auth/v1/_probe/')
         .set(a.auth)
-        .send({ name: 'far too long', dob: '2020-02-30', address: { city: '' }, services: [{ cost: '1.00' }, { cost: 'abc' }] });
+        .send({
+          name: 'far too long',
+          dob: '2020-02-30',
+          address: { city: '' },
+          services: [{ cost: '1.00' }, { cost: 'abc' }],
+        });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         errors: {
@@ -150,9 +162,20 @@ describe('foundation: authentication, errors, locations, docs', () => {
       const res = await http()
         .post('/api/auth/v1/_probe/')
         .set(a.auth)
-        .send({ name: 'Ann', dob: '1990-01-01', address: { city: 'Austin', zz: 1 }, services: [{ cost: 12.2 }], extra: true });
+        .send({
+          name: 'Ann',
+          dob: '1990-01-01',
+          address: { city: 'Austin', zz: 1 },
+          services: [{ cost: 12.2 }],
+          extra: true,
+        });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ name: 'Ann', dob: '1990-01-01', address: { city: 'Austin' }, services: [{ cost: '12.2' }] });
+      expect(res.body).toEqual({
+        name: 'Ann',
+        dob: '1990-01-01',
+        address: { city: 'Austin' },
+        services: [{ cost: '12.2' }],
+      });
     });
 
     it('answers malformed JSON with 400', async () => {
@@ -190,7 +213,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
     });
 
     it('puts an X-Request-Id on every response, keeping a sane caller id', async () => {
-      const own = await http().get('/api/auth/v1/locations/').set(a.auth).set('X-Request-Id', 'abc-123');
+      const own = await http()
+        .get('/api/auth/v1/locations/')
+        .set(a.auth)
+        .set('X-Request-Id', 'abc-123');
       expect(own.headers['x-request-id']).toBe('abc-123');
       const generated = await http().get('/nope');
       expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -201,7 +227,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
 
   describe('locations', () => {
     it('creates a location with a LOC code and lists it, with and without the trailing slash', async () => {
-      const created = await http().post('/api/auth/v1/locations/').set(a.auth).send({ title: 'Uptown Vision' });
+      const created = await http()
+        .post('/api/auth/v1/locations/')
+        .set(a.auth)
+        .send({ title: 'Uptown Vision' });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
         code: expect.stringMatching(/^LOC[0-9A-HJKMNP-TV-Z]{8}$/),
@@ -212,7 +241,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
       });
       const list = await http().get('/api/auth/v1/locations').set(a.auth);
       expect(list.status).toBe(200);
-      expect(list.body.result.map((l: { code: string }) => l.code)).toEqual([a.locationCode, created.body.code]);
+      expect(list.body.result.map((l: { code: string }) => l.code)).toEqual([
+        a.locationCode,
+        created.body.code,
+      ]);
     });
 
     it("never shows account A's locations to account B", async () => {
@@ -233,7 +265,11 @@ describe('foundation: authentication, errors, locations, docs', () => {
       const res = await http().get('/docs-json');
       expect(res.status).toBe(200);
       expect(res.body.openapi).toMatch(/^3\./);
-      expect(res.body.components.securitySchemes.Api).toMatchObject({ type: 'apiKey', name: 'Authorization', in: 'header' });
+      expect(res.body.components.securitySchemes.Api).toMatchObject({
+        type: 'apiKey',
+        name: 'Authorization',
+        in: 'header',
+      });
       expect(res.body.paths['/api/auth/v1/locations']).toBeDefined();
       await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeDefined();
       const ui = await http().get('/docs/');
@@ -245,7 +281,31 @@ describe('foundation: authentication, errors, locations, docs', () => {
       expect((await http().get('/health/live')).body).toEqual({ status: 'ok' });
       const ready = await http().get('/health/ready');
       expect(ready.status).toBe(200);
-      expect(ready.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
+      expect(ready.body.info).toMatchObject({
+        database: { status: 'up' },
+        redis: { status: 'up' },
+      });
     });
+  });
+});
+
+describe('demo seed (CONTRACT §9)', () => {
+  it('creates the demo account once, on an empty database only, with a key that works', async () => {
+    const t = await createTestApp();
+    try {
+      const seeder = t.app.get(DemoSeeder);
+      const [first, second] = await Promise.all([seeder.seedIfEmpty(), seeder.seedIfEmpty()]);
+      const demo = first ?? second;
+      expect([first, second].filter(Boolean)).toHaveLength(1);
+      expect(demo).toMatchObject({ email: 'demo@vision.localhost', apiKey: expect.stringMatching(/^vk_/) });
+      expect(await seeder.seedIfEmpty()).toBeNull();
+      const res = await request(t.app.getHttpServer())
+        .get('/api/auth/v1/locations/')
+        .set('Authorization', `Api ${demo!.apiKey}`);
+      expect(res.status).toBe(200);
+      expect(res.body.result[0].code).toBe(demo!.locationCode);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -19,13 +19,17 @@ describe('per-key rate limit (CONTRACT §2)', () => {
     }
     const limited = await http.get('/api/auth/v1/locations/').set(a.auth);
     expect(limited.status).toBe(429);
-    expect(limited.body.detail).toMatch(/^Request was throttled\. Expected available in \d+ seconds\.$/);
+    expect(limited.body.detail).toMatch(
+      /^Request was throttled\. Expected available in \d+ seconds\.$/,
+    );
     const seconds = Number(/in (\d+) seconds/.exec(limited.body.detail)![1]);
     expect(seconds).toBeGreaterThanOrEqual(1);
     expect(seconds).toBeLessThanOrEqual(60);
     expect(limited.headers['retry-after']).toBe(String(seconds));
     // The count is per key, across routes: another route is limited too, another key is not.
-    expect((await http.post('/api/auth/v1/locations/').set(a.auth).send({ title: 'x' })).status).toBe(429);
+    expect(
+      (await http.post('/api/auth/v1/locations/').set(a.auth).send({ title: 'x' })).status,
+    ).toBe(429);
     expect((await http.get('/api/auth/v1/locations/').set(b.auth)).status).toBe(200);
   });
 
@@ -35,8 +39,10 @@ describe('per-key rate limit (CONTRACT §2)', () => {
     try {
       const one = request(t.app.getHttpServer());
       const two = request(second.app.getHttpServer());
-      for (let i = 0; i < 3; i++) expect((await one.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(200);
-      for (let i = 0; i < 2; i++) expect((await two.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await one.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(200);
+      for (let i = 0; i < 2; i++)
+        expect((await two.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(200);
       expect((await two.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(429);
       expect((await one.get('/api/auth/v1/locations/').set(c.auth)).status).toBe(429);
     } finally {

@@ -34,7 +34,11 @@ export async function withUniqueRetry<T>(create: () => Promise<T>, attempts = 5)
 }
 
 export function isUniqueViolation(e: unknown, constraint?: string): boolean {
-  const err = e as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const err = e as {
+    code?: string;
+    constraint?: string;
+    driverError?: { code?: string; constraint?: string };
+  };
   const code = err?.code ?? err?.driverError?.code;
   const name = err?.constraint ?? err?.driverError?.constraint;
   return code === '23505' && (constraint === undefined || name === constraint);

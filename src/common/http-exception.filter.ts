@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { QueryFailedError } from 'typeorm';
@@ -38,8 +45,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof ThrottledError) return [429, { detail: exception.message }];
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === HttpStatus.NOT_FOUND) return [404, { detail: MSG.notFound }];
-      if (status === HttpStatus.PAYLOAD_TOO_LARGE) return [413, { detail: MSG.tooLarge }];
+      if (status === Number(HttpStatus.NOT_FOUND)) return [404, { detail: MSG.notFound }];
+      if (status === Number(HttpStatus.PAYLOAD_TOO_LARGE)) return [413, { detail: MSG.tooLarge }];
       const response = exception.getResponse();
       // Bodies already in the contract's shape (or terminus' health report) pass through.
       if (typeof response === 'object' && response !== null && !('statusCode' in response)) {
@@ -57,7 +64,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private internal(exception: unknown, req: AppRequest): [number, unknown] {
     this.logger.error(
-      { reqId: req.id, err: describe(exception), stack: exception instanceof Error ? exception.stack : undefined },
+      {
+        reqId: req.id,
+        err: describe(exception),
+        stack: exception instanceof Error ? exception.stack : undefined,
+      },
       'unhandled error',
     );
     return [500, { detail: MSG.internal }];
@@ -71,8 +82,23 @@ function describe(e: unknown): string {
 /** A database or Redis connection problem: the client should retry, it is not our bug. */
 export function isUnavailable(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
-  const code = (e as { code?: string }).code ?? (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08006', '08001', '08003'].includes(code)) {
+  const code =
+    (e as { code?: string }).code ??
+    (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+  if (
+    code &&
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+    ].includes(code)
+  ) {
     return true;
   }
   return /Connection terminated|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i.test(

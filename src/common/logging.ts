@@ -28,12 +28,18 @@ export function loggerParams(config: AppConfig): Params {
       {
         level: config.logLevel,
         redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-        genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? randomUUID(),
+        genReqId: (req: IncomingMessage) =>
+          (req as IncomingMessage & { id?: string }).id ?? randomUUID(),
         customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
           err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
         autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
         serializers: {
-          req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
+          req: (req: {
+            id: string;
+            method: string;
+            url: string;
+            headers: Record<string, unknown>;
+          }) => ({
             id: req.id,
             method: req.method,
             path: (req.url ?? '').split('?')[0],

@@ -102,7 +102,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   const redisPrefix = str('REDIS_PREFIX', 'vision');
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
-    problems.push(`REDIS_PREFIX: letters, digits, "_", "." or "-", at most 64 (got "${redisPrefix}")`);
+    problems.push(
+      `REDIS_PREFIX: letters, digits, "_", "." or "-", at most 64 (got "${redisPrefix}")`,
+    );
   }
 
   const logLevel = str('LOG_LEVEL', 'info');

@@ -1,10 +1,13 @@
+import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@/config/env';
 import { entities } from './entities';
 import { migrations } from './migrations';
 
 /** One builder for the app and the migration CLI (ormconfig.ts), so both see the same schema. */
-export function buildDataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): DataSourceOptions {
+export function buildDataSourceOptions(
+  config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.databaseUrl,
@@ -39,12 +42,43 @@ export async function runMigrations(dataSource: DataSource): Promise<number> {
 }
 
 /** Runs pending migrations with a short-lived connection of its own (start-up, CLI, tests). */
-export async function migrateDatabase(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): Promise<number> {
+export async function migrateDatabase(
+  config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>,
+): Promise<number> {
+  await ensureDatabase(config.databaseUrl);
   const dataSource = new DataSource({ ...buildDataSourceOptions(config), extra: { max: 2 } });
   await dataSource.initialize();
   try {
     return await runMigrations(dataSource);
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/**
+ * Creates the database named in the URL when it does not exist yet, so a fresh machine needs no
+ * manual `createdb`. Needs a role allowed to create databases; otherwise the error says why.
+ */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  const probe = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await probe.connect();
+    return;
+  } catch (e) {
+    if ((e as { code?: string }).code !== '3D000') throw e; // 3D000: database does not exist
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const adminUrl = new URL(url);
+  adminUrl.pathname = '/postgres';
+  const admin = new Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 5_000 });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((e: Error & { code?: string }) => {
+      if (e.code !== '42P04') throw e; // 42P04: created meanwhile by another process
+    });
+  } finally {
+    await admin.end();
   }
 }

@@ -42,7 +42,13 @@ export class DemoSeeder {
       });
       const { key } = await this.apiKeys.create(account.id, 'Demo key');
       this.logger.log({ accountId: account.id }, 'demo account seeded');
-      return { accountId: account.id, email: DEMO_EMAIL, password, apiKey: key, locationCode: location.code };
+      return {
+        accountId: account.id,
+        email: DEMO_EMAIL,
+        password,
+        apiKey: key,
+        locationCode: location.code,
+      };
     });
   }
 }

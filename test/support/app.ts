@@ -38,7 +38,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .overrideProvider(APP_CONFIG)
     .useValue(config)
     .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    bodyParser: false,
+    bufferLogs: true,
+  });
   configureApp(app);
   if (options.listen) await app.listen(0, '127.0.0.1');
   else await app.init();
@@ -47,7 +50,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /** Creates the worker's database when missing, migrates it, and empties every table and queue. */
 export async function resetState(config: AppConfig): Promise<void> {
-  await ensureDatabase(config.databaseUrl);
   await migrateDatabase(config);
   const db = new Client({ connectionString: config.databaseUrl });
   await db.connect();
@@ -56,7 +58,9 @@ export async function resetState(config: AppConfig): Promise<void> {
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'typeorm_migrations'",
     );
     if (rows.length > 0) {
-      await db.query(`TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`);
+      await db.query(
+        `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`,
+      );
     }
   } finally {
     await db.end();
@@ -70,30 +74,17 @@ export async function flushRedisPrefix(config: AppConfig): Promise<void> {
   try {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}:*`, 'COUNT', 1000);
+      const [next, keys] = await redis.scan(
+        cursor,
+        'MATCH',
+        `${config.redisPrefix}:*`,
+        'COUNT',
+        1000,
+      );
       cursor = next;
       if (keys.length > 0) await redis.del(...keys);
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
-  }
-}
-
-async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const adminUrl = new URL(url);
-  adminUrl.pathname = '/postgres';
-  const admin = new Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) {
-      await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`).catch((e: { code?: string }) => {
-        if (e.code !== '42P04') throw e; // created meanwhile
-      });
-    }
-  } finally {
-    await admin.end();
   }
 }

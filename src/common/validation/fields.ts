@@ -1,7 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsOptional, ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
+import {
+  IsOptional,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+} from 'class-validator';
 import { MSG } from '../messages';
 import { decimalPlaces, integerDigits, isDecimalInput, normaliseDecimal } from '../decimal';
 
@@ -27,9 +33,12 @@ const presence = (required: boolean, nullable: boolean) =>
   ValidateBy({
     name: 'presence',
     validator: {
-      validate: (value: unknown) => (required ? value !== undefined && value !== null : value !== null || nullable),
+      validate: (value: unknown) =>
+        required ? value !== undefined && value !== null : value !== null || nullable,
       defaultMessage: (args?: ValidationArguments) =>
-        (args?.object as Record<string, unknown>)?.[args?.property ?? ''] === undefined ? MSG.required : MSG.notNull,
+        (args?.object as Record<string, unknown>)?.[args?.property ?? ''] === undefined
+          ? MSG.required
+          : MSG.notNull,
     },
   });
 
@@ -40,7 +49,10 @@ function presenceDecorators(opts: Common): PropertyDecorator[] {
   if (required) return [presence(true, false)];
   if (nullable) return [IsOptional()];
   // Optional but not nullable: absent is fine, null is an error.
-  return [ValidateIf((o: Record<string, unknown>, v: unknown) => v !== undefined), presence(false, false)];
+  return [
+    ValidateIf((o: Record<string, unknown>, v: unknown) => v !== undefined),
+    presence(false, false),
+  ];
 }
 
 function api(opts: Common, extra: ApiPropertyOptions): PropertyDecorator {
@@ -57,7 +69,11 @@ function api(opts: Common, extra: ApiPropertyOptions): PropertyDecorator {
 const typeRule = (check: (value: unknown) => boolean, message: string) =>
   ValidateBy({ name: 'type', validator: { validate: check, defaultMessage: () => message } });
 
-const rule = (name: string, check: (value: unknown) => boolean, message: string | ((v: unknown) => string)) =>
+const rule = (
+  name: string,
+  check: (value: unknown) => boolean,
+  message: string | ((v: unknown) => string),
+) =>
   ValidateBy({
     name,
     validator: {
@@ -80,13 +96,18 @@ export interface StringOpts extends Common {
 export function StringField(opts: StringOpts = {}): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     ...presenceDecorators(opts),
-    Transform(({ value }) => (typeof value === 'string' && opts.trim !== false ? value.trim() : value)),
+    Transform(({ value }) =>
+      typeof value === 'string' && opts.trim !== false ? value.trim() : value,
+    ),
     typeRule((v) => typeof v === 'string', MSG.string),
   ];
-  if (!opts.allowBlank) decorators.push(rule('blank', (v) => typeof v === 'string' && v.length > 0, MSG.blank));
+  if (!opts.allowBlank)
+    decorators.push(rule('blank', (v) => typeof v === 'string' && v.length > 0, MSG.blank));
   if (opts.maxLength !== undefined) {
     const max = opts.maxLength;
-    decorators.push(rule('maxLength', (v) => typeof v === 'string' && [...v].length <= max, MSG.maxLength(max)));
+    decorators.push(
+      rule('maxLength', (v) => typeof v === 'string' && [...v].length <= max, MSG.maxLength(max)),
+    );
   }
   if (opts.pattern) {
     const pattern = opts.pattern;
@@ -100,7 +121,13 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
   }
   if (opts.choices) {
     const choices = opts.choices;
-    decorators.push(rule('choice', (v) => typeof v === 'string' && choices.includes(v), (v) => MSG.choice(v)));
+    decorators.push(
+      rule(
+        'choice',
+        (v) => typeof v === 'string' && choices.includes(v),
+        (v) => MSG.choice(v),
+      ),
+    );
   }
   decorators.push(
     api(opts, {
@@ -113,7 +140,8 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
   return applyDecorators(...decorators);
 }
 
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isEmail(value: unknown): boolean {
   return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
@@ -139,7 +167,12 @@ export function isIsoDate(value: unknown): value is string {
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && y >= 1;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    y >= 1
+  );
 }
 
 export function todayIso(): string {
@@ -157,11 +190,15 @@ export function DateField(opts: DateOpts = {}): PropertyDecorator {
     typeRule(isIsoDate, MSG.date),
   ];
   if (opts.notFuture) {
-    decorators.push(rule('notFuture', (v) => isIsoDate(v) && v <= todayIso(), 'Date may not be in the future.'));
+    decorators.push(
+      rule('notFuture', (v) => isIsoDate(v) && v <= todayIso(), 'Date may not be in the future.'),
+    );
   }
   if (opts.min) {
     const min = opts.min;
-    decorators.push(rule('minDate', (v) => isIsoDate(v) && v >= min, `Date may not be before ${min}.`));
+    decorators.push(
+      rule('minDate', (v) => isIsoDate(v) && v >= min, `Date may not be before ${min}.`),
+    );
   }
   decorators.push(api(opts, { type: String, format: 'date' }));
   return applyDecorators(...decorators);
@@ -178,19 +215,35 @@ export function IntField(opts: IntOpts = {}): PropertyDecorator {
   const decorators: PropertyDecorator[] = [...presenceDecorators(opts)];
   if (opts.acceptString) {
     decorators.push(
-      Transform(({ value }) => (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : value)),
+      Transform(({ value }) =>
+        typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value) ? Number(value) : value,
+      ),
     );
   }
   decorators.push(typeRule((v) => typeof v === 'number' && Number.isSafeInteger(v), MSG.integer));
   if (opts.min !== undefined) {
     const min = opts.min;
-    decorators.push(rule('min', (v) => typeof v === 'number' && v >= min, `Ensure this value is greater than or equal to ${min}.`));
+    decorators.push(
+      rule(
+        'min',
+        (v) => typeof v === 'number' && v >= min,
+        `Ensure this value is greater than or equal to ${min}.`,
+      ),
+    );
   }
   if (opts.max !== undefined) {
     const max = opts.max;
-    decorators.push(rule('max', (v) => typeof v === 'number' && v <= max, `Ensure this value is less than or equal to ${max}.`));
+    decorators.push(
+      rule(
+        'max',
+        (v) => typeof v === 'number' && v <= max,
+        `Ensure this value is less than or equal to ${max}.`,
+      ),
+    );
   }
-  decorators.push(api(opts, { type: Number, format: 'int64', minimum: opts.min, maximum: opts.max }));
+  decorators.push(
+    api(opts, { type: Number, format: 'int64', minimum: opts.min, maximum: opts.max }),
+  );
   return applyDecorators(...decorators);
 }
 
@@ -216,9 +269,21 @@ export function DecimalField(opts: DecimalOpts = {}): PropertyDecorator {
     ...presenceDecorators(opts),
     Transform(({ value }) => (isDecimalInput(value) ? normaliseDecimal(value) : value)),
     typeRule((v) => typeof v === 'string' && isDecimalInput(v), MSG.number),
-    rule('nonNegative', (v) => typeof v === 'string' && !v.startsWith('-'), 'Ensure this value is greater than or equal to 0.'),
-    rule('places', (v) => typeof v === 'string' && decimalPlaces(v) <= 4, 'Ensure that there are no more than 4 decimal places.'),
-    rule('digits', (v) => typeof v === 'string' && integerDigits(v) <= 10, 'Ensure that there are no more than 10 digits before the decimal point.'),
+    rule(
+      'nonNegative',
+      (v) => typeof v === 'string' && !v.startsWith('-'),
+      'Ensure this value is greater than or equal to 0.',
+    ),
+    rule(
+      'places',
+      (v) => typeof v === 'string' && decimalPlaces(v) <= 4,
+      'Ensure that there are no more than 4 decimal places.',
+    ),
+    rule(
+      'digits',
+      (v) => typeof v === 'string' && integerDigits(v) <= 10,
+      'Ensure that there are no more than 10 digits before the decimal point.',
+    ),
     api(opts, { type: String, format: 'decimal', pattern: '^\\d{1,10}(\\.\\d{1,4})?$' }),
   );
 }
@@ -227,9 +292,13 @@ export interface NestedOpts extends Common {
   description?: string;
 }
 
-const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function NestedField(type: () => new () => object, opts: NestedOpts = {}): PropertyDecorator {
+export function NestedField(
+  type: () => new () => object,
+  opts: NestedOpts = {},
+): PropertyDecorator {
   return applyDecorators(
     ...presenceDecorators(opts),
     typeRule(isPlainObject, MSG.object),
@@ -245,10 +314,15 @@ export interface ListOpts extends Common {
 }
 
 function listDecorators(opts: ListOpts): PropertyDecorator[] {
-  const decorators: PropertyDecorator[] = [...presenceDecorators(opts), typeRule((v) => Array.isArray(v), MSG.list)];
+  const decorators: PropertyDecorator[] = [
+    ...presenceDecorators(opts),
+    typeRule((v) => Array.isArray(v), MSG.list),
+  ];
   if (opts.minItems !== undefined) {
     const min = opts.minItems;
-    decorators.push(rule('minItems', (v) => Array.isArray(v) && v.length >= min, MSG.minItems(min)));
+    decorators.push(
+      rule('minItems', (v) => Array.isArray(v) && v.length >= min, MSG.minItems(min)),
+    );
   }
   const max = opts.maxItems;
   decorators.push(rule('maxItems', (v) => Array.isArray(v) && v.length <= max, MSG.maxItems(max)));
@@ -282,7 +356,8 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
     if (item.trim().length === 0) return MSG.blank;
     if ([...item].length > opts.itemMaxLength) return MSG.maxLength(opts.itemMaxLength);
     if (opts.choices && !opts.choices.includes(item)) return MSG.choice(item);
-    if (opts.itemPattern && !opts.itemPattern.test(item)) return opts.itemPatternMessage ?? 'Invalid format.';
+    if (opts.itemPattern && !opts.itemPattern.test(item))
+      return opts.itemPatternMessage ?? 'Invalid format.';
     return null;
   };
   const decorators = listDecorators(opts);
@@ -306,7 +381,11 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
   );
   if (opts.unique) {
     decorators.push(
-      rule('unique', (v) => !Array.isArray(v) || new Set(v).size === v.length, 'Duplicate values are not allowed.'),
+      rule(
+        'unique',
+        (v) => !Array.isArray(v) || new Set(v).size === v.length,
+        'Duplicate values are not allowed.',
+      ),
     );
   }
   decorators.push(
@@ -314,7 +393,11 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
       type: [String] as never,
       minItems: opts.minItems,
       maxItems: opts.maxItems,
-      items: { type: 'string', maxLength: opts.itemMaxLength, enum: opts.choices ? [...opts.choices] : undefined } as never,
+      items: {
+        type: 'string',
+        maxLength: opts.itemMaxLength,
+        enum: opts.choices ? [...opts.choices] : undefined,
+      } as never,
     }),
   );
   return applyDecorators(...decorators);
@@ -332,6 +415,6 @@ export function JsonObjectField(opts: Common & { maxBytes: number }): PropertyDe
       (v) => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8') <= opts.maxBytes,
       `Ensure this object is no larger than ${opts.maxBytes} bytes as JSON.`,
     ),
-    api(opts, { type: 'object', additionalProperties: true } as ApiPropertyOptions),
+    api(opts, { type: 'object', additionalProperties: true }),
   );
 }

@@ -29,8 +29,12 @@ function buildNode(error: ValidationError): ErrorTree | null {
 
   for (const message of messages) {
     if (message.startsWith(ITEM_ERRORS_PREFIX)) {
-      const byIndex = JSON.parse(message.slice(ITEM_ERRORS_PREFIX.length)) as Record<string, string>;
-      for (const [index, itemMessage] of Object.entries(byIndex)) node[index] = { $: [itemMessage] };
+      const byIndex = JSON.parse(message.slice(ITEM_ERRORS_PREFIX.length)) as Record<
+        string,
+        string
+      >;
+      for (const [index, itemMessage] of Object.entries(byIndex))
+        node[index] = { $: [itemMessage] };
     } else {
       (node.$ ??= []).push(message);
     }

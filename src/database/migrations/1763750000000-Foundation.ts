@@ -22,8 +22,12 @@ export class Foundation1763750000000 implements MigrationInterface {
         is_default boolean NOT NULL DEFAULT false,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX locations_account_created_idx ON locations (account_id, created_at)`);
-    await q.query(`CREATE UNIQUE INDEX locations_one_default_idx ON locations (account_id) WHERE is_default`);
+    await q.query(
+      `CREATE INDEX locations_account_created_idx ON locations (account_id, created_at)`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX locations_one_default_idx ON locations (account_id) WHERE is_default`,
+    );
     await q.query(`
       CREATE TABLE users (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

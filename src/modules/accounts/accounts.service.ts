@@ -28,7 +28,9 @@ export class AccountsService {
   ) {}
 
   /** An account with its default location and first user, in one transaction. */
-  async createAccount(input: NewAccount): Promise<{ account: Account; location: Location; user: User }> {
+  async createAccount(
+    input: NewAccount,
+  ): Promise<{ account: Account; location: Location; user: User }> {
     const email = input.email.trim().toLowerCase();
     const passwordHash = await hashPassword(input.password);
     try {
@@ -46,7 +48,9 @@ export class AccountsService {
               isDefault: true,
             }),
           );
-          const user = await em.save(em.create(User, { accountId: account.id, email, passwordHash }));
+          const user = await em.save(
+            em.create(User, { accountId: account.id, email, passwordHash }),
+          );
           this.logger.log({ accountId: account.id }, 'account created');
           return { account, location, user };
         }),
@@ -65,7 +69,10 @@ export class AccountsService {
     return account;
   }
 
-  async updateAccount(id: string, changes: Partial<Pick<Account, 'iframeEnabled' | 'frameAncestors' | 'name'>>) {
+  async updateAccount(
+    id: string,
+    changes: Partial<Pick<Account, 'iframeEnabled' | 'frameAncestors' | 'name'>>,
+  ) {
     await this.accounts.update({ id }, changes);
     return this.getAccount(id);
   }
@@ -101,7 +108,13 @@ export class AccountsService {
   async createLocation(accountId: string, title: string): Promise<Location> {
     return withUniqueRetry(() =>
       this.locations.save(
-        this.locations.create({ accountId, title, code: generateCode('LOC'), status: 'enabled', isDefault: false }),
+        this.locations.create({
+          accountId,
+          title,
+          code: generateCode('LOC'),
+          status: 'enabled',
+          isDefault: false,
+        }),
       ),
     );
   }
@@ -114,12 +127,19 @@ export class AccountsService {
    * The location a request names, or the account's default when `code` is empty. An unknown
    * code (or another account's) is a field error on `location_code`.
    */
-  async resolveLocation(accountId: string, code: string | null | undefined, field = 'location_code'): Promise<Location> {
+  async resolveLocation(
+    accountId: string,
+    code: string | null | undefined,
+    field = 'location_code',
+  ): Promise<Location> {
     const location = code
       ? await this.locations.findOne({ where: { accountId, code } })
       : await this.locations.findOne({ where: { accountId, isDefault: true } });
     if (!location) {
-      throw ValidationFailed.field(field, code ? `Location ${code} does not exist.` : 'The account has no default location.');
+      throw ValidationFailed.field(
+        field,
+        code ? `Location ${code} does not exist.` : 'The account has no default location.',
+      );
     }
     return location;
   }

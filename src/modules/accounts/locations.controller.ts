@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { AccountsService } from './accounts.service';
@@ -12,7 +18,10 @@ export class LocationsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get()
-  @ApiOperation({ summary: "List the account's locations", description: 'Their codes are the `location_code` other endpoints take.' })
+  @ApiOperation({
+    summary: "List the account's locations",
+    description: 'Their codes are the `location_code` other endpoints take.',
+  })
   @ApiOkResponse({ type: LocationListResponse })
   @ApiStandardErrors()
   async list(@Req() req: AppRequest): Promise<LocationListResponse> {
@@ -26,6 +35,8 @@ export class LocationsController {
   @ApiCreatedResponse({ type: LocationResponse })
   @ApiStandardErrors(400)
   async create(@Req() req: AppRequest, @Body() body: CreateLocationDto): Promise<LocationResponse> {
-    return LocationResponse.from(await this.accounts.createLocation(req.auth!.accountId, body.title));
+    return LocationResponse.from(
+      await this.accounts.createLocation(req.auth!.accountId, body.title),
+    );
   }
 }

@@ -28,7 +28,8 @@ export class ApiKeyGuard implements CanActivate {
     if (!req.path.startsWith('/api/')) return true;
 
     const header = req.headers.authorization;
-    if (header === undefined || header.trim() === '') throw new UnauthorizedError(AUTH_MESSAGES.missing);
+    if (header === undefined || header.trim() === '')
+      throw new UnauthorizedError(AUTH_MESSAGES.missing);
     const space = header.indexOf(' ');
     const scheme = space === -1 ? header : header.slice(0, space);
     if (scheme !== 'Api') throw new UnauthorizedError(AUTH_MESSAGES.scheme);

@@ -88,6 +88,8 @@ export class ApiKeysService {
     this.lastUsedWritten.set(id, now);
     this.db
       .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id])
-      .catch((e: Error) => this.logger.warn({ apiKeyId: id, err: e.message }, 'last_used_at not recorded'));
+      .catch((e: Error) =>
+        this.logger.warn({ apiKeyId: id, err: e.message }, 'last_used_at not recorded'),
+      );
   }
 }

@@ -19,7 +19,11 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
   }
 
   /** One bucket per key for the whole API, not one per route. */
-  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+  protected override generateKey(
+    _context: ExecutionContext,
+    tracker: string,
+    name: string,
+  ): string {
     return `${name}:${tracker}`;
   }
 

@@ -1,6 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import { InjectRedis } from '@/modules/redis/redis.module';
 
@@ -30,7 +35,9 @@ export class HealthController {
         try {
           const pong = await Promise.race([
             this.redis.ping(),
-            new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000).unref()),
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error('timeout')), 2_000).unref(),
+            ),
           ]);
           return pong === 'PONG' ? check.up() : check.down({ message: 'unexpected answer' });
         } catch (e) {

@@ -23,8 +23,16 @@ export function createRedis(config: AppConfig, suffix: string): Redis {
 @Global()
 @Module({
   providers: [
-    { provide: REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config, 'app') },
-    { provide: THROTTLE_REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createRedis(config, 'throttle') },
+    {
+      provide: REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createRedis(config, 'app'),
+    },
+    {
+      provide: THROTTLE_REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createRedis(config, 'throttle'),
+    },
   ],
   exports: [REDIS, THROTTLE_REDIS],
 })
