@@ -9,6 +9,7 @@ const common = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 60_000,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: process.env.JEST_MAX_WORKERS || 2,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },

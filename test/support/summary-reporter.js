@@ -1,0 +1,12 @@
+// Prints one plain closing line ("Tests: N passed, N failed") that any CI log reader understands.
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests;
+    process.stdout.write(
+      `\nTests: ${results.numPassedTests} passed, ${results.numFailedTests} failed` +
+        (skipped ? `, ${skipped} skipped` : '') +
+        '\n',
+    );
+  }
+}
+module.exports = SummaryReporter;
