@@ -17,6 +17,7 @@ import { ApiKeyGuard } from '@/modules/auth/api-key.guard';
 import { ApiThrottlerGuard } from '@/modules/auth/api-throttler.guard';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { SeedModule } from '@/database/database.module';
+import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { HealthModule } from '@/modules/health/health.module';
 import { RedisModule, THROTTLE_REDIS } from '@/modules/redis/redis.module';
 import type Redis from 'ioredis';
@@ -52,6 +53,7 @@ import type Redis from 'ioredis';
     AuthModule,
     AccountsModule,
     SeedModule,
+    EligibilityModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -178,3 +178,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
 export function validateEnv(env: Env): { app: AppConfig } {
   return { app: loadConfig(env) };
 }
+
+/**
+ * Settings Nest needs while modules are being declared (before DI exists): which roles run queue
+ * workers, and worker concurrency. Validated again, with messages, by loadConfig at start-up.
+ */
+export const staticSettings = {
+  runsWorkers(): boolean {
+    return (process.env.ROLE?.trim() || 'all') !== 'api';
+  },
+  searchConcurrency(): number {
+    const n = Number(process.env.SEARCH_CONCURRENCY);
+    return Number.isInteger(n) && n > 0 && n <= 1000 ? n : 50;
+  },
+};

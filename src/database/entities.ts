@@ -2,6 +2,8 @@ import { Account } from '@/modules/accounts/account.entity';
 import { Location } from '@/modules/accounts/location.entity';
 import { User } from '@/modules/accounts/user.entity';
 import { ApiKey } from '@/modules/auth/api-key.entity';
+import { EligibilityRequest } from '@/modules/eligibility/eligibility-request.entity';
+import { EligibilityPerson, EligibilityResult } from '@/modules/eligibility/eligibility-result.entity';
 
 /** Every entity, listed once for the app and the migration CLI. */
-export const entities = [Account, Location, User, ApiKey];
+export const entities = [Account, Location, User, ApiKey, EligibilityRequest, EligibilityResult, EligibilityPerson];

@@ -1,4 +1,5 @@
 import { Foundation1763750000000 } from './1763750000000-Foundation';
+import { Eligibility1763755000000 } from './1763755000000-Eligibility';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
-export const migrations = [Foundation1763750000000];
+export const migrations = [Foundation1763750000000, Eligibility1763755000000];

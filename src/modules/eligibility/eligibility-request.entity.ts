@@ -1,0 +1,65 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+
+export type EligibilityStatus = 'processing' | 'complete' | 'error';
+export type EligibilityErrorCode = 'insurer_problem' | 'unexpected_error';
+export type EligibilityKind = 'search' | 'details';
+
+/** A search (or a details request for one person of a search), from acceptance to its result. */
+@Entity('eligibility_requests')
+export class EligibilityRequest {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 256 })
+  uid: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind: EligibilityKind;
+
+  @Column({ name: 'parent_id', type: 'bigint', nullable: true })
+  parentId: string | null;
+
+  @Column({ name: 'location_id', type: 'uuid' })
+  locationId: string;
+
+  @Column({ name: 'insurer_codes', type: 'text', array: true })
+  insurerCodes: string[];
+
+  /** The patient as the caller described them (needed again after a restart). */
+  @Column({ type: 'jsonb' })
+  query: MemberQuery;
+
+  /** Details requests: the result and person of the parent they are about. */
+  @Column({ type: 'jsonb', nullable: true })
+  target: { result_id: number; person_id: number } | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: EligibilityStatus;
+
+  @Column({ name: 'error_code', type: 'varchar', length: 32, nullable: true })
+  errorCode: EligibilityErrorCode | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  /** When the next search job should run; the maintenance loop re-enqueues overdue ones. */
+  @Column({ name: 'job_due_at', type: 'timestamptz' })
+  jobDueAt: Date;
+
+  /** The V1 and V2 result bodies, rendered once at completion (webhooks send these bytes). */
+  @Column({ name: 'body_v1', type: 'text', nullable: true })
+  bodyV1: string | null;
+
+  @Column({ name: 'body_v2', type: 'text', nullable: true })
+  bodyV2: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+}

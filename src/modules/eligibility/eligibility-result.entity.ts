@@ -1,0 +1,107 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { Address, PlanStatus } from '@/modules/insurers/insurer-connector';
+import type { Plan } from '@/modules/benefits/benefit.types';
+
+/** One plan found by one insurer for a request (`results[]`); its id is the result `id`. */
+@Entity('eligibility_results')
+export class EligibilityResult {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'request_id', type: 'bigint' })
+  requestId: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'smallint' })
+  position: number;
+
+  @Column({ name: 'insurer_code', type: 'varchar', length: 64 })
+  insurerCode: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  status: PlanStatus;
+
+  @Column({ name: 'plan_name', type: 'text' })
+  planName: string;
+
+  @Column({ name: 'plan_group', type: 'text' })
+  planGroup: string;
+
+  @Column({ name: 'plan_group_id', type: 'text', nullable: true })
+  planGroupId: string | null;
+
+  @Column({ name: 'plan_begin_date', type: 'date' })
+  planBeginDate: string;
+
+  @Column({ name: 'plan_end_date', type: 'date', nullable: true })
+  planEndDate: string | null;
+
+  @Column({ name: 'plan_refresh_date', type: 'date', nullable: true })
+  planRefreshDate: string | null;
+
+  @Column({ name: 'plan_is_active', type: 'boolean' })
+  planIsActive: boolean;
+}
+
+/** A person covered by a result's plan; its id is the person `id`. */
+@Entity('eligibility_persons')
+export class EligibilityPerson {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'result_id', type: 'bigint' })
+  resultId: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'smallint' })
+  position: number;
+
+  @Column({ name: 'first_name', type: 'text' })
+  firstName: string;
+
+  @Column({ name: 'last_name', type: 'text' })
+  lastName: string;
+
+  @Column({ type: 'date' })
+  dob: string;
+
+  @Column({ type: 'text' })
+  sex: string;
+
+  @Column({ name: 'member_id', type: 'text', nullable: true })
+  memberId: string | null;
+
+  @Column({ name: 'ssn_last_four', type: 'text', nullable: true })
+  ssnLastFour: string | null;
+
+  @Column({ type: 'text' })
+  type: string;
+
+  @Column({ type: 'jsonb' })
+  address: Address;
+
+  @Column({ type: 'text', nullable: true })
+  email: string | null;
+
+  @Column({ type: 'text' })
+  phone: string;
+
+  @Column({ name: 'is_active', type: 'boolean', nullable: true })
+  isActive: boolean | null;
+
+  @Column({ name: 'insurer_state', type: 'varchar', length: 3 })
+  insurerState: 'inn' | 'oon';
+
+  @Column({ type: 'jsonb' })
+  plan: Plan;
+
+  @Column({ name: 'plan_token', type: 'char', length: 64, nullable: true })
+  planToken: string | null;
+
+  @Column({ name: 'plan_token_expired_at', type: 'date', nullable: true })
+  planTokenExpiredAt: string | null;
+}

@@ -1,0 +1,108 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
+import {
+  EligibilityResultV1,
+  EligibilityResultV2,
+  RequestUidResponse,
+} from './dto/eligibility-result.response';
+import { EligibilityService } from './eligibility.service';
+
+const NOT_FOUND_EXAMPLE: [404, unknown] = [
+  404,
+  { detail: 'Eligibility request visit-2026-11-21-0042 not found.' },
+];
+
+@ApiTags('Eligibility')
+@ApiSecurity('Api')
+@Controller('api/auth')
+export class EligibilityController {
+  constructor(private readonly eligibility: EligibilityService) {}
+
+  @Post('v1/eligibility')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Start an eligibility check',
+    description:
+      'Stores the request as `processing` and answers at once; the search runs in the background. ' +
+      'The result is delivered to your webhooks and can be polled with the returned `request_uid`.',
+  })
+  @ApiBody({ type: CreateEligibilityDto })
+  @ApiCreatedResponse({ type: RequestUidResponse })
+  @ApiStandardErrors([400, { errors: { $: ['Unknown insurer code: insurer:vision:nope.'] } }])
+  async create(
+    @Req() req: AppRequest,
+    @Body() body: CreateEligibilityDto,
+  ): Promise<RequestUidResponse> {
+    return { request_uid: await this.eligibility.create(req.auth!.accountId, body) };
+  }
+
+  @Get('v1/eligibility/:request_uid')
+  @ApiOperation({ summary: 'Eligibility result (V1: persons without the benefit tree)' })
+  @ApiParam({ name: 'request_uid', type: String })
+  @ApiOkResponse({ type: EligibilityResultV1 })
+  @ApiStandardErrors(NOT_FOUND_EXAMPLE)
+  async getV1(
+    @Req() req: AppRequest,
+    @Param('request_uid') uid: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    sendJson(res, await this.eligibility.getBody(req.auth!.accountId, uid, 'v1'));
+  }
+
+  @Get('v2/eligibility/:request_uid')
+  @ApiOperation({ summary: 'Eligibility result (V2: with the plan and benefit tree per person)' })
+  @ApiParam({ name: 'request_uid', type: String })
+  @ApiOkResponse({ type: EligibilityResultV2 })
+  @ApiStandardErrors(NOT_FOUND_EXAMPLE)
+  async getV2(
+    @Req() req: AppRequest,
+    @Param('request_uid') uid: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    sendJson(res, await this.eligibility.getBody(req.auth!.accountId, uid, 'v2'));
+  }
+
+  @Post('v1/eligibility/:request_uid/details')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Request plan details for one person of a complete result',
+    description:
+      'Starts a details request: an eligibility request of its own, fetched with the same V1/V2 endpoints by the ' +
+      'returned `request_uid` and delivered to webhooks; its `results` hold the one plan with the one person and the full benefit tree.',
+  })
+  @ApiParam({
+    name: 'request_uid',
+    type: String,
+    description: 'UID of the initial (complete) eligibility request',
+  })
+  @ApiBody({ type: CreateDetailsDto })
+  @ApiCreatedResponse({ type: RequestUidResponse })
+  @ApiStandardErrors(NOT_FOUND_EXAMPLE, [
+    400,
+    { errors: { $: ['Eligibility request visit-2026-11-21-0042 is not complete.'] } },
+  ])
+  async details(
+    @Req() req: AppRequest,
+    @Param('request_uid') uid: string,
+    @Body() body: CreateDetailsDto,
+  ): Promise<RequestUidResponse> {
+    return { request_uid: await this.eligibility.createDetails(req.auth!.accountId, uid, body) };
+  }
+}
+
+/** The stored body goes out as it is: byte-identical to what webhooks deliver. */
+function sendJson(res: Response, body: string): void {
+  res.status(200).type('application/json').send(body);
+}

@@ -1,0 +1,84 @@
+import { serializePlan } from '@/modules/benefits/benefit.serializer';
+import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
+import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+
+export type ResultVersion = 'v1' | 'v2';
+
+export interface RenderInput {
+  uid: string;
+  status: EligibilityStatus;
+  errorCode: EligibilityErrorCode | null;
+  results: { result: EligibilityResult; persons: EligibilityPerson[] }[] | null;
+}
+
+/**
+ * The eligibility result body (SERVICE-SPEC "Eligibility result"), in the spec's key order. V1
+ * persons carry no `plan`; V2 persons always do. `plan_token` and `plan_token_expired_at` are
+ * present only for persons whose plan is in-network only (`insurer_state` `inn`), in both versions.
+ */
+export function renderResult(input: RenderInput, version: ResultVersion): string {
+  return JSON.stringify({
+    request_uid: input.uid,
+    status: input.status,
+    error_code: input.status === 'error' ? input.errorCode : null,
+    results:
+      input.status === 'complete' && input.results
+        ? input.results.map(({ result, persons }) => renderEntry(result, persons, version))
+        : null,
+  });
+}
+
+function renderEntry(
+  result: EligibilityResult,
+  persons: EligibilityPerson[],
+  version: ResultVersion,
+) {
+  return {
+    id: Number(result.id),
+    status: result.status,
+    plan_name: result.planName,
+    plan_group: result.planGroup,
+    plan_group_id: result.planGroupId,
+    plan_begin_date: result.planBeginDate,
+    plan_end_date: result.planEndDate,
+    plan_refresh_date: result.planRefreshDate,
+    insurer_code: result.insurerCode,
+    plan_is_active: result.planIsActive,
+    persons: persons.map((p) => renderPerson(p, version)),
+  };
+}
+
+function renderPerson(p: EligibilityPerson, version: ResultVersion): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    first_name: p.firstName,
+    last_name: p.lastName,
+    dob: p.dob,
+    sex: p.sex,
+    member_id: p.memberId,
+    ssn_last_four: p.ssnLastFour,
+    type: p.type,
+    address: {
+      line1: p.address.line1,
+      line2: p.address.line2 ?? null,
+      city: p.address.city,
+      zipcode: p.address.zipcode,
+      state: p.address.state,
+    },
+    email: p.email,
+    phone: p.phone,
+    id: Number(p.id),
+    full_name: `${p.firstName} ${p.lastName}`,
+    is_active: p.isActive,
+  };
+  if (p.insurerState === 'inn') {
+    out.plan_token = p.planToken;
+    out.plan_token_expired_at = p.planTokenExpiredAt;
+  }
+  if (version === 'v2') out.plan = serializePlan(p.plan);
+  return out;
+}
+
+/** The body while the search runs (nothing stored yet). */
+export function renderProcessing(uid: string): string {
+  return renderResult({ uid, status: 'processing', errorCode: null, results: null }, 'v2');
+}

@@ -1,0 +1,41 @@
+import { Injectable, Logger, OnModuleInit, SetMetadata } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { InsurerConnector } from './insurer-connector';
+import { isKnownInsurer } from './insurer-codes';
+
+const CONNECTOR_CODE = Symbol('insurer-connector-code');
+
+/** Marks a provider as the connector for one insurer code. */
+export const InsurerConnectorFor = (code: string): ClassDecorator =>
+  SetMetadata(CONNECTOR_CODE, code);
+
+/** Connectors by insurer code, discovered from the providers marked with @InsurerConnectorFor. */
+@Injectable()
+export class InsurerRegistry implements OnModuleInit {
+  private readonly logger = new Logger(InsurerRegistry.name);
+  private readonly connectors = new Map<string, InsurerConnector>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const { metatype, instance } = wrapper;
+      if (!metatype || !instance) continue;
+      const code = Reflect.getMetadata(CONNECTOR_CODE, metatype) as string | undefined;
+      if (!code) continue;
+      if (!isKnownInsurer(code)) throw new Error(`Connector for unknown insurer code ${code}`);
+      if (this.connectors.has(code)) throw new Error(`Two connectors for ${code}`);
+      this.connectors.set(code, instance as InsurerConnector);
+    }
+    this.logger.log({ insurers: [...this.connectors.keys()] }, 'insurer connectors registered');
+  }
+
+  /** The connector for `code`, or null when the service has none (the search ends insurer_problem). */
+  get(code: string): InsurerConnector | null {
+    return this.connectors.get(code) ?? null;
+  }
+
+  has(code: string): boolean {
+    return this.connectors.has(code);
+  }
+}
