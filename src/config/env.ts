@@ -27,6 +27,8 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   demoSeed: boolean;
   eligibilityWatchdogSeconds: number;
+  eligibilityMaintenanceIntervalMs: number;
+  searchRetryBaseMs: number;
   searchConcurrency: number;
 }
 
@@ -168,6 +170,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
+    eligibilityMaintenanceIntervalMs: int(
+      'ELIGIBILITY_MAINTENANCE_INTERVAL_MS',
+      10_000,
+      100,
+      3_600_000,
+    ),
+    searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
     searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),
   };
   if (problems.length > 0) throw new ConfigError(problems);

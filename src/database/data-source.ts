@@ -16,7 +16,8 @@ export function buildDataSourceOptions(
     migrationsTableName: 'typeorm_migrations',
     synchronize: false,
     migrationsRun: false,
-    logging: ['error'],
+    // Off: TypeORM would print failed queries with their parameters, which hold patient data.
+    logging: false,
     extra: {
       max: config.databasePoolSize,
       connectionTimeoutMillis: 5_000,
@@ -72,12 +73,17 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
   const adminUrl = new URL(url);
   adminUrl.pathname = '/postgres';
-  const admin = new Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 5_000 });
+  const admin = new Client({
+    connectionString: adminUrl.toString(),
+    connectionTimeoutMillis: 5_000,
+  });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((e: Error & { code?: string }) => {
-      if (e.code !== '42P04') throw e; // 42P04: created meanwhile by another process
-    });
+    await admin
+      .query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`)
+      .catch((e: Error & { code?: string }) => {
+        if (e.code !== '42P04') throw e; // 42P04: created meanwhile by another process
+      });
   } finally {
     await admin.end();
   }

@@ -3,8 +3,6 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityService } from './eligibility.service';
 
-const INTERVAL_MS = 10_000;
-
 /**
  * The safety net under the queue (worker roles only): re-enqueues searches whose job went missing
  * (a Redis restart keeps nothing) and ends any search stuck past ELIGIBILITY_WATCHDOG_SECONDS.
@@ -21,7 +19,7 @@ export class EligibilityMaintenance implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), INTERVAL_MS);
+    this.timer = setInterval(() => void this.tick(), this.config.eligibilityMaintenanceIntervalMs);
     this.timer.unref();
   }
 

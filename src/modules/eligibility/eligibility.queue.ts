@@ -6,6 +6,6 @@ export interface SearchJobData {
   requestId: string;
 }
 
-/** Retries of transient insurer failures: 4 tries in all, 2 s, 4 s, 8 s apart. */
+/** Retries of transient insurer failures: 4 tries in all, base × 1, 2, 4 apart (SEARCH_RETRY_BASE_MS). */
 export const MAX_SEARCH_ATTEMPTS = 4;
-export const retryDelayMs = (attempt: number) => 1_000 * 2 ** attempt;
+export const retryDelayMs = (attempt: number, baseMs: number) => baseMs * 2 ** (attempt - 1);

@@ -8,6 +8,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
 import { MSG } from '@/common/messages';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { isKnownInsurer } from '@/modules/insurers/insurer-codes';
 import {
@@ -38,7 +40,7 @@ const PLAN_TOKEN_DAYS = 30;
 type InsurerOutcome =
   | { code: string; kind: 'found'; plans: InsurerPlanResult[] }
   | { code: string; kind: 'deferred'; retryAfterMs: number }
-  | { code: string; kind: 'unavailable'; error: string }
+  | { code: string; kind: 'unavailable'; error: string; retryable: boolean }
   | { code: string; kind: 'failed'; error: string };
 
 /** A request as the dashboard and patient links see it. */
@@ -64,6 +66,7 @@ export class EligibilityService {
     private readonly accounts: AccountsService,
     private readonly insurers: InsurerRegistry,
     private readonly events: EventEmitter2,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   // Accepting requests ----------------------------------------------------------------------
@@ -285,9 +288,15 @@ export class EligibilityService {
       const delay = Math.max(...deferred.map((o) => o.retryAfterMs));
       return this.reschedule(requestId, delay, `d${Date.now() + delay}`, attempt - 1);
     }
-    const unavailable = outcomes.filter((o) => o.kind === 'unavailable');
-    if (unavailable.length > 0 && attempt < MAX_SEARCH_ATTEMPTS) {
-      return this.reschedule(requestId, retryDelayMs(attempt), `r${attempt}`, attempt);
+    // A connector-less insurer will not appear on retry; an outage might end.
+    const transient = outcomes.filter((o) => o.kind === 'unavailable' && o.retryable);
+    if (transient.length > 0 && attempt < MAX_SEARCH_ATTEMPTS) {
+      return this.reschedule(
+        requestId,
+        retryDelayMs(attempt, this.config.searchRetryBaseMs),
+        `r${attempt}`,
+        attempt,
+      );
     }
     const found = outcomes.filter((o) => o.kind === 'found');
     if (found.length > 0) {
@@ -333,7 +342,13 @@ export class EligibilityService {
     elapsedMs: number,
   ): Promise<InsurerOutcome> {
     const connector = this.insurers.get(code);
-    if (!connector) return { code, kind: 'unavailable', error: 'no connector for this insurer' };
+    if (!connector)
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'no connector for this insurer',
+        retryable: false,
+      };
     return this.call(request, code, async () => {
       const outcome = await connector.search(request.query, this.context(request, elapsedMs));
       return outcome.kind === 'found'
@@ -348,7 +363,13 @@ export class EligibilityService {
   ): Promise<InsurerOutcome> {
     const code = request.insurerCodes[0];
     const connector = this.insurers.get(code);
-    if (!connector) return { code, kind: 'unavailable', error: 'no connector for this insurer' };
+    if (!connector)
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'no connector for this insurer',
+        retryable: false,
+      };
     const target = request.target!;
     const result = await this.db
       .getRepository(EligibilityResult)
@@ -387,7 +408,7 @@ export class EligibilityService {
           { requestId: request.id, insurer: code, err: error },
           'insurer unavailable',
         );
-        return { code, kind: 'unavailable', error };
+        return { code, kind: 'unavailable', error, retryable: true };
       }
       this.logger.error(
         { requestId: request.id, insurer: code, err: error },
