@@ -18,6 +18,9 @@ import { ApiThrottlerGuard } from '@/modules/auth/api-throttler.guard';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { SeedModule } from '@/database/database.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { ClaimsModule } from '@/modules/claims/claims.module';
+import { MailModule } from '@/modules/mail/mail.module';
+import { PatientsModule } from '@/modules/patients/patients.module';
 import { HealthModule } from '@/modules/health/health.module';
 import { RedisModule, THROTTLE_REDIS } from '@/modules/redis/redis.module';
 import type Redis from 'ioredis';
@@ -54,6 +57,9 @@ import type Redis from 'ioredis';
     AccountsModule,
     SeedModule,
     EligibilityModule,
+    PatientsModule,
+    ClaimsModule,
+    MailModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

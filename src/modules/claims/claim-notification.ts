@@ -1,0 +1,113 @@
+import type { ClaimPersonResponse, ClaimResponse } from './dto/claim.response';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** "145.0000" → "$145.00", "1234.5670" → "$1,234.567": cents always, more only when present. */
+export function formatUsd(amount: string): string {
+  const [int, frac = ''] = amount.split('.');
+  const decimals = frac.replace(/0+$/, '').padEnd(2, '0');
+  return `$${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${decimals}`;
+}
+
+const fullName = (p: ClaimPersonResponse) => `${p.first_name} ${p.last_name}`;
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/**
+ * The claim submission notification (HTML and plain text): claim code, patient, insurer, each
+ * service with its codes, date, quantity and cost, the amounts, and what happens next.
+ */
+export function renderClaimNotification(claim: ClaimResponse, insurer: string): RenderedMail {
+  const patient = fullName(claim.patient);
+  const member = fullName(claim.primary_member);
+  const practice = claim.location.title;
+  const submitted = claim.created_at.slice(0, 10);
+  const services = claim.services.map((s, i) => ({
+    n: i + 1,
+    codes: s.codes.join(', '),
+    date: s.date,
+    quantity: String(s.quantity),
+    cost: formatUsd(s.cost),
+    diagnosis: s.diagnosis_codes.join(', '),
+  }));
+  const next = [
+    `${insurer} reviews the claim. Out-of-network claims are usually processed within 30 days.`,
+    claim.accept_assignment
+      ? `Benefits were assigned to ${practice}: any reimbursement is paid to the practice, which settles the balance with you.`
+      : `Any reimbursement is paid by ${insurer} to the primary member, ${member}, as the plan provides (by check or direct deposit).`,
+    `If ${insurer} needs more information, it contacts you or ${practice}. Please quote claim code ${claim.code} in any question about this claim.`,
+  ];
+  const subject = `Your vision claim ${claim.code} was submitted to ${insurer}`;
+
+  const rows: [string, string][] = [
+    ['Claim code', claim.code],
+    ['Patient', `${patient} (born ${claim.patient.dob})`],
+    ['Primary member', member],
+    ['Insurer', insurer],
+    ['Practice', practice],
+    ['Submitted on', submitted],
+  ];
+  const text = [
+    `Hello ${patient},`,
+    '',
+    `${practice} has submitted an out-of-network vision claim for you to ${insurer}.`,
+    '',
+    ...rows.map(([k, v]) => `${`${k}:`.padEnd(16)}${v}`),
+    '',
+    'Services',
+    ...services.map(
+      (s) =>
+        `  ${s.n}. ${s.codes} on ${s.date}, quantity ${s.quantity}, cost ${s.cost}` +
+        (s.diagnosis ? ` (diagnosis ${s.diagnosis})` : ''),
+    ),
+    '',
+    `${'Total charges:'.padEnd(16)}${formatUsd(claim.total_cost)}`,
+    `${'Amount paid:'.padEnd(16)}${formatUsd(claim.paid_amount)}`,
+    '',
+    'What happens next',
+    ...next.map((line) => `- ${line}`),
+    '',
+    `This message was sent by ${practice}. Please do not reply to it.`,
+    '',
+  ].join('\n');
+
+  const e = escapeHtml;
+  const cell = 'padding:4px 8px;border-bottom:1px solid #ddd;text-align:left';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:640px">
+<p>Hello ${e(patient)},</p>
+<p>${e(practice)} has submitted an out-of-network vision claim for you to ${e(insurer)}.</p>
+<table style="border-collapse:collapse">
+${rows.map(([k, v]) => `<tr><th style="${cell}">${e(k)}</th><td style="${cell}">${e(v)}</td></tr>`).join('\n')}
+</table>
+<h3>Services</h3>
+<table style="border-collapse:collapse">
+<tr><th style="${cell}">#</th><th style="${cell}">Codes</th><th style="${cell}">Date</th><th style="${cell}">Quantity</th><th style="${cell}">Cost</th><th style="${cell}">Diagnosis</th></tr>
+${services
+  .map(
+    (s) =>
+      `<tr><td style="${cell}">${s.n}</td><td style="${cell}">${e(s.codes)}</td><td style="${cell}">${e(s.date)}</td>` +
+      `<td style="${cell}">${e(s.quantity)}</td><td style="${cell}">${e(s.cost)}</td><td style="${cell}">${e(s.diagnosis)}</td></tr>`,
+  )
+  .join('\n')}
+<tr><th style="${cell}" colspan="4">Total charges</th><td style="${cell}">${e(formatUsd(claim.total_cost))}</td><td style="${cell}"></td></tr>
+<tr><th style="${cell}" colspan="4">Amount paid</th><td style="${cell}">${e(formatUsd(claim.paid_amount))}</td><td style="${cell}"></td></tr>
+</table>
+<h3>What happens next</h3>
+<ul>
+${next.map((line) => `<li>${e(line)}</li>`).join('\n')}
+</ul>
+<p style="color:#666;font-size:12px">This message was sent by ${e(practice)}. Please do not reply to it.</p>
+</body></html>
+`;
+  return { subject, text, html };
+}

@@ -1,0 +1,206 @@
+import {
+  BoolField,
+  DateField,
+  DecimalField,
+  EmailField,
+  IntField,
+  JsonObjectField,
+  NestedField,
+  NestedListField,
+  StringField,
+  StringListField,
+} from '@/common/validation/fields';
+import {
+  DOB_MIN,
+  PHONE,
+  PHONE_MESSAGE,
+  SEX_CHOICES,
+  SSN_LAST_FOUR,
+  SSN_LAST_FOUR_MESSAGE,
+  ZIPCODE,
+  ZIPCODE_MESSAGE,
+} from '@/modules/patients/dto/person-fields';
+
+export const MAX_SERVICES = 6;
+export const METADATA_MAX_BYTES = 16 * 1024;
+
+/** A CPT or HCPCS code (92014, V2100), optionally with modifiers (V2020-RT), or a bare modifier. */
+export const PROCEDURE_CODE = /^[A-Za-z0-9]{2,5}(?:-[A-Za-z0-9]{2}){0,4}$/;
+/** ICD-10-CM: letter, digit, alphanumeric, then optionally a dot and 1–4 more (H52.13). */
+export const ICD10_CODE = /^[A-Za-z][0-9][0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?$/;
+
+export class ClaimAddressDto {
+  @StringField({ required: true, maxLength: 200, example: '1208 Congress Ave' })
+  line1: string;
+
+  @StringField({ maxLength: 200, example: 'Apt 4B' })
+  line2?: string | null;
+
+  @StringField({ required: true, maxLength: 100, example: 'Austin' })
+  city: string;
+
+  @StringField({
+    required: true,
+    maxLength: 10,
+    pattern: ZIPCODE,
+    patternMessage: ZIPCODE_MESSAGE,
+    example: '78701',
+  })
+  zipcode: string;
+
+  @StringField({ required: true, maxLength: 64, example: 'TX' })
+  state: string;
+
+  @StringField({
+    maxLength: 200,
+    example: null,
+    description: 'Addressee when it is not the person ("c/o ...").',
+  })
+  recipient?: string | null;
+}
+
+export class ClaimPersonDto {
+  @StringField({ required: true, maxLength: 100, example: 'Maria' })
+  first_name: string;
+
+  @StringField({ required: true, maxLength: 100, example: 'Gonzalez' })
+  last_name: string;
+
+  @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '1986-04-12' })
+  dob: string;
+
+  @StringField({
+    maxLength: 32,
+    example: 'self',
+    description:
+      'Relationship to the primary member: `self`, `spouse`, `child`, `dependent`, `other`.',
+  })
+  type?: string | null;
+
+  @StringField({
+    choices: SEX_CHOICES,
+    example: 'female',
+    description: 'Required by VSP and the sandbox.',
+  })
+  sex?: string | null;
+
+  @StringField({
+    maxLength: 64,
+    example: 'VSP104882211',
+    description: "The insurer's member ID.",
+  })
+  member_id?: string | null;
+
+  @StringField({ pattern: SSN_LAST_FOUR, patternMessage: SSN_LAST_FOUR_MESSAGE, example: '4321' })
+  ssn_last_four?: string | null;
+
+  @EmailField({ example: 'maria.gonzalez@example.com' })
+  email?: string | null;
+
+  @StringField({ pattern: PHONE, patternMessage: PHONE_MESSAGE, example: '512-555-0142' })
+  phone?: string | null;
+
+  @NestedField(() => ClaimAddressDto)
+  address?: ClaimAddressDto | null;
+}
+
+export class ClaimPrimaryMemberDto extends ClaimPersonDto {
+  @StringField({
+    required: true,
+    maxLength: 64,
+    example: 'insurer:vision:vsp',
+    description: 'A known insurer code (CONTRACT §4); an unknown one is a whole-request error.',
+  })
+  insurer_code: string;
+}
+
+export class ClaimServiceDto {
+  @StringListField({
+    required: true,
+    minItems: 1,
+    maxItems: 5,
+    itemMaxLength: 20,
+    itemPattern: PROCEDURE_CODE,
+    itemPatternMessage: 'Enter a CPT or HCPCS code (for example 92014 or V2100).',
+    example: ['92014'],
+    description: 'CPT/HCPCS procedure codes (upper-cased): exam 92014, lenses V2100, frame V2020.',
+  })
+  codes: string[];
+
+  @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '2026-11-14' })
+  date: string;
+
+  @IntField({
+    required: true,
+    acceptString: true,
+    min: 1,
+    max: 999,
+    example: 1,
+    description: 'An integer or an integer string.',
+  })
+  quantity: number;
+
+  @DecimalField({
+    required: true,
+    example: '145.00',
+    description: 'Charge for the service line (all units), as a decimal string.',
+  })
+  cost: string;
+
+  @StringListField({
+    maxItems: 12,
+    itemMaxLength: 8,
+    itemPattern: ICD10_CODE,
+    itemPatternMessage: 'Enter an ICD-10 code (for example H52.13).',
+    example: ['H52.13'],
+    description: 'ICD-10 diagnosis codes (upper-cased); `[]` when absent.',
+  })
+  diagnosis_codes?: string[] | null;
+}
+
+export class CreateClaimDto {
+  @NestedField(() => ClaimPersonDto, {
+    required: true,
+    description: 'The patient; identical to `primary_member` when the patient is the member.',
+  })
+  patient: ClaimPersonDto;
+
+  @NestedField(() => ClaimPrimaryMemberDto, {
+    required: true,
+    description: 'The primary subscriber of the plan, with the insurer.',
+  })
+  primary_member: ClaimPrimaryMemberDto;
+
+  @NestedListField(() => ClaimServiceDto, { required: true, minItems: 1, maxItems: MAX_SERVICES })
+  services: ClaimServiceDto[];
+
+  @DecimalField({
+    required: true,
+    example: '310.00',
+    description:
+      'Amount the patient paid for the services; at most the total of the service costs.',
+  })
+  paid_amount: string;
+
+  @BoolField({
+    example: false,
+    description: 'Assign benefits to the provider (default false).',
+  })
+  accept_assignment?: boolean | null;
+
+  @JsonObjectField({
+    maxBytes: METADATA_MAX_BYTES,
+    example: { account_number: 'CHART-20931' },
+    description:
+      "Free-form JSON object (≤ 16 KiB), returned as given; `account_number` is the recommended link to the caller's system.",
+  })
+  metadata?: Record<string, unknown> | null;
+
+  @StringField({
+    maxLength: 16,
+    allowBlank: true,
+    example: 'LOC7K2M9QXA',
+    description: "The claim's location; the account's default location when empty or absent.",
+  })
+  location_code?: string | null;
+}

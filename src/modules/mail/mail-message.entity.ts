@@ -1,0 +1,55 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type MailStatus = 'queued' | 'sent' | 'failed';
+
+/**
+ * An outgoing e-mail (outbox row). The queue job carries only this row's id; the processor
+ * sends it and records the outcome, so a retried or duplicated job never sends twice once sent.
+ */
+@Entity('mail_messages')
+export class MailMessage {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid', nullable: true })
+  accountId: string | null;
+
+  /** What the mail is about, e.g. `claim_notification`. */
+  @Column({ type: 'varchar', length: 32 })
+  kind: string;
+
+  /** The public code of the object it is about (a claim code). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ref: string | null;
+
+  @Column({ name: 'to_address', type: 'varchar', length: 254 })
+  toAddress: string;
+
+  @Column({ type: 'varchar', length: 300 })
+  subject: string;
+
+  @Column({ name: 'text_body', type: 'text' })
+  textBody: string;
+
+  @Column({ name: 'html_body', type: 'text' })
+  htmlBody: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'queued' })
+  status: MailStatus;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  /** The SMTP server's answer, or the .eml file written when SMTP is not configured. */
+  @Column({ name: 'delivered_to', type: 'text', nullable: true })
+  deliveredTo: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  sentAt: Date | null;
+}

@@ -1,0 +1,18 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailMessage } from './mail-message.entity';
+import { MAIL_QUEUE } from './mail.queue';
+import { MailProcessor } from './mail.processor';
+import { MailService } from './mail.service';
+import { MailTransport } from './mail.transport';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([MailMessage]),
+    BullModule.registerQueue({ name: MAIL_QUEUE }),
+  ],
+  providers: [MailService, MailTransport, MailProcessor],
+  exports: [MailService],
+})
+export class MailModule {}

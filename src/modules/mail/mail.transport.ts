@@ -1,0 +1,91 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+
+export interface OutgoingMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable Message-ID, so a receiver can drop a duplicate of a retried send. */
+  messageId: string;
+}
+
+/** Raised for an answer that retrying cannot fix (5xx: bad recipient, refused message). */
+export class PermanentMailError extends Error {}
+
+/**
+ * Sends over SMTP (`SMTP_URL`) with nodemailer. Without `SMTP_URL` (development), each message is
+ * written as an `.eml` file to `MAIL_DIR` instead, where any mail client can open it.
+ */
+@Injectable()
+export class MailTransport implements OnModuleDestroy {
+  private readonly logger = new Logger(MailTransport.name);
+  private readonly transporter: Transporter;
+
+  constructor(@InjectConfig() private readonly config: AppConfig) {
+    this.transporter = config.smtpUrl
+      ? createTransport({
+          url: config.smtpUrl,
+          connectionTimeout: 15_000,
+          greetingTimeout: 15_000,
+          socketTimeout: 30_000,
+        })
+      : createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  get mode(): 'smtp' | 'file' {
+    return this.config.smtpUrl ? 'smtp' : 'file';
+  }
+
+  /** Domain for Message-IDs, taken from MAIL_FROM. */
+  get domain(): string {
+    return /@([A-Za-z0-9.-]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? 'vision.localhost';
+  }
+
+  /** Delivers one message; returns where it went (the SMTP answer or the file path). */
+  async send(message: OutgoingMessage): Promise<string> {
+    const mail = {
+      from: this.config.mailFrom,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      messageId: message.messageId,
+    };
+    if (this.mode === 'file') {
+      const info = (await this.transporter.sendMail(mail)) as { message: Buffer };
+      return this.writeEml(message.messageId, info.message);
+    }
+    try {
+      const info = (await this.transporter.sendMail(mail)) as { response?: string };
+      return `smtp: ${info.response ?? 'accepted'}`;
+    } catch (e) {
+      const code = (e as { responseCode?: number }).responseCode;
+      if (code !== undefined && code >= 500 && code < 600) {
+        throw new PermanentMailError((e as Error).message);
+      }
+      throw e;
+    }
+  }
+
+  private async writeEml(messageId: string, raw: Buffer): Promise<string> {
+    const dir = resolve(this.config.mailDir);
+    await mkdir(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const name = `${stamp}-${messageId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 36)}.eml`;
+    const path = join(dir, name);
+    // Written under a temporary name first, so a reader never opens a half-written file.
+    await writeFile(`${path}.tmp`, raw);
+    await rename(`${path}.tmp`, path);
+    this.logger.log({ file: name }, 'mail written to MAIL_DIR (SMTP_URL is not set)');
+    return path;
+  }
+
+  onModuleDestroy(): void {
+    this.transporter.close();
+  }
+}

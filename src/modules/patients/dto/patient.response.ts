@@ -1,0 +1,110 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoDate, isoWithOffset } from '@/common/dates';
+import { LocationRef } from '@/modules/accounts/dto/location.dto';
+import type { Patient } from '../patient.entity';
+
+export class PatientAddressResponse {
+  @ApiProperty({ type: String, nullable: true, example: '1208 Congress Ave' })
+  line1: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Apt 4B' })
+  line2: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  recipient: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Austin' })
+  city: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '78701' })
+  zipcode: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'TX' })
+  state: string | null;
+}
+
+export class PatientResponse {
+  @ApiProperty({ example: 'PAT4Q7ZK2MX' })
+  code: string;
+
+  @ApiProperty({ example: 'maria', description: 'Lower case.' })
+  first_name: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Lower case.' })
+  middle_name: string | null;
+
+  @ApiProperty({ example: 'gonzalez', description: 'Lower case.' })
+  last_name: string;
+
+  @ApiProperty({ format: 'date', example: '1986-04-12' })
+  dob: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['female', 'male', 'other', 'unknown'],
+    example: 'female',
+  })
+  sex: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '4321' })
+  ssn_last_four: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'maria.gonzalez@example.com' })
+  email: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '512-555-0142' })
+  phone: string | null;
+
+  @ApiProperty({ type: PatientAddressResponse, nullable: true })
+  address: PatientAddressResponse | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'CHART-20931' })
+  account_number: string | null;
+
+  @ApiProperty({ type: LocationRef })
+  location: LocationRef;
+
+  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' })
+  created_at: string;
+
+  static from(p: Patient, location: LocationRef): PatientResponse {
+    return {
+      code: p.code,
+      first_name: p.firstName,
+      middle_name: p.middleName,
+      last_name: p.lastName,
+      dob: isoDate(p.dob)!,
+      sex: p.sex,
+      ssn_last_four: p.ssnLastFour,
+      email: p.email,
+      phone: p.phone,
+      address: p.address
+        ? {
+            line1: p.address.line1 ?? null,
+            line2: p.address.line2 ?? null,
+            recipient: p.address.recipient ?? null,
+            city: p.address.city ?? null,
+            zipcode: p.address.zipcode ?? null,
+            state: p.address.state ?? null,
+          }
+        : null,
+      account_number: p.accountNumber,
+      location,
+      created_at: isoWithOffset(p.createdAt),
+    };
+  }
+}
+
+export class PatientListResponse {
+  @ApiProperty({ type: [PatientResponse], description: 'Newest first.' })
+  result: PatientResponse[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}

@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { CreatePatientDto } from './dto/create-patient.dto';
+import { ListPatientsQuery } from './dto/list-patients.query';
+import { PatientListResponse, PatientResponse } from './dto/patient.response';
+import { PatientsService } from './patients.service';
+
+@ApiTags('Patients')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/patients')
+export class PatientsController {
+  constructor(private readonly patients: PatientsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create a patient',
+    description:
+      'Names are stored and returned in lower case. A patient with the same first name, last ' +
+      'name and date of birth in the account is "similar": it is refused with a whole-request ' +
+      'error naming the existing patient, unless `force_similar` is true. Answers 200.',
+  })
+  @ApiOkResponse({ type: PatientResponse })
+  @ApiStandardErrors([
+    400,
+    {
+      errors: {
+        $: [
+          'A similar patient already exists: PAT4Q7ZK2MX. Send "force_similar": true to save this patient anyway.',
+        ],
+      },
+    },
+  ])
+  create(@Req() req: AppRequest, @Body() body: CreatePatientDto): Promise<PatientResponse> {
+    return this.patients.create(req.auth!.accountId, body);
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'List patients',
+    description:
+      'Newest first, keyset-paginated: pass `next_cursor` back as `cursor` until it is null. ' +
+      'Filters combine (AND).',
+  })
+  @ApiOkResponse({ type: PatientListResponse })
+  @ApiStandardErrors([400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
+  list(@Req() req: AppRequest, @Query() query: ListPatientsQuery): Promise<PatientListResponse> {
+    return this.patients.list(req.auth!.accountId, query);
+  }
+
+  @Get(':code')
+  @ApiOperation({ summary: 'Get a patient by code' })
+  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
+  @ApiOkResponse({ type: PatientResponse })
+  @ApiStandardErrors([404, { detail: 'Patient PAT4Q7ZK2MX not found.' }])
+  get(@Req() req: AppRequest, @Param('code') code: string): Promise<PatientResponse> {
+    return this.patients.getByCode(req.auth!.accountId, code);
+  }
+}
