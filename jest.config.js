@@ -8,6 +8,7 @@ const common = {
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
   testTimeout: 60_000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: process.env.JEST_MAX_WORKERS || 2,

@@ -539,13 +539,16 @@ export class EligibilityService {
    * workers may run this at once: SKIP LOCKED hands each overdue row to one of them.
    */
   async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
+    // (A CTE, because TypeORM answers a bare UPDATE ... RETURNING as [rows, count].)
     const rows: { id: string }[] = await this.db.query(
-      `UPDATE eligibility_requests SET job_due_at = now()
-       WHERE id IN (
-         SELECT id FROM eligibility_requests
-         WHERE status = 'processing' AND job_due_at < now() - ($1 || ' seconds')::interval
-         ORDER BY job_due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id`,
+      `WITH due AS (
+         UPDATE eligibility_requests SET job_due_at = now()
+         WHERE id IN (
+           SELECT id FROM eligibility_requests
+           WHERE status = 'processing' AND job_due_at < now() - ($1 || ' seconds')::interval
+           ORDER BY job_due_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id)
+       SELECT id FROM due`,
       [String(graceSeconds), limit],
     );
     for (const { id } of rows) await this.enqueue(String(id), 0, `q${Date.now()}`);
