@@ -22,8 +22,8 @@ export function serializePlan(plan: Plan): Record<string, unknown> {
     end_date: plan.end_date ?? null,
     flags: plan.flags ?? [],
   };
-  for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name]!.map(doubleEntry);
-  for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name]!.map(plainEntry);
+  for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name].map(doubleEntry);
+  for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name].map(plainEntry);
   return out;
 }
 
@@ -34,9 +34,9 @@ export function serializeItem(item: BenefitItem): Record<string, unknown> {
     flags: item.flags ?? [],
   };
   if (item.comment !== undefined) out.comment = item.comment;
-  for (const name of DOUBLE_LISTS) if (item[name]) out[name] = item[name]!.map(doubleEntry);
-  for (const name of INTEGER_LISTS) if (item[name]) out[name] = item[name]!.map(plainEntry);
-  for (const name of BOOLEAN_LISTS) if (item[name]) out[name] = item[name]!.map(plainEntry);
+  for (const name of DOUBLE_LISTS) if (item[name]) out[name] = item[name].map(doubleEntry);
+  for (const name of INTEGER_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
+  for (const name of BOOLEAN_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
   out.items = (item.items ?? []).map(serializeItem);
   if (item.end_date !== undefined) out.end_date = item.end_date;
   return out;
