@@ -21,6 +21,7 @@ import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { ClaimsModule } from '@/modules/claims/claims.module';
 import { MailModule } from '@/modules/mail/mail.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { HealthModule } from '@/modules/health/health.module';
 import { RedisModule, THROTTLE_REDIS } from '@/modules/redis/redis.module';
 import type Redis from 'ioredis';
@@ -60,6 +61,7 @@ import type Redis from 'ioredis';
     PatientsModule,
     ClaimsModule,
     MailModule,
+    WebhooksModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -83,7 +83,7 @@ describe('search queue', () => {
   }, 60_000);
 
   it('re-enqueues a processing request whose job was lost', async () => {
-    const t = await createTestApp({ env: { ELIGIBILITY_MAINTENANCE_INTERVAL_MS: '200' } });
+    const t = await createTestApp({ env: { MAINTENANCE_INTERVAL_MS: '200' } });
     try {
       const a = await createAccount(t.app);
       const uid = await startSearch(t.app, a.auth, { patient: patient() });
@@ -106,7 +106,7 @@ describe('search queue', () => {
 
   it('ends a request stuck past the watchdog limit as unexpected_error', async () => {
     const t = await createTestApp({
-      env: { ELIGIBILITY_WATCHDOG_SECONDS: '5', ELIGIBILITY_MAINTENANCE_INTERVAL_MS: '250' },
+      env: { ELIGIBILITY_WATCHDOG_SECONDS: '5', MAINTENANCE_INTERVAL_MS: '250' },
     });
     try {
       const a = await createAccount(t.app);

@@ -27,7 +27,7 @@ export interface AppConfig {
   webhookTimeoutMs: number;
   demoSeed: boolean;
   eligibilityWatchdogSeconds: number;
-  eligibilityMaintenanceIntervalMs: number;
+  maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
   searchConcurrency: number;
 }
@@ -170,8 +170,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
-    eligibilityMaintenanceIntervalMs: int(
-      'ELIGIBILITY_MAINTENANCE_INTERVAL_MS',
+    maintenanceIntervalMs: int(
+      'MAINTENANCE_INTERVAL_MS',
       10_000,
       100,
       3_600_000,

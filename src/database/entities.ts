@@ -3,11 +3,30 @@ import { Location } from '@/modules/accounts/location.entity';
 import { User } from '@/modules/accounts/user.entity';
 import { ApiKey } from '@/modules/auth/api-key.entity';
 import { EligibilityRequest } from '@/modules/eligibility/eligibility-request.entity';
-import { EligibilityPerson, EligibilityResult } from '@/modules/eligibility/eligibility-result.entity';
+import {
+  EligibilityPerson,
+  EligibilityResult,
+} from '@/modules/eligibility/eligibility-result.entity';
 import { ClaimServiceLine } from '@/modules/claims/claim-service-line.entity';
 import { Claim } from '@/modules/claims/claim.entity';
 import { MailMessage } from '@/modules/mail/mail-message.entity';
 import { Patient } from '@/modules/patients/patient.entity';
+import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/webhook.entity';
 
 /** Every entity, listed once for the app and the migration CLI. */
-export const entities = [Account, Location, User, ApiKey, EligibilityRequest, EligibilityResult, EligibilityPerson, Patient, Claim, ClaimServiceLine, MailMessage];
+export const entities = [
+  Account,
+  Location,
+  User,
+  ApiKey,
+  EligibilityRequest,
+  EligibilityResult,
+  EligibilityPerson,
+  Patient,
+  Claim,
+  ClaimServiceLine,
+  MailMessage,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
+];

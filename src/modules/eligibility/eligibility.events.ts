@@ -14,6 +14,21 @@ export class EligibilityFinishedEvent {
     readonly accountId: string,
     readonly uid: string,
     readonly status: Exclude<EligibilityStatus, 'processing'>,
+    /** The result bodies exactly as the V1 and V2 endpoints serve them from now on. */
+    readonly bodyV1: string,
+    readonly bodyV2: string,
     readonly manager: EntityManager,
+  ) {}
+}
+
+export const ELIGIBILITY_FINISHED_COMMITTED = 'eligibility.finished.committed';
+
+/** The same moment, after the transaction committed: time to hand work to queues. */
+export class EligibilityFinishedCommittedEvent {
+  constructor(
+    readonly requestId: string,
+    readonly accountId: string,
+    readonly uid: string,
+    readonly status: Exclude<EligibilityStatus, 'processing'>,
   ) {}
 }

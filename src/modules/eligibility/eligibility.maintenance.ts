@@ -19,7 +19,7 @@ export class EligibilityMaintenance implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.eligibilityMaintenanceIntervalMs);
+    this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
     this.timer.unref();
   }
 

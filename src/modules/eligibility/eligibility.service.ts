@@ -23,7 +23,12 @@ import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
 import { EligibilityErrorCode, EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
-import { ELIGIBILITY_FINISHED, EligibilityFinishedEvent } from './eligibility.events';
+import {
+  ELIGIBILITY_FINISHED,
+  ELIGIBILITY_FINISHED_COMMITTED,
+  EligibilityFinishedCommittedEvent,
+  EligibilityFinishedEvent,
+} from './eligibility.events';
 import {
   MAX_SEARCH_ATTEMPTS,
   retryDelayMs,
@@ -501,24 +506,43 @@ export class EligibilityService {
       if (!request || request.status !== 'processing') return null;
       const outcome = await build(em, request);
       const input = { uid: request.uid, ...outcome };
+      const bodyV1 = renderResult(input, 'v1');
+      const bodyV2 = renderResult(input, 'v2');
       await em.update(
         EligibilityRequest,
         { id: requestId },
         {
           status: outcome.status,
           errorCode: outcome.errorCode,
-          bodyV1: renderResult(input, 'v1'),
-          bodyV2: renderResult(input, 'v2'),
+          bodyV1,
+          bodyV2,
           completedAt: new Date(),
         },
       );
       await this.events.emitAsync(
         ELIGIBILITY_FINISHED,
-        new EligibilityFinishedEvent(requestId, request.accountId, request.uid, outcome.status, em),
+        new EligibilityFinishedEvent(
+          requestId,
+          request.accountId,
+          request.uid,
+          outcome.status,
+          bodyV1,
+          bodyV2,
+          em,
+        ),
       );
-      return outcome;
+      return { ...outcome, accountId: request.accountId, uid: request.uid };
     });
     if (finished) {
+      this.events.emit(
+        ELIGIBILITY_FINISHED_COMMITTED,
+        new EligibilityFinishedCommittedEvent(
+          requestId,
+          finished.accountId,
+          finished.uid,
+          finished.status,
+        ),
+      );
       this.logger.log(
         {
           requestId,

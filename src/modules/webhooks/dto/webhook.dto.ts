@@ -1,0 +1,204 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { isoWithOffset } from '@/common/dates';
+import { BoolField, IntField, StringField } from '@/common/validation/fields';
+import type { Webhook, WebhookAttempt, WebhookDelivery } from '../webhook.entity';
+
+const SECRET_PATTERN = /^[\x21-\x7e]{8,200}$/;
+const SECRET_HELP =
+  'Signing secret (8–200 printable ASCII characters). X-Signature is the hex HMAC-SHA256 of the raw body with this ' +
+  'secret as key. A `whsec_…` secret also works as-is with Standard Webhooks libraries; any other secret with ' +
+  "`new Webhook(secret, { format: 'raw' })`.";
+
+export class CreateWebhookDto {
+  @StringField({
+    required: true,
+    maxLength: 2048,
+    example: 'https://pms.example.com/hooks/eligibility',
+    description: 'http or https; private addresses are refused in production.',
+  })
+  url: string;
+
+  @StringField({
+    maxLength: 200,
+    pattern: SECRET_PATTERN,
+    patternMessage: 'Use 8 to 200 printable ASCII characters, no spaces.',
+    trim: false,
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: SECRET_HELP,
+  })
+  secret?: string | null;
+
+  @BoolField({
+    example: false,
+    description:
+      'true: the service generates a `whsec_` secret and returns it once (ignores `secret`).',
+  })
+  generate_secret?: boolean | null;
+
+  @BoolField({ nullable: false, example: true, description: 'Default true.' })
+  is_active?: boolean;
+
+  @StringField({ maxLength: 500, allowBlank: true, example: 'Front desk PMS' })
+  description?: string | null;
+
+  @StringField({
+    nullable: false,
+    choices: ['v1', 'v2'],
+    example: 'v2',
+    description: 'Which result shape the webhook receives. Default v2.',
+  })
+  version?: 'v1' | 'v2';
+}
+
+export class UpdateWebhookDto {
+  @StringField({
+    nullable: false,
+    maxLength: 2048,
+    example: 'https://pms.example.com/hooks/eligibility',
+  })
+  url?: string;
+
+  @StringField({
+    maxLength: 200,
+    pattern: SECRET_PATTERN,
+    patternMessage: 'Use 8 to 200 printable ASCII characters, no spaces.',
+    trim: false,
+    example: 'a-new-shared-secret',
+    description: `${SECRET_HELP} null removes the secret.`,
+  })
+  secret?: string | null;
+
+  @BoolField({
+    example: true,
+    description: 'true: rotate to a newly generated secret, returned once in this answer.',
+  })
+  rotate_secret?: boolean | null;
+
+  @BoolField({ nullable: false, example: false })
+  is_active?: boolean;
+
+  @StringField({ maxLength: 500, allowBlank: true, example: 'Front desk PMS' })
+  description?: string | null;
+
+  @StringField({ nullable: false, choices: ['v1', 'v2'], example: 'v1' })
+  version?: 'v1' | 'v2';
+}
+
+export class WebhookResponse {
+  @ApiProperty({ example: '5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11' }) id: string;
+  @ApiProperty({ example: 'https://pms.example.com/hooks/eligibility' }) url: string;
+  @ApiProperty({ example: true }) is_active: boolean;
+  @ApiProperty({ example: 'Front desk PMS' }) description: string;
+  @ApiProperty({ enum: ['v1', 'v2'], example: 'v2' }) version: string;
+  @ApiProperty({ example: true, description: 'Whether deliveries are signed.' })
+  has_secret: boolean;
+  @ApiProperty({
+    nullable: true,
+    example: null,
+    description: 'The secret, only in the answer that created or rotated it; null otherwise.',
+  })
+  secret: string | null;
+  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' }) created_at: string;
+  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' }) updated_at: string;
+
+  static from(w: Webhook, secret: string | null = null): WebhookResponse {
+    return {
+      id: w.id,
+      url: w.url,
+      is_active: w.isActive,
+      description: w.description,
+      version: w.version,
+      has_secret: w.secretSealed !== null,
+      secret,
+      created_at: isoWithOffset(w.createdAt),
+      updated_at: isoWithOffset(w.updatedAt),
+    };
+  }
+}
+
+export class WebhookListResponse {
+  @ApiProperty({ type: [WebhookResponse] }) result: WebhookResponse[];
+}
+
+export class AttemptResponse {
+  @ApiProperty({ example: '2026-11-21T13:51:17.002+00:00' }) started_at: string;
+  @ApiProperty({
+    nullable: true,
+    example: 200,
+    description: 'null when no HTTP answer came (timeout, refused connection).',
+  })
+  status_code: number | null;
+  @ApiProperty({ example: 48 }) duration_ms: number;
+  @ApiProperty({ nullable: true, example: null }) error: string | null;
+  @ApiProperty({
+    nullable: true,
+    example: '{"ok":true}',
+    description: 'First 1 KiB of the answer.',
+  })
+  response_body: string | null;
+  @ApiProperty({ example: false, description: 'true for a redelivery asked for by a person.' })
+  manual: boolean;
+
+  static from(a: WebhookAttempt): AttemptResponse {
+    return {
+      started_at: isoWithOffset(a.startedAt),
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+      response_body: a.responseBody,
+      manual: a.manual,
+    };
+  }
+}
+
+export class DeliveryResponse {
+  @ApiProperty({
+    example: '0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47',
+    description: 'Also sent as X-Delivery-Id and webhook-id.',
+  })
+  id: string;
+  @ApiProperty({ example: '5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11' }) webhook_id: string;
+  @ApiProperty({ example: 'eligibility.finished' }) event: string;
+  @ApiProperty({ example: 'visit-2026-11-21-0042' }) request_uid: string;
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'], example: 'succeeded' }) status: string;
+  @ApiProperty({ example: 1, description: 'Automatic attempts so far.' }) attempt_count: number;
+  @ApiProperty({ nullable: true, example: null }) next_attempt_at: string | null;
+  @ApiProperty({ example: '2026-11-21T13:51:16.990+00:00' }) created_at: string;
+  @ApiProperty({ nullable: true, example: '2026-11-21T13:51:17.050+00:00' }) completed_at:
+    string | null;
+  @ApiProperty({ type: [AttemptResponse] }) attempts: AttemptResponse[];
+
+  static from(d: WebhookDelivery, attempts: WebhookAttempt[]): DeliveryResponse {
+    return {
+      id: d.id,
+      webhook_id: d.webhookId,
+      event: d.event,
+      request_uid: d.requestUid,
+      status: d.status,
+      attempt_count: d.attemptCount,
+      next_attempt_at:
+        d.status === 'pending' && d.nextAttemptAt ? isoWithOffset(d.nextAttemptAt) : null,
+      created_at: isoWithOffset(d.createdAt),
+      completed_at: d.completedAt ? isoWithOffset(d.completedAt) : null,
+      attempts: attempts.map(AttemptResponse.from),
+    };
+  }
+}
+
+export class DeliveryListResponse {
+  @ApiProperty({ type: [DeliveryResponse] }) result: DeliveryResponse[];
+  @ApiPropertyOptional({
+    nullable: true,
+    example: null,
+    description: 'Pass as ?cursor= for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}
+
+export class DeliveryListQuery {
+  @IntField({ min: 1, max: 200, acceptString: true, example: 50 })
+  limit?: number;
+
+  @StringField({ maxLength: 200, example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45OTBafDBkM2My' })
+  cursor?: string;
+}

@@ -1,0 +1,42 @@
+import { isPublicAddress, resolveTarget, TargetRefused } from './target-guard';
+
+describe('webhook target guard', () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+  ])('treats %s as non-public', (address) => expect(isPublicAddress(address)).toBe(false));
+
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.4.4'])(
+    'treats %s as public',
+    (address) => expect(isPublicAddress(address)).toBe(true),
+  );
+
+  it('refuses loopback and private targets unless allowed', async () => {
+    await expect(resolveTarget('http://127.0.0.1/', false)).rejects.toThrow(TargetRefused);
+    await expect(resolveTarget('http://localhost:8080/hook', false)).rejects.toThrow(
+      'Private, loopback',
+    );
+    await expect(resolveTarget('http://[::1]:80/', false)).rejects.toThrow(TargetRefused);
+    await expect(resolveTarget('http://127.0.0.1:9/', true)).resolves.toMatchObject({
+      address: '127.0.0.1',
+      family: 4,
+    });
+  });
+
+  it('refuses other schemes, credentials and garbage', async () => {
+    await expect(resolveTarget('ftp://8.8.8.8/', true)).rejects.toThrow('Only http and https');
+    await expect(resolveTarget('file:///etc/passwd', true)).rejects.toThrow('Only http and https');
+    await expect(resolveTarget('http://user:pw@8.8.8.8/', true)).rejects.toThrow('Credentials');
+    await expect(resolveTarget('not a url', true)).rejects.toThrow('valid URL');
+  });
+});

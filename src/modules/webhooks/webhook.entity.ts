@@ -1,0 +1,111 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export type WebhookVersion = 'v1' | 'v2';
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** An account's endpoint that receives eligibility results. */
+@Entity('webhooks')
+export class Webhook {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'text' })
+  url: string;
+
+  /** AES-256-GCM (secret-box) of the signing secret; null when the webhook has none. */
+  @Column({ name: 'secret_sealed', type: 'text', nullable: true })
+  secretSealed: string | null;
+
+  @Column({ name: 'is_active', type: 'boolean', default: true })
+  isActive: boolean;
+
+  @Column({ type: 'varchar', length: 500, default: '' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 2, default: 'v2' })
+  version: WebhookVersion;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
+
+/** One result sent to one webhook: the body is fixed at creation, so every attempt sends the same bytes. */
+@Entity('webhook_deliveries')
+export class WebhookDelivery {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'webhook_id', type: 'uuid' })
+  webhookId: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  event: string;
+
+  @Column({ name: 'request_id', type: 'bigint' })
+  requestId: string;
+
+  @Column({ name: 'request_uid', type: 'varchar', length: 256 })
+  requestUid: string;
+
+  @Column({ type: 'text' })
+  body: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: DeliveryStatus;
+
+  /** Automatic attempts made so far (manual redeliveries are not counted). */
+  @Column({ name: 'attempt_count', type: 'integer', default: 0 })
+  attemptCount: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+}
+
+@Entity('webhook_attempts')
+export class WebhookAttempt {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'delivery_id', type: 'uuid' })
+  deliveryId: string;
+
+  @Column({ name: 'started_at', type: 'timestamptz' })
+  startedAt: Date;
+
+  @Column({ name: 'status_code', type: 'integer', nullable: true })
+  statusCode: number | null;
+
+  @Column({ name: 'duration_ms', type: 'integer' })
+  durationMs: number;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  /** The first 1 KiB of the receiver's answer. */
+  @Column({ name: 'response_body', type: 'text', nullable: true })
+  responseBody: string | null;
+
+  @Column({ type: 'boolean', default: false })
+  manual: boolean;
+}

@@ -1,0 +1,165 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import {
+  CreateWebhookDto,
+  DeliveryListQuery,
+  DeliveryListResponse,
+  DeliveryResponse,
+  UpdateWebhookDto,
+  WebhookListResponse,
+  WebhookResponse,
+} from './dto/webhook.dto';
+import { WebhooksService } from './webhooks.service';
+
+const NOT_FOUND: [404, unknown] = [
+  404,
+  { detail: 'Webhook 5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11 not found.' },
+];
+
+@ApiTags('Webhooks')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Create a webhook',
+    description:
+      'Every eligibility result (search or details, complete or error) is POSTed to each active webhook: exactly the ' +
+      'bytes of the GET result of the webhook version, with X-Signature, X-Delivery-Id and the Standard Webhooks headers. ' +
+      'Any 2xx is success; failures are retried on WEBHOOK_RETRY_SCHEDULE (about a day, 9 attempts by default).',
+  })
+  @ApiCreatedResponse({ type: WebhookResponse })
+  @ApiStandardErrors([
+    400,
+    { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
+  ])
+  async create(@Req() req: AppRequest, @Body() body: CreateWebhookDto): Promise<WebhookResponse> {
+    const { webhook, secret } = await this.webhooks.create(req.auth!.accountId, {
+      url: body.url,
+      secret: body.secret,
+      rotateSecret: body.generate_secret ?? false,
+      isActive: body.is_active,
+      description: body.description,
+      version: body.version,
+    });
+    return WebhookResponse.from(webhook, secret);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the account's webhooks" })
+  @ApiOkResponse({ type: WebhookListResponse })
+  @ApiStandardErrors()
+  async list(@Req() req: AppRequest): Promise<WebhookListResponse> {
+    return {
+      result: (await this.webhooks.list(req.auth!.accountId)).map((w) => WebhookResponse.from(w)),
+    };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a webhook' })
+  @ApiOkResponse({ type: WebhookResponse })
+  @ApiStandardErrors(NOT_FOUND)
+  async get(@Req() req: AppRequest, @Param('id') id: string): Promise<WebhookResponse> {
+    return WebhookResponse.from(await this.webhooks.get(req.auth!.accountId, id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary:
+      'Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)',
+  })
+  @ApiOkResponse({ type: WebhookResponse })
+  @ApiStandardErrors(400, NOT_FOUND)
+  async update(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Body() body: UpdateWebhookDto,
+  ): Promise<WebhookResponse> {
+    const { webhook, secret } = await this.webhooks.update(req.auth!.accountId, id, {
+      url: body.url,
+      secret: body.secret,
+      rotateSecret: body.rotate_secret ?? false,
+      isActive: body.is_active,
+      description: body.description,
+      version: body.version,
+    });
+    return WebhookResponse.from(webhook, secret);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a webhook and its delivery log' })
+  @ApiNoContentResponse()
+  @ApiStandardErrors(NOT_FOUND)
+  async remove(@Req() req: AppRequest, @Param('id') id: string): Promise<void> {
+    await this.webhooks.remove(req.auth!.accountId, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "A webhook's deliveries, newest first, with every attempt" })
+  @ApiOkResponse({ type: DeliveryListResponse })
+  @ApiStandardErrors(400, NOT_FOUND)
+  async deliveries(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Query() query: DeliveryListQuery,
+  ): Promise<DeliveryListResponse> {
+    const page = await this.webhooks.listDeliveries(
+      req.auth!.accountId,
+      id,
+      query.limit ?? 50,
+      query.cursor,
+    );
+    return {
+      result: page.result.map(({ delivery, attempts }) =>
+        DeliveryResponse.from(delivery, attempts),
+      ),
+      next_cursor: page.nextCursor,
+    };
+  }
+
+  @Post(':id/deliveries/:delivery_id/redeliver')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Redeliver: one new attempt of the same delivery, made now',
+    description:
+      'Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts.',
+  })
+  @ApiOkResponse({ type: DeliveryResponse })
+  @ApiStandardErrors([404, { detail: 'Delivery 0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47 not found.' }])
+  async redeliver(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryResponse> {
+    const { delivery, attempts } = await this.webhooks.redeliver(
+      req.auth!.accountId,
+      id,
+      deliveryId,
+    );
+    return DeliveryResponse.from(delivery, attempts);
+  }
+}
