@@ -257,6 +257,28 @@ export class EligibilityService {
     return rows[0].body ?? renderProcessing(uid);
   }
 
+  /** V2 `results` (null while processing or on error) of several requests, by request id. */
+  async resultsByIds(
+    accountId: string,
+    ids: string[],
+  ): Promise<Map<string, { uid: string; status: string; results: unknown }>> {
+    const map = new Map<string, { uid: string; status: string; results: unknown }>();
+    if (ids.length === 0) return map;
+    const rows: { id: string; uid: string; status: string; body: string | null }[] =
+      await this.db.query(
+        'SELECT id, uid, status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND id = ANY($2::bigint[])',
+        [accountId, ids],
+      );
+    for (const r of rows) {
+      map.set(String(r.id), {
+        uid: r.uid,
+        status: r.status,
+        results: r.body ? (JSON.parse(r.body) as { results: unknown }).results : null,
+      });
+    }
+    return map;
+  }
+
   async listRecent(accountId: string, limit = 50): Promise<EligibilitySummary[]> {
     const rows = await this.db.getRepository(EligibilityRequest).find({
       where: { accountId },

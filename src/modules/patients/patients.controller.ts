@@ -6,12 +6,21 @@ import { CreatePatientDto } from './dto/create-patient.dto';
 import { ListPatientsQuery } from './dto/list-patients.query';
 import { PatientListResponse, PatientResponse } from './dto/patient.response';
 import { PatientsService } from './patients.service';
+import {
+  LinkEligibilityDto,
+  PatientEligibilityLink,
+  PatientEligibilityLinkList,
+} from './dto/patient-link.dto';
+import { PatientLinksService } from './patient-links.service';
 
 @ApiTags('Patients')
 @ApiSecurity('Api')
 @Controller('api/auth/v1/patients')
 export class PatientsController {
-  constructor(private readonly patients: PatientsService) {}
+  constructor(
+    private readonly patients: PatientsService,
+    private readonly patientLinks: PatientLinksService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -57,5 +66,38 @@ export class PatientsController {
   @ApiStandardErrors([404, { detail: 'Patient PAT4Q7ZK2MX not found.' }])
   get(@Req() req: AppRequest, @Param('code') code: string): Promise<PatientResponse> {
     return this.patients.getByCode(req.auth!.accountId, code);
+  }
+
+  @Post(':code/eligibility')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Link an eligibility request to the patient',
+    description:
+      'Idempotent. Answers the link with the request’s current V2 results and the patient’s page in the web application.',
+  })
+  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
+  @ApiOkResponse({ type: PatientEligibilityLink })
+  @ApiStandardErrors(
+    [400, { errors: { request_uid: { $: ['Eligibility request visit-0042 not found.'] } } }],
+    [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }],
+  )
+  link(
+    @Req() req: AppRequest,
+    @Param('code') code: string,
+    @Body() body: LinkEligibilityDto,
+  ): Promise<PatientEligibilityLink> {
+    return this.patientLinks.link(req.auth!.accountId, code, body.request_uid);
+  }
+
+  @Get(':code/eligibility')
+  @ApiOperation({ summary: "The patient's linked eligibility requests, newest first" })
+  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
+  @ApiOkResponse({ type: PatientEligibilityLinkList })
+  @ApiStandardErrors([404, { detail: 'Patient PAT4Q7ZK2MX not found.' }])
+  async links(
+    @Req() req: AppRequest,
+    @Param('code') code: string,
+  ): Promise<PatientEligibilityLinkList> {
+    return { result: await this.patientLinks.list(req.auth!.accountId, code) };
   }
 }

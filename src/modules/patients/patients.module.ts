@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { PatientLinksService } from './patient-links.service';
 import { Patient } from './patient.entity';
 import { PatientsController } from './patients.controller';
 import { PatientsService } from './patients.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule],
+  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule],
   controllers: [PatientsController],
-  providers: [PatientsService],
-  exports: [PatientsService],
+  providers: [PatientsService, PatientLinksService],
+  exports: [PatientsService, PatientLinksService],
 })
 export class PatientsModule {}
