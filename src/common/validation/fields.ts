@@ -153,7 +153,7 @@ export function EmailField(opts: Common = {}): PropertyDecorator {
     Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
     typeRule((v) => typeof v === 'string', MSG.string),
     rule('blank', (v) => typeof v === 'string' && v.length > 0, MSG.blank),
-    rule('email', isEmail, MSG.email),
+    rule('email', (v) => v === '' || isEmail(v), MSG.email),
     api(opts, { type: String, format: 'email', maxLength: 254 }),
   );
 }
