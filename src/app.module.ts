@@ -22,6 +22,8 @@ import { ClaimsModule } from '@/modules/claims/claims.module';
 import { MailModule } from '@/modules/mail/mail.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.module';
+import { WebModule } from '@/modules/web/web.module';
 import { HealthModule } from '@/modules/health/health.module';
 import { RedisModule, THROTTLE_REDIS } from '@/modules/redis/redis.module';
 import type Redis from 'ioredis';
@@ -62,6 +64,8 @@ import type Redis from 'ioredis';
     ClaimsModule,
     MailModule,
     WebhooksModule,
+    IframeSessionModule,
+    WebModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

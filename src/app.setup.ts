@@ -4,6 +4,9 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { jsonBodyMiddleware, requestIdMiddleware } from '@/common/http-pipeline';
+import { APP_CONFIG } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import { setupViews } from '@/modules/web/views';
 
 export const API_TITLE = 'Vision Eligibility & Claims API';
 
@@ -34,6 +37,7 @@ export function configureApp(app: NestExpressApplication): void {
     }),
   );
   app.use(jsonBodyMiddleware());
+  setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction);
   setupSwagger(app);
   app.enableShutdownHooks();
 }

@@ -37,6 +37,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof ThrottledError) {
       res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
+    if (isWebPage(req)) return this.renderPage(res, status, body);
     res.status(status).json(body);
   }
 
@@ -60,6 +61,29 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return [503, { detail: 'Service temporarily unavailable, please retry.' }];
     }
     return this.internal(exception, req);
+  }
+
+  /** The web application's pages answer errors as pages, not JSON. */
+  private renderPage(res: Response, status: number, body: unknown): void {
+    const detail = (body as { detail?: string }).detail;
+    const heading =
+      status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'That did not work';
+    const message =
+      status === 404
+        ? (detail ?? 'This page does not exist.')
+        : status >= 500
+          ? 'The error was logged. Try again in a moment.'
+          : (detail ?? 'Check the form and try again.');
+    res
+      .status(status)
+      .render(
+        'error.njk',
+        { title: heading, heading, message, user: null, csrf: '' },
+        (err, html) => {
+          if (err) res.type('text/plain').send(`${heading}. ${message}`);
+          else res.type('html').send(html);
+        },
+      );
   }
 
   private internal(exception: unknown, req: AppRequest): [number, unknown] {
@@ -103,5 +127,14 @@ export function isUnavailable(e: unknown): boolean {
   }
   return /Connection terminated|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i.test(
     e.message,
+  );
+}
+
+function isWebPage(req: AppRequest): boolean {
+  return (
+    req.path === '/embed' ||
+    req.path.startsWith('/embed/') ||
+    (req.path.startsWith('/app/') && !req.path.startsWith('/app/static/')) ||
+    req.path === '/app'
   );
 }

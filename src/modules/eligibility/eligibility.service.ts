@@ -14,12 +14,15 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { isKnownInsurer } from '@/modules/insurers/insurer-codes';
 import {
   ConnectorContext,
+  InsurerConnector,
+  InsurerCredentials,
   InsurerPerson,
   InsurerPlanResult,
   InsurerUnavailableError,
   MemberQuery,
 } from '@/modules/insurers/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
 import { EligibilityErrorCode, EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
@@ -70,6 +73,7 @@ export class EligibilityService {
     @InjectQueue(SEARCH_QUEUE) private readonly queue: Queue<SearchJobData>,
     private readonly accounts: AccountsService,
     private readonly insurers: InsurerRegistry,
+    private readonly insurerSettings: InsurerSettingsService,
     private readonly events: EventEmitter2,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -353,14 +357,50 @@ export class EligibilityService {
     await this.enqueue(requestId, delayMs, tag);
   }
 
-  private context(request: EligibilityRequest, elapsedMs: number): ConnectorContext {
+  private context(
+    request: EligibilityRequest,
+    elapsedMs: number,
+    credentials: InsurerCredentials | null,
+  ): ConnectorContext {
     return {
       accountId: request.accountId,
       requestUid: request.uid,
       elapsedMs,
-      credentials: null,
+      credentials,
       signal: AbortSignal.timeout(INSURER_TIMEOUT_MS),
     };
+  }
+
+  /**
+   * The connector and the account's credentials for `code`, or the outcome when there is no
+   * usable connector: none in the service, or the insurer switched off for the account. Neither
+   * changes on a retry, so neither is retried.
+   */
+  private async connectorFor(
+    request: EligibilityRequest,
+    code: string,
+  ): Promise<
+    { connector: InsurerConnector; credentials: InsurerCredentials | null } | InsurerOutcome
+  > {
+    const connector = this.insurers.get(code);
+    if (!connector) {
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'no connector for this insurer',
+        retryable: false,
+      };
+    }
+    const setting = await this.insurerSettings.forSearch(request.accountId, code);
+    if (!setting.enabled) {
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'insurer disabled for the account',
+        retryable: false,
+      };
+    }
+    return { connector, credentials: setting.credentials };
   }
 
   private async searchInsurer(
@@ -368,16 +408,13 @@ export class EligibilityService {
     code: string,
     elapsedMs: number,
   ): Promise<InsurerOutcome> {
-    const connector = this.insurers.get(code);
-    if (!connector)
-      return {
-        code,
-        kind: 'unavailable',
-        error: 'no connector for this insurer',
-        retryable: false,
-      };
+    const found = await this.connectorFor(request, code);
+    if ('kind' in found) return found;
     return this.call(request, code, async () => {
-      const outcome = await connector.search(request.query, this.context(request, elapsedMs));
+      const outcome = await found.connector.search(
+        request.query,
+        this.context(request, elapsedMs, found.credentials),
+      );
       return outcome.kind === 'found'
         ? { code, kind: 'found', plans: outcome.plans }
         : { code, kind: 'deferred', retryAfterMs: outcome.retryAfterMs };
@@ -389,14 +426,8 @@ export class EligibilityService {
     elapsedMs: number,
   ): Promise<InsurerOutcome> {
     const code = request.insurerCodes[0];
-    const connector = this.insurers.get(code);
-    if (!connector)
-      return {
-        code,
-        kind: 'unavailable',
-        error: 'no connector for this insurer',
-        retryable: false,
-      };
+    const found = await this.connectorFor(request, code);
+    if ('kind' in found) return found;
     const target = request.target!;
     const result = await this.db
       .getRepository(EligibilityResult)
@@ -407,13 +438,13 @@ export class EligibilityService {
     if (!result || !person)
       return { code, kind: 'failed', error: 'target result or person is gone' };
     return this.call(request, code, async () => {
-      const outcome = await connector.fetchPlanDetails(
+      const outcome = await found.connector.fetchPlanDetails(
         {
           query: request.query,
           plan: toPlanResult(result, [person]),
           person: toInsurerPerson(person),
         },
-        this.context(request, elapsedMs),
+        this.context(request, elapsedMs, found.credentials),
       );
       return outcome.kind === 'found'
         ? { code, kind: 'found', plans: [outcome.plan] }

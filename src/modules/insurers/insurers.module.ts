@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { DemoVisionConnector } from './demo/demo-vision.connector';
 import { InsurerRegistry } from './insurer-registry.service';
+import { InsurerSettingsService } from './insurer-settings.service';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */
 @Module({
   imports: [DiscoveryModule],
-  providers: [InsurerRegistry, DemoVisionConnector],
-  exports: [InsurerRegistry],
+  providers: [InsurerRegistry, InsurerSettingsService, DemoVisionConnector],
+  exports: [InsurerRegistry, InsurerSettingsService],
 })
 export class InsurersModule {}

@@ -1,0 +1,33 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
+import { IframeSessionService } from './iframe-session.service';
+
+@ApiTags('Embedded session')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/iframe-session')
+export class IframeSessionController {
+  constructor(private readonly sessions: IframeSessionService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Create an embedded session',
+    description:
+      "Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, " +
+      '`insurers` or `passwords`. The account must be enabled for embedded sessions (arranged with support).',
+  })
+  @ApiOkResponse({ type: IframeSessionResponse })
+  @ApiStandardErrors(
+    [400, { errors: { entry_point: { $: ['"home" is not a valid choice.'] } } }],
+    [403, { detail: 'Iframe is not activated for the current user.' }],
+  )
+  async create(
+    @Req() req: AppRequest,
+    @Body() body: CreateIframeSessionDto,
+  ): Promise<IframeSessionResponse> {
+    return { iframe_url: await this.sessions.create(req.auth!.accountId, body.entry_point) };
+  }
+}

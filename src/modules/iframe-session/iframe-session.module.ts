@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { IframeSessionController } from './iframe-session.controller';
+import { IframeSessionService } from './iframe-session.service';
+
+@Module({
+  imports: [AccountsModule],
+  controllers: [IframeSessionController],
+  providers: [IframeSessionService],
+  exports: [IframeSessionService],
+})
+export class IframeSessionModule {}

@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ValidationFailed } from '@/common/errors';
+import { openSecret, sealSecret } from '@/common/secret-box';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import type { InsurerCredentials } from './insurer-connector';
+import { isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
+import { InsurerRegistry } from './insurer-registry.service';
+
+export interface InsurerSetting {
+  code: string;
+  name: string;
+  enabled: boolean;
+  /** The service has a connector for it (the others end `insurer_problem`). */
+  connected: boolean;
+  username: string | null;
+  /** When credentials were last set; the password itself is never shown back. */
+  credentialsSetAt: Date | null;
+}
+
+/**
+ * Which insurers an account uses, and the credentials each connector signs in with. Passwords
+ * are sealed with AES-256-GCM under APP_ENCRYPTION_KEY, bound to account and insurer.
+ */
+@Injectable()
+export class InsurerSettingsService {
+  private readonly logger = new Logger(InsurerSettingsService.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly registry: InsurerRegistry,
+  ) {}
+
+  async list(accountId: string): Promise<InsurerSetting[]> {
+    const rows: {
+      insurer_code: string;
+      enabled: boolean;
+      username: string | null;
+      credentials_set_at: Date | null;
+    }[] = await this.db.query(
+      'SELECT insurer_code, enabled, username, credentials_set_at FROM account_insurers WHERE account_id = $1',
+      [accountId],
+    );
+    const byCode = new Map(rows.map((r) => [r.insurer_code, r]));
+    return KNOWN_INSURERS.map(({ code, name }) => {
+      const row = byCode.get(code);
+      return {
+        code,
+        name,
+        enabled: row?.enabled ?? true,
+        connected: this.registry.has(code),
+        username: row?.username ?? null,
+        credentialsSetAt: row?.credentials_set_at ?? null,
+      };
+    });
+  }
+
+  async setEnabled(accountId: string, code: string, enabled: boolean): Promise<void> {
+    this.assertKnown(code);
+    await this.db.query(
+      `INSERT INTO account_insurers (account_id, insurer_code, enabled) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, insurer_code) DO UPDATE SET enabled = $3, updated_at = now()`,
+      [accountId, code, enabled],
+    );
+    this.logger.log({ accountId, insurer: code, enabled }, 'insurer toggled');
+  }
+
+  async setCredentials(
+    accountId: string,
+    code: string,
+    username: string,
+    password: string,
+  ): Promise<void> {
+    this.assertKnown(code);
+    const errors: Record<string, { $: string[] }> = {};
+    if (!username.trim()) errors.username = { $: ['This field may not be blank.'] };
+    if (username.length > 200)
+      errors.username = { $: ['Ensure this field has no more than 200 characters.'] };
+    if (!password) errors.password = { $: ['This field may not be blank.'] };
+    if (password.length > 500)
+      errors.password = { $: ['Ensure this field has no more than 500 characters.'] };
+    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+    const sealed = sealSecret(this.config.encryptionKey, password, aad(accountId, code));
+    await this.db.query(
+      `INSERT INTO account_insurers (account_id, insurer_code, username, password_sealed, credentials_set_at)
+       VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (account_id, insurer_code)
+       DO UPDATE SET username = $3, password_sealed = $4, credentials_set_at = now(), updated_at = now()`,
+      [accountId, code, username.trim(), sealed],
+    );
+    this.logger.log({ accountId, insurer: code }, 'insurer credentials set');
+  }
+
+  async deleteCredentials(accountId: string, code: string): Promise<void> {
+    this.assertKnown(code);
+    await this.db.query(
+      `UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL, updated_at = now()
+       WHERE account_id = $1 AND insurer_code = $2`,
+      [accountId, code],
+    );
+    this.logger.log({ accountId, insurer: code }, 'insurer credentials deleted');
+  }
+
+  /** What a search needs: whether the insurer is on for the account, and its decrypted credentials. */
+  async forSearch(
+    accountId: string,
+    code: string,
+  ): Promise<{ enabled: boolean; credentials: InsurerCredentials | null }> {
+    const rows: { enabled: boolean; username: string | null; password_sealed: string | null }[] =
+      await this.db.query(
+        'SELECT enabled, username, password_sealed FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
+        [accountId, code],
+      );
+    const row = rows[0];
+    if (!row) return { enabled: true, credentials: null };
+    const credentials =
+      row.password_sealed && row.username
+        ? {
+            username: row.username,
+            password: openSecret(
+              this.config.encryptionKey,
+              row.password_sealed,
+              aad(accountId, code),
+            ),
+          }
+        : null;
+    return { enabled: row.enabled, credentials };
+  }
+
+  private assertKnown(code: string): void {
+    if (!isKnownInsurer(code)) throw ValidationFailed.request(`Unknown insurer code: ${code}.`);
+  }
+}
+
+const aad = (accountId: string, code: string) => `insurer-password:${accountId}:${code}`;

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import nunjucks from 'nunjucks';
+import { formatDecimal4 } from '@/common/decimal';
+
+export const VIEWS_DIR = join(__dirname, 'views');
+export const STATIC_DIR = join(__dirname, 'static');
+
+/** Nunjucks with autoescaping for the web application, and the static stylesheet. */
+export function setupViews(app: NestExpressApplication, cache: boolean): void {
+  const env = nunjucks.configure(VIEWS_DIR, {
+    autoescape: true,
+    noCache: !cache,
+    express: app.getHttpAdapter().getInstance(),
+  });
+  env.addFilter('datetime', (value: Date | string | null | undefined) => {
+    if (!value) return '';
+    const d = value instanceof Date ? value : new Date(value);
+    return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  });
+  // Plan doubles arrive as decimal strings ("150.0000"): shown as dollars without float maths.
+  env.addFilter('money', (value: string | number) => {
+    const fixed = formatDecimal4(String(value));
+    return fixed === null ? '' : `$${fixed.slice(0, -2)}`;
+  });
+  env.addFilter('percent', (value: string | number) => {
+    const fixed = formatDecimal4(String(value));
+    return fixed === null ? '' : `${fixed.replace(/\.?0+$/, '')}%`;
+  });
+  app.setBaseViewsDir(VIEWS_DIR);
+  app.setViewEngine('njk');
+  app.useStaticAssets(STATIC_DIR, {
+    prefix: '/app/static/',
+    maxAge: cache ? '1h' : 0,
+    index: false,
+  });
+}

@@ -1,0 +1,96 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import 'express-session';
+
+declare module 'express-session' {
+  interface SessionData {
+    userId?: string;
+    accountId?: string;
+    email?: string;
+    csrf?: string;
+    /** Signed in through an embedded-session link: pages render without the top navigation. */
+    embedded?: boolean;
+    flash?: { kind: 'ok' | 'error'; text: string };
+  }
+}
+
+export interface WebUser {
+  userId: string;
+  accountId: string;
+  email: string;
+}
+
+export function webUser(req: Request): WebUser | null {
+  const s = req.session;
+  return s?.userId && s.accountId && s.email
+    ? { userId: s.userId, accountId: s.accountId, email: s.email }
+    : null;
+}
+
+export function csrfToken(req: Request): string {
+  req.session.csrf ??= randomBytes(24).toString('base64url');
+  return req.session.csrf;
+}
+
+export function flash(req: Request, kind: 'ok' | 'error', text: string): void {
+  req.session.flash = { kind, text };
+}
+
+/** Renders a page with what every page needs (user, CSRF token, embedded mode, flash). */
+export function renderPage(
+  req: Request,
+  res: Response,
+  view: string,
+  context: Record<string, unknown>,
+): void {
+  const message = req.session?.flash;
+  if (message) delete req.session.flash;
+  res.render(view, {
+    ...context,
+    user: webUser(req),
+    csrf: csrfToken(req),
+    embedded: Boolean(req.session?.embedded),
+    flash: message ?? null,
+  });
+}
+
+/** Every state-changing form carries the session's CSRF token (synchronizer token pattern). */
+export function csrfProtection(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  const sent =
+    typeof req.body?._csrf === 'string' ? Buffer.from(req.body._csrf as string) : Buffer.alloc(0);
+  const expected = req.session?.csrf ? Buffer.from(req.session.csrf) : null;
+  if (!expected || sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+    res.status(403);
+    renderPage(req, res, 'error.njk', {
+      title: 'Form expired',
+      heading: 'This form has expired',
+      message:
+        'The security token of the form is missing or out of date. Go back, reload the page and try again.',
+    });
+    return;
+  }
+  next();
+}
+
+/** Pages other than sign-in need a signed-in user. */
+export function requireSignIn(req: Request, res: Response, next: NextFunction): void {
+  if (webUser(req)) return next();
+  if (req.method === 'GET') {
+    res.redirect(`/app/login?next=${encodeURIComponent(req.originalUrl)}`);
+    return;
+  }
+  res.status(401);
+  renderPage(req, res, 'error.njk', {
+    title: 'Signed out',
+    heading: 'You are signed out',
+    message: 'Sign in again to continue.',
+  });
+}
+
+/** Only local paths are followed after sign-in (no open redirect). */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/app\/[^\s\\]*$/.test(next) && !next.startsWith('//')
+    ? next
+    : '/app/';
+}
