@@ -22,8 +22,8 @@ export interface TestAppOptions {
   controllers?: Type<unknown>[];
   /** Keep rows and jobs from before (restart tests). Default false: a clean state. */
   keepState?: boolean;
-  /** Bind to a port (needed when something outside supertest calls the app). */
-  listen?: boolean;
+  /** Bind to a port (needed when something outside supertest calls the app): true = any free port. */
+  listen?: boolean | number;
 }
 
 /** Builds the production AppModule with the production HTTP pipeline (configureApp). */
@@ -43,8 +43,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     bufferLogs: true,
   });
   configureApp(app);
-  if (options.listen) await app.listen(0, '127.0.0.1');
-  else await app.init();
+  if (options.listen !== undefined && options.listen !== false) {
+    await app.listen(options.listen === true ? 0 : options.listen, '127.0.0.1');
+  } else await app.init();
   return { app, config, close: () => app.close() };
 }
 
@@ -87,4 +88,17 @@ export async function flushRedisPrefix(config: AppConfig): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** A free local port (for an app whose PUBLIC_URL must name its own port). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
