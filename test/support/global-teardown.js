@@ -1,5 +1,6 @@
-// Drops this run's databases.
+// Drops this run's databases and Redis keys.
 const { Client } = require('pg');
+const Redis = require('ioredis');
 const { adminUrl } = require('./global-setup');
 
 module.exports = async function globalTeardown() {
@@ -16,5 +17,19 @@ module.exports = async function globalTeardown() {
     }
   } finally {
     await admin.end();
+  }
+  const redis = new Redis(process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379', { lazyConnect: true });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `vision_test_${run}_*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch {
+    // Redis gone: nothing to clean.
+  } finally {
+    redis.disconnect();
   }
 };
