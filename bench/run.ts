@@ -1,0 +1,806 @@
+/**
+ * `npm run bench` (full, under 10 minutes) and `npm run bench -- --quick` (CI, under 2 minutes).
+ *
+ * Builds the production bundle, starts it on its own database and Redis prefix, starts the bare
+ * baseline (bench/baseline-server.ts), drives every scenario of the performance issue from load
+ * worker processes on loopback, prints the table of figures against their targets and writes
+ * bench/results/latest.json (latest-quick.json for --quick). See bench/README.md.
+ *
+ * Exit code: 1 on errors only (non-2xx answers, socket errors, missing or badly signed webhooks,
+ * searches that never finish, a crashed process). A missed timing target is reported, not fatal.
+ *
+ * Flags: --quick, --keep (leave the database for EXPLAIN afterwards), --profile (service runs with
+ * --cpu-prof; profiles in bench/results/profiles/), --only=1,2,5 (scenarios to run).
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { Api } from './lib/api';
+import { connect, dropDatabase, explain, seedPatients, seedRequests } from './lib/db';
+import type { CannonJob, CannonResult, E2eJob, E2eResult } from './lib/jobs';
+import {
+  freePort,
+  killAllNow,
+  RssMonitor,
+  run,
+  runWorker,
+  sleep,
+  startLogged,
+  stop,
+  tsNodeArgs,
+  waitForHttp,
+} from './lib/proc';
+import { ms, pct, perSec, ratio, row, Row, secs, table } from './lib/report';
+import { round } from './lib/stats';
+
+const ROOT = resolve(__dirname, '..');
+const BENCH = __dirname;
+const RESULTS = join(BENCH, 'results');
+const BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'vision-bench');
+const TMP = join(tmpdir(), `vision-bench-${process.pid}`);
+
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const KEEP = args.includes('--keep');
+const PROFILE = args.includes('--profile');
+const ONLY = new Set(
+  (
+    args
+      .find((a) => a.startsWith('--only='))
+      ?.slice(7)
+      .split(',') ?? ['1', '2', '3', '4', '5']
+  ).map((s) => s.trim()),
+);
+
+/** Sizes of each scenario. Quick keeps every code path and error check, at a fraction of the load. */
+const S = QUICK
+  ? {
+      s1: { connections: 64, warmupSec: 1, durationSec: 3, stored: 2_000, paths: 2_000 },
+      s2: { connections: 64, durationSec: 3 },
+      s3: { rate: 50, durationSec: 5, graceSec: 20 },
+      s4: { count: 500, code: 'delay_10', delaySec: 10, limitSec: 20 },
+      s5: { requests: 20_000, patients: 10_000, pageDepth: 50, connections: 8, durationSec: 2 },
+    }
+  : {
+      s1: { connections: 64, warmupSec: 3, durationSec: 15, stored: 10_000, paths: 10_000 },
+      s2: { connections: 64, durationSec: 10 },
+      s3: { rate: 200, durationSec: 30, graceSec: 30 },
+      s4: { count: 10_000, code: 'delay_30', delaySec: 30, limitSec: 40 },
+      s5: {
+        requests: 1_000_000,
+        patients: 500_000,
+        pageDepth: 1_000,
+        connections: 8,
+        durationSec: 8,
+      },
+    };
+
+const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const DATABASE_URL = `${PG_BASE}/${QUICK ? 'vision_bench_quick' : 'vision_bench'}`;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_PREFIX = QUICK ? 'vision_bench_quick' : 'vision_bench';
+const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 20);
+const SECRET = 'bench-secret-123';
+const PATIENT = { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', zipcode: '78701' };
+
+interface Account {
+  apiKey: string;
+  accountId: string;
+  locationId: string;
+}
+
+const rows: Row[] = [];
+const errors: string[] = [];
+const figures: Record<string, unknown> = {};
+const started = Date.now();
+
+function fail(scenario: string, message: string): void {
+  errors.push(`${scenario}: ${message}`);
+  process.stderr.write(`ERROR ${scenario}: ${message}\n`);
+}
+
+function note(message: string): void {
+  process.stdout.write(`[${secs((Date.now() - started) / 1000).padStart(7)}] ${message}\n`);
+}
+
+/** Load errors of any kind (non-2xx, socket errors, timeouts) are errors of the run. */
+function checkCannon(scenario: string, r: CannonResult): void {
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) {
+    fail(
+      scenario,
+      `${bad} failed requests (${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts})`,
+    );
+  }
+  if (r.requests === 0) fail(scenario, 'no request was answered');
+}
+
+// Build, start, stop ---------------------------------------------------------------------------
+
+async function build(): Promise<string> {
+  // The same compiler and config as `npm run build`, into a private directory: other work in
+  // this tree may rebuild (and delete) dist/ while the bench runs from it.
+  await mkdir(BUILD_DIR, { recursive: true });
+  const tsconfig = join(BUILD_DIR, 'tsconfig.build.json');
+  await writeFile(
+    tsconfig,
+    JSON.stringify({
+      extends: '../../../tsconfig.build.json',
+      compilerOptions: { outDir: './dist' },
+    }),
+  );
+  // (nest wants the tsconfig path relative to the workspace.)
+  const relative = join('node_modules', '.cache', 'vision-bench', 'tsconfig.build.json');
+  await run(
+    process.execPath,
+    [require.resolve('@nestjs/cli/bin/nest.js'), 'build', '-p', relative],
+    {
+      cwd: ROOT,
+      timeoutMs: 180_000,
+    },
+  );
+  return join(BUILD_DIR, 'dist', 'src');
+}
+
+function serviceEnv(port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATABASE_URL,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    REDIS_URL,
+    REDIS_PREFIX,
+    ROLE: 'all',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    DEMO_SEED: 'false',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    APP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(24).toString('hex'),
+    MAIL_DIR: join(TMP, 'mail'),
+    ...(process.env.SEARCH_CONCURRENCY
+      ? { SEARCH_CONCURRENCY: process.env.SEARCH_CONCURRENCY }
+      : {}),
+  };
+}
+
+async function flushRedis(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function createAccount(
+  dist: string,
+  env: NodeJS.ProcessEnv,
+  name: string,
+  db: Client,
+): Promise<Account> {
+  const out = await run(
+    process.execPath,
+    [
+      join(dist, 'cli.js'),
+      'accounts:create',
+      '--name',
+      `Bench ${name}`,
+      '--email',
+      `${name}@bench.test`,
+      '--password',
+      'bench-password-1',
+    ],
+    { env, timeoutMs: 60_000 },
+  );
+  const line = out.trim().split('\n').pop() ?? '';
+  const created = JSON.parse(line) as { api_key: string; account: { id: string } };
+  const { rows: loc } = await db.query<{ id: string }>(
+    'SELECT id FROM locations WHERE account_id = $1 AND is_default',
+    [created.account.id],
+  );
+  return { apiKey: created.api_key, accountId: created.account.id, locationId: loc[0].id };
+}
+
+// Scenario helpers -----------------------------------------------------------------------------
+
+const uidPaths = (count: number, upTo: number) =>
+  Array.from(
+    { length: count },
+    () => `/api/auth/v2/eligibility/bench-${1 + Math.floor(Math.random() * upTo)}/`,
+  );
+
+function getJob(
+  url: string,
+  apiKey: string,
+  paths: string[],
+  durationSec: number,
+  warmupSec: number,
+  connections: number,
+): CannonJob {
+  return {
+    mode: 'cannon',
+    url,
+    method: 'GET',
+    paths,
+    headers: { authorization: `Api ${apiKey}` },
+    connections,
+    durationSec,
+    warmupSec,
+  };
+}
+
+const worker = <T>(job: unknown, timeoutMs: number) => runWorker<T>(BENCH, TMP, job, timeoutMs);
+
+const GET_SQL =
+  'SELECT status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
+
+// Main -------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  await mkdir(RESULTS, { recursive: true });
+  const load0 = loadavg();
+  note(
+    `${QUICK ? 'quick' : 'full'} bench on ${cpus().length} cores (load average ${load0.map((l) => l.toFixed(2)).join(' ')})`,
+  );
+
+  note('building the production bundle');
+  const dist = await build();
+
+  note(`resetting ${DATABASE_URL.replace(/^.*\//, '')} and Redis prefix ${REDIS_PREFIX}`);
+  await dropDatabase(DATABASE_URL);
+  await flushRedis();
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = serviceEnv(port);
+  const nodeArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [];
+  const logPath = join(RESULTS, QUICK ? 'service-quick.log' : 'service.log');
+  await rm(logPath, { force: true });
+  const service = startLogged(process.execPath, [...nodeArgs, join(dist, 'main.js')], env, logPath);
+  const serviceAlive = () => service.child.exitCode === null && service.child.signalCode === null;
+  let stopping = false;
+  service.child.once('exit', (code, signal) => {
+    if (!stopping)
+      fail('service', `exited during the run (${signal ?? `code ${code}`}); see ${logPath}`);
+  });
+  await waitForHttp(`${url}/health/ready`, 60_000, serviceAlive);
+  const rss = new RssMonitor(service.child.pid!);
+  rss.start();
+  note(`service ready on ${url} (pid ${service.child.pid})`);
+
+  const basePort = await freePort();
+  const baseUrl = `http://127.0.0.1:${basePort}`;
+  const baseline = startLogged(
+    process.execPath,
+    tsNodeArgs(join(BENCH, 'baseline-server.ts')),
+    {
+      ...process.env,
+      PORT: String(basePort),
+      DATABASE_URL,
+      POOL_SIZE: String(POOL_SIZE),
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+    },
+    join(RESULTS, QUICK ? 'baseline-quick.log' : 'baseline.log'),
+  );
+  const baselineAlive = () =>
+    baseline.child.exitCode === null && baseline.child.signalCode === null;
+  // The baseline has no health route: any answer (404) means it listens.
+  await waitForHttp(`${baseUrl}/`, 30_000, baselineAlive, true);
+
+  const db = await connect(DATABASE_URL);
+  const [get, post, e2e, inflight] = await Promise.all(
+    ['get', 'post', 'e2e', 'inflight'].map((n) => createAccount(dist, env, n, db)),
+  );
+  note('accounts created');
+
+  try {
+    // A real completed request, copied by SQL as the stored requests every GET reads.
+    const getApi = new Api(url, get.apiKey);
+    const { request_uid: templateUid } = await getApi.expect<{ request_uid: string }>(
+      201,
+      'POST',
+      '/api/auth/v1/eligibility/',
+      {
+        request_uid: 'bench-template',
+        insurer_code: 'insurer:demo:vision',
+        patient: PATIENT,
+      },
+    );
+    for (let i = 0; ; i++) {
+      const body = await getApi.expect<{ status: string }>(
+        200,
+        'GET',
+        `/api/auth/v2/eligibility/${templateUid}/`,
+      );
+      if (body.status === 'complete') break;
+      if (i > 100) throw new Error('the template request did not complete in 10 s');
+      await sleep(100);
+    }
+    getApi.close();
+    await seedRequests(DATABASE_URL, templateUid, get.accountId, 'bench-', 1, S.s1.stored);
+    await db.query('VACUUM ANALYZE eligibility_requests');
+    note(`seeded ${S.s1.stored} stored requests`);
+    const getPaths = uidPaths(S.s1.paths, S.s1.stored);
+    let idleP99 = NaN;
+    rss.phase();
+
+    // 1. GET at 64 connections, against the baseline -----------------------------------------
+    if (ONLY.has('1') || ONLY.has('4') || ONLY.has('5')) {
+      const c = S.s1;
+      note('scenario 1: GET v2 at 64 connections (service, then baseline)');
+      const svc = await worker<CannonResult>(
+        getJob(url, get.apiKey, getPaths, c.durationSec, c.warmupSec, c.connections),
+        120_000,
+      );
+      checkCannon('1 service', svc);
+      const base = await worker<CannonResult>(
+        getJob(baseUrl, get.apiKey, getPaths, c.durationSec, c.warmupSec, c.connections),
+        120_000,
+      );
+      checkCannon('1 baseline', base);
+      idleP99 = svc.latency.p99;
+      const share = svc.rps / base.rps;
+      const plan = await explain(db, GET_SQL, [
+        get.accountId,
+        `bench-${Math.ceil(S.s1.stored / 2)}`,
+      ]);
+      figures.s1 = { service: svc, baseline: base, explain: plan, rssPeakMb: rss.phase() };
+      const sc = '1 GET v2, 64 conn';
+      rows.push(
+        row(
+          sc,
+          'throughput vs baseline',
+          `${perSec(svc.rps)} / ${perSec(base.rps)} = ${pct(share)}`,
+          '≥ 50%',
+          share >= 0.5,
+        ),
+        row(
+          sc,
+          'p99 latency (baseline p99)',
+          `${ms(svc.latency.p99)} (${ms(base.latency.p99)})`,
+          '≤ 25 ms',
+          svc.latency.p99 <= 25,
+        ),
+        row(
+          sc,
+          'p50 latency (baseline p50)',
+          `${ms(svc.latency.p50)} (${ms(base.latency.p50)})`,
+          '',
+          null,
+        ),
+        row(
+          sc,
+          'errors',
+          String(svc.non2xx + svc.errors + svc.timeouts),
+          '0',
+          svc.non2xx + svc.errors + svc.timeouts === 0,
+        ),
+      );
+    }
+
+    // 2. POST at 64 connections -------------------------------------------------------------
+    if (ONLY.has('2')) {
+      const c = S.s2;
+      note('scenario 2: POST eligibility at 64 connections');
+      const r = await worker<CannonResult>(
+        {
+          mode: 'cannon',
+          url,
+          method: 'POST',
+          paths: ['/api/auth/v1/eligibility/'],
+          headers: { authorization: `Api ${post.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
+          connections: c.connections,
+          durationSec: c.durationSec,
+        } satisfies CannonJob,
+        120_000,
+      );
+      const loadEnd = Date.now();
+      checkCannon('2', r);
+      const drain = await waitAllFinished(db, post.accountId, loadEnd, 60_000);
+      if (drain.pending > 0)
+        fail('2', `${drain.pending} accepted searches still processing 60 s after the load`);
+      if (drain.failed > 0) fail('2', `${drain.failed} searches ended in error`);
+      if (drain.total < r.ok) fail('2', `${r.ok} answered 201 but only ${drain.total} stored`);
+      figures.s2 = { load: r, drain, rssPeakMb: rss.phase() };
+      const sc = '2 POST, 64 conn';
+      rows.push(
+        row(
+          sc,
+          'accepted per second',
+          `${perSec(r.rps)} (p99 ${ms(r.latency.p99)})`,
+          '≥ 1000/s',
+          r.rps >= 1000,
+        ),
+        row(
+          sc,
+          'errors',
+          String(r.non2xx + r.errors + r.timeouts),
+          '0',
+          r.non2xx + r.errors + r.timeouts === 0,
+        ),
+        row(
+          sc,
+          'all complete after load end',
+          `${secs(drain.afterLoadSec)} (${drain.total} requests)`,
+          '≤ 5 s',
+          drain.pending === 0 && drain.afterLoadSec <= 5,
+        ),
+      );
+    }
+
+    // 3. End to end: POST → signed webhook, open loop at a steady rate ------------------------
+    if (ONLY.has('3')) {
+      const c = S.s3;
+      note(`scenario 3: end to end at ${c.rate}/s for ${c.durationSec} s`);
+      const receiverPort = await freePort();
+      const api = new Api(url, e2e.apiKey);
+      await api.expect(201, 'POST', '/api/auth/v1/webhooks/', {
+        url: `http://127.0.0.1:${receiverPort}/hook`,
+        secret: SECRET,
+      });
+      api.close();
+      const r = await worker<E2eResult>(
+        {
+          mode: 'e2e',
+          url,
+          apiKey: e2e.apiKey,
+          ratePerSec: c.rate,
+          durationSec: c.durationSec,
+          receiverPort,
+          secret: SECRET,
+          graceSec: c.graceSec,
+          uidPrefix: `e2e-${Date.now()}`,
+          maxSockets: 64,
+        } satisfies E2eJob,
+        (c.durationSec + c.graceSec + 60) * 1000,
+      );
+      if (r.rejected + r.errors > 0)
+        fail('3', `${r.rejected} POSTs not accepted, ${r.errors} socket errors`);
+      if (r.missing > 0)
+        fail(
+          '3',
+          `${r.missing} of ${r.accepted} webhooks missing ${c.graceSec} s after the last POST`,
+        );
+      if (r.badSignature > 0) fail('3', `${r.badSignature} webhooks with a wrong X-Signature`);
+      if (r.duplicates > 0)
+        note(`scenario 3: ${r.duplicates} duplicate deliveries (allowed: at least once)`);
+      figures.s3 = { ...r, rssPeakMb: rss.phase() };
+      const sc = `3 e2e ${c.rate}/s × ${c.durationSec} s`;
+      rows.push(
+        row(sc, 'POST → webhook p50', ms(r.latency.p50), '≤ 50 ms', r.latency.p50 <= 50),
+        row(
+          sc,
+          'POST → webhook p99',
+          `${ms(r.latency.p99)} (max ${ms(r.latency.max)})`,
+          '≤ 500 ms',
+          r.latency.p99 <= 500,
+        ),
+        row(
+          sc,
+          'webhooks missing',
+          `${r.missing} of ${r.accepted}`,
+          '0',
+          r.missing === 0 && r.accepted === r.sent,
+        ),
+      );
+    }
+
+    // 4. Many delayed searches in flight, GET latency meanwhile -------------------------------
+    if (ONLY.has('4')) {
+      const c = S.s4;
+      note(`scenario 4: ${c.count} ${c.code} searches in flight`);
+      const firstPost = Date.now();
+      const submit = await worker<CannonResult>(
+        {
+          mode: 'cannon',
+          url,
+          method: 'POST',
+          paths: ['/api/auth/v1/eligibility/'],
+          headers: { authorization: `Api ${inflight.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            insurer_code: 'insurer:demo:vision',
+            patient: { ...PATIENT, member_id: `M-${c.code}` },
+          }),
+          connections: 64,
+          amount: c.count,
+          durationSec: 120,
+        } satisfies CannonJob,
+        180_000,
+      );
+      const submitEnd = Date.now();
+      checkCannon('4 submit', submit);
+      // GET load over the window in which the delayed searches come due and complete.
+      const window = Math.max(8, Math.ceil((submitEnd - firstPost) / 1000) + 6);
+      await sleep(Math.max(0, firstPost + (c.delaySec - 1) * 1000 - Date.now()));
+      const busy = await worker<CannonResult>(
+        getJob(url, get.apiKey, getPaths, window, 0, S.s1.connections),
+        (window + 60) * 1000,
+      );
+      checkCannon('4 GET', busy);
+      const done = await waitAllFinished(
+        db,
+        inflight.accountId,
+        submitEnd,
+        (c.delaySec + 60) * 1000,
+      );
+      if (done.pending > 0)
+        fail(
+          '4',
+          `${done.pending} searches still processing ${c.delaySec + 60} s after submission`,
+        );
+      if (done.failed > 0) fail('4', `${done.failed} searches ended in error`);
+      const stats = (
+        await db.query<{ slowest: number; p50: number; wall: number; submit: number }>(
+          `SELECT extract(epoch FROM max(completed_at - created_at))::float8 AS slowest,
+                  (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM completed_at - created_at)))::float8 AS p50,
+                  extract(epoch FROM max(completed_at) - min(created_at))::float8 AS wall,
+                  extract(epoch FROM max(created_at) - min(created_at))::float8 AS submit
+           FROM eligibility_requests WHERE account_id = $1`,
+          [inflight.accountId],
+        )
+      ).rows[0];
+      const slow = busy.latency.p99 / idleP99;
+      figures.s4 = {
+        submit,
+        getDuringCompletions: busy,
+        idleP99,
+        completion: stats,
+        drain: done,
+        rssPeakMb: rss.phase(),
+      };
+      const sc = `4 ${c.count} × ${c.code}`;
+      rows.push(
+        row(
+          sc,
+          'slowest POST → complete',
+          `${secs(stats.slowest)} (median ${secs(stats.p50)}; submitted in ${secs(stats.submit)})`,
+          `≤ ${c.limitSec} s`,
+          done.pending === 0 && stats.slowest <= c.limitSec,
+        ),
+        row(
+          sc,
+          'GET p99 meanwhile vs idle',
+          `${ms(busy.latency.p99)} / ${ms(idleP99)} = ${ratio(slow)}`,
+          '≤ 2×',
+          slow <= 2,
+        ),
+      );
+    }
+
+    // 5. Growth: a million stored requests; half a million patients ---------------------------
+    if (ONLY.has('5')) {
+      const c = S.s5;
+      const before = await explain(db, GET_SQL, [
+        get.accountId,
+        `bench-${Math.ceil(S.s1.stored / 2)}`,
+      ]);
+      const { rows: countRows } = await db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM eligibility_requests',
+      );
+      const have = Number(countRows[0].n);
+      const add = Math.max(0, c.requests - have);
+      note(`scenario 5: seeding ${add} more stored requests (to ${c.requests})`);
+      let t = Date.now();
+      await seedRequests(
+        DATABASE_URL,
+        templateUid,
+        get.accountId,
+        'bench-',
+        S.s1.stored + 1,
+        S.s1.stored + add,
+      );
+      const seedSec = (Date.now() - t) / 1000;
+      t = Date.now();
+      // Settle like a database that grew over months: statistics current, nothing left to flush.
+      await db.query('VACUUM ANALYZE eligibility_requests');
+      await db.query('CHECKPOINT');
+      note(`seeded in ${secs(seedSec)}, vacuumed in ${secs((Date.now() - t) / 1000)}`);
+      const grown = S.s1.stored + add;
+      const bigPaths = uidPaths(S.s1.paths, grown);
+      const big = await worker<CannonResult>(
+        getJob(url, get.apiKey, bigPaths, S.s1.durationSec, S.s1.warmupSec, S.s1.connections),
+        120_000,
+      );
+      checkCannon('5 GET', big);
+      const after = await explain(db, GET_SQL, [get.accountId, `bench-${grown - 7}`]);
+      const growth = big.latency.p99 / idleP99;
+
+      note(`scenario 5: seeding ${c.patients} patients`);
+      t = Date.now();
+      await seedPatients(DATABASE_URL, get.accountId, get.locationId, c.patients);
+      await db.query('VACUUM ANALYZE patients');
+      const patientSeedSec = (Date.now() - t) / 1000;
+      const api = new Api(url, get.apiKey);
+      t = Date.now();
+      let cursor: string | null = null;
+      for (let page = 1; page < c.pageDepth; page++) {
+        const q: string = `/api/auth/v1/patients/?limit=50${cursor ? `&cursor=${cursor}` : ''}`;
+        const body: { result: unknown[]; next_cursor: string | null } = await api.expect(
+          200,
+          'GET',
+          q,
+        );
+        if (!body.next_cursor || body.result.length !== 50)
+          throw new Error(`page ${page} ended the list early`);
+        cursor = body.next_cursor;
+      }
+      const walkSec = (Date.now() - t) / 1000;
+      api.close();
+      const pageJob = (path: string) => ({
+        ...getJob(url, get.apiKey, [path], c.durationSec, 1, c.connections),
+      });
+      const first = await worker<CannonResult>(pageJob('/api/auth/v1/patients/?limit=50'), 60_000);
+      checkCannon('5 page 1', first);
+      const deep = await worker<CannonResult>(
+        pageJob(`/api/auth/v1/patients/?limit=50&cursor=${cursor}`),
+        60_000,
+      );
+      checkCannon(`5 page ${c.pageDepth}`, deep);
+      const [ts, id] = Buffer.from(cursor!, 'base64url').toString('utf8').split('|');
+      const pageSql = (keyset: boolean) =>
+        `SELECT * FROM patients WHERE account_id = $1${keyset ? ' AND (created_at, id) < ($2::timestamptz, $3::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT 51`;
+      const plan1 = await explain(db, pageSql(false), [get.accountId]);
+      const planDeep = await explain(db, pageSql(true), [get.accountId, ts, id]);
+      const pageCost = deep.latency.mean / first.latency.mean;
+      figures.s5 = {
+        requests: {
+          stored: have + add,
+          seedSec,
+          get: big,
+          idleP99,
+          explainAt10k: before,
+          explainGrown: after,
+        },
+        patients: {
+          count: c.patients,
+          seedSec: patientSeedSec,
+          walkSec,
+          page1: first,
+          deep,
+          explainPage1: plan1,
+          explainDeep: planDeep,
+        },
+        rssPeakMb: rss.phase(),
+      };
+      rows.push(
+        row(
+          `5 ${(have + add).toLocaleString('en')} requests`,
+          'GET p99 vs at 10k (scenario 1)',
+          `${ms(big.latency.p99)} / ${ms(idleP99)} = ${ratio(growth)}`,
+          '≤ 1.3×',
+          growth <= 1.3,
+        ),
+        row(
+          `5 ${c.patients.toLocaleString('en')} patients`,
+          `page ${c.pageDepth} vs page 1 (mean)`,
+          `${ms(deep.latency.mean)} / ${ms(first.latency.mean)} = ${ratio(pageCost)} (SQL ${ms(planDeep.executionMs)} / ${ms(plan1.executionMs)})`,
+          '≤ 1.3×',
+          pageCost <= 1.3,
+        ),
+      );
+    }
+
+    rows.push(
+      row(
+        '6 memory',
+        'service RSS peak (all scenarios)',
+        `${rss.peakMb.toFixed(0)} MB`,
+        '< 300 MB',
+        rss.peakMb < 300,
+      ),
+    );
+  } finally {
+    stopping = true;
+    rss.stop();
+    await db.end().catch(() => undefined);
+    await stop(baseline.child);
+    await stop(service.child, 10_000);
+    baseline.log.end();
+    service.log.end();
+  }
+
+  const durationSec = round((Date.now() - started) / 1000, 1);
+  const report = table(rows);
+  process.stdout.write(`\n${report}\n\n`);
+  const result = {
+    mode: QUICK ? 'quick' : 'full',
+    startedAt: new Date(started).toISOString(),
+    durationSec,
+    machine: {
+      cpus: cpus().length,
+      loadAverageAtStart: load0,
+      loadAverageAtEnd: loadavg(),
+      node: process.version,
+    },
+    settings: { ...S, poolSize: POOL_SIZE },
+    rows,
+    errors,
+    figures,
+  };
+  const out = join(RESULTS, QUICK ? 'latest-quick.json' : 'latest.json');
+  await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+  note(
+    `${errors.length === 0 ? 'no errors' : `${errors.length} error(s)`}; results in ${out}; ${secs(durationSec)} in all`,
+  );
+}
+
+/** Polls until no request of the account is processing; times the last completion after `since`. */
+async function waitAllFinished(
+  db: Client,
+  accountId: string,
+  since: number,
+  timeoutMs: number,
+): Promise<{
+  total: number;
+  pending: number;
+  failed: number;
+  afterLoadSec: number;
+  lastCompletedAt: string | null;
+}> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows: r } = await db.query<{
+      total: string;
+      pending: string;
+      failed: string;
+      last: Date | null;
+    }>(
+      `SELECT count(*) AS total, count(*) FILTER (WHERE status = 'processing') AS pending,
+              count(*) FILTER (WHERE status = 'error') AS failed, max(completed_at) AS last
+       FROM eligibility_requests WHERE account_id = $1`,
+      [accountId],
+    );
+    const pending = Number(r[0].pending);
+    if (pending === 0 || Date.now() > deadline) {
+      const last = r[0].last;
+      return {
+        total: Number(r[0].total),
+        pending,
+        failed: Number(r[0].failed),
+        afterLoadSec: last ? round(Math.max(0, last.getTime() - since) / 1000, 2) : 0,
+        lastCompletedAt: last ? last.toISOString() : null,
+      };
+    }
+    await sleep(100);
+  }
+}
+
+let exiting = false;
+async function shutdown(code: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  killAllNow();
+  await flushRedis().catch(() => undefined);
+  if (!KEEP) await dropDatabase(DATABASE_URL).catch(() => undefined);
+  await rm(TMP, { recursive: true, force: true }).catch(() => undefined);
+  process.exit(code);
+}
+
+process.on('exit', killAllNow);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the bench\n`);
+    void shutdown(130);
+  });
+}
+
+main().then(
+  () => shutdown(errors.length > 0 ? 1 : 0),
+  (e: unknown) => {
+    fail('bench', e instanceof Error ? (e.stack ?? e.message) : String(e));
+    void shutdown(1);
+  },
+);
