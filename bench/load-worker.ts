@@ -8,11 +8,13 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { processCpuMs } from './lib/cpu';
 import type { CannonJob, CannonResult, E2eJob, E2eResult, LoadJob, LoadResult } from './lib/jobs';
 import { round, summarize } from './lib/stats';
 
 async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<CannonResult> {
   const pick = () => job.paths[Math.floor(Math.random() * job.paths.length)];
+  const cpuBefore = job.watchPid ? processCpuMs(job.watchPid) : 0;
   const result = await autocannon({
     url: job.url,
     connections: job.connections,
@@ -34,6 +36,7 @@ async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<Ca
     statusCodes[code] = (stats as { count: number }).count;
   }
   const ok = result['2xx'];
+  const cpuMs = job.watchPid ? processCpuMs(job.watchPid) - cpuBefore : NaN;
   return {
     mode: 'cannon',
     requests: result.requests.total,
@@ -51,6 +54,9 @@ async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<Ca
       max: result.latency.max,
       mean: round(result.latency.mean),
     },
+    ...(job.watchPid
+      ? { cpuMsPerRequest: round(cpuMs / Math.max(1, result.requests.total), 3) }
+      : {}),
   };
 }
 

@@ -21,6 +21,8 @@ export interface CannonJob {
   /** Load run first and thrown away (JIT, pools, caches). */
   warmupSec?: number;
   timeoutSec?: number;
+  /** A server process whose CPU time per answered request is reported (the measured run only). */
+  watchPid?: number;
 }
 
 export interface CannonResult {
@@ -34,6 +36,8 @@ export interface CannonResult {
   durationSec: number;
   rps: number;
   latency: Latency;
+  /** CPU milliseconds the watched process spent per answered request. */
+  cpuMsPerRequest?: number;
 }
 
 /**
