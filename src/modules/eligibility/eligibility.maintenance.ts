@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityService } from './eligibility.service';
@@ -8,35 +9,22 @@ import { EligibilityService } from './eligibility.service';
  * (a Redis restart keeps nothing) and ends any search stuck past ELIGIBILITY_WATCHDOG_SECONDS.
  */
 @Injectable()
-export class EligibilityMaintenance implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(EligibilityMaintenance.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+export class EligibilityMaintenance extends MaintenanceLoop {
+  protected readonly logger = new Logger(EligibilityMaintenance.name);
 
   constructor(
     private readonly eligibility: EligibilityService,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.tick(), this.config.maintenanceIntervalMs);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  protected intervalMs(): number {
+    return this.config.maintenanceIntervalMs;
   }
 
-  async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.eligibility.expireStuck(this.config.eligibilityWatchdogSeconds);
-      await this.eligibility.requeueOverdue();
-    } catch (e) {
-      this.logger.warn({ err: (e as Error).message }, 'maintenance tick failed');
-    } finally {
-      this.running = false;
-    }
+  protected async runOnce(): Promise<void> {
+    await this.eligibility.expireStuck(this.config.eligibilityWatchdogSeconds);
+    await this.eligibility.requeueOverdue();
   }
 }

@@ -161,10 +161,9 @@ export class WebPagesController {
     }
     const params = (extra: Record<string, string>) =>
       new URLSearchParams(
-        Object.entries({ search: query.search, dob: query.dob, ...extra }).filter(([, v]) => v) as [
-          string,
-          string,
-        ][],
+        Object.entries<string>({ search: query.search, dob: query.dob, ...extra }).filter(
+          ([, v]) => v,
+        ),
       ).toString();
     renderPage(req, res, 'patients.njk', {
       title: 'Patients',
