@@ -71,6 +71,8 @@ function signatureOk(secret: string, body: Buffer, given: string | undefined): b
   return timingSafeEqual(expected, Buffer.from(given, 'hex'));
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 async function runE2e(job: E2eJob): Promise<E2eResult> {
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -125,6 +127,7 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxSockets });
   const target = new URL('/api/auth/v1/eligibility/', job.url);
   const inFlight = new Set<Promise<void>>();
+  let settled = false;
   const post = (i: number): Promise<void> => {
     const uid = `${job.uidPrefix}-${i}`;
     const body = JSON.stringify({
@@ -167,7 +170,7 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', () => {
-        errors++;
+        if (!settled) errors++;
         sentAt.delete(uid);
         resolve();
       });
@@ -194,7 +197,11 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
     };
     tick();
   });
-  await Promise.all([...inFlight]);
+  // Bounded: POSTs still queued or unanswered 10 s after the last one was due count as errors.
+  await Promise.race([Promise.all([...inFlight]), sleep(10_000)]);
+  settled = true;
+  errors += inFlight.size;
+  agent.destroy();
 
   if (seen.size < accepted) {
     await new Promise<void>((resolve) => {
@@ -206,7 +213,6 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
     });
   }
   const durationSec = (performance.now() - start) / 1000;
-  agent.destroy();
   receiver.closeAllConnections();
   receiver.close();
   return {

@@ -61,7 +61,7 @@ const S = QUICK
   ? {
       s1: { connections: 64, warmupSec: 1, durationSec: 3, stored: 2_000, paths: 2_000 },
       s2: { connections: 64, durationSec: 3 },
-      s3: { rate: 50, durationSec: 5, graceSec: 20 },
+      s3: { rate: 25, durationSec: 6, graceSec: 30 },
       s4: { count: 500, code: 'delay_10', delaySec: 10, limitSec: 20, submitSec: 20, graceSec: 60 },
       s5: { requests: 20_000, patients: 10_000, pageDepth: 50, connections: 8, durationSec: 2 },
     }
@@ -256,6 +256,15 @@ const worker = <T>(job: unknown, timeoutMs: number) => runWorker<T>(BENCH, TMP, 
 const GET_SQL =
   'SELECT status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
 
+/** A scenario that throws is an error of the run; the others still run and are reported. */
+async function scenario(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    fail(`scenario ${name}`, e instanceof Error ? e.message : String(e));
+  }
+}
+
 // Main -------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -353,410 +362,421 @@ async function main(): Promise<void> {
     rss.phase();
 
     // 1. GET at 64 connections, against the baseline -----------------------------------------
-    if (ONLY.has('1') || ONLY.has('4') || ONLY.has('5')) {
-      const c = S.s1;
-      note('scenario 1: GET v2 at 64 connections (service, then baseline)');
-      cpu.phase('before 1');
-      const svc = await worker<CannonResult>(
-        getJob(
-          url,
-          get.apiKey,
-          getPaths,
-          c.durationSec,
-          c.warmupSec,
-          c.connections,
-          service.child.pid,
-        ),
-        120_000,
-      );
-      checkCannon('1 service', svc);
-      const base = await worker<CannonResult>(
-        getJob(
-          baseUrl,
-          get.apiKey,
-          getPaths,
-          c.durationSec,
-          c.warmupSec,
-          c.connections,
-          baseline.child.pid,
-        ),
-        120_000,
-      );
-      checkCannon('1 baseline', base);
-      idleP99 = svc.latency.p99;
-      const share = svc.rps / base.rps;
-      const plan = await explain(db, GET_SQL, [
-        get.accountId,
-        `bench-${Math.ceil(S.s1.stored / 2)}`,
-      ]);
-      figures.s1 = {
-        service: svc,
-        baseline: base,
-        explain: plan,
-        rssPeakMb: rss.phase(),
-        cpu: measured('1'),
-      };
-      const sc = '1 GET v2, 64 conn';
-      rows.push(
-        row(
-          sc,
-          'throughput vs baseline',
-          `${perSec(svc.rps)} / ${perSec(base.rps)} = ${pct(share)}`,
-          '≥ 50%',
-          share >= 0.5,
-        ),
-        row(
-          sc,
-          'p99 latency (baseline p99)',
-          `${ms(svc.latency.p99)} (${ms(base.latency.p99)})`,
-          '≤ 25 ms',
-          svc.latency.p99 <= 25,
-        ),
-        row(
-          sc,
-          'p50 latency (baseline p50)',
-          `${ms(svc.latency.p50)} (${ms(base.latency.p50)})`,
-          '',
-          null,
-        ),
-        row(
-          sc,
-          'CPU per request (baseline)',
-          `${ms(svc.cpuMsPerRequest ?? NaN)} (${ms(base.cpuMsPerRequest ?? NaN)})`,
-          '',
-          null,
-        ),
-        row(
-          sc,
-          'errors',
-          String(svc.non2xx + svc.errors + svc.timeouts),
-          '0',
-          svc.non2xx + svc.errors + svc.timeouts === 0,
-        ),
-      );
-    }
+    if (ONLY.has('1') || ONLY.has('4') || ONLY.has('5'))
+      await scenario('1', async () => {
+        const c = S.s1;
+        note('scenario 1: GET v2 at 64 connections (service, then baseline)');
+        cpu.phase('before 1');
+        const svc = await worker<CannonResult>(
+          getJob(
+            url,
+            get.apiKey,
+            getPaths,
+            c.durationSec,
+            c.warmupSec,
+            c.connections,
+            service.child.pid,
+          ),
+          120_000,
+        );
+        checkCannon('1 service', svc);
+        const base = await worker<CannonResult>(
+          getJob(
+            baseUrl,
+            get.apiKey,
+            getPaths,
+            c.durationSec,
+            c.warmupSec,
+            c.connections,
+            baseline.child.pid,
+          ),
+          120_000,
+        );
+        checkCannon('1 baseline', base);
+        idleP99 = svc.latency.p99;
+        const share = svc.rps / base.rps;
+        const plan = await explain(db, GET_SQL, [
+          get.accountId,
+          `bench-${Math.ceil(S.s1.stored / 2)}`,
+        ]);
+        figures.s1 = {
+          service: svc,
+          baseline: base,
+          explain: plan,
+          rssPeakMb: rss.phase(),
+          cpu: measured('1'),
+        };
+        const sc = '1 GET v2, 64 conn';
+        rows.push(
+          row(
+            sc,
+            'throughput vs baseline',
+            `${perSec(svc.rps)} / ${perSec(base.rps)} = ${pct(share)}`,
+            '≥ 50%',
+            share >= 0.5,
+          ),
+          row(
+            sc,
+            'p99 latency (baseline p99)',
+            `${ms(svc.latency.p99)} (${ms(base.latency.p99)})`,
+            '≤ 25 ms',
+            svc.latency.p99 <= 25,
+          ),
+          row(
+            sc,
+            'p50 latency (baseline p50)',
+            `${ms(svc.latency.p50)} (${ms(base.latency.p50)})`,
+            '',
+            null,
+          ),
+          row(
+            sc,
+            'CPU per request (baseline)',
+            `${ms(svc.cpuMsPerRequest ?? NaN)} (${ms(base.cpuMsPerRequest ?? NaN)})`,
+            '',
+            null,
+          ),
+          row(
+            sc,
+            'errors',
+            String(svc.non2xx + svc.errors + svc.timeouts),
+            '0',
+            svc.non2xx + svc.errors + svc.timeouts === 0,
+          ),
+        );
+      });
 
     // 2. POST at 64 connections -------------------------------------------------------------
-    if (ONLY.has('2')) {
-      const c = S.s2;
-      note('scenario 2: POST eligibility at 64 connections');
-      cpu.phase('before 2');
-      const r = await worker<CannonResult>(
-        {
-          mode: 'cannon',
-          url,
-          method: 'POST',
-          paths: ['/api/auth/v1/eligibility/'],
-          headers: { authorization: `Api ${post.apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
-          connections: c.connections,
-          durationSec: c.durationSec,
-          watchPid: service.child.pid,
-        } satisfies CannonJob,
-        120_000,
-      );
-      const loadEnd = Date.now();
-      checkCannon('2', r);
-      const drain = await waitAllFinished(db, post.accountId, loadEnd, 60_000);
-      if (drain.pending > 0)
-        fail('2', `${drain.pending} accepted searches still processing 60 s after the load`);
-      if (drain.failed > 0) fail('2', `${drain.failed} searches ended in error`);
-      if (drain.total < r.ok) fail('2', `${r.ok} answered 201 but only ${drain.total} stored`);
-      figures.s2 = { load: r, drain, rssPeakMb: rss.phase(), cpu: measured('2') };
-      const sc = '2 POST, 64 conn';
-      rows.push(
-        row(
-          sc,
-          'accepted per second',
-          `${perSec(r.rps)} (p99 ${ms(r.latency.p99)}; CPU ${ms(r.cpuMsPerRequest ?? NaN)} each)`,
-          '≥ 1000/s',
-          r.rps >= 1000,
-        ),
-        row(
-          sc,
-          'errors',
-          String(r.non2xx + r.errors + r.timeouts),
-          '0',
-          r.non2xx + r.errors + r.timeouts === 0,
-        ),
-        row(
-          sc,
-          'all complete after load end',
-          `${secs(drain.afterLoadSec)} (${drain.total} requests)`,
-          '≤ 5 s',
-          drain.pending === 0 && drain.afterLoadSec <= 5,
-        ),
-      );
-    }
+    if (ONLY.has('2'))
+      await scenario('2', async () => {
+        const c = S.s2;
+        note('scenario 2: POST eligibility at 64 connections');
+        cpu.phase('before 2');
+        const r = await worker<CannonResult>(
+          {
+            mode: 'cannon',
+            url,
+            method: 'POST',
+            paths: ['/api/auth/v1/eligibility/'],
+            headers: { authorization: `Api ${post.apiKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
+            connections: c.connections,
+            durationSec: c.durationSec,
+            watchPid: service.child.pid,
+          } satisfies CannonJob,
+          120_000,
+        );
+        const loadEnd = Date.now();
+        checkCannon('2', r);
+        const drain = await waitAllFinished(db, post.accountId, loadEnd, 60_000);
+        if (drain.pending > 0)
+          fail('2', `${drain.pending} accepted searches still processing 60 s after the load`);
+        if (drain.failed > 0) fail('2', `${drain.failed} searches ended in error`);
+        if (drain.total < r.ok) fail('2', `${r.ok} answered 201 but only ${drain.total} stored`);
+        figures.s2 = { load: r, drain, rssPeakMb: rss.phase(), cpu: measured('2') };
+        const sc = '2 POST, 64 conn';
+        rows.push(
+          row(
+            sc,
+            'accepted per second',
+            `${perSec(r.rps)} (p99 ${ms(r.latency.p99)}; CPU ${ms(r.cpuMsPerRequest ?? NaN)} each)`,
+            '≥ 1000/s',
+            r.rps >= 1000,
+          ),
+          row(
+            sc,
+            'errors',
+            String(r.non2xx + r.errors + r.timeouts),
+            '0',
+            r.non2xx + r.errors + r.timeouts === 0,
+          ),
+          row(
+            sc,
+            'all complete after load end',
+            `${secs(drain.afterLoadSec)} (${drain.total} requests)`,
+            '≤ 5 s',
+            drain.pending === 0 && drain.afterLoadSec <= 5,
+          ),
+        );
+      });
 
     // 3. End to end: POST → signed webhook, open loop at a steady rate ------------------------
-    if (ONLY.has('3')) {
-      const c = S.s3;
-      note(`scenario 3: end to end at ${c.rate}/s for ${c.durationSec} s`);
-      const receiverPort = await freePort();
-      const api = new Api(url, e2e.apiKey);
-      await api.expect(201, 'POST', '/api/auth/v1/webhooks/', {
-        url: `http://127.0.0.1:${receiverPort}/hook`,
-        secret: SECRET,
-      });
-      api.close();
-      cpu.phase('before 3');
-      const r = await worker<E2eResult>(
-        {
-          mode: 'e2e',
-          url,
-          apiKey: e2e.apiKey,
-          ratePerSec: c.rate,
-          durationSec: c.durationSec,
-          receiverPort,
+    if (ONLY.has('3'))
+      await scenario('3', async () => {
+        const c = S.s3;
+        note(`scenario 3: end to end at ${c.rate}/s for ${c.durationSec} s`);
+        const receiverPort = await freePort();
+        const api = new Api(url, e2e.apiKey);
+        await api.expect(201, 'POST', '/api/auth/v1/webhooks/', {
+          url: `http://127.0.0.1:${receiverPort}/hook`,
           secret: SECRET,
-          graceSec: c.graceSec,
-          uidPrefix: `e2e-${Date.now()}`,
-          maxSockets: 64,
-        } satisfies E2eJob,
-        (c.durationSec + c.graceSec + 60) * 1000,
-      );
-      if (r.rejected + r.errors > 0)
-        fail('3', `${r.rejected} POSTs not accepted, ${r.errors} socket errors`);
-      if (r.missing > 0)
-        fail(
-          '3',
-          `${r.missing} of ${r.accepted} webhooks missing ${c.graceSec} s after the last POST`,
+        });
+        api.close();
+        cpu.phase('before 3');
+        const r = await worker<E2eResult>(
+          {
+            mode: 'e2e',
+            url,
+            apiKey: e2e.apiKey,
+            ratePerSec: c.rate,
+            durationSec: c.durationSec,
+            receiverPort,
+            secret: SECRET,
+            graceSec: c.graceSec,
+            uidPrefix: `e2e-${Date.now()}`,
+            maxSockets: 64,
+          } satisfies E2eJob,
+          (c.durationSec + c.graceSec + 60) * 1000,
         );
-      if (r.badSignature > 0) fail('3', `${r.badSignature} webhooks with a wrong X-Signature`);
-      if (r.duplicates > 0)
-        note(`scenario 3: ${r.duplicates} duplicate deliveries (allowed: at least once)`);
-      figures.s3 = { ...r, rssPeakMb: rss.phase(), cpu: measured('3') };
-      const sc = `3 e2e ${c.rate}/s × ${c.durationSec} s`;
-      rows.push(
-        row(sc, 'POST → webhook p50', ms(r.latency.p50), '≤ 50 ms', r.latency.p50 <= 50),
-        row(
-          sc,
-          'POST → webhook p99',
-          `${ms(r.latency.p99)} (max ${ms(r.latency.max)})`,
-          '≤ 500 ms',
-          r.latency.p99 <= 500,
-        ),
-        row(
-          sc,
-          'webhooks missing',
-          `${r.missing} of ${r.accepted}`,
-          '0',
-          r.missing === 0 && r.accepted === r.sent,
-        ),
-      );
-    }
+        if (r.rejected + r.errors > 0)
+          fail('3', `${r.rejected} POSTs not accepted, ${r.errors} socket errors`);
+        if (r.missing > 0)
+          fail(
+            '3',
+            `${r.missing} of ${r.accepted} webhooks missing ${c.graceSec} s after the last POST`,
+          );
+        if (r.badSignature > 0) fail('3', `${r.badSignature} webhooks with a wrong X-Signature`);
+        if (r.duplicates > 0)
+          note(`scenario 3: ${r.duplicates} duplicate deliveries (allowed: at least once)`);
+        figures.s3 = { ...r, rssPeakMb: rss.phase(), cpu: measured('3') };
+        const sc = `3 e2e ${c.rate}/s × ${c.durationSec} s`;
+        rows.push(
+          row(sc, 'POST → webhook p50', ms(r.latency.p50), '≤ 50 ms', r.latency.p50 <= 50),
+          row(
+            sc,
+            'POST → webhook p99',
+            `${ms(r.latency.p99)} (max ${ms(r.latency.max)})`,
+            '≤ 500 ms',
+            r.latency.p99 <= 500,
+          ),
+          row(
+            sc,
+            'webhooks missing',
+            `${r.missing} of ${r.accepted}`,
+            '0',
+            r.missing === 0 && r.accepted === r.sent,
+          ),
+        );
+      });
 
     // 4. Many delayed searches in flight, GET latency meanwhile -------------------------------
-    if (ONLY.has('4')) {
-      const c = S.s4;
-      note(`scenario 4: ${c.count} ${c.code} searches in flight`);
-      cpu.phase('before 4');
-      const firstPost = Date.now();
-      const submit = await worker<CannonResult>(
-        {
-          mode: 'cannon',
-          url,
-          method: 'POST',
-          paths: ['/api/auth/v1/eligibility/'],
-          headers: { authorization: `Api ${inflight.apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            insurer_code: 'insurer:demo:vision',
-            patient: { ...PATIENT, member_id: `M-${c.code}` },
-          }),
-          connections: 64,
-          amount: c.count,
-          // Bounded: on a slow machine fewer than `count` get in; the figure says how many.
-          durationSec: c.submitSec,
-        } satisfies CannonJob,
-        (c.submitSec + 60) * 1000,
-      );
-      const submitEnd = Date.now();
-      checkCannon('4 submit', submit);
-      // GET load over the window in which the delayed searches come due and complete.
-      const window = Math.max(8, Math.ceil((submitEnd - firstPost) / 1000) + 6);
-      await sleep(Math.max(0, firstPost + (c.delaySec - 1) * 1000 - Date.now()));
-      const busy = await worker<CannonResult>(
-        getJob(url, get.apiKey, getPaths, window, 0, S.s1.connections),
-        (window + 60) * 1000,
-      );
-      checkCannon('4 GET', busy);
-      const done = await waitAllFinished(
-        db,
-        inflight.accountId,
-        submitEnd,
-        (c.delaySec + c.graceSec) * 1000,
-      );
-      if (done.pending > 0)
-        fail(
-          '4',
-          `${done.pending} searches still processing ${c.delaySec + c.graceSec} s after submission`,
+    if (ONLY.has('4'))
+      await scenario('4', async () => {
+        const c = S.s4;
+        note(`scenario 4: ${c.count} ${c.code} searches in flight`);
+        cpu.phase('before 4');
+        const firstPost = Date.now();
+        const submit = await worker<CannonResult>(
+          {
+            mode: 'cannon',
+            url,
+            method: 'POST',
+            paths: ['/api/auth/v1/eligibility/'],
+            headers: {
+              authorization: `Api ${inflight.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({
+              insurer_code: 'insurer:demo:vision',
+              patient: { ...PATIENT, member_id: `M-${c.code}` },
+            }),
+            connections: 64,
+            amount: c.count,
+            // Bounded: on a slow machine fewer than `count` get in; the figure says how many.
+            durationSec: c.submitSec,
+          } satisfies CannonJob,
+          (c.submitSec + 60) * 1000,
         );
-      if (done.failed > 0) fail('4', `${done.failed} searches ended in error`);
-      const stats = (
-        await db.query<{ slowest: number; p50: number; wall: number; submit: number }>(
-          `SELECT extract(epoch FROM max(completed_at - created_at))::float8 AS slowest,
+        const submitEnd = Date.now();
+        checkCannon('4 submit', submit);
+        // GET load over the window in which the delayed searches come due and complete.
+        const window = Math.max(8, Math.ceil((submitEnd - firstPost) / 1000) + 6);
+        await sleep(Math.max(0, firstPost + (c.delaySec - 1) * 1000 - Date.now()));
+        const busy = await worker<CannonResult>(
+          getJob(url, get.apiKey, getPaths, window, 0, S.s1.connections),
+          (window + 60) * 1000,
+        );
+        checkCannon('4 GET', busy);
+        const done = await waitAllFinished(
+          db,
+          inflight.accountId,
+          submitEnd,
+          (c.delaySec + c.graceSec) * 1000,
+        );
+        if (done.pending > 0)
+          fail(
+            '4',
+            `${done.pending} searches still processing ${c.delaySec + c.graceSec} s after submission`,
+          );
+        if (done.failed > 0) fail('4', `${done.failed} searches ended in error`);
+        const stats = (
+          await db.query<{ slowest: number; p50: number; wall: number; submit: number }>(
+            `SELECT extract(epoch FROM max(completed_at - created_at))::float8 AS slowest,
                   (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM completed_at - created_at)))::float8 AS p50,
                   extract(epoch FROM max(completed_at) - min(created_at))::float8 AS wall,
                   extract(epoch FROM max(created_at) - min(created_at))::float8 AS submit
            FROM eligibility_requests WHERE account_id = $1`,
-          [inflight.accountId],
-        )
-      ).rows[0];
-      const slow = busy.latency.p99 / idleP99;
-      figures.s4 = {
-        submit,
-        getDuringCompletions: busy,
-        idleP99,
-        completion: stats,
-        drain: done,
-        rssPeakMb: rss.phase(),
-        cpu: measured('4'),
-      };
-      const sc = `4 ${c.count} × ${c.code}`;
-      rows.push(
-        row(
-          sc,
-          'searches in flight at once',
-          `${submit.ok} of ${c.count} (${perSec(submit.rps)} submitted)`,
-          String(c.count),
-          submit.ok >= c.count,
-        ),
-        row(
-          sc,
-          'slowest POST → complete',
-          `${secs(stats.slowest)} (median ${secs(stats.p50)}; submitted in ${secs(stats.submit)})`,
-          `≤ ${c.limitSec} s`,
-          done.pending === 0 && stats.slowest <= c.limitSec,
-        ),
-        row(
-          sc,
-          'GET p99 meanwhile vs idle',
-          `${ms(busy.latency.p99)} / ${ms(idleP99)} = ${ratio(slow)}`,
-          '≤ 2×',
-          slow <= 2,
-        ),
-      );
-    }
+            [inflight.accountId],
+          )
+        ).rows[0];
+        const slow = busy.latency.p99 / idleP99;
+        figures.s4 = {
+          submit,
+          getDuringCompletions: busy,
+          idleP99,
+          completion: stats,
+          drain: done,
+          rssPeakMb: rss.phase(),
+          cpu: measured('4'),
+        };
+        const sc = `4 ${c.count} × ${c.code}`;
+        rows.push(
+          row(
+            sc,
+            'searches in flight at once',
+            `${submit.ok} of ${c.count} (${perSec(submit.rps)} submitted)`,
+            String(c.count),
+            submit.ok >= c.count,
+          ),
+          row(
+            sc,
+            'slowest POST → complete',
+            `${secs(stats.slowest)} (median ${secs(stats.p50)}; submitted in ${secs(stats.submit)})`,
+            `≤ ${c.limitSec} s`,
+            done.pending === 0 && stats.slowest <= c.limitSec,
+          ),
+          row(
+            sc,
+            'GET p99 meanwhile vs idle',
+            `${ms(busy.latency.p99)} / ${ms(idleP99)} = ${ratio(slow)}`,
+            '≤ 2×',
+            slow <= 2,
+          ),
+        );
+      });
 
     // 5. Growth: a million stored requests; half a million patients ---------------------------
-    if (ONLY.has('5')) {
-      const c = S.s5;
-      const before = await explain(db, GET_SQL, [
-        get.accountId,
-        `bench-${Math.ceil(S.s1.stored / 2)}`,
-      ]);
-      const { rows: countRows } = await db.query<{ n: string }>(
-        'SELECT count(*) AS n FROM eligibility_requests',
-      );
-      const have = Number(countRows[0].n);
-      const add = Math.max(0, c.requests - have);
-      note(`scenario 5: seeding ${add} more stored requests (to ${c.requests})`);
-      let t = Date.now();
-      await seedRequests(
-        DATABASE_URL,
-        templateUid,
-        get.accountId,
-        'bench-',
-        S.s1.stored + 1,
-        S.s1.stored + add,
-      );
-      const seedSec = (Date.now() - t) / 1000;
-      t = Date.now();
-      // Settle like a database that grew over months: statistics current, nothing left to flush.
-      await db.query('VACUUM ANALYZE eligibility_requests');
-      await db.query('CHECKPOINT');
-      note(`seeded in ${secs(seedSec)}, vacuumed in ${secs((Date.now() - t) / 1000)}`);
-      const grown = S.s1.stored + add;
-      cpu.phase('seeding requests');
-      const bigPaths = uidPaths(S.s1.paths, grown);
-      const big = await worker<CannonResult>(
-        getJob(url, get.apiKey, bigPaths, S.s1.durationSec, S.s1.warmupSec, S.s1.connections),
-        120_000,
-      );
-      checkCannon('5 GET', big);
-      const after = await explain(db, GET_SQL, [get.accountId, `bench-${grown - 7}`]);
-      const growth = big.latency.p99 / idleP99;
-      const cpuGrown = measured('5 requests');
-
-      note(`scenario 5: seeding ${c.patients} patients`);
-      t = Date.now();
-      await seedPatients(DATABASE_URL, get.accountId, get.locationId, c.patients);
-      await db.query('VACUUM ANALYZE patients');
-      const patientSeedSec = (Date.now() - t) / 1000;
-      const api = new Api(url, get.apiKey);
-      t = Date.now();
-      let cursor: string | null = null;
-      for (let page = 1; page < c.pageDepth; page++) {
-        const q: string = `/api/auth/v1/patients/?limit=50${cursor ? `&cursor=${cursor}` : ''}`;
-        const body: { result: unknown[]; next_cursor: string | null } = await api.expect(
-          200,
-          'GET',
-          q,
+    if (ONLY.has('5'))
+      await scenario('5', async () => {
+        const c = S.s5;
+        const before = await explain(db, GET_SQL, [
+          get.accountId,
+          `bench-${Math.ceil(S.s1.stored / 2)}`,
+        ]);
+        const { rows: countRows } = await db.query<{ n: string }>(
+          'SELECT count(*) AS n FROM eligibility_requests',
         );
-        if (!body.next_cursor || body.result.length !== 50)
-          throw new Error(`page ${page} ended the list early`);
-        cursor = body.next_cursor;
-      }
-      const walkSec = (Date.now() - t) / 1000;
-      api.close();
-      cpu.phase('seeding patients');
-      const pageJob = (path: string) => ({
-        ...getJob(url, get.apiKey, [path], c.durationSec, 1, c.connections),
+        const have = Number(countRows[0].n);
+        const add = Math.max(0, c.requests - have);
+        note(`scenario 5: seeding ${add} more stored requests (to ${c.requests})`);
+        let t = Date.now();
+        await seedRequests(
+          DATABASE_URL,
+          templateUid,
+          get.accountId,
+          'bench-',
+          S.s1.stored + 1,
+          S.s1.stored + add,
+        );
+        const seedSec = (Date.now() - t) / 1000;
+        t = Date.now();
+        // Settle like a database that grew over months: statistics current, nothing left to flush.
+        await db.query('VACUUM ANALYZE eligibility_requests');
+        await db.query('CHECKPOINT');
+        note(`seeded in ${secs(seedSec)}, vacuumed in ${secs((Date.now() - t) / 1000)}`);
+        const grown = S.s1.stored + add;
+        cpu.phase('seeding requests');
+        const bigPaths = uidPaths(S.s1.paths, grown);
+        const big = await worker<CannonResult>(
+          getJob(url, get.apiKey, bigPaths, S.s1.durationSec, S.s1.warmupSec, S.s1.connections),
+          120_000,
+        );
+        checkCannon('5 GET', big);
+        const after = await explain(db, GET_SQL, [get.accountId, `bench-${grown - 7}`]);
+        const growth = big.latency.p99 / idleP99;
+        const cpuGrown = measured('5 requests');
+
+        note(`scenario 5: seeding ${c.patients} patients`);
+        t = Date.now();
+        await seedPatients(DATABASE_URL, get.accountId, get.locationId, c.patients);
+        await db.query('VACUUM ANALYZE patients');
+        const patientSeedSec = (Date.now() - t) / 1000;
+        const api = new Api(url, get.apiKey);
+        t = Date.now();
+        let cursor: string | null = null;
+        for (let page = 1; page < c.pageDepth; page++) {
+          const q: string = `/api/auth/v1/patients/?limit=50${cursor ? `&cursor=${cursor}` : ''}`;
+          const body: { result: unknown[]; next_cursor: string | null } = await api.expect(
+            200,
+            'GET',
+            q,
+          );
+          if (!body.next_cursor || body.result.length !== 50)
+            throw new Error(`page ${page} ended the list early`);
+          cursor = body.next_cursor;
+        }
+        const walkSec = (Date.now() - t) / 1000;
+        api.close();
+        cpu.phase('seeding patients');
+        const pageJob = (path: string) => ({
+          ...getJob(url, get.apiKey, [path], c.durationSec, 1, c.connections),
+        });
+        const first = await worker<CannonResult>(
+          pageJob('/api/auth/v1/patients/?limit=50'),
+          60_000,
+        );
+        checkCannon('5 page 1', first);
+        const deep = await worker<CannonResult>(
+          pageJob(`/api/auth/v1/patients/?limit=50&cursor=${cursor}`),
+          60_000,
+        );
+        checkCannon(`5 page ${c.pageDepth}`, deep);
+        const [ts, id] = Buffer.from(cursor!, 'base64url').toString('utf8').split('|');
+        const pageSql = (keyset: boolean) =>
+          `SELECT * FROM patients WHERE account_id = $1${keyset ? ' AND (created_at, id) < ($2::timestamptz, $3::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT 51`;
+        const plan1 = await explain(db, pageSql(false), [get.accountId]);
+        const planDeep = await explain(db, pageSql(true), [get.accountId, ts, id]);
+        const pageCost = deep.latency.mean / first.latency.mean;
+        const cpuPages = measured('5 patients');
+        figures.s5 = {
+          requests: {
+            stored: have + add,
+            seedSec,
+            get: big,
+            idleP99,
+            explainAt10k: before,
+            explainGrown: after,
+            cpu: cpuGrown,
+          },
+          patients: {
+            count: c.patients,
+            seedSec: patientSeedSec,
+            walkSec,
+            page1: first,
+            deep,
+            explainPage1: plan1,
+            explainDeep: planDeep,
+            cpu: cpuPages,
+          },
+          rssPeakMb: rss.phase(),
+        };
+        rows.push(
+          row(
+            `5 ${(have + add).toLocaleString('en')} requests`,
+            'GET p99 vs at 10k (scenario 1)',
+            `${ms(big.latency.p99)} / ${ms(idleP99)} = ${ratio(growth)}`,
+            '≤ 1.3×',
+            growth <= 1.3,
+          ),
+          row(
+            `5 ${c.patients.toLocaleString('en')} patients`,
+            `page ${c.pageDepth} vs page 1 (mean)`,
+            `${ms(deep.latency.mean)} / ${ms(first.latency.mean)} = ${ratio(pageCost)} (SQL ${ms(planDeep.executionMs)} / ${ms(plan1.executionMs)})`,
+            '≤ 1.3×',
+            pageCost <= 1.3,
+          ),
+        );
       });
-      const first = await worker<CannonResult>(pageJob('/api/auth/v1/patients/?limit=50'), 60_000);
-      checkCannon('5 page 1', first);
-      const deep = await worker<CannonResult>(
-        pageJob(`/api/auth/v1/patients/?limit=50&cursor=${cursor}`),
-        60_000,
-      );
-      checkCannon(`5 page ${c.pageDepth}`, deep);
-      const [ts, id] = Buffer.from(cursor!, 'base64url').toString('utf8').split('|');
-      const pageSql = (keyset: boolean) =>
-        `SELECT * FROM patients WHERE account_id = $1${keyset ? ' AND (created_at, id) < ($2::timestamptz, $3::uuid)' : ''} ORDER BY created_at DESC, id DESC LIMIT 51`;
-      const plan1 = await explain(db, pageSql(false), [get.accountId]);
-      const planDeep = await explain(db, pageSql(true), [get.accountId, ts, id]);
-      const pageCost = deep.latency.mean / first.latency.mean;
-      const cpuPages = measured('5 patients');
-      figures.s5 = {
-        requests: {
-          stored: have + add,
-          seedSec,
-          get: big,
-          idleP99,
-          explainAt10k: before,
-          explainGrown: after,
-          cpu: cpuGrown,
-        },
-        patients: {
-          count: c.patients,
-          seedSec: patientSeedSec,
-          walkSec,
-          page1: first,
-          deep,
-          explainPage1: plan1,
-          explainDeep: planDeep,
-          cpu: cpuPages,
-        },
-        rssPeakMb: rss.phase(),
-      };
-      rows.push(
-        row(
-          `5 ${(have + add).toLocaleString('en')} requests`,
-          'GET p99 vs at 10k (scenario 1)',
-          `${ms(big.latency.p99)} / ${ms(idleP99)} = ${ratio(growth)}`,
-          '≤ 1.3×',
-          growth <= 1.3,
-        ),
-        row(
-          `5 ${c.patients.toLocaleString('en')} patients`,
-          `page ${c.pageDepth} vs page 1 (mean)`,
-          `${ms(deep.latency.mean)} / ${ms(first.latency.mean)} = ${ratio(pageCost)} (SQL ${ms(planDeep.executionMs)} / ${ms(plan1.executionMs)})`,
-          '≤ 1.3×',
-          pageCost <= 1.3,
-        ),
-      );
-    }
 
     rows.push(
       row(
