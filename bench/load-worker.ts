@@ -127,7 +127,7 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: job.maxSockets });
   const target = new URL('/api/auth/v1/eligibility/', job.url);
   const inFlight = new Set<Promise<void>>();
-  let settled = false;
+  const open = new Set<http.ClientRequest>();
   const post = (i: number): Promise<void> => {
     const uid = `${job.uidPrefix}-${i}`;
     const body = JSON.stringify({
@@ -143,6 +143,15 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
     const t0 = performance.now();
     sentAt.set(uid, t0);
     return new Promise<void>((resolve) => {
+      // Each POST ends exactly once: answered, failed, or cut off at the deadline.
+      let ended = false;
+      const end = (outcome: () => void) => {
+        if (ended) return;
+        ended = true;
+        open.delete(req);
+        outcome();
+        resolve();
+      };
       const req = http.request(
         target,
         {
@@ -157,23 +166,26 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
         },
         (res) => {
           res.resume();
-          res.on('end', () => {
-            postLatencies.push(performance.now() - t0);
-            if (res.statusCode === 201) accepted++;
-            else {
-              rejected++;
-              sentAt.delete(uid);
-            }
-            resolve();
-          });
+          res.on('end', () =>
+            end(() => {
+              postLatencies.push(performance.now() - t0);
+              if (res.statusCode === 201) accepted++;
+              else {
+                rejected++;
+                sentAt.delete(uid);
+              }
+            }),
+          );
         },
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
-      req.on('error', () => {
-        if (!settled) errors++;
-        sentAt.delete(uid);
-        resolve();
-      });
+      req.on('error', () =>
+        end(() => {
+          errors++;
+          sentAt.delete(uid);
+        }),
+      );
+      open.add(req);
       req.end(body);
     });
   };
@@ -199,8 +211,7 @@ async function runE2e(job: E2eJob): Promise<E2eResult> {
   });
   // Bounded: POSTs still queued or unanswered 10 s after the last one was due count as errors.
   await Promise.race([Promise.all([...inFlight]), sleep(10_000)]);
-  settled = true;
-  errors += inFlight.size;
+  for (const req of open) req.destroy(new Error('not answered 10 s after the last POST was due'));
   agent.destroy();
 
   if (seen.size < accepted) {
