@@ -3,7 +3,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { jsonBodyMiddleware, requestIdMiddleware } from '@/common/http-pipeline';
+import {
+  answerClientErrors,
+  jsonBodyMiddleware,
+  requestIdMiddleware,
+} from '@/common/http-pipeline';
 import { APP_CONFIG } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { setupViews } from '@/modules/web/views';
@@ -20,6 +24,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware());
+  answerClientErrors(app.getHttpServer());
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -56,6 +56,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (status >= 500) return this.internal(exception, req);
       return [status, { detail: typeof response === 'string' ? response : exception.message }];
     }
+    // Text PostgreSQL cannot store that got past validation (a path or query parameter, JSON
+    // metadata): the client's input, not our failure.
+    const unstorable = unstorableTextMessage(exception);
+    if (unstorable) return [400, { errors: { $: [unstorable] } }];
     if (isUnavailable(exception)) {
       this.logger.error({ reqId: req.id, err: describe(exception) }, 'dependency unavailable');
       return [503, { detail: 'Service temporarily unavailable, please retry.' }];
@@ -101,6 +105,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
 function describe(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** PostgreSQL refused U+0000 in text (22021) or in JSON (22P05): the message for it, or null. */
+export function unstorableTextMessage(e: unknown): string | null {
+  if (!(e instanceof QueryFailedError)) return null;
+  const code = (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+  return code === '22021' || code === '22P05' ? MSG.nullCharacters : null;
 }
 
 /** A database or Redis connection problem: the client should retry, it is not our bug. */

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
 import { MSG } from './messages';
@@ -19,6 +21,32 @@ export function requestIdMiddleware(): RequestHandler {
 // Keys that would let a JSON body reach an object's prototype through class-transformer.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** No real request comes near these: a full claim has a few hundred values, six levels deep. */
+export const MAX_BODY_VALUES = 5_000;
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Why a parsed JSON body is too big to validate, or null. Validation costs time per value
+ * (class-transformer copies every one, even of unknown fields) and recurses per level: 100,000
+ * tiny values would hold the event loop for seconds, a few thousand levels overflow the stack.
+ */
+export function bodyTooComplex(body: unknown): string | null {
+  let count = 0;
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (++count > MAX_BODY_VALUES) return MSG.tooManyValues(MAX_BODY_VALUES);
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) return MSG.tooDeep(MAX_BODY_DEPTH);
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push([item, depth + 1]);
+    } else {
+      for (const key in value) stack.push([(value as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+  return null;
+}
+
 /**
  * JSON body parsing with the contract's answers: over 1 MiB → 413, unparsable → 400. Done here,
  * before routing, so the answers are the same for every path.
@@ -32,7 +60,14 @@ export function jsonBodyMiddleware(limitBytes = 1024 * 1024): RequestHandler {
   });
   return (req: Request, res: Response, next: NextFunction) => {
     parse(req, res, (err?: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        const problem = bodyTooComplex(req.body);
+        if (problem) {
+          res.status(400).json({ errors: { $: [problem] } });
+          return;
+        }
+        return next();
+      }
       const e = err as { type?: string; status?: number };
       if (e.type === 'entity.too.large' || e.status === 413) {
         res.status(413).json({ detail: MSG.tooLarge });
@@ -49,4 +84,36 @@ export function jsonBodyMiddleware(limitBytes = 1024 * 1024): RequestHandler {
       }
     });
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers or URL over 16 KiB, a
+ * broken request line) are answered in the contract's envelope too, instead of Node's bare
+ * status line with no body.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+    const body = JSON.stringify({
+      detail:
+        status === 431
+          ? 'Request headers or URL too large.'
+          : status === 408
+            ? 'Request timed out.'
+            : 'Bad request.',
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

@@ -22,6 +22,29 @@ export const REDACT_PATHS = [
   '*.authorization',
 ];
 
+/**
+ * Request headers worth a log line. An allowlist, not a denylist: clients put keys in headers of
+ * their own invention (`Api-Key`, `X-Auth-Token`, `Proxy-Authorization`), and those must not be
+ * written down. Credential headers appear only as "[REDACTED]", to show they were sent.
+ */
+const LOGGED_HEADERS = [
+  'host',
+  'user-agent',
+  'content-type',
+  'content-length',
+  'accept',
+  'origin',
+  'x-forwarded-for',
+];
+const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key', 'proxy-authorization'];
+
+export function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of LOGGED_HEADERS) if (headers[name] !== undefined) out[name] = headers[name];
+  for (const name of REDACTED_HEADERS) if (headers[name] !== undefined) out[name] = '[REDACTED]';
+  return out;
+}
+
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: [
@@ -43,7 +66,7 @@ export function loggerParams(config: AppConfig): Params {
             id: req.id,
             method: req.method,
             path: (req.url ?? '').split('?')[0],
-            headers: req.headers,
+            headers: loggedHeaders(req.headers),
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },

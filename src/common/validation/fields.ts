@@ -93,6 +93,15 @@ export interface StringOpts extends Common {
   trim?: boolean;
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The message for text PostgreSQL cannot store (U+0000, a lone UTF-16 surrogate), or null. */
+export function unstorableText(value: string): string | null {
+  if (value.includes('\u0000')) return MSG.nullCharacters;
+  if (LONE_SURROGATE.test(value)) return MSG.surrogates;
+  return null;
+}
+
 export function StringField(opts: StringOpts = {}): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     ...presenceDecorators(opts),
@@ -100,6 +109,12 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
       typeof value === 'string' && opts.trim !== false ? value.trim() : value,
     ),
     typeRule((v) => typeof v === 'string', MSG.string),
+    // PostgreSQL cannot store U+0000 or a lone surrogate: refuse them here, not in the INSERT.
+    rule(
+      'text',
+      (v) => typeof v !== 'string' || unstorableText(v) === null,
+      (v) => (typeof v === 'string' ? (unstorableText(v) ?? '') : ''),
+    ),
   ];
   if (!opts.allowBlank)
     decorators.push(rule('blank', (v) => typeof v === 'string' && v.length > 0, MSG.blank));
@@ -353,6 +368,7 @@ export interface StringListOpts extends ListOpts {
 export function StringListField(opts: StringListOpts): PropertyDecorator {
   const itemError = (item: unknown): string | null => {
     if (typeof item !== 'string') return MSG.string;
+    if (unstorableText(item)) return unstorableText(item);
     if (item.trim().length === 0) return MSG.blank;
     if ([...item].length > opts.itemMaxLength) return MSG.maxLength(opts.itemMaxLength);
     if (opts.choices && !opts.choices.includes(item)) return MSG.choice(item);
@@ -365,7 +381,11 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
     ValidateBy({
       name: 'items',
       validator: {
-        validate: (v: unknown) => !Array.isArray(v) || v.every((item) => itemError(item) === null),
+        // An overlong list is reported by maxItems alone, not item by item (bounded answer).
+        validate: (v: unknown) =>
+          !Array.isArray(v) ||
+          v.length > opts.maxItems ||
+          v.every((item) => itemError(item) === null),
         // Encoded as JSON so the exception factory can place each message under its index.
         defaultMessage: (args?: ValidationArguments) => {
           const list = Array.isArray(args?.value) ? (args.value as unknown[]) : [];

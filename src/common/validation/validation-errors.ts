@@ -39,7 +39,8 @@ function buildNode(error: ValidationError): ErrorTree | null {
       (node.$ ??= []).push(message);
     }
   }
-  const blocked = Boolean(constraints.presence || constraints.type);
+  // A list over its size limit is reported as that alone, not item by item (bounded answer).
+  const blocked = Boolean(constraints.presence || constraints.type || constraints.maxItems);
   if (!blocked) {
     for (const child of error.children ?? []) {
       const childNode = buildNode(child);

@@ -1,0 +1,659 @@
+import fc from 'fast-check';
+import type { AddressInfo } from 'node:net';
+import { createTestApp, TestApp } from './support/app';
+import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
+import { createAccount, TestAccount } from './support/factories';
+import {
+  encodeSegment,
+  FuzzClient,
+  injectionStrings,
+  junk,
+  mutate,
+  mutation,
+  oddString,
+} from './support/fuzz';
+import { TestReceiver } from './support/receiver';
+
+/**
+ * Property-based tests: generated bad input against every endpoint. Whatever comes in, the answer
+ * is never a 5xx, and every 4xx is `{"errors": {...}}` or `{"detail": "..."}` (CONTRACT §3).
+ * At least 10,000 cases per run (FUZZ_SCALE multiplies the counts).
+ */
+const SCALE = Number(process.env.FUZZ_SCALE ?? '1');
+const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
+const MIN_CASES = runs(10_000);
+/** Each property runs as this many concurrent streams (own seeds): the service waits on I/O. */
+const STREAMS = 6;
+const BASE_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000_000);
+
+/** fc.assert over `numRuns` cases, split into concurrent streams; a failure names its seed. */
+async function assertConcurrently<T extends unknown[]>(
+  property: fc.IAsyncProperty<T>,
+  numRuns: number,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: STREAMS }, (_, i) =>
+      fc.assert(property, {
+        numRuns: Math.ceil(numRuns / STREAMS),
+        seed: BASE_SEED + i,
+        // Counterexamples can be megabytes (huge strings): print them cut short.
+        reporter: (details) => {
+          if (details.failed) {
+            throw new Error(
+              `seed ${details.seed} (FUZZ_SEED=${BASE_SEED}), after ${details.numRuns} runs: ` +
+                `${fc.stringify(details.counterexample).slice(0, 2_000)}\n${details.errorInstance instanceof Error ? details.errorInstance.message.slice(0, 2_000) : ''}`,
+            );
+          }
+        },
+      }),
+    ),
+  );
+}
+
+interface Ctx {
+  locationCode: string;
+  patientCode: string;
+  claimCode: string;
+  uid: string;
+  resultId: number;
+  personId: number;
+  webhookId: string;
+  deliveryId: string;
+  hookUrl: string;
+}
+
+interface Endpoint {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** `{name}` marks a path parameter. */
+  path: string;
+  body?: (c: Ctx) => unknown;
+  /** Query parameters the endpoint reads. */
+  query?: string[];
+}
+
+const person = {
+  first_name: 'Maria',
+  last_name: 'Gonzalez',
+  dob: '1986-04-12',
+  type: 'self',
+  sex: 'female',
+  member_id: 'VSP104882211',
+  ssn_last_four: '4321',
+  email: 'maria@example.com',
+  phone: '512-555-0142',
+  address: { line1: '1 Main St', line2: null, city: 'Austin', zipcode: '78701', state: 'TX' },
+};
+
+/** Every endpoint of the API, with a valid body to mutate where it takes one. */
+const ENDPOINTS: Endpoint[] = [
+  { method: 'GET', path: '/api/auth/v1/locations/' },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/iframe-session/',
+    body: () => ({ entry_point: 'add_patient' }),
+  },
+  { method: 'POST', path: '/api/auth/v1/locations/', body: () => ({ title: 'Downtown' }) },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/eligibility/',
+    body: (c) => ({
+      insurer_code: 'insurer:demo:vision',
+      location_code: c.locationCode,
+      patient: { ...searchPatient(), ssn_last_four: '1234', member_id: 'M1' },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/eligibility/',
+    body: () => ({
+      insurer_code_list: ['insurer:demo:vision', 'insurer:vision:vsp'],
+      patient: searchPatient(),
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/eligibility/{uid}/' },
+  { method: 'GET', path: '/api/auth/v2/eligibility/{uid}/' },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/eligibility/{uid}/details/',
+    body: (c) => ({ request_uid: c.uid, result_id: c.resultId, person_id: c.personId }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/patients/',
+    body: (c) => ({
+      ...person,
+      middle_name: 'Ana',
+      account_number: 'CHART-1',
+      location_code: c.locationCode,
+      force_similar: true,
+      address: { ...person.address, recipient: null },
+    }),
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/v1/patients/',
+    query: ['limit', 'cursor', 'search', 'dob', 'location_code', 'account_number'],
+  },
+  { method: 'GET', path: '/api/auth/v1/patients/{code}/' },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/patients/{code}/eligibility/',
+    body: (c) => ({ request_uid: c.uid }),
+  },
+  { method: 'GET', path: '/api/auth/v1/patients/{code}/eligibility/' },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/claims/',
+    body: (c) => ({
+      patient: person,
+      primary_member: { ...person, insurer_code: 'insurer:vision:vsp' },
+      services: [
+        {
+          codes: ['92014'],
+          date: '2026-01-14',
+          quantity: 1,
+          cost: '145.00',
+          diagnosis_codes: ['H52.13'],
+        },
+        { codes: ['V2100'], date: '2026-01-14', quantity: '2', cost: 90.5 },
+      ],
+      paid_amount: '235.50',
+      accept_assignment: false,
+      metadata: { account_number: 'CHART-1', tags: ['oon'] },
+      location_code: c.locationCode,
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/claims/', query: ['limit', 'cursor'] },
+  { method: 'GET', path: '/api/auth/v1/claims/{code}/' },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/claims/{code}/notify-customer/',
+    body: () => ({ email: 'patient@example.com' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/webhooks/',
+    body: (c) => ({
+      url: c.hookUrl,
+      secret: 'fuzz-secret-123',
+      is_active: false,
+      description: 'fuzz',
+      version: 'v1',
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/webhooks/',
+    body: (c) => ({ url: c.hookUrl, generate_secret: true, is_active: false }),
+  },
+  { method: 'GET', path: '/api/auth/v1/webhooks/' },
+  { method: 'GET', path: '/api/auth/v1/webhooks/{id}/' },
+  {
+    method: 'PATCH',
+    path: '/api/auth/v1/webhooks/{id}/',
+    body: (c) => ({ url: c.hookUrl, description: 'renamed', version: 'v2', is_active: false }),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/auth/v1/webhooks/{id}/',
+    body: () => ({ rotate_secret: true, secret: null }),
+  },
+  { method: 'DELETE', path: '/api/auth/v1/webhooks/{id}/' },
+  { method: 'GET', path: '/api/auth/v1/webhooks/{id}/deliveries/', query: ['limit', 'cursor'] },
+  { method: 'POST', path: '/api/auth/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/' },
+];
+
+const bodyEndpoints = ENDPOINTS.filter((e) => e.body);
+const paramEndpoints = ENDPOINTS.filter((e) => e.path.includes('{'));
+const queryEndpoints = ENDPOINTS.filter((e) => e.query);
+
+function fill(path: string, c: Ctx, override?: { name: string; value: string }): string {
+  const values: Record<string, string> = {
+    uid: c.uid,
+    code: path.includes('/claims/') ? c.claimCode : c.patientCode,
+    id: c.webhookId,
+    delivery_id: c.deliveryId,
+  };
+  return path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    override?.name === name ? override.value : encodeURIComponent(values[name]),
+  );
+}
+
+/** Webhook targets stay on this machine: any other URL a mutation produces is replaced. */
+function keepTargetsLocal(endpoint: Endpoint, body: unknown, c: Ctx): unknown {
+  if (!endpoint.path.includes('/webhooks/') || !body || typeof body !== 'object') return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.url === 'string') {
+    try {
+      const parsed = new URL(b.url);
+      if (parsed.hostname !== '127.0.0.1') b.url = c.hookUrl;
+    } catch {
+      // not a URL: refused by validation, nothing is contacted
+    }
+  }
+  return body;
+}
+
+/** A path segment: encoded junk, or raw odd text that Express must decode itself. */
+const pathJunk = fc.oneof(
+  oddString.map(encodeSegment),
+  fc.constantFrom('%', '%zz', '%E0%A4%A', '%00', '..', '.', '%2e%2e', '%2F', ';', '%ff%fe', '~'),
+  fc.constantFrom(...injectionStrings).map(encodeSegment),
+  fc.constantFrom(2_000, 20_000).map((n) => 'A'.repeat(n)),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '99999999999999999999',
+    '1e5',
+    'null',
+    '00000000-0000-0000-0000-000000000000',
+  ),
+);
+
+const queryValue = fc.oneof(
+  oddString,
+  fc.constantFrom('0', '-1', '201', '1e3', '1.5', '', ' ', 'abc', '99999999999999999999'),
+  fc.constantFrom('eyJ4IjoxfQ', 'MjAyNi0xMS0yMXww', '!!!', 'a'.repeat(5000)),
+);
+
+describe('property-based: bad input never breaks the service', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let ctx: Ctx;
+  let client: FuzzClient;
+  const receiver = new TestReceiver();
+  const started = Date.now();
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await createTestApp({
+      listen: true,
+      env: { WEBHOOK_RETRY_SCHEDULE: '3600', SEARCH_RETRY_BASE_MS: '50' },
+    });
+    a = await createAccount(t.app, { iframeEnabled: true });
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    client = new FuzzClient(`http://127.0.0.1:${port}`);
+
+    const hookUrl = receiver.url('/fuzz');
+    const hook = await client.send('POST', '/api/auth/v1/webhooks/', {
+      headers: a.auth,
+      body: { url: hookUrl, secret: 'context-hook-secret' },
+    });
+    const webhookId = JSON.parse(hook.text).id as string;
+    const uid = await startSearch(t.app, a.auth, { patient: searchPatient() });
+    const result = await waitForResult(t.app, a.auth, uid);
+    await receiver.waitFor('/fuzz', 1);
+    const deliveries = await client.send('GET', `/api/auth/v1/webhooks/${webhookId}/deliveries/`, {
+      headers: a.auth,
+    });
+    // Inactive from here on: accepted fuzz searches need not each be delivered.
+    await client.send('PATCH', `/api/auth/v1/webhooks/${webhookId}/`, {
+      headers: a.auth,
+      body: { is_active: false },
+    });
+    const patient = await client.send('POST', '/api/auth/v1/patients/', {
+      headers: a.auth,
+      body: { first_name: 'Fuzz', last_name: 'Target', dob: '1990-01-01' },
+    });
+    const claim = await client.send('POST', '/api/auth/v1/claims/', {
+      headers: a.auth,
+      body: {
+        patient: person,
+        primary_member: { ...person, insurer_code: 'insurer:vision:cigna_vision' },
+        services: [{ codes: ['92014'], date: '2026-01-14', quantity: 1, cost: '10' }],
+        paid_amount: '10',
+      },
+    });
+    expect([patient.status, claim.status]).toEqual([200, 201]);
+    ctx = {
+      locationCode: a.locationCode,
+      patientCode: JSON.parse(patient.text).code,
+      claimCode: JSON.parse(claim.text).code,
+      uid,
+      resultId: result.results[0].id,
+      personId: result.results[0].persons[0].id,
+      webhookId,
+      deliveryId: JSON.parse(deliveries.text).result[0].id,
+      hookUrl,
+    };
+    client.sent = 0;
+    client.statuses.clear();
+  });
+
+  afterAll(async () => {
+    if (process.env.FUZZ_DEBUG) console.log(client.sent, client.busyMs, client.slowest);
+    await t?.close();
+    await receiver.stop();
+  });
+
+  it('covers every endpoint of the OpenAPI document', async () => {
+    const doc = JSON.parse((await client.send('GET', '/docs-json')).text) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${path.replace(/\/?$/, '/')}`),
+    );
+    const shape = (op: string) => op.replace(/\{\w+\}/g, '{}');
+    const covered = new Set(ENDPOINTS.map((e) => shape(`${e.method} ${e.path}`)));
+    // Every documented API operation gets fuzzed: the known ones with schema-aware mutations,
+    // any other one (added later) by the generic property below, through this list.
+    extraOperations = documented.filter((op) => op.includes('/api/') && !covered.has(shape(op)));
+    expect(new Set(documented.map(shape).filter((op) => covered.has(op))).size).toBe(covered.size);
+  });
+
+  let extraOperations: string[] = [];
+
+  it('answers mutated bodies (wrong types, nulls, missing and extra fields, huge, deep, odd unicode, injection) with 2xx or a 4xx envelope', async () => {
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...bodyEndpoints),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        async (endpoint, mutations) => {
+          const body = keepTargetsLocal(endpoint, mutate(endpoint.body!(ctx), mutations), ctx);
+          const problem = await client.check('body', endpoint.method, fill(endpoint.path, ctx), {
+            headers: a.auth,
+            body,
+          });
+          return problem === null;
+        },
+      ),
+      runs(4_500),
+    );
+  });
+
+  it('answers junk path parameters with a 4xx envelope', async () => {
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...paramEndpoints),
+        pathJunk,
+        fc.nat(),
+        async (endpoint, value, pick) => {
+          const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+          const path = fill(endpoint.path, ctx, { name: names[pick % names.length], value });
+          const body = endpoint.body ? endpoint.body(ctx) : undefined;
+          const problem = await client.check('path', endpoint.method, path, {
+            headers: a.auth,
+            body: keepTargetsLocal(endpoint, body, ctx),
+          });
+          return problem === null;
+        },
+      ),
+      runs(1_500),
+    );
+  });
+
+  it('answers junk query strings (bad limits and cursors, repeated and bracketed keys) with 2xx or a 4xx envelope', async () => {
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...queryEndpoints),
+        fc.array(fc.tuple(fc.nat(), queryValue, fc.constantFrom('', '[]', '[$gt]', '[0]')), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (endpoint, pairs) => {
+          const params = new URLSearchParams();
+          for (const [pick, value, suffix] of pairs)
+            params.append(endpoint.query![pick % endpoint.query!.length] + suffix, value);
+          const problem = await client.check(
+            'query',
+            'GET',
+            `${fill(endpoint.path, ctx)}?${params.toString()}`,
+            { headers: a.auth },
+          );
+          return problem === null;
+        },
+      ),
+      runs(1_500),
+    );
+  });
+
+  it('answers raw bodies (malformed JSON, odd content types and charsets, over 1 MiB) with a 4xx envelope', async () => {
+    const rawBody = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          '{',
+          '{"a":',
+          '[1,2',
+          '{"a":1,}',
+          "{'a':1}",
+          'NaN',
+          'undefined',
+          '\u0000',
+          '{"__proto__":{"x":1}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+          '{"a":"\\ud800"}',
+          '{"a":"\\u0000"}',
+          '"\\udfff"',
+        ),
+      },
+      { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
+      { weight: 3, arbitrary: junk.map((v) => JSON.stringify(v) ?? 'null') },
+      // Over the 1 MiB limit: 413, whatever the endpoint.
+      { weight: 1, arbitrary: fc.constant(`{"title":"${'x'.repeat(1_100_000)}"}`) },
+    );
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/merge-patch+json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      '',
+    );
+    const encoding = fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'identity', 'bogus');
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...bodyEndpoints),
+        rawBody,
+        contentType,
+        encoding,
+        async (endpoint, raw, type, contentEncoding) => {
+          const headers: Record<string, string> = { ...a.auth };
+          if (type) headers['Content-Type'] = type;
+          if (contentEncoding) headers['Content-Encoding'] = contentEncoding;
+          const problem = await client.check('raw', endpoint.method, fill(endpoint.path, ctx), {
+            headers,
+            raw,
+          });
+          return problem === null;
+        },
+      ),
+      runs(1_000),
+    );
+  });
+
+  it('answers bad credentials on every endpoint with 401 detail', async () => {
+    const header = fc.oneof(
+      fc.constantFrom(
+        '',
+        'Api',
+        'Api ',
+        'api vk_x',
+        'Bearer x',
+        'Basic YTpi',
+        'Api  vk_',
+        'Api vk_' + 'A'.repeat(43) + ' ',
+        'Api vk_' + 'A'.repeat(5000),
+      ),
+      fc.string({ maxLength: 80 }).map((s) => 'Api ' + s.replace(/[^\x20-\x7e]/g, '')),
+      fc.string({ maxLength: 80 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+    );
+    await assertConcurrently(
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), header, async (endpoint, value) => {
+        const res = await client.send(endpoint.method, fill(endpoint.path, ctx), {
+          headers: value === '' ? {} : { Authorization: value },
+          body: endpoint.body?.(ctx),
+        });
+        const body = JSON.parse(res.text);
+        return (
+          res.status === 401 && typeof body.detail === 'string' && Object.keys(body).length === 1
+        );
+      }),
+      runs(500),
+    );
+  });
+
+  it('answers any method on any path, documented or not, with a 4xx envelope for junk', async () => {
+    const operations = [
+      ...ENDPOINTS.map((e): { method: string; path: string } => ({
+        method: e.method,
+        path: e.path,
+      })),
+      ...extraOperations.map((op) => {
+        const [method, path] = op.split(' ');
+        return { method, path };
+      }),
+    ];
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...operations),
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+        fc.boolean(),
+        pathJunk,
+        junk,
+        async (op, otherMethod, useOther, segment, body) => {
+          const method = useOther ? otherMethod : op.method;
+          const path = op.path.replace(/\{(\w+)\}/g, segment) + (useOther ? segment + '/' : '');
+          const problem = await client.check('any', method, path, {
+            headers: a.auth,
+            body:
+              method === 'GET' ? undefined : keepTargetsLocal({ method: 'POST', path }, body, ctx),
+          });
+          return problem === null;
+        },
+      ),
+      runs(1_500),
+    );
+  });
+
+  it(`sent at least ${MIN_CASES} cases with no 5xx, and the service is healthy afterwards`, async () => {
+    expect(client.violations).toEqual([]);
+    expect(client.sent).toBeGreaterThanOrEqual(MIN_CASES);
+    expect(client.statuses.get(500) ?? 0).toBe(0);
+    const ready = await client.send('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    const created = await client.send('POST', '/api/auth/v1/patients/', {
+      headers: a.auth,
+      body: { first_name: 'After', last_name: 'Fuzz', dob: '1990-01-01' },
+    });
+    expect(created.status).toBe(200);
+    const uid = await startSearch(t.app, a.auth, {
+      patient: searchPatient({ last_name: 'After' }),
+    });
+    expect((await waitForResult(t.app, a.auth, uid)).status).toBe('complete');
+    const summary = [...client.statuses.entries()].sort(([x], [y]) => x - y);
+    // One line for RELIABILITY.md's figures.
+    process.stdout.write(
+      `fuzz: ${client.sent} cases in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(summary))}\n`,
+    );
+  });
+});
+
+describe('bad input the fuzzer found, answered in the envelope (regressions)', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ listen: true });
+    a = await createAccount(t.app);
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  const post = async (path: string, body: string) => {
+    const res = await fetch(base + path, {
+      method: 'POST',
+      headers: { ...a.auth, 'Content-Type': 'application/json' },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('refuses U+0000 and lone surrogates in string fields with field errors, not a 500', async () => {
+    const nul = await post('/api/auth/v1/locations/', '{"title": "Main\\u0000St"}');
+    expect(nul).toEqual({
+      status: 400,
+      body: { errors: { title: { $: ['Null characters are not allowed.'] } } },
+    });
+    const surrogate = await post(
+      '/api/auth/v1/eligibility/',
+      JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: searchPatient() }).replace(
+        '"Maria"',
+        '"Ma\\udfffria"',
+      ),
+    );
+    expect(surrogate).toEqual({
+      status: 400,
+      body: {
+        errors: { patient: { first_name: { $: ['Surrogate characters are not allowed.'] } } },
+      },
+    });
+  });
+
+  it('answers U+0000 in a path parameter (reaching PostgreSQL) and in a query filter with 400, not a 500', async () => {
+    const path = await fetch(`${base}/api/auth/v1/eligibility/abc%00def/`, { headers: a.auth });
+    expect({ status: path.status, body: await path.json() }).toEqual({
+      status: 400,
+      body: { errors: { $: ['Null characters are not allowed.'] } },
+    });
+    const query = await fetch(`${base}/api/auth/v1/patients/?search=ma%00ria`, {
+      headers: a.auth,
+    });
+    expect({ status: query.status, body: await query.json() }).toEqual({
+      status: 400,
+      body: { errors: { search: { $: ['Null characters are not allowed.'] } } },
+    });
+  });
+
+  it('answers a 20 KiB URL with 431 in the envelope instead of a bare status line', async () => {
+    const res = await fetch(`${base}/api/auth/v1/patients/${'A'.repeat(20_000)}/`, {
+      headers: a.auth,
+    });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ detail: 'Request headers or URL too large.' });
+  });
+
+  it('refuses bodies of more than 5,000 values or 64 levels at once, before validation', async () => {
+    const started = Date.now();
+    const many = await post(
+      '/api/auth/v1/locations/',
+      JSON.stringify({ x: new Array(100_000).fill(1) }),
+    );
+    expect(many).toEqual({
+      status: 400,
+      body: { errors: { $: ['Too many values in the body (at most 5000).'] } },
+    });
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100; i++) deep = [deep];
+    const nested = await post('/api/auth/v1/webhooks/', JSON.stringify(deep));
+    expect(nested).toEqual({
+      status: 400,
+      body: { errors: { $: ['The body is nested too deeply (at most 64 levels).'] } },
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Within the limits a real body still passes.
+    expect((await post('/api/auth/v1/locations/', '{"title": "Uptown"}')).status).toBe(201);
+  });
+
+  it('reports an overlong list by its size alone, not item by item', async () => {
+    const res = await post(
+      '/api/auth/v1/eligibility/',
+      JSON.stringify({
+        insurer_code_list: new Array(4_000).fill('nope'),
+        patient: searchPatient(),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors.insurer_code_list).toEqual({
+      $: ['Ensure this field has no more than 10 elements.', 'Duplicate values are not allowed.'],
+    });
+  });
+});

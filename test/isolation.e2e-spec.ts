@@ -1,0 +1,413 @@
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createTestApp, TestApp } from './support/app';
+import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
+import { createAccount, TestAccount } from './support/factories';
+import { TestReceiver } from './support/receiver';
+
+/**
+ * Tenant isolation (CONTRACT §1): for every endpoint that takes an id, uid or code, account B's key
+ * on account A's object gets exactly what a missing object gets — same status, same body with
+ * the id in place — and A's object is left as it was.
+ */
+
+const person = {
+  first_name: 'Maria',
+  last_name: 'Gonzalez',
+  dob: '1986-04-12',
+  type: 'self',
+  sex: 'female',
+  member_id: 'VSP104882211',
+};
+
+/** A code of the same form as `code` (prefix + 8 Crockford base32) that belongs to nobody. */
+const missingCode = (prefix: string) =>
+  `${prefix}${Array.from({ length: 8 }, () => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Math.floor(Math.random() * 32)]).join('')}`;
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** The answer with the id written as `<id>`, so A's object and a missing one compare equal. */
+function shape(answer: Answer, id: string): { status: number; body: string } {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const token = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g');
+  return { status: answer.status, body: JSON.stringify(answer.body).replace(token, '<id>') };
+}
+
+describe('tenant isolation matrix: another account’s object is answered exactly like a missing one', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let b: TestAccount;
+  const receiver = new TestReceiver();
+  const ids = {} as {
+    uid: string;
+    resultId: number;
+    personId: number;
+    bUid: string;
+    patientCode: string;
+    bPatientCode: string;
+    claimCode: string;
+    webhookId: string;
+    deliveryId: string;
+    bWebhookId: string;
+  };
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '3600' } });
+    a = await createAccount(t.app);
+    b = await createAccount(t.app);
+    const hook = await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/a'), secret: 'secret-of-account-a' });
+    ids.webhookId = hook.body.id;
+    ids.bWebhookId = (
+      await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(b.auth)
+        .send({ url: receiver.url('/b') })
+    ).body.id;
+    ids.uid = await startSearch(t.app, a.auth, {
+      request_uid: 'shared-visit-0001',
+      patient: searchPatient(),
+    });
+    const result = await waitForResult(t.app, a.auth, ids.uid);
+    ids.resultId = result.results[0].id;
+    ids.personId = result.results[0].persons[0].id;
+    ids.bUid = await startSearch(t.app, b.auth, { patient: searchPatient({ first_name: 'Bea' }) });
+    await waitForResult(t.app, b.auth, ids.bUid);
+    await receiver.waitFor('/a', 1);
+    const deliveries = await http()
+      .get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`)
+      .set(a.auth);
+    ids.deliveryId = deliveries.body.result[0].id;
+    ids.patientCode = (
+      await http()
+        .post('/api/auth/v1/patients/')
+        .set(a.auth)
+        .send({ first_name: 'Ann', last_name: 'Owner', dob: '1970-01-01' })
+    ).body.code;
+    ids.bPatientCode = (
+      await http()
+        .post('/api/auth/v1/patients/')
+        .set(b.auth)
+        .send({ first_name: 'Bob', last_name: 'Other', dob: '1971-01-01' })
+    ).body.code;
+    await http()
+      .post(`/api/auth/v1/patients/${ids.patientCode}/eligibility/`)
+      .set(a.auth)
+      .send({ request_uid: ids.uid })
+      .expect(200);
+    ids.claimCode = (
+      await http()
+        .post('/api/auth/v1/claims/')
+        .set(a.auth)
+        .send({
+          patient: person,
+          primary_member: { ...person, insurer_code: 'insurer:vision:cigna_vision' },
+          services: [{ codes: ['92014'], date: '2026-01-14', quantity: 1, cost: '10' }],
+          paid_amount: '10',
+        })
+    ).body.code;
+    expect(Object.values(ids).every((v) => v !== undefined)).toBe(true);
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  /** What A's own key sees of its objects: must be the same after B's attempts. */
+  async function snapshotOfA() {
+    const get = async (path: string) => (await http().get(path).set(a.auth)).body;
+    return {
+      v1: await get(`/api/auth/v1/eligibility/${ids.uid}/`),
+      patient: await get(`/api/auth/v1/patients/${ids.patientCode}/`),
+      links: await get(`/api/auth/v1/patients/${ids.patientCode}/eligibility/`),
+      claim: await get(`/api/auth/v1/claims/${ids.claimCode}/`),
+      webhook: await get(`/api/auth/v1/webhooks/${ids.webhookId}/`),
+      deliveries: await get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`),
+      requests: (
+        await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM eligibility_requests')
+      )[0].n,
+      mail: (await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM mail_messages'))[0]
+        .n,
+    };
+  }
+
+  type Send = (id: string) => request.Test;
+  interface Case {
+    endpoint: string;
+    /** The id of A's object that B tries. */
+    ofA: () => string;
+    /** An id of the same form that belongs to nobody. */
+    missing: () => string;
+    send: Send;
+    /** Missing objects answer 404 naming the id; body-field ids answer 400 naming it. */
+    status: 404 | 400;
+  }
+
+  const path = (p: string) => (id: string) => p.replace('{}', encodeURIComponent(id));
+  const cases: Case[] = [
+    {
+      endpoint: 'GET /api/auth/v1/eligibility/{uid}/',
+      ofA: () => ids.uid,
+      missing: () => 'no-such-visit-0001',
+      send: (id) => http().get(path('/api/auth/v1/eligibility/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v2/eligibility/{uid}/',
+      ofA: () => ids.uid,
+      missing: () => 'no-such-visit-0001',
+      send: (id) => http().get(path('/api/auth/v2/eligibility/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/eligibility/{uid}/details/',
+      ofA: () => ids.uid,
+      missing: () => 'no-such-visit-0001',
+      send: (id) =>
+        http()
+          .post(path('/api/auth/v1/eligibility/{}/details/')(id))
+          .set(b.auth)
+          .send({ request_uid: id, result_id: ids.resultId, person_id: ids.personId }),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/eligibility/{uid}/details/ (result_id of A on B’s request)',
+      ofA: () => String(ids.resultId),
+      missing: () => '987654321',
+      send: (id) =>
+        http()
+          .post(`/api/auth/v1/eligibility/${ids.bUid}/details/`)
+          .set(b.auth)
+          .send({ request_uid: ids.bUid, result_id: Number(id), person_id: ids.personId }),
+      status: 400,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/patients/{code}/',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) => http().get(path('/api/auth/v1/patients/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/patients/{code}/eligibility/',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) =>
+        http()
+          .post(path('/api/auth/v1/patients/{}/eligibility/')(id))
+          .set(b.auth)
+          .send({ request_uid: ids.bUid }),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/patients/{code}/eligibility/ (request_uid of A)',
+      ofA: () => ids.uid,
+      missing: () => 'no-such-visit-0001',
+      send: (id) =>
+        http()
+          .post(`/api/auth/v1/patients/${ids.bPatientCode}/eligibility/`)
+          .set(b.auth)
+          .send({ request_uid: id }),
+      status: 400,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/patients/{code}/eligibility/',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) => http().get(path('/api/auth/v1/patients/{}/eligibility/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/claims/{code}/',
+      ofA: () => ids.claimCode,
+      missing: () => missingCode('CLM'),
+      send: (id) => http().get(path('/api/auth/v1/claims/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/claims/{code}/notify-customer/',
+      ofA: () => ids.claimCode,
+      missing: () => missingCode('CLM'),
+      send: (id) =>
+        http()
+          .post(path('/api/auth/v1/claims/{}/notify-customer/')(id))
+          .set(b.auth)
+          .send({ email: 'someone@example.com' }),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/webhooks/{id}/',
+      ofA: () => ids.webhookId,
+      missing: () => randomUUID(),
+      send: (id) => http().get(path('/api/auth/v1/webhooks/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'PATCH /api/auth/v1/webhooks/{id}/',
+      ofA: () => ids.webhookId,
+      missing: () => randomUUID(),
+      send: (id) =>
+        http()
+          .patch(path('/api/auth/v1/webhooks/{}/')(id))
+          .set(b.auth)
+          .send({ url: receiver.url('/stolen'), is_active: false, rotate_secret: true }),
+      status: 404,
+    },
+    {
+      endpoint: 'DELETE /api/auth/v1/webhooks/{id}/',
+      ofA: () => ids.webhookId,
+      missing: () => randomUUID(),
+      send: (id) => http().delete(path('/api/auth/v1/webhooks/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/webhooks/{id}/deliveries/',
+      ofA: () => ids.webhookId,
+      missing: () => randomUUID(),
+      send: (id) => http().get(path('/api/auth/v1/webhooks/{}/deliveries/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/ (A’s webhook)',
+      ofA: () => ids.webhookId,
+      missing: () => randomUUID(),
+      send: (id) =>
+        http()
+          .post(`/api/auth/v1/webhooks/${id}/deliveries/${ids.deliveryId}/redeliver/`)
+          .set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint:
+        'POST /api/auth/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/ (A’s delivery under B’s webhook)',
+      ofA: () => ids.deliveryId,
+      missing: () => randomUUID(),
+      send: (id) =>
+        http()
+          .post(`/api/auth/v1/webhooks/${ids.bWebhookId}/deliveries/${id}/redeliver/`)
+          .set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/eligibility/ (location_code of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http().post('/api/auth/v1/eligibility/').set(b.auth).send({
+          insurer_code: 'insurer:demo:vision',
+          location_code: id,
+          patient: searchPatient(),
+        }),
+      status: 400,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/patients/ (location_code of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http()
+          .post('/api/auth/v1/patients/')
+          .set(b.auth)
+          .send({ first_name: 'Loc', last_name: 'Probe', dob: '1990-01-01', location_code: id }),
+      status: 400,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/claims/ (location_code of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http()
+          .post('/api/auth/v1/claims/')
+          .set(b.auth)
+          .send({
+            patient: person,
+            primary_member: { ...person, insurer_code: 'insurer:vision:cigna_vision' },
+            services: [{ codes: ['92014'], date: '2026-01-14', quantity: 1, cost: '10' }],
+            paid_amount: '10',
+            location_code: id,
+          }),
+      status: 400,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/patients/?location_code= (of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) => http().get('/api/auth/v1/patients/').query({ location_code: id }).set(b.auth),
+      status: 400,
+    },
+  ];
+
+  it.each(cases.map((c) => [c.endpoint, c] as const))('%s', async (_name, c) => {
+    const before = await snapshotOfA();
+    const ofA = c.ofA();
+    const missing = c.missing();
+    const [onA, onMissing] = [await c.send(ofA), await c.send(missing)];
+    expect(shape(onA, ofA)).toEqual(shape(onMissing, missing));
+    expect(onA.status).toBe(c.status);
+    // The answer names the id that was given (CONTRACT §3), and only that.
+    expect(JSON.stringify(onA.body)).toContain(ofA);
+    if (c.status === 404) expect(Object.keys(onA.body as object)).toEqual(['detail']);
+    else expect(Object.keys(onA.body as object)).toEqual(['errors']);
+    expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it('lists show B none of A’s objects', async () => {
+    const list = async (p: string) => (await http().get(p).set(b.auth).expect(200)).body;
+    const everything = JSON.stringify([
+      await list('/api/auth/v1/patients/'),
+      await list('/api/auth/v1/claims/'),
+      await list('/api/auth/v1/webhooks/'),
+      await list('/api/auth/v1/locations/'),
+      await list(`/api/auth/v1/patients/${ids.bPatientCode}/eligibility/`),
+      await list(`/api/auth/v1/webhooks/${ids.bWebhookId}/deliveries/`),
+    ]);
+    for (const id of [
+      ids.uid,
+      ids.patientCode,
+      ids.claimCode,
+      ids.webhookId,
+      ids.deliveryId,
+      a.locationCode,
+    ])
+      expect(everything).not.toContain(id);
+  });
+
+  it('lets B use a request_uid that A already uses: uniqueness is per account, and reveals nothing', async () => {
+    const res = await http()
+      .post('/api/auth/v1/eligibility/')
+      .set(b.auth)
+      .send({
+        insurer_code: 'insurer:demo:vision',
+        request_uid: 'shared-visit-0001',
+        patient: searchPatient({ first_name: 'Bea' }),
+      });
+    expect(res.status).toBe(201);
+    const own = await waitForResult(t.app, b.auth, 'shared-visit-0001');
+    const ofA = await waitForResult(t.app, a.auth, 'shared-visit-0001');
+    expect(own.results[0].persons[0].first_name).not.toBe(ofA.results[0].persons[0].first_name);
+  });
+
+  it('covers every documented operation that takes an id, uid or code', async () => {
+    const doc = (await http().get('/docs-json').expect(200)).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const withId = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith('/api/') && p.includes('{'))
+      .flatMap(([p, ops]) =>
+        Object.keys(ops)
+          .filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m))
+          .map((m) => `${m.toUpperCase()} ${p.replace(/\{\w+\}/g, '{}').replace(/\/?$/, '/')}`),
+      );
+    const covered = new Set(cases.map((c) => c.endpoint.split(' (')[0].replace(/\{\w+\}/g, '{}')));
+    expect(withId.filter((op) => !covered.has(op))).toEqual([]);
+  });
+});

@@ -1,0 +1,377 @@
+import fc from 'fast-check';
+
+/**
+ * Building blocks for the property-based tests: generators of bad input (wrong types, nulls,
+ * huge strings and arrays, deep nesting, odd unicode, injection strings, bad dates and decimals),
+ * body mutations, and the check every answer must pass (CONTRACT §3).
+ */
+
+export const injectionStrings = [
+  "' OR 1=1 --",
+  "'; DROP TABLE patients; --",
+  'Robert"); DROP TABLE claims;--',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  '${7*7}',
+  '{{7*7}}',
+  '#{7*7}',
+  '../../../../etc/passwd',
+  '..%2f..%2f..%2fetc%2fpasswd',
+  'a\u0000b',
+  '\u0000',
+  '%00',
+  '\\',
+  '"',
+  "'",
+  '`',
+  '$where',
+  '{"$gt": ""}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  'NaN',
+  'true',
+  '[]',
+  '{}',
+  '\r\nX-Injected: 1',
+  '\u202egnp.exe',
+  '\ufeff',
+  '\u200b',
+  '\ud800',
+  '\udfff',
+  'e\u0301',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  '👨‍👩‍👧‍👦',
+  '\u0085\u2028\u2029',
+  'Ａｄｍｉｎ',
+  '%s%s%s%n',
+  '*',
+  '%',
+  '_',
+  'insurer:demo:vision\u0000',
+  'LOC00000000',
+  'PAT00000000',
+  'CLM00000000',
+];
+
+export const badDates = [
+  '2023-02-30',
+  '2023-02-29',
+  '0000-01-01',
+  '0001-01-01',
+  '1899-12-31',
+  '9999-12-31',
+  '2999-01-01',
+  '2023-13-01',
+  '2023-00-10',
+  '2023-1-1',
+  '20230101',
+  '2023/01/01',
+  '01/02/2023',
+  '2023-01-01T00:00:00Z',
+  '2023-01-01 ',
+  ' 2023-01-01',
+  '-2023-01-01',
+  '+002023-01-01',
+  '2023-01-01\u0000',
+  '２０２３-０１-０１',
+  '1e3',
+  '',
+];
+
+export const badDecimals = [
+  '1e309',
+  '1e-7',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '-1',
+  '-0.01',
+  '1.00001',
+  '12,50',
+  '1 000',
+  '0x1F',
+  '0b11',
+  '.5',
+  '5.',
+  '+5',
+  '١٢٣',
+  '99999999999999999999999999999999.99',
+  '1'.repeat(400),
+  '12.2.2',
+  '$12',
+  '',
+  ' ',
+];
+
+const badNumbers = [
+  1e308,
+  -1e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 31,
+  2 ** 63,
+  -1,
+  0,
+  0.1 + 0.2,
+  1.00001,
+  5e-324,
+];
+
+/** Nested objects or arrays `depth` levels deep. */
+export function nested(depth: number, kind: 'object' | 'array'): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = kind === 'object' ? { a: value } : [value];
+  return value;
+}
+
+export const hugeString = fc
+  .constantFrom(257, 1_000, 20_000)
+  .chain((n) => fc.constantFrom('x', 'é', '😀', '\u0000', '9').map((c) => c.repeat(n)));
+
+export const oddString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom(...injectionStrings),
+  fc.constantFrom(...badDates),
+  fc.constantFrom(...badDecimals),
+);
+
+/** Big values: slow to validate by design, so rarer than the cheap kinds below. */
+const bigValue: fc.Arbitrary<unknown> = fc.oneof(
+  hugeString,
+  fc
+    .tuple(
+      fc.integer({ min: 10, max: 1_500 }),
+      fc.constantFrom<'object' | 'array'>('object', 'array'),
+    )
+    .map(([depth, kind]) => nested(depth, kind)),
+  // Around the body's 5,000-value limit, on both sides.
+  fc
+    .constantFrom(100, 1_000, 5_001)
+    .chain((n) => fc.constantFrom<unknown>('x', 1, null, {}).map((v) => new Array(n).fill(v))),
+);
+
+/** One bad value of any kind. */
+export const junk: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: oddString },
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(...badNumbers) },
+  { weight: 2, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 8 }) },
+  {
+    weight: 2,
+    arbitrary: fc.dictionary(oddString, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+  },
+  { weight: 1, arbitrary: bigValue },
+);
+
+/** Every path (list of keys) in a JSON value, objects and arrays alike. */
+export function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const out: (string | number)[][] = [prefix];
+  // Deep enough for every real body; generated deep nesting is not walked into.
+  if (prefix.length >= 8) return out;
+  if (Array.isArray(value) && value.length > 50) return out;
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...pathsOf(v, [...prefix, i])));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) out.push(...pathsOf(v, [...prefix, k]));
+  return out;
+}
+
+export type Mutation =
+  | { kind: 'set'; pick: number; value: unknown }
+  | { kind: 'delete'; pick: number }
+  | { kind: 'extra'; pick: number; key: string; value: unknown }
+  | { kind: 'replace'; value: unknown };
+
+export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant('set' as const), pick: fc.nat(), value: junk }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('extra' as const),
+      pick: fc.nat(),
+      key: oddString,
+      value: junk,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('replace' as const), value: junk }) },
+);
+
+/** Applies mutations to a copy of a valid body. */
+export function mutate(body: unknown, mutations: Mutation[]): unknown {
+  let result: unknown = structuredClone(body);
+  for (const m of mutations) {
+    if (m.kind === 'replace') {
+      result = m.value;
+      continue;
+    }
+    const paths = pathsOf(result).filter((p) => p.length > 0);
+    const containers = pathsOf(result).filter((p) => {
+      const v = at(result, p);
+      return v !== null && typeof v === 'object' && !Array.isArray(v);
+    });
+    if (m.kind === 'extra') {
+      if (containers.length === 0) continue;
+      const target = at(result, containers[m.pick % containers.length]) as Record<string, unknown>;
+      target[m.key] = m.value;
+      continue;
+    }
+    if (paths.length === 0) continue;
+    const path = paths[m.pick % paths.length];
+    const parent = at(result, path.slice(0, -1)) as Record<string | number, unknown>;
+    const key = path[path.length - 1];
+    if (m.kind === 'set') parent[key] = m.value;
+    else if (Array.isArray(parent)) parent.splice(key as number, 1);
+    else delete parent[key];
+  }
+  return result;
+}
+
+function at(value: unknown, path: (string | number)[]): unknown {
+  let v = value as any;
+  for (const k of path) v = v?.[k];
+  return v;
+}
+
+/** Is this an error tree of CONTRACT §3: `{"$": [strings]}` and/or nested trees, nothing else? */
+export function isErrorTree(tree: unknown, depth = 0): boolean {
+  if (depth > 50 || tree === null || typeof tree !== 'object' || Array.isArray(tree)) return false;
+  const entries = Object.entries(tree);
+  if (entries.length === 0) return depth === 0;
+  return entries.every(([k, v]) =>
+    k === '$'
+      ? Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string' && m.length > 0)
+      : isErrorTree(v, depth + 1),
+  );
+}
+
+/**
+ * The contract's promise for any answer: never a 5xx; a 4xx is JSON, either
+ * `{"errors": {...}}` (a well-formed error tree) or `{"detail": "..."}`, and nothing else.
+ * Returns a description of what is wrong, or null.
+ */
+export function contractViolation(
+  status: number,
+  contentType: string,
+  text: string,
+): string | null {
+  if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
+  if (status < 400) return null;
+  if (!/^application\/json/.test(contentType))
+    return `status ${status} with content-type "${contentType}": ${text.slice(0, 200)}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `status ${status} with a body that is not JSON: ${text.slice(0, 200)}`;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return `status ${status} body is not an object: ${text.slice(0, 200)}`;
+  const keys = Object.keys(body);
+  if (keys.length !== 1) return `status ${status} body has keys ${keys.join(',')}`;
+  const b = body as Record<string, unknown>;
+  if (keys[0] === 'detail') {
+    return typeof b.detail === 'string' && b.detail.length > 0
+      ? null
+      : `status ${status} detail is not a string`;
+  }
+  if (keys[0] === 'errors') {
+    return isErrorTree(b.errors)
+      ? null
+      : `status ${status} malformed errors tree: ${text.slice(0, 300)}`;
+  }
+  return `status ${status} body is neither {errors} nor {detail}: ${text.slice(0, 200)}`;
+}
+
+/** A keep-alive HTTP client for one listening app (Node's fetch pools connections). */
+export class FuzzClient {
+  sent = 0;
+  /** Time spent waiting for answers. */
+  busyMs = 0;
+  readonly statuses = new Map<number, number>();
+  readonly violations: string[] = [];
+  /** The slowest answers, for finding what makes the service slow. */
+  readonly slowest: { ms: number; what: string }[] = [];
+
+  constructor(private readonly base: string) {}
+
+  async send(
+    method: string,
+    path: string,
+    opts: { headers?: Record<string, string>; body?: unknown; raw?: string | Buffer } = {},
+  ): Promise<{ status: number; text: string; contentType: string; headers: Headers }> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | Buffer | undefined;
+    if (opts.raw !== undefined) body = opts.raw;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body) ?? 'null';
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const t0 = Date.now();
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    const ms = Date.now() - t0;
+    this.busyMs += ms;
+    if (this.slowest.length < 10 || ms > this.slowest[this.slowest.length - 1].ms) {
+      const shown = typeof body === 'string' ? body : (body?.toString('utf8') ?? '');
+      this.slowest.push({
+        ms,
+        what: `${method} ${path.slice(0, 80)} ${shown.slice(0, 120)} (${shown.length} bytes) → ${res.status}`,
+      });
+      this.slowest.sort((x, y) => y.ms - x.ms);
+      this.slowest.length = Math.min(this.slowest.length, 10);
+    }
+    this.sent++;
+    this.statuses.set(res.status, (this.statuses.get(res.status) ?? 0) + 1);
+    return {
+      status: res.status,
+      text,
+      contentType: res.headers.get('content-type') ?? '',
+      headers: res.headers,
+    };
+  }
+
+  /** Sends and checks the answer against the contract; records and returns any violation. */
+  async check(
+    label: string,
+    method: string,
+    path: string,
+    opts: { headers?: Record<string, string>; body?: unknown; raw?: string | Buffer } = {},
+  ): Promise<string | null> {
+    const res = await this.send(method, path, opts);
+    const problem = contractViolation(res.status, res.contentType, res.text);
+    if (problem) {
+      const shown = opts.raw !== undefined ? String(opts.raw) : JSON.stringify(opts.body);
+      const line = `${label}: ${method} ${path.slice(0, 200)} body=${(shown ?? '').slice(0, 300)} → ${problem}`;
+      this.violations.push(line);
+      return line;
+    }
+    return null;
+  }
+}
+
+/** encodeURIComponent that also takes lone surrogates (as U+FFFD). */
+export function encodeSegment(s: string): string {
+  return encodeURIComponent(
+    s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'),
+  );
+}
