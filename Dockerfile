@@ -16,4 +16,6 @@ COPY package.json ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+# A heap limit makes V8 collect before it grows: without one, RSS under load climbs past 300 MB
+# of mostly garbage (bench/README.md, scenario 6).
+CMD ["node", "--max-old-space-size=256", "dist/src/main.js"]

@@ -20,7 +20,8 @@ async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<Ca
     connections: job.connections,
     pipelining: 1,
     duration: durationSec ?? 3600,
-    amount: job.amount,
+    // Not `amount`, which would make autocannon ignore the duration: both bounds hold this way.
+    maxOverallRequests: job.amount,
     timeout: job.timeoutSec ?? 10,
     headers: job.headers,
     requests: [
