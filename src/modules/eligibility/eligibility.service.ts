@@ -4,7 +4,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
 import { MSG } from '@/common/messages';
@@ -486,7 +487,7 @@ export class EligibilityService {
     return this.finish(requestId, async (em, request) => {
       const results: { result: EligibilityResult; persons: EligibilityPerson[] }[] = [];
       for (const [position, { code, plan }] of found.entries()) {
-        const result = await em.save(
+        const [result] = await insertReturningIds(em, EligibilityResult, [
           em.create(EligibilityResult, {
             requestId,
             accountId: request.accountId,
@@ -501,8 +502,10 @@ export class EligibilityService {
             planRefreshDate: plan.planRefreshDate,
             planIsActive: plan.planIsActive,
           }),
-        );
-        const persons = await em.save(
+        ]);
+        const persons = await insertReturningIds(
+          em,
+          EligibilityPerson,
           plan.persons.map((p, i) =>
             em.create(EligibilityPerson, {
               resultId: result.id,
@@ -647,6 +650,30 @@ export class EligibilityService {
       this.logger.warn({ count: expired }, 'stuck searches ended as unexpected_error');
     return expired;
   }
+}
+
+/**
+ * A plain INSERT ... RETURNING id of new entities, which keep every value as built and get their
+ * ids. Not `save()`: its change detection deep-copies and merges every entity, the benefit-tree
+ * jsonb included, and was the largest share of a search's CPU (bench/README.md).
+ */
+async function insertReturningIds<T extends { id: string }>(
+  em: EntityManager,
+  target: EntityTarget<T>,
+  rows: T[],
+): Promise<T[]> {
+  if (rows.length === 0) return rows;
+  const { raw } = await em
+    .createQueryBuilder()
+    .insert()
+    .into(target)
+    .values(rows as QueryDeepPartialEntity<T>[])
+    .updateEntity(false)
+    .returning('id')
+    .execute();
+  // PostgreSQL returns the rows of a multi-row VALUES in the order given.
+  (raw as { id: string | number }[]).forEach((r, i) => (rows[i].id = String(r.id)));
+  return rows;
 }
 
 class TimeoutError extends Error {}
