@@ -669,6 +669,7 @@ async function main(): Promise<void> {
   const redis = new RedisServer(workDir);
   const results: Figures[] = [];
   let failed = false;
+  let auditFailed = false;
   try {
     await pg.init();
     await redis.start();
@@ -710,7 +711,12 @@ async function main(): Promise<void> {
       for (const problem of figures.problems) console.log(`  ✗ ${problem}`);
       if (!redis.port || !(await redis.ping())) await redis.start();
     }
-    console.log(`\n${audit()}`);
+    try {
+      console.log(`\n${audit()}`);
+    } catch (e) {
+      console.log(`\n✗ ${(e as Error).message}`);
+      auditFailed = true;
+    }
   } finally {
     redis.kill().catch(() => undefined);
     pg.stop('fast');
@@ -724,7 +730,7 @@ async function main(): Promise<void> {
   const passed = results.filter(
     (f) => f.problems.length === 0 && f.lost === 0 && f.accepted > 0,
   ).length;
-  failed = passed !== results.length;
+  failed = passed !== results.length || auditFailed;
   console.log(`\nfault suite finished in ${Math.round((Date.now() - suiteStarted) / 1000)} s`);
   if (failed) console.log(`logs kept in ${workDir}/logs`);
   else removeWorkDir(workDir);
