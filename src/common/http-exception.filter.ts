@@ -136,8 +136,10 @@ export function isUnavailable(e: unknown): boolean {
   ) {
     return true;
   }
+  // The name too: ioredis' MaxRetriesPerRequestError says "Reached the max retries per request
+  // limit" in its message, and answered 500 when Redis went away mid-command.
   return /Connection terminated|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequestError|Stream isn't writeable|enableOfflineQueue/i.test(
-    e.message,
+    `${e.name}: ${e.message}`,
   );
 }
 
