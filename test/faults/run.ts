@@ -361,7 +361,7 @@ function outageAnswers(
   const maxMs = during.length ? Math.max(...during.map((s) => s.ms)) : 0;
   return {
     notes: [
-      `during the outage: ${during.length} requests, ${unavailable} got 503, slowest answer ${maxMs} ms`,
+      `from the fault until 10 s after recovery: ${during.length} requests, ${unavailable} got 503, slowest answer ${maxMs} ms`,
     ],
     problems,
   };
