@@ -508,22 +508,12 @@ export class EligibilityService {
           EligibilityPerson,
           plan.persons.map((p, i) =>
             em.create(EligibilityPerson, {
+              // The connector's person has the entity's own field names.
+              ...p,
               resultId: result.id,
               accountId: request.accountId,
               position: i,
-              firstName: p.firstName,
-              lastName: p.lastName,
-              dob: p.dob,
-              sex: p.sex,
-              memberId: p.memberId,
-              ssnLastFour: p.ssnLastFour,
-              type: p.type,
-              address: p.address,
-              email: p.email,
-              phone: p.phone,
-              isActive: p.isActive,
               insurerState: p.plan.insurer_state,
-              plan: p.plan,
               planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
               planTokenExpiredAt:
                 p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
