@@ -1,4 +1,8 @@
-/** Unit specs sit next to the code; e2e specs drive the real AppModule against PostgreSQL and Redis. */
+/**
+ * Two tiers. `unit` (npm run test:unit, well under a minute): pure specs next to the code, and
+ * service-level specs (test/service) that call services with their real repositories against
+ * PostgreSQL and Redis, without HTTP. `e2e`: the real AppModule over HTTP.
+ */
 const common = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -13,12 +17,19 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: process.env.JEST_MAX_WORKERS || 2,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
+      setupFiles: ['<rootDir>/test/support/env.ts'],
+    },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/support/env.ts'],
+      // Every answer the e2e tests receive is checked against the OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/test/support/openapi-setup.ts'],
     },
   ],
 };

@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { processCpuMs } from './lib/cpu';
+import { treeCpuMs } from './lib/cpu';
 import type { CannonJob, CannonResult, E2eJob, E2eResult, LoadJob, LoadResult } from './lib/jobs';
 import { round, summarize } from './lib/stats';
 
 async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<CannonResult> {
   const pick = () => job.paths[Math.floor(Math.random() * job.paths.length)];
-  const cpuBefore = job.watchPid ? processCpuMs(job.watchPid) : 0;
+  const cpuBefore = job.watchPid ? treeCpuMs(job.watchPid) : 0;
   const result = await autocannon({
     url: job.url,
     connections: job.connections,
@@ -37,7 +37,7 @@ async function cannon(job: CannonJob, durationSec = job.durationSec): Promise<Ca
     statusCodes[code] = (stats as { count: number }).count;
   }
   const ok = result['2xx'];
-  const cpuMs = job.watchPid ? processCpuMs(job.watchPid) - cpuBefore : NaN;
+  const cpuMs = job.watchPid ? treeCpuMs(job.watchPid) - cpuBefore : NaN;
   return {
     mode: 'cannon',
     requests: result.requests.total,

@@ -1,13 +1,12 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { ThrottlerModule } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from '@/common/http-exception.filter';
 import { loggerParams } from '@/common/logging';
+import { QueueModule } from '@/common/queue/queue.module';
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -16,8 +15,13 @@ import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { ApiKeyGuard } from '@/modules/auth/api-key.guard';
 import { ApiThrottlerGuard } from '@/modules/auth/api-throttler.guard';
 import { AuthModule } from '@/modules/auth/auth.module';
+import { ScopeGuard } from '@/modules/auth/scope.guard';
+import { AuditInterceptor } from '@/modules/audit/audit.interceptor';
+import { AuditModule } from '@/modules/audit/audit.module';
+import { RateLimitModule } from '@/modules/auth/rate-limit.module';
 import { SeedModule } from '@/database/database.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { EstimatesModule } from '@/modules/estimates/estimates.module';
 import { ClaimsModule } from '@/modules/claims/claims.module';
 import { MailModule } from '@/modules/mail/mail.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
@@ -25,8 +29,7 @@ import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.module';
 import { WebModule } from '@/modules/web/web.module';
 import { HealthModule } from '@/modules/health/health.module';
-import { RedisModule, THROTTLE_REDIS } from '@/modules/redis/redis.module';
-import type Redis from 'ioredis';
+import { RedisModule } from '@/modules/redis/redis.module';
 
 @Module({
   imports: [
@@ -46,20 +49,17 @@ import type Redis from 'ioredis';
         prefix: `${config.redisPrefix}:bull`,
       }),
     }),
-    ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, THROTTLE_REDIS],
-      useFactory: (config: AppConfig, redis: Redis) => ({
-        throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
-        storage: new ThrottlerStorageRedisService(redis),
-      }),
-    }),
     EventEmitterModule.forRoot(),
+    QueueModule,
     RedisModule,
     HealthModule,
     AuthModule,
+    AuditModule,
+    RateLimitModule,
     AccountsModule,
     SeedModule,
     EligibilityModule,
+    EstimatesModule,
     PatientsModule,
     ClaimsModule,
     MailModule,
@@ -70,9 +70,13 @@ import type Redis from 'ioredis';
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    // Order matters: the key guard identifies the key, then the throttler counts it.
+    // Order matters: the key guard identifies the key, the throttler counts it, then the key's
+    // scopes are checked against the route's (CONTRACT §14).
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
-    { provide: APP_GUARD, useClass: ApiThrottlerGuard },
+    { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
+    { provide: APP_GUARD, useExisting: ScopeGuard },
+    // The audit trail of patient data (CONTRACT §14), for API keys and web users alike.
+    { provide: APP_INTERCEPTOR, useExisting: AuditInterceptor },
   ],
 })
 export class AppModule {}

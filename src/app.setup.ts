@@ -1,13 +1,16 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { API_TAGS, finishDocument } from '@/common/api-document';
 import {
   answerClientErrors,
   jsonBodyMiddleware,
   requestIdMiddleware,
+  securityHeaders,
 } from '@/common/http-pipeline';
+import { accessLogMiddleware, rootLoggerOf } from '@/common/logging';
 import { APP_CONFIG } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { setupViews } from '@/modules/web/views';
@@ -24,22 +27,26 @@ export function configureApp(app: NestExpressApplication): void {
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware());
+  app.use(accessLogMiddleware(rootLoggerOf(app)));
   answerClientErrors(app.getHttpServer());
+  // helmet where pages are served (web application, docs); the API gets a fixed set.
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          // Swagger UI's inline bootstrap script and styles.
-          scriptSrc: ["'self'", "'unsafe-inline'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          frameAncestors: ["'self'"],
-          formAction: ["'self'"],
+    securityHeaders(
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            defaultSrc: ["'self'"],
+            // Swagger UI's inline bootstrap script and styles.
+            scriptSrc: ["'self'", "'unsafe-inline'"],
+            styleSrc: ["'self'", "'unsafe-inline'"],
+            imgSrc: ["'self'", 'data:'],
+            frameAncestors: ["'self'"],
+            formAction: ["'self'"],
+          },
         },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
+        crossOriginEmbedderPolicy: false,
+      }),
+    ),
   );
   app.use(jsonBodyMiddleware());
   setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction);
@@ -47,23 +54,29 @@ export function configureApp(app: NestExpressApplication): void {
   app.enableShutdownHooks();
 }
 
-export function buildOpenApiDocument(app: INestApplication) {
-  const config = new DocumentBuilder()
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const { publicUrl } = app.get<AppConfig>(APP_CONFIG);
+  const builder = new DocumentBuilder()
     .setTitle(API_TITLE)
     .setDescription(
       'Vision-insurance eligibility checks (with the V2 benefit tree), out-of-network claims, patient ' +
         'records, webhooks and embedded sessions. Every endpoint needs `Authorization: Api <key>`. ' +
-        'Errors: `{"errors": {...}}` for validation (nested like the body), `{"detail": "..."}` otherwise.',
+        'Errors: `{"errors": {...}}` for validation (nested like the body), `{"detail": "..."}` otherwise. ' +
+        'Every path ends with `/` (a request without it is answered the same). Money travels as ' +
+        'decimal strings, printed with four decimals in answers; unset optional fields are `null`.',
     )
     .setVersion('1.0')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer(publicUrl)
     .addSecurity('Api', {
       type: 'apiKey',
       in: 'header',
       name: 'Authorization',
       description: 'The word `Api`, a space, then the key: `Authorization: Api vk_...`',
     })
-    .build();
-  return SwaggerModule.createDocument(app, config);
+    .addSecurityRequirements('Api');
+  for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
+  return finishDocument(SwaggerModule.createDocument(app, builder.build()));
 }
 
 function setupSwagger(app: INestApplication): void {

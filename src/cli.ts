@@ -9,6 +9,7 @@ import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes';
 import { ValidationFailed } from '@/common/errors';
 
 /** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
@@ -32,6 +33,21 @@ interface CreateAccountOptions {
   email: string;
   password: string;
   iframe?: boolean;
+  scopes?: ApiScope[];
+}
+
+const SCOPES_OPTION = {
+  flags: '--scopes <scopes>',
+  description: `Comma-separated scopes of the API key (default all): ${ALL_SCOPES.join(',')}`,
+};
+
+/** `--scopes`, or a clear error line and exit 1. */
+function scopesOption(v: string): ApiScope[] {
+  try {
+    return parseScopeList(v);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
 }
 
 @Command({
@@ -58,7 +74,7 @@ class CreateAccountCommand extends CommandRunner {
         password: options.password,
         iframeEnabled: Boolean(options.iframe),
       });
-      const { key } = await this.apiKeys.create(account.id, 'CLI key');
+      const { key } = await this.apiKeys.create(account.id, 'CLI key', options.scopes);
       print({
         account: {
           id: account.id,
@@ -97,6 +113,11 @@ class CreateAccountCommand extends CommandRunner {
   parseIframe() {
     return true;
   }
+
+  @Option(SCOPES_OPTION)
+  parseScopes(v: string) {
+    return scopesOption(v);
+  }
 }
 
 @Command({ name: 'api-keys:create', description: "Create an API key for a user's account" })
@@ -108,11 +129,18 @@ class CreateApiKeyCommand extends CommandRunner {
     super();
   }
 
-  async run(_params: string[], options: { email: string; name?: string }): Promise<void> {
+  async run(
+    _params: string[],
+    options: { email: string; name?: string; scopes?: ApiScope[] },
+  ): Promise<void> {
     const user = await this.accounts.findUserByEmail(options.email ?? '');
     if (!user) fail(`No user with e-mail ${options.email}`);
-    const { key, apiKey } = await this.apiKeys.create(user.accountId, options.name ?? 'CLI key');
-    print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix });
+    const { key, apiKey } = await this.apiKeys.create(
+      user.accountId,
+      options.name ?? 'CLI key',
+      options.scopes,
+    );
+    print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix, scopes: apiKey.scopes });
   }
 
   @Option({
@@ -127,6 +155,11 @@ class CreateApiKeyCommand extends CommandRunner {
   @Option({ flags: '--name <name>', description: 'A name for the key' })
   parseName(v: string) {
     return v;
+  }
+
+  @Option(SCOPES_OPTION)
+  parseScopes(v: string) {
+    return scopesOption(v);
   }
 }
 

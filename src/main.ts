@@ -1,15 +1,16 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
-import { ConfigError, loadConfig } from './config/env';
-import { migrateDatabase } from './database/data-source';
-import { DemoSeeder } from './database/seed';
+import cluster from 'node:cluster';
+import { superviseCluster } from './cluster';
+import { type AppConfig, ConfigError, loadConfig } from './config/env';
 
+/**
+ * `npm start`. Validates the settings and applies pending migrations, then either runs the
+ * service in this process (WEB_CONCURRENCY=1, or ROLE=worker) or becomes the supervisor of a
+ * cluster: WEB_CONCURRENCY API processes and, with ROLE=all, one queue-worker process (see
+ * src/cluster.ts). A process of the cluster skips straight to its role.
+ */
 async function bootstrap(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig();
   } catch (e) {
@@ -20,46 +21,18 @@ async function bootstrap(): Promise<void> {
     throw e;
   }
 
-  // Schema first, before any queue worker starts taking jobs.
-  const applied = await migrateDatabase(config);
-  if (applied > 0) process.stdout.write(`Applied ${applied} database migration(s).\n`);
-
-  if (config.role === 'worker') {
-    // Queues only: no HTTP server.
-    const ctx = await NestFactory.createApplicationContext(AppModule, { bufferLogs: true });
-    ctx.useLogger(ctx.get(Logger));
-    ctx.enableShutdownHooks();
-    await ctx.init();
-    process.stdout.write('Worker started (ROLE=worker).\n');
-    return;
+  if (cluster.isPrimary) {
+    // Schema first, before any queue worker starts taking jobs.
+    const { migrateDatabase } = await import('./database/data-source');
+    const applied = await migrateDatabase(config);
+    if (applied > 0) process.stdout.write(`Applied ${applied} database migration(s).\n`);
+    if (config.role !== 'worker' && config.webConcurrency > 1) return superviseCluster(config);
   }
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
-    bodyParser: false,
-    bufferLogs: true,
-  });
-  configureApp(app);
-
-  if (config.demoSeed) {
-    const demo = await app.get(DemoSeeder).seedIfEmpty();
-    if (demo) {
-      // Printed once, on the first start against an empty database; never logged.
-      process.stdout.write(
-        [
-          '',
-          '  Demo account created (shown only this once):',
-          `    API key:      ${demo.apiKey}`,
-          `    Web login:    ${demo.email} / ${demo.password}`,
-          `    Location:     ${demo.locationCode}`,
-          `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
-          '',
-        ].join('\n') + '\n',
-      );
-    }
-  }
-
-  await app.listen(config.port);
-  process.stdout.write(`Listening on ${config.publicUrl} (API docs: ${config.publicUrl}/docs)\n`);
+  // The application is loaded only here, never by the supervisor.
+  const { runApi, runWorker } = await import('./serve');
+  if (config.role === 'worker') await runWorker();
+  else await runApi(config, { announce: cluster.isPrimary });
 }
 
 bootstrap().catch((e: unknown) => {

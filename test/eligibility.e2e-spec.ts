@@ -1,7 +1,10 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { SEARCH_QUEUE } from '@/modules/eligibility/eligibility.queue';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { bullQueue, waitUntil } from './support/queues';
 
 type Json = any;
 
@@ -496,11 +499,16 @@ describe('eligibility', () => {
       const uid = await startSearch(t.app, a.auth, {
         patient: patient({ first_name: 'delay_10' }),
       });
-      await new Promise((r) => setTimeout(r, 500));
+      const [{ id }] = await t.app
+        .get(DataSource)
+        .query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
+      // The sandbox asked to be asked again in 10 s: the search waits as a delayed job.
+      const queue = bullQueue(t.app, SEARCH_QUEUE);
+      await waitUntil('the delayed search job', async () =>
+        (await queue.getJobs(['delayed'])).some((j) => j.data.id === String(id)) ? true : undefined,
+      );
       const res = await http().get(`/api/auth/v1/eligibility/${uid}/`).set(a.auth);
       expect(res.body.status).toBe('processing');
-      const { getQueueToken } = await import('@nestjs/bull');
-      const queue = t.app.get(getQueueToken('eligibility-search'));
       expect(await queue.getDelayedCount()).toBeGreaterThanOrEqual(1);
     });
   });
@@ -563,14 +571,11 @@ describe('eligibility', () => {
       const path = `/api/auth/v1/eligibility/${one.request_uid}/details/`;
       const otherResult = other.results[0];
 
-      const wrongResult = await http()
-        .post(path)
-        .set(a.auth)
-        .send({
-          request_uid: one.request_uid,
-          result_id: otherResult.id,
-          person_id: otherResult.persons[0].id,
-        });
+      const wrongResult = await http().post(path).set(a.auth).send({
+        request_uid: one.request_uid,
+        result_id: otherResult.id,
+        person_id: otherResult.persons[0].id,
+      });
       expect(wrongResult.status).toBe(400);
       expect(wrongResult.body).toEqual({
         errors: {
@@ -582,14 +587,11 @@ describe('eligibility', () => {
         },
       });
 
-      const wrongPerson = await http()
-        .post(path)
-        .set(a.auth)
-        .send({
-          request_uid: one.request_uid,
-          result_id: one.results[0].id,
-          person_id: otherResult.persons[0].id,
-        });
+      const wrongPerson = await http().post(path).set(a.auth).send({
+        request_uid: one.request_uid,
+        result_id: one.results[0].id,
+        person_id: otherResult.persons[0].id,
+      });
       expect(wrongPerson.body).toEqual({
         errors: {
           person_id: {
@@ -600,14 +602,11 @@ describe('eligibility', () => {
         },
       });
 
-      const mismatch = await http()
-        .post(path)
-        .set(a.auth)
-        .send({
-          request_uid: 'something-else',
-          result_id: one.results[0].id,
-          person_id: one.results[0].persons[0].id,
-        });
+      const mismatch = await http().post(path).set(a.auth).send({
+        request_uid: 'something-else',
+        result_id: one.results[0].id,
+        person_id: one.results[0].persons[0].id,
+      });
       expect(mismatch.body).toEqual({
         errors: { request_uid: { $: ['Must equal the request uid in the path.'] } },
       });

@@ -5,6 +5,8 @@ import { DemoSeeder } from '@/database/seed';
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
+import { NotPatientData } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 import {
   NestedField,
   NestedListField,
@@ -43,11 +45,15 @@ class ProbeBody {
 @Controller('api/auth/v1/_probe')
 class ProbeController {
   @Post()
+  @RequireScope('eligibility:write')
+  @NotPatientData()
   echo(@Body() body: ProbeBody) {
     return body;
   }
 
   @Get('boom')
+  @RequireScope('eligibility:read')
+  @NotPatientData()
   boom(): never {
     throw new Error('secret internal detail at /srv/app/db.ts:42');
   }
@@ -237,6 +243,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
         title: 'Uptown Vision',
         status: 'enabled',
         is_default: false,
+        // CONTRACT §10: the provider identity, unset until given.
+        npi: null,
+        organization_name: null,
+        tax_id: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
       });
       const list = await http().get('/api/auth/v1/locations').set(a.auth);
@@ -270,7 +280,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
         name: 'Authorization',
         in: 'header',
       });
-      expect(res.body.paths['/api/auth/v1/locations']).toBeDefined();
+      expect(res.body.paths['/api/auth/v1/locations/']).toBeDefined();
       await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeDefined();
       const ui = await http().get('/docs/');
       expect(ui.status).toBe(200);

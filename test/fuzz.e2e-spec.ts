@@ -4,6 +4,7 @@ import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import {
+  confusion,
   encodeSegment,
   FuzzClient,
   injectionStrings,
@@ -17,14 +18,23 @@ import { TestReceiver } from './support/receiver';
 /**
  * Property-based tests: generated bad input against every endpoint. Whatever comes in, the answer
  * is never a 5xx, and every 4xx is `{"errors": {...}}` or `{"detail": "..."}` (CONTRACT §3).
- * At least 10,000 cases per run (FUZZ_SCALE multiplies the counts).
+ * At least 10,000 cases per run (FUZZ_SCALE multiplies the counts). The run prints its seed;
+ * `FUZZ_SEED=<seed> npx jest test/fuzz.e2e-spec.ts` generates the same cases again (each property
+ * draws from the same seeds, so `-t '<property>'` replays one alone).
  */
 const SCALE = Number(process.env.FUZZ_SCALE ?? '1');
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 const MIN_CASES = runs(10_000);
 /** Each property runs as this many concurrent streams (own seeds): the service waits on I/O. */
 const STREAMS = 6;
+// Properties are bound by throughput: where cores are shared (CI, suites in parallel) one can take
+// minutes. They fail on what the service answers, not on time.
+jest.setTimeout(300_000);
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000_000);
+const replay =
+  `FUZZ_SEED=${BASE_SEED}` +
+  (SCALE === 1 ? '' : ` FUZZ_SCALE=${SCALE}`) +
+  ' npx jest test/fuzz.e2e-spec.ts';
 
 /** fc.assert over `numRuns` cases, split into concurrent streams; a failure names its seed. */
 async function assertConcurrently<T extends unknown[]>(
@@ -40,7 +50,7 @@ async function assertConcurrently<T extends unknown[]>(
         reporter: (details) => {
           if (details.failed) {
             throw new Error(
-              `seed ${details.seed} (FUZZ_SEED=${BASE_SEED}), after ${details.numRuns} runs: ` +
+              `replay: ${replay}; stream seed ${details.seed}, path ${details.counterexamplePath}, after ${details.numRuns} runs: ` +
                 `${fc.stringify(details.counterexample).slice(0, 2_000)}\n${details.errorInstance instanceof Error ? details.errorInstance.message.slice(0, 2_000) : ''}`,
             );
           }
@@ -48,6 +58,12 @@ async function assertConcurrently<T extends unknown[]>(
       }),
     ),
   );
+}
+
+/** A property's verdict: the violation itself is thrown, so a failure report shows the body and the answer. */
+function passes(problem: string | null): true {
+  if (problem !== null) throw new Error(problem);
+  return true;
 }
 
 interface Ctx {
@@ -265,6 +281,8 @@ describe('property-based: bad input never breaks the service', () => {
   const started = Date.now();
 
   beforeAll(async () => {
+    // First, so that a run that fails or hangs can be replayed.
+    process.stdout.write(`fuzz: seed ${BASE_SEED} (replay: ${replay})\n`);
     await receiver.start();
     t = await createTestApp({
       listen: true,
@@ -356,10 +374,36 @@ describe('property-based: bad input never breaks the service', () => {
             headers: a.auth,
             body,
           });
-          return problem === null;
+          return passes(problem);
         },
       ),
-      runs(4_500),
+      runs(3_000),
+    );
+  });
+
+  it('answers type confusion at every depth (lists in lists, objects for strings, strings for lists, nesting at the depth and size limits) with 2xx or a 4xx envelope', async () => {
+    await assertConcurrently(
+      fc.asyncProperty(
+        fc.constantFrom(...bodyEndpoints),
+        fc.array(
+          fc.oneof({ weight: 3, arbitrary: confusion }, { weight: 1, arbitrary: mutation }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        async (endpoint, mutations) => {
+          const body = keepTargetsLocal(endpoint, mutate(endpoint.body!(ctx), mutations), ctx);
+          const problem = await client.check(
+            'confusion',
+            endpoint.method,
+            fill(endpoint.path, ctx),
+            {
+              headers: a.auth,
+              body,
+            },
+          );
+          return passes(problem);
+        },
+      ),
+      runs(2_000),
     );
   });
 
@@ -377,7 +421,7 @@ describe('property-based: bad input never breaks the service', () => {
             headers: a.auth,
             body: keepTargetsLocal(endpoint, body, ctx),
           });
-          return problem === null;
+          return passes(problem);
         },
       ),
       runs(1_500),
@@ -402,7 +446,7 @@ describe('property-based: bad input never breaks the service', () => {
             `${fill(endpoint.path, ctx)}?${params.toString()}`,
             { headers: a.auth },
           );
-          return problem === null;
+          return passes(problem);
         },
       ),
       runs(1_500),
@@ -461,7 +505,7 @@ describe('property-based: bad input never breaks the service', () => {
             headers,
             raw,
           });
-          return problem === null;
+          return passes(problem);
         },
       ),
       runs(1_000),
@@ -525,7 +569,7 @@ describe('property-based: bad input never breaks the service', () => {
             body:
               method === 'GET' ? undefined : keepTargetsLocal({ method: 'POST', path }, body, ctx),
           });
-          return problem === null;
+          return passes(problem);
         },
       ),
       runs(1_500),
@@ -550,7 +594,7 @@ describe('property-based: bad input never breaks the service', () => {
     const summary = [...client.statuses.entries()].sort(([x], [y]) => x - y);
     // One line for RELIABILITY.md's figures.
     process.stdout.write(
-      `fuzz: ${client.sent} cases in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(summary))}\n`,
+      `fuzz: seed ${BASE_SEED}, ${client.sent} cases in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(Object.fromEntries(summary))}\n`,
     );
   });
 });

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
 
 /**
@@ -53,6 +54,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     webhookId: string;
     deliveryId: string;
     bWebhookId: string;
+    batchUid: string;
   };
   const http = () => request(t.app.getHttpServer());
 
@@ -114,7 +116,37 @@ describe('tenant isolation matrix: another account’s object is answered exactl
           paid_amount: '10',
         })
     ).body.code;
+    ids.batchUid = (
+      await http()
+        .post('/api/auth/v1/eligibility/batches/')
+        .set(a.auth)
+        .send({
+          batch_uid: 'shared-batch-0001',
+          items: [{ insurer_code: 'insurer:demo:vision', patient: searchPatient() }],
+        })
+        .expect(201)
+    ).body.batch_uid;
     expect(Object.values(ids).every((v) => v !== undefined)).toBe(true);
+    // The claims worker submits the claim (paper: no clearinghouse here); snapshots start after.
+    await waitUntil('the claim to be submitted', async () => {
+      const res = await http().get(`/api/auth/v1/claims/${ids.claimCode}/`).set(a.auth);
+      return res.body.status === 'submitted' ? true : undefined;
+    });
+    // The batch's item finishes and is delivered to A's webhook: snapshots start once nothing of
+    // A's is still moving.
+    await waitUntil('the batch to complete', async () => {
+      const res = await http().get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/`).set(a.auth);
+      return res.body.status === 'complete' ? true : undefined;
+    });
+    await waitUntil("A's webhook deliveries to settle", async () => {
+      const [{ n }] = await t.app
+        .get(DataSource)
+        .query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE account_id = $1 AND status = 'pending'`,
+          [a.accountId],
+        );
+      return n === 0 ? true : undefined;
+    });
   });
 
   afterAll(async () => {
@@ -132,6 +164,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       claim: await get(`/api/auth/v1/claims/${ids.claimCode}/`),
       webhook: await get(`/api/auth/v1/webhooks/${ids.webhookId}/`),
       deliveries: await get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`),
+      batchItems: await get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/items/`),
       requests: (
         await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM eligibility_requests')
       )[0].n,
@@ -154,6 +187,20 @@ describe('tenant isolation matrix: another account’s object is answered exactl
 
   const path = (p: string) => (id: string) => p.replace('{}', encodeURIComponent(id));
   const cases: Case[] = [
+    {
+      endpoint: 'GET /api/auth/v1/eligibility/batches/{batch_uid}/',
+      ofA: () => ids.batchUid,
+      missing: () => 'no-such-batch-0001',
+      send: (id) => http().get(path('/api/auth/v1/eligibility/batches/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/eligibility/batches/{batch_uid}/items/',
+      ofA: () => ids.batchUid,
+      missing: () => 'no-such-batch-0001',
+      send: (id) => http().get(path('/api/auth/v1/eligibility/batches/{}/items/')(id)).set(b.auth),
+      status: 404,
+    },
     {
       endpoint: 'GET /api/auth/v1/eligibility/{uid}/',
       ofA: () => ids.uid,
@@ -234,6 +281,20 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       status: 404,
     },
     {
+      endpoint: 'GET /api/auth/v1/claims/{code}/form/',
+      ofA: () => ids.claimCode,
+      missing: () => missingCode('CLM'),
+      send: (id) => http().get(path('/api/auth/v1/claims/{}/form/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/claims/{code}/x12/',
+      ofA: () => ids.claimCode,
+      missing: () => missingCode('CLM'),
+      send: (id) => http().get(path('/api/auth/v1/claims/{}/x12/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
       endpoint: 'POST /api/auth/v1/claims/{code}/notify-customer/',
       ofA: () => ids.claimCode,
       missing: () => missingCode('CLM'),
@@ -295,6 +356,17 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         http()
           .post(`/api/auth/v1/webhooks/${ids.bWebhookId}/deliveries/${id}/redeliver/`)
           .set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'PATCH /api/auth/v1/locations/{code}/',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http()
+          .patch(path('/api/auth/v1/locations/{}/')(id))
+          .set(b.auth)
+          .send({ npi: '1234567893', organization_name: 'Stolen' }),
       status: 404,
     },
     {

@@ -5,8 +5,11 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, TestApp } from './support/app';
+import { QueueSweeper, QueueWorkers } from '@/common/queue/queue-workers';
+import { MAIL_QUEUE } from '@/modules/mail/mail.queue';
+import { createTestApp, flushRedisPrefix, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { bullQueue, waitForIdleQueue } from './support/queues';
 
 interface Received {
   from: string;
@@ -173,7 +176,14 @@ describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
       for (const service of ['92014', 'V2100', 'V2020', '2026-11-14', '2026-11-15', 'H52.13']) {
         expect(part).toContain(service);
       }
-      for (const amount of ['$145.00', '$90.50', '$1,075.25', '$1,310.75', '$1,200.75']) {
+      for (const amount of [
+        '$145.00',
+        '$90.50',
+        '$1,075.25',
+        '$181.00',
+        '$1,401.25',
+        '$1,200.75',
+      ]) {
         expect(part).toContain(amount);
       }
       expect(part).toContain('What happens next');
@@ -251,8 +261,10 @@ describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
     });
     expect(row.attempts).toBe(1);
     expect(row.last_error).toContain('550');
-    // Still failed (not retried) a while later.
-    await new Promise((r) => setTimeout(r, 6_000));
+    // Not retried: no job is left for it, and a sweep finds nothing due.
+    await waitForIdleQueue(t.app, MAIL_QUEUE);
+    await t.app.get(QueueSweeper).tick();
+    await waitForIdleQueue(t.app, MAIL_QUEUE);
     expect(await mailRow(t, code)).toMatchObject({ status: 'failed', attempts: 1 });
   }, 30_000);
 });
@@ -278,7 +290,10 @@ describe('mail queue and roles', () => {
         .set(a.auth)
         .send({ email: 'queued@example.com' });
       expect(res.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 1_000));
+      // No worker in this process: the job waits in Redis for a worker process.
+      expect(api.app.get(QueueWorkers).running()).toEqual([]);
+      const waiting = await bullQueue(api.app, MAIL_QUEUE).getJobs(['waiting']);
+      expect(waiting).toHaveLength(1);
       expect(smtp.received).toHaveLength(0);
       expect(await mailRow(api, code)).toMatchObject({ status: 'queued', attempts: 0 });
     } finally {
@@ -297,6 +312,52 @@ describe('mail queue and roles', () => {
       await waitFor('the sent status', async () =>
         (await mailRow(worker, code))?.status === 'sent' ? true : undefined,
       );
+    } finally {
+      await worker.close();
+    }
+  });
+  it('sends a message whose job was lost with Redis: the sweeper re-enqueues it', async () => {
+    const api = await createTestApp({ env: { SMTP_URL: smtp.url, ROLE: 'api' } });
+    let code: string;
+    try {
+      const a = await createAccount(api.app);
+      const created = await request(api.app.getHttpServer())
+        .post('/api/auth/v1/claims/')
+        .set(a.auth)
+        .send(claimBody());
+      code = created.body.code;
+      await request(api.app.getHttpServer())
+        .post(`/api/auth/v1/claims/${code}/notify-customer/`)
+        .set(a.auth)
+        .send({ email: 'lost@example.com' })
+        .expect(200);
+      // Redis restarted without persistence: every job is gone; the row says the mail is due.
+      await flushRedisPrefix(api.config);
+      await api.app
+        .get(DataSource)
+        .query(
+          `UPDATE mail_messages SET next_attempt_at = now() - interval '2 minutes' WHERE ref = $1`,
+          [code],
+        );
+      expect(await mailRow(api, code)).toMatchObject({ status: 'queued', attempts: 0 });
+    } finally {
+      await api.close();
+    }
+
+    const worker = await createTestApp({
+      env: { SMTP_URL: smtp.url, ROLE: 'worker', MAINTENANCE_INTERVAL_MS: '200' },
+      keepState: true,
+    });
+    try {
+      const message = await waitFor('the e-mail re-enqueued by the sweeper', () =>
+        smtp.received.find((m) => m.to.includes('lost@example.com')),
+      );
+      expect((await simpleParser(message.raw)).subject).toContain(code);
+      const row = await waitFor('the sent status', async () => {
+        const r = await mailRow(worker, code);
+        return r?.status === 'sent' ? r : undefined;
+      });
+      expect(row.attempts).toBe(1);
     } finally {
       await worker.close();
     }

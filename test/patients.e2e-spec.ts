@@ -315,6 +315,16 @@ describe('patients (CONTRACT §6)', () => {
       expect(bad.body).toEqual({ errors: { cursor: { $: ['Invalid cursor.'] } } });
     });
 
+    it('still takes a cursor of the earlier millisecond form (handed out before an upgrade)', async () => {
+      const [row]: { id: string; created_at: Date }[] = await t.app
+        .get(DataSource)
+        .query('SELECT id, created_at FROM patients WHERE code = $1', [expectedOrder[49]]);
+      const cursor = Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
+      const res = await list(c, { limit: 50, cursor });
+      expect(res.status).toBe(200);
+      expect(res.body.result.map((p: PatientBody) => p.code)).toEqual(expectedOrder.slice(50, 100));
+    });
+
     it("never lists another account's patients, even with its cursor", async () => {
       const page = await list(c, { limit: 5 });
       const other = await list(a, { limit: 200, cursor: page.body.next_cursor });

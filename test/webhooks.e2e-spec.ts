@@ -2,9 +2,11 @@ import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { DELIVERY_QUEUE } from '@/modules/webhooks/webhooks.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { waitForIdleQueue } from './support/queues';
 import { TestReceiver } from './support/receiver';
 
 const hmacHex = (secret: string, raw: Buffer) =>
@@ -67,6 +69,7 @@ describe('webhooks: management and signed delivery', () => {
       is_active: true,
       description: 'PMS',
       version: 'v2',
+      events: ['eligibility'],
       has_secret: true,
       secret: 'my-shared-secret-1',
       created_at: expect.stringMatching(/\+00:00$/),
@@ -135,8 +138,8 @@ describe('webhooks: management and signed delivery', () => {
       version: 'v1',
       secret: 'raw-secret-for-v1',
     });
-    await addWebhook(a, { url: receiver.url('/inactive'), is_active: false });
-    await addWebhook(b, { url: receiver.url('/other-account') });
+    const inactive = await addWebhook(a, { url: receiver.url('/inactive'), is_active: false });
+    const foreign = await addWebhook(b, { url: receiver.url('/other-account') });
 
     const uid = await startSearch(t.app, a.auth, { patient: patient({ member_id: 'NO_OON' }) });
     const [s] = await receiver.waitFor('/signed', 1);
@@ -181,7 +184,15 @@ describe('webhooks: management and signed delivery', () => {
       ),
     ).toThrow();
 
-    await new Promise((r) => setTimeout(r, 300));
+    // Deliveries are recorded in the transaction that finished the request: none now, none ever.
+    const recorded: { webhook_id: string }[] = await t.app.get(DataSource).query(
+      `SELECT d.webhook_id FROM webhook_deliveries d JOIN eligibility_requests r ON r.id = d.request_id
+         WHERE r.uid = $1`,
+      [uid],
+    );
+    expect(recorded.map((d) => d.webhook_id).sort()).toEqual([signed.id, plain.id, v1.id].sort());
+    expect(recorded.map((d) => d.webhook_id)).not.toContain(inactive.id);
+    expect(recorded.map((d) => d.webhook_id)).not.toContain(foreign.id);
     expect(receiver.forPath('/inactive')).toHaveLength(0);
     expect(receiver.forPath('/other-account')).toHaveLength(0);
 
@@ -296,7 +307,8 @@ describe('webhooks: retries, failure, redelivery', () => {
       expect(delivery.attempt_count).toBe(3);
       expect(delivery.attempts.map((x: any) => x.status_code)).toEqual([500, 500, 200]);
       expect(delivery.attempts[0].error).toBe('HTTP 500');
-      await new Promise((r) => setTimeout(r, 500));
+      // Every job scheduled for it has run: no fourth attempt is coming.
+      await waitForIdleQueue(t.app, DELIVERY_QUEUE);
       expect(receiver.forPath('/flaky')).toHaveLength(3);
     } finally {
       await t.close();
@@ -390,6 +402,100 @@ describe('webhooks: retries, failure, redelivery', () => {
     } finally {
       await second.close();
       await receiver.stop();
+    }
+  });
+
+  it.each([
+    ['deactivated', 'patch'],
+    ['deleted', 'delete'],
+  ] as const)('stops retrying once the webhook is %s', async (_what, method) => {
+    const receiver = await new TestReceiver().start();
+    // The second attempt would come 2 s after the first.
+    const t = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '2,2,2' } });
+    try {
+      const a = await createAccount(t.app);
+      const http = () => request(t.app.getHttpServer());
+      const hook = (
+        await http()
+          .post('/api/auth/v1/webhooks/')
+          .set(a.auth)
+          .send({ url: receiver.url('/stop') })
+      ).body;
+      receiver.defaultReply = 500;
+      const uid = await startSearch(t.app, a.auth, { patient: patient() });
+      await receiver.waitFor('/stop', 1);
+      const first = await waitForDelivery(
+        t,
+        a,
+        hook.id,
+        (d) => d.request_uid === uid && d.attempts.length === 1,
+      );
+      expect(first).toMatchObject({ status: 'pending', attempt_count: 1 });
+      if (method === 'patch') {
+        await http()
+          .patch(`/api/auth/v1/webhooks/${hook.id}/`)
+          .set(a.auth)
+          .send({ is_active: false })
+          .expect(200);
+        const [row] = await t.app
+          .get(DataSource)
+          .query(
+            'SELECT status, next_attempt_at, completed_at FROM webhook_deliveries WHERE id = $1',
+            [first.id],
+          );
+        expect(row).toMatchObject({ status: 'failed', next_attempt_at: null });
+        expect(row.completed_at).not.toBeNull();
+      } else {
+        await http().delete(`/api/auth/v1/webhooks/${hook.id}/`).set(a.auth).expect(204);
+      }
+      // The retry already scheduled runs, finds nothing to send, and schedules nothing more.
+      await waitForIdleQueue(t.app, DELIVERY_QUEUE);
+      expect(receiver.forPath('/stop')).toHaveLength(1);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  });
+
+  it('pages through deliveries created in the same millisecond without skipping any', async () => {
+    const t = await createTestApp();
+    try {
+      const a = await createAccount(t.app);
+      const http = () => request(t.app.getHttpServer());
+      const uids = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          startSearch(t.app, a.auth, { patient: patient({ first_name: `Page${i}` }) }),
+        ),
+      );
+      for (const uid of uids) await waitForResult(t.app, a.auth, uid);
+      const hook = (
+        await http()
+          .post('/api/auth/v1/webhooks/')
+          .set(a.auth)
+          .send({ url: 'http://127.0.0.1:9/never', is_active: false })
+      ).body;
+      // One statement: every row gets the same now(), microseconds included.
+      await t.app.get(DataSource).query(
+        `INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status)
+         SELECT $1, account_id, 'eligibility.finished', id, uid, body_v2, 'succeeded'
+         FROM eligibility_requests WHERE account_id = $2`,
+        [hook.id, a.accountId],
+      );
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: request.Response = await http()
+          .get(`/api/auth/v1/webhooks/${hook.id}/deliveries/`)
+          .query({ limit: 2, ...(cursor ? { cursor } : {}) })
+          .set(a.auth)
+          .expect(200);
+        seen.push(...res.body.result.map((d: any) => d.request_uid as string));
+        cursor = res.body.next_cursor;
+      } while (cursor);
+      expect(seen).toHaveLength(5);
+      expect([...seen].sort()).toEqual([...uids].sort());
+    } finally {
+      await t.close();
     }
   });
 

@@ -49,6 +49,31 @@ export function processCpuMs(pid: number): number {
   return (ticks(pid, false) * 1000) / TICKS_PER_SEC;
 }
 
+/** A process and its descendants, as they are now (`/proc/<pid>/task/<pid>/children`). */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // gone, or no children
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/**
+ * CPU time of a process and all its descendants so far, in milliseconds: the cluster's processes
+ * count as the service. A descendant that ended is counted in its parent's reaped-children time.
+ */
+export function treeCpuMs(pid: number): number {
+  const [root, ...rest] = processTree(pid);
+  const ms = (t: number) => (t * 1000) / TICKS_PER_SEC;
+  return ms(ticks(root, true)) + rest.reduce((sum, p) => sum + ms(ticks(p, false)), 0);
+}
+
 function serviceTicks(databaseName: string): number {
   let sum = 0;
   for (const entry of readdirSync('/proc')) {

@@ -21,7 +21,10 @@ export interface CannonJob {
   /** Load run first and thrown away (JIT, pools, caches). */
   warmupSec?: number;
   timeoutSec?: number;
-  /** A server process whose CPU time per answered request is reported (the measured run only). */
+  /**
+   * A server process whose CPU time (with its descendants: a cluster) per answered request is
+   * reported (the measured run only).
+   */
   watchPid?: number;
 }
 

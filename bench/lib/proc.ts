@@ -149,8 +149,9 @@ export async function waitForHttp(
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * Samples a process's resident memory (VmRSS) every `intervalMs`, keeping the overall peak and
- * the peak of the current phase.
+ * Samples the resident memory (VmRSS) of the processes `pids()` names every `intervalMs` (a
+ * cluster: each of its processes), keeping the peak of any one process, overall and in the
+ * current phase.
  */
 export class RssMonitor {
   peakMb = 0;
@@ -159,7 +160,7 @@ export class RssMonitor {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly pid: number,
+    private readonly pids: () => number[],
     private readonly intervalMs = 200,
   ) {}
 
@@ -183,15 +184,19 @@ export class RssMonitor {
   }
 
   private sample(): void {
-    try {
-      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-      const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
-      if (!Number.isFinite(kb)) return;
-      this.lastMb = Math.round((kb / 1024) * 10) / 10;
-      this.peakMb = Math.max(this.peakMb, this.lastMb);
-      this.phasePeakMb = Math.max(this.phasePeakMb, this.lastMb);
-    } catch {
-      // the process is gone; the orchestrator notices that on its own
+    let largest = 0;
+    for (const pid of this.pids()) {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
+        if (Number.isFinite(kb)) largest = Math.max(largest, kb / 1024);
+      } catch {
+        // the process is gone; the orchestrator notices that on its own
+      }
     }
+    if (largest === 0) return;
+    this.lastMb = Math.round(largest * 10) / 10;
+    this.peakMb = Math.max(this.peakMb, this.lastMb);
+    this.phasePeakMb = Math.max(this.phasePeakMb, this.lastMb);
   }
 }

@@ -1,10 +1,29 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiProperty, ApiResponse } from '@nestjs/swagger';
 
-/** OpenAPI descriptions of the contract's error answers (CONTRACT §2, §3). */
+/**
+ * OpenAPI decorators shared by the controllers and response DTOs. The document must tell the
+ * truth to clients that generate code from it: real types, `nullable` where null is sent, the
+ * contract's error shapes.
+ */
+
+/** Component names of the error bodies (defined once, in api-document.ts). */
+export const ERROR_SCHEMAS = {
+  detail: 'ErrorDetail',
+  validation: 'ValidationErrors',
+} as const;
+
+/** A schema that admits only null (OpenAPI 3.0 has no `type: null`): the null alternative of a oneOf. */
+export const NULL_ONLY_SCHEMA = { type: 'object', nullable: true, enum: [null] };
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The contract's error answers (CONTRACT §2, §3). */
 const ERROR_DOCS = {
   400: {
-    description: 'Validation failed: every field error of the request, nested like the body.',
+    description:
+      'Validation failed: every field error of the request, nested like the body (array ' +
+      'indexes as string keys); whole-request errors under `$`.',
     example: { errors: { patient: { first_name: { $: ['This field may not be blank.'] } } } },
   },
   401: {
@@ -20,8 +39,12 @@ const ERROR_DOCS = {
     example: { detail: 'Not found.' },
   },
   413: { description: 'Body over 1 MiB.', example: { detail: 'Request body too large.' } },
+  415: {
+    description: 'A body in an encoding or charset other than UTF-8 JSON.',
+    example: { detail: 'Unsupported body encoding; send UTF-8 JSON.' },
+  },
   429: {
-    description: 'Rate limit of the API key reached; see Retry-After.',
+    description: 'Rate limit of the API key reached; retry after `Retry-After` seconds.',
     example: { detail: 'Request was throttled. Expected available in 12 seconds.' },
   },
   500: {
@@ -36,6 +59,14 @@ const ERROR_DOCS = {
 
 type ErrorStatus = keyof typeof ERROR_DOCS;
 
+const RETRY_AFTER = {
+  'Retry-After': {
+    description: 'Seconds until the API key may call again.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
 function errorResponse(status: ErrorStatus, example?: unknown): MethodDecorator & ClassDecorator {
   const doc = ERROR_DOCS[status];
   const body = example ?? doc.example;
@@ -43,15 +74,10 @@ function errorResponse(status: ErrorStatus, example?: unknown): MethodDecorator 
   return ApiResponse({
     status,
     description: doc.description,
+    headers: status === 429 ? RETRY_AFTER : undefined,
     content: {
       'application/json': {
-        schema: isDetail
-          ? { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] }
-          : {
-              type: 'object',
-              properties: { errors: { type: 'object', additionalProperties: true } },
-              required: ['errors'],
-            },
+        schema: ref(isDetail ? ERROR_SCHEMAS.detail : ERROR_SCHEMAS.validation),
         example: body,
       },
     },
@@ -60,8 +86,62 @@ function errorResponse(status: ErrorStatus, example?: unknown): MethodDecorator 
 
 /** The answers every authenticated endpoint can give, plus the ones named. */
 export function ApiStandardErrors(...extra: (ErrorStatus | [ErrorStatus, unknown])[]) {
-  const decorators = [401, 413, 429, 500, 503].map((s) => errorResponse(s as ErrorStatus));
+  const decorators = [401, 413, 415, 429, 500, 503].map((s) => errorResponse(s as ErrorStatus));
   for (const e of extra)
     decorators.push(Array.isArray(e) ? errorResponse(e[0], e[1]) : errorResponse(e));
   return applyDecorators(...decorators);
 }
+
+/** Operations anyone may call (health probes): `security: []` overrides the document's default. */
+// @nestjs/swagger's metadata key for @ApiSecurity (not exported by the package).
+const API_SECURITY_METADATA = 'swagger/apiSecurity';
+
+export function ApiNoAuth(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(API_SECURITY_METADATA, [], target);
+}
+
+/**
+ * Field kinds of response bodies. Nest reads `string | null` as `Object`, so every field whose
+ * TypeScript type is a union names its kind here.
+ */
+const KINDS = {
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string', format: 'date' },
+  'date-time': { type: 'string', format: 'date-time' },
+} as const;
+
+export type FieldKind = keyof typeof KINDS;
+
+export interface FieldDoc {
+  description?: string;
+  example?: unknown;
+  enum?: readonly string[];
+  pattern?: string;
+  minimum?: number;
+  /** false: the key may be absent. Default true. */
+  required?: boolean;
+}
+
+/** A field that is always sent, of this kind. */
+export function ApiField(kind: FieldKind, doc: FieldDoc = {}): PropertyDecorator {
+  return ApiProperty({ ...KINDS[kind], ...doc, enum: doc.enum ? [...doc.enum] : undefined });
+}
+
+/** A field that is sent as its kind or as null (`nullable: true`; null is in an enum too). */
+export function ApiNullable(kind: FieldKind, doc: FieldDoc = {}): PropertyDecorator {
+  return ApiProperty({
+    ...KINDS[kind],
+    ...doc,
+    nullable: true,
+    enum: doc.enum ? [...doc.enum, null] : undefined,
+  });
+}
+
+/** A decimal string as answers print it: four decimals ("12.2200"). */
+export const DECIMAL4 = '^-?\\d+\\.\\d{4}$';
+
+/** A timestamp (ISO 8601 with offset). */
+export const ApiTimestamp = (doc: FieldDoc = {}) =>
+  ApiField('date-time', { example: '2026-11-21T13:51:16.926+00:00', ...doc });

@@ -1,4 +1,11 @@
-import { formatDecimal4, isDecimalInput, normaliseDecimal, sumDecimals, toMinor } from './decimal';
+import {
+  formatDecimal4,
+  isDecimalInput,
+  multiplyDecimal,
+  normaliseDecimal,
+  sumDecimals,
+  toMinor,
+} from './decimal';
 
 describe('decimal helpers', () => {
   it('prints four decimals without passing through a float', () => {
@@ -12,6 +19,14 @@ describe('decimal helpers', () => {
   it('sums 0.1 + 0.2 exactly', () => {
     expect(sumDecimals(['0.1', '0.2'])).toBe('0.3000');
     expect(sumDecimals(['19999999.9999', '0.0001'])).toBe('20000000.0000');
+  });
+
+  it('multiplies by a whole number exactly (12.22 × 2 = 24.44, 0.1 × 3 = 0.3)', () => {
+    expect(multiplyDecimal('12.22', 2)).toBe('24.4400');
+    expect(multiplyDecimal('0.1', 3)).toBe('0.3000');
+    expect(multiplyDecimal('9999999999.9999', 999)).toBe('9989999999999.9001');
+    expect(multiplyDecimal('5', 0)).toBe('0.0000');
+    expect(() => multiplyDecimal('1', 1.5)).toThrow(RangeError);
   });
 
   it('accepts decimal strings and plain numbers, refuses exponents and junk', () => {

@@ -58,3 +58,12 @@ export function formatDecimal4(value: string | null | undefined): string | null 
 export function sumDecimals(values: string[]): string {
   return fromMinor(values.reduce((acc, v) => acc + toMinor(v), 0n));
 }
+
+/**
+ * A decimal string times a whole number, exact (a claim line's charge: unit cost × quantity).
+ * Refuses a factor that is not a safe integer rather than rounding it.
+ */
+export function multiplyDecimal(value: string, factor: number): string {
+  if (!Number.isSafeInteger(factor)) throw new RangeError(`Not an integer factor: ${factor}`);
+  return fromMinor(toMinor(value) * BigInt(factor));
+}

@@ -11,6 +11,7 @@ export const MSG = {
   email: 'Enter a valid email address.',
   object: 'Invalid data. Expected a dictionary.',
   list: 'Expected a list of items.',
+  invalidItems: 'Some elements of this list are not valid.',
   choice: (value: unknown) => `"${String(value)}" is not a valid choice.`,
   maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
   minItems: (n: number) => `Ensure this field has at least ${n} elements.`,

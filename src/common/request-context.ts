@@ -4,6 +4,10 @@ import type { Request } from 'express';
 export interface AuthContext {
   accountId: string;
   apiKeyId: string;
+  /** The key's display prefix: how the audit trail names it. */
+  apiKeyPrefix: string;
+  /** The key's scopes (CONTRACT §14), as stored. */
+  scopes: string[];
 }
 
 export interface AppRequest extends Request {

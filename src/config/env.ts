@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The one place that reads process.env. Every setting of CONTRACT §9 is parsed and validated here;
  * a bad value stops start-up with one line per variable (see `ConfigError`).
  */
+
+import { ClaimsConfig, loadClaimsConfig } from './claims';
+import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -16,6 +21,8 @@ export interface AppConfig {
   redisUrl: string;
   redisPrefix: string;
   logLevel: string;
+  /** `json` lines, or `pretty` for a developer's terminal. */
+  logFormat: 'json' | 'pretty';
   smtpUrl: string | null;
   mailFrom: string;
   mailDir: string;
@@ -30,6 +37,25 @@ export interface AppConfig {
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
   searchConcurrency: number;
+  /** CONTRACT §10: the clearinghouse real insurers are asked through (X12 270/271). */
+  clearinghouse: ClearinghouseConfig;
+  /** CONTRACT §12: where claims are submitted (837P) and followed up (276/277). */
+  claims: ClaimsConfig;
+  /** Longest wait for one insurer call; past it the insurer counts as unavailable (retried). */
+  insurerTimeoutMs: number;
+  /**
+   * CONTRACT §14: eligibility requests older than this many days lose their patient data (the
+   * daily retention job); null (unset) keeps everything.
+   */
+  phiRetentionDays: number | null;
+  /** How long a process trusts an API key it has looked up (0 = look up every request). */
+  apiKeyCacheSeconds: number;
+  /** API processes `npm start` runs (1 = everything in one process, as ROLE says). */
+  webConcurrency: number;
+  /** CONTRACT §13: most concurrent calls to one insurer, across every process (batch items get the share singles leave). */
+  insurerConcurrency: number;
+  /** Batch items run at once per worker process (each still waits for an insurer slot). */
+  batchConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -46,7 +72,10 @@ const DEFAULT_RETRY_SCHEDULE = '60,300,900,3600,7200,14400,28800,28800';
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): AppConfig {
+export function loadConfig(
+  env: Env = process.env,
+  stdoutIsTty: boolean = process.stdout.isTTY === true,
+): AppConfig {
   const problems: string[] = [];
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const isProduction = nodeEnv === 'production';
@@ -114,6 +143,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push(`LOG_LEVEL: must be fatal, error, warn, info, debug, trace or silent`);
   }
 
+  // Human-readable on a terminal in development; JSON lines everywhere else (log collectors).
+  const logFormat = str('LOG_FORMAT', nodeEnv === 'development' && stdoutIsTty ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') {
+    problems.push(`LOG_FORMAT: must be json or pretty (got "${logFormat}")`);
+  }
+
   const smtpRaw = env.SMTP_URL?.trim();
   let smtpUrl: string | null = null;
   if (smtpRaw) smtpUrl = url('SMTP_URL', smtpRaw, ['smtp:', 'smtps:']);
@@ -148,6 +183,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     );
   }
 
+  const clearinghouse = loadClearinghouseConfig(env, isProduction, problems);
   const config: AppConfig = {
     nodeEnv,
     isProduction,
@@ -159,6 +195,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl,
     redisPrefix,
     logLevel,
+    logFormat: logFormat as AppConfig['logFormat'],
     smtpUrl,
     mailFrom,
     mailDir,
@@ -170,14 +207,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
-    maintenanceIntervalMs: int(
-      'MAINTENANCE_INTERVAL_MS',
-      10_000,
-      100,
-      3_600_000,
-    ),
+    maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
     searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),
+    clearinghouse,
+    claims: loadClaimsConfig(env, isProduction, clearinghouse, problems),
+    insurerTimeoutMs: int('INSURER_TIMEOUT_MS', 30_000, 50, 300_000),
+    phiRetentionDays: env.PHI_RETENTION_DAYS?.trim()
+      ? int('PHI_RETENTION_DAYS', 0, 1, 36_500)
+      : null,
+    apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
+    webConcurrency: int('WEB_CONCURRENCY', availableParallelism(), 1, 64),
+    insurerConcurrency: int('INSURER_CONCURRENCY', 10, 1, 1000),
+    batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -188,16 +230,7 @@ export function validateEnv(env: Env): { app: AppConfig } {
   return { app: loadConfig(env) };
 }
 
-/**
- * Settings Nest needs while modules are being declared (before DI exists): which roles run queue
- * workers, and worker concurrency. Validated again, with messages, by loadConfig at start-up.
- */
-export const staticSettings = {
-  runsWorkers(): boolean {
-    return (process.env.ROLE?.trim() || 'all') !== 'api';
-  },
-  searchConcurrency(): number {
-    const n = Number(process.env.SEARCH_CONCURRENCY);
-    return Number.isInteger(n) && n > 0 && n <= 1000 ? n : 50;
-  },
-};
+/** `worker` and `all` processes run the queue workers and maintenance loops; `api` only adds jobs. */
+export function runsWorkers(config: Pick<AppConfig, 'role'>): boolean {
+  return config.role !== 'api';
+}

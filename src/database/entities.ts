@@ -1,7 +1,10 @@
 import { Account } from '@/modules/accounts/account.entity';
 import { Location } from '@/modules/accounts/location.entity';
+import { RecoveryCode } from '@/modules/accounts/recovery-code.entity';
 import { User } from '@/modules/accounts/user.entity';
 import { ApiKey } from '@/modules/auth/api-key.entity';
+import { AuditEvent } from '@/modules/audit/audit-event.entity';
+import { EligibilityBatch } from '@/modules/eligibility/batch.entity';
 import { EligibilityRequest } from '@/modules/eligibility/eligibility-request.entity';
 import {
   EligibilityPerson,
@@ -18,7 +21,10 @@ export const entities = [
   Account,
   Location,
   User,
+  RecoveryCode,
   ApiKey,
+  AuditEvent,
+  EligibilityBatch,
   EligibilityRequest,
   EligibilityResult,
   EligibilityPerson,

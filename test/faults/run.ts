@@ -148,6 +148,8 @@ class Stage {
       NODE_ENV: 'development',
       DATABASE_URL: pg.url(`faults_${name}`),
       DATABASE_POOL_SIZE: '20',
+      // One process per service, as each scenario's topology names them (no cluster).
+      WEB_CONCURRENCY: '1',
       REDIS_URL: redis.url(),
       REDIS_PREFIX: `faults_${name}`,
       LOG_LEVEL: 'warn',

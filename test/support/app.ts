@@ -1,6 +1,6 @@
-import type { Type } from '@nestjs/common';
+import type { Provider, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
+import { Test, TestingModule } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { AppModule } from '@/app.module';
@@ -8,6 +8,7 @@ import { configureApp } from '@/app.setup';
 import { APP_CONFIG } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { migrateDatabase } from '@/database/data-source';
+import { checkAnswersAgainstOpenApi } from './openapi-responses';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -20,6 +21,11 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Extra controllers (for example one that throws, to see the 500 answer). */
   controllers?: Type<unknown>[];
+  /**
+   * Extra providers, for example a fake insurer connector (test/support/fake-connector.ts):
+   * the registry discovers it like a real one.
+   */
+  providers?: Provider[];
   /** Keep rows and jobs from before (restart tests). Default false: a clean state. */
   keepState?: boolean;
   /** Bind to a port (needed when something outside supertest calls the app): true = any free port. */
@@ -28,25 +34,52 @@ export interface TestAppOptions {
 
 /** Builds the production AppModule with the production HTTP pipeline (configureApp). */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { config, moduleRef } = await compile(options);
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  checkAnswersAgainstOpenApi(app, options.controllers);
+  configureApp(app);
+  if (options.listen !== undefined && options.listen !== false) {
+    await app.listen(options.listen === true ? 0 : options.listen, '127.0.0.1');
+  } else await app.init();
+  return { app, config, close: () => app.close() };
+}
+
+export interface TestContext {
+  /** The application's providers (`ctx.get(SearchRunner)`), without an HTTP server. */
+  ctx: TestingModule;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * The middle test tier: the production AppModule with its real repositories, database and Redis,
+ * but no HTTP server, for specs that call services directly. ROLE defaults to `api`, so no queue
+ * worker or maintenance loop runs behind the test's back: the spec drives every step itself.
+ */
+export async function createTestContext(options: TestAppOptions = {}): Promise<TestContext> {
+  const { config, moduleRef } = await compile({ ...options, env: { ROLE: 'api', ...options.env } });
+  await moduleRef.init();
+  return { ctx: moduleRef, config, close: () => moduleRef.close() };
+}
+
+async function compile(
+  options: TestAppOptions,
+): Promise<{ config: AppConfig; moduleRef: TestingModule }> {
   const config = loadConfig({ ...process.env, ...options.env });
   if (!options.keepState) await resetState(config);
   else await migrateDatabase(config);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule],
     controllers: options.controllers ?? [],
+    providers: options.providers ?? [],
   })
     .overrideProvider(APP_CONFIG)
     .useValue(config)
     .compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({
-    bodyParser: false,
-    bufferLogs: true,
-  });
-  configureApp(app);
-  if (options.listen !== undefined && options.listen !== false) {
-    await app.listen(options.listen === true ? 0 : options.listen, '127.0.0.1');
-  } else await app.init();
-  return { app, config, close: () => app.close() };
+  return { config, moduleRef };
 }
 
 /** Creates the worker's database when missing, migrates it, and empties every table and queue. */

@@ -190,7 +190,8 @@ export type Mutation =
   | { kind: 'set'; pick: number; value: unknown }
   | { kind: 'delete'; pick: number }
   | { kind: 'extra'; pick: number; key: string; value: unknown }
-  | { kind: 'replace'; value: unknown };
+  | { kind: 'replace'; value: unknown }
+  | Confusion;
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   {
@@ -218,6 +219,10 @@ export function mutate(body: unknown, mutations: Mutation[]): unknown {
       result = m.value;
       continue;
     }
+    if (m.kind === 'confuse') {
+      result = confuseAt(result, m);
+      continue;
+    }
     const paths = pathsOf(result).filter((p) => p.length > 0);
     const containers = pathsOf(result).filter((p) => {
       const v = at(result, p);
@@ -238,6 +243,171 @@ export function mutate(body: unknown, mutations: Mutation[]): unknown {
     else delete parent[key];
   }
   return result;
+}
+
+/**
+ * Type confusion: a value of another JSON kind where one was, made from what was there, so the
+ * rest of the body stays valid and validation must find the one wrong place: lists inside lists
+ * (`[[{service}]]`, `[["92014"]]`), objects where strings or lists are, strings where lists or
+ * objects are, empty lists nested anywhere, nesting that ends at the body's depth limit, lists
+ * that fill the body up to its value limit.
+ */
+export type ConfusionShape =
+  | { to: 'wrap'; levels: number }
+  | { to: 'object'; key: string }
+  | { to: 'twice' }
+  | { to: 'emptyList'; levels: number }
+  | { to: 'emptyObject' }
+  | { to: 'unwrap' }
+  | { to: 'text' }
+  | { to: 'scalar'; value: string | number | boolean | null }
+  | { to: 'deep'; depth: number; kind: 'array' | 'object' | 'mixed' }
+  | { to: 'wide'; spare: number };
+
+export interface Confusion {
+  kind: 'confuse';
+  /** Picks a depth of the body (each depth as likely as any other), then a place at that depth. */
+  level: number;
+  pick: number;
+  shape: ConfusionShape;
+}
+
+/** The body limits of src/common/http-pipeline.ts: values are generated on both sides of them. */
+export const BODY_MAX_DEPTH = 64;
+export const BODY_MAX_VALUES = 5_000;
+
+const confusionShape: fc.Arbitrary<ConfusionShape> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      to: fc.constant('wrap' as const),
+      levels: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      to: fc.constant('object' as const),
+      key: fc.constantFrom('a', '0', '$', 'codes', 'cost', 'first_name', 'services', 'patient'),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ to: 'twice' as const }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      to: fc.constant('emptyList' as const),
+      levels: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.constant({ to: 'emptyObject' as const }) },
+  { weight: 4, arbitrary: fc.constant({ to: 'unwrap' as const }) },
+  { weight: 4, arbitrary: fc.constant({ to: 'text' as const }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      to: fc.constant('scalar' as const),
+      value: fc.constantFrom<string | number | boolean | null>(
+        'x',
+        '',
+        ' ',
+        0,
+        -1,
+        1.5,
+        true,
+        false,
+        null,
+      ),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      to: fc.constant('deep' as const),
+      depth: fc.integer({ min: BODY_MAX_DEPTH - 2, max: BODY_MAX_DEPTH + 2 }),
+      kind: fc.constantFrom<'array' | 'object' | 'mixed'>('array', 'object', 'mixed'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      to: fc.constant('wide' as const),
+      spare: fc.integer({ min: -2, max: 2 }),
+    }),
+  },
+);
+
+export const confusion: fc.Arbitrary<Confusion> = fc.record({
+  kind: fc.constant('confuse' as const),
+  level: fc.nat(),
+  pick: fc.nat(),
+  shape: confusionShape,
+});
+
+/** How many values (containers and leaves) `value` holds, as the body limit counts them. */
+export function countValues(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 1;
+  return 1 + Object.values(value).reduce<number>((n, v) => n + countValues(v), 0);
+}
+
+/** `levels` containers around `inner`: lists, objects, or both in turn. */
+function enclose(inner: unknown, levels: number, kind: 'array' | 'object' | 'mixed'): unknown {
+  let value = inner;
+  for (let i = 0; i < levels; i++)
+    value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { a: value };
+  return value;
+}
+
+/** The value `shape` makes of `value`, found `pathLength` keys below the root of `body`. */
+export function confused(
+  value: unknown,
+  shape: ConfusionShape,
+  pathLength: number,
+  body: unknown,
+): unknown {
+  switch (shape.to) {
+    case 'wrap':
+      return enclose(value, shape.levels, 'array');
+    case 'object':
+      return { [shape.key]: value };
+    case 'twice':
+      return [value, structuredClone(value)];
+    case 'emptyList':
+      return enclose([], shape.levels - 1, 'array');
+    case 'emptyObject':
+      return {};
+    case 'unwrap':
+      if (Array.isArray(value)) return value.length > 0 ? value[0] : 'x';
+      if (value !== null && typeof value === 'object') return Object.values(value)[0] ?? 'x';
+      if (typeof value === 'string') return value.length;
+      return String(value);
+    case 'text':
+      return JSON.stringify(value) ?? 'undefined';
+    case 'scalar':
+      return shape.value;
+    case 'deep':
+      // The value sits at depth pathLength + 1 (the root is 1): the innermost container lands
+      // at `shape.depth`, on either side of the limit.
+      return enclose('x', Math.max(1, shape.depth - pathLength), shape.kind);
+    case 'wide': {
+      const each = countValues(value);
+      const others = countValues(body) - each + 1;
+      const copies = Math.max(1, Math.floor((BODY_MAX_VALUES + shape.spare - others) / each));
+      return Array.from({ length: copies }, () => structuredClone(value));
+    }
+  }
+}
+
+function confuseAt(body: unknown, m: Confusion): unknown {
+  const paths = pathsOf(body);
+  const levels = [...new Set(paths.map((p) => p.length))].sort((x, y) => x - y);
+  const level = levels[m.level % levels.length];
+  const candidates = paths.filter((p) => p.length === level);
+  const path = candidates[m.pick % candidates.length];
+  if (path.length === 0) return confused(body, m.shape, 0, body);
+  const parent = at(body, path.slice(0, -1)) as Record<string | number, unknown>;
+  const key = path[path.length - 1];
+  parent[key] = confused(parent[key], m.shape, path.length, body);
+  return body;
 }
 
 function at(value: unknown, path: (string | number)[]): unknown {
@@ -361,7 +531,7 @@ export class FuzzClient {
     const problem = contractViolation(res.status, res.contentType, res.text);
     if (problem) {
       const shown = opts.raw !== undefined ? String(opts.raw) : JSON.stringify(opts.body);
-      const line = `${label}: ${method} ${path.slice(0, 200)} body=${(shown ?? '').slice(0, 300)} → ${problem}`;
+      const line = `${label}: ${method} ${path.slice(0, 200)} body=${(shown ?? '').slice(0, 1_500)} → ${problem}`;
       this.violations.push(line);
       return line;
     }

@@ -1,7 +1,7 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorTree, ValidationFailed } from '../errors';
 import { MSG } from '../messages';
-import { ITEM_ERRORS_PREFIX } from './fields';
+import { ITEMS, itemErrorsOf } from './item-errors';
 
 /**
  * Turns class-validator's error tree into the CONTRACT §3 envelope: nested objects nest, array
@@ -21,28 +21,26 @@ export function toErrorTree(errors: ValidationError[]): ErrorTree {
 function buildNode(error: ValidationError): ErrorTree | null {
   const node: ErrorTree = {};
   const constraints = error.constraints ?? {};
+  // Element errors of a list (item-errors.ts), each under its index.
+  const items = itemErrorsOf(error);
   let messages: string[];
   if (constraints.presence) messages = [constraints.presence];
   else if (constraints.type) messages = [constraints.type];
   else if (constraints.whitelistValidation || constraints.nestedValidation) messages = [MSG.object];
-  else messages = Object.values(constraints);
+  else
+    messages = Object.entries(constraints)
+      .filter(([name]) => !(name === ITEMS && items))
+      .map(([, message]) => message);
+  if (messages.length > 0) node.$ = messages;
+  if (items) for (const [index, message] of Object.entries(items)) node[index] = { $: [message] };
 
-  for (const message of messages) {
-    if (message.startsWith(ITEM_ERRORS_PREFIX)) {
-      const byIndex = JSON.parse(message.slice(ITEM_ERRORS_PREFIX.length)) as Record<
-        string,
-        string
-      >;
-      for (const [index, itemMessage] of Object.entries(byIndex))
-        node[index] = { $: [itemMessage] };
-    } else {
-      (node.$ ??= []).push(message);
-    }
-  }
   // A list over its size limit is reported as that alone, not item by item (bounded answer).
   const blocked = Boolean(constraints.presence || constraints.type || constraints.maxItems);
   if (!blocked) {
     for (const child of error.children ?? []) {
+      // An element that is not what the list holds is that one error; whatever class-validator
+      // found inside it (a list inside a list of objects) is not reported.
+      if (items && child.property in items) continue;
       const childNode = buildNode(child);
       if (childNode) node[child.property] = childNode;
     }
@@ -57,6 +55,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: false,
     forbidUnknownValues: false,
     stopAtFirstError: false,
+    // The builder reads each list from `value` to place its element errors (item-errors.ts).
     validationError: { target: false, value: true },
     transformOptions: { enableImplicitConversion: false },
     exceptionFactory: (errors) => new ValidationFailed(toErrorTree(errors)),

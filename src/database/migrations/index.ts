@@ -4,6 +4,15 @@ import { PatientsClaims1763760000000 } from './1763760000000-PatientsClaims';
 import { Webhooks1763770000000 } from './1763770000000-Webhooks';
 import { PatientLinks1763780000000 } from './1763780000000-PatientLinks';
 import { WebApp1763800000000 } from './1763800000000-WebApp';
+import { EligibilityOutcomes1795321568826 } from './1795321568826-EligibilityOutcomes';
+import { QueueLeases1795322089173 } from './1795322089173-QueueLeases';
+import { DeliveriesMillisecond1795322478917 } from './1795322478917-DeliveriesMillisecond';
+import { TwoFactor1795322326222 } from './1795322326222-TwoFactor';
+import { WebhookEvents1795325039455 } from './1795325039455-WebhookEvents';
+import { ProviderIdentityExchanges1795325134996 } from './1795325134996-ProviderIdentityExchanges';
+import { PatientDataProtection1795325219572 } from './1795325219572-PatientDataProtection';
+import { ClaimLifecycle1795325576421 } from './1795325576421-ClaimLifecycle';
+import { EligibilityBatches1795325462788 } from './1795325462788-EligibilityBatches';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -13,4 +22,13 @@ export const migrations = [
   Webhooks1763770000000,
   PatientLinks1763780000000,
   WebApp1763800000000,
+  EligibilityOutcomes1795321568826,
+  QueueLeases1795322089173,
+  DeliveriesMillisecond1795322478917,
+  TwoFactor1795322326222,
+  WebhookEvents1795325039455,
+  ProviderIdentityExchanges1795325134996,
+  PatientDataProtection1795325219572,
+  ClaimLifecycle1795325576421,
+  EligibilityBatches1795325462788,
 ];

@@ -16,6 +16,10 @@ export class Account {
   @Column({ name: 'frame_ancestors', type: 'text', array: true, default: () => "'{}'" })
   frameAncestors: string[];
 
+  /** Every user must sign in with two-factor (TOTP); users without it are sent to enrolment. */
+  @Column({ name: 'require_two_factor', type: 'boolean', default: false })
+  requireTwoFactor: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

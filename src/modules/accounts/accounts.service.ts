@@ -8,6 +8,14 @@ import { Account } from './account.entity';
 import { Location } from './location.entity';
 import { User } from './user.entity';
 
+/** A location's fields as a request gives them (undefined: unchanged; null: cleared). */
+export interface LocationFields {
+  title?: string;
+  npi?: string | null;
+  organization_name?: string | null;
+  tax_id?: string | null;
+}
+
 export interface NewAccount {
   name: string;
   email: string;
@@ -85,6 +93,10 @@ export class AccountsService {
     return this.users.findOne({ where: { email: email.trim().toLowerCase() } });
   }
 
+  findUserById(id: string): Promise<User | null> {
+    return this.users.findOne({ where: { id } });
+  }
+
   /** The user when the password matches; null otherwise (same cost for unknown e-mails). */
   async verifyCredentials(email: string, password: string): Promise<User | null> {
     const user = await this.findUserByEmail(email);
@@ -105,18 +117,46 @@ export class AccountsService {
     return this.locations.find({ where: { accountId }, order: { createdAt: 'ASC', code: 'ASC' } });
   }
 
-  async createLocation(accountId: string, title: string): Promise<Location> {
+  async createLocation(
+    accountId: string,
+    fields: LocationFields & { title: string },
+  ): Promise<Location> {
     return withUniqueRetry(() =>
       this.locations.save(
         this.locations.create({
           accountId,
-          title,
+          title: fields.title,
           code: generateCode('LOC'),
           status: 'enabled',
           isDefault: false,
+          npi: fields.npi ?? null,
+          organizationName: fields.organization_name ?? null,
+          taxId: fields.tax_id ?? null,
         }),
       ),
     );
+  }
+
+  /** Changes the fields given; another account's location is answered as a missing one. */
+  async updateLocation(accountId: string, code: string, fields: LocationFields): Promise<Location> {
+    const location = await this.locations.findOne({ where: { accountId, code } });
+    if (!location) throw new NotFoundError(`Location ${code} not found.`);
+    if (fields.title !== undefined) location.title = fields.title;
+    if (fields.npi !== undefined) location.npi = fields.npi;
+    if (fields.organization_name !== undefined)
+      location.organizationName = fields.organization_name;
+    if (fields.tax_id !== undefined) location.taxId = fields.tax_id;
+    await this.locations.update(
+      { id: location.id, accountId },
+      {
+        title: location.title,
+        npi: location.npi,
+        organizationName: location.organizationName,
+        taxId: location.taxId,
+      },
+    );
+    this.logger.log({ accountId, location: code }, 'location updated');
+    return location;
   }
 
   async getLocationById(accountId: string, id: string): Promise<Location | null> {

@@ -25,6 +25,16 @@ export class Location {
   @Column({ name: 'is_default', type: 'boolean', default: false })
   isDefault: boolean;
 
+  /** The practice's provider identity, required before a real insurer is asked (CONTRACT §10). */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  npi: string | null;
+
+  @Column({ name: 'organization_name', type: 'varchar', length: 60, nullable: true })
+  organizationName: string | null;
+
+  @Column({ name: 'tax_id', type: 'varchar', length: 9, nullable: true })
+  taxId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -1,15 +1,23 @@
-import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { AccountsService } from './accounts.service';
-import { CreateLocationDto, LocationListResponse, LocationResponse } from './dto/location.dto';
+import {
+  CreateLocationDto,
+  LocationListResponse,
+  LocationResponse,
+  UpdateLocationDto,
+} from './dto/location.dto';
+import { NotPatientData } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Locations')
 @ApiSecurity('Api')
@@ -18,6 +26,8 @@ export class LocationsController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Get()
+  @RequireScope('eligibility:read')
+  @NotPatientData()
   @ApiOperation({
     summary: "List the account's locations",
     description: 'Their codes are the `location_code` other endpoints take.',
@@ -30,13 +40,40 @@ export class LocationsController {
   }
 
   @Post()
+  @RequireScope('eligibility:write')
+  @NotPatientData()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a location' })
+  @ApiOperation({
+    summary: 'Create a location',
+    description:
+      'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked.',
+  })
   @ApiCreatedResponse({ type: LocationResponse })
-  @ApiStandardErrors(400)
+  @ApiStandardErrors([400, { errors: { npi: { $: ['This NPI has an invalid check digit.'] } } }])
   async create(@Req() req: AppRequest, @Body() body: CreateLocationDto): Promise<LocationResponse> {
+    return LocationResponse.from(await this.accounts.createLocation(req.auth!.accountId, body));
+  }
+
+  @Patch(':code')
+  @RequireScope('eligibility:write')
+  @NotPatientData()
+  @ApiOperation({
+    summary: 'Change a location',
+    description: 'The fields given change; `null` clears `npi`, `organization_name` or `tax_id`.',
+  })
+  @ApiParam({ name: 'code', example: 'LOC7K2M9QXA' })
+  @ApiOkResponse({ type: LocationResponse })
+  @ApiStandardErrors(
+    [400, { errors: { npi: { $: ['This NPI has an invalid check digit.'] } } }],
+    [404, { detail: 'Location LOC7K2M9QXA not found.' }],
+  )
+  async update(
+    @Req() req: AppRequest,
+    @Param('code') code: string,
+    @Body() body: UpdateLocationDto,
+  ): Promise<LocationResponse> {
     return LocationResponse.from(
-      await this.accounts.createLocation(req.auth!.accountId, body.title),
+      await this.accounts.updateLocation(req.auth!.accountId, code, body),
     );
   }
 }

@@ -17,6 +17,10 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 16 })
   prefix: string;
 
+  /** CONTRACT §14: what the key may do (scopes.ts), one per area, `write` including `read`. */
+  @Column({ type: 'text', array: true })
+  scopes: string[];
+
   @Column({ name: 'key_hash', type: 'char', length: 64, unique: true })
   keyHash: string;
 

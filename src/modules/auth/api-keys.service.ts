@@ -5,6 +5,8 @@ import { DataSource, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
 import type { AuthContext } from '@/common/request-context';
 import { ApiKey } from './api-key.entity';
+import { ALL_SCOPES, type ApiScope, normalizeScopes } from './scopes';
+import { ApiKeyCache } from './api-key-cache';
 
 const KEY_PATTERN = /^vk_[A-Za-z0-9_-]{43}$/;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -22,19 +24,38 @@ export function hashKey(key: string): string {
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  /** Per-process memo so last_used_at costs one write per key per minute, not one per request. */
+  /**
+   * Per-process memo so last_used_at costs one write per key per minute, not one per request:
+   * the column may lag the last use by up to a minute.
+   */
   private readonly lastUsedWritten = new Map<string, number>();
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectDataSource() private readonly db: DataSource,
+    private readonly cache: ApiKeyCache,
   ) {}
 
-  /** 256 random bits, base64url: `vk_` + 43 characters. Only the SHA-256 is stored. */
-  async create(accountId: string, name: string): Promise<CreatedApiKey> {
+  /**
+   * 256 random bits, base64url: `vk_` + 43 characters. Only the SHA-256 is stored. Scopes
+   * default to all (CONTRACT §14).
+   */
+  async create(
+    accountId: string,
+    name: string,
+    scopes: readonly ApiScope[] = ALL_SCOPES,
+  ): Promise<CreatedApiKey> {
+    const chosen = normalizeScopes(scopes);
+    if (chosen.length === 0) throw new Error('An API key needs at least one scope.');
     const key = `vk_${randomBytes(32).toString('base64url')}`;
     const apiKey = await this.keys.save(
-      this.keys.create({ accountId, name, prefix: key.slice(0, 10), keyHash: hashKey(key) }),
+      this.keys.create({
+        accountId,
+        name,
+        prefix: key.slice(0, 10),
+        keyHash: hashKey(key),
+        scopes: chosen,
+      }),
     );
     this.logger.log({ apiKeyId: apiKey.id, accountId }, 'api key created');
     return { apiKey, key };
@@ -44,7 +65,10 @@ export class ApiKeysService {
     return this.keys.find({ where: { accountId }, order: { createdAt: 'DESC' } });
   }
 
-  /** Revokes by id within an account; takes effect on the next request (no cache). */
+  /**
+   * Revokes by id within an account; takes effect on the next request in every process: the
+   * caches hear of it before this returns (see ApiKeyCache). Revoking again repeats the notice.
+   */
   async revoke(accountId: string, id: string): Promise<ApiKey> {
     const key = await this.keys.findOne({ where: { id, accountId } });
     if (!key) throw new NotFoundError(`API key ${id} not found.`);
@@ -53,6 +77,7 @@ export class ApiKeysService {
       await this.keys.save(key);
       this.logger.log({ apiKeyId: id, accountId }, 'api key revoked');
     }
+    await this.cache.revoked(key.keyHash);
     return key;
   }
 
@@ -72,14 +97,25 @@ export class ApiKeysService {
    */
   async authenticate(key: string): Promise<AuthContext | null> {
     if (!KEY_PATTERN.test(key)) return null;
-    const rows: { id: string; account_id: string }[] = await this.db.query(
-      'SELECT id, account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [hashKey(key)],
-    );
+    const keyHash = hashKey(key);
+    const cached = this.cache.get(keyHash);
+    if (cached) {
+      this.touch(cached.apiKeyId);
+      return cached;
+    }
+    const ticket = this.cache.ticket();
+    const rows: { id: string; account_id: string; prefix: string; scopes: string[] }[] =
+      await this.db.query(
+        'SELECT id, account_id, prefix, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+        [keyHash],
+      );
     if (rows.length === 0) return null;
-    const { id, account_id: accountId } = rows[0];
+    const { id, account_id: accountId, prefix, scopes } = rows[0];
+    // The scopes travel with the cached key: a key's scopes never change after creation.
+    const auth: AuthContext = { apiKeyId: id, accountId, apiKeyPrefix: prefix, scopes };
+    this.cache.set(keyHash, auth, ticket);
     this.touch(id);
-    return { apiKeyId: id, accountId };
+    return auth;
   }
 
   private touch(id: string): void {

@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeysService } from './api-keys.service';
+import { ScopeGuard } from './scope.guard';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey])],
-  providers: [ApiKeysService, ApiKeyGuard],
-  exports: [ApiKeysService, ApiKeyGuard],
+  providers: [ApiKeysService, ApiKeyGuard, ApiKeyCache, ScopeGuard],
+  exports: [ApiKeysService, ApiKeyGuard, ScopeGuard],
 })
 export class AuthModule {}

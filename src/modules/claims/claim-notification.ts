@@ -1,3 +1,4 @@
+import { lineCharge } from './claim-charges';
 import type { ClaimPersonResponse, ClaimResponse } from './dto/claim.response';
 
 export interface RenderedMail {
@@ -23,7 +24,7 @@ const escapeHtml = (s: string) =>
 
 /**
  * The claim submission notification (HTML and plain text): claim code, patient, insurer, each
- * service with its codes, date, quantity and cost, the amounts, and what happens next.
+ * service with its codes, date, quantity, unit cost and charge, the amounts, and what happens next.
  */
 export function renderClaimNotification(claim: ClaimResponse, insurer: string): RenderedMail {
   const patient = fullName(claim.patient);
@@ -36,6 +37,7 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
     date: s.date,
     quantity: String(s.quantity),
     cost: formatUsd(s.cost),
+    charge: formatUsd(lineCharge(s)),
     diagnosis: s.diagnosis_codes.join(', '),
   }));
   const next = [
@@ -65,7 +67,7 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
     'Services',
     ...services.map(
       (s) =>
-        `  ${s.n}. ${s.codes} on ${s.date}, quantity ${s.quantity}, cost ${s.cost}` +
+        `  ${s.n}. ${s.codes} on ${s.date}, quantity ${s.quantity}, unit cost ${s.cost}, charge ${s.charge}` +
         (s.diagnosis ? ` (diagnosis ${s.diagnosis})` : ''),
     ),
     '',
@@ -91,16 +93,16 @@ ${rows.map(([k, v]) => `<tr><th style="${cell}">${e(k)}</th><td style="${cell}">
 </table>
 <h3>Services</h3>
 <table style="border-collapse:collapse">
-<tr><th style="${cell}">#</th><th style="${cell}">Codes</th><th style="${cell}">Date</th><th style="${cell}">Quantity</th><th style="${cell}">Cost</th><th style="${cell}">Diagnosis</th></tr>
+<tr><th style="${cell}">#</th><th style="${cell}">Codes</th><th style="${cell}">Date</th><th style="${cell}">Quantity</th><th style="${cell}">Unit cost</th><th style="${cell}">Charge</th><th style="${cell}">Diagnosis</th></tr>
 ${services
   .map(
     (s) =>
       `<tr><td style="${cell}">${s.n}</td><td style="${cell}">${e(s.codes)}</td><td style="${cell}">${e(s.date)}</td>` +
-      `<td style="${cell}">${e(s.quantity)}</td><td style="${cell}">${e(s.cost)}</td><td style="${cell}">${e(s.diagnosis)}</td></tr>`,
+      `<td style="${cell}">${e(s.quantity)}</td><td style="${cell}">${e(s.cost)}</td><td style="${cell}">${e(s.charge)}</td><td style="${cell}">${e(s.diagnosis)}</td></tr>`,
   )
   .join('\n')}
-<tr><th style="${cell}" colspan="4">Total charges</th><td style="${cell}">${e(formatUsd(claim.total_cost))}</td><td style="${cell}"></td></tr>
-<tr><th style="${cell}" colspan="4">Amount paid</th><td style="${cell}">${e(formatUsd(claim.paid_amount))}</td><td style="${cell}"></td></tr>
+<tr><th style="${cell}" colspan="5">Total charges</th><td style="${cell}">${e(formatUsd(claim.total_cost))}</td><td style="${cell}"></td></tr>
+<tr><th style="${cell}" colspan="5">Amount paid</th><td style="${cell}">${e(formatUsd(claim.paid_amount))}</td><td style="${cell}"></td></tr>
 </table>
 <h3>What happens next</h3>
 <ul>

@@ -8,7 +8,27 @@ import {
 } from 'typeorm';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
-export type ClaimStatus = 'ready';
+/** CONTRACT §12: ready → submitted → accepted | rejected → paid | denied; submission_failed. */
+export const CLAIM_STATUSES = [
+  'ready',
+  'submitted',
+  'submission_failed',
+  'accepted',
+  'rejected',
+  'paid',
+  'denied',
+] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+export type SubmissionChannel = 'x12' | 'paper';
+
+/** One status change, as `status_history` answers it. */
+export interface ClaimStatusChange {
+  status: ClaimStatus;
+  /** ISO 8601 with offset. */
+  at: string;
+  /** Why (the clearinghouse's reason, the payer's status), or null. */
+  detail: string | null;
+}
 
 export interface ClaimAddress {
   line1: string;
@@ -33,7 +53,11 @@ export interface ClaimPerson {
   address: ClaimAddress | null;
 }
 
-/** An out-of-network vision claim (CONTRACT §5). Immutable once created. */
+/**
+ * An out-of-network vision claim (CONTRACT §5). What was claimed is immutable once created; its
+ * lifecycle (§12) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
+ * due while the claim waits to be submitted or checked.
+ */
 @Entity('claims')
 @Index('claims_account_created_idx', ['accountId', 'createdAt', 'id'])
 export class Claim {
@@ -50,8 +74,34 @@ export class Claim {
   @Column({ type: 'varchar', length: 16, unique: true })
   code: string;
 
-  @Column({ type: 'varchar', length: 16, default: 'ready' })
+  @Column({ type: 'varchar', length: 24, default: 'ready' })
   status: ClaimStatus;
+
+  @Column({ name: 'status_history', type: 'jsonb', default: () => "'[]'" })
+  statusHistory: ClaimStatusChange[];
+
+  @Column({ name: 'submission_channel', type: 'varchar', length: 8, nullable: true })
+  submissionChannel: SubmissionChannel | null;
+
+  /** The clearinghouse's id of the submitted 837P. */
+  @Column({ name: 'clearinghouse_id', type: 'varchar', length: 100, nullable: true })
+  clearinghouseId: string | null;
+
+  @Column({ name: 'submitted_at', type: 'timestamptz', precision: 3, nullable: true })
+  submittedAt: Date | null;
+
+  /** The 837P interchange as last sent (patient data: served to its account only). */
+  @Column({ name: 'x12_837', type: 'text', nullable: true })
+  x12837: string | null;
+
+  @Column({ name: 'job_due_at', type: 'timestamptz', nullable: true })
+  jobDueAt: Date | null;
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'lease_job', type: 'varchar', length: 300, nullable: true })
+  leaseJob: string | null;
 
   @Column({ name: 'insurer_code', type: 'varchar', length: 64 })
   insurerCode: string;

@@ -22,7 +22,10 @@ const maria = {
   address,
 };
 
-/** Exam, single-vision lenses and a frame for the member herself, at VSP. */
+/**
+ * Exam, two single-vision lenses and a frame for the member herself, at VSP. `cost` is per unit:
+ * 145 + 45 × 2 + 75 = 310.
+ */
 export const VSP_CLAIM_EXAMPLE = {
   patient: maria,
   primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
@@ -38,7 +41,7 @@ export const VSP_CLAIM_EXAMPLE = {
       codes: ['V2100'],
       date: '2026-11-14',
       quantity: 2,
-      cost: '90.00',
+      cost: '45.00',
       diagnosis_codes: ['H52.13'],
     },
     { codes: ['V2020'], date: '2026-11-14', quantity: 1, cost: '75.00' },
@@ -80,6 +83,8 @@ export const EYEMED_CHILD_CLAIM_EXAMPLE = {
 export const CLAIM_RESPONSE_EXAMPLE = {
   code: 'CLM8D3K6TQW',
   status: 'ready',
+  status_history: [{ status: 'ready', at: '2026-11-21T13:51:16.926+00:00', detail: null }],
+  submission: null,
   patient: maria,
   primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
   services: [
@@ -94,7 +99,7 @@ export const CLAIM_RESPONSE_EXAMPLE = {
       codes: ['V2100'],
       date: '2026-11-14',
       quantity: 2,
-      cost: '90.0000',
+      cost: '45.0000',
       diagnosis_codes: ['H52.13'],
     },
     { codes: ['V2020'], date: '2026-11-14', quantity: 1, cost: '75.0000', diagnosis_codes: [] },

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -21,6 +22,8 @@ import { ClaimListResponse, ClaimResponse } from './dto/claim.response';
 import { CreateClaimDto } from './dto/create-claim.dto';
 import { ListClaimsQuery } from './dto/list-claims.query';
 import { NotifyCustomerDto } from './dto/notify-customer.dto';
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Claims')
 @ApiSecurity('Api')
@@ -30,15 +33,20 @@ export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
   @Post()
+  @RequireScope('claims:write')
+  @Audited('claim', 'create', 'result:code')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create an out-of-network vision claim',
     description:
       '1 to 6 services. Money is sent as decimal strings (or numbers) and returned with four ' +
-      'decimals. Insurer rules, reported as field errors: VSP and the sandbox need `sex` on both ' +
-      'persons, a diagnosis on at least one service and `member_id` or `ssn_last_four` on the ' +
-      'primary member; EyeMed needs `member_id` on the primary member and on a patient whose ' +
-      '`type` is not `self`. An unknown insurer code is a whole-request error.',
+      "decimals. A service's `cost` is the price of one unit: a line is charged `cost` × " +
+      '`quantity` and `total_cost` is the sum of the line charges. `paid_amount` is never ' +
+      'refused for differing from that total. Insurer rules, reported as field errors: VSP ' +
+      'and the sandbox need `sex` on both persons, a diagnosis on at least one service and ' +
+      '`member_id` or `ssn_last_four` on the primary member; EyeMed needs `member_id` on the ' +
+      'primary member and on a patient whose `type` is not `self`. An unknown insurer code is ' +
+      'a whole-request error.',
   })
   @ApiBody({
     type: CreateClaimDto,
@@ -77,6 +85,8 @@ export class ClaimsController {
   }
 
   @Get()
+  @RequireScope('claims:read')
+  @Audited('claim', 'list')
   @ApiOperation({
     summary: 'List claims',
     description: 'Newest first; pass `next_cursor` back as `cursor` until it is null.',
@@ -88,6 +98,8 @@ export class ClaimsController {
   }
 
   @Get(':code')
+  @RequireScope('claims:read')
+  @Audited('claim', 'read', 'param:code')
   @ApiOperation({ summary: 'Get a claim by code' })
   @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({ type: ClaimResponse })
@@ -96,19 +108,84 @@ export class ClaimsController {
     return this.claims.getByCode(req.auth!.accountId, code);
   }
 
+  @Get(':code/form')
+  @RequireScope('claims:read')
+  @Audited('claim', 'read', 'param:code')
+  @ApiOperation({
+    summary: 'Get the claim form (PDF)',
+    description:
+      'The printable claim form: patient, primary member, insurer, provider, each service with ' +
+      'its codes, diagnoses, units and charges, the totals, the amount paid and the claim code. ' +
+      'On the paper route the patient mails it with the receipts; the notify-customer e-mail ' +
+      'attaches it.',
+  })
+  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
+  @ApiOkResponse({
+    description: 'The claim form, one US Letter page.',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
+  async form(
+    @Req() req: AppRequest,
+    @Param('code') code: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { filename, pdf } = await this.claims.form(req.auth!.accountId, code);
+    res.setHeader('content-disposition', `inline; filename="${filename}"`);
+    // Sent in one `res.end` (not streamed), which the audit trail holds until its event is stored.
+    res.status(200).type('application/pdf').send(Buffer.from(pdf));
+  }
+
+  @Get(':code/x12')
+  @RequireScope('claims:read')
+  @Audited('claim', 'read', 'param:code')
+  @ApiOperation({
+    summary: 'Get the 837P as submitted',
+    description:
+      'The X12 005010X222A1 837P interchange as last sent to the clearinghouse. A claim that ' +
+      'went the paper route (or was not sent yet) has none: 404.',
+  })
+  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
+  @ApiOkResponse({
+    description: 'The interchange.',
+    content: {
+      'text/plain': {
+        schema: { type: 'string' },
+        example: 'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *...~',
+      },
+    },
+  })
+  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
+  async x12(
+    @Req() req: AppRequest,
+    @Param('code') code: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    const text = await this.claims.x12(req.auth!.accountId, code);
+    res.type('text/plain; charset=utf-8');
+    return text;
+  }
+
   @Post(':code/notify-customer')
+  @RequireScope('claims:write')
+  @Audited('claim', 'notify', 'param:code')
   @HttpCode(200)
   @ApiOperation({
     summary: 'E-mail the claim submission notification',
     description:
       'Queues an e-mail (HTML and plain text) to `email` naming the claim code, the patient, the ' +
-      'insurer, each service and the amounts, and what happens next. It is sent shortly after, ' +
-      'over SMTP, with retries; the answer does not wait for it.',
+      'insurer, each service and the amounts, and what happens next, with the claim form PDF ' +
+      'attached. It is sent shortly after, over SMTP, with retries; the answer does not wait for it.',
   })
   @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({
     description: 'Queued.',
-    content: { 'application/json': { schema: { type: 'object' }, example: {} } },
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: {}, additionalProperties: false },
+        example: {},
+      },
+    },
   })
   @ApiStandardErrors(
     [400, { errors: { email: { $: ['Enter a valid email address.'] } } }],

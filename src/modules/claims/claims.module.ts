@@ -1,16 +1,41 @@
+import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { claimsClearinghouseClientProvider } from '@/modules/insurers/clearinghouse/claims-clearinghouse.provider';
 import { MailModule } from '@/modules/mail/mail.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { BillingProviders } from './claim-billing-provider';
 import { ClaimServiceLine } from './claim-service-line.entity';
+import { ClaimStatusChecker } from './claim-status-checker';
+import { ClaimSubmitter } from './claim-submitter';
+import { ClaimTransitions } from './claim-transitions';
 import { Claim } from './claim.entity';
 import { ClaimsController } from './claims.controller';
+import { ClaimsProcessor } from './claims.processor';
+import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 import { ClaimsService } from './claims.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Claim, ClaimServiceLine]), AccountsModule, MailModule],
+  imports: [
+    TypeOrmModule.forFeature([Claim, ClaimServiceLine]),
+    BullModule.registerQueue({ name: CLAIMS_QUEUE }),
+    AccountsModule,
+    MailModule,
+    WebhooksModule,
+  ],
   controllers: [ClaimsController],
-  providers: [ClaimsService],
+  // The processor takes jobs only where the injected config's ROLE runs workers.
+  providers: [
+    ClaimsService,
+    ClaimsQueue,
+    ClaimTransitions,
+    ClaimSubmitter,
+    ClaimStatusChecker,
+    ClaimsProcessor,
+    BillingProviders,
+    claimsClearinghouseClientProvider,
+  ],
   exports: [ClaimsService],
 })
 export class ClaimsModule {}

@@ -3,18 +3,23 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { generateCode, withUniqueRetry } from '@/common/codes';
 import { addFieldError, ErrorTree, NotFoundError, ValidationFailed } from '@/common/errors';
-import { formatDecimal4, sumDecimals, toMinor } from '@/common/decimal';
-import { decodeCursor, encodeCursor } from '@/common/keyset-cursor';
+import { formatDecimal4 } from '@/common/decimal';
+import { paginateKeyset } from '@/common/pagination/keyset-paginator';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
 import { MailService } from '@/modules/mail/mail.service';
+import { isoWithOffset } from '@/common/dates';
+import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
+import { BillingProviders } from './claim-billing-provider';
+import { renderClaimForm } from './claim-form.pdf';
 import { renderClaimNotification } from './claim-notification';
 import { ClaimServiceLine } from './claim-service-line.entity';
 import { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
 import { ClaimListResponse, ClaimResponse } from './dto/claim.response';
 import type { ClaimAddressDto, ClaimPersonDto, CreateClaimDto } from './dto/create-claim.dto';
 import { DEFAULT_CLAIM_PAGE_SIZE, ListClaimsQuery } from './dto/list-claims.query';
+import { ClaimsQueue } from './claims.queue';
 import { insurerName, isClaimInsurer } from './insurer-codes';
 import { insurerRuleViolations } from './insurer-rules';
 
@@ -28,12 +33,15 @@ export class ClaimsService {
     @InjectRepository(ClaimServiceLine) private readonly lines: Repository<ClaimServiceLine>,
     private readonly accounts: AccountsService,
     private readonly mail: MailService,
+    private readonly queue: ClaimsQueue,
+    private readonly providers: BillingProviders,
+    private readonly clearinghouse: ClaimsClearinghouseClient,
   ) {}
 
   /**
    * Creates a claim (CONTRACT §5) after the checks the body's shape cannot express, all reported
-   * together: the location, a known insurer (whole-request error), the insurer's own rules and
-   * the paid amount against the services' total (field errors).
+   * together: the location, a known insurer (whole-request error) and the insurer's own rules
+   * (field errors). `paid_amount` is never refused for differing from the services' total.
    */
   async create(accountId: string, input: CreateClaimDto): Promise<ClaimResponse> {
     const errors: ErrorTree = {};
@@ -51,25 +59,21 @@ export class ClaimsService {
       for (const v of insurerRuleViolations(input))
         addFieldError(errors, v.path.split('.'), v.message);
     }
-    // Exact decimal arithmetic (integer ten-thousandths), never floats: 0.7 + 0.1 is 0.8.
-    const total = sumDecimals(input.services.map((s) => s.cost));
-    if (toMinor(input.paid_amount) > toMinor(total)) {
-      addFieldError(
-        errors,
-        ['paid_amount'],
-        `Ensure this value is no more than the total cost of the services (${total}).`,
-      );
-    }
     if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
 
     const { claim, services } = await withUniqueRetry(() =>
       this.db.transaction(async (em) => {
+        const now = new Date();
         const claim = await em.save(
           em.create(Claim, {
             accountId,
             locationId: location!.id,
             code: generateCode('CLM'),
             status: 'ready',
+            statusHistory: [{ status: 'ready', at: isoWithOffset(now), detail: null }],
+            createdAt: now,
+            // Due at once: the claims worker submits it (CONTRACT §12).
+            jobDueAt: now,
             insurerCode: insurer,
             patient: toPerson(input.patient),
             primaryMember: toPerson(input.primary_member),
@@ -95,12 +99,12 @@ export class ClaimsService {
       }),
     );
     this.logger.log({ accountId, claim: claim.code, insurer }, 'claim created');
+    await this.queue.enqueue(claim.id);
     return ClaimResponse.from(claim, services, LocationRef.from(location!));
   }
 
   async getByCode(accountId: string, code: string): Promise<ClaimResponse> {
-    const claim = await this.claims.findOne({ where: { accountId, code } });
-    if (!claim) throw new NotFoundError(`Claim ${code} not found.`);
+    const claim = await this.find(accountId, code);
     const [services, location] = await Promise.all([
       this.lines.find({ where: { claimId: claim.id }, order: { position: 'ASC' } }),
       this.accounts.getLocationById(accountId, claim.locationId),
@@ -110,48 +114,60 @@ export class ClaimsService {
 
   /** Newest first, keyset-paginated on (created_at, id) like the patient list. */
   async list(accountId: string, query: ListClaimsQuery): Promise<ClaimListResponse> {
-    const limit = query.limit ?? DEFAULT_CLAIM_PAGE_SIZE;
-    const qb = this.claims
-      .createQueryBuilder('c')
-      .where('c.account_id = :accountId', { accountId })
-      .orderBy('c.created_at', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .limit(limit + 1);
-    if (query.cursor) {
-      const after = decodeCursor(query.cursor);
-      qb.andWhere(
-        '(c.created_at, c.id) < (CAST(:afterTs AS timestamptz), CAST(:afterId AS uuid))',
-        {
-          afterTs: after.createdAt.toISOString(),
-          afterId: after.id,
-        },
-      );
-    }
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const lines = page.length
+    const page = await paginateKeyset(
+      this.claims.createQueryBuilder('c').where('c.account_id = :accountId', { accountId }),
+      { limit: query.limit ?? DEFAULT_CLAIM_PAGE_SIZE, cursor: query.cursor },
+    );
+    const lines = page.result.length
       ? await this.lines.find({
-          where: { claimId: In(page.map((c) => c.id)) },
+          where: { claimId: In(page.result.map((c) => c.id)) },
           order: { position: 'ASC' },
         })
       : [];
     const locations = new Map(
       (await this.accounts.listLocations(accountId)).map((l) => [l.id, LocationRef.from(l)]),
     );
-    const last = page[page.length - 1];
     return {
-      result: page.map((c) =>
+      result: page.result.map((c) =>
         ClaimResponse.from(
           c,
           lines.filter((l) => l.claimId === c.id),
           locations.get(c.locationId)!,
         ),
       ),
-      next_cursor:
-        rows.length > limit && last
-          ? encodeCursor({ createdAt: last.createdAt, id: last.id })
-          : null,
+      next_cursor: page.next_cursor,
     };
+  }
+
+  /** The claim form PDF (CONTRACT §12), rendered from the claim as it is now. */
+  async form(accountId: string, code: string): Promise<{ filename: string; pdf: Buffer }> {
+    const claim = await this.getByCode(accountId, code);
+    return { filename: `claim-${claim.code}.pdf`, pdf: await this.renderForm(accountId, claim) };
+  }
+
+  /** The 837P as submitted; a paper claim (or one not sent yet) has none: the same 404 shape. */
+  async x12(accountId: string, code: string): Promise<string> {
+    const claim = await this.find(accountId, code);
+    if (claim.submissionChannel === 'paper' || !claim.x12837)
+      throw new NotFoundError(`Claim ${code} has no 837P: it was not submitted electronically.`);
+    return claim.x12837;
+  }
+
+  private async find(accountId: string, code: string): Promise<Claim> {
+    const claim = await this.claims.findOne({ where: { accountId, code } });
+    if (!claim) throw new NotFoundError(`Claim ${code} not found.`);
+    return claim;
+  }
+
+  private async renderForm(accountId: string, claim: ClaimResponse): Promise<Buffer> {
+    const entity = await this.find(accountId, claim.code);
+    const { provider } = await this.providers.forLocation(accountId, entity.locationId);
+    return renderClaimForm({
+      claim,
+      insurerName: insurerName(entity.insurerCode),
+      payerId: this.clearinghouse.payerIdFor(entity.insurerCode),
+      provider,
+    });
   }
 
   /**
@@ -161,12 +177,16 @@ export class ClaimsService {
   async notifyCustomer(accountId: string, code: string, email: string): Promise<void> {
     const claim = await this.getByCode(accountId, code);
     const rendered = renderClaimNotification(claim, insurerName(claim.primary_member.insurer_code));
+    const pdf = await this.renderForm(accountId, claim);
     await this.mail.enqueue({
       accountId,
       kind: 'claim_notification',
       ref: claim.code,
       to: email,
       ...rendered,
+      attachments: [
+        { filename: `claim-${claim.code}.pdf`, contentType: 'application/pdf', content: pdf },
+      ],
     });
   }
 }

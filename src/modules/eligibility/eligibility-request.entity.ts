@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import type { SettledOutcomes } from './search-outcome';
 
 export type EligibilityStatus = 'processing' | 'complete' | 'error';
 export type EligibilityErrorCode = 'insurer_problem' | 'unexpected_error';
@@ -46,6 +47,10 @@ export class EligibilityRequest {
   @Column({ type: 'integer', default: 0 })
   attempts: number;
 
+  /** Settled per-insurer outcomes between attempts (SearchRunner); null once finished. */
+  @Column({ name: 'insurer_outcomes', type: 'jsonb', nullable: true })
+  insurerOutcomes: SettledOutcomes | null;
+
   /** When the next search job should run; the maintenance loop re-enqueues overdue ones. */
   @Column({ name: 'job_due_at', type: 'timestamptz' })
   jobDueAt: Date;
@@ -56,6 +61,17 @@ export class EligibilityRequest {
 
   @Column({ name: 'body_v2', type: 'text', nullable: true })
   bodyV2: string | null;
+
+  /** Batch items (CONTRACT §13): the batch, and the item's key for keyset paging within it. */
+  @Column({ name: 'batch_id', type: 'uuid', nullable: true })
+  batchId: string | null;
+
+  @Column({ name: 'batch_key', type: 'uuid', nullable: true })
+  batchKey: string | null;
+
+  /** Batch items: when the search first ran (the watchdog's clock for them). */
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

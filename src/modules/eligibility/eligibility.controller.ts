@@ -17,7 +17,10 @@ import {
   EligibilityResultV2,
   RequestUidResponse,
 } from './dto/eligibility-result.response';
+import { EligibilityQueryService } from './eligibility-query.service';
 import { EligibilityService } from './eligibility.service';
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 
 const NOT_FOUND_EXAMPLE: [404, unknown] = [
   404,
@@ -28,15 +31,24 @@ const NOT_FOUND_EXAMPLE: [404, unknown] = [
 @ApiSecurity('Api')
 @Controller('api/auth')
 export class EligibilityController {
-  constructor(private readonly eligibility: EligibilityService) {}
+  constructor(
+    private readonly eligibility: EligibilityService,
+    private readonly queries: EligibilityQueryService,
+  ) {}
 
   @Post('v1/eligibility')
+  @RequireScope('eligibility:write')
+  @Audited('eligibility_request', 'create', 'result:request_uid')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Start an eligibility check',
     description:
       'Stores the request as `processing` and answers at once; the search runs in the background. ' +
-      'The result is delivered to your webhooks and can be polled with the returned `request_uid`.',
+      'The result is delivered to your webhooks and can be polled with the returned `request_uid`. ' +
+      'Universal Search (`insurer_code_list`) asks up to 10 insurers in parallel and answers with ' +
+      'one result: `complete` when at least one insurer answered, listing the plans of every ' +
+      'insurer that answered; an insurer that failed is left out of `results` (no error is ' +
+      'reported for it). The request ends `error` only when every insurer failed.',
   })
   @ApiBody({ type: CreateEligibilityDto })
   @ApiCreatedResponse({ type: RequestUidResponse })
@@ -49,6 +61,8 @@ export class EligibilityController {
   }
 
   @Get('v1/eligibility/:request_uid')
+  @RequireScope('eligibility:read')
+  @Audited('eligibility_request', 'read', 'param:request_uid')
   @ApiOperation({ summary: 'Eligibility result (V1: persons without the benefit tree)' })
   @ApiParam({ name: 'request_uid', type: String })
   @ApiOkResponse({ type: EligibilityResultV1 })
@@ -58,10 +72,12 @@ export class EligibilityController {
     @Param('request_uid') uid: string,
     @Res() res: Response,
   ): Promise<void> {
-    sendJson(res, await this.eligibility.getBody(req.auth!.accountId, uid, 'v1'));
+    sendJson(res, await this.queries.getBody(req.auth!.accountId, uid, 'v1'));
   }
 
   @Get('v2/eligibility/:request_uid')
+  @RequireScope('eligibility:read')
+  @Audited('eligibility_request', 'read', 'param:request_uid')
   @ApiOperation({ summary: 'Eligibility result (V2: with the plan and benefit tree per person)' })
   @ApiParam({ name: 'request_uid', type: String })
   @ApiOkResponse({ type: EligibilityResultV2 })
@@ -71,10 +87,12 @@ export class EligibilityController {
     @Param('request_uid') uid: string,
     @Res() res: Response,
   ): Promise<void> {
-    sendJson(res, await this.eligibility.getBody(req.auth!.accountId, uid, 'v2'));
+    sendJson(res, await this.queries.getBody(req.auth!.accountId, uid, 'v2'));
   }
 
   @Post('v1/eligibility/:request_uid/details')
+  @RequireScope('eligibility:write')
+  @Audited('eligibility_request', 'create', 'result:request_uid')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Request plan details for one person of a complete result',

@@ -2,29 +2,24 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { EligibilityService } from './eligibility.service';
+import { EligibilityScheduler } from './eligibility.scheduler';
 
 /**
- * The safety net under the queue (worker roles only): re-enqueues searches whose job went missing
- * (a Redis restart keeps nothing) and ends any search stuck past ELIGIBILITY_WATCHDOG_SECONDS.
+ * The watchdog (worker roles only): ends any search stuck past ELIGIBILITY_WATCHDOG_SECONDS.
+ * Lost jobs are the queue sweeper's (QueueSweeper).
  */
 @Injectable()
 export class EligibilityMaintenance extends MaintenanceLoop {
   protected readonly logger = new Logger(EligibilityMaintenance.name);
 
   constructor(
-    private readonly eligibility: EligibilityService,
-    @InjectConfig() private readonly config: AppConfig,
+    private readonly scheduler: EligibilityScheduler,
+    @InjectConfig() config: AppConfig,
   ) {
-    super();
-  }
-
-  protected intervalMs(): number {
-    return this.config.maintenanceIntervalMs;
+    super(config);
   }
 
   protected async runOnce(): Promise<void> {
-    await this.eligibility.expireStuck(this.config.eligibilityWatchdogSeconds);
-    await this.eligibility.requeueOverdue();
+    await this.scheduler.expireStuck(this.config.eligibilityWatchdogSeconds);
   }
 }

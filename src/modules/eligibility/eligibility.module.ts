@@ -1,13 +1,26 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { staticSettings } from '@/config/env';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { InsurersModule } from '@/modules/insurers/insurers.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { BatchCompletion } from './batch-completion';
+import { BatchIntake } from './batch-intake';
+import { BatchQueryService } from './batch-query.service';
+import { BatchController } from './batch.controller';
+import { BatchItemProcessor } from './batch.processor';
+import { BATCH_QUEUE, BatchSearchQueue } from './batch.queue';
 import { EligibilityController } from './eligibility.controller';
 import { EligibilityMaintenance } from './eligibility.maintenance';
 import { EligibilityProcessor } from './eligibility.processor';
-import { SEARCH_QUEUE } from './eligibility.queue';
+import { SEARCH_QUEUE, SearchQueue } from './eligibility.queue';
+import { EligibilityQueryService } from './eligibility-query.service';
+import { EligibilityResults } from './eligibility-results';
+import { EligibilityScheduler } from './eligibility.scheduler';
 import { EligibilityService } from './eligibility.service';
+import { InsurerCalls } from './insurer-calls';
+import { InsurerExchangeLog } from './insurer-exchange-log';
+import { InsurerSlots } from './insurer-slots';
+import { SearchRunner } from './search-runner';
 
 @Module({
   imports: [
@@ -16,15 +29,36 @@ import { EligibilityService } from './eligibility.service';
       // A killed worker's active job is taken over after a few seconds, not the default 30.
       settings: { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 3 },
     }),
+    // Batch items wait in a queue of their own, never in front of a single check (CONTRACT §13).
+    BullModule.registerQueue({
+      name: BATCH_QUEUE,
+      settings: { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 3 },
+    }),
     AccountsModule,
     InsurersModule,
+    WebhooksModule,
   ],
-  controllers: [EligibilityController],
-  // ROLE=api serves HTTP only: no processor, no maintenance loop.
+  // BatchController first: its paths would otherwise match v1/eligibility/:request_uid routes.
+  controllers: [BatchController, EligibilityController],
   providers: [
     EligibilityService,
-    ...(staticSettings.runsWorkers() ? [EligibilityProcessor, EligibilityMaintenance] : []),
+    EligibilityQueryService,
+    EligibilityScheduler,
+    InsurerCalls,
+    InsurerExchangeLog,
+    SearchRunner,
+    EligibilityResults,
+    SearchQueue,
+    BatchSearchQueue,
+    BatchIntake,
+    BatchQueryService,
+    BatchCompletion,
+    InsurerSlots,
+    // Workers and the watchdog start only where the injected config's ROLE runs workers.
+    EligibilityProcessor,
+    BatchItemProcessor,
+    EligibilityMaintenance,
   ],
-  exports: [EligibilityService],
+  exports: [EligibilityService, EligibilityQueryService, BatchIntake, BatchQueryService],
 })
 export class EligibilityModule {}

@@ -1,11 +1,38 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { DbJobData, DbQueue } from '@/common/queue/db-queue';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+
 export const SEARCH_QUEUE = 'eligibility-search';
-export const SEARCH_JOB = 'search';
 
-/** Jobs carry the request id only; the row is the source of truth. */
-export interface SearchJobData {
-  requestId: string;
+/**
+ * Search jobs: one row of eligibility_requests each, due at `job_due_at` while `processing`.
+ * Batch items have a queue of their own (BatchSearchQueue), so singles never wait behind them.
+ */
+@Injectable()
+export class SearchQueue extends DbQueue {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    @InjectQueue(SEARCH_QUEUE) queue: Queue<DbJobData>,
+    @InjectConfig() config: AppConfig,
+  ) {
+    super(
+      {
+        name: SEARCH_QUEUE,
+        job: 'search',
+        table: 'eligibility_requests',
+        dueColumn: 'job_due_at',
+        attemptsColumn: 'attempts',
+        pending: `status = 'processing' AND batch_id IS NULL`,
+        // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
+        leaseMs: config.insurerTimeoutMs + 30_000,
+      },
+      db,
+      queue,
+    );
+  }
 }
-
-/** Retries of transient insurer failures: 4 tries in all, base × 1, 2, 4 apart (SEARCH_RETRY_BASE_MS). */
-export const MAX_SEARCH_ATTEMPTS = 4;
-export const retryDelayMs = (attempt: number, baseMs: number) => baseMs * 2 ** (attempt - 1);

@@ -1,5 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckService,
@@ -7,10 +12,33 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import type Redis from 'ioredis';
+import { ApiNoAuth } from '@/common/api-docs';
 import { InjectRedis } from '@/modules/redis/redis.module';
 
+/** Terminus' health report: each check by name with its `status` (and a `message` when down). */
+const checks = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: ['up', 'down'] }, message: { type: 'string' } },
+    required: ['status'],
+  },
+  example: { database: { status: 'up' }, redis: { status: 'up' } },
+};
+const report = (status: string) => ({
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'error', 'shutting_down'], example: status },
+    info: checks,
+    error: { ...checks, example: status === 'ok' ? {} : { redis: { status: 'down' } } },
+    details: checks,
+  },
+  required: ['status', 'details'],
+});
+
 /** Unauthenticated probes: live = the process answers; ready = PostgreSQL and Redis answer. */
-@ApiExcludeController()
+@ApiTags('Health')
+@ApiNoAuth()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -21,11 +49,22 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ok'] } },
+      required: ['status'],
+    },
+  })
   live() {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis answer' })
+  @ApiOkResponse({ description: 'Every check is up.', schema: report('ok') })
+  @ApiServiceUnavailableResponse({ description: 'A check is down.', schema: report('error') })
   @HealthCheck()
   ready() {
     return this.health.check([

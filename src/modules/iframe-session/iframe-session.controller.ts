@@ -4,6 +4,8 @@ import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
 import { IframeSessionService } from './iframe-session.service';
+import { NotPatientData } from '@/modules/audit/audited';
+import { ALL_WRITE_SCOPES, RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Embedded session')
 @ApiSecurity('Api')
@@ -12,6 +14,8 @@ export class IframeSessionController {
   constructor(private readonly sessions: IframeSessionService) {}
 
   @Post()
+  @RequireScope([...ALL_WRITE_SCOPES], 'open embedded sessions')
+  @NotPatientData()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create an embedded session',

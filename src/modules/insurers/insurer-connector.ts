@@ -2,8 +2,9 @@ import type { Plan } from '@/modules/benefits/benefit.types';
 
 /**
  * What a connector to one insurer does. A new insurer is one class implementing this interface,
- * decorated with @InsurerConnectorFor('<code>') and listed in InsurersModule's providers; the
- * registry discovers it, nothing else changes.
+ * decorated with @InsurerConnectorFor('<code>', ...) and listed in InsurersModule's providers;
+ * the registry discovers it, nothing else changes. Several codes may share one class (the X12
+ * connector serves every insurer with a payer id): `context.insurerCode` says which is asked.
  */
 export interface InsurerConnector {
   /** Finds the member and the plans covering them. */
@@ -31,13 +32,48 @@ export interface PlanDetailsQuery {
 
 export interface ConnectorContext {
   accountId: string;
+  /** The insurer asked (a connector may serve several codes). */
+  insurerCode: string;
   /** The eligibility request's uid, for the insurer's correlation logs. */
   requestUid: string;
   /** Milliseconds since the request was accepted (lets slow insurers be polled later). */
   elapsedMs: number;
   /** The account's credentials for this insurer, decrypted; null when none are set. */
   credentials: InsurerCredentials | null;
-  signal?: AbortSignal;
+  /** The location's provider identity (CONTRACT §10); null when the location has no NPI. */
+  provider: ProviderIdentity | null;
+  /** Epoch milliseconds by which the call must have ended (INSURER_TIMEOUT_MS from its start). */
+  deadline: number;
+  /** Aborted at the deadline: stop waiting on the insurer. */
+  signal: AbortSignal;
+  /**
+   * Records what went over the wire for the insurer exchange log (patient data: stored with the
+   * check, never logged). Connectors without a wire protocol need not call it.
+   */
+  recordExchange(wire: WireExchange): void;
+}
+
+/** The practice's identity a real insurer is asked under (a location's NPI, name, tax id). */
+export interface ProviderIdentity {
+  /** 10 digits, Luhn check digit over the 80840 prefix. */
+  npi: string;
+  organizationName: string;
+  /** 9 digits (EIN), or null. */
+  taxId: string | null;
+}
+
+/** One call as it went over the wire. */
+export interface WireExchange {
+  /** The endpoint, without credentials. */
+  url: string | null;
+  /** What was sent (a 270), or null when nothing was. */
+  request: string | null;
+  /** What came back (a 271 or an error body), or null when nothing did. */
+  response: string | null;
+  httpStatus: number | null;
+  /** AAA03 reject reasons of the answer, in order, without repeats. */
+  aaaCodes: string[];
+  traceNumber: string | null;
 }
 
 export interface InsurerCredentials {
@@ -83,11 +119,28 @@ export interface InsurerPlanResult {
   persons: InsurerPerson[];
 }
 
-/** The insurer answered now, or asks to be asked again later (slow insurers, sandbox delays). */
-export type SearchOutcome =
-  { kind: 'found'; plans: InsurerPlanResult[] } | { kind: 'deferred'; retryAfterMs: number };
-export type DetailsOutcome =
-  { kind: 'found'; plan: InsurerPlanResult } | { kind: 'deferred'; retryAfterMs: number };
+/**
+ * How a call ended, whatever the insurer (CONTRACT §10):
+ * - `not_found`: the insurer knows no such member (`complete` with no results);
+ * - `rejected`: the practice's setup is wrong (no NPI, provider not on file, bad credentials):
+ *   no retry can help, `insurer_problem` at once;
+ * - `unavailable`: not now (outage, throttling, timeout): retried with backoff (no sooner than
+ *   `retryAfterMs` when the insurer said so), then `insurer_problem`;
+ * - `unexpected`: an answer the service cannot use (`unexpected_error`);
+ * - `deferred`: the insurer asks to be asked again later (slow insurers, sandbox delays); not an
+ *   attempt.
+ * Throwing InsurerUnavailableError is the same as answering `unavailable`; any other error is
+ * `unexpected`.
+ */
+export type OutcomeWithoutPlans =
+  | { kind: 'not_found'; reason: string }
+  | { kind: 'rejected'; reason: string }
+  | { kind: 'unavailable'; reason: string; retryAfterMs: number | null }
+  | { kind: 'unexpected'; reason: string }
+  | { kind: 'deferred'; retryAfterMs: number };
+
+export type SearchOutcome = { kind: 'found'; plans: InsurerPlanResult[] } | OutcomeWithoutPlans;
+export type DetailsOutcome = { kind: 'found'; plan: InsurerPlanResult } | OutcomeWithoutPlans;
 
 /**
  * The insurer could not be reached or refused for now (maintenance, timeouts, bad credentials):

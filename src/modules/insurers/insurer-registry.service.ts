@@ -3,11 +3,19 @@ import { DiscoveryService } from '@nestjs/core';
 import type { InsurerConnector } from './insurer-connector';
 import { isKnownInsurer } from './insurer-codes';
 
-const CONNECTOR_CODE = Symbol('insurer-connector-code');
+const CONNECTOR_CODES = Symbol('insurer-connector-codes');
 
-/** Marks a provider as the connector for one insurer code. */
-export const InsurerConnectorFor = (code: string): ClassDecorator =>
-  SetMetadata(CONNECTOR_CODE, code);
+/**
+ * Marks a provider as the connector for these insurer codes. Without codes, the instance names
+ * them itself at start-up (`servedInsurerCodes()`: codes that come from configuration).
+ */
+export const InsurerConnectorFor = (...codes: string[]): ClassDecorator =>
+  SetMetadata(CONNECTOR_CODES, codes);
+
+/** A connector whose codes come from configuration (the X12 connector: every code with a payer id). */
+export interface ServesConfiguredInsurers {
+  servedInsurerCodes(): readonly string[];
+}
 
 /** Connectors by insurer code, discovered from the providers marked with @InsurerConnectorFor. */
 @Injectable()
@@ -21,11 +29,17 @@ export class InsurerRegistry implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders()) {
       const { metatype, instance } = wrapper;
       if (!metatype || !instance) continue;
-      const code = Reflect.getMetadata(CONNECTOR_CODE, metatype) as string | undefined;
-      if (!code) continue;
-      if (!isKnownInsurer(code)) throw new Error(`Connector for unknown insurer code ${code}`);
-      if (this.connectors.has(code)) throw new Error(`Two connectors for ${code}`);
-      this.connectors.set(code, instance as InsurerConnector);
+      const declared = Reflect.getMetadata(CONNECTOR_CODES, metatype) as string[] | undefined;
+      if (!declared) continue;
+      const codes =
+        declared.length > 0
+          ? declared
+          : ((instance as Partial<ServesConfiguredInsurers>).servedInsurerCodes?.() ?? []);
+      for (const code of codes) {
+        if (!isKnownInsurer(code)) throw new Error(`Connector for unknown insurer code ${code}`);
+        if (this.connectors.has(code)) throw new Error(`Two connectors for ${code}`);
+        this.connectors.set(code, instance as InsurerConnector);
+      }
     }
     this.logger.log({ insurers: [...this.connectors.keys()] }, 'insurer connectors registered');
   }

@@ -2,6 +2,14 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 
 export type MailStatus = 'queued' | 'sent' | 'failed';
 
+/** A file sent with the message (the claim form PDF), stored base64 in the outbox row. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  /** Base64. */
+  content: string;
+}
+
 /**
  * An outgoing e-mail (outbox row). The queue job carries only this row's id; the processor
  * sends it and records the outcome, so a retried or duplicated job never sends twice once sent.
@@ -33,6 +41,9 @@ export class MailMessage {
 
   @Column({ name: 'html_body', type: 'text' })
   htmlBody: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  attachments: MailAttachment[] | null;
 
   @Column({ type: 'varchar', length: 16, default: 'queued' })
   status: MailStatus;

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailMessage } from './mail-message.entity';
-import { MAIL_QUEUE } from './mail.queue';
+import { MAIL_QUEUE, MailQueue } from './mail.queue';
 import { MailProcessor } from './mail.processor';
 import { MailService } from './mail.service';
 import { MailTransport } from './mail.transport';
@@ -12,7 +12,7 @@ import { MailTransport } from './mail.transport';
     TypeOrmModule.forFeature([MailMessage]),
     BullModule.registerQueue({ name: MAIL_QUEUE }),
   ],
-  providers: [MailService, MailTransport, MailProcessor],
+  providers: [MailService, MailQueue, MailTransport, MailProcessor],
   exports: [MailService],
 })
 export class MailModule {}

@@ -1,50 +1,35 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Job, Queue } from 'bull';
+import type { Job } from 'bull';
 import { Repository } from 'typeorm';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import type { DbJobData } from '@/common/queue/db-queue';
+import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { MailMessage } from './mail-message.entity';
-import { MAIL_QUEUE, SEND_MAIL_JOB, SendMailJob } from './mail.queue';
+import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE, MailQueue, mailRetryDelayMs } from './mail.queue';
 import { MailTransport, PermanentMailError } from './mail.transport';
 
-const CONCURRENCY = 5;
-
 /**
- * Sends queued e-mails. Registered by hand (not with @Processor) so that `ROLE=api` processes
- * serve HTTP only and leave the queue to the workers (CONTRACT §9).
+ * Sends queued e-mails (worker roles only, like every queue: QueueWorkers registers it when the
+ * injected config's ROLE runs workers).
  */
 @Injectable()
-export class MailProcessor implements OnModuleInit {
+@QueueWorker(MAIL_QUEUE, { concurrency: () => 5 })
+export class MailProcessor implements JobHandler {
   private readonly logger = new Logger(MailProcessor.name);
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
-    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<SendMailJob>,
     @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
+    private readonly queue: MailQueue,
     private readonly transport: MailTransport,
   ) {}
 
-  onModuleInit(): void {
-    if (this.config.role === 'api') return;
-    this.queue
-      .process(SEND_MAIL_JOB, CONCURRENCY, (job: Job<SendMailJob>) => this.handle(job))
-      .catch((e: unknown) =>
-        this.logger.error({ err: (e as Error).message }, 'mail worker stopped'),
-      );
-  }
-
-  /** Idempotent: a message already sent (or gone with its account) is not sent again. */
-  async handle(job: Job<SendMailJob>): Promise<void> {
-    const id = job.data.messageId;
+  /** Idempotent: the lease skips a message already sent, failed or being sent by another job. */
+  async handle(job: Job<DbJobData>): Promise<void> {
+    const id = job.data.id;
+    const attempt = await this.queue.lease(id, String(job.id));
+    if (attempt === null) return;
     const message = await this.messages.findOne({ where: { id } });
-    if (!message) {
-      this.logger.warn({ mail: id }, 'mail message not found; nothing to send');
-      return;
-    }
-    if (message.status === 'sent') return;
-    await this.messages.increment({ id }, 'attempts', 1);
+    if (!message) return;
     try {
       const deliveredTo = await this.transport.send({
         to: message.toAddress,
@@ -52,6 +37,11 @@ export class MailProcessor implements OnModuleInit {
         text: message.textBody,
         html: message.htmlBody,
         messageId: `<${message.id}@${this.transport.domain}>`,
+        attachments: (message.attachments ?? []).map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(a.content, 'base64'),
+        })),
       });
       await this.messages.update(
         { id },
@@ -63,18 +53,17 @@ export class MailProcessor implements OnModuleInit {
       );
     } catch (e) {
       const permanent = e instanceof PermanentMailError;
-      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const final = permanent || attempt >= MAIL_MAX_ATTEMPTS;
       const error = (e as Error).message.slice(0, 1000);
-      await this.messages.update(
-        { id },
-        { lastError: error, ...(permanent || lastAttempt ? { status: 'failed' as const } : {}) },
-      );
+      if (final) await this.messages.update({ id }, { lastError: error, status: 'failed' });
+      else
+        await this.queue.schedule(id, mailRetryDelayMs(attempt), `a${attempt + 1}`, {
+          last_error: error,
+        });
       this.logger.warn(
-        { mail: id, attempt: job.attemptsMade + 1, permanent, err: error },
-        permanent || lastAttempt ? 'mail failed for good' : 'mail failed; will retry',
+        { mail: id, attempt, permanent, err: error },
+        final ? 'mail failed for good' : 'mail failed; will retry',
       );
-      if (permanent) await job.discard();
-      throw e;
     }
   }
 }

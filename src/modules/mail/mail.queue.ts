@@ -1,23 +1,39 @@
-import type { JobOptions } from 'bull';
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 
 export const MAIL_QUEUE = 'mail';
-export const SEND_MAIL_JOB = 'send';
-
-export interface SendMailJob {
-  /** Id of the mail_messages row to send. */
-  messageId: string;
-}
 
 /**
- * 12 attempts, exponential backoff from 5 s: retries for about 5.7 hours before the message is
- * marked failed. The job id is the message id, so queueing the same message twice adds one job.
+ * 12 attempts, 5 s apart doubling each time: retries for about 5.7 hours before the message is
+ * marked failed.
  */
-export function sendMailJobOptions(messageId: string): JobOptions {
-  return {
-    jobId: messageId,
-    attempts: 12,
-    backoff: { type: 'exponential', delay: 5_000 },
-    removeOnComplete: true,
-    removeOnFail: 1000,
-  };
+export const MAIL_MAX_ATTEMPTS = 12;
+export const mailRetryDelayMs = (attempt: number) => 5_000 * 2 ** (attempt - 1);
+
+/** E-mails: one row of mail_messages each, due at `next_attempt_at` while `queued`. */
+@Injectable()
+export class MailQueue extends DbQueue {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    @InjectQueue(MAIL_QUEUE) queue: Queue<DbJobData>,
+  ) {
+    super(
+      {
+        name: MAIL_QUEUE,
+        job: 'send',
+        table: 'mail_messages',
+        dueColumn: 'next_attempt_at',
+        attemptsColumn: 'attempts',
+        pending: `status = 'queued'`,
+        // SMTP connection, greeting and socket timeouts together, and some margin.
+        leaseMs: 90_000,
+      },
+      db,
+      queue,
+    );
+  }
 }

@@ -1,10 +1,8 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Queue } from 'bull';
 import { Repository } from 'typeorm';
-import { MailMessage } from './mail-message.entity';
-import { MAIL_QUEUE, SEND_MAIL_JOB, SendMailJob, sendMailJobOptions } from './mail.queue';
+import { MailAttachment, MailMessage } from './mail-message.entity';
+import { MailQueue } from './mail.queue';
 
 export interface NewMail {
   accountId: string | null;
@@ -16,11 +14,14 @@ export interface NewMail {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it, e.g. the claim form PDF. */
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /**
  * Queues e-mails. Nothing is sent inside a request: the message is stored, a job carrying its id
- * is queued, and MailProcessor sends it with retries.
+ * is queued, and MailProcessor sends it with retries; the queue sweeper re-enqueues a message
+ * whose job was lost.
  */
 @Injectable()
 export class MailService {
@@ -28,7 +29,7 @@ export class MailService {
 
   constructor(
     @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
-    @InjectQueue(MAIL_QUEUE) private readonly queue: Queue<SendMailJob>,
+    private readonly queue: MailQueue,
   ) {}
 
   /** Stores the message and queues its delivery; returns the message id. */
@@ -42,22 +43,18 @@ export class MailService {
         subject: mail.subject,
         textBody: mail.text,
         htmlBody: mail.html,
+        attachments: mail.attachments?.length
+          ? mail.attachments.map((a): MailAttachment => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              content: a.content.toString('base64'),
+            }))
+          : null,
         status: 'queued',
       }),
     );
-    try {
-      await this.queue.add(
-        SEND_MAIL_JOB,
-        { messageId: message.id },
-        sendMailJobOptions(message.id),
-      );
-    } catch (e) {
-      await this.messages.update(
-        { id: message.id },
-        { status: 'failed', lastError: `could not queue: ${(e as Error).message}` },
-      );
-      throw e;
-    }
+    // Stored as due now: if the job cannot be added (Redis down), the sweeper adds it later.
+    await this.queue.enqueue(message.id);
     this.logger.log({ mail: message.id, kind: mail.kind, ref: mail.ref }, 'mail queued');
     return message.id;
   }

@@ -12,6 +12,7 @@ export interface OutgoingMessage {
   html: string;
   /** Stable Message-ID, so a receiver can drop a duplicate of a retried send. */
   messageId: string;
+  attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /** Raised for an answer that retrying cannot fix (5xx: bad recipient, refused message). */
@@ -55,6 +56,11 @@ export class MailTransport implements OnModuleDestroy {
       text: message.text,
       html: message.html,
       messageId: message.messageId,
+      attachments: message.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content,
+      })),
     };
     if (this.mode === 'file') {
       const info = (await this.transporter.sendMail(mail)) as { message: Buffer };

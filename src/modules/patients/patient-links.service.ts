@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ValidationFailed } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
 import { PatientEligibilityLink } from './dto/patient-link.dto';
 import { PatientsService } from './patients.service';
 
@@ -14,7 +14,7 @@ export class PatientLinksService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly patients: PatientsService,
-    private readonly eligibility: EligibilityService,
+    private readonly eligibility: EligibilityQueryService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 

@@ -12,6 +12,8 @@ import {
   PatientEligibilityLinkList,
 } from './dto/patient-link.dto';
 import { PatientLinksService } from './patient-links.service';
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Patients')
 @ApiSecurity('Api')
@@ -23,6 +25,8 @@ export class PatientsController {
   ) {}
 
   @Post()
+  @RequireScope('patients:write')
+  @Audited('patient', 'create', 'result:code')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Create a patient',
@@ -47,6 +51,8 @@ export class PatientsController {
   }
 
   @Get()
+  @RequireScope('patients:read')
+  @Audited('patient', 'list')
   @ApiOperation({
     summary: 'List patients',
     description:
@@ -60,6 +66,8 @@ export class PatientsController {
   }
 
   @Get(':code')
+  @RequireScope('patients:read')
+  @Audited('patient', 'read', 'param:code')
   @ApiOperation({ summary: 'Get a patient by code' })
   @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
   @ApiOkResponse({ type: PatientResponse })
@@ -69,6 +77,8 @@ export class PatientsController {
   }
 
   @Post(':code/eligibility')
+  @RequireScope(['patients:write', 'eligibility:read'])
+  @Audited('patient', 'link', 'param:code')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Link an eligibility request to the patient',
@@ -90,6 +100,8 @@ export class PatientsController {
   }
 
   @Get(':code/eligibility')
+  @RequireScope(['patients:read', 'eligibility:read'])
+  @Audited('patient', 'read', 'param:code')
   @ApiOperation({ summary: "The patient's linked eligibility requests, newest first" })
   @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
   @ApiOkResponse({ type: PatientEligibilityLinkList })

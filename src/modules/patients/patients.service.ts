@@ -3,7 +3,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { generateCode, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { decodeCursor, encodeCursor, escapeLike } from '@/common/keyset-cursor';
+import { escapeLike } from '@/common/keyset-cursor';
+import { fetchKeysetPage, keysetQuery } from '@/common/pagination/keyset-paginator';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { CreatePatientDto } from './dto/create-patient.dto';
@@ -85,31 +86,16 @@ export class PatientsService {
   }
 
   /**
-   * The page query: newest first, keyset-paginated on (created_at, id), one row more than the
-   * page to tell whether another follows. Each page is one index range scan starting right after
-   * the cursor's row, so deep pages cost what the first one does.
+   * The page query: the list's filters under the keyset paginator (newest first, one index range
+   * scan from the cursor's row, so deep pages cost what the first one does).
    */
   async listQuery(
     accountId: string,
     query: ListPatientsQuery,
   ): Promise<SelectQueryBuilder<Patient>> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const qb = this.patients
       .createQueryBuilder('p')
-      .where('p.account_id = :accountId', { accountId })
-      .orderBy('p.created_at', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .limit(limit + 1);
-    if (query.cursor) {
-      const after = decodeCursor(query.cursor);
-      qb.andWhere(
-        '(p.created_at, p.id) < (CAST(:afterTs AS timestamptz), CAST(:afterId AS uuid))',
-        {
-          afterTs: after.createdAt.toISOString(),
-          afterId: after.id,
-        },
-      );
-    }
+      .where('p.account_id = :accountId', { accountId });
     if (query.location_code) {
       const location = await this.accounts.resolveLocation(accountId, query.location_code);
       qb.andWhere('p.location_id = :locationId', { locationId: location.id });
@@ -126,27 +112,25 @@ export class PatientsService {
         { [`w${i}`]: `%${escapeLike(word)}%` },
       );
     });
-    return qb;
+    return keysetQuery(qb, pageRequest(query));
   }
 
   async list(accountId: string, query: ListPatientsQuery): Promise<PatientListResponse> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = await this.listQuery(accountId, query);
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
+    const page = await fetchKeysetPage(await this.listQuery(accountId, query), pageRequest(query));
     const locations = new Map(
       (await this.accounts.listLocations(accountId)).map((l) => [l.id, LocationRef.from(l)]),
     );
-    const last = page[page.length - 1];
     return {
-      result: page.map((p) => PatientResponse.from(p, locations.get(p.locationId)!)),
-      next_cursor:
-        rows.length > limit && last
-          ? encodeCursor({ createdAt: last.createdAt, id: last.id })
-          : null,
+      result: page.result.map((p) => PatientResponse.from(p, locations.get(p.locationId)!)),
+      next_cursor: page.next_cursor,
     };
   }
 }
+
+const pageRequest = (query: ListPatientsQuery) => ({
+  limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  cursor: query.cursor,
+});
 
 function toAddress(a: NonNullable<CreatePatientDto['address']>): PatientAddress {
   return {

@@ -1,19 +1,21 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type Redis from 'ioredis';
 import { AccountsService } from '@/modules/accounts/accounts.service';
+import { TwoFactorService } from '@/modules/accounts/two-factor.service';
+import type { User } from '@/modules/accounts/user.entity';
 import {
   ENTRY_POINTS,
   IframeSessionService,
 } from '@/modules/iframe-session/iframe-session.service';
-import { InjectRedis } from '@/modules/redis/redis.module';
-import { formFields } from './form-validation';
-import { csrfToken, renderPage, safeNext, webUser } from './web-context';
+import { TwoFactorCodeDto } from './dto/two-factor.dto';
+import { bindForm, formFields, submitForm } from './forms';
+import { SignInThrottle } from './sign-in-throttle';
+import { ENROL_PATH } from './two-factor-gate';
+import { csrfToken, flash, renderPage, safeNext, webUser } from './web-context';
 
-const MAX_FAILURES_PER_EMAIL = 5;
-const MAX_FAILURES_PER_IP = 30;
-const FAILURE_WINDOW_SECONDS = 15 * 60;
+/** How long the code step may follow the password. */
+const CODE_STEP_MS = 5 * 60 * 1000;
 
 const ENTRY_PAGES: Record<(typeof ENTRY_POINTS)[number], string> = {
   add_patient: '/app/patients/new',
@@ -21,14 +23,15 @@ const ENTRY_PAGES: Record<(typeof ENTRY_POINTS)[number], string> = {
   passwords: '/app/passwords/',
 };
 
-/** Sign-in, sign-out and the embedded-session landing. */
+/** Sign-in (password, then the two-factor code when on), sign-out and the embedded landing. */
 @ApiExcludeController()
 @Controller()
 export class WebAuthController {
   constructor(
     private readonly accounts: AccountsService,
+    private readonly twoFactor: TwoFactorService,
     private readonly iframe: IframeSessionService,
-    @InjectRedis() private readonly redis: Redis,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   @Get('app/login')
@@ -46,40 +49,68 @@ export class WebAuthController {
       res.status(status);
       renderPage(req, res, 'login.njk', { title: 'Sign in', next, email, error });
     };
-    const emailKey = `login-fail:email:${email}`;
-    const ipKey = `login-fail:ip:${req.ip ?? 'unknown'}`;
-    const [emailFailures, ipFailures] = await Promise.all([
-      this.redis.get(emailKey),
-      this.redis.get(ipKey),
-    ]);
-    if (
-      Number(emailFailures) >= MAX_FAILURES_PER_EMAIL ||
-      Number(ipFailures) >= MAX_FAILURES_PER_IP
-    ) {
+    if (await this.throttle.isBlocked({ email }, req.ip)) {
       return refuse(429, 'Too many failed sign-in attempts. Try again in 15 minutes.');
     }
     const user =
       email && form.password ? await this.accounts.verifyCredentials(email, form.password) : null;
     if (!user) {
-      await this.redis
-        .multi()
-        .incr(emailKey)
-        .expire(emailKey, FAILURE_WINDOW_SECONDS)
-        .incr(ipKey)
-        .expire(ipKey, FAILURE_WINDOW_SECONDS)
-        .exec();
+      await this.throttle.recordFailure({ email }, req.ip);
       return refuse(401, 'The e-mail or password is not right.');
     }
-    await this.redis.del(emailKey);
-    // A fresh session id on sign-in (no session fixation).
+    await this.throttle.clear({ email });
+    const { enabled, required } = await this.twoFactor.state(user.id);
+    // A fresh session id on sign-in (no session fixation), and again after the code.
     req.session.regenerate((err) => {
       if (err) return refuse(503, 'Sign-in is briefly unavailable. Try again.');
-      req.session.userId = user.id;
-      req.session.accountId = user.accountId;
-      req.session.email = user.email;
-      csrfToken(req);
-      req.session.save(() => res.redirect(next));
+      if (enabled) {
+        req.session.twoFactorPending = { userId: user.id, next, until: Date.now() + CODE_STEP_MS };
+        csrfToken(req);
+        return req.session.save(() => res.redirect('/app/login/code'));
+      }
+      this.signIn(req, user);
+      req.session.save(() => res.redirect(required ? ENROL_PATH : next));
     });
+  }
+
+  /** The second step: a code from the authenticator app, or a recovery code. */
+  @Get('app/login/code')
+  codePage(@Req() req: Request, @Res() res: Response): void {
+    if (!this.pending(req)) return res.redirect('/app/login');
+    renderPage(req, res, 'login-code.njk', { title: 'Two-factor sign-in', errors: null });
+  }
+
+  @Post('app/login/code')
+  async code(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const pending = this.pending(req);
+    if (!pending) return res.redirect('/app/login');
+    const refuse = (status: number, message: string) => {
+      res.status(status);
+      renderPage(req, res, 'login-code.njk', {
+        title: 'Two-factor sign-in',
+        errors: { code: { $: [message] } },
+      });
+    };
+    const subject = { userId: pending.userId };
+    if (await this.throttle.isBlocked(subject, req.ip)) {
+      return refuse(429, 'Too many wrong codes. Try again in 15 minutes.');
+    }
+    await submitForm(
+      res,
+      async () => {
+        const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
+        const kind = await this.twoFactor.verifyCode(pending.userId, form.code);
+        if (!kind) {
+          await this.throttle.recordFailure(subject, req.ip);
+          return refuse(401, 'The code is not right.');
+        }
+        await this.throttle.clear(subject);
+        const user = await this.accounts.findUserById(pending.userId);
+        if (!user) return res.redirect('/app/login');
+        await this.completeSignIn(req, res, user, pending.next, kind === 'recovery');
+      },
+      (errors) => renderPage(req, res, 'login-code.njk', { title: 'Two-factor sign-in', errors }),
+    );
   }
 
   @Post('app/logout')
@@ -125,12 +156,46 @@ export class WebAuthController {
           message: 'Try again.',
         });
       }
-      req.session.userId = user.id;
-      req.session.accountId = user.accountId;
-      req.session.email = user.email;
+      this.signIn(req, user);
       req.session.embedded = true;
-      csrfToken(req);
       req.session.save(() => res.redirect(ENTRY_PAGES[redeemed.entryPoint]));
+    });
+  }
+
+  private pending(req: Request) {
+    const pending = req.session?.twoFactorPending;
+    return pending && pending.until > Date.now() ? pending : null;
+  }
+
+  private signIn(req: Request, user: User): void {
+    req.session.userId = user.id;
+    req.session.accountId = user.accountId;
+    req.session.email = user.email;
+    csrfToken(req);
+  }
+
+  private async completeSignIn(
+    req: Request,
+    res: Response,
+    user: User,
+    next: string,
+    byRecoveryCode: boolean,
+  ): Promise<void> {
+    const left = byRecoveryCode ? (await this.twoFactor.status(user.id)).recoveryCodesLeft : 0;
+    req.session.regenerate((err) => {
+      if (err) {
+        res.status(503);
+        return renderPage(req, res, 'login-code.njk', {
+          title: 'Two-factor sign-in',
+          errors: { $: ['Sign-in is briefly unavailable. Sign in again.'] },
+        });
+      }
+      this.signIn(req, user);
+      if (byRecoveryCode) {
+        const codes = `${left} unused recovery code${left === 1 ? '' : 's'}`;
+        flash(req, left > 2 ? 'ok' : 'error', `You signed in with a recovery code; ${codes} left.`);
+      }
+      req.session.save(() => res.redirect(next));
     });
   }
 }

@@ -27,6 +27,13 @@ export function webUser(req: Request): WebUser | null {
     : null;
 }
 
+/** The signed-in user's account: every page behind requireSignIn has one. */
+export function accountOf(req: Request): string {
+  const user = webUser(req);
+  if (!user) throw new Error('A signed-in page was served without a signed-in user.');
+  return user.accountId;
+}
+
 export function csrfToken(req: Request): string {
   req.session.csrf ??= randomBytes(24).toString('base64url');
   return req.session.csrf;

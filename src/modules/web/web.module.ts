@@ -6,33 +6,77 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AuditModule } from '@/modules/audit/audit.module';
 import { AuthModule } from '@/modules/auth/auth.module';
+import { ClaimsModule } from '@/modules/claims/claims.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { EstimatesModule } from '@/modules/estimates/estimates.module';
 import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.module';
 import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
 import { InjectRedis } from '@/modules/redis/redis.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { multipartForms } from './batch-upload';
 import { RedisSessionStore } from './session-store';
+import { WebEstimatesController } from './estimates.controller';
+import { SignInThrottle } from './sign-in-throttle';
+import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
 import { WebAuthController } from './web-auth.controller';
+import { WebApiKeysController } from './web-api-keys.controller';
+import { WebAuditController } from './web-audit.controller';
+import { WebClaimsController } from './web-claims.controller';
+import { WebBatchesController } from './web-batches.controller';
 import { csrfProtection, requireSignIn } from './web-context';
-import { WebPagesController } from './web-pages.controller';
+import { WebDashboardController } from './web-dashboard.controller';
+import { WebEligibilityController } from './web-eligibility.controller';
+import { WebInsurersController } from './web-insurers.controller';
+import { WebLocationsController } from './web-locations.controller';
+import { WebPatientsController } from './web-patients.controller';
 import { WebSettingsController } from './web-settings.controller';
+import { WebTwoFactorController, WebTwoFactorEnrolController } from './web-two-factor.controller';
+import { WebWebhooksController } from './web-webhooks.controller';
 
 const SESSION_TTL_SECONDS = 8 * 3600;
+
+/**
+ * The pages behind sign-in, one controller per feature. A new feature is a controller file and
+ * one line here: it gets sessions, CSRF, the frame headers and the sign-in check below.
+ */
+const PAGE_CONTROLLERS = [
+  WebDashboardController,
+  WebEligibilityController,
+  WebPatientsController,
+  WebClaimsController,
+  WebApiKeysController,
+  WebWebhooksController,
+  WebInsurersController,
+  WebLocationsController,
+  WebSettingsController,
+  WebEstimatesController,
+  WebTwoFactorController,
+  WebAuditController,
+  WebBatchesController,
+];
+
+/** Signed-in pages outside the two-factor gate: where the gate sends users without it. */
+const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
 
 /** The provider web application under /app/ (server-rendered, works without JavaScript). */
 @Module({
   imports: [
     AccountsModule,
     AuthModule,
+    AuditModule,
+    ClaimsModule,
     EligibilityModule,
+    EstimatesModule,
     PatientsModule,
     WebhooksModule,
     InsurersModule,
     IframeSessionModule,
   ],
-  controllers: [WebAuthController, WebPagesController, WebSettingsController],
+  controllers: [WebAuthController, ...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS],
+  providers: [SignInThrottle, TwoFactorGate],
 })
 export class WebModule implements NestModule {
   constructor(
@@ -59,25 +103,28 @@ export class WebModule implements NestModule {
         sameSite: https ? 'none' : 'lax',
       },
     });
-    const controllers = [WebAuthController, WebPagesController, WebSettingsController];
     consumer
       .apply(
         urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
+        multipartForms,
         sessions,
         this.frameHeaders(),
         csrfProtection,
       )
-      .forRoutes(...controllers);
+      .forRoutes(WebAuthController, ...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS);
     consumer
       .apply(requireSignIn)
       .exclude(
         { path: 'app/login', method: RequestMethod.ALL },
         { path: 'embed', method: RequestMethod.ALL },
       )
-      .forRoutes(WebPagesController, WebSettingsController, {
+      .forRoutes(...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS, {
         path: 'app/logout',
         method: RequestMethod.POST,
       });
+    // Registered after requireSignIn, so they run after it.
+    consumer.apply(TwoFactorGate).forRoutes(...PAGE_CONTROLLERS);
+    consumer.apply(refuseEmbedded).forRoutes(WebTwoFactorController, ...ENROLMENT_CONTROLLERS);
   }
 
   /**

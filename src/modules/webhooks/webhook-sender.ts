@@ -11,6 +11,8 @@ export interface SendInput {
   url: string;
   body: string;
   deliveryId: string;
+  /** The event type, sent as X-Event-Type (CONTRACT §12). */
+  event?: string;
   secret: string | null;
   timeoutMs: number;
   allowPrivate: boolean;
@@ -48,7 +50,7 @@ export function standardSignature(
 }
 
 export function deliveryHeaders(
-  input: Pick<SendInput, 'body' | 'deliveryId' | 'secret'>,
+  input: Pick<SendInput, 'body' | 'deliveryId' | 'secret' | 'event'>,
   now = new Date(),
 ) {
   const timestamp = Math.floor(now.getTime() / 1000);
@@ -60,6 +62,7 @@ export function deliveryHeaders(
     'webhook-id': input.deliveryId,
     'webhook-timestamp': String(timestamp),
   };
+  if (input.event) headers['X-Event-Type'] = input.event;
   if (input.secret) {
     headers['X-Signature'] = xSignature(input.secret, input.body);
     headers['webhook-signature'] = standardSignature(

@@ -7,6 +7,9 @@ import {
 } from 'typeorm';
 
 export type WebhookVersion = 'v1' | 'v2';
+/** The topics a webhook subscribes to (CONTRACT §12/§13); `eligibility` alone by default. */
+export const WEBHOOK_TOPICS = ['eligibility', 'claim', 'batch'] as const;
+export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** An account's endpoint that receives eligibility results. */
@@ -34,6 +37,9 @@ export class Webhook {
   @Column({ type: 'varchar', length: 2, default: 'v2' })
   version: WebhookVersion;
 
+  @Column({ type: 'text', array: true, default: () => "'{eligibility}'" })
+  events: WebhookTopic[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
@@ -56,11 +62,17 @@ export class WebhookDelivery {
   @Column({ type: 'varchar', length: 64 })
   event: string;
 
-  @Column({ name: 'request_id', type: 'bigint' })
-  requestId: string;
+  /** The eligibility request delivered; null for a claim or batch delivery (see resourceKey). */
+  @Column({ name: 'request_id', type: 'bigint', nullable: true })
+  requestId: string | null;
 
+  /** What the delivery is about, as its client knows it: request uid, claim code or batch uid. */
   @Column({ name: 'request_uid', type: 'varchar', length: 256 })
   requestUid: string;
+
+  /** De-duplication key of a claim or batch delivery (one per webhook, event and key). */
+  @Column({ name: 'resource_key', type: 'varchar', length: 200, nullable: true })
+  resourceKey: string | null;
 
   @Column({ type: 'text' })
   body: string;
@@ -75,7 +87,8 @@ export class WebhookDelivery {
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  /** Millisecond precision, so the keyset cursor (a JS Date) names a row exactly. */
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })

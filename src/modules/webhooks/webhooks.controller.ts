@@ -30,6 +30,8 @@ import {
   WebhookResponse,
 } from './dto/webhook.dto';
 import { WebhooksService } from './webhooks.service';
+import { NotPatientData } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
 
 const NOT_FOUND: [404, unknown] = [
   404,
@@ -43,6 +45,8 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @RequireScope('webhooks:write')
+  @NotPatientData()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create a webhook',
@@ -64,11 +68,14 @@ export class WebhooksController {
       isActive: body.is_active,
       description: body.description,
       version: body.version,
+      events: body.events,
     });
     return WebhookResponse.from(webhook, secret);
   }
 
   @Get()
+  @RequireScope('webhooks:read')
+  @NotPatientData()
   @ApiOperation({ summary: "List the account's webhooks" })
   @ApiOkResponse({ type: WebhookListResponse })
   @ApiStandardErrors()
@@ -79,6 +86,8 @@ export class WebhooksController {
   }
 
   @Get(':id')
+  @RequireScope('webhooks:read')
+  @NotPatientData()
   @ApiOperation({ summary: 'Get a webhook' })
   @ApiOkResponse({ type: WebhookResponse })
   @ApiStandardErrors(NOT_FOUND)
@@ -87,6 +96,8 @@ export class WebhooksController {
   }
 
   @Patch(':id')
+  @RequireScope('webhooks:write')
+  @NotPatientData()
   @ApiOperation({
     summary:
       'Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)',
@@ -105,11 +116,14 @@ export class WebhooksController {
       isActive: body.is_active,
       description: body.description,
       version: body.version,
+      events: body.events,
     });
     return WebhookResponse.from(webhook, secret);
   }
 
   @Delete(':id')
+  @RequireScope('webhooks:write')
+  @NotPatientData()
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a webhook and its delivery log' })
   @ApiNoContentResponse()
@@ -119,6 +133,8 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
+  @RequireScope('webhooks:read')
+  @NotPatientData()
   @ApiOperation({ summary: "A webhook's deliveries, newest first, with every attempt" })
   @ApiOkResponse({ type: DeliveryListResponse })
   @ApiStandardErrors(400, NOT_FOUND)
@@ -142,6 +158,8 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:delivery_id/redeliver')
+  @RequireScope('webhooks:write')
+  @NotPatientData()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Redeliver: one new attempt of the same delivery, made now',

@@ -1,12 +1,12 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { staticSettings } from '@/config/env';
+import { DeliverySender } from './delivery-sender';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
+import { WebhookOutbox } from './webhook-outbox';
 import { WebhooksController } from './webhooks.controller';
-import { WebhooksMaintenance } from './webhooks.maintenance';
 import { WebhooksProcessor } from './webhooks.processor';
-import { DELIVERY_QUEUE } from './webhooks.queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
@@ -18,10 +18,8 @@ import { WebhooksService } from './webhooks.service';
     }),
   ],
   controllers: [WebhooksController],
-  providers: [
-    WebhooksService,
-    ...(staticSettings.runsWorkers() ? [WebhooksProcessor, WebhooksMaintenance] : []),
-  ],
-  exports: [WebhooksService],
+  // The processor starts taking jobs only where the injected config's ROLE runs workers.
+  providers: [WebhooksService, WebhookOutbox, DeliveryQueue, DeliverySender, WebhooksProcessor],
+  exports: [WebhooksService, WebhookOutbox],
 })
 export class WebhooksModule {}

@@ -1,7 +1,34 @@
-export const DELIVERY_QUEUE = 'webhook-delivery';
-export const DELIVERY_JOB = 'deliver';
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
+import { DbJobData, DbQueue } from '@/common/queue/db-queue';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 
-/** Jobs carry the delivery id only; the row holds the body, the count and the schedule. */
-export interface DeliveryJobData {
-  deliveryId: string;
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+/** Delivery attempts: one row of webhook_deliveries each, due at `next_attempt_at` while `pending`. */
+@Injectable()
+export class DeliveryQueue extends DbQueue {
+  constructor(
+    @InjectDataSource() db: DataSource,
+    @InjectQueue(DELIVERY_QUEUE) queue: Queue<DbJobData>,
+    @InjectConfig() config: AppConfig,
+  ) {
+    super(
+      {
+        name: DELIVERY_QUEUE,
+        job: 'deliver',
+        table: 'webhook_deliveries',
+        dueColumn: 'next_attempt_at',
+        attemptsColumn: 'attempt_count',
+        pending: `status = 'pending'`,
+        leaseMs: config.webhookTimeoutMs + 30_000,
+      },
+      db,
+      queue,
+    );
+  }
 }

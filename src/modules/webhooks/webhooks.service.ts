@@ -1,36 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { Queue } from 'bull';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { decodeCursor, encodeCursor } from '@/common/keyset-cursor';
-import { openSecret, sealSecret } from '@/common/secret-box';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import {
-  ELIGIBILITY_FINISHED,
-  ELIGIBILITY_FINISHED_COMMITTED,
-  EligibilityFinishedCommittedEvent,
-  EligibilityFinishedEvent,
-} from '@/modules/eligibility/eligibility.events';
 import { resolveTarget, TargetRefused } from './target-guard';
 import {
-  DeliveryStatus,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
+  WebhookTopic,
   WebhookVersion,
 } from './webhook.entity';
-import { SendResult, sendDelivery } from './webhook-sender';
-import { DELIVERY_JOB, DELIVERY_QUEUE, DeliveryJobData } from './webhooks.queue';
+import { DeliverySender } from './delivery-sender';
 
-export const EVENT_ELIGIBILITY_FINISHED = 'eligibility.finished';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** How long a claimed attempt may take before the sweeper assumes its worker died. */
-const LEASE_EXTRA_MS = 30_000;
 
 export interface WebhookInput {
   url?: string;
@@ -39,6 +25,7 @@ export interface WebhookInput {
   isActive?: boolean;
   description?: string | null;
   version?: WebhookVersion;
+  events?: WebhookTopic[];
 }
 
 export interface DeliveryWithAttempts {
@@ -46,6 +33,11 @@ export interface DeliveryWithAttempts {
   attempts: WebhookAttempt[];
 }
 
+/**
+ * Webhooks as an account manages them (API and web application): the webhooks themselves, their
+ * delivery log and manual redelivery. Deliveries are recorded by WebhookOutbox and attempted by
+ * WebhooksProcessor (DeliveryQueue); DeliverySender makes the POST for both.
+ */
 @Injectable()
 export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
@@ -55,7 +47,7 @@ export class WebhooksService {
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
     @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
     @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
-    @InjectQueue(DELIVERY_QUEUE) private readonly queue: Queue<DeliveryJobData>,
+    private readonly sender: DeliverySender,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -74,10 +66,11 @@ export class WebhooksService {
       isActive: input.isActive ?? true,
       description: input.description ?? '',
       version: input.version ?? 'v2',
+      events: input.events ?? ['eligibility'],
       secretSealed: null,
     });
     webhook.id = randomUUID();
-    webhook.secretSealed = secret ? this.seal(webhook.id, secret) : null;
+    webhook.secretSealed = secret ? this.sender.seal(webhook.id, secret) : null;
     const saved = await this.webhooks.save(webhook);
     this.logger.log({ webhookId: saved.id, accountId }, 'webhook created');
     return { webhook: saved, secret };
@@ -109,15 +102,22 @@ export class WebhooksService {
     if (input.isActive !== undefined) webhook.isActive = input.isActive;
     if (input.description !== undefined) webhook.description = input.description ?? '';
     if (input.version !== undefined) webhook.version = input.version;
+    if (input.events !== undefined) webhook.events = input.events;
     let shown: string | null = null;
     if (input.rotateSecret) {
       shown = generateSecret();
-      webhook.secretSealed = this.seal(webhook.id, shown);
+      webhook.secretSealed = this.sender.seal(webhook.id, shown);
     } else if (input.secret !== undefined) {
       shown = input.secret;
-      webhook.secretSealed = input.secret === null ? null : this.seal(webhook.id, input.secret);
+      webhook.secretSealed =
+        input.secret === null ? null : this.sender.seal(webhook.id, input.secret);
     }
-    const saved = await this.webhooks.save(webhook);
+    const saved = await this.db.transaction(async (em) => {
+      const row = await em.save(webhook);
+      // A deactivated webhook takes no more deliveries: its pending ones end now (redeliver stays).
+      if (!row.isActive) await endPending(em, row.id);
+      return row;
+    });
     this.logger.log({ webhookId: id, accountId }, 'webhook updated');
     return { webhook: saved, secret: shown };
   }
@@ -180,9 +180,9 @@ export class WebhooksService {
   ): Promise<DeliveryWithAttempts> {
     const webhook = await this.get(accountId, webhookId);
     const { delivery } = await this.getDelivery(accountId, webhookId, deliveryId);
-    const result = await this.send(webhook, delivery);
+    const result = await this.sender.send(webhook, delivery);
     await this.db.transaction(async (em) => {
-      await em.insert(WebhookAttempt, this.attemptRow(delivery.id, result, true));
+      await em.insert(WebhookAttempt, this.sender.attemptRow(delivery.id, result, true));
       if (result.ok) {
         await em.update(
           WebhookDelivery,
@@ -198,160 +198,7 @@ export class WebhooksService {
     return this.getDelivery(accountId, webhookId, deliveryId);
   }
 
-  // Deliveries ------------------------------------------------------------------------------
-
-  /**
-   * In the transaction that finished the request: one pending delivery per active webhook,
-   * carrying the body of the webhook's version. The unique key makes a repeated event harmless.
-   */
-  @OnEvent(ELIGIBILITY_FINISHED, { async: false, promisify: true, suppressErrors: false })
-  async onEligibilityFinished(event: EligibilityFinishedEvent): Promise<void> {
-    await event.manager.query(
-      `INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status, next_attempt_at)
-       SELECT w.id, w.account_id, $3, $2, $4, CASE w.version WHEN 'v1' THEN $5 ELSE $6 END, 'pending', now()
-       FROM webhooks w WHERE w.account_id = $1 AND w.is_active
-       ON CONFLICT (webhook_id, request_id, event) DO NOTHING`,
-      [
-        event.accountId,
-        event.requestId,
-        EVENT_ELIGIBILITY_FINISHED,
-        event.uid,
-        event.bodyV1,
-        event.bodyV2,
-      ],
-    );
-  }
-
-  /** After commit: queue the first attempt of each new delivery (the sweeper covers a crash here). */
-  @OnEvent(ELIGIBILITY_FINISHED_COMMITTED, { async: true, promisify: true })
-  async onEligibilityCommitted(event: EligibilityFinishedCommittedEvent): Promise<void> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM webhook_deliveries WHERE request_id = $1 AND status = 'pending' AND attempt_count = 0`,
-      [event.requestId],
-    );
-    for (const { id } of rows) await this.enqueue(id, 0, 'a1');
-  }
-
-  async enqueue(deliveryId: string, delayMs: number, tag: string): Promise<void> {
-    try {
-      await this.queue.add(
-        DELIVERY_JOB,
-        { deliveryId },
-        {
-          jobId: `delivery:${deliveryId}:${tag}`,
-          delay: delayMs,
-          attempts: 1,
-          removeOnComplete: true,
-          removeOnFail: 1000,
-        },
-      );
-    } catch (e) {
-      this.logger.warn(
-        { deliveryId, err: (e as Error).message },
-        'delivery job not enqueued; the sweeper will retry',
-      );
-    }
-  }
-
-  /**
-   * One automatic attempt (queue worker). The claim sets a lease in next_attempt_at, so a duplicate
-   * job skips a delivery that is in flight, and a worker that dies mid-attempt is noticed later.
-   */
-  async attempt(deliveryId: string): Promise<void> {
-    const leaseMs = this.config.webhookTimeoutMs + LEASE_EXTRA_MS;
-    const claimed: { attempt_count: number }[] = await this.db.query(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries
-         SET attempt_count = attempt_count + 1, next_attempt_at = now() + ($2 || ' milliseconds')::interval
-         WHERE id = $1 AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '1 second')
-         RETURNING attempt_count)
-       SELECT attempt_count FROM claimed`,
-      [deliveryId, String(leaseMs)],
-    );
-    if (claimed.length === 0) return;
-    const attemptNo = claimed[0].attempt_count;
-    const delivery = await this.deliveries.findOne({ where: { id: deliveryId } });
-    const webhook = delivery
-      ? await this.webhooks.findOne({ where: { id: delivery.webhookId } })
-      : null;
-    if (!delivery || !webhook) return; // deleted meanwhile (deliveries cascade)
-
-    const result = await this.send(webhook, delivery);
-    const schedule = this.config.webhookRetrySchedule;
-    let status: DeliveryStatus = 'pending';
-    let nextAttemptAt: Date | null = null;
-    if (result.ok) status = 'succeeded';
-    else if (attemptNo > schedule.length) status = 'failed';
-    else nextAttemptAt = new Date(Date.now() + schedule[attemptNo - 1] * 1000);
-
-    await this.db.transaction(async (em) => {
-      await em.insert(WebhookAttempt, this.attemptRow(deliveryId, result, false));
-      // A manual redelivery may have succeeded meanwhile: never move a finished delivery back.
-      await em.query(
-        `UPDATE webhook_deliveries SET status = $2::text, next_attempt_at = $3, completed_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE now() END
-         WHERE id = $1 AND status = 'pending'`,
-        [deliveryId, status, nextAttemptAt],
-      );
-    });
-    this.logger.log(
-      {
-        deliveryId,
-        webhookId: webhook.id,
-        attempt: attemptNo,
-        statusCode: result.statusCode,
-        outcome: status,
-      },
-      'webhook attempt',
-    );
-    if (status === 'pending')
-      await this.enqueue(deliveryId, nextAttemptAt!.getTime() - Date.now(), `a${attemptNo + 1}`);
-  }
-
-  /** Re-enqueues pending deliveries whose attempt is overdue (lost job, dead worker). */
-  async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
-    const rows: { id: string }[] = await this.db.query(
-      `WITH due AS (
-         UPDATE webhook_deliveries SET next_attempt_at = now()
-         WHERE id IN (
-           SELECT id FROM webhook_deliveries
-           WHERE status = 'pending' AND next_attempt_at < now() - ($1 || ' seconds')::interval
-           ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id)
-       SELECT id FROM due`,
-      [String(graceSeconds), limit],
-    );
-    for (const { id } of rows) await this.enqueue(id, 0, `q${Date.now()}`);
-    if (rows.length > 0)
-      this.logger.warn({ count: rows.length }, 'overdue webhook deliveries re-enqueued');
-    return rows.length;
-  }
-
   // Internals -------------------------------------------------------------------------------
-
-  private async send(webhook: Webhook, delivery: WebhookDelivery): Promise<SendResult> {
-    return sendDelivery({
-      url: webhook.url,
-      body: delivery.body,
-      deliveryId: delivery.id,
-      secret: webhook.secretSealed
-        ? openSecret(this.config.encryptionKey, webhook.secretSealed, aad(webhook.id))
-        : null,
-      timeoutMs: this.config.webhookTimeoutMs,
-      allowPrivate: this.config.webhookAllowPrivate,
-    });
-  }
-
-  private attemptRow(deliveryId: string, r: SendResult, manual: boolean): Partial<WebhookAttempt> {
-    return {
-      deliveryId,
-      startedAt: r.startedAt,
-      statusCode: r.statusCode,
-      durationMs: r.durationMs,
-      error: r.error ? r.error.slice(0, 1000) : null,
-      responseBody: r.responseBody,
-      manual,
-    };
-  }
 
   private async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
     const map = new Map<string, WebhookAttempt[]>();
@@ -374,15 +221,18 @@ export class WebhooksService {
       throw e;
     }
   }
-
-  private seal(webhookId: string, secret: string): string {
-    return sealSecret(this.config.encryptionKey, secret, aad(webhookId));
-  }
 }
-
-const aad = (webhookId: string) => `webhook-secret:${webhookId}`;
 
 /** `whsec_` + 32 random bytes in base64: usable as-is with Standard Webhooks libraries. */
 export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** Ends a webhook's pending deliveries as `failed`; their jobs then find nothing to do. */
+async function endPending(em: EntityManager, webhookId: string): Promise<void> {
+  await em.query(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_job = NULL, completed_at = now()
+     WHERE webhook_id = $1 AND status = 'pending'`,
+    [webhookId],
+  );
 }

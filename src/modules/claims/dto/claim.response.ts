@@ -1,15 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
+import { SEX_CHOICES } from '@/modules/patients/dto/person-fields';
 import { isoDate, isoWithOffset } from '@/common/dates';
-import { formatDecimal4, sumDecimals } from '@/common/decimal';
+import { formatDecimal4 } from '@/common/decimal';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
+import { claimTotalCost } from '../claim-charges';
 import type { ClaimServiceLine } from '../claim-service-line.entity';
+import { CLAIM_STATUSES } from '../claim.entity';
 import type { Claim, ClaimAddress, ClaimPerson } from '../claim.entity';
 
 export class ClaimAddressResponse {
   @ApiProperty({ example: '1208 Congress Ave' })
   line1: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Apt 4B' })
+  @ApiNullable('string', { example: 'Apt 4B' })
   line2: string | null;
 
   @ApiProperty({ example: 'Austin' })
@@ -21,7 +25,7 @@ export class ClaimAddressResponse {
   @ApiProperty({ example: 'TX' })
   state: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiNullable('string', { example: null })
   recipient: string | null;
 }
 
@@ -32,25 +36,25 @@ export class ClaimPersonResponse {
   @ApiProperty({ example: 'Gonzalez' })
   last_name: string;
 
-  @ApiProperty({ format: 'date', example: '1986-04-12' })
+  @ApiField('date', { example: '1986-04-12' })
   dob: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'self' })
+  @ApiNullable('string', { example: 'self' })
   type: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'female' })
+  @ApiNullable('string', { enum: SEX_CHOICES, example: 'female' })
   sex: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'VSP104882211' })
+  @ApiNullable('string', { example: 'VSP104882211' })
   member_id: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '4321' })
+  @ApiNullable('string', { example: '4321' })
   ssn_last_four: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'maria.gonzalez@example.com' })
+  @ApiNullable('string', { example: 'maria.gonzalez@example.com' })
   email: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '512-555-0142' })
+  @ApiNullable('string', { example: '512-555-0142' })
   phone: string | null;
 
   @ApiProperty({ type: ClaimAddressResponse, nullable: true })
@@ -66,25 +70,81 @@ export class ClaimServiceResponse {
   @ApiProperty({ type: [String], example: ['V2100'] })
   codes: string[];
 
-  @ApiProperty({ format: 'date', example: '2026-11-14' })
+  @ApiField('date', { example: '2026-11-14' })
   date: string;
 
-  @ApiProperty({ example: 2 })
+  @ApiField('integer', { example: 2, minimum: 1 })
   quantity: number;
 
-  @ApiProperty({ example: '90.0000', description: 'Four decimals.' })
+  @ApiProperty({
+    example: '45.0000',
+    pattern: DECIMAL4,
+    description: 'Price of one unit, four decimals.',
+  })
   cost: string;
 
   @ApiProperty({ type: [String], example: ['H52.13'], description: '`[]` when none were given.' })
   diagnosis_codes: string[];
 }
 
+export class ClaimStatusChangeResponse {
+  @ApiProperty({ enum: CLAIM_STATUSES, example: 'submitted' })
+  status: string;
+
+  @ApiTimestamp()
+  at: string;
+
+  @ApiNullable('string', {
+    example: 'Submitted as 837P; clearinghouse id 01KA7Y0B5P3S.',
+    description: "Why: the clearinghouse's reason, the payer's status; null when nothing to add.",
+  })
+  detail: string | null;
+}
+
+export class ClaimSubmissionResponse {
+  @ApiProperty({
+    enum: ['x12', 'paper'],
+    example: 'x12',
+    description:
+      '`x12`: an 837P through the clearinghouse; `paper`: the claim form the patient mails.',
+  })
+  channel: string;
+
+  @ApiNullable('string', {
+    example: '01KA7Y0B5P3S',
+    description: "The clearinghouse's id of the submitted claim; null on paper.",
+  })
+  clearinghouse_id: string | null;
+
+  @ApiTimestamp()
+  submitted_at: string;
+}
+
 export class ClaimResponse {
   @ApiProperty({ example: 'CLM8D3K6TQW' })
   code: string;
 
-  @ApiProperty({ enum: ['ready'], example: 'ready' })
+  @ApiProperty({
+    enum: CLAIM_STATUSES,
+    example: 'ready',
+    description:
+      '`ready` → `submitted` → `accepted` | `rejected` → `paid` | `denied`; `submission_failed` ' +
+      'when the clearinghouse refuses the file (retried when the refusal is transient).',
+  })
   status: string;
+
+  @ApiProperty({
+    type: [ClaimStatusChangeResponse],
+    description: 'Every status the claim has had, oldest first (the first is `ready`).',
+  })
+  status_history: ClaimStatusChangeResponse[];
+
+  @ApiProperty({
+    type: ClaimSubmissionResponse,
+    nullable: true,
+    description: 'How and when the claim went out; null until it did.',
+  })
+  submission: ClaimSubmissionResponse | null;
 
   @ApiProperty({ type: ClaimPersonResponse })
   patient: ClaimPersonResponse;
@@ -95,12 +155,13 @@ export class ClaimResponse {
   @ApiProperty({ type: [ClaimServiceResponse] })
   services: ClaimServiceResponse[];
 
-  @ApiProperty({ example: '310.0000', description: 'Four decimals.' })
+  @ApiProperty({ example: '310.0000', pattern: DECIMAL4, description: 'Four decimals.' })
   paid_amount: string;
 
   @ApiProperty({
     example: '310.0000',
-    description: 'Sum of the service costs, four decimals (computed exactly).',
+    pattern: DECIMAL4,
+    description: 'Sum of the line charges (cost × quantity), four decimals (computed exactly).',
   })
   total_cost: string;
 
@@ -121,14 +182,28 @@ export class ClaimResponse {
   @ApiProperty({ type: LocationRef })
   location: LocationRef;
 
-  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' })
+  @ApiTimestamp()
   created_at: string;
 
   static from(claim: Claim, services: ClaimServiceLine[], location: LocationRef): ClaimResponse {
     const lines = [...services].sort((a, b) => a.position - b.position);
+    const costs = lines.map((s) => ({ cost: formatDecimal4(s.cost)!, quantity: s.quantity }));
     return {
       code: claim.code,
       status: claim.status,
+      status_history: (claim.statusHistory ?? []).map((h) => ({
+        status: h.status,
+        at: h.at,
+        detail: h.detail ?? null,
+      })),
+      submission:
+        claim.submissionChannel && claim.submittedAt
+          ? {
+              channel: claim.submissionChannel,
+              clearinghouse_id: claim.clearinghouseId ?? null,
+              submitted_at: isoWithOffset(claim.submittedAt),
+            }
+          : null,
       patient: person(claim.patient),
       primary_member: { ...person(claim.primaryMember), insurer_code: claim.insurerCode },
       services: lines.map((s) => ({
@@ -139,7 +214,7 @@ export class ClaimResponse {
         diagnosis_codes: s.diagnosisCodes ?? [],
       })),
       paid_amount: formatDecimal4(claim.paidAmount)!,
-      total_cost: sumDecimals(lines.map((s) => formatDecimal4(s.cost)!)),
+      total_cost: claimTotalCost(costs),
       accept_assignment: claim.acceptAssignment,
       metadata: claim.metadata ?? null,
       location_code: location.code,
@@ -179,9 +254,7 @@ export class ClaimListResponse {
   @ApiProperty({ type: [ClaimResponse], description: 'Newest first.' })
   result: ClaimResponse[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable('string', {
     example: null,
     description: 'Pass as `cursor` for the next page; null on the last page.',
   })

@@ -133,17 +133,19 @@ export class ClaimServiceDto {
   @IntField({
     required: true,
     acceptString: true,
+    inBody: true,
     min: 1,
     max: 999,
     example: 1,
-    description: 'An integer or an integer string.',
+    description: 'Units: an integer or an integer string (1–999).',
   })
   quantity: number;
 
   @DecimalField({
     required: true,
     example: '145.00',
-    description: 'Charge for the service line (all units), as a decimal string.',
+    description:
+      'Price of one unit (the line charges cost × quantity): a decimal string or number.',
   })
   cost: string;
 
@@ -178,7 +180,8 @@ export class CreateClaimDto {
     required: true,
     example: '310.00',
     description:
-      'Amount the patient paid for the services; at most the total of the service costs.',
+      'Amount the patient paid, a decimal string or number. Never refused for differing from ' +
+      'the total of the service lines (a patient may have paid for more, or less).',
   })
   paid_amount: string;
 

@@ -53,7 +53,8 @@ export class CreateEligibilityDto {
     example: ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
     description:
       'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
-      'When given, it is used instead of insurer_code. Known codes: ' +
+      'When given, it is used instead of insurer_code. The answer may be partial: an insurer that ' +
+      'fails is left out of a `complete` result (see the result `results`). Known codes: ' +
       KNOWN_INSURER_CODES.join(', '),
   })
   insurer_code_list?: string[] | null;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiField, ApiNullable, DECIMAL4 } from '@/common/api-docs';
 import { BENEFIT_FLAGS } from '@/modules/benefits/benefit.types';
 
 /** OpenAPI descriptions of the result bodies (the bodies themselves are rendered by eligibility.renderer). */
@@ -22,12 +23,16 @@ class FlagEntryBase {
 }
 
 export class DoubleEntry extends FlagEntryBase {
-  @ApiProperty({ example: '150.0000', description: 'A double, printed with four decimals.' })
+  @ApiProperty({
+    example: '150.0000',
+    pattern: DECIMAL4,
+    description: 'A double, printed as a decimal string with four decimals.',
+  })
   value: string;
 }
 
 export class IntegerEntry extends FlagEntryBase {
-  @ApiProperty({ example: 1 })
+  @ApiField('integer', { example: 1 })
   value: number;
 }
 
@@ -44,7 +49,7 @@ export class BenefitItemDoc {
   @ApiProperty({ example: 'materials.frames' })
   benefit_code: string;
 
-  @ApiProperty({ example: '2027-01-01', format: 'date' })
+  @ApiField('date', { example: '2027-01-01' })
   refresh_date: string;
 
   @ApiProperty({ enum: BENEFIT_FLAGS, isArray: true, example: ['exclusive-use'] })
@@ -74,7 +79,11 @@ export class BenefitItemDoc {
   })
   items: BenefitItemDoc[];
 
-  @ApiPropertyOptional({ example: '2026-12-31', format: 'date' })
+  @ApiField('date', {
+    required: false,
+    example: '2026-12-31',
+    description: 'Present on some items.',
+  })
   end_date?: string;
 }
 
@@ -89,13 +98,13 @@ export class PlanDoc {
   @ApiProperty({ type: [BenefitItemDoc] })
   items: BenefitItemDoc[];
 
-  @ApiProperty({ nullable: true, example: '2027-01-01', format: 'date' })
+  @ApiNullable('date', { example: '2027-01-01' })
   refresh_date: string | null;
 
-  @ApiProperty({ nullable: true, example: '2026-01-01', format: 'date' })
+  @ApiNullable('date', { example: '2026-01-01' })
   begin_date: string | null;
 
-  @ApiProperty({ nullable: true, example: '2026-12-31', format: 'date' })
+  @ApiNullable('date', { example: '2026-12-31' })
   end_date: string | null;
 
   @ApiProperty({ type: [String], example: ['lens-options-covered'] })
@@ -115,7 +124,7 @@ export class PlanDoc {
 
 export class PersonAddressDoc {
   @ApiProperty({ example: '412 Oak Street' }) line1: string;
-  @ApiProperty({ nullable: true, example: 'Apt 4' }) line2: string | null;
+  @ApiNullable('string', { example: 'Apt 4' }) line2: string | null;
   @ApiProperty({ example: 'Austin' }) city: string;
   @ApiProperty({ example: '78701' }) zipcode: string;
   @ApiProperty({ example: 'TX' }) state: string;
@@ -124,31 +133,39 @@ export class PersonAddressDoc {
 export class PersonV1Doc {
   @ApiProperty({ example: 'Maria' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
-  @ApiProperty({ example: '1984-06-15', format: 'date' }) dob: string;
+  @ApiField('date', { example: '1984-06-15' }) dob: string;
   @ApiProperty({ example: 'female' }) sex: string;
-  @ApiProperty({ nullable: true, example: 'DMV004512345' }) member_id: string | null;
-  @ApiProperty({ nullable: true, example: '6789' }) ssn_last_four: string | null;
+  @ApiNullable('string', { example: 'DMV004512345' }) member_id: string | null;
+  @ApiNullable('string', { example: '6789' }) ssn_last_four: string | null;
   @ApiProperty({ example: 'self', description: 'Relationship of the person to the member.' })
   type: string;
   @ApiProperty({ type: PersonAddressDoc }) address: PersonAddressDoc;
-  @ApiProperty({ nullable: true, example: 'maria.garcia@example.com' }) email: string | null;
+  @ApiNullable('string', { example: 'maria.garcia@example.com' }) email: string | null;
   @ApiProperty({ example: '512-555-0142' }) phone: string;
-  @ApiProperty({ example: 97, description: 'Person id: `person_id` of a details request.' })
+  @ApiField('integer', {
+    example: 97,
+    description:
+      'Person id: `person_id` of a details request. Stable across V1, V2 and repeated GETs.',
+  })
   id: number;
   @ApiProperty({ example: 'Maria Garcia' }) full_name: string;
-  @ApiProperty({ nullable: true, example: true, description: 'false when the person is inactive.' })
+  @ApiNullable('boolean', {
+    example: true,
+    description: 'false when the person is inactive; true or null when the plan is active.',
+  })
   is_active: boolean | null;
 
-  @ApiPropertyOptional({
-    example: '9f2c…',
+  @ApiNullable('string', {
+    required: false,
+    example: '9f2c4e0b7a51d8c3e6f90a2b4d7c1e8f5a3b6d9c0e2f4a7b1c5d8e0f3a6b9c2d',
     description:
       'Only on persons whose plan.insurer_state is `inn`; the key is absent otherwise. Opaque, valid 30 days.',
   })
-  plan_token?: string;
+  plan_token?: string | null;
 
-  @ApiPropertyOptional({
+  @ApiField('date', {
+    required: false,
     example: '2026-12-21',
-    format: 'date',
     description: 'Same presence rule as plan_token.',
   })
   plan_token_expired_at?: string;
@@ -160,19 +177,25 @@ export class PersonV2Doc extends PersonV1Doc {
 }
 
 class ResultEntryBase {
-  @ApiProperty({ example: 41, description: 'Result id: `result_id` of a details request.' })
+  @ApiField('integer', {
+    example: 41,
+    description:
+      'Result id: `result_id` of a details request. Stable across V1, V2 and repeated GETs.',
+  })
   id: number;
   @ApiProperty({ enum: ['active', 'inactive', 'out_of_network', 'unavailable'], example: 'active' })
   status: string;
   @ApiProperty({ example: 'VisionCare Plus' }) plan_name: string;
   @ApiProperty({ example: 'Acme Manufacturing' }) plan_group: string;
-  @ApiProperty({ nullable: true, example: 'GRP-104233' }) plan_group_id: string | null;
-  @ApiProperty({ example: '2026-01-01', format: 'date' }) plan_begin_date: string;
-  @ApiProperty({ nullable: true, example: '2026-12-31', format: 'date' }) plan_end_date:
-    string | null;
-  @ApiProperty({ nullable: true, example: '2027-01-01', format: 'date' }) plan_refresh_date:
-    string | null;
-  @ApiProperty({ example: 'insurer:demo:vision', pattern: '^insurer:[^:]+:[^:]+$' })
+  @ApiNullable('string', { example: 'GRP-104233' }) plan_group_id: string | null;
+  @ApiField('date', { example: '2026-01-01' }) plan_begin_date: string;
+  @ApiNullable('date', { example: '2026-12-31' }) plan_end_date: string | null;
+  @ApiNullable('date', { example: '2027-01-01' }) plan_refresh_date: string | null;
+  @ApiProperty({
+    example: 'insurer:demo:vision',
+    pattern: '^insurer:[^:]+:[^:]+$',
+    description: 'The insurer that found this plan (with Universal Search, one of those asked).',
+  })
   insurer_code: string;
   @ApiProperty({ example: true }) plan_is_active: boolean;
 }
@@ -193,15 +216,39 @@ class ResultBase {
     description: 'While `processing`, poll again later.',
   })
   status: string;
-  @ApiProperty({ enum: ['insurer_problem', 'unexpected_error'], nullable: true, example: null })
+  @ApiNullable('string', {
+    enum: ['insurer_problem', 'unexpected_error'],
+    example: null,
+    description:
+      'Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was ' +
+      'unavailable; retry later) or `unexpected_error`. With Universal Search, only when every ' +
+      'insurer asked failed (`insurer_problem` when all were unavailable).',
+  })
   error_code: string | null;
+  @ApiProperty({
+    type: Boolean,
+    required: false,
+    enum: [true],
+    example: true,
+    description:
+      'Present (always `true`) only when the patient data of this request was erased after ' +
+      'the retention period (`PHI_RETENTION_DAYS`): `results` is then `[]`, whatever was found. ' +
+      'Absent otherwise.',
+  })
+  purged?: true;
 }
 
 export class EligibilityResultV1 extends ResultBase {
   @ApiProperty({
     type: [ResultEntryV1],
     nullable: true,
-    description: 'null while processing and on error',
+    description:
+      'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
+      'request is `complete` as soon as every insurer has answered or failed and at least one ' +
+      'answered: the plans of all insurers that answered are listed together, and an insurer ' +
+      'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
+      'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
+      'failed; the result does not say which.',
   })
   results: ResultEntryV1[] | null;
 }
@@ -210,7 +257,13 @@ export class EligibilityResultV2 extends ResultBase {
   @ApiProperty({
     type: [ResultEntryV2],
     nullable: true,
-    description: 'null while processing and on error',
+    description:
+      'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
+      'request is `complete` as soon as every insurer has answered or failed and at least one ' +
+      'answered: the plans of all insurers that answered are listed together, and an insurer ' +
+      'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
+      'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
+      'failed; the result does not say which.',
   })
   results: ResultEntryV2[] | null;
 }

@@ -1,10 +1,4 @@
-import type {
-  BenefitItem,
-  DoubleList,
-  FlagEntry,
-  Network,
-  Plan,
-} from '@/modules/benefits/benefit.types';
+import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits/benefit.types';
 
 /**
  * The sandbox's vision plans: realistic figures for exam, contact-lens fitting, frames, spectacle
@@ -12,57 +6,11 @@ import type {
  * a LASIK discount, with in- and out-of-network values. Every flag and every list kind is used.
  */
 
-export interface PlanVariant {
-  name: string;
-  group: string;
-  groupId: string;
-  examCopay: string;
-  examOon: string;
-  framesInn: string;
-  framesOon: string;
-  contactsInn: string;
-  contactsOon: string;
-  lensCopay: string;
-}
+import { markUsed, removeNetwork } from './demo-plan-cheats';
+import type { PlanVariant } from './demo-plan-variants';
 
-export const PLAN_VARIANTS: PlanVariant[] = [
-  {
-    name: 'VisionCare Plus',
-    group: 'Acme Manufacturing',
-    groupId: 'GRP-104233',
-    examCopay: '10',
-    examOon: '45',
-    framesInn: '150',
-    framesOon: '70',
-    contactsInn: '150',
-    contactsOon: '105',
-    lensCopay: '25',
-  },
-  {
-    name: 'VisionCare Basic',
-    group: 'Lone Star Independent Schools',
-    groupId: 'GRP-220871',
-    examCopay: '20',
-    examOon: '35',
-    framesInn: '100',
-    framesOon: '50',
-    contactsInn: '120',
-    contactsOon: '80',
-    lensCopay: '35',
-  },
-  {
-    name: 'Premier Vision Choice',
-    group: 'Bluebonnet Health System',
-    groupId: 'GRP-318540',
-    examCopay: '0',
-    examOon: '50',
-    framesInn: '200',
-    framesOon: '90',
-    contactsInn: '200',
-    contactsOon: '130',
-    lensCopay: '15',
-  },
-];
+export { PLAN_VARIANTS } from './demo-plan-variants';
+export type { PlanVariant } from './demo-plan-variants';
 
 export interface PlanDates {
   begin: string;
@@ -330,35 +278,4 @@ export function buildPlan(variant: PlanVariant, dates: PlanDates, shape: PlanSha
   // With neither network left, the plan has no benefit items at all.
   if (shape.noOon && shape.noInn) plan = { ...plan, items: [] };
   return plan;
-}
-
-/** Every benefit used: accepted quantities equal the quantities, allowances accepted in full. */
-function markUsed(item: BenefitItem): BenefitItem {
-  const out: BenefitItem = { ...item };
-  const accepted = <T>(e: FlagEntry<T>): FlagEntry<T> =>
-    e.flags ? { flags: e.flags, value: e.value } : { value: e.value };
-  if (item.quantity) out.quantity_accepted = item.quantity.map(accepted);
-  if (item.allowance) out.allowance_accepted = item.allowance.map(accepted);
-  if (item.items) out.items = item.items.map(markUsed);
-  return out;
-}
-
-/** Drops every entry and item that only applies on `network`, and lists left empty. */
-function removeNetwork(plan: Plan, network: Network): Plan {
-  const keep = (flags?: string[]) => !(flags ?? []).includes(network);
-  const strip = <T extends object>(obj: T): T => {
-    const out = { ...obj } as Record<string, unknown>;
-    for (const [key, value] of Object.entries(out)) {
-      if (key === 'items' || key === 'flags' || !Array.isArray(value)) continue;
-      const kept = (value as DoubleList).filter((e) => keep(e.flags));
-      if (kept.length === 0) delete out[key];
-      else out[key] = kept;
-    }
-    return out as T;
-  };
-  const walk = (items: BenefitItem[]): BenefitItem[] =>
-    items
-      .filter((i) => keep(i.flags))
-      .map((i) => ({ ...strip(i), ...(i.items ? { items: walk(i.items) } : {}) }));
-  return { ...strip(plan), items: walk(plan.items) };
 }

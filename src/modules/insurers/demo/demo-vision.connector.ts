@@ -6,8 +6,8 @@ import {
   InsurerConnector,
   InsurerPerson,
   InsurerPlanResult,
-  InsurerUnavailableError,
   MemberQuery,
+  OutcomeWithoutPlans,
   PlanDetailsQuery,
   SearchOutcome,
 } from '../insurer-connector';
@@ -64,10 +64,10 @@ const ZIP_PLACES: [string, string, string][] = [
 export class DemoVisionConnector implements InsurerConnector {
   async search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome> {
     const codes = cheatCodes(query);
-    const deferred = this.delay(codes, context);
-    if (deferred) return deferred;
-    this.failures(codes);
-    if (codes.has('not_found')) return { kind: 'found', plans: [] };
+    const unanswered = this.delay(codes, context) ?? this.failures(codes);
+    if (unanswered) return unanswered;
+    if (codes.has('not_found'))
+      return { kind: 'not_found', reason: 'Sandbox: no member (not_found)' };
     return { kind: 'found', plans: [this.planResult(query, codes, 'summary')] };
   }
 
@@ -76,16 +76,20 @@ export class DemoVisionConnector implements InsurerConnector {
     context: ConnectorContext,
   ): Promise<DetailsOutcome> {
     const codes = cheatCodes(details.query);
-    const deferred = this.delay(codes, context);
-    if (deferred) return deferred;
-    this.failures(codes);
+    const unanswered = this.delay(codes, context) ?? this.failures(codes);
+    if (unanswered) return unanswered;
     const full = this.planResult(details.query, codes, 'full');
     const person = full.persons.find(
       (p) =>
         p.type === details.person.type &&
         p.firstName.toLowerCase() === details.person.firstName.toLowerCase(),
     );
-    if (!person) throw new InsurerUnavailableError('The insurer no longer lists this person.');
+    if (!person)
+      return {
+        kind: 'unavailable',
+        reason: 'The insurer no longer lists this person.',
+        retryAfterMs: null,
+      };
     return { kind: 'found', plan: { ...full, persons: [person] } };
   }
 
@@ -99,11 +103,16 @@ export class DemoVisionConnector implements InsurerConnector {
       : null;
   }
 
-  private failures(codes: Set<CheatCode>): void {
+  private failures(codes: Set<CheatCode>): OutcomeWithoutPlans | null {
     if (codes.has('in_err_int'))
-      throw new Error('Sandbox: simulated internal failure (in_err_int)');
+      return { kind: 'unexpected', reason: 'Sandbox: simulated internal failure (in_err_int)' };
     if (codes.has('in_err_ins'))
-      throw new InsurerUnavailableError('Sandbox: simulated insurer outage (in_err_ins)');
+      return {
+        kind: 'unavailable',
+        reason: 'Sandbox: simulated insurer outage (in_err_ins)',
+        retryAfterMs: null,
+      };
+    return null;
   }
 
   private planResult(

@@ -1,25 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
 import { isoDate, isoWithOffset } from '@/common/dates';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Patient } from '../patient.entity';
+import { SEX_CHOICES } from './person-fields';
 
 export class PatientAddressResponse {
-  @ApiProperty({ type: String, nullable: true, example: '1208 Congress Ave' })
+  @ApiNullable('string', { example: '1208 Congress Ave' })
   line1: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Apt 4B' })
+  @ApiNullable('string', { example: 'Apt 4B' })
   line2: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: null })
+  @ApiNullable('string', { example: null })
   recipient: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Austin' })
+  @ApiNullable('string', { example: 'Austin' })
   city: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '78701' })
+  @ApiNullable('string', { example: '78701' })
   zipcode: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'TX' })
+  @ApiNullable('string', { example: 'TX' })
   state: string | null;
 }
 
@@ -30,42 +32,37 @@ export class PatientResponse {
   @ApiProperty({ example: 'maria', description: 'Lower case.' })
   first_name: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: 'Lower case.' })
+  @ApiNullable('string', { example: null, description: 'Lower case.' })
   middle_name: string | null;
 
   @ApiProperty({ example: 'gonzalez', description: 'Lower case.' })
   last_name: string;
 
-  @ApiProperty({ format: 'date', example: '1986-04-12' })
+  @ApiField('date', { example: '1986-04-12' })
   dob: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    enum: ['female', 'male', 'other', 'unknown'],
-    example: 'female',
-  })
+  @ApiNullable('string', { enum: SEX_CHOICES, example: 'female' })
   sex: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '4321' })
+  @ApiNullable('string', { example: '4321' })
   ssn_last_four: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'maria.gonzalez@example.com' })
+  @ApiNullable('string', { example: 'maria.gonzalez@example.com' })
   email: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '512-555-0142' })
+  @ApiNullable('string', { example: '512-555-0142' })
   phone: string | null;
 
   @ApiProperty({ type: PatientAddressResponse, nullable: true })
   address: PatientAddressResponse | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'CHART-20931' })
+  @ApiNullable('string', { example: 'CHART-20931' })
   account_number: string | null;
 
   @ApiProperty({ type: LocationRef })
   location: LocationRef;
 
-  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' })
+  @ApiTimestamp()
   created_at: string;
 
   static from(p: Patient, location: LocationRef): PatientResponse {
@@ -100,9 +97,7 @@ export class PatientListResponse {
   @ApiProperty({ type: [PatientResponse], description: 'Newest first.' })
   result: PatientResponse[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable('string', {
     example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
     description: 'Pass as `cursor` for the next page; null on the last page.',
   })

@@ -1,13 +1,36 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
 import { isoWithOffset } from '@/common/dates';
-import { BoolField, IntField, StringField } from '@/common/validation/fields';
-import type { Webhook, WebhookAttempt, WebhookDelivery } from '../webhook.entity';
+import { BoolField, IntField, StringField, StringListField } from '@/common/validation/fields';
+import {
+  type Webhook,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  WEBHOOK_TOPICS,
+  type WebhookTopic,
+} from '../webhook.entity';
 
 const SECRET_PATTERN = /^[\x21-\x7e]{8,200}$/;
 const SECRET_HELP =
   'Signing secret (8–200 printable ASCII characters). X-Signature is the hex HMAC-SHA256 of the raw body with this ' +
   'secret as key. A `whsec_…` secret also works as-is with Standard Webhooks libraries; any other secret with ' +
   "`new Webhook(secret, { format: 'raw' })`.";
+
+/** The topics a webhook receives (CONTRACT §12/§13), the same on create and update. */
+const EventsField = () =>
+  StringListField({
+    nullable: false,
+    minItems: 1,
+    maxItems: 3,
+    itemMaxLength: 16,
+    unique: true,
+    choices: WEBHOOK_TOPICS,
+    example: ['eligibility', 'claim'],
+    description:
+      'What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`), ' +
+      '`claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, ' +
+      '`eligibility.batch_finished`). Default `["eligibility"]`.',
+  });
 
 export class CreateWebhookDto {
   @StringField({
@@ -48,6 +71,9 @@ export class CreateWebhookDto {
     description: 'Which result shape the webhook receives. Default v2.',
   })
   version?: 'v1' | 'v2';
+
+  @EventsField()
+  events?: WebhookTopic[];
 }
 
 export class UpdateWebhookDto {
@@ -82,6 +108,9 @@ export class UpdateWebhookDto {
 
   @StringField({ nullable: false, choices: ['v1', 'v2'], example: 'v1' })
   version?: 'v1' | 'v2';
+
+  @EventsField()
+  events?: WebhookTopic[];
 }
 
 export class WebhookResponse {
@@ -90,16 +119,22 @@ export class WebhookResponse {
   @ApiProperty({ example: true }) is_active: boolean;
   @ApiProperty({ example: 'Front desk PMS' }) description: string;
   @ApiProperty({ enum: ['v1', 'v2'], example: 'v2' }) version: string;
+  @ApiProperty({
+    type: [String],
+    enum: [...WEBHOOK_TOPICS],
+    example: ['eligibility'],
+    description: 'The topics the webhook receives.',
+  })
+  events: string[];
   @ApiProperty({ example: true, description: 'Whether deliveries are signed.' })
   has_secret: boolean;
-  @ApiProperty({
-    nullable: true,
+  @ApiNullable('string', {
     example: null,
     description: 'The secret, only in the answer that created or rotated it; null otherwise.',
   })
   secret: string | null;
-  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' }) created_at: string;
-  @ApiProperty({ example: '2026-11-21T13:51:16.926+00:00' }) updated_at: string;
+  @ApiTimestamp() created_at: string;
+  @ApiTimestamp() updated_at: string;
 
   static from(w: Webhook, secret: string | null = null): WebhookResponse {
     return {
@@ -108,6 +143,7 @@ export class WebhookResponse {
       is_active: w.isActive,
       description: w.description,
       version: w.version,
+      events: w.events,
       has_secret: w.secretSealed !== null,
       secret,
       created_at: isoWithOffset(w.createdAt),
@@ -121,19 +157,22 @@ export class WebhookListResponse {
 }
 
 export class AttemptResponse {
-  @ApiProperty({ example: '2026-11-21T13:51:17.002+00:00' }) started_at: string;
-  @ApiProperty({
-    nullable: true,
+  @ApiTimestamp({ example: '2026-11-21T13:51:17.002+00:00' }) started_at: string;
+  @ApiNullable('integer', {
     example: 200,
     description: 'null when no HTTP answer came (timeout, refused connection).',
   })
   status_code: number | null;
-  @ApiProperty({ example: 48 }) duration_ms: number;
-  @ApiProperty({ nullable: true, example: null }) error: string | null;
-  @ApiProperty({
-    nullable: true,
+  @ApiField('integer', { example: 48, minimum: 0 }) duration_ms: number;
+  @ApiNullable('string', {
+    example: null,
+    description:
+      'Why the attempt failed (`HTTP 500`, `timed out after 10000 ms`, ...); null on success.',
+  })
+  error: string | null;
+  @ApiNullable('string', {
     example: '{"ok":true}',
-    description: 'First 1 KiB of the answer.',
+    description: 'First 1 KiB of the answer; null when no HTTP answer came.',
   })
   response_body: string | null;
   @ApiProperty({ example: false, description: 'true for a redelivery asked for by a person.' })
@@ -158,14 +197,31 @@ export class DeliveryResponse {
   })
   id: string;
   @ApiProperty({ example: '5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11' }) webhook_id: string;
-  @ApiProperty({ example: 'eligibility.finished' }) event: string;
-  @ApiProperty({ example: 'visit-2026-11-21-0042' }) request_uid: string;
+  @ApiProperty({
+    example: 'eligibility.finished',
+    description: 'The event delivered (also sent as X-Event-Type).',
+  })
+  event: string;
+  @ApiProperty({
+    example: 'visit-2026-11-21-0042',
+    description:
+      'What the delivery is about: the eligibility request uid, the claim code or the batch uid.',
+  })
+  request_uid: string;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed'], example: 'succeeded' }) status: string;
-  @ApiProperty({ example: 1, description: 'Automatic attempts so far.' }) attempt_count: number;
-  @ApiProperty({ nullable: true, example: null }) next_attempt_at: string | null;
-  @ApiProperty({ example: '2026-11-21T13:51:16.990+00:00' }) created_at: string;
-  @ApiProperty({ nullable: true, example: '2026-11-21T13:51:17.050+00:00' }) completed_at:
-    string | null;
+  @ApiField('integer', { example: 1, minimum: 0, description: 'Automatic attempts so far.' })
+  attempt_count: number;
+  @ApiNullable('date-time', {
+    example: null,
+    description: 'When the next automatic attempt is due, while `pending`; null otherwise.',
+  })
+  next_attempt_at: string | null;
+  @ApiTimestamp({ example: '2026-11-21T13:51:16.990+00:00' }) created_at: string;
+  @ApiNullable('date-time', {
+    example: '2026-11-21T13:51:17.050+00:00',
+    description: 'When it ended `succeeded` or `failed`; null while `pending`.',
+  })
+  completed_at: string | null;
   @ApiProperty({ type: [AttemptResponse] }) attempts: AttemptResponse[];
 
   static from(d: WebhookDelivery, attempts: WebhookAttempt[]): DeliveryResponse {
@@ -187,8 +243,7 @@ export class DeliveryResponse {
 
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) result: DeliveryResponse[];
-  @ApiPropertyOptional({
-    nullable: true,
+  @ApiNullable('string', {
     example: null,
     description: 'Pass as ?cursor= for the next page; null on the last page.',
   })

@@ -1,0 +1,98 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { AppConfig, Role } from './config/env';
+
+/** How long the processes get to finish in-flight work after SIGTERM before they are killed. */
+const STOP_GRACE_MS = 30_000;
+/** A process that ran this long before it died is restarted at once; sooner, with a backoff. */
+const STABLE_AFTER_MS = 60_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+interface Slot {
+  role: Exclude<Role, 'all'>;
+  worker: Worker | null;
+  startedAt: number;
+  failures: number;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The `npm start` supervisor (the cluster's primary): WEB_CONCURRENCY API processes sharing the
+ * port (Node's cluster module hands connections to them in turn), plus one queue-worker process
+ * when ROLE=all. It serves nothing itself and loads none of the application. It restarts a
+ * process that dies (with a growing delay when it keeps dying at start-up) and, on SIGTERM or
+ * SIGINT, passes SIGTERM to every process, waits for them to finish their work (each closes its
+ * server, queues and pools), and exits 0 — or 1 after STOP_GRACE_MS, having killed the rest.
+ */
+export function superviseCluster(config: AppConfig): void {
+  const slots: Slot[] = [];
+  for (let i = 0; i < config.webConcurrency; i++) slots.push(slot('api'));
+  if (config.role === 'all') slots.push(slot('worker'));
+  let stopping = false;
+  let listening = 0;
+
+  const start = (s: Slot) => {
+    s.startedAt = Date.now();
+    // The role goes to the child in its environment, read there by src/config like any setting.
+    s.worker = cluster.fork({ ROLE: s.role });
+    s.worker.once('listening', () => {
+      if (++listening === config.webConcurrency) {
+        const queue = config.role === 'all' ? ' and a queue worker' : '';
+        say(
+          `Listening on ${config.publicUrl} with ${config.webConcurrency} API processes${queue} ` +
+            `(API docs: ${config.publicUrl}/docs)`,
+        );
+      }
+    });
+    s.worker.once('exit', (code, signal) => {
+      s.worker = null;
+      if (stopping) return;
+      const ranMs = Date.now() - s.startedAt;
+      s.failures = ranMs >= STABLE_AFTER_MS ? 0 : s.failures + 1;
+      const delay = Math.min(MAX_RESTART_DELAY_MS, s.failures <= 1 ? 0 : 500 * 2 ** s.failures);
+      process.stderr.write(
+        `${s.role} process exited (${signal ?? `code ${code}`}); restarting in ${delay} ms\n`,
+      );
+      setTimeout(() => {
+        if (!stopping) start(s);
+      }, delay).unref();
+    });
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: stopping ${slots.filter((s) => s.worker).length} processes`);
+    const running = slots.map((s) => s.worker).filter((w): w is Worker => w !== null);
+    const killer = setTimeout(() => {
+      for (const w of running) if (!w.isDead()) w.process.kill('SIGKILL');
+      process.stderr.write(`processes still running after ${STOP_GRACE_MS} ms were killed\n`);
+      process.exit(1);
+    }, STOP_GRACE_MS);
+    killer.unref();
+    let left = running.length;
+    const done = () => {
+      if (--left > 0) return;
+      clearTimeout(killer);
+      say('All processes stopped.');
+      process.exit(0);
+    };
+    if (left === 0) return done();
+    for (const w of running) {
+      if (w.isDead()) done();
+      else {
+        w.once('exit', done);
+        // SIGTERM, not cluster's disconnect(): each process runs its own shutdown hooks.
+        w.process.kill('SIGTERM');
+      }
+    }
+  };
+
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  for (const s of slots) start(s);
+}
+
+function slot(role: Slot['role']): Slot {
+  return { role, worker: null, startedAt: 0, failures: 0 };
+}

@@ -1,0 +1,228 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA } from './api-docs';
+
+/**
+ * What the OpenAPI document says beyond the decorators: the shared error bodies, the webhook
+ * deliveries, and the contract's path form. Applied to the document Nest builds, so /docs and
+ * /docs-json serve the same truth.
+ */
+
+type Schema = Record<string, unknown>;
+
+/** The tags of the controllers, in the order Swagger UI shows them. */
+export const API_TAGS: Record<string, string> = {
+  Eligibility:
+    'Eligibility checks run in the background: start one, then poll the V1 or V2 result (or ' +
+    'receive it by webhook). Universal Search asks several insurers in one request.',
+  Patients: 'Patient records of the account, and the eligibility requests linked to them.',
+  Claims: 'Out-of-network vision claims and their e-mail notification.',
+  Webhooks:
+    'Where finished eligibility results are POSTed. The deliveries are described as callbacks ' +
+    'of `POST /api/auth/v1/webhooks/`.',
+  Locations: "The account's practice locations (`location_code`).",
+  'Embedded session': 'A signed-in URL of the web application, for an iframe.',
+  Audit:
+    'Who read or changed which patient record (CONTRACT §14): every eligibility result, ' +
+    'patient, claim and estimate touched by an API key or a web user. Append-only.',
+  Health: 'Unauthenticated probes for load balancers and orchestrators.',
+};
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+const ERROR_COMPONENTS: Record<string, Schema> = {
+  [ERROR_SCHEMAS.detail]: {
+    type: 'object',
+    properties: { detail: { type: 'string', example: 'Not found.' } },
+    required: ['detail'],
+  },
+  [ERROR_SCHEMAS.validation]: {
+    type: 'object',
+    properties: { errors: ref('FieldErrors') },
+    required: ['errors'],
+  },
+  FieldErrors: {
+    type: 'object',
+    description:
+      'Errors of one object: `$` holds the messages about the object itself (or the whole ' +
+      'request at the top); every other key is a field name or an array index ("0") with that ' +
+      "field's errors, nested like the body.",
+    properties: { $: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: ref('FieldErrors'),
+  },
+};
+
+/**
+ * The events a webhook receives. Each is one callback of `POST /api/auth/v1/webhooks/`; adding
+ * an event (claim.status_changed, eligibility.batch_finished) is one more entry here.
+ */
+export const WEBHOOK_EVENTS: {
+  type: string;
+  summary: string;
+  description: string;
+  payload: Schema;
+}[] = [
+  {
+    type: 'eligibility.finished',
+    summary: 'An eligibility request (search or details) ended `complete` or `error`',
+    description:
+      'The body is exactly the bytes of `GET /api/auth/v{1,2}/eligibility/{request_uid}/` for the ' +
+      "webhook's `version` at the moment the request finished: `EligibilityResultV2` for `v2` " +
+      'webhooks (the default), `EligibilityResultV1` for `v1`. As in those answers, `plan_token` and ' +
+      '`plan_token_expired_at` appear only on persons whose plan is in-network only.',
+    payload: {
+      anyOf: [ref('EligibilityResultV2'), ref('EligibilityResultV1')],
+      description: '`EligibilityResultV2` for `v2` webhooks, `EligibilityResultV1` for `v1`.',
+    },
+  },
+];
+
+const header = (name: string, description: string, required: boolean, schema: Schema) => ({
+  name,
+  in: 'header',
+  description,
+  required,
+  schema,
+});
+
+/** The headers of every delivery (webhook-sender.ts). */
+const DELIVERY_HEADERS = {
+  WebhookEventType: header('X-Event-Type', 'The event of this delivery.', true, {
+    type: 'string',
+    example: 'eligibility.finished',
+  }),
+  WebhookDeliveryId: header(
+    'X-Delivery-Id',
+    'Identifies the delivery; the same on every retry and redelivery of it: de-duplicate on it.',
+    true,
+    { type: 'string', format: 'uuid', example: '0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47' },
+  ),
+  WebhookSignature: header(
+    'X-Signature',
+    'Only when the webhook has a secret: hex HMAC-SHA256 of the raw body, keyed with the secret ' +
+      'as given. Verify it over the bytes received, before parsing.',
+    false,
+    { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  ),
+  StandardWebhookId: header(
+    'webhook-id',
+    'Standard Webhooks: the same value as X-Delivery-Id.',
+    true,
+    { type: 'string', format: 'uuid' },
+  ),
+  StandardWebhookTimestamp: header(
+    'webhook-timestamp',
+    'Standard Webhooks: seconds since the Unix epoch at the time of this attempt.',
+    true,
+    { type: 'string', pattern: '^\\d+$', example: '1795268116' },
+  ),
+  StandardWebhookSignature: header(
+    'webhook-signature',
+    'Standard Webhooks, only when the webhook has a secret: `v1,<base64 HMAC-SHA256 of ' +
+      '"{webhook-id}.{webhook-timestamp}.{body}">`. A `whsec_` secret is base64 (as the standard ' +
+      "says); any other secret is used as raw bytes (`new Webhook(secret, { format: 'raw' })`).",
+    false,
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+$' },
+  ),
+};
+
+function deliveryCallback(event: (typeof WEBHOOK_EVENTS)[number]) {
+  const params = Object.keys(DELIVERY_HEADERS).map((name) => ({
+    $ref: `#/components/parameters/${name}`,
+  }));
+  return {
+    '{$request.body#/url}': {
+      post: {
+        summary: event.summary,
+        description:
+          `${event.description}\n\nSent with \`X-Event-Type: ${event.type}\` as ` +
+          '`Content-Type: application/json`. Any 2xx answer within the timeout (10 s) is success; ' +
+          'anything else is retried with exponential backoff for about a day (at least 8 ' +
+          'attempts), with the same body and X-Delivery-Id. Every attempt is listed by ' +
+          '`GET /api/auth/v1/webhooks/{id}/deliveries/`.',
+        operationId: `webhook_${event.type.replace(/\W/g, '_')}`,
+        parameters: params,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: event.payload } },
+        },
+        responses: {
+          '2XX': { description: 'Received; the delivery succeeded.' },
+          '4XX': { description: 'Not received; the delivery is retried.' },
+          '5XX': { description: 'Not received; the delivery is retried.' },
+        },
+      },
+    },
+  };
+}
+
+/** `{nullable: true, allOf: [{$ref}]}` (Nest's nullable class property) rejects null: fix it. */
+function nullableRefs(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableRefs);
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Schema;
+  const allOf = schema.allOf as Schema[] | undefined;
+  if (schema.nullable === true && allOf?.length === 1 && typeof allOf[0].$ref === 'string') {
+    delete schema.nullable;
+    delete schema.allOf;
+    delete schema.type;
+    schema.anyOf = [allOf[0], { ...NULL_ONLY_SCHEMA }];
+  }
+  Object.values(schema).forEach(nullableRefs);
+}
+
+/**
+ * A path parameter that is not valid percent-encoded UTF-8 is refused before routing with
+ * `{"detail": ...}`; one with U+0000 with `{"errors": ...}`. Every operation with a parameter
+ * in its path documents both.
+ */
+function pathParameterErrors(paths: OpenAPIObject['paths']): void {
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.includes('{')) continue;
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      const existing = operation.responses['400'] as
+        | { description: string; content?: Record<string, { schema: Schema; example?: unknown }> }
+        | undefined;
+      const json = existing?.content?.['application/json'];
+      operation.responses['400'] = {
+        description:
+          `${existing ? `${existing.description} ` : ''}A path parameter that cannot be decoded ` +
+          '(bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`.',
+        content: {
+          'application/json': {
+            schema: { anyOf: [ref(ERROR_SCHEMAS.validation), ref(ERROR_SCHEMAS.detail)] },
+            example: json?.example ?? { errors: { $: ['Null characters are not allowed.'] } },
+          },
+        },
+      };
+    }
+  }
+}
+
+/** The contract's paths end with `/` (CONTRACT §1); the service answers both forms. */
+function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['paths'] {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path.startsWith('/api/') && !path.endsWith('/') ? `${path}/` : path,
+      item,
+    ]),
+  );
+}
+
+export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  document.paths = withTrailingSlashes(document.paths);
+  pathParameterErrors(document.paths);
+  nullableRefs(document.paths);
+  nullableRefs(document.components);
+  const components = (document.components ??= {});
+  components.schemas = { ...components.schemas, ...ERROR_COMPONENTS };
+  components.parameters = { ...components.parameters, ...DELIVERY_HEADERS } as never;
+  const createWebhook = document.paths['/api/auth/v1/webhooks/']?.post;
+  if (createWebhook) {
+    createWebhook.callbacks = Object.fromEntries(
+      WEBHOOK_EVENTS.map((event) => [event.type, deliveryCallback(event)]),
+    );
+  }
+  return document;
+}

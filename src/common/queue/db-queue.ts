@@ -1,0 +1,145 @@
+import { Logger } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { DataSource } from 'typeorm';
+import { withTimeout } from '@/common/timeout';
+
+/** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
+export interface DbJobData {
+  id: string;
+}
+
+/** Where a queue's work lives: one row per unit of work, with its due time and attempt count. */
+export interface DbQueueSpec {
+  /** Bull queue name. */
+  name: string;
+  /** Bull job name (also the prefix of job ids). */
+  job: string;
+  table: string;
+  /** timestamptz column: when the next run is due (or, while a run holds the lease, its end). */
+  dueColumn: string;
+  /** integer column counted up by each lease. */
+  attemptsColumn: string;
+  /** SQL condition of the rows that still have work to do, e.g. `status = 'pending'`. */
+  pending: string;
+  /** How long one run may take before the sweeper assumes its worker died. */
+  leaseMs: number;
+}
+
+const ENQUEUE_TIMEOUT_MS = 3_000;
+
+/**
+ * The one queue idiom for work scheduled in PostgreSQL (searches, webhook deliveries, e-mails):
+ * - `enqueue`/`schedule`: the row says when work is due; a Bull job only wakes a worker then.
+ * - `lease`: a run claims its row first, so a duplicate job skips work in flight, and the lease
+ *   (due time moved past the run) tells the sweeper when a worker died mid-run. The same Bull job
+ *   may take its lease over (Bull hands a stalled job to another worker only after its lock
+ *   expired).
+ * - `requeueOverdue`: the sweeper re-enqueues rows whose job was lost (Redis restart) or whose
+ *   worker died; SKIP LOCKED hands each row to one of several workers.
+ * Jobs are thin and idempotent; a lost Redis loses nothing.
+ */
+export abstract class DbQueue {
+  private readonly log: Logger;
+
+  protected constructor(
+    readonly spec: DbQueueSpec,
+    protected readonly db: DataSource,
+    readonly queue: Queue<DbJobData>,
+  ) {
+    this.log = new Logger(`DbQueue:${spec.name}`);
+  }
+
+  /**
+   * Wakes a worker for row `id` in `delayMs`. Never throws (answers false): the row is already
+   * stored as due, so the sweeper re-enqueues it when Redis is back.
+   */
+  async enqueue(id: string, delayMs = 0, tag = 'a0'): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.add(
+          this.spec.job,
+          { id },
+          {
+            jobId: `${this.spec.job}:${id}:${tag}`,
+            delay: Math.max(0, Math.round(delayMs)),
+            attempts: 1,
+            removeOnComplete: true,
+            removeOnFail: 1000,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch (e) {
+      this.log.warn({ id, err: (e as Error).message }, 'job not enqueued; the sweeper will retry');
+      return false;
+    }
+  }
+
+  /**
+   * Makes the next run of row `id` due in `delayMs` (setting `columns` too, in the same UPDATE)
+   * and enqueues its job. Nothing happens to a row that has no work left.
+   */
+  async schedule(
+    id: string,
+    delayMs: number,
+    tag: string,
+    columns: Record<string, unknown> = {},
+  ): Promise<void> {
+    const names = Object.keys(columns);
+    const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
+    await this.db.query(
+      `UPDATE ${this.spec.table}
+       SET ${this.spec.dueColumn} = now() + ($2 || ' milliseconds')::interval, lease_job = NULL${sets}
+       WHERE id = $1 AND ${this.spec.pending}`,
+      [id, String(Math.round(delayMs)), ...names.map((n) => columns[n])],
+    );
+    await this.enqueue(id, delayMs, tag);
+  }
+
+  /**
+   * Claims row `id` for the run of job `jobId`: answers the attempt number (the attempt count
+   * after this lease), or null when the row has no due work (finished, not due yet, or leased by
+   * another job that still holds it).
+   */
+  async lease(id: string, jobId: string): Promise<number | null> {
+    const { table, dueColumn, attemptsColumn, pending, leaseMs } = this.spec;
+    const rows: { attempt: number }[] = await this.db.query(
+      `WITH leased AS (
+         UPDATE ${table}
+         SET ${attemptsColumn} = ${attemptsColumn} + 1,
+             ${dueColumn} = now() + ($3 || ' milliseconds')::interval,
+             lease_job = $2
+         WHERE id = $1 AND ${pending}
+           AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
+         RETURNING ${attemptsColumn} AS attempt)
+       SELECT attempt FROM leased`,
+      [id, jobId, String(leaseMs)],
+    );
+    return rows.length > 0 ? Number(rows[0].attempt) : null;
+  }
+
+  /**
+   * Re-enqueues rows whose run is overdue by `graceSeconds` (job lost, worker dead). Several
+   * workers may run this at once: SKIP LOCKED hands each overdue row to one of them.
+   */
+  async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
+    const { table, dueColumn, pending } = this.spec;
+    // (A CTE, because TypeORM answers a bare UPDATE ... RETURNING as [rows, count].)
+    const rows: { id: string }[] = await this.db.query(
+      `WITH due AS (
+         UPDATE ${table} SET ${dueColumn} = now(), lease_job = NULL
+         WHERE id IN (
+           SELECT id FROM ${table}
+           WHERE ${pending} AND ${dueColumn} < now() - ($1 || ' seconds')::interval
+           ORDER BY ${dueColumn} LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id)
+       SELECT id FROM due`,
+      [String(graceSeconds), limit],
+    );
+    const tag = `q${Date.now()}`;
+    for (const { id } of rows) await this.enqueue(String(id), 0, tag);
+    if (rows.length > 0) this.log.warn({ count: rows.length }, 'overdue jobs re-enqueued');
+    return rows.length;
+  }
+}

@@ -1,0 +1,74 @@
+import type { ClearinghouseConfig } from './clearinghouse';
+
+/**
+ * Claim submission settings of CONTRACT §12, parsed from the environment by loadConfig. The
+ * endpoints share the clearinghouse account (credentials, X12 ids, payer ids) of §10.
+ */
+export interface ClaimsConfig {
+  /** Raw-X12 professional claims endpoint (837P); null: every claim goes the paper route. */
+  claimsUrl: string | null;
+  /** Raw-X12 claim status endpoint (276/277); null: submitted claims are not followed up. */
+  claimStatusUrl: string | null;
+  /** Between two status checks of a claim not yet final. */
+  statusIntervalMs: number;
+  /** First retry of a transient submission failure; doubles each attempt. */
+  submitRetryBaseMs: number;
+  /** Submission attempts before a transient failure becomes final. */
+  submitMaxAttempts: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadClaimsConfig(
+  env: Env,
+  isProduction: boolean,
+  clearinghouse: ClearinghouseConfig,
+  problems: string[],
+): ClaimsConfig {
+  const get = (name: string): string | null => env[name]?.trim() || null;
+  const url = (name: string): string | null => {
+    const value = get(name);
+    if (value === null) return null;
+    const allowed = isProduction ? ['https:'] : ['https:', 'http:'];
+    try {
+      if (allowed.includes(new URL(value).protocol)) return value;
+      problems.push(`${name}: must use ${allowed.join(' or ')} (got "${value}")`);
+    } catch {
+      problems.push(`${name}: must be a URL (got "${value}")`);
+    }
+    return null;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === null) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name}: must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const claimsUrl = url('CLEARINGHOUSE_CLAIMS_URL');
+  const claimStatusUrl = url('CLEARINGHOUSE_CLAIM_STATUS_URL');
+  for (const [name, value] of [
+    ['CLEARINGHOUSE_CLAIMS_URL', claimsUrl],
+    ['CLEARINGHOUSE_CLAIM_STATUS_URL', claimStatusUrl],
+  ] as const) {
+    if (value === null) continue;
+    if (!clearinghouse.auth)
+      problems.push(
+        `CLEARINGHOUSE_API_KEY: required (or CLEARINGHOUSE_TOKEN_URL/CLIENT_ID/CLIENT_SECRET) when ${name} is set`,
+      );
+    if (!clearinghouse.submitterId || !clearinghouse.receiverId)
+      problems.push(`X12_SUBMITTER_ID, X12_RECEIVER_ID: required when ${name} is set`);
+  }
+  return {
+    claimsUrl,
+    claimStatusUrl,
+    // Payers adjudicate in days: one check every 6 hours by default.
+    statusIntervalMs: int('CLAIM_STATUS_INTERVAL_MS', 6 * 3_600_000, 100, 7 * 86_400_000),
+    submitRetryBaseMs: int('CLAIM_SUBMIT_RETRY_BASE_MS', 60_000, 10, 3_600_000),
+    submitMaxAttempts: int('CLAIM_SUBMIT_MAX_ATTEMPTS', 8, 1, 50),
+  };
+}

@@ -1,0 +1,45 @@
+import { SetMetadata } from '@nestjs/common';
+
+/**
+ * What a route does to patient data, declared on the route: the global AuditInterceptor records
+ * one audit event for each successful call. Every route under /api/ declares either @Audited or
+ * @NotPatientData, or the application refuses to start (RouteDeclarationCheck).
+ */
+export const AUDIT_RESOURCE_TYPES = [
+  'eligibility_request',
+  'patient',
+  'claim',
+  'estimate',
+  'insurer_exchange',
+  'eligibility_batch',
+] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+export const AUDIT_ACTIONS = ['read', 'list', 'create', 'update', 'link', 'notify'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * Where the resource id comes from: a path parameter, a field of the handler's result, of the
+ * body or of the query, or the last segment of the redirect's Location (web forms that create).
+ * null for lists.
+ */
+export type AuditIdSource =
+  `param:${string}` | `result:${string}` | `body:${string}` | `query:${string}` | 'location' | null;
+
+export interface AuditSpec {
+  resourceType: AuditResourceType;
+  action: AuditAction;
+  id: AuditIdSource;
+}
+
+export const AUDIT_METADATA = 'vision:audit';
+export const NOT_PATIENT_DATA = 'not-patient-data';
+
+export const Audited = (
+  resourceType: AuditResourceType,
+  action: AuditAction,
+  id: AuditIdSource = null,
+): MethodDecorator => SetMetadata(AUDIT_METADATA, { resourceType, action, id } satisfies AuditSpec);
+
+/** The route neither reads nor changes patient data (webhook settings, locations, the trail). */
+export const NotPatientData = (): MethodDecorator => SetMetadata(AUDIT_METADATA, NOT_PATIENT_DATA);

@@ -1,0 +1,116 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
+import { isoWithOffset } from '@/common/dates';
+import { IntField, StringField } from '@/common/validation/fields';
+import type { AuditEvent } from '../audit-event.entity';
+import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../audited';
+
+export const AUDIT_DEFAULT_PAGE_SIZE = 50;
+export const AUDIT_MAX_PAGE_SIZE = 200;
+
+export class ListAuditEventsQuery {
+  @IntField({
+    acceptString: true,
+    min: 1,
+    max: AUDIT_MAX_PAGE_SIZE,
+    example: 50,
+    description: `Page size (default ${AUDIT_DEFAULT_PAGE_SIZE}, at most ${AUDIT_MAX_PAGE_SIZE}).`,
+  })
+  limit?: number | null;
+
+  @StringField({
+    maxLength: 200,
+    allowBlank: true,
+    description: '`next_cursor` of the previous page.',
+  })
+  cursor?: string | null;
+
+  @StringField({
+    choices: AUDIT_RESOURCE_TYPES,
+    example: 'patient',
+    description: 'Only events about this kind of record.',
+  })
+  resource_type?: string | null;
+
+  @StringField({
+    maxLength: 256,
+    example: 'PAT4Q7ZK2MX',
+    description:
+      'Only events about this record: a patient or claim code, an eligibility `request_uid`.',
+  })
+  resource_id?: string | null;
+}
+
+export class AuditEventResponse {
+  @ApiField('string', { example: '0f8fad5b-d9cb-469f-a165-70867728950e' })
+  id: string;
+
+  @ApiTimestamp({ description: 'When it happened.' })
+  created_at: string;
+
+  @ApiField('string', {
+    enum: ['api_key', 'user'],
+    example: 'api_key',
+    description: 'An API key, or a user of the web application.',
+  })
+  actor_type: string;
+
+  @ApiField('string', {
+    example: 'vk_Q2xhcml',
+    description: "The API key's prefix (as the key list shows it), or the user's e-mail.",
+  })
+  actor: string;
+
+  @ApiField('string', {
+    enum: AUDIT_ACTIONS,
+    example: 'read',
+    description:
+      '`read` one record, `list` records, `create`, `update`, `link` (an eligibility request ' +
+      'to a patient), `notify` (a claim e-mailed to the customer).',
+  })
+  action: string;
+
+  @ApiField('string', { enum: AUDIT_RESOURCE_TYPES, example: 'patient' })
+  resource_type: string;
+
+  @ApiNullable('string', {
+    example: 'PAT4Q7ZK2MX',
+    description:
+      'The record: a patient or claim code, an eligibility `request_uid`; null for lists.',
+  })
+  resource_id: string | null;
+
+  @ApiNullable('string', {
+    example: '3b1f0d6e-8a52-4f6b-9a5e-2f1c7d9e4a10',
+    description: 'The request id (`X-Request-Id`), as the logs name the request.',
+  })
+  request_id: string | null;
+
+  @ApiNullable('string', { example: '203.0.113.7', description: "The caller's IP address." })
+  ip: string | null;
+
+  static from(e: AuditEvent): AuditEventResponse {
+    return {
+      id: e.id,
+      created_at: isoWithOffset(e.createdAt),
+      actor_type: e.actorType,
+      actor: e.actor,
+      action: e.action,
+      resource_type: e.resourceType,
+      resource_id: e.resourceId,
+      request_id: e.requestId,
+      ip: e.ip,
+    };
+  }
+}
+
+export class AuditEventListResponse {
+  @ApiProperty({ type: [AuditEventResponse], description: 'Newest first.' })
+  result: AuditEventResponse[];
+
+  @ApiNullable('string', {
+    example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}

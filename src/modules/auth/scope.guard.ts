@@ -1,0 +1,35 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ForbiddenError } from '@/common/errors';
+import type { AppRequest } from '@/common/request-context';
+import {
+  grants,
+  REQUIRED_SCOPES,
+  scopeAction,
+  scopeRefusal,
+  type ScopeRequirement,
+} from './scopes';
+
+/**
+ * Global guard after ApiKeyGuard: the key must hold the scope its route declares
+ * (@RequireScope). A route under /api/ that declares none is refused outright; start-up
+ * (RouteDeclarationCheck) already refuses to run with one, this only keeps the default closed.
+ */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<AppRequest>();
+    if (!req.auth) return true;
+    const required = this.reflector.get<ScopeRequirement | undefined>(
+      REQUIRED_SCOPES,
+      context.getHandler(),
+    );
+    if (!required) throw new Error(`Route ${req.method} ${req.path} declares no API key scope.`);
+    const missing = required.scopes.find((s) => !grants(req.auth!.scopes, s));
+    if (missing) throw new ForbiddenError(scopeRefusal(required.action ?? scopeAction(missing)));
+    return true;
+  }
+}

@@ -1,0 +1,54 @@
+import {
+  benefitCodeForCodes,
+  benefitCodeForProcedure,
+  benefitCodeForServiceType,
+  isPlanLevelServiceType,
+} from './service-codes';
+
+describe('service codes → benefit codes', () => {
+  it('maps the vision service types of CONTRACT §10', () => {
+    expect(['AN', 'AM', 'AO', 'CP', 'an'].map(benefitCodeForServiceType)).toEqual([
+      'exam.routine',
+      'materials.frames',
+      'materials.spectacle_lenses',
+      'materials',
+      'exam.routine',
+    ]);
+    expect(['AL', '30', 'BR', '98'].map(benefitCodeForServiceType)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(['AL', '30', 'AN'].map(isPlanLevelServiceType)).toEqual([true, true, false]);
+  });
+
+  it('maps procedure codes, the narrow ranges before the wide ones', () => {
+    const codes = ['92004', '92014', '92015', '92310', '92317', 'V2020', 'V2025', 'V2100', 'V2299'];
+    expect(codes.map(benefitCodeForProcedure)).toEqual([
+      'exam.routine',
+      'exam.routine',
+      null,
+      'exam.contact_lens_fitting',
+      'exam.contact_lens_fitting',
+      'materials.frames',
+      'materials.frames',
+      'materials.spectacle_lenses.single_vision',
+      'materials.spectacle_lenses.bifocal',
+    ]);
+    const more = ['V2300', 'V2781', 'V2410', 'V2750', 'V2520', 'V2600', 'v2100', 'X2100', '9201'];
+    expect(more.map(benefitCodeForProcedure)).toEqual([
+      'materials.spectacle_lenses.trifocal',
+      'materials.spectacle_lenses.progressive',
+      'materials.spectacle_lenses',
+      'materials.spectacle_lenses.options.anti_reflective',
+      'materials.contact_lenses',
+      null,
+      'materials.spectacle_lenses.single_vision',
+      null,
+      null,
+    ]);
+    expect(benefitCodeForCodes(['99213', 'V2020'])).toBe('materials.frames');
+    expect(benefitCodeForCodes(['99213'])).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
+import { canMove, describe277, statusFrom277, submitRetryDelayMs } from './claim-lifecycle';
+
+const stc = (category: string, paymentAmount: string | null = null): ClaimStatusLine => ({
+  category,
+  code: '20',
+  entity: 'PR',
+  date: null,
+  totalCharge: null,
+  paymentAmount,
+  message: '',
+});
+
+describe('claim lifecycle (CONTRACT §12)', () => {
+  it.each([
+    ['A1', null],
+    ['A4', null],
+    ['E0', null],
+    ['A2', 'accepted'],
+    ['P1', 'accepted'],
+    ['R4', 'accepted'],
+    ['A3', 'rejected'],
+    ['A7', 'rejected'],
+    ['F1', 'paid'],
+    ['F2', 'denied'],
+    ['F4', 'denied'],
+  ])('reads 277 category %s as %s', (category, status) => {
+    expect(statusFrom277(stc(category))).toBe(status);
+  });
+
+  it('reads a finalized claim as paid only when an amount was paid', () => {
+    expect(statusFrom277(stc('F0', '120.5'))).toBe('paid');
+    expect(statusFrom277(stc('F0', '0'))).toBe('denied');
+    expect(statusFrom277(stc('F3'))).toBe('denied');
+  });
+
+  it('only moves forward along the arrows', () => {
+    expect(canMove('ready', 'submitted')).toBe(true);
+    expect(canMove('submission_failed', 'submitted')).toBe(true);
+    expect(canMove('submitted', 'paid')).toBe(true);
+    expect(canMove('accepted', 'paid')).toBe(true);
+    expect(canMove('accepted', 'submitted')).toBe(false);
+    expect(canMove('paid', 'denied')).toBe(false);
+    expect(canMove('rejected', 'accepted')).toBe(false);
+  });
+
+  it('doubles the retry delay each attempt', () => {
+    expect([1, 2, 3].map((a) => submitRetryDelayMs(a, 100))).toEqual([100, 200, 400]);
+  });
+
+  it('describes a status with its codes, payment and message', () => {
+    expect(describe277({ ...stc('F1', '250'), code: '65', message: 'Paid in full' })).toBe(
+      '277 F1:65, paid 250: Paid in full',
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { toMinor } from '@/common/decimal';
+import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
+import type { ClaimStatus } from './claim.entity';
+
+/** States the payer's decision ends in: no further status checks. */
+export const FINAL_STATUSES: readonly ClaimStatus[] = ['rejected', 'paid', 'denied'];
+
+/** CONTRACT §12's arrows: where a claim may go from each state. */
+const NEXT: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
+  ready: ['submitted', 'submission_failed'],
+  submission_failed: ['submitted', 'submission_failed'],
+  submitted: ['accepted', 'rejected', 'paid', 'denied'],
+  accepted: ['paid', 'denied'],
+  rejected: [],
+  paid: [],
+  denied: [],
+};
+
+export function canMove(from: ClaimStatus, to: ClaimStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+/** Transient submission failures: base × 1, 2, 4, ... */
+export function submitRetryDelayMs(attempt: number, baseMs: number): number {
+  return baseMs * 2 ** Math.max(0, attempt - 1);
+}
+
+/**
+ * What a 277 status (STC01-1, the claim status category of code list 507) means for the claim:
+ * A2/A5 (accepted into adjudication), P* (pending) and R* (more information requested) → accepted;
+ * A3/A6/A7/A8 (returned, rejected) → rejected; F1 → paid; F2/F4 → denied; F0/F3 (finalized) →
+ * paid when an amount was paid, else denied. A0/A1 (received), A4 (not found) and E* (the
+ * payer's system) change nothing: the next check asks again.
+ */
+export function statusFrom277(line: ClaimStatusLine): ClaimStatus | null {
+  const c = line.category.toUpperCase();
+  if (c === 'A2' || c === 'A5' || /^P\d$/.test(c) || /^R\d+$/.test(c)) return 'accepted';
+  if (['A3', 'A6', 'A7', 'A8'].includes(c)) return 'rejected';
+  if (c === 'F1') return 'paid';
+  if (c === 'F2' || c === 'F4') return 'denied';
+  if (c === 'F0' || c === 'F3') {
+    const paid = line.paymentAmount ? toMinor(line.paymentAmount) > 0n : false;
+    return paid ? 'paid' : 'denied';
+  }
+  return null;
+}
+
+/** The 277's words for the history: `277 F1:65, paid 250.00: <payer's message>`. */
+export function describe277(line: ClaimStatusLine): string {
+  const parts = [`277 ${[line.category, line.code].filter(Boolean).join(':')}`];
+  if (line.paymentAmount !== null) parts.push(`paid ${line.paymentAmount}`);
+  const text = parts.join(', ');
+  return (line.message ? `${text}: ${line.message}` : text).slice(0, 500);
+}

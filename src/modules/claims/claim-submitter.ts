@@ -1,0 +1,121 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import type { Location } from '@/modules/accounts/location.entity';
+import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
+import { X12WriteError } from '@/modules/x12/x12.errors';
+import { write837 } from '@/modules/x12/x837.writer';
+import type { BillingProvider } from './claim-billing-provider';
+import { submitRetryDelayMs } from './claim-lifecycle';
+import { ClaimTransitions } from './claim-transitions';
+import { professionalClaimOf } from './claim-x12';
+import type { ClaimServiceLine } from './claim-service-line.entity';
+import type { Claim } from './claim.entity';
+import { insurerName } from './insurer-codes';
+
+export interface ClaimContext {
+  claim: Claim;
+  lines: ClaimServiceLine[];
+  location: Location;
+  provider: BillingProvider | null;
+}
+
+/**
+ * Submits a claim (CONTRACT §12): as an 837P through the clearinghouse when the insurer has a
+ * payer id, the claims endpoint is set, the location has an NPI and the claim has a diagnosis;
+ * otherwise on paper (the claim form the patient mails).
+ */
+@Injectable()
+export class ClaimSubmitter {
+  private readonly logger = new Logger(ClaimSubmitter.name);
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly client: ClaimsClearinghouseClient,
+    private readonly transitions: ClaimTransitions,
+  ) {}
+
+  async submit(ctx: ClaimContext, attempt: number): Promise<void> {
+    const { claim, lines, location, provider } = ctx;
+    const insurer = insurerName(claim.insurerCode);
+    const payerId = this.client.payerIdFor(claim.insurerCode);
+    const paperBecause = !this.client.submitsTo(claim.insurerCode)
+      ? `${insurer} has no electronic claims route`
+      : !provider
+        ? `the location ${location.code} has no NPI`
+        : lines.every((l) => (l.diagnosisCodes ?? []).length === 0)
+          ? 'the claim has no diagnosis'
+          : null;
+    if (paperBecause !== null || !provider || !payerId) {
+      await this.transitions.move(claim.id, location, {
+        status: 'submitted',
+        detail: `Paper claim form, for the patient to mail to ${insurer}: ${paperBecause}.`,
+        set: { submissionChannel: 'paper', clearinghouseId: null, submittedAt: new Date() },
+        nextInMs: null,
+      });
+      return;
+    }
+
+    let x12: string;
+    try {
+      x12 = write837(
+        professionalClaimOf(claim, lines, provider, payerId, {
+          submitterId: this.config.clearinghouse.submitterId,
+          receiverId: this.config.clearinghouse.receiverId,
+          contactEmail: /<?([^<>\s]+@[^<>\s]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? '',
+        }),
+        this.client.envelope(),
+      );
+    } catch (e) {
+      if (!(e instanceof X12WriteError)) throw e;
+      await this.fail(claim, location, `the 837P cannot be written: ${e.message}`, null, null);
+      return;
+    }
+    const outcome = await this.client.submit(x12, this.config.insurerTimeoutMs);
+    this.logger.log({ claim: claim.code, attempt, outcome: outcome.kind }, 'claim submitted');
+    if (outcome.kind === 'accepted') {
+      await this.transitions.move(claim.id, location, {
+        status: 'submitted',
+        detail: `Submitted as 837P; clearinghouse id ${outcome.clearinghouseId}.`,
+        set: {
+          submissionChannel: 'x12',
+          clearinghouseId: outcome.clearinghouseId,
+          submittedAt: new Date(),
+          x12837: x12,
+        },
+        nextInMs: this.client.canCheckStatus() ? this.config.claims.statusIntervalMs : null,
+      });
+    } else if (outcome.kind === 'refused') {
+      await this.fail(claim, location, outcome.reason, x12, null);
+    } else if (attempt >= this.config.claims.submitMaxAttempts) {
+      await this.fail(
+        claim,
+        location,
+        `${outcome.reason}; gave up after ${attempt} attempts`,
+        x12,
+        null,
+      );
+    } else {
+      const delay = Math.max(
+        submitRetryDelayMs(attempt, this.config.claims.submitRetryBaseMs),
+        outcome.retryAfterMs ?? 0,
+      );
+      await this.fail(claim, location, `${outcome.reason}; will retry`, x12, delay);
+    }
+  }
+
+  private async fail(
+    claim: Claim,
+    location: Location,
+    reason: string,
+    x12: string | null,
+    retryInMs: number | null,
+  ): Promise<void> {
+    await this.transitions.move(claim.id, location, {
+      status: 'submission_failed',
+      detail: reason.slice(0, 1000),
+      set: x12 ? { x12837: x12 } : {},
+      nextInMs: retryInMs,
+    });
+  }
+}

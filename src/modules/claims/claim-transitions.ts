@@ -1,0 +1,95 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isoWithOffset } from '@/common/dates';
+import { LocationRef } from '@/modules/accounts/dto/location.dto';
+import type { Location } from '@/modules/accounts/location.entity';
+import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { canMove } from './claim-lifecycle';
+import { ClaimServiceLine } from './claim-service-line.entity';
+import { Claim, ClaimStatus } from './claim.entity';
+import { ClaimsQueue } from './claims.queue';
+import { ClaimResponse } from './dto/claim.response';
+
+export const EVENT_CLAIM_STATUS_CHANGED = 'claim.status_changed';
+
+export interface ClaimChange {
+  status: ClaimStatus;
+  detail: string | null;
+  /** Other columns set in the same UPDATE (submission, the 837P). */
+  set?: Partial<Pick<Claim, 'submissionChannel' | 'clearinghouseId' | 'submittedAt' | 'x12837'>>;
+  /** When the next run is due (a retry, a status check); null: nothing left to do. */
+  nextInMs: number | null;
+}
+
+/**
+ * Moves a claim along its lifecycle (CONTRACT §12) in one transaction under the claim's row lock:
+ * the status and its history entry, the submission columns, the next due time, and one webhook
+ * delivery (topic `claim`, the claim's GET body) per subscribed webhook. The deliveries and the
+ * next run are queued after the commit.
+ */
+@Injectable()
+export class ClaimTransitions {
+  private readonly logger = new Logger(ClaimTransitions.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly outbox: WebhookOutbox,
+    private readonly queue: ClaimsQueue,
+  ) {}
+
+  /**
+   * Applies `change` if the claim may move there from where it is (a repeated failure of the
+   * same kind is recorded too: its detail says what happened). Answers false when it may not.
+   */
+  async move(claimId: string, location: Location, change: ClaimChange): Promise<boolean> {
+    const result = await this.db.transaction(async (em) => {
+      const claim = await em.findOne(Claim, {
+        where: { id: claimId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!claim || !canMove(claim.status, change.status)) return null;
+      const history = [
+        ...(claim.statusHistory ?? []),
+        { status: change.status, at: isoWithOffset(new Date()), detail: change.detail },
+      ];
+      const due = change.nextInMs === null ? null : new Date(Date.now() + change.nextInMs);
+      await em.update(Claim, claimId, {
+        ...change.set,
+        status: change.status,
+        statusHistory: history,
+        jobDueAt: due,
+        leaseJob: null,
+      });
+      Object.assign(claim, change.set, { status: change.status, statusHistory: history });
+      const lines = await em.find(ClaimServiceLine, {
+        where: { claimId },
+        order: { position: 'ASC' },
+      });
+      const body = JSON.stringify(ClaimResponse.from(claim, lines, LocationRef.from(location)));
+      const deliveries = await this.outbox.recordEventInTx(em, {
+        accountId: claim.accountId,
+        topic: 'claim',
+        event: EVENT_CLAIM_STATUS_CHANGED,
+        resourceKey: `claim:${claim.code}:${history.length}`,
+        resourceUid: claim.code,
+        body,
+      });
+      return { claim, deliveries };
+    });
+    if (!result) return false;
+    this.logger.log(
+      { claim: result.claim.code, status: change.status, next: change.nextInMs },
+      'claim status changed',
+    );
+    await this.outbox.dispatch(result.deliveries);
+    if (change.nextInMs !== null)
+      await this.queue.enqueue(claimId, change.nextInMs, `t${Date.now()}`);
+    return true;
+  }
+
+  /** Nothing changed: the next run (a status check) is due in `delayMs`. */
+  later(claimId: string, delayMs: number): Promise<void> {
+    return this.queue.schedule(claimId, delayMs, `t${Date.now()}`);
+  }
+}

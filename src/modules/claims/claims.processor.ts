@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Job } from 'bull';
+import { Repository } from 'typeorm';
+import type { DbJobData } from '@/common/queue/db-queue';
+import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
+import { BillingProviders } from './claim-billing-provider';
+import { ClaimServiceLine } from './claim-service-line.entity';
+import { ClaimStatusChecker } from './claim-status-checker';
+import { ClaimSubmitter } from './claim-submitter';
+import { Claim } from './claim.entity';
+import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
+
+/**
+ * Runs the due work of a claim: its submission (`ready`, or a retry of `submission_failed`) or a
+ * status check (`submitted`/`accepted` over X12). Idempotent: the lease skips a claim with
+ * nothing due or held by another job.
+ */
+@Injectable()
+@QueueWorker(CLAIMS_QUEUE, { concurrency: () => 5 })
+export class ClaimsProcessor implements JobHandler {
+  constructor(
+    @InjectRepository(Claim) private readonly claims: Repository<Claim>,
+    @InjectRepository(ClaimServiceLine) private readonly lines: Repository<ClaimServiceLine>,
+    private readonly queue: ClaimsQueue,
+    private readonly providers: BillingProviders,
+    private readonly submitter: ClaimSubmitter,
+    private readonly checker: ClaimStatusChecker,
+  ) {}
+
+  async handle(job: Job<DbJobData>): Promise<void> {
+    const attempt = await this.queue.lease(job.data.id, String(job.id));
+    if (attempt === null) return;
+    const claim = await this.claims.findOne({ where: { id: job.data.id } });
+    if (!claim) return;
+    const [lines, { location, provider }] = await Promise.all([
+      this.lines.find({ where: { claimId: claim.id }, order: { position: 'ASC' } }),
+      this.providers.forLocation(claim.accountId, claim.locationId),
+    ]);
+    const ctx = { claim, lines, location, provider };
+    if (claim.status === 'ready' || claim.status === 'submission_failed')
+      await this.submitter.submit(ctx, attempt);
+    else await this.checker.check(ctx);
+  }
+}

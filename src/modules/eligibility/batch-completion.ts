@@ -1,0 +1,94 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import type { EligibilityBatch } from './batch.entity';
+import { BatchResponse } from './dto/batch.response';
+
+export const EVENT_BATCH_FINISHED = 'eligibility.batch_finished';
+
+interface BatchRow {
+  id: string;
+  account_id: string;
+  uid: string;
+  status: 'processing' | 'complete';
+  item_count: number;
+  processing_count: number;
+  complete_count: number;
+  error_count: number;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+/**
+ * A batch's counters, moved by the transaction that finishes each of its items. The UPDATE takes
+ * the batch's row lock until that transaction commits, so items finishing at once count one
+ * after the other, and exactly one of them sees the count reach zero: that one completes the
+ * batch and records its `batch` webhook deliveries in the same transaction.
+ */
+@Injectable()
+export class BatchCompletion {
+  private readonly logger = new Logger(BatchCompletion.name);
+
+  constructor(private readonly outbox: WebhookOutbox) {}
+
+  /**
+   * Counts one item of `batchId` as finished with `status`. Answers the ids of the batch
+   * deliveries recorded when this was the last item (pass them to `dispatch` after the commit).
+   */
+  async itemFinishedInTx(
+    em: EntityManager,
+    batchId: string,
+    status: 'complete' | 'error',
+  ): Promise<string[]> {
+    const [row]: BatchRow[] = await em.query(
+      `WITH counted AS (
+         UPDATE eligibility_batches SET
+           processing_count = processing_count - 1,
+           complete_count = complete_count + CASE WHEN $2 = 'complete' THEN 1 ELSE 0 END,
+           error_count = error_count + CASE WHEN $2 = 'error' THEN 1 ELSE 0 END,
+           status = CASE WHEN processing_count = 1 THEN 'complete' ELSE status END,
+           completed_at = CASE WHEN processing_count = 1 THEN clock_timestamp() ELSE completed_at END
+         WHERE id = $1 AND processing_count > 0
+         RETURNING *)
+       SELECT * FROM counted`,
+      [batchId, status],
+    );
+    if (!row || row.status !== 'complete') return [];
+    const body = JSON.stringify(BatchResponse.from(toEntity(row)));
+    await em.query(`UPDATE eligibility_batches SET body = $2 WHERE id = $1`, [batchId, body]);
+    const ids = await this.outbox.recordEventInTx(em, {
+      accountId: row.account_id,
+      topic: 'batch',
+      event: EVENT_BATCH_FINISHED,
+      resourceKey: `batch:${row.id}`,
+      resourceUid: row.uid,
+      body,
+    });
+    this.logger.log(
+      { batchId, count: row.item_count, errors: row.error_count, deliveries: ids.length },
+      'eligibility batch complete',
+    );
+    return ids;
+  }
+
+  /** After the commit: queue the first attempt of the batch deliveries. */
+  async dispatch(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length > 0) await this.outbox.dispatch(deliveryIds);
+  }
+}
+
+function toEntity(row: BatchRow): EligibilityBatch {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    uid: row.uid,
+    status: row.status,
+    itemCount: row.item_count,
+    processingCount: row.processing_count,
+    completeCount: row.complete_count,
+    errorCount: row.error_count,
+    body: null,
+    createdAt: new Date(row.created_at),
+    completedAt: row.completed_at ? new Date(row.completed_at) : null,
+  };
+}

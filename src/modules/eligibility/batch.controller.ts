@@ -1,0 +1,92 @@
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { BatchIntake } from './batch-intake';
+import { BatchQueryService } from './batch-query.service';
+import { BatchItemsQuery, CreateBatchDto } from './dto/create-batch.dto';
+import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch.response';
+
+const NOT_FOUND: [404, unknown] = [404, { detail: 'Batch schedule-2026-11-22 not found.' }];
+
+/** CONTRACT §13: batch eligibility. */
+@ApiTags('Eligibility')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/eligibility/batches')
+export class BatchController {
+  constructor(
+    private readonly intake: BatchIntake,
+    private readonly queries: BatchQueryService,
+  ) {}
+
+  @Post()
+  @RequireScope('eligibility:write')
+  @Audited('eligibility_batch', 'create', 'result:batch_uid')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Start a batch of eligibility checks (up to 10,000)',
+    description:
+      'Each item is validated exactly as a single `POST /api/auth/v1/eligibility/`; one invalid ' +
+      'item refuses the whole batch, with every error keyed by the item index ' +
+      '(`errors.items.17.patient.dob.$`). Each item becomes an ordinary eligibility request (its ' +
+      'own `request_uid`, result and webhook deliveries). Single checks always run first; batch ' +
+      'items share the insurer capacity they leave. Bodies up to 16 MiB. When the last item ' +
+      'finishes, webhooks subscribed to `batch` receive the batch (`X-Event-Type: ' +
+      'eligibility.batch_finished`).',
+  })
+  @ApiBody({ type: CreateBatchDto })
+  @ApiCreatedResponse({ type: BatchCreatedResponse })
+  @ApiStandardErrors([
+    400,
+    { errors: { items: { '17': { patient: { dob: { $: ['This field is required.'] } } } } } },
+  ])
+  async create(
+    @Req() req: AppRequest,
+    // Validated by the intake (CreateBatchDto a slice at a time), not by the global pipe.
+    @Body() body: Record<string, unknown>,
+  ): Promise<BatchCreatedResponse> {
+    const { uid, count } = await this.intake.create(req.auth!.accountId, body);
+    return { batch_uid: uid, status: 'processing', count };
+  }
+
+  @Get(':batch_uid')
+  @RequireScope('eligibility:read')
+  @Audited('eligibility_batch', 'read', 'param:batch_uid')
+  @ApiOperation({ summary: 'A batch: status and item counts' })
+  @ApiParam({ name: 'batch_uid', type: String })
+  @ApiOkResponse({ type: BatchResponse })
+  @ApiStandardErrors(NOT_FOUND)
+  get(@Req() req: AppRequest, @Param('batch_uid') uid: string): Promise<BatchResponse> {
+    return this.queries.get(req.auth!.accountId, uid);
+  }
+
+  @Get(':batch_uid/items')
+  @RequireScope('eligibility:read')
+  @Audited('eligibility_batch', 'list', 'param:batch_uid')
+  @ApiOperation({
+    summary: "A batch's items",
+    description:
+      'In the order they were sent; pass `next_cursor` back as `cursor` until it is null. Each ' +
+      "item's result: GET /api/auth/v2/eligibility/{request_uid}/.",
+  })
+  @ApiParam({ name: 'batch_uid', type: String })
+  @ApiOkResponse({ type: BatchItemsPage })
+  @ApiStandardErrors(NOT_FOUND, [400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
+  items(
+    @Req() req: AppRequest,
+    @Param('batch_uid') uid: string,
+    @Query() query: BatchItemsQuery,
+  ): Promise<BatchItemsPage> {
+    return this.queries.items(req.auth!.accountId, uid, query);
+  }
+}

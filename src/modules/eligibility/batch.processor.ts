@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import type { Job } from 'bull';
+import type { DbJobData } from '@/common/queue/db-queue';
+import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
+import { BATCH_QUEUE } from './batch.queue';
+import { SearchRunner } from './search-runner';
+
+/** Thin, like the single lane's processor: the runner decides everything. */
+@Injectable()
+@QueueWorker(BATCH_QUEUE, { concurrency: (config) => config.batchConcurrency })
+export class BatchItemProcessor implements JobHandler {
+  constructor(private readonly runner: SearchRunner) {}
+
+  async handle(job: Job<DbJobData>): Promise<void> {
+    await this.runner.run(job.data.id, String(job.id), 'batch');
+  }
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { NotFoundError } from '@/common/errors';
+import { EligibilityRequest } from './eligibility-request.entity';
+import { renderProcessing, ResultVersion } from './eligibility.renderer';
+import { InsurerExchangeEntry, InsurerExchangeLog } from './insurer-exchange-log';
+
+/** A request as the dashboard and patient links see it. */
+export interface EligibilitySummary {
+  id: string;
+  uid: string;
+  kind: string;
+  status: string;
+  errorCode: string | null;
+  insurerCodes: string[];
+  patientName: string;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** The read side: stored result bodies and request summaries, always within one account. */
+@Injectable()
+export class EligibilityQueryService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly exchangeLog: InsurerExchangeLog,
+  ) {}
+
+  /** The calls to insurers made for one request (patient data: staff pages only); 404 when unknown. */
+  async exchanges(accountId: string, uid: string): Promise<InsurerExchangeEntry[]> {
+    const request = await this.findRequest(accountId, uid);
+    if (!request) throw new NotFoundError(`Eligibility request ${uid} not found.`);
+    return this.exchangeLog.forRequest(accountId, request.id);
+  }
+
+  async findRequest(accountId: string, uid: string): Promise<EligibilityRequest | null> {
+    return this.db.getRepository(EligibilityRequest).findOne({ where: { accountId, uid } });
+  }
+
+  /** The result body of `version` exactly as stored (or the processing body); 404 when unknown. */
+  async getBody(accountId: string, uid: string, version: ResultVersion): Promise<string> {
+    const column = version === 'v1' ? 'body_v1' : 'body_v2';
+    const rows: { status: string; body: string | null }[] = await this.db.query(
+      `SELECT status, ${column} AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
+      [accountId, uid],
+    );
+    if (rows.length === 0) throw new NotFoundError(`Eligibility request ${uid} not found.`);
+    return rows[0].body ?? renderProcessing(uid);
+  }
+
+  /** V2 `results` (null while processing or on error) of several requests, by request id. */
+  async resultsByIds(
+    accountId: string,
+    ids: string[],
+  ): Promise<Map<string, { uid: string; status: string; results: unknown }>> {
+    const map = new Map<string, { uid: string; status: string; results: unknown }>();
+    if (ids.length === 0) return map;
+    const rows: { id: string; uid: string; status: string; body: string | null }[] =
+      await this.db.query(
+        'SELECT id, uid, status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND id = ANY($2::bigint[])',
+        [accountId, ids],
+      );
+    for (const r of rows) {
+      map.set(String(r.id), {
+        uid: r.uid,
+        status: r.status,
+        results: r.body ? (JSON.parse(r.body) as { results: unknown }).results : null,
+      });
+    }
+    return map;
+  }
+
+  async listRecent(accountId: string, limit = 50): Promise<EligibilitySummary[]> {
+    const rows = await this.db.getRepository(EligibilityRequest).find({
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+    return rows.map(summary);
+  }
+}
+
+function summary(r: EligibilityRequest): EligibilitySummary {
+  return {
+    id: r.id,
+    uid: r.uid,
+    kind: r.kind,
+    status: r.status,
+    errorCode: r.errorCode,
+    insurerCodes: r.insurerCodes,
+    patientName: `${r.query.firstName} ${r.query.lastName}`,
+    createdAt: r.createdAt,
+    completedAt: r.completedAt,
+  };
+}

@@ -1,0 +1,67 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { EligibilityResults } from './eligibility-results';
+import { BatchSearchQueue } from './batch.queue';
+import { SearchQueue } from './eligibility.queue';
+import type { SearchLane } from './insurer-slots';
+import type { SettledOutcomes } from './search-outcome';
+
+/**
+ * When a search runs. PostgreSQL is the record of what is due (`job_due_at`); the Bull job only
+ * wakes a worker at that time, so a job lost with Redis is re-enqueued from the table (the
+ * queue sweeper), and the watchdog ends a search that never finishes.
+ */
+@Injectable()
+export class EligibilityScheduler {
+  private readonly logger = new Logger(EligibilityScheduler.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queue: SearchQueue,
+    private readonly results: EligibilityResults,
+    private readonly batchQueue: BatchSearchQueue,
+  ) {}
+
+  /** The first run of a stored request, at once. */
+  async enqueue(requestId: string): Promise<void> {
+    await this.queue.enqueue(requestId, 0, 'a0');
+  }
+
+  /** Runs the search again in `delayMs`, keeping the settled insurer outcomes and the attempt count. */
+  async reschedule(
+    requestId: string,
+    delayMs: number,
+    tag: string,
+    attempts: number,
+    settled: SettledOutcomes,
+    lane: SearchLane = 'single',
+  ): Promise<void> {
+    await (lane === 'batch' ? this.batchQueue : this.queue).schedule(requestId, delayMs, tag, {
+      attempts,
+      insurer_outcomes: JSON.stringify(settled),
+    });
+  }
+
+  /**
+   * Ends requests still `processing` past the limit as `unexpected_error`: none waits for ever.
+   * A batch item is timed from its first run (it may wait in line longer than the limit).
+   */
+  async expireStuck(limitSeconds: number, limit = 500): Promise<number> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM eligibility_requests
+       WHERE status = 'processing'
+         AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
+             < now() - ($1 || ' seconds')::interval
+       ORDER BY created_at LIMIT $2`,
+      [String(limitSeconds), limit],
+    );
+    let expired = 0;
+    for (const { id } of rows) {
+      if (await this.results.fail(String(id), 'unexpected_error')) expired++;
+    }
+    if (expired > 0)
+      this.logger.warn({ count: expired }, 'stuck searches ended as unexpected_error');
+    return expired;
+  }
+}

@@ -1,0 +1,267 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { TimeoutError, withTimeout } from '@/common/timeout';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import {
+  ConnectorContext,
+  InsurerConnector,
+  InsurerCredentials,
+  InsurerPlanResult,
+  InsurerUnavailableError,
+  OutcomeWithoutPlans,
+  ProviderIdentity,
+  WireExchange,
+} from '@/modules/insurers/insurer-connector';
+import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import type { EligibilityRequest } from './eligibility-request.entity';
+import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import { toInsurerPerson, toPlanResult } from './eligibility-results';
+import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
+import type { InsurerOutcome } from './search-outcome';
+
+/** What a connector answered, plans first (a details answer is one plan). */
+type Answer = { kind: 'found'; plans: InsurerPlanResult[] } | OutcomeWithoutPlans;
+
+interface Usable {
+  connector: InsurerConnector;
+  credentials: InsurerCredentials | null;
+}
+
+/**
+ * One call to one insurer's connector, turned into an InsurerOutcome: never throws. A timeout or
+ * InsurerUnavailableError is `unavailable` (retried); any other error is `failed`. Every call is
+ * recorded in the insurer exchange log.
+ */
+@Injectable()
+export class InsurerCalls {
+  private readonly logger = new Logger(InsurerCalls.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly insurers: InsurerRegistry,
+    private readonly insurerSettings: InsurerSettingsService,
+    private readonly accounts: AccountsService,
+    private readonly exchanges: InsurerExchangeLog,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async search(request: EligibilityRequest, code: string): Promise<InsurerOutcome> {
+    const usable = await this.connectorFor(request, code);
+    if ('kind' in usable) return usable;
+    return this.call(request, code, usable, (context) =>
+      usable.connector.search(request.query, context),
+    );
+  }
+
+  /** A details request: the one person of an earlier result, asked of the same insurer. */
+  async details(request: EligibilityRequest): Promise<InsurerOutcome> {
+    const code = request.insurerCodes[0];
+    const usable = await this.connectorFor(request, code);
+    if ('kind' in usable) return usable;
+    const target = request.target!;
+    const result = await this.db
+      .getRepository(EligibilityResult)
+      .findOne({ where: { id: String(target.result_id) } });
+    const person = await this.db
+      .getRepository(EligibilityPerson)
+      .findOne({ where: { id: String(target.person_id), resultId: String(target.result_id) } });
+    if (!result || !person)
+      return { code, kind: 'failed', error: 'target result or person is gone' };
+    return this.call(request, code, usable, async (context) => {
+      const outcome = await usable.connector.fetchPlanDetails(
+        {
+          query: request.query,
+          plan: toPlanResult(result, [person]),
+          person: toInsurerPerson(person),
+        },
+        context,
+      );
+      return outcome.kind === 'found' ? { kind: 'found', plans: [outcome.plan] } : outcome;
+    });
+  }
+
+  /**
+   * The connector and the account's credentials for `code`, or the outcome when there is no
+   * usable connector: none in the service, or the insurer switched off for the account. Neither
+   * changes on a retry, so neither is retried.
+   */
+  private async connectorFor(
+    request: EligibilityRequest,
+    code: string,
+  ): Promise<Usable | InsurerOutcome> {
+    const connector = this.insurers.get(code);
+    if (!connector) {
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'no connector for this insurer',
+        retryable: false,
+      };
+    }
+    const setting = await this.insurerSettings.forSearch(request.accountId, code);
+    if (!setting.enabled) {
+      return {
+        code,
+        kind: 'unavailable',
+        error: 'insurer disabled for the account',
+        retryable: false,
+      };
+    }
+    return { connector, credentials: setting.credentials };
+  }
+
+  private async call(
+    request: EligibilityRequest,
+    code: string,
+    usable: Usable,
+    fn: (context: ConnectorContext) => Promise<Answer>,
+  ): Promise<InsurerOutcome> {
+    const timeoutMs = this.config.insurerTimeoutMs;
+    const startedAt = new Date();
+    const recorded: { wire: WireExchange | null } = { wire: null };
+    const context: ConnectorContext = {
+      accountId: request.accountId,
+      insurerCode: code,
+      requestUid: request.uid,
+      elapsedMs: startedAt.getTime() - request.createdAt.getTime(),
+      credentials: usable.credentials,
+      provider: await this.providerOf(request),
+      deadline: startedAt.getTime() + timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+      recordExchange: (exchange) => {
+        recorded.wire = exchange;
+      },
+    };
+    let answer: Answer;
+    try {
+      answer = await withTimeout(fn(context), timeoutMs);
+    } catch (e) {
+      answer =
+        e instanceof InsurerUnavailableError || e instanceof TimeoutError
+          ? { kind: 'unavailable', reason: (e as Error).message, retryAfterMs: null }
+          : { kind: 'unexpected', reason: (e as Error).message };
+    }
+    const outcome = toOutcome(code, answer);
+    await this.record(request, code, startedAt, answer, recorded.wire);
+    // Reasons may quote what the insurer said about the patient: the log keeps kinds only.
+    if (outcome.kind === 'failed' || outcome.kind === 'rejected')
+      this.logger.error(
+        { requestId: request.id, insurer: code, outcome: answer.kind },
+        'insurer call failed',
+      );
+    else if (outcome.kind === 'unavailable')
+      this.logger.warn({ requestId: request.id, insurer: code }, 'insurer unavailable');
+    return outcome;
+  }
+
+  /** The request location's identity, or null when it has no NPI (real insurers refuse then). */
+  private async providerOf(request: EligibilityRequest): Promise<ProviderIdentity | null> {
+    const location = await this.accounts.getLocationById(request.accountId, request.locationId);
+    if (!location?.npi) return null;
+    return {
+      npi: location.npi,
+      organizationName: location.organizationName ?? location.title,
+      taxId: location.taxId,
+    };
+  }
+
+  /** One row of the exchange log; a failure to write it must not cost the (billed) answer. */
+  private async record(
+    request: EligibilityRequest,
+    code: string,
+    startedAt: Date,
+    answer: Answer,
+    wire: WireExchange | null,
+  ): Promise<void> {
+    const outcome: ExchangeOutcome =
+      answer.kind === 'found' && answer.plans.length === 0 ? 'not_found' : answer.kind;
+    try {
+      await this.exchanges.record(request.accountId, request.id, {
+        insurerCode: code,
+        attempt: request.attempts,
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        outcome,
+        error: 'reason' in answer ? answer.reason : null,
+        ...(wire ?? withoutWire(request, code, answer)),
+      });
+    } catch (e) {
+      this.logger.error(
+        { requestId: request.id, insurer: code, err: (e as Error).name },
+        'exchange log write failed',
+      );
+    }
+  }
+}
+
+function toOutcome(code: string, answer: Answer): InsurerOutcome {
+  switch (answer.kind) {
+    case 'found':
+      return { code, kind: 'found', plans: answer.plans };
+    case 'not_found':
+      return { code, kind: 'found', plans: [] };
+    case 'deferred':
+      return { code, kind: 'deferred', retryAfterMs: answer.retryAfterMs };
+    case 'rejected':
+      return { code, kind: 'rejected', error: answer.reason };
+    case 'unavailable':
+      return {
+        code,
+        kind: 'unavailable',
+        error: answer.reason,
+        retryable: true,
+        retryAfterMs: answer.retryAfterMs,
+      };
+    case 'unexpected':
+      return { code, kind: 'failed', error: answer.reason };
+  }
+}
+
+/**
+ * The log entry of a connector with no wire protocol of its own (the sandbox): the question as
+ * asked, and a summary of the answer.
+ */
+function withoutWire(request: EligibilityRequest, code: string, answer: Answer): WireExchange {
+  const q = request.query;
+  const summary =
+    answer.kind === 'found'
+      ? {
+          kind: 'found',
+          plans: answer.plans.map((p) => ({
+            plan_name: p.planName,
+            status: p.status,
+            persons: p.persons.map((x) => ({
+              name: `${x.firstName} ${x.lastName}`,
+              type: x.type,
+              member_id: x.memberId,
+            })),
+          })),
+        }
+      : answer;
+  return {
+    url: null,
+    request: JSON.stringify(
+      {
+        insurer_code: code,
+        kind: request.kind,
+        patient: {
+          first_name: q.firstName,
+          last_name: q.lastName,
+          dob: q.dob,
+          zipcode: q.zipcode,
+          member_id: q.memberId,
+        },
+      },
+      null,
+      2,
+    ),
+    response: JSON.stringify(summary, null, 2),
+    httpStatus: null,
+    aaaCodes: [],
+    traceNumber: null,
+  };
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { WireExchange } from '@/modules/insurers/insurer-connector';
+
+export type ExchangeOutcome =
+  'found' | 'not_found' | 'rejected' | 'unavailable' | 'unexpected' | 'deferred';
+
+/** One call to an insurer, as the exchange log keeps it (CONTRACT §10). */
+export interface InsurerExchangeEntry extends WireExchange {
+  insurerCode: string;
+  /** The search attempt the call belonged to (1-based). */
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  outcome: ExchangeOutcome;
+  /** Why the call found no plans, in words; null when it did. */
+  error: string | null;
+}
+
+interface Row {
+  insurer_code: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  url: string | null;
+  request: string | null;
+  response: string | null;
+  http_status: number | null;
+  aaa_codes: string[];
+  outcome: ExchangeOutcome;
+  error: string | null;
+  trace_number: string | null;
+}
+
+/**
+ * The insurer exchange log: every call to an insurer (the sandbox included), per eligibility
+ * request. It holds patient data (the 270 and 271): staff read it on the check's page; it is
+ * never logged and never sent in webhooks.
+ */
+@Injectable()
+export class InsurerExchangeLog {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async record(accountId: string, requestId: string, entry: InsurerExchangeEntry): Promise<void> {
+    await this.db.query(
+      `INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
+         duration_ms, url, request, response, http_status, aaa_codes, outcome, error, trace_number)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [
+        accountId,
+        requestId,
+        entry.insurerCode,
+        entry.attempt,
+        entry.startedAt,
+        Math.max(0, Math.round(entry.durationMs)),
+        entry.url,
+        entry.request,
+        entry.response,
+        entry.httpStatus,
+        entry.aaaCodes,
+        entry.outcome,
+        entry.error,
+        entry.traceNumber,
+      ],
+    );
+  }
+
+  /** The calls made for one request of the account, oldest first. */
+  async forRequest(accountId: string, requestId: string): Promise<InsurerExchangeEntry[]> {
+    const rows: Row[] = await this.db.query(
+      `SELECT insurer_code, attempt, started_at, duration_ms, url, request, response, http_status,
+              aaa_codes, outcome, error, trace_number
+       FROM insurer_exchanges WHERE account_id = $1 AND request_id = $2 ORDER BY id`,
+      [accountId, requestId],
+    );
+    return rows.map((r) => ({
+      insurerCode: r.insurer_code,
+      attempt: r.attempt,
+      startedAt: r.started_at,
+      durationMs: r.duration_ms,
+      url: r.url,
+      request: r.request,
+      response: r.response,
+      httpStatus: r.http_status,
+      aaaCodes: r.aaa_codes,
+      outcome: r.outcome,
+      error: r.error,
+      traceNumber: r.trace_number,
+    }));
+  }
+}

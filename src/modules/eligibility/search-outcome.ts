@@ -1,0 +1,95 @@
+import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { EligibilityErrorCode } from './eligibility-request.entity';
+
+/** Retries of transient insurer failures: 4 tries in all, base × 1, 2, 4 apart (SEARCH_RETRY_BASE_MS). */
+export const MAX_SEARCH_ATTEMPTS = 4;
+export const retryDelayMs = (attempt: number, baseMs: number) => baseMs * 2 ** (attempt - 1);
+
+/** The longest wait an insurer's Retry-After may impose between two attempts. */
+export const MAX_RETRY_AFTER_MS = 120_000;
+
+/**
+ * What one insurer answered in one run of a search. `found` with no plans is "not found";
+ * `rejected` is the practice's setup (no NPI, provider not on file): no retry can help;
+ * `unavailable` and not `retryable`: no connector, or the insurer switched off for the account.
+ */
+export type InsurerOutcome =
+  | { code: string; kind: 'found'; plans: InsurerPlanResult[] }
+  | { code: string; kind: 'deferred'; retryAfterMs: number }
+  | {
+      code: string;
+      kind: 'unavailable';
+      error: string;
+      retryable: boolean;
+      /** The insurer asked not to be called again sooner (HTTP Retry-After). */
+      retryAfterMs?: number | null;
+    }
+  | { code: string; kind: 'rejected'; error: string }
+  | { code: string; kind: 'failed'; error: string };
+
+/** What to do with a request once every insurer of it has an outcome for this attempt. */
+export type Decision =
+  /** Some insurer asked to be asked again later: not an attempt, nothing is counted. */
+  | { next: 'defer'; delayMs: number }
+  /**
+   * Some insurer is unavailable for now: ask the unsettled insurers again (attempt + 1), after
+   * the backoff, or after `retryAfterMs` when an insurer asked for a longer wait.
+   */
+  | { next: 'retry'; attempt: number; retryAfterMs?: number }
+  | { next: 'complete'; found: { code: string; plan: InsurerPlanResult }[] }
+  | { next: 'fail'; errorCode: EligibilityErrorCode };
+
+/**
+ * The decision after attempt `attempt` (1-based) given one outcome per insurer, in the request's
+ * insurer order. Pure: the runner acts on it. Deferral wins over everything (the insurer will
+ * answer later); then transient unavailability is retried up to MAX_SEARCH_ATTEMPTS; then the
+ * request completes with every plan found, or fails: `insurer_problem` when no insurer could be
+ * reached at all or each refused the practice's setup (`rejected`, never retried),
+ * `unexpected_error` otherwise.
+ */
+export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decision {
+  const deferred = outcomes.filter((o) => o.kind === 'deferred');
+  if (deferred.length > 0) {
+    return { next: 'defer', delayMs: Math.max(...deferred.map((o) => o.retryAfterMs)) };
+  }
+  // A connector-less insurer will not appear on retry; an outage might end.
+  const transient = outcomes.filter((o) => o.kind === 'unavailable' && o.retryable);
+  if (transient.length > 0 && attempt < MAX_SEARCH_ATTEMPTS) {
+    const waits = transient.map((o) => (o.kind === 'unavailable' && o.retryAfterMs) || 0);
+    const retryAfterMs = Math.min(Math.max(...waits), MAX_RETRY_AFTER_MS);
+    return retryAfterMs > 0 ? { next: 'retry', attempt, retryAfterMs } : { next: 'retry', attempt };
+  }
+  const found = outcomes.filter((o) => o.kind === 'found');
+  if (found.length > 0) {
+    return {
+      next: 'complete',
+      found: found.flatMap((o) => o.plans.map((plan) => ({ code: o.code, plan }))),
+    };
+  }
+  const allUnavailable =
+    outcomes.length > 0 && outcomes.every((o) => o.kind === 'unavailable' || o.kind === 'rejected');
+  return { next: 'fail', errorCode: allUnavailable ? 'insurer_problem' : 'unexpected_error' };
+}
+
+/**
+ * Outcomes that a later attempt keeps instead of asking the insurer again: an answer (found), or
+ * a failure a retry cannot change. Every call to a real insurer is billed, so a Universal Search
+ * retry asks only the insurers that were unavailable or deferred.
+ */
+export function isSettled(outcome: InsurerOutcome): boolean {
+  return (
+    outcome.kind === 'found' ||
+    outcome.kind === 'failed' ||
+    outcome.kind === 'rejected' ||
+    (outcome.kind === 'unavailable' && !outcome.retryable)
+  );
+}
+
+/** The settled outcomes by insurer code, as stored between attempts. */
+export type SettledOutcomes = Record<string, InsurerOutcome>;
+
+export function settledByCode(outcomes: InsurerOutcome[]): SettledOutcomes {
+  const settled: SettledOutcomes = {};
+  for (const o of outcomes) if (isSettled(o)) settled[o.code] = o;
+  return settled;
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import { EligibilityRequest } from './eligibility-request.entity';
+import { EligibilityResults } from './eligibility-results';
+import { SearchQueue } from './eligibility.queue';
+import { EligibilityScheduler } from './eligibility.scheduler';
+import { BatchSearchQueue } from './batch.queue';
+import { InsurerCalls } from './insurer-calls';
+import { InsurerSlots, type SearchLane } from './insurer-slots';
+import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
+
+/**
+ * One run of a search job: asks every insurer without a settled outcome (all of them on the
+ * first attempt), decides with decideNext, and acts: reschedule, or finish the request.
+ */
+@Injectable()
+export class SearchRunner {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly queue: SearchQueue,
+    private readonly calls: InsurerCalls,
+    private readonly scheduler: EligibilityScheduler,
+    private readonly results: EligibilityResults,
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly batchQueue: BatchSearchQueue,
+    private readonly slots: InsurerSlots,
+  ) {}
+
+  /**
+   * Idempotent: the lease skips a request that is finished, not due, or being run by another job
+   * (`jobId` identifies this one). `lane`: the queue the job came from (batch items have their own).
+   */
+  async run(requestId: string, jobId: string, lane: SearchLane = 'single'): Promise<void> {
+    const attempt = await (lane === 'batch' ? this.batchQueue : this.queue).lease(requestId, jobId);
+    if (attempt === null) return;
+    const request = await this.db
+      .getRepository(EligibilityRequest)
+      .findOne({ where: { id: requestId } });
+    if (!request || request.status !== 'processing') return;
+
+    const outcomes = await this.ask(request);
+    const decision = decideNext(outcomes, attempt);
+    const settled = settledByCode(outcomes);
+    switch (decision.next) {
+      case 'defer':
+        // Deferral is not an attempt: the count goes back.
+        return this.scheduler.reschedule(
+          requestId,
+          decision.delayMs,
+          `d${Date.now() + decision.delayMs}`,
+          attempt - 1,
+          settled,
+          lane,
+        );
+      case 'retry':
+        return this.scheduler.reschedule(
+          requestId,
+          Math.max(
+            retryDelayMs(decision.attempt, this.config.searchRetryBaseMs),
+            decision.retryAfterMs ?? 0,
+          ),
+          `r${decision.attempt}`,
+          decision.attempt,
+          settled,
+          lane,
+        );
+      case 'complete':
+        await this.results.complete(requestId, decision.found);
+        return;
+      case 'fail':
+        await this.results.fail(requestId, decision.errorCode);
+        return;
+    }
+  }
+
+  /** One outcome per insurer, in the request's order: settled ones as stored, the others asked now. */
+  private async ask(request: EligibilityRequest): Promise<InsurerOutcome[]> {
+    const settled = request.insurerOutcomes ?? {};
+    const pending = request.insurerCodes.filter((code) => !settled[code]);
+    const slot = (code: string, call: () => Promise<InsurerOutcome>) =>
+      this.withSlot(request, code, call);
+    const asked =
+      request.kind === 'details'
+        ? pending.length > 0
+          ? [await slot(pending[0], () => this.calls.details(request))]
+          : []
+        : await Promise.all(
+            pending.map((code) => slot(code, () => this.calls.search(request, code))),
+          );
+    const byCode = new Map(asked.map((o) => [o.code, o]));
+    return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);
+  }
+
+  /**
+   * One call holding a slot of the insurer (INSURER_CONCURRENCY, CONTRACT §13); batch items use
+   * the batch lane. No slot in time → deferred: asked again shortly, not counted as an attempt.
+   */
+  private async withSlot(
+    request: EligibilityRequest,
+    code: string,
+    call: () => Promise<InsurerOutcome>,
+  ): Promise<InsurerOutcome> {
+    const lane: SearchLane = request.batchId ? 'batch' : 'single';
+    const outcome = await this.slots.withSlot(code, lane, call);
+    return outcome ?? { code, kind: 'deferred', retryAfterMs: lane === 'batch' ? 500 : 100 };
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { EstimatesController } from './estimates.controller';
+import { EstimatesService } from './estimates.service';
+
+@Module({
+  imports: [EligibilityModule],
+  controllers: [EstimatesController],
+  providers: [EstimatesService],
+  exports: [EstimatesService],
+})
+export class EstimatesModule {}

@@ -1,0 +1,91 @@
+import { normaliseDecimal } from '@/common/decimal';
+import {
+  BOOLEAN_LISTS,
+  BenefitFlag,
+  BenefitItem,
+  DOUBLE_LISTS,
+  FlagEntry,
+  INTEGER_LISTS,
+  Plan,
+} from '@/modules/benefits/benefit.types';
+
+/** A plan as JSON: an inline (validated) plan, or a person's plan read from a stored V2 result. */
+type JsonEntry = { flags?: string[] | null; comment?: string | null; value: unknown };
+type JsonLists = { [list: string]: unknown };
+export type PlanJson = JsonLists & {
+  insurer_state: 'inn' | 'oon';
+  items: ItemJson[];
+  refresh_date?: string | null;
+  begin_date?: string | null;
+  end_date?: string | null;
+  flags?: string[] | null;
+};
+type ItemJson = JsonLists & {
+  benefit_code: string;
+  refresh_date: string;
+  end_date?: string | null;
+  flags?: string[] | null;
+  comment?: string | null;
+  items?: ItemJson[] | null;
+};
+
+/**
+ * The internal plan (benefit.types) of a plan in its JSON form: doubles become plain decimal
+ * strings, nulls become absent. A stored result's plan and the same plan sent inline go through
+ * this one function, so both give the same estimate.
+ */
+export function planFromJson(json: PlanJson): Plan {
+  const plan: Plan = {
+    insurer_state: json.insurer_state,
+    items: json.items.map(itemFromJson),
+    refresh_date: json.refresh_date ?? null,
+    begin_date: json.begin_date ?? null,
+    end_date: json.end_date ?? null,
+    flags: json.flags ?? [],
+  };
+  for (const name of DOUBLE_LISTS) {
+    const list = entries(json[name], doubleValue);
+    if (list) plan[name] = list;
+  }
+  for (const name of BOOLEAN_LISTS) {
+    const list = entries(json[name], (v) => v === true);
+    if (list) plan[name] = list;
+  }
+  return plan;
+}
+
+function itemFromJson(json: ItemJson): BenefitItem {
+  const item: BenefitItem = { benefit_code: json.benefit_code, refresh_date: json.refresh_date };
+  if (json.end_date) item.end_date = json.end_date;
+  if (json.flags) item.flags = json.flags as BenefitFlag[];
+  if (typeof json.comment === 'string') item.comment = json.comment;
+  for (const name of DOUBLE_LISTS) {
+    const list = entries(json[name], doubleValue);
+    if (list) item[name] = list;
+  }
+  for (const name of INTEGER_LISTS) {
+    const list = entries(json[name], Number);
+    if (list) item[name] = list;
+  }
+  for (const name of BOOLEAN_LISTS) {
+    const list = entries(json[name], (v) => v === true);
+    if (list) item[name] = list;
+  }
+  if (json.items) item.items = json.items.map(itemFromJson);
+  return item;
+}
+
+function doubleValue(value: unknown): string {
+  return normaliseDecimal(typeof value === 'number' ? value : String(value));
+}
+
+/** A list as given, or undefined when absent or null (an empty list stays: it defines the list). */
+function entries<T>(raw: unknown, value: (v: unknown) => T): FlagEntry<T>[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return (raw as JsonEntry[]).map((e) => {
+    const entry: FlagEntry<T> = { value: value(e.value) };
+    if (e.flags) entry.flags = e.flags as BenefitFlag[];
+    if (typeof e.comment === 'string') entry.comment = e.comment;
+    return entry;
+  });
+}

@@ -1,0 +1,186 @@
+import { randomInt } from 'node:crypto';
+import type { ClaimsConfig } from '@/config/claims';
+import type { ClearinghouseConfig } from '@/config/clearinghouse';
+import type { EnvelopeSettings } from '@/modules/x12/x270.writer';
+import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
+import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
+
+/**
+ * How a claim submission ended (CONTRACT §12): the clearinghouse took the 837P (with its id), it
+ * refused the file (a final `submission_failed`), or it could not take it now (retried).
+ */
+export type SubmissionOutcome =
+  | { kind: 'accepted'; clearinghouseId: string }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'unavailable'; reason: string; retryAfterMs: number | null };
+
+/** How a claim status call ended: a 277 to read, or no answer (tried again at the next check). */
+export type StatusCallOutcome =
+  { kind: 'answered'; x12: string } | { kind: 'failed'; reason: string };
+
+export interface ClaimsClearinghouseDependencies {
+  fetch?: typeof fetch;
+  now?: () => number;
+}
+
+/**
+ * The clearinghouse's raw-X12 professional claims and claim status endpoints (the same account
+ * and credentials as eligibility, CONTRACT §10): `POST {"x12": ...}` → JSON.
+ */
+export class ClaimsClearinghouseClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly authorization: AuthorizationSource | null;
+
+  constructor(
+    private readonly config: ClearinghouseConfig,
+    private readonly claims: ClaimsConfig,
+    dependencies: ClaimsClearinghouseDependencies = {},
+  ) {
+    this.fetchImpl = dependencies.fetch ?? fetch;
+    this.now = dependencies.now ?? Date.now;
+    this.authorization = config.auth
+      ? authorizationFor(config.auth, this.fetchImpl, this.now)
+      : null;
+  }
+
+  /** Whether claims to `insurerCode` can go out as 837P (an endpoint, credentials, a payer id). */
+  submitsTo(insurerCode: string): boolean {
+    return (
+      this.claims.claimsUrl !== null &&
+      this.authorization !== null &&
+      !!this.payerIdFor(insurerCode)
+    );
+  }
+
+  canCheckStatus(): boolean {
+    return this.claims.claimStatusUrl !== null && this.authorization !== null;
+  }
+
+  payerIdFor(insurerCode: string): string | null {
+    return this.config.payerIds[insurerCode] ?? null;
+  }
+
+  /** The envelope of one interchange (ISA06/ISA08 are the submitter and receiver): a fresh ISA13. */
+  envelope(): EnvelopeSettings {
+    return {
+      senderId: this.config.submitterId,
+      receiverId: this.config.receiverId,
+      usage: this.config.usage,
+      controlNumber: randomInt(1, 1_000_000_000),
+      createdAt: new Date(this.now()),
+    };
+  }
+
+  async submit(x12: string, timeoutMs: number): Promise<SubmissionOutcome> {
+    if (!this.claims.claimsUrl || !this.authorization)
+      return { kind: 'refused', reason: 'no claims endpoint is configured' };
+    let answer: HttpAnswer;
+    try {
+      answer = await this.post(this.claims.claimsUrl, x12, timeoutMs);
+    } catch (e) {
+      if (!(e instanceof CallFailure)) throw e;
+      return e.kind === 'unavailable'
+        ? { kind: 'unavailable', reason: e.message, retryAfterMs: e.retryAfterMs }
+        : { kind: 'refused', reason: e.message };
+    }
+    const { status } = answer;
+    if (status === 408 || status === 429 || status >= 500) {
+      return {
+        kind: 'unavailable',
+        reason: `the clearinghouse answered HTTP ${status}`,
+        retryAfterMs: answer.retryAfterMs,
+      };
+    }
+    const body = parseJson(answer.body);
+    if (status === 401 || status === 403) {
+      this.authorization.invalidate();
+      return {
+        kind: 'refused',
+        reason: `the clearinghouse refused the credentials (HTTP ${status})`,
+      };
+    }
+    const errors = errorTexts(body);
+    if (status < 200 || status > 299 || errors.length > 0 || statusOf(body) === 'ERROR') {
+      const reason = errors.length > 0 ? errors.join('; ') : `HTTP ${status}`;
+      return { kind: 'refused', reason: `the clearinghouse refused the claim: ${reason}` };
+    }
+    const id = clearinghouseIdOf(body);
+    if (!id)
+      return {
+        kind: 'unavailable',
+        reason: 'the clearinghouse answered without a claim id',
+        retryAfterMs: null,
+      };
+    return { kind: 'accepted', clearinghouseId: id.slice(0, 100) };
+  }
+
+  async checkStatus(x12: string, timeoutMs: number): Promise<StatusCallOutcome> {
+    if (!this.claims.claimStatusUrl || !this.authorization)
+      return { kind: 'failed', reason: 'no claim status endpoint is configured' };
+    try {
+      const answer = await this.post(this.claims.claimStatusUrl, x12, timeoutMs);
+      if (answer.status === 401 || answer.status === 403) this.authorization.invalidate();
+      const x12Answer = (parseJson(answer.body) as { x12?: unknown } | null)?.x12;
+      if (answer.status === 200 && typeof x12Answer === 'string' && x12Answer.trim() !== '')
+        return { kind: 'answered', x12: x12Answer };
+      return {
+        kind: 'failed',
+        reason: `the clearinghouse answered HTTP ${answer.status} without a 277`,
+      };
+    } catch (e) {
+      if (!(e instanceof CallFailure)) throw e;
+      return { kind: 'failed', reason: e.message };
+    }
+  }
+
+  private async post(url: string, x12: string, timeoutMs: number): Promise<HttpAnswer> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const header = await this.authorization!.header(signal);
+    return postX12(this.fetchImpl, url, header, x12, signal, this.now);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function statusOf(body: unknown): string | null {
+  const status = (body as { status?: unknown } | null)?.status;
+  return typeof status === 'string' ? status.toUpperCase() : null;
+}
+
+/** `errors: [{description|message|code}]`, or a top-level `message`/`detail` on an error answer. */
+function errorTexts(body: unknown): string[] {
+  const b = body as { errors?: unknown; message?: unknown; detail?: unknown } | null;
+  const out: string[] = [];
+  if (Array.isArray(b?.errors)) {
+    for (const e of b.errors as unknown[]) {
+      if (typeof e === 'string') out.push(e);
+      else if (e && typeof e === 'object') {
+        const o = e as Record<string, unknown>;
+        const text = [o.description, o.message, o.code].find((v) => typeof v === 'string');
+        if (typeof text === 'string') out.push(text);
+      }
+    }
+  }
+  if (out.length === 0 && statusOf(body) === 'ERROR') {
+    const text = [b?.message, b?.detail].find((v) => typeof v === 'string');
+    if (typeof text === 'string') out.push(text);
+  }
+  return out.map((t) => t.slice(0, 500));
+}
+
+/** Optum's and Stedi's claim answers: `claimReference.correlationId` (else other ids they give). */
+function clearinghouseIdOf(body: unknown): string | null {
+  const b = body as Record<string, unknown> | null;
+  const ref = (b?.claimReference ?? null) as Record<string, unknown> | null;
+  for (const value of [ref?.correlationId, ref?.rhclaimNumber, b?.id, b?.controlNumber]) {
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return null;
+}

@@ -1,0 +1,106 @@
+/** The ways a call to the clearinghouse fails before a 271 can be read. */
+export type FailureKind = 'rejected' | 'unavailable' | 'unexpected';
+
+export class CallFailure extends Error {
+  override readonly name = 'CallFailure';
+
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly httpStatus: number | null = null,
+    readonly retryAfterMs: number | null = null,
+    readonly body: string | null = null,
+  ) {
+    super(message);
+  }
+
+  /** A fetch that threw: aborted, timed out, or no connection (all worth a retry). */
+  static fromFetchError(e: unknown, what: string): CallFailure {
+    if (e instanceof CallFailure) return e;
+    const error = e as {
+      name?: string;
+      message?: string;
+      cause?: { code?: string; message?: string };
+    };
+    if (error.name === 'TimeoutError' || error.name === 'AbortError')
+      return CallFailure.fromAbort(e, what);
+    const detail = error.cause?.code ?? error.cause?.message ?? error.message ?? 'unknown error';
+    return new CallFailure('unavailable', `no connection to ${what} (${detail})`);
+  }
+
+  /** The deadline passed (a TimeoutError reason) or the caller aborted (any other reason). */
+  static fromAbort(reason: unknown, what: string): CallFailure {
+    return (reason as { name?: string } | undefined)?.name === 'TimeoutError'
+      ? new CallFailure('unavailable', `${what} did not answer before the deadline`)
+      : new CallFailure('unavailable', `the call to ${what} was aborted`);
+  }
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  retryAfterMs: number | null;
+}
+
+/**
+ * POST `{"x12": ...}` and read the whole answer, all within `signal` (the caller's deadline and
+ * abort). Network failures and timeouts become CallFailure `unavailable`.
+ */
+export async function postX12(
+  fetchImpl: typeof fetch,
+  url: string,
+  authorization: string,
+  x12: string,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<HttpAnswer> {
+  try {
+    const response = await fetchImpl(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization,
+      },
+      body: JSON.stringify({ x12 }),
+      signal,
+    });
+    const body = await response.text();
+    return {
+      status: response.status,
+      body,
+      retryAfterMs: retryAfter(response.headers.get('retry-after'), now),
+    };
+  } catch (e) {
+    if (signal.aborted) throw CallFailure.fromAbort(signal.reason, 'the clearinghouse');
+    throw CallFailure.fromFetchError(e, 'the clearinghouse');
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now; null when absent or bad. */
+export function retryAfter(header: string | null, now: () => number): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now());
+}
+
+/** Waits for `promise`, but gives up (with the signal's reason) when `signal` aborts first. */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted)
+    return Promise.reject(CallFailure.fromAbort(signal.reason, 'the token endpoint'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(CallFailure.fromAbort(signal.reason, 'the token endpoint'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,198 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { ErrorTree } from '@/common/errors';
+import type { Plan } from '@/modules/benefits/benefit.types';
+import type { BatchItemExport } from '@/modules/eligibility/batch-query.service';
+import { MAX_BATCH_ITEMS } from '@/modules/eligibility/dto/create-batch.dto';
+import { benefitRows } from './benefit-table';
+
+/** The upload's columns, in the template's order: [field, header]. */
+const COLUMNS = [
+  ['first_name', 'first_name'],
+  ['last_name', 'last_name'],
+  ['dob', 'dob'],
+  ['zipcode', 'zipcode'],
+  ['member_id', 'member_id'],
+  ['insurer_code', 'insurer_code'],
+] as const;
+type Column = (typeof COLUMNS)[number][0];
+
+/** Headers people write for the same column ("Zip code", "Date of birth", …). */
+const ALIASES: Record<string, Column> = {
+  first_name: 'first_name',
+  firstname: 'first_name',
+  last_name: 'last_name',
+  lastname: 'last_name',
+  dob: 'dob',
+  date_of_birth: 'dob',
+  birth_date: 'dob',
+  zipcode: 'zipcode',
+  zip_code: 'zipcode',
+  zip: 'zipcode',
+  member_id: 'member_id',
+  memberid: 'member_id',
+  insurer_code: 'insurer_code',
+  insurer: 'insurer_code',
+};
+
+export function templateCsv(): string {
+  return stringify([
+    COLUMNS.map(([, header]) => header),
+    ['Maria', 'Garcia', '1984-06-15', '78701', 'VSP123456789', 'insurer:demo:vision'],
+  ]);
+}
+
+/** A parsed upload: the batch body, and the file line of each item (for error messages). */
+export interface ParsedUpload {
+  body: { items: Record<string, unknown>[] };
+  lines: number[];
+}
+
+/** An upload refused before the API sees it (not CSV, no header, too many rows), with its line. */
+export class CsvRefused extends Error {}
+
+export function parseUpload(text: string): ParsedUpload {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text.replace(/^\uFEFF/, ''), {
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+  } catch (e) {
+    if (e instanceof CsvError) throw new CsvRefused(`Not a readable CSV file: ${e.message}`);
+    throw e;
+  }
+  if (records.length === 0) throw new CsvRefused('The file is empty.');
+  const header = records[0].record.map((h) => ALIASES[h.toLowerCase().replace(/[\s-]+/g, '_')]);
+  const missing = COLUMNS.filter(([c]) => c !== 'member_id' && !header.includes(c));
+  if (missing.length > 0) {
+    throw new CsvRefused(
+      `Line 1: the header lacks ${missing.map(([, h]) => h).join(', ')} (download the template).`,
+    );
+  }
+  const rows = records.slice(1);
+  if (rows.length === 0) throw new CsvRefused('The file has a header but no patients.');
+  if (rows.length > MAX_BATCH_ITEMS)
+    throw new CsvRefused(`At most ${MAX_BATCH_ITEMS} patients per file (got ${rows.length}).`);
+  const items = rows.map(({ record }) => {
+    const get = (column: Column) => {
+      const value = record[header.indexOf(column)];
+      // A blank cell is an absent field, as in every form of the application.
+      return value === undefined || value === '' ? undefined : value;
+    };
+    return {
+      insurer_code: get('insurer_code'),
+      patient: {
+        first_name: get('first_name'),
+        last_name: get('last_name'),
+        dob: get('dob'),
+        zipcode: get('zipcode'),
+        member_id: get('member_id'),
+      },
+    };
+  });
+  return { body: { items }, lines: rows.map((r) => r.info.lines) };
+}
+
+/** The API's error tree of a refused batch as messages by file line: "Line 7: dob: …". */
+export function lineErrors(errors: ErrorTree, lines: number[]): string[] {
+  const out: string[] = [];
+  const walk = (node: ErrorTree, path: string[], line: number | null) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (value === undefined) continue;
+      if (key === '$') {
+        const where = line === null ? '' : `Line ${line}: `;
+        const field = path.length > 0 ? `${path.join('.')}: ` : '';
+        for (const m of value as string[]) out.push(`${where}${field}${m}`);
+      } else if (line === null && path.length === 0 && key === 'items') {
+        for (const [index, item] of Object.entries(value as ErrorTree))
+          if (item) walk(item as ErrorTree, [], lines[Number(index)] ?? null);
+        if ((value as ErrorTree).$) walk({ $: (value as ErrorTree).$ }, [], null);
+      } else {
+        // `patient.first_name` reads as the column it came from.
+        walk(value as ErrorTree, key === 'patient' ? path : [...path, key], line);
+      }
+    }
+  };
+  walk(errors, [], null);
+  return out;
+}
+
+const RESULT_HEADER = [
+  'first_name',
+  'last_name',
+  'dob',
+  'member_id',
+  'status',
+  'error_code',
+  'insurer_code',
+  'plan_name',
+  'plan_status',
+  'active',
+  'exam_copay',
+  'materials_copay',
+  'frame_allowance',
+  'contact_lens_allowance',
+  'request_uid',
+];
+
+export function resultsHeader(): string {
+  return stringify([RESULT_HEADER]);
+}
+
+/** Result rows (in-network values of the first plan's first person), safe to open in a spreadsheet. */
+export function resultsRows(items: BatchItemExport[]): string {
+  return stringify(items.map((item) => resultRow(item).map(neutralise)));
+}
+
+function resultRow(item: BatchItemExport): (string | null)[] {
+  const patient = [item.query.firstName, item.query.lastName, item.query.dob, item.query.memberId];
+  const body = item.bodyV2
+    ? (JSON.parse(item.bodyV2) as {
+        results: {
+          insurer_code: string;
+          plan_name: string;
+          status: string;
+          plan_is_active: boolean;
+          persons: { plan: Plan }[];
+        }[];
+      })
+    : null;
+  const plan = body?.results?.[0];
+  const values = new Map<
+    string,
+    Record<string, { value: string | number | boolean } | undefined>
+  >();
+  const tree = plan?.persons?.[0]?.plan;
+  if (tree) for (const row of benefitRows(tree)) if (row.inn) values.set(row.code, row.inn.values);
+  const value = (code: string, list: string) => {
+    const v = values.get(code)?.[list]?.value;
+    return v === undefined ? null : String(v);
+  };
+  return [
+    ...patient,
+    item.status,
+    item.errorCode,
+    plan?.insurer_code ?? null,
+    plan?.plan_name ?? null,
+    plan?.status ?? null,
+    plan ? String(plan.plan_is_active) : null,
+    value('exam.routine', 'copayment') ?? value('exam', 'copayment'),
+    value('materials', 'copayment'),
+    value('materials.frames', 'allowance'),
+    value('materials.contact_lenses', 'allowance'),
+    item.requestUid,
+  ];
+}
+
+/**
+ * CSV injection: a cell a spreadsheet would read as a formula (= + - @, or a tab or carriage
+ * return before one) is prefixed with an apostrophe, so it shows as text. Patient names and
+ * member ids come from uploads and insurers: they are not trusted.
+ */
+export function neutralise(cell: string | null): string {
+  if (cell === null) return '';
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}

@@ -1,0 +1,105 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { NotFoundError, ValidationFailed } from '@/common/errors';
+import { CreateEstimateDto } from '@/modules/estimates/dto/create-estimate.dto';
+import type { Estimate } from '@/modules/estimates/estimate.types';
+import { EstimatesService, StoredPerson } from '@/modules/estimates/estimates.service';
+import { benefitRows } from './benefit-table';
+import {
+  COMMON_SERVICES,
+  emptyForm,
+  EstimateForm,
+  placeErrors,
+  readForm,
+  toRequestBody,
+} from './estimate-form';
+import { bindForm, formFields } from './forms';
+import { renderPage, webUser } from './web-context';
+import { Audited } from '@/modules/audit/audited';
+
+/**
+ * "Estimate reimbursement" for one person of a benefit table (CONTRACT §11): a plain form (works
+ * without JavaScript; "Add a line" posts back) checked with the API's DTO and answered by the
+ * API's service.
+ */
+@ApiExcludeController()
+@Controller('app/eligibility/:uid/persons/:personId/estimate')
+export class WebEstimatesController {
+  constructor(private readonly estimates: EstimatesService) {}
+
+  @Get()
+  @Audited('eligibility_request', 'read', 'param:uid')
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+    @Param('personId') personId: string,
+  ): Promise<void> {
+    const person = await this.person(req, uid, personId);
+    this.render(req, res, uid, person, emptyForm(), [], null);
+  }
+
+  @Post()
+  @Audited('estimate', 'create', 'param:uid')
+  async estimate(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+    @Param('personId') personId: string,
+  ): Promise<void> {
+    const person = await this.person(req, uid, personId);
+    const fields = formFields(req.body);
+    const form = readForm(fields, fields.action === 'add');
+    if (fields.action === 'add') return this.render(req, res, uid, person, form, [], null);
+
+    const { body, rowOf } = toRequestBody(form, uid, personId);
+    try {
+      const value = await bindForm(CreateEstimateDto, body);
+      const estimate = await this.estimates.estimate(webUser(req)!.accountId, value);
+      this.render(req, res, uid, person, form, [], estimate);
+    } catch (e) {
+      if (!(e instanceof ValidationFailed)) throw e;
+      this.render(req, res.status(400), uid, person, form, placeErrors(form, e.errors, rowOf));
+    }
+  }
+
+  /** The person of the page; a result not complete or a person not in it is a missing page. */
+  private async person(req: Request, uid: string, personId: string): Promise<StoredPerson> {
+    const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
+    if (!/^\d{1,15}$/.test(personId)) throw missing;
+    try {
+      return await this.estimates.storedPerson(webUser(req)!.accountId, uid, Number(personId));
+    } catch (e) {
+      throw e instanceof ValidationFailed ? missing : e;
+    }
+  }
+
+  private render(
+    req: Request,
+    res: Response,
+    uid: string,
+    person: StoredPerson,
+    form: EstimateForm,
+    messages: string[],
+    estimate: Estimate | null = null,
+  ): void {
+    renderPage(req, res, 'estimate.njk', {
+      title: 'Estimate reimbursement',
+      section: 'eligibility',
+      uid,
+      person,
+      form,
+      messages,
+      estimate,
+      common: COMMON_SERVICES,
+      // The benefits of this person's plan, to estimate a line on one of them by hand.
+      benefits: benefitRows(person.plan).map((r) => ({
+        code: r.code,
+        label: r.label,
+        depth: r.depth,
+      })),
+      action: `/app/eligibility/${encodeURIComponent(uid)}/persons/${person.id}/estimate`,
+    });
+  }
+}

@@ -1,0 +1,121 @@
+import { Audited } from '@/modules/audit/audited';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { BatchIntake } from '@/modules/eligibility/batch-intake';
+import { BatchQueryService } from '@/modules/eligibility/batch-query.service';
+import {
+  CsvRefused,
+  lineErrors,
+  parseUpload,
+  resultsHeader,
+  resultsRows,
+  templateCsv,
+} from './batch-csv';
+import { submitForm } from './forms';
+import { accountOf, renderPage } from './web-context';
+
+/** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
+const MAX_SHOWN_ERRORS = 200;
+
+/**
+ * Batch checks from a CSV file (CONTRACT §13): upload (through the API's batch intake, so the
+ * rules and messages are the API's, shown by file line), progress, results download.
+ */
+@ApiExcludeController()
+@Controller('app/batches')
+export class WebBatchesController {
+  constructor(
+    private readonly intake: BatchIntake,
+    private readonly batches: BatchQueryService,
+  ) {}
+
+  @Get()
+  uploadPage(@Req() req: Request, @Res() res: Response): void {
+    this.renderUpload(req, res, []);
+  }
+
+  @Get('template.csv')
+  template(@Res() res: Response): void {
+    csvHeaders(res, 'eligibility-batch-template.csv');
+    res.send(templateCsv());
+  }
+
+  @Post()
+  @Audited('eligibility_batch', 'create', 'location')
+  async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const file = (req as Request & { file?: Express.Multer.File }).file;
+    const refused = (req as Request & { uploadError?: string }).uploadError;
+    if (refused || !file || file.size === 0) {
+      res.status(400);
+      return this.renderUpload(req, res, [refused ?? 'Choose a CSV file to upload.']);
+    }
+    let parsed: ReturnType<typeof parseUpload>;
+    try {
+      parsed = parseUpload(file.buffer.toString('utf8'));
+    } catch (e) {
+      if (!(e instanceof CsvRefused)) throw e;
+      res.status(400);
+      return this.renderUpload(req, res, [e.message]);
+    }
+    await submitForm(
+      res,
+      async () => {
+        const { uid } = await this.intake.create(accountOf(req), parsed.body);
+        res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
+      },
+      (errors) => this.renderUpload(req, res, lineErrors(errors, parsed.lines)),
+    );
+  }
+
+  @Get(':uid')
+  @Audited('eligibility_batch', 'read', 'param:uid')
+  async progress(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+  ): Promise<void> {
+    const batch = await this.batches.get(accountOf(req), uid);
+    const done = batch.count - batch.counts.processing;
+    renderPage(req, res, 'batch.njk', {
+      title: 'Batch check',
+      section: 'batches',
+      batch,
+      done,
+      percent: Math.floor((done * 100) / batch.count),
+      // Without JavaScript, the page refreshes itself while the batch runs.
+      refreshSeconds: batch.status === 'processing' ? 2 : null,
+    });
+  }
+
+  @Get(':uid/results.csv')
+  @Audited('eligibility_batch', 'read', 'param:uid')
+  async results(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+  ): Promise<void> {
+    const accountId = accountOf(req);
+    await this.batches.get(accountId, uid); // 404 before any byte is sent
+    csvHeaders(res, `eligibility-batch-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`);
+    res.write(resultsHeader());
+    for await (const chunk of this.batches.export(accountId, uid)) res.write(resultsRows(chunk));
+    res.end();
+  }
+
+  private renderUpload(req: Request, res: Response, errors: string[]): void {
+    const shown = errors.slice(0, MAX_SHOWN_ERRORS);
+    renderPage(req, res, 'batches.njk', {
+      title: 'Batch check',
+      section: 'batches',
+      errors: shown,
+      hidden: errors.length - shown.length,
+    });
+  }
+}
+
+function csvHeaders(res: Response, filename: string): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+}

@@ -1,0 +1,98 @@
+import { Audited } from '@/modules/audit/audited';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ValidationFailed } from '@/common/errors';
+import { lineCharge } from '@/modules/claims/claim-charges';
+import { formatUsd } from '@/modules/claims/claim-notification';
+import { ClaimsService } from '@/modules/claims/claims.service';
+import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
+import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
+import { NotFoundError } from '@/common/errors';
+import { prettyX12 } from '@/modules/x12/x12.pretty';
+import { bindForm } from './forms';
+import { accountOf, renderPage } from './web-context';
+
+/**
+ * Claims (CONTRACT §12): the list, a claim's page with its status history and submission, its
+ * claim form (the PDF of GET .../form/) and the 837P as submitted (GET .../x12/).
+ */
+@ApiExcludeController()
+@Controller('app/claims')
+export class WebClaimsController {
+  constructor(private readonly claims: ClaimsService) {}
+
+  @Get()
+  @Audited('claim', 'list')
+  async list(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('cursor') cursor?: string,
+  ): Promise<void> {
+    let page: ClaimListResponse = { result: [], next_cursor: null };
+    try {
+      const query = await bindForm(ListClaimsQuery, { cursor: cursor || undefined, limit: '25' });
+      page = await this.claims.list(accountOf(req), query);
+    } catch (e) {
+      // A stale cursor finds nothing here rather than an error page.
+      if (!(e instanceof ValidationFailed)) throw e;
+    }
+    renderPage(req, res, 'claims.njk', {
+      title: 'Claims',
+      section: 'claims',
+      claims: page.result.map((c) => ({ ...c, total: formatUsd(c.total_cost) })),
+      nextCursor: page.next_cursor,
+      cursor: cursor ?? '',
+    });
+  }
+
+  @Get(':code')
+  @Audited('claim', 'read', 'param:code')
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('code') code: string,
+  ): Promise<void> {
+    const accountId = accountOf(req);
+    const claim = await this.claims.getByCode(accountId, code);
+    let x12: string | null = null;
+    try {
+      x12 = prettyX12(await this.claims.x12(accountId, code));
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+    }
+    renderPage(req, res, 'claim.njk', {
+      title: `Claim ${claim.code}`,
+      section: 'claims',
+      claim,
+      services: claim.services.map((s) => ({
+        ...s,
+        unit: formatUsd(s.cost),
+        charge: formatUsd(lineCharge(s)),
+      })),
+      total: formatUsd(claim.total_cost),
+      paid: formatUsd(claim.paid_amount),
+      x12,
+    });
+  }
+
+  @Get(':code/form')
+  @Audited('claim', 'read', 'param:code')
+  async form(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('code') code: string,
+  ): Promise<void> {
+    const { filename, pdf } = await this.claims.form(accountOf(req), code);
+    res.setHeader('content-type', 'application/pdf');
+    res.setHeader('content-disposition', `inline; filename="${filename}"`);
+    res.send(pdf);
+  }
+
+  @Get(':code/x12')
+  @Audited('claim', 'read', 'param:code')
+  async x12(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    const text = await this.claims.x12(accountOf(req), code);
+    res.type('text/plain; charset=utf-8').send(text);
+  }
+}

@@ -1,0 +1,130 @@
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { ErrorTree } from '@/common/errors';
+import type { Plan } from '@/modules/benefits/benefit.types';
+import { CreateEligibilityDto } from '@/modules/eligibility/dto/create-eligibility.dto';
+import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { PatientLinksService } from '@/modules/patients/patient-links.service';
+import { PatientsService } from '@/modules/patients/patients.service';
+import { benefitRows } from './benefit-table';
+import { exchangeViews } from './exchange-view';
+import { bindForm, formFields, submitForm } from './forms';
+import { accountOf, renderPage } from './web-context';
+import { Audited } from '@/modules/audit/audited';
+
+/** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
+@ApiExcludeController()
+@Controller('app/eligibility')
+export class WebEligibilityController {
+  constructor(
+    private readonly eligibility: EligibilityService,
+    private readonly eligibilityQuery: EligibilityQueryService,
+    private readonly patients: PatientsService,
+    private readonly links: PatientLinksService,
+    private readonly insurers: InsurerSettingsService,
+  ) {}
+
+  /** `?patient=CODE` fills the form from a patient record and links the check to it. */
+  @Get('new')
+  @Audited('patient', 'read', 'query:patient')
+  async newCheck(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('patient') patientCode?: string,
+  ): Promise<void> {
+    let form: Record<string, string> = { insurer_code: 'insurer:demo:vision' };
+    if (typeof patientCode === 'string' && patientCode) {
+      const p = await this.patients.getByCode(accountOf(req), patientCode);
+      form = {
+        ...form,
+        first_name: p.first_name,
+        last_name: p.last_name,
+        dob: p.dob,
+        ssn_last_four: p.ssn_last_four ?? '',
+        zipcode: p.address?.zipcode ?? '',
+      };
+    }
+    const code = typeof patientCode === 'string' ? patientCode : null;
+    await this.renderCheckForm(req, res, form, null, code);
+  }
+
+  @Post('new')
+  @Audited('eligibility_request', 'create', 'location')
+  async runCheck(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const accountId = accountOf(req);
+    const form = formFields(req.body);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(CreateEligibilityDto, {
+          insurer_code: form.insurer_code,
+          patient: {
+            first_name: form.first_name,
+            last_name: form.last_name,
+            dob: form.dob,
+            zipcode: form.zipcode,
+            member_id: form.member_id,
+            ssn_last_four: form.ssn_last_four,
+          },
+        });
+        const uid = await this.eligibility.create(accountId, body);
+        if (form.patient_code) await this.links.link(accountId, form.patient_code, uid);
+        res.redirect(`/app/eligibility/${encodeURIComponent(uid)}`);
+      },
+      (errors) => this.renderCheckForm(req, res, form, errors, form.patient_code ?? null),
+    );
+  }
+
+  @Get(':uid')
+  @Audited('eligibility_request', 'read', 'param:uid')
+  async showCheck(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+  ): Promise<void> {
+    const body = await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2');
+    const result = JSON.parse(body) as {
+      status: string;
+      results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
+    };
+    const rows: Record<string, unknown> = {};
+    for (const r of result.results ?? [])
+      for (const p of r.persons) rows[`${r.id}:${p.id}`] = benefitRows(p.plan);
+    const exchanges = exchangeViews(await this.eligibilityQuery.exchanges(accountOf(req), uid));
+    renderPage(req, res, 'eligibility.njk', {
+      title: 'Eligibility check',
+      section: 'eligibility',
+      uid,
+      result,
+      benefitRows: rows,
+      exchanges,
+      // Why a check ended in error, in the insurers' words (from the exchange log).
+      reasons: [
+        ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
+      ],
+      // Without JavaScript, the page refreshes itself while the insurer is being asked.
+      refreshSeconds: result.status === 'processing' ? 2 : null,
+    });
+  }
+
+  private async renderCheckForm(
+    req: Request,
+    res: Response,
+    form: Record<string, string>,
+    errors: ErrorTree | null,
+    patientCode: string | null,
+  ): Promise<void> {
+    const insurers = await this.insurers.list(accountOf(req));
+    renderPage(req, res, 'eligibility-new.njk', {
+      title: 'Check eligibility',
+      section: 'eligibility',
+      form,
+      errors,
+      insurers,
+      patientCode,
+    });
+  }
+}

@@ -1,0 +1,79 @@
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { ErrorTree } from '@/common/errors';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { formFields, submitForm } from './forms';
+import { accountOf, flash, renderPage } from './web-context';
+
+/** The insurers an account uses, and the passwords their connections sign in with. */
+@ApiExcludeController()
+@Controller('app')
+export class WebInsurersController {
+  constructor(private readonly insurers: InsurerSettingsService) {}
+
+  @Get('insurers')
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const insurers = await this.insurers.list(accountOf(req));
+    renderPage(req, res, 'insurers.njk', { title: 'Insurers', section: 'insurers', insurers });
+  }
+
+  @Post('insurers/toggle')
+  async toggle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    const enabled = form.enabled === 'true';
+    await this.insurers.setEnabled(accountOf(req), form.insurer_code ?? '', enabled);
+    flash(req, 'ok', `${form.insurer_code} ${enabled ? 'enabled' : 'disabled'}.`);
+    res.redirect('/app/insurers/');
+  }
+
+  @Get('passwords')
+  async passwords(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.renderPasswords(req, res, null, null);
+  }
+
+  /** The service holds the credential rules (no API route sets them); its field errors show here. */
+  @Post('passwords')
+  async setPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    const code = form.insurer_code ?? '';
+    await submitForm(
+      res,
+      async () => {
+        await this.insurers.setCredentials(
+          accountOf(req),
+          code,
+          form.username ?? '',
+          form.password ?? '',
+        );
+        flash(req, 'ok', 'Password saved.');
+        res.redirect('/app/passwords/');
+      },
+      (errors) => this.renderPasswords(req, res, code, errors),
+    );
+  }
+
+  @Post('passwords/delete')
+  async deletePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.insurers.deleteCredentials(accountOf(req), formFields(req.body).insurer_code ?? '');
+    flash(req, 'ok', 'Password deleted.');
+    res.redirect('/app/passwords/');
+  }
+
+  /** `errorCode` is the insurer whose form was refused: its card shows the errors. */
+  private async renderPasswords(
+    req: Request,
+    res: Response,
+    errorCode: string | null,
+    errors: ErrorTree | null,
+  ): Promise<void> {
+    const insurers = await this.insurers.list(accountOf(req));
+    renderPage(req, res, 'passwords.njk', {
+      title: 'Passwords',
+      section: 'passwords',
+      insurers,
+      errorCode,
+      errors,
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import type { ErrorTree } from '@/common/errors';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { CreateLocationDto, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
+import { bindForm, formFields, submitForm } from './forms';
+import { accountOf, flash, renderPage } from './web-context';
+
+/**
+ * The account's locations: the add form mirrors POST /api/auth/v1/locations/, each location's
+ * provider-identity form mirrors PATCH /api/auth/v1/locations/{code}/ (a cleared field clears).
+ */
+@ApiExcludeController()
+@Controller('app/locations')
+export class WebLocationsController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, null);
+  }
+
+  @Post()
+  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(CreateLocationDto, {
+          title: form.title,
+          npi: form.npi,
+          organization_name: form.organization_name,
+          tax_id: form.tax_id,
+        });
+        const location = await this.accounts.createLocation(accountOf(req), body);
+        flash(req, 'ok', `Location ${location.code} added.`);
+        res.redirect('/app/locations/');
+      },
+      (errors) => this.render(req, res, { form: 'new', errors, values: form }),
+    );
+  }
+
+  @Post(':code')
+  async update(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('code') code: string,
+  ): Promise<void> {
+    const form = formFields(req.body);
+    const cleared = (v: string | undefined) => (v === undefined || v.trim() === '' ? null : v);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(UpdateLocationDto, {
+          title: form.title,
+          npi: cleared(form.npi),
+          organization_name: cleared(form.organization_name),
+          tax_id: cleared(form.tax_id),
+        });
+        const location = await this.accounts.updateLocation(accountOf(req), code, body);
+        flash(req, 'ok', `Location ${location.code} saved.`);
+        res.redirect('/app/locations/');
+      },
+      (errors) => this.render(req, res, { form: code, errors, values: form }),
+    );
+  }
+
+  private async render(
+    req: Request,
+    res: Response,
+    failed: { form: string; errors: ErrorTree; values: Record<string, string> } | null,
+  ): Promise<void> {
+    const locations = await this.accounts.listLocations(accountOf(req));
+    renderPage(req, res, 'locations.njk', {
+      title: 'Locations',
+      section: 'locations',
+      locations,
+      failed,
+    });
+  }
+}

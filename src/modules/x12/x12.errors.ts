@@ -1,0 +1,12 @@
+/**
+ * A malformed interchange. The message names the segment (its 1-based position in the
+ * interchange and its id) and what is wrong, so an operator reading the exchange log can find it.
+ */
+export class X12ParseError extends Error {
+  override readonly name = 'X12ParseError';
+}
+
+/** A value that cannot be written (it holds a separator, or does not fit its element). */
+export class X12WriteError extends Error {
+  override readonly name = 'X12WriteError';
+}

@@ -1,0 +1,241 @@
+import { X12WriteError } from './x12.errors';
+import { DEFAULT_SEPARATORS, pad2, Separators } from './x12.segment';
+
+/** A component list (`HC:V2020` is `['HC', 'V2020']`). */
+export type Composite = readonly string[];
+/** A repeated element (`EQ*30^AL` is `{ repeat: ['30', 'AL'] }`). */
+export interface Repeated {
+  readonly repeat: readonly (string | Composite)[];
+}
+export type ElementValue = string | Composite | Repeated;
+/** A segment to write: its id, then its elements from 01 on ('' for an empty one). */
+export type SegmentData = readonly [string, ...ElementValue[]];
+
+/** Any transaction set: the segments between ST and SE (the writer adds ST and SE). */
+export interface TransactionSetInput {
+  type: string;
+  controlNumber: string;
+  implementationReference: string;
+  segments: readonly SegmentData[];
+}
+
+export interface FunctionalGroupInput {
+  /** GS01: `HS` for a 270, `HC` for an 837. */
+  functionalId: string;
+  /** GS08, the version and implementation guide: `005010X279A1`. */
+  version: string;
+  controlNumber: string;
+  transactions: readonly TransactionSetInput[];
+}
+
+export interface InterchangeInput {
+  /** ISA06 / GS02 and ISA08 / GS03 (qualifier `ZZ`, mutually defined, unless given). */
+  senderId: string;
+  receiverId: string;
+  senderQualifier?: string;
+  receiverQualifier?: string;
+  /** ISA13, 1..999999999. */
+  controlNumber: number;
+  usage: 'T' | 'P';
+  /** ISA09/ISA10 and GS04/GS05, in UTC. */
+  createdAt: Date;
+  groups: readonly FunctionalGroupInput[];
+}
+
+export interface WriteOptions {
+  separators?: Separators;
+  /** A line break after every segment terminator (easier to read; clearinghouses accept both). */
+  lineBreaks?: boolean;
+}
+
+/**
+ * Writes an interchange of any transaction sets (270 now, 837P later), computing SE01, GE01 and
+ * IEA01 and repeating the control numbers in SE02, GE02 and IEA02. Values holding a separator are
+ * refused rather than escaped: X12 has no escape character.
+ */
+export function writeInterchange(input: InterchangeInput, options: WriteOptions = {}): string {
+  const separators = options.separators ?? DEFAULT_SEPARATORS;
+  if (!separators.repetition) throw new X12WriteError('X12 005010 needs a repetition separator');
+  const terminator = separators.segment + (options.lineBreaks ? '\n' : '');
+  if (
+    !Number.isInteger(input.controlNumber) ||
+    input.controlNumber < 1 ||
+    input.controlNumber > 999_999_999
+  ) {
+    throw new X12WriteError(
+      `ISA13 must be an integer from 1 to 999999999 (got ${input.controlNumber})`,
+    );
+  }
+  const stamp = input.createdAt.toISOString();
+  const ccyymmdd = stamp.slice(0, 10).replaceAll('-', '');
+  const hhmm = stamp.slice(11, 16).replace(':', '');
+  const isa = [
+    'ISA',
+    '00',
+    ' '.repeat(10),
+    '00',
+    ' '.repeat(10),
+    fixed('ISA05', input.senderQualifier ?? 'ZZ', 2),
+    fixed('ISA06', input.senderId, 15),
+    fixed('ISA07', input.receiverQualifier ?? 'ZZ', 2),
+    fixed('ISA08', input.receiverId, 15),
+    ccyymmdd.slice(2),
+    hhmm,
+    separators.repetition,
+    '00501',
+    String(input.controlNumber).padStart(9, '0'),
+    '0',
+    input.usage,
+    separators.component,
+  ].join(separators.element);
+  for (const value of [input.senderId, input.receiverId]) checkValue('ISA', value, separators);
+
+  const out: string[] = [isa];
+  for (const group of input.groups) {
+    out.push(
+      writeSegment(
+        [
+          'GS',
+          group.functionalId,
+          input.senderId,
+          input.receiverId,
+          ccyymmdd,
+          hhmm,
+          group.controlNumber,
+          'X',
+          group.version,
+        ],
+        separators,
+      ),
+    );
+    for (const set of group.transactions) {
+      const body = [
+        writeSegment(['ST', set.type, set.controlNumber, set.implementationReference], separators),
+        ...set.segments.map((s) => writeSegment(s, separators)),
+      ];
+      body.push(writeSegment(['SE', String(body.length + 1), set.controlNumber], separators));
+      out.push(...body);
+    }
+    out.push(
+      writeSegment(['GE', String(group.transactions.length), group.controlNumber], separators),
+    );
+  }
+  out.push(
+    writeSegment(
+      ['IEA', String(input.groups.length), String(input.controlNumber).padStart(9, '0')],
+      separators,
+    ),
+  );
+  return out.join(terminator) + terminator;
+}
+
+/** One segment without its terminator; trailing empty elements and components are left out. */
+export function writeSegment(
+  segment: SegmentData,
+  separators: Separators = DEFAULT_SEPARATORS,
+): string {
+  const [id, ...elements] = segment;
+  const texts = elements.map((value, i) => element(id, i + 1, value, separators));
+  while (texts.length > 0 && texts[texts.length - 1] === '') texts.pop();
+  return [id, ...texts].join(separators.element);
+}
+
+function element(id: string, n: number, value: ElementValue, separators: Separators): string {
+  const name = `${id}${pad2(n)}`;
+  if (typeof value === 'string') return checkValue(name, value, separators);
+  if (isRepeated(value)) {
+    if (!separators.repetition) throw new X12WriteError(`${name}: no repetition separator`);
+    return value.repeat
+      .map((r) =>
+        typeof r === 'string' ? checkValue(name, r, separators) : composite(name, r, separators),
+      )
+      .join(separators.repetition);
+  }
+  return composite(name, value, separators);
+}
+
+function composite(name: string, parts: Composite, separators: Separators): string {
+  const texts = parts.map((p) => checkValue(name, p, separators));
+  while (texts.length > 0 && texts[texts.length - 1] === '') texts.pop();
+  return texts.join(separators.component);
+}
+
+function isRepeated(value: Composite | Repeated): value is Repeated {
+  return !Array.isArray(value);
+}
+
+function checkValue(name: string, value: string, separators: Separators): string {
+  for (const [what, c] of Object.entries(separators)) {
+    if (c && value.includes(c)) {
+      throw new X12WriteError(
+        `${name}: the value holds the ${what} separator ${JSON.stringify(c)}`,
+      );
+    }
+  }
+  if (/[\r\n]/.test(value)) throw new X12WriteError(`${name}: the value holds a line break`);
+  return value;
+}
+
+function fixed(name: string, value: string, width: number): string {
+  if (value.length > width) {
+    throw new X12WriteError(`${name}: ${JSON.stringify(value)} is longer than ${width} characters`);
+  }
+  return value.padEnd(width, ' ');
+}
+
+/**
+ * A value made safe for X12: separators and control characters become spaces, runs of spaces
+ * collapse, and it is cut to `max` characters. For names and ids that come from users.
+ */
+export function x12Text(
+  value: string,
+  max: number,
+  separators: Separators = DEFAULT_SEPARATORS,
+): string {
+  let text = value;
+  for (const c of Object.values(separators)) if (c) text = text.split(c).join(' ');
+  text = [...text].map((c) => (c < ' ' || c === '\u007f' ? ' ' : c)).join('');
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.slice(0, max).trim();
+}
+
+/** The interchange settings of one outgoing file (ISA/GS/ST headers). */
+export interface EnvelopeSettings {
+  senderId: string;
+  receiverId: string;
+  usage: 'T' | 'P';
+  /** ISA13 (and GS06, ST02 derive from it). */
+  controlNumber: number;
+  createdAt: Date;
+  separators?: Separators;
+  lineBreaks?: boolean;
+}
+
+/**
+ * A whole interchange holding one functional group with one transaction set, as every file this
+ * service sends is (270, 276, 837P): GS06 is the ISA control number, ST02 the same, zero-padded.
+ */
+export function writeSingleTransaction(
+  envelope: EnvelopeSettings,
+  group: { functionalId: string; version: string },
+  build: (controlNumber: string, createdAt: Date, separators?: Separators) => TransactionSetInput,
+): string {
+  const control = String(envelope.controlNumber);
+  return writeInterchange(
+    {
+      senderId: envelope.senderId,
+      receiverId: envelope.receiverId,
+      controlNumber: envelope.controlNumber,
+      usage: envelope.usage,
+      createdAt: envelope.createdAt,
+      groups: [
+        {
+          ...group,
+          controlNumber: control,
+          transactions: [build(control.padStart(4, '0'), envelope.createdAt, envelope.separators)],
+        },
+      ],
+    },
+    { separators: envelope.separators, lineBreaks: envelope.lineBreaks },
+  );
+}

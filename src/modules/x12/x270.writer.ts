@@ -1,0 +1,115 @@
+import { X12WriteError } from './x12.errors';
+import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
+import {
+  EnvelopeSettings,
+  SegmentData,
+  TransactionSetInput,
+  writeSingleTransaction,
+  x12Text,
+} from './x12.writer';
+
+export const X279_IMPLEMENTATION = '005010X279A1';
+
+/** What one 270 asks: is this subscriber covered by this payer, for these service types. */
+export interface EligibilityInquiry {
+  payer: { id: string; name: string };
+  provider: { npi: string; organizationName: string; taxId?: string | null };
+  subscriber: { firstName: string; lastName: string; dob: string; memberId?: string | null };
+  /** EQ01 service type codes (`30`, `AL`, ...), at least one. */
+  serviceTypes: readonly string[];
+  /** TRN02: unique per call; the 271 echoes it. */
+  traceNumber: string;
+  /** TRN03: `1` + the practice's EIN, or `9` + another 9-character id of the originator. */
+  traceOriginator: string;
+  /** DTP*291: the date the eligibility is asked for (`YYYY-MM-DD`). */
+  date: string;
+}
+
+export type { EnvelopeSettings } from './x12.writer';
+
+/**
+ * The 270 transaction set of CONTRACT §10: BHT 0022*13, 2000A payer (NM1*PR ... PI), 2000B
+ * provider (NM1*1P*2*org*****XX*npi), 2000C subscriber (TRN, NM1*IL with MI member id when known,
+ * DMG, DTP*291, EQ with the service types).
+ */
+export function build270(
+  inquiry: EligibilityInquiry,
+  controlNumber: string,
+  createdAt: Date,
+  s: Separators = DEFAULT_SEPARATORS,
+): TransactionSetInput {
+  if (!/^\d{10}$/.test(inquiry.provider.npi)) {
+    throw new X12WriteError(
+      `the provider NPI must be 10 digits (got ${JSON.stringify(inquiry.provider.npi)})`,
+    );
+  }
+  if (inquiry.serviceTypes.length === 0)
+    throw new X12WriteError('EQ01 needs at least one service type');
+  const badType = inquiry.serviceTypes.find((t) => !/^[A-Z0-9]{1,2}$/.test(t));
+  if (badType !== undefined)
+    throw new X12WriteError(`EQ01: ${JSON.stringify(badType)} is not a service type code`);
+  const organization = x12Text(inquiry.provider.organizationName, 60, s).toUpperCase();
+  const last = x12Text(inquiry.subscriber.lastName, 60, s).toUpperCase();
+  const first = x12Text(inquiry.subscriber.firstName, 35, s).toUpperCase();
+  const memberId = inquiry.subscriber.memberId ? x12Text(inquiry.subscriber.memberId, 80, s) : '';
+  for (const [name, value] of [
+    ['organisation name', organization],
+    ['last name', last],
+    ['first name', first],
+  ]) {
+    if (value === '') throw new X12WriteError(`the ${name} is blank once made X12-safe`);
+  }
+  const stamp = createdAt.toISOString();
+  const segments: SegmentData[] = [
+    [
+      'BHT',
+      '0022',
+      '13',
+      inquiry.traceNumber,
+      d8(stamp.slice(0, 10)),
+      stamp.slice(11, 16).replace(':', ''),
+    ],
+    ['HL', '1', '', '20', '1'],
+    [
+      'NM1',
+      'PR',
+      '2',
+      x12Text(inquiry.payer.name, 60, s).toUpperCase(),
+      '',
+      '',
+      '',
+      '',
+      'PI',
+      inquiry.payer.id,
+    ],
+    ['HL', '2', '1', '21', '1'],
+    ['NM1', '1P', '2', organization, '', '', '', '', 'XX', inquiry.provider.npi],
+  ];
+  if (inquiry.provider.taxId) segments.push(['REF', 'TJ', inquiry.provider.taxId]);
+  segments.push(
+    ['HL', '3', '2', '22', '0'],
+    ['TRN', '1', inquiry.traceNumber, inquiry.traceOriginator],
+    memberId
+      ? ['NM1', 'IL', '1', last, first, '', '', '', 'MI', memberId]
+      : ['NM1', 'IL', '1', last, first],
+    ['DMG', 'D8', d8(inquiry.subscriber.dob)],
+    ['DTP', '291', 'D8', d8(inquiry.date)],
+    ['EQ', { repeat: inquiry.serviceTypes }],
+  );
+  return { type: '270', controlNumber, implementationReference: X279_IMPLEMENTATION, segments };
+}
+
+/** A whole 270 interchange: one group (`HS`), one transaction set. */
+export function write270(inquiry: EligibilityInquiry, envelope: EnvelopeSettings): string {
+  return writeSingleTransaction(
+    envelope,
+    { functionalId: 'HS', version: X279_IMPLEMENTATION },
+    (control, at, sep) => build270(inquiry, control, at, sep),
+  );
+}
+
+function d8(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
+    throw new X12WriteError(`${JSON.stringify(date)} is not YYYY-MM-DD`);
+  return date.replaceAll('-', '');
+}

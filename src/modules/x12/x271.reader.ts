@@ -1,0 +1,200 @@
+import {
+  readAaa,
+  readDate,
+  readDecimal,
+  readDmg,
+  readDtp,
+  readN3,
+  readN4,
+  readNm1,
+  readRef,
+  readTrn,
+} from './x12.elements';
+import { readInterchange, TransactionSet } from './x12.envelope';
+import { Segment } from './x12.segment';
+import { HierarchyLevel, HL_PARENTS, walkHierarchy } from './x12.hierarchy';
+import type {
+  BenefitLoop,
+  DeliveryPattern,
+  EligibilityBenefit,
+  EligibilityResponse,
+  Interchange271,
+  MemberName,
+  ReceiverLoop,
+  SourceLoop,
+  SubscriberLoop,
+} from './x271.types';
+
+export const X279_VERSION = '005010X279A1';
+
+/**
+ * Reads a 271 interchange (005010X279A1) into its loops: 2000A information source, 2000B
+ * receiver, 2000C subscriber, 2000D dependent, each with its 2100 name loop, and the 2110 benefit
+ * loops (EB with HSD, REF, DTP, AAA, MSG and the 2120 entities inside LS/LE). Segments the guide
+ * allows but the service does not use (PER, PRV, III, HI, MPI, ...) are read past.
+ */
+export function read271(text: string): Interchange271 {
+  const interchange = readInterchange(text);
+  const responses: EligibilityResponse[] = [];
+  for (const group of interchange.groups) {
+    for (const set of group.transactions) {
+      if (set.type !== '271') {
+        throw set.st.error(`transaction set ${set.type}: expected a 271 eligibility response`);
+      }
+      responses.push(readResponse(set));
+    }
+  }
+  return { isa: interchange.isa, responses };
+}
+
+function readResponse(set: TransactionSet): EligibilityResponse {
+  const [bht] = set.segments;
+  if (bht?.id !== 'BHT') throw set.st.error('a 271 starts with BHT after ST');
+  const response: EligibilityResponse = {
+    controlNumber: set.controlNumber,
+    reference: bht.el(3),
+    date: bht.el(4) ? readDate(bht, 4) : null,
+    sources: [],
+  };
+  const levels = walkHierarchy(set.segments.slice(1), set.st, HL_PARENTS, 'EB');
+  const byId = new Map<string, SourceLoop | ReceiverLoop | SubscriberLoop>();
+  for (const level of levels) {
+    const member = readMember(level);
+    const loopName = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?';
+    const hlValidations = level.head
+      .filter((s) => s.id === 'AAA')
+      .map((s) => readAaa(s, `2000${loopName}`));
+    const traces = level.head.filter((s) => s.id === 'TRN').map(readTrn);
+    const benefits = level.details.map(readBenefit);
+    if (level.code === '20') {
+      const source: SourceLoop = {
+        name: member.name,
+        validations: [...hlValidations, ...member.validations],
+        receivers: [],
+      };
+      response.sources.push(source);
+      byId.set(level.id, source);
+    } else if (level.code === '21') {
+      const receiver: ReceiverLoop = {
+        name: member.name,
+        references: member.references,
+        validations: [...hlValidations, ...member.validations],
+        subscribers: [],
+      };
+      (byId.get(level.parent) as SourceLoop).receivers.push(receiver);
+      byId.set(level.id, receiver);
+    } else if (level.code === '22') {
+      const subscriber: SubscriberLoop = { traces, member, benefits, dependents: [] };
+      (byId.get(level.parent) as ReceiverLoop).subscribers.push(subscriber);
+      byId.set(level.id, subscriber);
+    } else {
+      (byId.get(level.parent) as SubscriberLoop).dependents.push({ traces, member, benefits });
+    }
+    if (level.code !== '22' && level.code !== '23' && benefits.length > 0) {
+      throw level.details[0].first.error('EB belongs to a subscriber or dependent loop');
+    }
+  }
+  return response;
+}
+
+function readMember(level: HierarchyLevel): MemberName {
+  const loop = `2100${{ '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?'}`;
+  const nm1 = level.name[0];
+  const member: MemberName = {
+    name: readNm1(nm1),
+    references: [],
+    address: null,
+    demographics: null,
+    relationship: null,
+    dates: [],
+    validations: [],
+  };
+  for (const s of level.name.slice(1)) {
+    if (s.id === 'REF') member.references.push(readRef(s));
+    else if (s.id === 'N3') member.address = { ...emptyAddress(member), ...readN3(s) };
+    else if (s.id === 'N4') member.address = { ...emptyAddress(member), ...readN4(s) };
+    else if (s.id === 'DMG') member.demographics = readDmg(s);
+    else if (s.id === 'INS') member.relationship = { subscriber: s.el(1) === 'Y', code: s.el(2) };
+    else if (s.id === 'DTP') member.dates.push(readDtp(s));
+    else if (s.id === 'AAA') member.validations.push(readAaa(s, loop));
+  }
+  return member;
+}
+
+function emptyAddress(member: MemberName) {
+  return member.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
+}
+
+function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {
+  const loop: BenefitLoop = {
+    eb: readEb(detail.first),
+    deliveries: [],
+    references: [],
+    dates: [],
+    validations: [],
+    messages: [],
+    related: [],
+  };
+  let inRelated = false;
+  for (const s of detail.rest) {
+    if (s.id === 'LS') {
+      if (inRelated) throw s.error('LS inside an LS/LE loop that is not closed');
+      inRelated = true;
+    } else if (s.id === 'LE') {
+      if (!inRelated) throw s.error('LE without LS');
+      inRelated = false;
+    } else if (inRelated) {
+      if (s.id === 'NM1') loop.related.push({ name: readNm1(s), address: null });
+      const entity = loop.related.at(-1);
+      if (entity && s.id === 'N3') entity.address = { ...relatedAddress(entity), ...readN3(s) };
+      if (entity && s.id === 'N4') entity.address = { ...relatedAddress(entity), ...readN4(s) };
+    } else if (s.id === 'HSD') loop.deliveries.push(readHsd(s));
+    else if (s.id === 'REF') loop.references.push(readRef(s));
+    else if (s.id === 'DTP') loop.dates.push(readDtp(s));
+    else if (s.id === 'AAA') loop.validations.push(readAaa(s, detail.loop));
+    else if (s.id === 'MSG') loop.messages.push(s.el(1));
+  }
+  if (inRelated) throw detail.first.error('its LS (2120 loop) has no LE');
+  return loop;
+}
+
+function relatedAddress(entity: { address: BenefitLoop['related'][number]['address'] }) {
+  return entity.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
+}
+
+export function readEb(s: Segment): EligibilityBenefit {
+  const procedure = s.components(13);
+  return {
+    info: s.required(1),
+    coverageLevel: s.el(2),
+    serviceTypes: s.repeats(3),
+    insuranceType: s.el(4),
+    planDescription: s.el(5),
+    timePeriod: s.el(6),
+    amount: readDecimal(s, 7),
+    percent: readDecimal(s, 8),
+    quantityQualifier: s.el(9),
+    quantity: readDecimal(s, 10),
+    authorizationRequired: s.el(11),
+    inPlanNetwork: s.el(12),
+    procedure:
+      procedure.length >= 2 && procedure[1] !== ''
+        ? {
+            qualifier: procedure[0],
+            code: procedure[1],
+            modifiers: procedure.slice(2, 6).filter(Boolean),
+          }
+        : null,
+  };
+}
+
+export function readHsd(s: Segment): DeliveryPattern {
+  return {
+    quantityQualifier: s.el(1),
+    quantity: readDecimal(s, 2),
+    periodQualifier: s.el(5),
+    periodCount: readDecimal(s, 6),
+    frequency: s.el(7),
+    pattern: s.el(8),
+  };
+}

@@ -1,0 +1,51 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { configureApp } from './app.setup';
+import type { AppConfig } from './config/env';
+import { DemoSeeder } from './database/seed';
+
+/** Queues only (ROLE=worker): no HTTP server. */
+export async function runWorker(): Promise<void> {
+  const ctx = await NestFactory.createApplicationContext(AppModule, { bufferLogs: true });
+  ctx.useLogger(ctx.get(Logger));
+  ctx.enableShutdownHooks();
+  await ctx.init();
+  process.stdout.write('Worker started (ROLE=worker).\n');
+}
+
+/**
+ * The HTTP API (with the queues too when ROLE=all in a single process). `announce`: print the
+ * listening line (the cluster's supervisor prints one for all its API processes instead).
+ */
+export async function runApi(config: AppConfig, { announce }: { announce: boolean }) {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  configureApp(app);
+
+  if (config.demoSeed) {
+    // Safe when several API processes start at once: exactly one creates the account.
+    const demo = await app.get(DemoSeeder).seedIfEmpty();
+    if (demo) {
+      // Printed once, on the first start against an empty database; never logged.
+      process.stdout.write(
+        [
+          '',
+          '  Demo account created (shown only this once):',
+          `    API key:      ${demo.apiKey}`,
+          `    Web login:    ${demo.email} / ${demo.password}`,
+          `    Location:     ${demo.locationCode}`,
+          `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
+          '',
+        ].join('\n') + '\n',
+      );
+    }
+  }
+
+  await app.listen(config.port);
+  if (announce)
+    process.stdout.write(`Listening on ${config.publicUrl} (API docs: ${config.publicUrl}/docs)\n`);
+}

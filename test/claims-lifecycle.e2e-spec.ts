@@ -1,0 +1,322 @@
+import { simpleParser } from 'mailparser';
+import { readFile } from 'node:fs/promises';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { read837 } from '@/modules/x12/x837.reader';
+import { createTestApp, TestApp } from './support/app';
+import { createAccount, TestAccount } from './support/factories';
+import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';
+import { pdfText } from './support/pdf-text';
+import { waitUntil } from './support/queues';
+import { TestReceiver } from './support/receiver';
+
+const API_KEY = 'claims-key-123';
+const NPI = '1234567893';
+
+const person = (lastName: string) => ({
+  first_name: 'Maria',
+  last_name: lastName,
+  dob: '1986-04-12',
+  type: 'self',
+  sex: 'female',
+  member_id: 'VSP104882211',
+  address: { line1: '1208 Congress Ave', city: 'Austin', zipcode: '78701', state: 'TX' },
+});
+
+/** A VSP claim: exam, two lenses at 90.50, a frame (total 1401.25). */
+const claimBody = (lastName: string, insurer = 'insurer:vision:vsp') => ({
+  patient: person(lastName),
+  primary_member: { ...person(lastName), insurer_code: insurer },
+  services: [
+    { codes: ['92014'], date: '2026-11-14', quantity: 1, cost: '145', diagnosis_codes: ['H52.13'] },
+    { codes: ['V2100'], date: '2026-11-14', quantity: 2, cost: '90.5' },
+    { codes: ['V2020'], date: '2026-11-15', quantity: 1, cost: '1075.25' },
+  ],
+  paid_amount: '1200.75',
+});
+
+interface ClaimBody {
+  code: string;
+  status: string;
+  status_history: { status: string; at: string; detail: string | null }[];
+  submission: { channel: string; clearinghouse_id: string | null; submitted_at: string } | null;
+}
+
+/** CONTRACT §12: claims go out as 837P (or paper), and are followed to a final state. */
+describe('claim submission and lifecycle (CONTRACT §12)', () => {
+  let fake: FakeClaimsClearinghouse;
+  let t: TestApp;
+  let a: TestAccount;
+  const receiver = new TestReceiver();
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    fake = await FakeClaimsClearinghouse.start(API_KEY);
+    await receiver.start();
+    t = await createTestApp({
+      env: {
+        CLEARINGHOUSE_CLAIMS_URL: fake.claimsUrl,
+        CLEARINGHOUSE_CLAIM_STATUS_URL: fake.statusUrl,
+        CLEARINGHOUSE_API_KEY: API_KEY,
+        X12_SUBMITTER_ID: 'VISIONELIG',
+        X12_RECEIVER_ID: 'CLEARINGHOUSE',
+        INSURER_PAYER_IDS: 'insurer:vision:vsp=VSP01',
+        CLAIM_STATUS_INTERVAL_MS: '300',
+        CLAIM_SUBMIT_RETRY_BASE_MS: '100',
+        CLAIM_SUBMIT_MAX_ATTEMPTS: '3',
+        WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+      },
+    });
+    a = await createAccount(t.app);
+    // The practice's provider identity (CONTRACT §10): the 837P's billing provider.
+    await http()
+      .patch(`/api/auth/v1/locations/${a.locationCode}/`)
+      .set(a.auth)
+      .send({ npi: NPI, organization_name: 'Clear Sight Optometry', tax_id: '741234567' })
+      .expect(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    await receiver.stop();
+  });
+
+  const create = async (body: object, account = a): Promise<ClaimBody> => {
+    const res = await http().post('/api/auth/v1/claims/').set(account.auth).send(body);
+    expect(res.status).toBe(201);
+    return res.body as ClaimBody;
+  };
+  const get = async (code: string, account = a): Promise<ClaimBody> => {
+    const res = await http().get(`/api/auth/v1/claims/${code}/`).set(account.auth);
+    expect(res.status).toBe(200);
+    return res.body as ClaimBody;
+  };
+  const waitForStatus = (code: string, status: string, account = a) =>
+    waitUntil(`claim ${code} to be ${status}`, async () => {
+      const claim = await get(code, account);
+      return claim.status === status ? claim : undefined;
+    });
+  const statuses = (c: ClaimBody) => c.status_history.map((h) => h.status);
+
+  it('submits a VSP claim as an 837P and answers `submitted` with the clearinghouse id', async () => {
+    fake.onSubmit('Submitted', { kind: 'accept', id: 'CH-000123' });
+    const created = await create(claimBody('Submitted'));
+    expect(created.status).toBe('ready');
+    const claim = await waitForStatus(created.code, 'submitted');
+    expect(claim.submission).toEqual({
+      channel: 'x12',
+      clearinghouse_id: 'CH-000123',
+      submitted_at: expect.stringMatching(/\+00:00$/),
+    });
+    expect(statuses(claim)).toEqual(['ready', 'submitted']);
+    expect(claim.status_history[1].detail).toContain('CH-000123');
+
+    const [sent] = fake.submissionsFor(created.code);
+    expect(sent.authorization).toBe(API_KEY);
+    expect(sent.parseError).toBeNull();
+    expect(sent.claim).toMatchObject({
+      implementationReference: '005010X222A1',
+      patientControlNumber: created.code,
+      totalCharge: '1401.25',
+      billingProvider: { entity: '85', idQualifier: 'XX', id: NPI },
+      payer: { idQualifier: 'PI', id: 'VSP01' },
+      subscriber: { lastName: 'SUBMITTED', id: 'VSP104882211' },
+      patient: null,
+      diagnoses: ['H5213'],
+    });
+    expect(sent.claim!.services.map((s) => [s.procedure[1], s.charge, s.quantity])).toEqual([
+      ['92014', '145', '1'],
+      ['V2100', '181', '2'],
+      ['V2020', '1075.25', '1'],
+    ]);
+
+    const x12 = await http().get(`/api/auth/v1/claims/${created.code}/x12/`).set(a.auth);
+    expect(x12.status).toBe(200);
+    expect(x12.headers['content-type']).toMatch(/^text\/plain/);
+    expect(x12.text).toBe(sent.x12);
+    expect(read837(x12.text).patientControlNumber).toBe(created.code);
+  });
+
+  it('answers `submission_failed` with the reason when the clearinghouse refuses the file', async () => {
+    fake.onSubmit('Refused', { kind: 'refuse', errors: ['Subscriber member id is invalid'] });
+    const created = await create(claimBody('Refused'));
+    const claim = await waitForStatus(created.code, 'submission_failed');
+    expect(statuses(claim)).toEqual(['ready', 'submission_failed']);
+    expect(claim.status_history[1].detail).toContain('Subscriber member id is invalid');
+    expect(claim.submission).toBeNull();
+    // A refusal is final: no second attempt is made.
+    expect(fake.submissionsFor(created.code)).toHaveLength(1);
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT job_due_at FROM claims WHERE code = $1', [created.code]);
+    expect(row.job_due_at).toBeNull();
+  });
+
+  it('retries a transient 503 and then answers `submitted`', async () => {
+    fake.onSubmit('Transient', { kind: 'http', status: 503 }, { kind: 'accept', id: 'CH-RETRY' });
+    const created = await create(claimBody('Transient'));
+    const claim = await waitForStatus(created.code, 'submitted');
+    expect(statuses(claim)).toEqual(['ready', 'submission_failed', 'submitted']);
+    expect(claim.status_history[1].detail).toMatch(/HTTP 503.*will retry/);
+    expect(claim.submission?.clearinghouse_id).toBe('CH-RETRY');
+    expect(fake.submissionsFor(created.code)).toHaveLength(2);
+  });
+
+  it('follows the claim with 276/277 until paid, delivering each change to `claim` webhooks only', async () => {
+    const b = await createAccount(t.app);
+    await http()
+      .patch(`/api/auth/v1/locations/${b.locationCode}/`)
+      .set(b.auth)
+      .send({ npi: NPI, organization_name: 'Clear Sight Optometry' })
+      .expect(200);
+    const hook = async (path: string, events?: string[]) => {
+      const res = await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(b.auth)
+        .send({ url: receiver.url(path), ...(events ? { events } : {}) });
+      expect(res.status).toBe(201);
+      return res.body as { id: string };
+    };
+    await hook('/claims', ['claim']);
+    const eligibilityOnly = await hook('/eligibility');
+    fake.onStatus(
+      'Paid',
+      { kind: '277', category: 'A1', code: '20' },
+      { kind: '277', category: 'A2', code: '20' },
+      { kind: '277', category: 'P1', code: '20' },
+      { kind: '277', category: 'F1', code: '65', payment: '980.5', message: 'Paid' },
+    );
+    const created = await create(claimBody('Paid'), b);
+    const claim = await waitForStatus(created.code, 'paid', b);
+    expect(statuses(claim)).toEqual(['ready', 'submitted', 'accepted', 'paid']);
+    expect(claim.status_history[2].detail).toBe('277 A2:20');
+    expect(claim.status_history[3].detail).toBe('277 F1:65, paid 980.5: Paid');
+    const calls = fake.statusCalls.filter((c) => c.claimCode === created.code);
+    expect(calls.length).toBe(4);
+    expect(calls[0].x12).toContain('ST*276*');
+
+    const delivered = await receiver.waitFor('/claims', 3);
+    const bodies = delivered
+      .map((d) => JSON.parse(d.raw.toString()) as ClaimBody)
+      .sort((x, y) => x.status_history.length - y.status_history.length);
+    expect(bodies.map((d) => d.status)).toEqual(['submitted', 'accepted', 'paid']);
+    for (const d of delivered) expect(d.headers['x-event-type']).toBe('claim.status_changed');
+    expect(bodies[2]).toEqual(await get(created.code, b));
+
+    // Paid is final: no more checks, no more deliveries.
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT job_due_at FROM claims WHERE code = $1', [created.code]);
+    expect(row.job_due_at).toBeNull();
+    const log = await http()
+      .get(`/api/auth/v1/webhooks/${eligibilityOnly.id}/deliveries/`)
+      .set(b.auth);
+    expect(log.body.result).toEqual([]);
+    expect(receiver.forPath('/eligibility')).toEqual([]);
+  });
+
+  it('sends a claim without an electronic route on paper: the form PDF holds every value, and the e-mail attaches it', async () => {
+    const created = await create(claimBody('Papertrail', 'insurer:demo:vision'));
+    const claim = await waitForStatus(created.code, 'submitted');
+    expect(claim.submission).toEqual({
+      channel: 'paper',
+      clearinghouse_id: null,
+      submitted_at: expect.any(String),
+    });
+    expect(claim.status_history[1].detail).toMatch(/^Paper claim form/);
+    const noX12 = await http().get(`/api/auth/v1/claims/${created.code}/x12/`).set(a.auth);
+    expect(noX12.status).toBe(404);
+    expect(noX12.body.detail).toContain(created.code);
+
+    const form = await http()
+      .get(`/api/auth/v1/claims/${created.code}/form/`)
+      .set(a.auth)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(form.status).toBe(200);
+    expect(form.headers['content-type']).toBe('application/pdf');
+    const pdf = form.body as Buffer;
+    const { text, pages } = await pdfText(pdf);
+    for (const value of [
+      created.code,
+      'Maria Papertrail',
+      'Demo Vision (sandbox)',
+      'Clear Sight Optometry',
+      NPI,
+      '92014',
+      'V2100',
+      'V2020',
+      'H52.13',
+      '$145.00',
+      '$181.00',
+      '$1,075.25',
+      '$1,401.25',
+      '$1,200.75',
+    ])
+      expect(text).toContain(value);
+    expect(pages).toBe(1);
+
+    const notified = await http()
+      .post(`/api/auth/v1/claims/${created.code}/notify-customer/`)
+      .set(a.auth)
+      .send({ email: 'maria@example.com' });
+    expect(notified.status).toBe(200);
+    const file = await waitUntil('the e-mail file', async () => {
+      const [row] = await t.app
+        .get(DataSource)
+        .query(`SELECT status, delivered_to FROM mail_messages WHERE ref = $1`, [created.code]);
+      return row?.status === 'sent' ? (row.delivered_to as string) : undefined;
+    });
+    const mail = await simpleParser(await readFile(file));
+    expect(mail.attachments).toHaveLength(1);
+    const [attachment] = mail.attachments;
+    expect(attachment.contentType).toBe('application/pdf');
+    expect(attachment.filename).toBe(`claim-${created.code}.pdf`);
+    expect((await pdfText(attachment.content)).text).toContain(created.code);
+  });
+
+  it('answers 404 for the form and the 837P of a claim of another account', async () => {
+    const created = await create(claimBody('Isolated'));
+    const other = await createAccount(t.app);
+    for (const path of ['form', 'x12']) {
+      const res = await http().get(`/api/auth/v1/claims/${created.code}/${path}/`).set(other.auth);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: `Claim ${created.code} not found.` });
+    }
+  });
+
+  it('shows claims in the web application: the list, the status history, the form and the 837P', async () => {
+    fake.onSubmit('Webpage', { kind: 'accept', id: 'CH-WEB1' });
+    const created = await create(claimBody('Webpage'));
+    await waitForStatus(created.code, 'submitted');
+    const web = request.agent(t.app.getHttpServer());
+    const login = await web.get('/app/login');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(login.text)![1];
+    await web
+      .post('/app/login')
+      .type('form')
+      .send({ _csrf: csrf, email: a.email, password: a.password })
+      .expect(302);
+
+    const list = await web.get('/app/claims/').expect(200);
+    expect(list.text).toContain(`/app/claims/${created.code}/`);
+    const page = await web.get(`/app/claims/${created.code}/`).expect(200);
+    expect(page.text).toContain('Status history');
+    expect(page.text).toContain('clearinghouse id CH-WEB1');
+    expect(page.text).toMatch(/<pre class="mono" id="x12">ISA\*00\*/);
+    expect(page.text).toContain(`CLM*${created.code}*1401.25*`);
+    const form = await web.get(`/app/claims/${created.code}/form`).expect(200);
+    expect(form.headers['content-type']).toBe('application/pdf');
+    const x12 = await web.get(`/app/claims/${created.code}/x12`).expect(200);
+    expect(x12.text).toBe(fake.submissionsFor(created.code)[0].x12);
+
+    const other = await createAccount(t.app);
+    const foreign = await create(claimBody('Foreign'), other);
+    await web.get(`/app/claims/${foreign.code}/`).expect(404);
+    await web.get(`/app/claims/${foreign.code}/form`).expect(404);
+  });
+});

@@ -1,0 +1,138 @@
+import request from 'supertest';
+import { createTestApp, TestApp } from './support/app';
+import { createAccount, TestAccount } from './support/factories';
+
+/** A location's provider identity (CONTRACT §10) through the API and the web Locations page. */
+describe('locations: provider identity', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let other: TestAccount;
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createAccount(t.app);
+    other = await createAccount(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('creates a location with an NPI, organisation name and tax id, and answers them', async () => {
+    const res = await http().post('/api/auth/v1/locations/').set(a.auth).send({
+      title: 'Uptown',
+      npi: '1245319599',
+      organization_name: 'Uptown Optometry PLLC',
+      tax_id: '741234567',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      title: 'Uptown',
+      npi: '1245319599',
+      organization_name: 'Uptown Optometry PLLC',
+      tax_id: '741234567',
+    });
+    const list = await http().get('/api/auth/v1/locations/').set(a.auth).expect(200);
+    const main = list.body.result.find((l: { is_default: boolean }) => l.is_default);
+    expect(main).toMatchObject({ npi: null, organization_name: null, tax_id: null });
+  });
+
+  it('refuses an NPI with a wrong check digit, a short one and a bad tax id, all at once', async () => {
+    const res = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({ title: 'Bad', npi: '1234567890', tax_id: '74-1234567' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: {
+        npi: { $: ['This NPI has an invalid check digit.'] },
+        tax_id: {
+          $: ['Ensure this field has no more than 9 characters.', 'A tax id is 9 digits.'],
+        },
+      },
+    });
+    const short = await http()
+      .patch(`/api/auth/v1/locations/${a.locationCode}/`)
+      .set(a.auth)
+      .send({ npi: '12345' });
+    expect(short.status).toBe(400);
+    expect(short.body).toEqual({ errors: { npi: { $: ['An NPI is 10 digits.'] } } });
+  });
+
+  it('PATCH changes the fields given, null clears them, a blank title is refused', async () => {
+    const path = `/api/auth/v1/locations/${a.locationCode}/`;
+    const set = await http()
+      .patch(path)
+      .set(a.auth)
+      .send({ npi: '1234567893', organization_name: 'Bright Eyes' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      code: a.locationCode,
+      title: 'Main office',
+      npi: '1234567893',
+      organization_name: 'Bright Eyes',
+      tax_id: null,
+    });
+    const cleared = await http().patch(path).set(a.auth).send({ organization_name: null });
+    expect(cleared.body).toMatchObject({ npi: '1234567893', organization_name: null });
+    const blank = await http().patch(path).set(a.auth).send({ title: ' ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ errors: { title: { $: ['This field may not be blank.'] } } });
+  });
+
+  it("another account's location is answered as a missing one", async () => {
+    const res = await http()
+      .patch(`/api/auth/v1/locations/${a.locationCode}/`)
+      .set(other.auth)
+      .send({ npi: '1003000126' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: `Location ${a.locationCode} not found.` });
+    const mine = await http().get('/api/auth/v1/locations/').set(a.auth);
+    const main = mine.body.result.find((l: { code: string }) => l.code === a.locationCode);
+    expect(main.npi).not.toBe('1003000126');
+  });
+
+  it('the web Locations page edits the identity with the API messages, and clears a field', async () => {
+    const web = request.agent(t.app.getHttpServer());
+    const login = await web.get('/app/login');
+    await web
+      .post('/app/login')
+      .type('form')
+      .send({ _csrf: csrfOf(login.text), email: a.email, password: a.password })
+      .expect(302);
+    const post = async (fields: Record<string, string>) => {
+      const page = await web.get('/app/locations/').expect(200);
+      return web
+        .post(`/app/locations/${a.locationCode}`)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), title: 'Main office', ...fields });
+    };
+    const refused = await post({ npi: '1234567890', organization_name: '', tax_id: '' });
+    expect(refused.status).toBe(400);
+    expect(fieldErrors(refused.text)).toEqual(['This NPI has an invalid check digit.']);
+    expect(refused.text).toContain('value="1234567890"');
+
+    const saved = await post({ npi: '1003000126', organization_name: 'Main Eyes', tax_id: '' });
+    expect(saved.status).toBe(302);
+    const list = await http().get('/api/auth/v1/locations/').set(a.auth);
+    const main = list.body.result.find((l: { code: string }) => l.code === a.locationCode);
+    expect(main).toMatchObject({ npi: '1003000126', organization_name: 'Main Eyes', tax_id: null });
+
+    await post({ npi: '', organization_name: '', tax_id: '' }).then((r) =>
+      expect(r.status).toBe(302),
+    );
+    const after = await http().get('/api/auth/v1/locations/').set(a.auth);
+    expect(
+      after.body.result.find((l: { code: string }) => l.code === a.locationCode),
+    ).toMatchObject({ npi: null, organization_name: null });
+    expect((await web.get('/app/locations/')).text).toContain(
+      'No NPI: real insurers cannot be asked',
+    );
+  });
+});
+
+function csrfOf(html: string): string {
+  return /name="_csrf" value="([^"]+)"/.exec(html)![1];
+}
+
+function fieldErrors(html: string): string[] {
+  return [...html.matchAll(/<div class="field-error">([^<]*)<\/div>/g)].map((m) => m[1]);
+}

@@ -1,0 +1,72 @@
+import { batchShare, InsurerSlots, SearchLane } from '@/modules/eligibility/insurer-slots';
+import { createTestContext, TestContext } from '../support/app';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The per-insurer concurrency limit (CONTRACT §13) against the real Redis. */
+describe('InsurerSlots', () => {
+  let t: TestContext;
+  let slots: InsurerSlots;
+
+  beforeAll(async () => {
+    t = await createTestContext({ env: { INSURER_CONCURRENCY: '4', INSURER_TIMEOUT_MS: '3000' } });
+    slots = t.ctx.get(InsurerSlots);
+  });
+  afterAll(() => t.close());
+
+  /** Runs `count` calls of `lane` on `code` at once; the most that ran together, and the refusals. */
+  async function crowd(code: string, lane: SearchLane, count: number, callMs = 20) {
+    let now = 0;
+    let max = 0;
+    const results = await Promise.all(
+      Array.from({ length: count }, () =>
+        slots.withSlot(code, lane, async () => {
+          max = Math.max(max, ++now);
+          await sleep(callMs);
+          now--;
+          return 'ran';
+        }),
+      ),
+    );
+    return { max, ran: results.filter((r) => r === 'ran').length };
+  }
+
+  it('keeps a quarter of the limit, at least one slot, for single checks', () => {
+    expect([1, 2, 4, 10, 16].map(batchShare)).toEqual([1, 1, 3, 7, 12]);
+  });
+
+  it('lets singles use the whole limit and batch items their share, never more', async () => {
+    expect(await crowd('insurer:vision:vsp', 'single', 30)).toEqual({ max: 4, ran: 30 });
+    expect(await crowd('insurer:vision:eye_med', 'batch', 30)).toEqual({ max: 3, ran: 30 });
+  });
+
+  it('counts per insurer', async () => {
+    const [a, b] = await Promise.all([
+      crowd('insurer:vision:superior', 'single', 12),
+      crowd('insurer:vision:spectera', 'single', 12),
+    ]);
+    expect([a.max, b.max]).toEqual([4, 4]);
+  });
+
+  it('gives no slot to a batch item while singles wait, and steps it back after a while', async () => {
+    const code = 'insurer:vision:davis_vision';
+    // Singles hold every slot for 2.5 s, and more singles wait behind them.
+    const singles = crowd(code, 'single', 6, 2_500);
+    await sleep(100);
+    const batch = await slots.withSlot(code, 'batch', () => Promise.resolve('ran'));
+    expect(batch).toBeNull();
+    await expect(singles).resolves.toEqual({ max: 4, ran: 6 });
+    // With the singles gone, the batch item gets its slot.
+    await expect(slots.withSlot(code, 'batch', () => Promise.resolve('ran'))).resolves.toBe('ran');
+  });
+
+  it('frees the slot of a call that failed', async () => {
+    const code = 'insurer:vision:blue_view';
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        slots.withSlot(code, 'single', () => Promise.reject(new Error('boom'))).catch(() => null),
+      ),
+    );
+    expect(await crowd(code, 'single', 4)).toEqual({ max: 4, ran: 4 });
+  });
+});

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
+import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
+import { SearchRunner } from '@/modules/eligibility/search-runner';
+import { createTestContext, TestContext } from '../support/app';
+import { patient } from '../support/eligibility';
+import { fakeConnector, ScriptedConnector } from '../support/fake-connector';
+
+const VSP = 'insurer:vision:vsp';
+const EYE_MED = 'insurer:vision:eye_med';
+const FakeVsp = fakeConnector(VSP);
+const FakeEyeMed = fakeConnector(EYE_MED);
+
+/**
+ * The search runner against the real database, without HTTP or queue workers: each test runs
+ * the jobs itself, so every step of a search is seen (ROLE=api: nothing runs behind its back).
+ */
+describe('SearchRunner (service level, scripted insurers)', () => {
+  let t: TestContext;
+  let accountId: string;
+  let vsp: ScriptedConnector;
+  let eyeMed: ScriptedConnector;
+  let db: DataSource;
+  let jobs = 0;
+
+  beforeAll(async () => {
+    t = await createTestContext({
+      providers: [FakeVsp, FakeEyeMed],
+      env: { INSURER_TIMEOUT_MS: '200' },
+    });
+    db = t.ctx.get(DataSource);
+    vsp = t.ctx.get(FakeVsp);
+    eyeMed = t.ctx.get(FakeEyeMed);
+    const suffix = randomBytes(4).toString('hex');
+    ({
+      account: { id: accountId },
+    } = await t.ctx.get(AccountsService).createAccount({
+      name: `Practice ${suffix}`,
+      email: `staff-${suffix}@practice.test`,
+      password: `pw-${suffix}-secret`,
+    }));
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    vsp.reset();
+    eyeMed.reset();
+  });
+
+  async function accept(codes: string[]): Promise<{ id: string; uid: string }> {
+    const uid = await t.ctx
+      .get(EligibilityService)
+      .create(accountId, { insurer_code_list: codes, patient: patient() });
+    const [row] = await db.query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
+    return { id: String(row.id), uid };
+  }
+
+  /** One run of the search's job, as a worker would do it once the job is due. */
+  async function runNow(id: string): Promise<void> {
+    await db.query('UPDATE eligibility_requests SET job_due_at = now() WHERE id = $1', [id]);
+    await t.ctx.get(SearchRunner).run(id, `test-job-${++jobs}`);
+  }
+
+  async function state(id: string) {
+    const [row] = await db.query(
+      'SELECT status, error_code, attempts, insurer_outcomes FROM eligibility_requests WHERE id = $1',
+      [id],
+    );
+    return row as {
+      status: string;
+      error_code: string | null;
+      attempts: number;
+      insurer_outcomes: Record<string, { kind: string }> | null;
+    };
+  }
+
+  async function result(uid: string) {
+    return JSON.parse(await t.ctx.get(EligibilityQueryService).getBody(accountId, uid, 'v2'));
+  }
+
+  it('Universal Search: a retry asks again only the insurer that was unavailable', async () => {
+    vsp.replies = ['unavailable'];
+    const { id, uid } = await accept([EYE_MED, VSP]);
+
+    await runNow(id);
+    expect(await state(id)).toMatchObject({
+      status: 'processing',
+      attempts: 1,
+      insurer_outcomes: { [EYE_MED]: { kind: 'found' } },
+    });
+    expect(Object.keys((await state(id)).insurer_outcomes!)).toEqual([EYE_MED]);
+
+    await runNow(id);
+    expect(eyeMed.calls).toHaveLength(1);
+    expect(vsp.calls).toHaveLength(2);
+    const body = await result(uid);
+    expect(body.status).toBe('complete');
+    expect(body.results.map((r: { insurer_code: string }) => r.insurer_code)).toEqual([
+      EYE_MED,
+      VSP,
+    ]);
+    expect((await state(id)).insurer_outcomes).toBeNull();
+  });
+
+  it('after the last attempt completes with what was found; the found insurer was asked once', async () => {
+    vsp.defaultReply = 'unavailable';
+    const { id, uid } = await accept([EYE_MED, VSP]);
+    for (let i = 0; i < MAX_SEARCH_ATTEMPTS; i++) await runNow(id);
+    const body = await result(uid);
+    expect(body.status).toBe('complete');
+    expect(body.results.map((r: { insurer_code: string }) => r.insurer_code)).toEqual([EYE_MED]);
+    expect(eyeMed.calls).toHaveLength(1);
+    expect(vsp.calls).toHaveLength(MAX_SEARCH_ATTEMPTS);
+    expect((await state(id)).attempts).toBe(MAX_SEARCH_ATTEMPTS);
+  });
+
+  it('a connector that never answers times out as unavailable, is retried, then ends insurer_problem', async () => {
+    vsp.defaultReply = 'hang';
+    const { id, uid } = await accept([VSP]);
+    for (let i = 1; i < MAX_SEARCH_ATTEMPTS; i++) {
+      await runNow(id);
+      expect(await state(id)).toMatchObject({ status: 'processing', attempts: i });
+    }
+    await runNow(id);
+    expect(await result(uid)).toEqual({
+      request_uid: uid,
+      status: 'error',
+      error_code: 'insurer_problem',
+      results: null,
+    });
+    expect(vsp.calls).toHaveLength(MAX_SEARCH_ATTEMPTS);
+    // Every call is given an abort signal that fires at the timeout.
+    expect(vsp.calls.every((c) => c.context.signal instanceof AbortSignal)).toBe(true);
+    expect(vsp.calls[0].context.signal.aborted).toBe(true);
+  });
+
+  it('a broken connector beside an unavailable one ends unexpected_error without asking it again', async () => {
+    vsp.defaultReply = 'unavailable';
+    eyeMed.defaultReply = 'broken';
+    const { id, uid } = await accept([EYE_MED, VSP]);
+    for (let i = 0; i < MAX_SEARCH_ATTEMPTS; i++) await runNow(id);
+    expect((await result(uid)).error_code).toBe('unexpected_error');
+    expect(eyeMed.calls).toHaveLength(1);
+  });
+
+  it('a deferral is not an attempt, and keeps what another insurer found', async () => {
+    vsp.replies = [{ deferMs: 60_000 }];
+    const { id, uid } = await accept([EYE_MED, VSP]);
+    await runNow(id);
+    expect(await state(id)).toMatchObject({ status: 'processing', attempts: 0 });
+    const [due] = await db.query(
+      `SELECT job_due_at > now() + interval '50 seconds' AS later FROM eligibility_requests WHERE id = $1`,
+      [id],
+    );
+    expect(due.later).toBe(true);
+    await runNow(id);
+    expect((await result(uid)).status).toBe('complete');
+    expect(eyeMed.calls).toHaveLength(1);
+    expect(vsp.calls).toHaveLength(2);
+  });
+
+  it('leases: a second job is refused while the first holds the row; the same job may take it over', async () => {
+    vsp.replies = [{ deferMs: 60_000 }];
+    const { id } = await accept([VSP]);
+    const queue = t.ctx.get(SearchQueue);
+    expect(await queue.lease(id, 'job-a')).toBe(1);
+    expect(await queue.lease(id, 'job-b')).toBeNull();
+    // Bull hands a stalled job (its worker died) to another worker under the same id.
+    expect(await queue.lease(id, 'job-a')).toBe(2);
+    // A run by another job is a no-op: no insurer is asked.
+    await t.ctx.get(SearchRunner).run(id, 'job-c');
+    expect(vsp.calls).toHaveLength(0);
+  });
+
+  it('requeues a request whose job was lost, once, whichever sweeper gets it', async () => {
+    const { id } = await accept([VSP]);
+    await db.query(
+      `UPDATE eligibility_requests SET job_due_at = now() - interval '2 minutes' WHERE id = $1`,
+      [id],
+    );
+    const queue = t.ctx.get(SearchQueue);
+    const counts = await Promise.all([queue.requeueOverdue(), queue.requeueOverdue()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    const jobs = await queue.queue.getJobs(['waiting']);
+    expect(jobs.filter((j) => j.data.id === id).map((j) => String(j.id))).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^search:${id}:q\\d+$`))]),
+    );
+  });
+});

@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import request from 'supertest';
+import { listRoutes, type RouteDeclaration } from '@/modules/audit/route-declarations';
+import { patient, startSearch, waitForResult } from './eligibility';
+import type { TestAccount } from './factories';
+
+/**
+ * One working call of every route under /api/ (CONTRACT §14 tests): the audit-trail and scope
+ * specs walk the application's own route list and look each route up here, so a new route
+ * without a sample fails them until it is added (with what it should record).
+ */
+
+export interface Fixtures {
+  /** A complete sandbox search. */
+  uid: string;
+  resultId: number;
+  personId: number;
+  patientCode: string;
+  claimCode: string;
+  webhookId: string;
+  /** The account's default location. */
+  locationCode: string;
+  /** A batch of two sandbox checks. */
+  batchUid: string;
+}
+
+export interface ExpectedAudit {
+  resource_type: string;
+  action: string;
+  /** The resource id the event names (null for lists). */
+  resource_id: string | null;
+}
+
+export interface RouteSample {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  url: string;
+  body?: Record<string, unknown>;
+  /** The success status. */
+  status: number;
+  /** What the audit trail records; absent for routes that are not patient data. */
+  audit?: (answer: request.Response) => ExpectedAudit;
+}
+
+const unique = () => randomBytes(4).toString('hex');
+
+const member = {
+  first_name: 'Maria',
+  last_name: 'Gonzalez',
+  dob: '1986-04-12',
+  type: 'self',
+  sex: 'female',
+  member_id: 'VSP104882211',
+};
+
+export const CLAIM_BODY = {
+  patient: member,
+  primary_member: { ...member, insurer_code: 'insurer:vision:vsp' },
+  services: [
+    {
+      codes: ['92014'],
+      date: '2026-11-14',
+      quantity: 1,
+      cost: '145.00',
+      diagnosis_codes: ['H52.13'],
+    },
+  ],
+  paid_amount: '145.00',
+};
+
+const audit =
+  (resource_type: string, action: string, id: (r: request.Response) => string | null) =>
+  (r: request.Response): ExpectedAudit => ({ resource_type, action, resource_id: id(r) });
+
+/** Keyed `METHOD /path/` as route-declarations.ts lists them. */
+export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
+  'POST /api/auth/v1/eligibility/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/eligibility/',
+    body: { insurer_code: 'insurer:demo:vision', patient: patient() },
+    status: 201,
+    audit: audit('eligibility_request', 'create', (r) => r.body.request_uid),
+  }),
+  'GET /api/auth/v1/eligibility/:request_uid/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/eligibility/${fx.uid}/`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
+  'GET /api/auth/v2/eligibility/:request_uid/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v2/eligibility/${fx.uid}/`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
+  'POST /api/auth/v1/eligibility/:request_uid/details/': (fx) => ({
+    method: 'post',
+    url: `/api/auth/v1/eligibility/${fx.uid}/details/`,
+    body: { request_uid: fx.uid, result_id: fx.resultId, person_id: fx.personId },
+    status: 201,
+    audit: audit('eligibility_request', 'create', (r) => r.body.request_uid),
+  }),
+  'POST /api/auth/v1/patients/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/patients/',
+    body: { first_name: `Ana${unique()}`, last_name: 'Lopez', dob: '1990-01-02' },
+    status: 200,
+    audit: audit('patient', 'create', (r) => r.body.code),
+  }),
+  'GET /api/auth/v1/patients/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/patients/?search=lopez',
+    status: 200,
+    audit: audit('patient', 'list', () => null),
+  }),
+  'GET /api/auth/v1/patients/:code/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/patients/${fx.patientCode}/`,
+    status: 200,
+    audit: audit('patient', 'read', () => fx.patientCode),
+  }),
+  'POST /api/auth/v1/patients/:code/eligibility/': (fx) => ({
+    method: 'post',
+    url: `/api/auth/v1/patients/${fx.patientCode}/eligibility/`,
+    body: { request_uid: fx.uid },
+    status: 200,
+    audit: audit('patient', 'link', () => fx.patientCode),
+  }),
+  'GET /api/auth/v1/patients/:code/eligibility/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/patients/${fx.patientCode}/eligibility/`,
+    status: 200,
+    audit: audit('patient', 'read', () => fx.patientCode),
+  }),
+  'POST /api/auth/v1/claims/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/claims/',
+    body: CLAIM_BODY,
+    status: 201,
+    audit: audit('claim', 'create', (r) => r.body.code),
+  }),
+  'GET /api/auth/v1/claims/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/claims/',
+    status: 200,
+    audit: audit('claim', 'list', () => null),
+  }),
+  'GET /api/auth/v1/claims/:code/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/claims/${fx.claimCode}/`,
+    status: 200,
+    audit: audit('claim', 'read', () => fx.claimCode),
+  }),
+  'GET /api/auth/v1/claims/:code/form/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/claims/${fx.claimCode}/form/`,
+    status: 200,
+    audit: audit('claim', 'read', () => fx.claimCode),
+  }),
+  // The fixture claim goes the paper route (no clearinghouse here): it has no 837P, so the call
+  // is refused with 404 and records nothing (the audit trail records answers that gave data).
+  'GET /api/auth/v1/claims/:code/x12/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/claims/${fx.claimCode}/x12/`,
+    status: 404,
+  }),
+  'POST /api/auth/v1/claims/:code/notify-customer/': (fx) => ({
+    method: 'post',
+    url: `/api/auth/v1/claims/${fx.claimCode}/notify-customer/`,
+    body: { email: 'maria@example.com' },
+    status: 200,
+    audit: audit('claim', 'notify', () => fx.claimCode),
+  }),
+  'POST /api/auth/v1/estimates/': (fx) => ({
+    method: 'post',
+    url: '/api/auth/v1/estimates/',
+    body: {
+      request_uid: fx.uid,
+      person_id: fx.personId,
+      services: [{ codes: ['92014'], cost: '120.00' }],
+    },
+    status: 200,
+    audit: audit('estimate', 'create', () => fx.uid),
+  }),
+  'POST /api/auth/v1/eligibility/batches/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/eligibility/batches/',
+    body: { items: [{ insurer_code: 'insurer:demo:vision', patient: patient() }] },
+    status: 201,
+    audit: audit('eligibility_batch', 'create', (res) => res.body.batch_uid),
+  }),
+  'GET /api/auth/v1/eligibility/batches/:batch_uid/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/eligibility/batches/${fx.batchUid}/`,
+    status: 200,
+    audit: audit('eligibility_batch', 'read', () => fx.batchUid),
+  }),
+  'GET /api/auth/v1/eligibility/batches/:batch_uid/items/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/eligibility/batches/${fx.batchUid}/items/`,
+    status: 200,
+    audit: audit('eligibility_batch', 'list', () => fx.batchUid),
+  }),
+  'GET /api/auth/v1/audit-events/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/audit-events/',
+    status: 200,
+  }),
+  'GET /api/auth/v1/locations/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/locations/',
+    status: 200,
+  }),
+  'POST /api/auth/v1/locations/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/locations/',
+    body: { title: `Branch ${unique()}` },
+    status: 201,
+  }),
+  'PATCH /api/auth/v1/locations/:code/': (fx) => ({
+    method: 'patch',
+    url: `/api/auth/v1/locations/${fx.locationCode}/`,
+    body: { organization_name: `Practice ${unique()}` },
+    status: 200,
+  }),
+  'POST /api/auth/v1/iframe-session/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/iframe-session/',
+    body: { entry_point: 'add_patient' },
+    status: 200,
+  }),
+  'POST /api/auth/v1/webhooks/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/webhooks/',
+    body: { url: 'http://127.0.0.1:9/hook' },
+    status: 201,
+  }),
+  'GET /api/auth/v1/webhooks/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/webhooks/',
+    status: 200,
+  }),
+  'GET /api/auth/v1/webhooks/:id/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/webhooks/${fx.webhookId}/`,
+    status: 200,
+  }),
+  'PATCH /api/auth/v1/webhooks/:id/': (fx) => ({
+    method: 'patch',
+    url: `/api/auth/v1/webhooks/${fx.webhookId}/`,
+    body: { description: 'Front desk' },
+    status: 200,
+  }),
+  'DELETE /api/auth/v1/webhooks/:id/': (fx) => ({
+    method: 'delete',
+    url: `/api/auth/v1/webhooks/${fx.webhookId}/`,
+    status: 204,
+  }),
+  'GET /api/auth/v1/webhooks/:id/deliveries/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/webhooks/${fx.webhookId}/deliveries/`,
+    status: 200,
+  }),
+  'POST /api/auth/v1/webhooks/:id/deliveries/:delivery_id/redeliver/': (fx) => ({
+    method: 'post',
+    url: `/api/auth/v1/webhooks/${fx.webhookId}/deliveries/00000000-0000-4000-8000-000000000000/redeliver/`,
+    status: 404,
+  }),
+};
+
+/** The application's routes under /api/, with their declarations. */
+export function apiRoutes(app: INestApplication): RouteDeclaration[] {
+  return listRoutes(app.get(DiscoveryService), app.get(MetadataScanner)).filter((r) =>
+    r.path.startsWith('/api/'),
+  );
+}
+
+export const routeKey = (r: RouteDeclaration) => `${r.method} ${r.path}`;
+
+/** A complete search, a patient, a claim and a webhook of the account. */
+export async function createFixtures(app: INestApplication, a: TestAccount): Promise<Fixtures> {
+  const http = () => request(app.getHttpServer());
+  const uid = await startSearch(app, a.auth, { patient: patient() });
+  const result = await waitForResult(app, a.auth, uid);
+  const patientRes = await http()
+    .post('/api/auth/v1/patients/')
+    .set(a.auth)
+    .send({ first_name: 'Rosa', last_name: 'Diaz', dob: '1979-03-04' })
+    .expect(200);
+  const claim = await http().post('/api/auth/v1/claims/').set(a.auth).send(CLAIM_BODY).expect(201);
+  const batch = await http()
+    .post('/api/auth/v1/eligibility/batches/')
+    .set(a.auth)
+    .send({
+      items: [
+        { insurer_code: 'insurer:demo:vision', patient: patient({ first_name: 'Ana' }) },
+        { insurer_code: 'insurer:demo:vision', patient: patient({ first_name: 'Luis' }) },
+      ],
+    })
+    .expect(201);
+  const webhook = await http()
+    .post('/api/auth/v1/webhooks/')
+    .set(a.auth)
+    .send({ url: 'http://127.0.0.1:9/hook', is_active: false })
+    .expect(201);
+  return {
+    uid,
+    resultId: result.results[0].id,
+    personId: result.results[0].persons[0].id,
+    patientCode: patientRes.body.code,
+    claimCode: claim.body.code,
+    webhookId: webhook.body.id,
+    locationCode: a.locationCode,
+    batchUid: batch.body.batch_uid,
+  };
+}
+
+/** Sends a sample with the given key and request id. */
+export function send(
+  app: INestApplication,
+  sample: RouteSample,
+  auth: { Authorization: string },
+  requestId: string,
+): request.Test {
+  const call = request(app.getHttpServer())
+    [sample.method](sample.url)
+    .set(auth)
+    .set('X-Request-Id', requestId);
+  return sample.body ? call.send(sample.body) : call;
+}

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readInterchange } from '@/modules/x12/x12.envelope';
+import { writeInterchange } from '@/modules/x12/x12.writer';
+import { Claim837, read837 } from '@/modules/x12/x837.reader';
+
+/** What the fake answers to one 837P submission. */
+export type SubmitStep =
+  | { kind: 'accept'; id?: string }
+  | { kind: 'refuse'; errors: string[] }
+  | { kind: 'http'; status: number };
+
+/** What the fake answers to one 276: a 277 with this STC (category:code), or an HTTP error. */
+export type StatusStep =
+  | { kind: '277'; category: string; code: string; payment?: string; message?: string }
+  | { kind: 'http'; status: number };
+
+export interface ReceivedSubmission {
+  authorization: string | null;
+  x12: string;
+  claim: Claim837 | null;
+  parseError: string | null;
+  answeredWith: SubmitStep;
+}
+
+export interface ReceivedStatusCall {
+  x12: string;
+  trace: string;
+  claimCode: string;
+  /** The subscriber's last name (NM1*IL): what the scripts are keyed by. */
+  lastName: string;
+  answeredWith: StatusStep;
+}
+
+export const CLAIMS_PATH = '/medicalnetwork/professionalclaims/v3/raw-x12-submission';
+export const CLAIM_STATUS_PATH = '/medicalnetwork/claimstatus/v2/raw-x12';
+
+/**
+ * A clearinghouse taking raw-X12 837P claims and 276 status inquiries on loopback. Each 837P is
+ * read back with the service's own reader. Scripts are keyed by the subscriber's last name, so
+ * claims of several tests (their status checks go on in the background) never take each other's
+ * answers. Without a script: an accepted claim, and a 277 `A1` (received, nothing decided).
+ */
+export class FakeClaimsClearinghouse {
+  readonly submissions: ReceivedSubmission[] = [];
+  readonly statusCalls: ReceivedStatusCall[] = [];
+  private readonly submitScripts = new Map<string, SubmitStep[]>();
+  private readonly statusScripts = new Map<string, StatusStep[]>();
+
+  private constructor(
+    private readonly server: Server,
+    private readonly apiKey: string,
+  ) {}
+
+  static async start(apiKey: string): Promise<FakeClaimsClearinghouse> {
+    const server = createServer();
+    const fake = new FakeClaimsClearinghouse(server, apiKey);
+    server.on('request', (req, res) => fake.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  get claimsUrl(): string {
+    return `${this.baseUrl}${CLAIMS_PATH}`;
+  }
+
+  get statusUrl(): string {
+    return `${this.baseUrl}${CLAIM_STATUS_PATH}`;
+  }
+
+  onSubmit(lastName: string, ...steps: SubmitStep[]): this {
+    this.submitScripts.set(lastName.toUpperCase(), steps);
+    return this;
+  }
+
+  onStatus(lastName: string, ...steps: StatusStep[]): this {
+    this.statusScripts.set(lastName.toUpperCase(), steps);
+    return this;
+  }
+
+  submissionsFor(code: string): ReceivedSubmission[] {
+    return this.submissions.filter((s) => s.claim?.patientControlNumber === code);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.headers.authorization !== this.apiKey) return send(res, 401, { error: 'no' });
+      const x12 = (parseJson(Buffer.concat(chunks).toString('utf8')) as { x12?: unknown })?.x12;
+      if (typeof x12 !== 'string') return send(res, 400, { errors: [{ description: 'no x12' }] });
+      if (req.method === 'POST' && req.url === CLAIMS_PATH) return this.submit(req, x12, res);
+      if (req.method === 'POST' && req.url === CLAIM_STATUS_PATH) return this.status(x12, res);
+      send(res, 404, { error: 'not found' });
+    });
+  }
+
+  private submit(req: IncomingMessage, x12: string, res: ServerResponse): void {
+    const call: ReceivedSubmission = {
+      authorization: req.headers.authorization ?? null,
+      x12,
+      claim: null,
+      parseError: null,
+      answeredWith: { kind: 'accept' },
+    };
+    this.submissions.push(call);
+    try {
+      call.claim = read837(x12);
+    } catch (e) {
+      call.parseError = (e as Error).message;
+      return send(res, 400, { status: 'ERROR', errors: [{ description: call.parseError }] });
+    }
+    const step = this.submitScripts.get(call.claim.subscriber.lastName)?.shift() ?? {
+      kind: 'accept',
+    };
+    call.answeredWith = step;
+    if (step.kind === 'http') return send(res, step.status, { error: `HTTP ${step.status}` });
+    if (step.kind === 'refuse')
+      return send(res, 400, {
+        status: 'ERROR',
+        errors: step.errors.map((description) => ({ code: '33', description })),
+      });
+    send(res, 200, {
+      status: 'SUCCESS',
+      controlNumber: call.claim.controlNumber,
+      claimReference: {
+        correlationId: step.id ?? `CH${randomBytes(6).toString('hex').toUpperCase()}`,
+        patientControlNumber: call.claim.patientControlNumber,
+      },
+    });
+  }
+
+  private status(x12: string, res: ServerResponse): void {
+    const [set] = readInterchange(x12).groups[0].transactions;
+    const trn = set.segments.find((s) => s.id === 'TRN');
+    const ej = set.segments.find((s) => s.id === 'REF' && s.el(1) === 'EJ');
+    const il = set.segments.find((s) => s.id === 'NM1' && s.el(1) === 'IL');
+    const call: ReceivedStatusCall = {
+      x12,
+      trace: trn?.el(2) ?? '',
+      claimCode: ej?.el(2) ?? '',
+      lastName: il?.el(3) ?? '',
+      answeredWith: { kind: '277', category: 'A1', code: '20' },
+    };
+    this.statusCalls.push(call);
+    const step = this.statusScripts.get(call.lastName)?.shift() ?? call.answeredWith;
+    call.answeredWith = step;
+    if (step.kind === 'http') return send(res, step.status, { error: `HTTP ${step.status}` });
+    send(res, 200, { x12: build277(call, step) });
+  }
+}
+
+function build277(call: ReceivedStatusCall, step: Extract<StatusStep, { kind: '277' }>): string {
+  return writeInterchange({
+    senderId: 'CLEARINGHOUSE',
+    receiverId: 'VISIONELIG',
+    controlNumber: 777,
+    usage: 'T',
+    createdAt: new Date(),
+    groups: [
+      {
+        functionalId: 'HN',
+        version: '005010X212',
+        controlNumber: '777',
+        transactions: [
+          {
+            type: '277',
+            controlNumber: '0777',
+            implementationReference: '005010X212',
+            segments: [
+              ['BHT', '0010', '08', call.trace, '20261120', '1200', 'DG'],
+              ['HL', '1', '', '20', '1'],
+              ['NM1', 'PR', '2', 'PAYER', '', '', '', '', 'PI', 'VSP01'],
+              ['HL', '2', '1', '21', '1'],
+              ['NM1', '41', '2', 'PRACTICE', '', '', '', '', '46', 'VISIONELIG'],
+              ['HL', '3', '2', '19', '1'],
+              ['NM1', '1P', '2', 'PRACTICE', '', '', '', '', 'XX', '1234567893'],
+              ['HL', '4', '3', '22', '0'],
+              ['NM1', 'IL', '1', call.lastName, 'X'],
+              ['TRN', '2', call.trace],
+              [
+                'STC',
+                [step.category, step.code, 'PR'],
+                '20261120',
+                '',
+                '1',
+                step.payment ?? '',
+                '',
+                '',
+                '',
+                '',
+                '',
+                '',
+                step.message ?? '',
+              ],
+              ['REF', 'EJ', call.claimCode],
+            ],
+          },
+        ],
+      },
+    ],
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
