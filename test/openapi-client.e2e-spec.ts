@@ -93,7 +93,9 @@ describe('a typed client generated from /docs-json', () => {
       link: { linked: 1 },
       claim: {
         code: expect.stringMatching(/^CLM[0-9A-Z]{8}$/),
+        // Created `ready` (CONTRACT §12); the claims worker may already have sent it when it is read.
         status: 'ready',
+        fetchedStatus: expect.stringMatching(/^(ready|submitted)$/),
         claimLine2: null,
         quantities: [1, 2],
         costs: ['12.2200', '44.2100'],
@@ -103,6 +105,7 @@ describe('a typed client generated from /docs-json', () => {
     expect(out.tree.items).toBeGreaterThan(5);
     expect(out.tree.depth).toBeGreaterThanOrEqual(3);
     expect(out.link.url).toContain(out.patient.code);
+    expect(out.claim.fetchedCode).toBe(out.claim.code);
     expect(receiver.forPath('/client-hook')).toHaveLength(2);
   });
 });

@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       tree: { items, depth, units, copayments, planBegin },
       details: { uid: details.request_uid, status: detailed.status, persons: detailedPersons },
       link: { uid: link.request_uid, url: link.provider_app_url, linked: linked.result.length },
-      claim: { code: claim.code, status: fetched.status, claimLine2, quantities: claim.services.map((s) => s.quantity), costs: claim.services.map((s) => s.cost) },
+      claim: { code: claim.code, status: claim.status, fetchedCode: fetched.code, fetchedStatus: fetched.status, claimLine2, quantities: claim.services.map((s) => s.quantity), costs: claim.services.map((s) => s.cost) },
       deliveries: { succeeded: deliveries.filter((d) => d.status === 'succeeded').length, completedAt, statusCode },
     }) + '\n',
   );
