@@ -20,6 +20,7 @@ import { multipartForms } from './batch-upload';
 import { RedisSessionStore } from './session-store';
 import { WebEstimatesController } from './estimates.controller';
 import { SignInThrottle } from './sign-in-throttle';
+import { chain, pageArea } from './page-pipeline';
 import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
 import { WebAuthController } from './web-auth.controller';
 import { WebApiKeysController } from './web-api-keys.controller';
@@ -83,6 +84,7 @@ export class WebModule implements NestModule {
     @InjectConfig() private readonly config: AppConfig,
     @InjectRedis() private readonly redis: Redis,
     private readonly accounts: AccountsService,
+    private readonly twoFactorGate: TwoFactorGate,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
@@ -103,28 +105,46 @@ export class WebModule implements NestModule {
         sameSite: https ? 'none' : 'lax',
       },
     });
-    consumer
-      .apply(
-        urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
-        multipartForms,
-        sessions,
-        this.frameHeaders(),
-        csrfProtection,
-      )
-      .forRoutes(WebAuthController, ...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS);
-    consumer
-      .apply(requireSignIn)
-      .exclude(
-        { path: 'app/login', method: RequestMethod.ALL },
-        { path: 'embed', method: RequestMethod.ALL },
-      )
-      .forRoutes(...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS, {
-        path: 'app/logout',
-        method: RequestMethod.POST,
+    const forms = chain(
+      urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
+      multipartForms,
+      sessions,
+      this.frameHeaders(),
+      csrfProtection,
+    );
+    const gate = (req: Request, res: Response, next: NextFunction) =>
+      this.twoFactorGate.use(req, res, next);
+    const signedIn = chain(requireSignIn, gate);
+    const enrolment = chain(requireSignIn, refuseEmbedded);
+    const twoFactorPages = chain(requireSignIn, gate, refuseEmbedded);
+    // One router layer for every page, mounted on /app and /embed: routes registered per page
+    // and middleware (about 130 layers) would be matched against every API request too.
+    const pages = (req: Request, res: Response, next: NextFunction) => {
+      const area = pageArea(req.baseUrl + req.path);
+      if (area === 'static') return next();
+      forms(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        switch (area) {
+          case 'sign-in':
+            return next();
+          case 'logout':
+            return requireSignIn(req, res, next);
+          case 'enrolment':
+            return enrolment(req, res, next);
+          case 'two-factor':
+            return twoFactorPages(req, res, next);
+          case 'page':
+            return signedIn(req, res, next);
+        }
       });
-    // Registered after requireSignIn, so they run after it.
-    consumer.apply(TwoFactorGate).forRoutes(...PAGE_CONTROLLERS);
-    consumer.apply(refuseEmbedded).forRoutes(WebTwoFactorController, ...ENROLMENT_CONTROLLERS);
+    };
+    consumer
+      .apply(pages)
+      .forRoutes(
+        { path: 'app', method: RequestMethod.ALL },
+        { path: 'app/*path', method: RequestMethod.ALL },
+        { path: 'embed', method: RequestMethod.ALL },
+      );
   }
 
   /**
