@@ -119,6 +119,32 @@ describe('audit trail (CONTRACT §14)', () => {
     }
   });
 
+  it('records one event per read when many reads of two accounts arrive at once (written together)', async () => {
+    const c = await createAccount(t.app);
+    const fc = await createFixtures(t.app, c);
+    const reads = Array.from({ length: 60 }, (_, i) => {
+      const [account, uid] = i % 2 === 0 ? [a, fx.uid] : [c, fc.uid];
+      const requestId = `burst-${randomUUID()}`;
+      return http()
+        .get(`/api/auth/v2/eligibility/${uid}/`)
+        .set(account.auth)
+        .set('X-Request-Id', requestId)
+        .then((res) => ({ res, requestId, account, uid }));
+    });
+    for (const { res, requestId, account, uid } of await Promise.all(reads)) {
+      expect(res.status).toBe(200);
+      const events = await eventsOf(requestId);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        account_id: account.accountId,
+        actor_type: 'api_key',
+        action: 'read',
+        resource_type: 'eligibility_request',
+        resource_id: uid,
+      });
+    }
+  });
+
   it('records nothing for a refused call (not found, another account, validation)', async () => {
     for (const [url, auth] of [
       [`/api/auth/v1/patients/${fx.patientCode}/`, b.auth],

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { DomainError } from './errors';
 import { MSG } from './messages';
@@ -109,8 +110,13 @@ function describe(e: unknown): string {
 
 /** PostgreSQL refused U+0000 in text (22021) or in JSON (22P05): the message for it, or null. */
 export function unstorableTextMessage(e: unknown): string | null {
-  if (!(e instanceof QueryFailedError)) return null;
-  const code = (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+  let code: string | undefined;
+  if (e instanceof QueryFailedError) {
+    code = (e as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
+  } else if (e instanceof DatabaseError) {
+    // A query on the driver's pool (the hot read path) fails with pg's own error.
+    code = e.code;
+  }
   return code === '22021' || code === '22P05' ? MSG.nullCharacters : null;
 }
 
@@ -128,7 +134,10 @@ export function isUnavailable(e: unknown): boolean {
       'ETIMEDOUT',
       'EPIPE',
       '57P01',
+      '57P02',
       '57P03',
+      // too_many_connections: the server is full (other processes' pools); a retry can succeed.
+      '53300',
       '08006',
       '08001',
       '08003',

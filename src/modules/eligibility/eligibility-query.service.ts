@@ -2,9 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
+import { pgPool } from '@/database/pg-pool';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { renderProcessing, ResultVersion } from './eligibility.renderer';
 import { InsurerExchangeEntry, InsurerExchangeLog } from './insurer-exchange-log';
+
+const SELECT_BODY_V1 =
+  'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
+const SELECT_BODY_V2 =
+  'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
+/** CONTRACT §2: a request uid has at most 256 characters. */
+const MAX_UID_LENGTH = 256;
+
+const notFound = (uid: string) => new NotFoundError(`Eligibility request ${uid} not found.`);
 
 /** A request as the dashboard and patient links see it. */
 export interface EligibilitySummary {
@@ -39,13 +49,18 @@ export class EligibilityQueryService {
   }
 
   /** The result body of `version` exactly as stored (or the processing body); 404 when unknown. */
+  /**
+   * The stored body of a request (the hot read path: one prepared statement on the driver's pool,
+   * no query runner). A uid longer than any request's is not found without asking.
+   */
   async getBody(accountId: string, uid: string, version: ResultVersion): Promise<string> {
-    const column = version === 'v1' ? 'body_v1' : 'body_v2';
-    const rows: { status: string; body: string | null }[] = await this.db.query(
-      `SELECT status, ${column} AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
-      [accountId, uid],
-    );
-    if (rows.length === 0) throw new NotFoundError(`Eligibility request ${uid} not found.`);
+    if (uid.length > MAX_UID_LENGTH) throw notFound(uid);
+    const { rows } = await pgPool(this.db).query<{ body: string | null }>({
+      name: `eligibility-body-${version}`,
+      text: version === 'v1' ? SELECT_BODY_V1 : SELECT_BODY_V2,
+      values: [accountId, uid],
+    });
+    if (rows.length === 0) throw notFound(uid);
     return rows[0].body ?? renderProcessing(uid);
   }
 

@@ -120,7 +120,14 @@ export class EligibilityController {
   }
 }
 
-/** The stored body goes out as it is: byte-identical to what webhooks deliver. */
+/**
+ * The stored body goes out as it is: byte-identical to what webhooks deliver. Written directly
+ * (Express's send would hash the body for an ETag and encode it a second time). Headers are set,
+ * not written with writeHead, so the audit interceptor can still answer 500 in their place.
+ */
 function sendJson(res: Response, body: string): void {
-  res.status(200).type('application/json').send(body);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
