@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -16,7 +16,7 @@ import { ApiKeyGuard } from '@/modules/auth/api-key.guard';
 import { ApiThrottlerGuard } from '@/modules/auth/api-throttler.guard';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { ScopeGuard } from '@/modules/auth/scope.guard';
-import { AuditInterceptor } from '@/modules/audit/audit.interceptor';
+import { AuditGuard } from '@/modules/audit/audit.guard';
 import { AuditModule } from '@/modules/audit/audit.module';
 import { RateLimitModule } from '@/modules/auth/rate-limit.module';
 import { SeedModule } from '@/database/database.module';
@@ -75,8 +75,9 @@ import { RedisModule } from '@/modules/redis/redis.module';
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
     { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
     { provide: APP_GUARD, useExisting: ScopeGuard },
-    // The audit trail of patient data (CONTRACT §14), for API keys and web users alike.
-    { provide: APP_INTERCEPTOR, useExisting: AuditInterceptor },
+    // The audit trail of patient data (CONTRACT §14), for API keys and web users alike: last,
+    // so it arms only calls every other guard let through. It never refuses.
+    { provide: APP_GUARD, useExisting: AuditGuard },
   ],
 })
 export class AppModule {}

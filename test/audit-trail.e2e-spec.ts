@@ -145,6 +145,40 @@ describe('audit trail (CONTRACT §14)', () => {
     }
   });
 
+  it('answers 500 instead of the data when its event cannot be stored; reads written with it still pass', async () => {
+    const refused = `refuse-${randomUUID()}`;
+    await db.query(`
+      CREATE OR REPLACE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.request_id LIKE 'refuse-%' THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(
+      'CREATE TRIGGER test_refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()',
+    );
+    try {
+      const get = (requestId: string) =>
+        http()
+          .get(`/api/auth/v2/eligibility/${fx.uid}/`)
+          .set(a.auth)
+          .set('X-Request-Id', requestId);
+      const others = Array.from({ length: 10 }, () => `ok-${randomUUID()}`);
+      const [bad, ...good] = await Promise.all([get(refused), ...others.map(get)]);
+      expect(bad.status).toBe(500);
+      expect(bad.body).toEqual({ detail: 'Internal server error.' });
+      expect(bad.text).not.toContain(fx.uid);
+      expect(await eventsOf(refused)).toHaveLength(0);
+      for (const [i, res] of good.entries()) {
+        expect(res.status).toBe(200);
+        expect(res.body.request_uid).toBe(fx.uid);
+        expect(await eventsOf(others[i])).toHaveLength(1);
+      }
+    } finally {
+      await db.query('DROP TRIGGER test_refuse_audit ON audit_events');
+      await db.query('DROP FUNCTION test_refuse_audit()');
+    }
+  });
+
   it('records nothing for a refused call (not found, another account, validation)', async () => {
     for (const [url, auth] of [
       [`/api/auth/v1/patients/${fx.patientCode}/`, b.auth],

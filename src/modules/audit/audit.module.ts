@@ -3,20 +3,20 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditEvent } from './audit-event.entity';
 import { AuditController } from './audit.controller';
-import { AuditInterceptor } from './audit.interceptor';
+import { AuditGuard } from './audit.guard';
 import { AuditService } from './audit.service';
 import { PhiRetention } from './retention/phi-retention';
 import { RouteDeclarationCheck } from './route-declarations';
 
 /**
- * Patient data protection (CONTRACT §14): the audit trail (its interceptor, registered globally
+ * Patient data protection (CONTRACT §14): the audit trail (its guard, registered globally
  * by AppModule, and its list), the start-up check that every API route declares its scope and
  * audit, and the retention job.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent]), DiscoveryModule],
   controllers: [AuditController],
-  providers: [AuditService, AuditInterceptor, RouteDeclarationCheck, PhiRetention],
-  exports: [AuditService, AuditInterceptor],
+  providers: [AuditService, AuditGuard, RouteDeclarationCheck, PhiRetention],
+  exports: [AuditService, AuditGuard],
 })
 export class AuditModule {}

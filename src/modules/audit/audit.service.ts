@@ -54,7 +54,7 @@ const INSERT_EVENTS = `INSERT INTO audit_events
 
 /**
  * Writes the audit trail (append-only) and reads it back for one account. Every read of patient
- * data waits for its event (AuditInterceptor), so events are group-committed: the events of the
+ * data waits for its event (AuditGuard), so events are group-committed: the events of the
  * requests that arrive while a write is in flight go out in the next one, a statement for many
  * reads instead of one each; a lone read's event is written at once.
  */

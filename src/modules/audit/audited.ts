@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 
 /**
- * What a route does to patient data, declared on the route: the global AuditInterceptor records
+ * What a route does to patient data, declared on the route: the global AuditGuard records
  * one audit event for each successful call. Every route under /api/ declares either @Audited or
  * @NotPatientData, or the application refuses to start (RouteDeclarationCheck).
  */

@@ -123,7 +123,7 @@ export class EligibilityController {
 /**
  * The stored body goes out as it is: byte-identical to what webhooks deliver. Written directly
  * (Express's send would hash the body for an ETag and encode it a second time). Headers are set,
- * not written with writeHead, so the audit interceptor can still answer 500 in their place.
+ * not written with writeHead, so the audit guard can still answer 500 in their place.
  */
 function sendJson(res: Response, body: string): void {
   res.statusCode = 200;
