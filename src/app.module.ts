@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from '@/common/http-exception.filter';
@@ -49,7 +48,6 @@ import { RedisModule } from '@/modules/redis/redis.module';
         prefix: `${config.redisPrefix}:bull`,
       }),
     }),
-    EventEmitterModule.forRoot(),
     QueueModule,
     RedisModule,
     HealthModule,

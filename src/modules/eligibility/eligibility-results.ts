@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, EntityTarget } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -9,7 +8,6 @@ import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
 import { EligibilityErrorCode, EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
-import { ELIGIBILITY_FINISHED, EligibilityFinishedEvent } from './eligibility.events';
 import { renderResult } from './eligibility.renderer';
 
 const PLAN_TOKEN_DAYS = 30;
@@ -34,7 +32,6 @@ export class EligibilityResults {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: WebhookOutbox,
-    private readonly events: EventEmitter2,
     private readonly batches: BatchCompletion,
   ) {}
 
@@ -118,7 +115,7 @@ export class EligibilityResults {
           completedAt: new Date(),
         },
       );
-      await this.outbox.enqueueInTx(em, {
+      const deliveries = await this.outbox.enqueueInTx(em, {
         accountId: request.accountId,
         requestId,
         requestUid: request.uid,
@@ -128,14 +125,17 @@ export class EligibilityResults {
       const batchDeliveries = request.batchId
         ? await this.batches.itemFinishedInTx(em, request.batchId, outcome.status)
         : [];
-      return { ...outcome, accountId: request.accountId, uid: request.uid, batchDeliveries };
+      return {
+        ...outcome,
+        accountId: request.accountId,
+        uid: request.uid,
+        deliveries,
+        batchDeliveries,
+      };
     });
     if (!finished) return false;
+    this.outbox.deliver(finished.deliveries);
     await this.batches.dispatch(finished.batchDeliveries);
-    this.events.emit(
-      ELIGIBILITY_FINISHED,
-      new EligibilityFinishedEvent(requestId, finished.accountId, finished.uid, finished.status),
-    );
     this.logger.log(
       {
         requestId,

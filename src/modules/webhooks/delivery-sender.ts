@@ -11,13 +11,23 @@ export class DeliverySender {
   constructor(@InjectConfig() private readonly config: AppConfig) {}
 
   send(webhook: Webhook, delivery: WebhookDelivery): Promise<SendResult> {
+    return this.sendTo(
+      { webhookId: webhook.id, url: webhook.url, secretSealed: webhook.secretSealed },
+      delivery,
+    );
+  }
+
+  sendTo(
+    target: { webhookId: string; url: string; secretSealed: string | null },
+    delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
+  ): Promise<SendResult> {
     return sendDelivery({
-      url: webhook.url,
+      url: target.url,
       body: delivery.body,
       deliveryId: delivery.id,
       event: delivery.event,
-      secret: webhook.secretSealed
-        ? openSecret(this.config.encryptionKey, webhook.secretSealed, aad(webhook.id))
+      secret: target.secretSealed
+        ? openSecret(this.config.encryptionKey, target.secretSealed, aad(target.webhookId))
         : null,
       timeoutMs: this.config.webhookTimeoutMs,
       allowPrivate: this.config.webhookAllowPrivate,

@@ -1,11 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import {
-  ELIGIBILITY_FINISHED,
-  EligibilityFinishedEvent,
-} from '@/modules/eligibility/eligibility.events';
+import { EntityManager } from 'typeorm';
+import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import type { WebhookTopic, WebhookVersion } from './webhook.entity';
 import { DeliveryQueue } from './webhooks.queue';
 
@@ -37,29 +33,40 @@ export interface OutboxEvent {
 
 /**
  * The webhook outbox. The module that finishes a request calls `enqueueInTx` inside its own
- * transaction, so a finished request never lacks its deliveries, even after a crash; the first
- * attempts are queued after the commit (and by the sweeper if the process dies in between).
+ * transaction, so a finished request never lacks its deliveries, even after a crash; after the
+ * commit, `deliver` makes their first attempts in this process (FirstAttempts), and the sweeper
+ * takes over any the process could not make.
  */
 @Injectable()
 export class WebhookOutbox {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly queue: DeliveryQueue,
+    private readonly firstAttempts: FirstAttempts,
   ) {}
 
   /**
    * One pending delivery per active webhook of the account, carrying the body of the webhook's
-   * version. The unique key makes a repeated call harmless. Answers how many were recorded.
+   * version, stored with its first attempt leased to this process. The unique key makes a
+   * repeated call harmless. Answers the new deliveries: pass them to `deliver` after the commit.
    */
-  async enqueueInTx(manager: EntityManager, message: OutboxMessage): Promise<number> {
-    const rows: { id: string }[] = await manager.query(
+  async enqueueInTx(manager: EntityManager, message: OutboxMessage): Promise<LeasedDelivery[]> {
+    const rows: {
+      id: string;
+      webhook_id: string;
+      url: string;
+      secret_sealed: string | null;
+      version: WebhookVersion;
+    }[] = await manager.query(
       `WITH created AS (
-         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status, next_attempt_at)
-         SELECT w.id, w.account_id, $3, $2, $4, CASE w.version WHEN 'v1' THEN $5 ELSE $6 END, 'pending', now()
+         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
+                                         attempt_count, lease_job, next_attempt_at)
+         SELECT w.id, w.account_id, $3, $2, $4, CASE w.version WHEN 'v1' THEN $5 ELSE $6 END, 'pending',
+                1, $7, now() + ($8 || ' milliseconds')::interval
          FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-         RETURNING id)
-       SELECT id FROM created`,
+         RETURNING id, webhook_id)
+       SELECT c.id, c.webhook_id, w.url, w.secret_sealed, w.version
+       FROM created c JOIN webhooks w ON w.id = c.webhook_id`,
       [
         message.accountId,
         message.requestId,
@@ -67,9 +74,23 @@ export class WebhookOutbox {
         message.requestUid,
         message.bodies.v1,
         message.bodies.v2,
+        `first:${randomUUID()}`,
+        String(this.queue.spec.leaseMs),
       ],
     );
-    return rows.length;
+    return rows.map((r) => ({
+      id: r.id,
+      webhookId: r.webhook_id,
+      url: r.url,
+      secretSealed: r.secret_sealed,
+      body: message.bodies[r.version],
+      event: EVENT_ELIGIBILITY_FINISHED,
+    }));
+  }
+
+  /** After commit: the first attempts of deliveries recorded by `enqueueInTx`, made here. */
+  deliver(deliveries: readonly LeasedDelivery[]): void {
+    this.firstAttempts.start(deliveries);
   }
 
   /**
@@ -101,15 +122,5 @@ export class WebhookOutbox {
   /** After commit: queue the first attempt of deliveries recorded by `recordEventInTx`. */
   async dispatch(deliveryIds: readonly string[]): Promise<void> {
     for (const id of deliveryIds) await this.queue.enqueue(id, 0, 'a1');
-  }
-
-  /** After commit: queue the first attempt of each new delivery of the request. */
-  @OnEvent(ELIGIBILITY_FINISHED, { async: true, promisify: true })
-  async onEligibilityFinished(event: EligibilityFinishedEvent): Promise<void> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM webhook_deliveries WHERE request_id = $1 AND status = 'pending' AND attempt_count = 0`,
-      [event.requestId],
-    );
-    for (const { id } of rows) await this.queue.enqueue(id, 0, 'a1');
   }
 }

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeliverySender } from './delivery-sender';
+import { FirstAttempts } from './first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhooksController } from './webhooks.controller';
@@ -19,7 +20,14 @@ import { WebhooksService } from './webhooks.service';
   ],
   controllers: [WebhooksController],
   // The processor starts taking jobs only where the injected config's ROLE runs workers.
-  providers: [WebhooksService, WebhookOutbox, DeliveryQueue, DeliverySender, WebhooksProcessor],
+  providers: [
+    WebhooksService,
+    WebhookOutbox,
+    DeliveryQueue,
+    DeliverySender,
+    FirstAttempts,
+    WebhooksProcessor,
+  ],
   exports: [WebhooksService, WebhookOutbox],
 })
 export class WebhooksModule {}

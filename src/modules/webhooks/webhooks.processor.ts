@@ -7,7 +7,8 @@ import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { DeliverySender } from './delivery-sender';
-import { DeliveryStatus, Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
+import { recordAttempt } from './attempt-record';
+import { Webhook, WebhookDelivery } from './webhook.entity';
 import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
 
 /**
@@ -47,32 +48,9 @@ export class WebhooksProcessor implements JobHandler {
 
     const result = await this.sender.send(webhook, delivery);
     const schedule = this.config.webhookRetrySchedule;
-    let status: DeliveryStatus = 'pending';
-    if (result.ok) status = 'succeeded';
-    else if (attemptNo > schedule.length) status = 'failed';
-    const delayMs = status === 'pending' ? schedule[attemptNo - 1] * 1000 : 0;
-
-    const outcome = await this.db.transaction(async (em) => {
-      const [row]: { status: DeliveryStatus; is_active: boolean }[] = await em.query(
-        `SELECT d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.id = $1 FOR UPDATE OF d`,
-        [deliveryId],
-      );
-      if (!row) return null; // deleted while the attempt was in flight
-      await em.insert(WebhookAttempt, this.sender.attemptRow(deliveryId, result, false));
-      // A manual redelivery may have succeeded meanwhile: never move a finished delivery back.
-      if (row.status !== 'pending') return row.status;
-      if (status === 'pending' && !row.is_active) status = 'failed';
-      await em.query(
-        `UPDATE webhook_deliveries
-         SET status = $2::text, lease_job = NULL,
-             next_attempt_at = CASE WHEN $2::text = 'pending' THEN now() + ($3 || ' milliseconds')::interval END,
-             completed_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE now() END
-         WHERE id = $1`,
-        [deliveryId, status, String(delayMs)],
-      );
-      return status;
-    });
+    const final = attemptNo > schedule.length;
+    const delayMs = final ? 0 : schedule[attemptNo - 1] * 1000;
+    const outcome = await recordAttempt(this.db, deliveryId, result, final, delayMs);
     this.logger.log(
       {
         deliveryId,

@@ -1,0 +1,134 @@
+import { createHmac } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
+import { createTestApp, TestApp } from './support/app';
+import { patient, startSearch, waitForResult } from './support/eligibility';
+import { createAccount, TestAccount } from './support/factories';
+import { TestReceiver } from './support/receiver';
+
+interface DeliveryRow {
+  id: string;
+  status: string;
+  attempt_count: number;
+  lease_job: string | null;
+  attempts: string;
+}
+
+/**
+ * The first attempt of an eligibility delivery is made by the process that finished the search,
+ * right after the commit, without a delivery job; retries and lost first attempts go through the
+ * delivery queue.
+ */
+describe('first webhook attempts', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let db: DataSource;
+  let queue: DeliveryQueue;
+  const receiver = new TestReceiver();
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await createTestApp({ env: { WEBHOOK_RETRY_SCHEDULE: '0.2,0.2' } });
+    a = await createAccount(t.app);
+    db = t.app.get(DataSource);
+    queue = t.app.get(DeliveryQueue);
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    // A failed test must not leave a webhook that the next test's searches deliver to.
+    await db.query('DELETE FROM webhooks WHERE account_id = $1', [a.accountId]);
+  });
+
+  const deliveryOf = async (uid: string): Promise<DeliveryRow> => {
+    const [row]: DeliveryRow[] = await db.query(
+      `SELECT d.id, d.status, d.attempt_count, d.lease_job,
+              (SELECT count(*) FROM webhook_attempts x WHERE x.delivery_id = d.id) AS attempts
+       FROM webhook_deliveries d WHERE d.request_uid = $1`,
+      [uid],
+    );
+    return row;
+  };
+  const settled = async (uid: string, status: string): Promise<DeliveryRow> => {
+    for (let i = 0; i < 200; i++) {
+      const row = await deliveryOf(uid);
+      if (row?.status === status) return row;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`delivery of ${uid} never became ${status}`);
+  };
+
+  it('is made without a delivery job, signed, and recorded as attempt 1', async () => {
+    const hook = await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/first'), secret: 'first-attempt-secret' });
+    expect(hook.status).toBe(201);
+    const enqueued = jest.spyOn(queue, 'enqueue');
+    const uid = await startSearch(t.app, a.auth, { patient: patient() });
+    const [got] = await receiver.waitFor('/first', 1);
+    expect(got.headers['x-signature']).toBe(
+      createHmac('sha256', 'first-attempt-secret').update(got.raw).digest('hex'),
+    );
+    expect(JSON.parse(got.raw.toString()).request_uid).toBe(uid);
+    const row = await settled(uid, 'succeeded');
+    expect(row).toMatchObject({ attempt_count: 1, lease_job: null, attempts: '1' });
+    expect(enqueued).not.toHaveBeenCalled();
+  });
+
+  it('is retried through the delivery queue when it fails', async () => {
+    await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/retry') })
+      .expect(201);
+    receiver.replies.push(500);
+    const enqueued = jest.spyOn(queue, 'enqueue');
+    const uid = await startSearch(t.app, a.auth, { patient: patient() });
+    await receiver.waitFor('/retry', 2);
+    const row = await settled(uid, 'succeeded');
+    expect(row).toMatchObject({ attempt_count: 2, attempts: '2' });
+    expect(enqueued).toHaveBeenCalledWith(row.id, 200, 'a2');
+  });
+
+  it('left unmade (the process died after the commit) is the sweeper’s once its lease is over', async () => {
+    const uid = await startSearch(t.app, a.auth, { patient: patient() });
+    await waitForResult(t.app, a.auth, uid);
+    await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/lost') })
+      .expect(201);
+    const [request]: { id: string; body_v1: string; body_v2: string }[] = await db.query(
+      'SELECT id, body_v1, body_v2 FROM eligibility_requests WHERE uid = $1',
+      [uid],
+    );
+    // What the finishing transaction records; `deliver` is never called, as if the process died.
+    const recorded = await db.transaction((em) =>
+      t.app.get(WebhookOutbox).enqueueInTx(em, {
+        accountId: a.accountId,
+        requestId: request.id,
+        requestUid: uid,
+        bodies: { v1: request.body_v1, v2: request.body_v2 },
+      }),
+    );
+    expect(recorded).toHaveLength(1);
+    expect(await deliveryOf(uid)).toMatchObject({ status: 'pending', attempt_count: 1 });
+    // Still leased: the sweeper leaves it alone.
+    expect(await queue.requeueOverdue(30)).toBe(0);
+    await db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 minute' WHERE id = $1`,
+      [recorded[0].id],
+    );
+    expect(await queue.requeueOverdue(30)).toBe(1);
+    const [got] = await receiver.waitFor('/lost', 1);
+    expect(got.raw.toString()).toBe(request.body_v2);
+    expect(await settled(uid, 'succeeded')).toMatchObject({ attempts: '1' });
+  });
+});
