@@ -4,6 +4,7 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
 import { SearchRunner } from '@/modules/eligibility/search-runner';
 import { createTestContext, TestContext } from '../support/app';
@@ -160,6 +161,23 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     expect((await result(uid)).status).toBe('complete');
     expect(eyeMed.calls).toHaveLength(1);
     expect(vsp.calls).toHaveLength(2);
+  });
+
+  it('calls a payer holding one of its slots; the sandbox, answering in-process, takes none', async () => {
+    const withSlot = jest.spyOn(t.ctx.get(InsurerSlots), 'withSlot');
+    try {
+      const payer = await accept([VSP]);
+      await runNow(payer.id);
+      expect((await result(payer.uid)).status).toBe('complete');
+      expect(withSlot.mock.calls.map((c) => c[0])).toEqual([VSP]);
+      withSlot.mockClear();
+      const sandbox = await accept(['insurer:demo:vision']);
+      await runNow(sandbox.id);
+      expect((await result(sandbox.uid)).status).toBe('complete');
+      expect(withSlot).not.toHaveBeenCalled();
+    } finally {
+      withSlot.mockRestore();
+    }
   });
 
   it('leases: a second job is refused while the first holds the row; the same job may take it over', async () => {

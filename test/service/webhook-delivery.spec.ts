@@ -100,7 +100,7 @@ describe('webhook deliveries (service level)', () => {
     expect(rows.find((r) => r.webhook_id === v2.id)!.body).toBe(
       await query.getBody(accountId, uid, 'v2'),
     );
-    // The first attempts are queued after the commit (by the typed event).
+    // ROLE=api makes no attempt itself: the first attempts are queued for a worker after the commit.
     const queue = t.ctx.get(DeliveryQueue).queue;
     await waitUntil('the first attempts queued', async () => {
       const queued = (await queue.getJobs(['waiting'])).map((j) => j.data.id);

@@ -134,7 +134,7 @@ export class EligibilityResults {
       };
     });
     if (!finished) return false;
-    this.outbox.deliver(finished.deliveries);
+    await this.outbox.deliver(finished.deliveries);
     await this.batches.dispatch(finished.batchDeliveries);
     this.logger.log(
       {

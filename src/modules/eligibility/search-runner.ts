@@ -8,6 +8,7 @@ import { EligibilityResults } from './eligibility-results';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch.queue';
+import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchLane } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
@@ -27,6 +28,7 @@ export class SearchRunner {
     @InjectConfig() private readonly config: AppConfig,
     private readonly batchQueue: BatchSearchQueue,
     private readonly slots: InsurerSlots,
+    private readonly insurers: InsurerRegistry,
   ) {}
 
   /**
@@ -97,12 +99,14 @@ export class SearchRunner {
   /**
    * One call holding a slot of the insurer (INSURER_CONCURRENCY, CONTRACT §13); batch items use
    * the batch lane. No slot in time → deferred: asked again shortly, not counted as an attempt.
+   * A connector that answers in this process (the sandbox) protects no payer: no slot.
    */
   private async withSlot(
     request: EligibilityRequest,
     code: string,
     call: () => Promise<InsurerOutcome>,
   ): Promise<InsurerOutcome> {
+    if (this.insurers.get(code)?.local) return call();
     const lane: SearchLane = request.batchId ? 'batch' : 'single';
     const outcome = await this.slots.withSlot(code, lane, call);
     return outcome ?? { code, kind: 'deferred', retryAfterMs: lane === 'batch' ? 500 : 100 };

@@ -7,6 +7,12 @@ import type { Plan } from '@/modules/benefits/benefit.types';
  * connector serves every insurer with a payer id): `context.insurerCode` says which is asked.
  */
 export interface InsurerConnector {
+  /**
+   * True when the connector answers in this process (the sandbox): there is no payer whose
+   * capacity the per-insurer concurrency limit (INSURER_CONCURRENCY) protects, so its calls take
+   * no slot.
+   */
+  readonly local?: boolean;
   /** Finds the member and the plans covering them. */
   search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome>;
   /** The deepest plan detail the insurer gives for one person of an earlier search. */

@@ -7,7 +7,7 @@ import { recordAttempt } from './attempt-record';
 import { DeliverySender } from './delivery-sender';
 import { DeliveryQueue } from './webhooks.queue';
 
-/** A delivery just recorded with its first attempt leased to this process (WebhookOutbox). */
+/** A delivery just recorded (with its first attempt leased to this process where it makes it). */
 export interface LeasedDelivery {
   id: string;
   webhookId: string;

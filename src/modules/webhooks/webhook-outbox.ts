@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { InjectConfig } from '@/config/config.module';
+import { type AppConfig, runsWorkers } from '@/config/env';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import type { WebhookTopic, WebhookVersion } from './webhook.entity';
 import { DeliveryQueue } from './webhooks.queue';
@@ -33,21 +35,28 @@ export interface OutboxEvent {
 
 /**
  * The webhook outbox. The module that finishes a request calls `enqueueInTx` inside its own
- * transaction, so a finished request never lacks its deliveries, even after a crash; after the
- * commit, `deliver` makes their first attempts in this process (FirstAttempts), and the sweeper
- * takes over any the process could not make.
+ * transaction, so a finished request never lacks its deliveries, even after a crash. After the
+ * commit, `deliver` makes their first attempts in this process (FirstAttempts) where the process
+ * runs workers (ROLE all or worker: where searches finish), and the sweeper takes over any the
+ * process could not make; a process without workers (ROLE=api) queues them for a worker.
  */
 @Injectable()
 export class WebhookOutbox {
+  private readonly inline: boolean;
+
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly firstAttempts: FirstAttempts,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.inline = runsWorkers(config);
+  }
 
   /**
    * One pending delivery per active webhook of the account, carrying the body of the webhook's
-   * version, stored with its first attempt leased to this process. The unique key makes a
-   * repeated call harmless. Answers the new deliveries: pass them to `deliver` after the commit.
+   * version; where first attempts are made here, stored with that attempt leased to this
+   * process. The unique key makes a repeated call harmless. Answers the new deliveries: pass
+   * them to `deliver` after the commit.
    */
   async enqueueInTx(manager: EntityManager, message: OutboxMessage): Promise<LeasedDelivery[]> {
     const rows: {
@@ -61,7 +70,7 @@ export class WebhookOutbox {
          INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
                                          attempt_count, lease_job, next_attempt_at)
          SELECT w.id, w.account_id, $3, $2, $4, CASE w.version WHEN 'v1' THEN $5 ELSE $6 END, 'pending',
-                1, $7, now() + ($8 || ' milliseconds')::interval
+                CASE WHEN $7::text IS NULL THEN 0 ELSE 1 END, $7, now() + ($8 || ' milliseconds')::interval
          FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
          RETURNING id, webhook_id)
@@ -74,8 +83,8 @@ export class WebhookOutbox {
         message.requestUid,
         message.bodies.v1,
         message.bodies.v2,
-        `first:${randomUUID()}`,
-        String(this.queue.spec.leaseMs),
+        this.inline ? `first:${randomUUID()}` : null,
+        this.inline ? String(this.queue.spec.leaseMs) : '0',
       ],
     );
     return rows.map((r) => ({
@@ -88,9 +97,10 @@ export class WebhookOutbox {
     }));
   }
 
-  /** After commit: the first attempts of deliveries recorded by `enqueueInTx`, made here. */
-  deliver(deliveries: readonly LeasedDelivery[]): void {
-    this.firstAttempts.start(deliveries);
+  /** After commit: the first attempts of deliveries recorded by `enqueueInTx`. Never throws. */
+  async deliver(deliveries: readonly LeasedDelivery[]): Promise<void> {
+    if (this.inline) this.firstAttempts.start(deliveries);
+    else await this.dispatch(deliveries.map((d) => d.id));
   }
 
   /**

@@ -62,6 +62,8 @@ const ZIP_PLACES: [string, string, string][] = [
 @Injectable()
 @InsurerConnectorFor(DEMO_INSURER)
 export class DemoVisionConnector implements InsurerConnector {
+  readonly local = true;
+
   async search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome> {
     const codes = cheatCodes(query);
     const unanswered = this.delay(codes, context) ?? this.failures(codes);
