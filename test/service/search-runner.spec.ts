@@ -5,6 +5,9 @@ import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
+import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
+import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
 import { SearchRunner } from '@/modules/eligibility/search-runner';
 import { createTestContext, TestContext } from '../support/app';
@@ -161,6 +164,39 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     expect((await result(uid)).status).toBe('complete');
     expect(eyeMed.calls).toHaveLength(1);
     expect(vsp.calls).toHaveLength(2);
+  });
+
+  it('finishes a request once when two finishers race; the loser stores nothing', async () => {
+    vsp.defaultReply = 'unavailable';
+    const { id, uid } = await accept([VSP]);
+    const plan = (await t.ctx
+      .get(InsurerRegistry)
+      .get('insurer:demo:vision')!
+      .search(
+        {
+          firstName: 'Ann',
+          lastName: 'Lee',
+          dob: '1980-01-01',
+          zipcode: '78701',
+          ssnLastFour: null,
+          memberId: null,
+        },
+        {} as never,
+      )) as { kind: 'found'; plans: InsurerPlanResult[] };
+    const found = [{ code: VSP, plan: plan.plans[0] }];
+    const results = t.ctx.get(EligibilityResults);
+    const outcomes = await Promise.all([results.complete(id, found), results.complete(id, found)]);
+    expect(outcomes.sort()).toEqual([false, true]);
+    expect(await results.fail(id, 'unexpected_error')).toBe(false);
+    const [{ count }] = await db.query(
+      'SELECT count(*)::int AS count FROM eligibility_results WHERE request_id = $1',
+      [id],
+    );
+    expect(count).toBe(1);
+    const body = await result(uid);
+    expect(body.status).toBe('complete');
+    expect(body.results).toHaveLength(1);
+    expect(body.results[0].persons.length).toBe(plan.plans[0].persons.length);
   });
 
   it('calls a payer holding one of its slots; the sandbox, answering in-process, takes none', async () => {

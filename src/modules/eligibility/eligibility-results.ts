@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { DataSource } from 'typeorm';
 import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
-import { EligibilityErrorCode, EligibilityRequest } from './eligibility-request.entity';
+import type { EligibilityErrorCode } from './eligibility-request.entity';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 import { renderResult } from './eligibility.renderer';
 
@@ -20,10 +19,52 @@ interface Outcome {
   results: StoredResults | null;
 }
 
+/** What finishing needs of a request, read with the ids its results and persons will have. */
+interface Head {
+  requestId: string;
+  uid: string;
+  accountId: string;
+  batchId: string | null;
+  resultIds: string[];
+  personIds: string[];
+}
+
+/**
+ * The finishing write, one statement: the request ends (only while it is still `processing`:
+ * the row lock makes a second finisher wait and then find it finished) and its results and
+ * persons are stored, with the ids allocated beforehand. Answers one row when it finished it.
+ */
+const FINISH = `WITH request AS (
+    UPDATE eligibility_requests
+    SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
+    WHERE id = $1 AND status = 'processing'
+    RETURNING id, account_id),
+  results AS (
+    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
+      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
+    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
+      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
+    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
+      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
+      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
+  persons AS (
+    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
+      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
+      plan_token_expired_at)
+    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
+      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
+      x.plan_token, x.plan_token_expired_at
+    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
+      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
+      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
+      plan_token char(64), plan_token_expired_at date))
+  SELECT id FROM request`;
+
 /**
  * Finishing a request: stores its results, renders both bodies once, and records its webhook
- * deliveries, all in one transaction under a row lock, so it happens once whoever gets there
- * first (a worker, a duplicate job, the watchdog).
+ * deliveries, all in one transaction, so it happens once whoever gets there first (a worker, a
+ * duplicate job, the watchdog). Round trips: the request and the new rows' ids (one query), then
+ * the transaction: the finishing statement, the outbox's deliveries (and a batch item's count).
  */
 @Injectable()
 export class EligibilityResults {
@@ -40,108 +81,115 @@ export class EligibilityResults {
     requestId: string,
     found: { code: string; plan: InsurerPlanResult }[],
   ): Promise<boolean> {
-    return this.finish(requestId, async (em, request) => {
-      const results: StoredResults = [];
-      for (const [position, { code, plan }] of found.entries()) {
-        const [result] = await insertReturningIds(em, EligibilityResult, [
-          em.create(EligibilityResult, {
-            requestId,
-            accountId: request.accountId,
-            position,
-            insurerCode: code,
-            status: plan.status,
-            planName: plan.planName,
-            planGroup: plan.planGroup,
-            planGroupId: plan.planGroupId,
-            planBeginDate: plan.planBeginDate,
-            planEndDate: plan.planEndDate,
-            planRefreshDate: plan.planRefreshDate,
-            planIsActive: plan.planIsActive,
-          }),
-        ]);
-        const persons = await insertReturningIds(
-          em,
-          EligibilityPerson,
-          plan.persons.map((p, i) =>
-            em.create(EligibilityPerson, {
-              // The connector's person has the entity's own field names.
-              ...p,
-              resultId: result.id,
-              accountId: request.accountId,
-              position: i,
-              insurerState: p.plan.insurer_state,
-              planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
-              planTokenExpiredAt:
-                p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
-            }),
-          ),
-        );
-        results.push({ result, persons });
-      }
-      return { status: 'complete', errorCode: null, results };
+    const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
+    const head = await this.head(requestId, found.length, personCount);
+    if (!head) return false;
+    const personIds = head.personIds.values();
+    const results: StoredResults = found.map(({ code, plan }, position) => {
+      const result: EligibilityResult = {
+        id: head.resultIds[position],
+        requestId,
+        accountId: head.accountId,
+        position,
+        insurerCode: code,
+        status: plan.status,
+        planName: plan.planName,
+        planGroup: plan.planGroup,
+        planGroupId: plan.planGroupId,
+        planBeginDate: plan.planBeginDate,
+        planEndDate: plan.planEndDate,
+        planRefreshDate: plan.planRefreshDate,
+        planIsActive: plan.planIsActive,
+      };
+      const persons = plan.persons.map(
+        (p, i): EligibilityPerson => ({
+          // The connector's person has the entity's own field names.
+          ...p,
+          id: personIds.next().value!,
+          resultId: result.id,
+          accountId: head.accountId,
+          position: i,
+          insurerState: p.plan.insurer_state,
+          planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
+          planTokenExpiredAt: p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
+        }),
+      );
+      return { result, persons };
     });
+    return this.finish(head, { status: 'complete', errorCode: null, results });
   }
 
   /** Ends the request `error` with `errorCode`; false when already finished. */
   async fail(requestId: string, errorCode: EligibilityErrorCode): Promise<boolean> {
-    return this.finish(requestId, async () => ({ status: 'error', errorCode, results: null }));
+    const head = await this.head(requestId, 0, 0);
+    if (!head) return false;
+    return this.finish(head, { status: 'error', errorCode, results: null });
   }
 
-  private async finish(
-    requestId: string,
-    build: (em: EntityManager, request: EligibilityRequest) => Promise<Outcome>,
-  ): Promise<boolean> {
+  /** The request, when still processing, and ids for its new results and persons. */
+  private async head(requestId: string, results: number, persons: number): Promise<Head | null> {
+    const rows: {
+      uid: string;
+      account_id: string;
+      batch_id: string | null;
+      status: string;
+      result_ids: string[];
+      person_ids: string[];
+    }[] = await this.db.query(
+      `SELECT r.uid, r.account_id, r.batch_id, r.status,
+         ARRAY(SELECT nextval('eligibility_results_id_seq') FROM generate_series(1, $2)) AS result_ids,
+         ARRAY(SELECT nextval('eligibility_persons_id_seq') FROM generate_series(1, $3)) AS person_ids
+       FROM eligibility_requests r WHERE r.id = $1`,
+      [requestId, results, persons],
+    );
+    const row = rows[0];
+    if (!row || row.status !== 'processing') return null;
+    return {
+      requestId,
+      uid: row.uid,
+      accountId: row.account_id,
+      batchId: row.batch_id === null ? null : String(row.batch_id),
+      resultIds: row.result_ids.map(String),
+      personIds: row.person_ids.map(String),
+    };
+  }
+
+  private async finish(head: Head, outcome: Outcome): Promise<boolean> {
+    const input = { uid: head.uid, ...outcome };
+    const bodyV1 = renderResult(input, 'v1');
+    const bodyV2 = renderResult(input, 'v2');
     const finished = await this.db.transaction(async (em) => {
-      const request = await em
-        .getRepository(EligibilityRequest)
-        .createQueryBuilder('r')
-        .setLock('pessimistic_write')
-        .where('r.id = :id', { id: requestId })
-        .getOne();
-      if (!request || request.status !== 'processing') return null;
-      const outcome = await build(em, request);
-      const input = { uid: request.uid, ...outcome };
-      const bodyV1 = renderResult(input, 'v1');
-      const bodyV2 = renderResult(input, 'v2');
-      await em.update(
-        EligibilityRequest,
-        { id: requestId },
-        {
-          status: outcome.status,
-          errorCode: outcome.errorCode,
-          bodyV1,
-          bodyV2,
-          insurerOutcomes: null,
-          completedAt: new Date(),
-        },
-      );
+      const done: unknown[] = await em.query(FINISH, [
+        head.requestId,
+        outcome.status,
+        outcome.errorCode,
+        bodyV1,
+        bodyV2,
+        JSON.stringify((outcome.results ?? []).map(({ result }) => resultRow(result))),
+        JSON.stringify((outcome.results ?? []).flatMap(({ persons }) => persons.map(personRow))),
+      ]);
+      if (done.length === 0) return null;
       const deliveries = await this.outbox.enqueueInTx(em, {
-        accountId: request.accountId,
-        requestId,
-        requestUid: request.uid,
+        accountId: head.accountId,
+        requestId: head.requestId,
+        requestUid: head.uid,
         bodies: { v1: bodyV1, v2: bodyV2 },
       });
       // Last, so the batch's row lock is held for the shortest time.
-      const batchDeliveries = request.batchId
-        ? await this.batches.itemFinishedInTx(em, request.batchId, outcome.status)
+      const batchDeliveries = head.batchId
+        ? await this.batches.itemFinishedInTx(em, head.batchId, outcome.status)
         : [];
-      return {
-        ...outcome,
-        accountId: request.accountId,
-        uid: request.uid,
-        deliveries,
-        batchDeliveries,
-      };
+      return { deliveries, batchDeliveries };
     });
     if (!finished) return false;
     await this.outbox.deliver(finished.deliveries);
     await this.batches.dispatch(finished.batchDeliveries);
     this.logger.log(
       {
-        requestId,
-        status: finished.status,
-        errorCode: finished.errorCode,
-        results: finished.results?.length ?? 0,
+        requestId: head.requestId,
+        status: outcome.status,
+        errorCode: outcome.errorCode,
+        results: outcome.results?.length ?? 0,
       },
       'eligibility request finished',
     );
@@ -149,28 +197,45 @@ export class EligibilityResults {
   }
 }
 
-/**
- * A plain INSERT ... RETURNING id of new entities, which keep every value as built and get their
- * ids. Not `save()`: its change detection deep-copies and merges every entity, the benefit-tree
- * jsonb included, and was the largest share of a search's CPU (bench/README.md).
- */
-async function insertReturningIds<T extends { id: string }>(
-  em: EntityManager,
-  target: EntityTarget<T>,
-  rows: T[],
-): Promise<T[]> {
-  if (rows.length === 0) return rows;
-  const { raw } = await em
-    .createQueryBuilder()
-    .insert()
-    .into(target)
-    .values(rows as QueryDeepPartialEntity<T>[])
-    .updateEntity(false)
-    .returning('id')
-    .execute();
-  // PostgreSQL returns the rows of a multi-row VALUES in the order given.
-  (raw as { id: string | number }[]).forEach((r, i) => (rows[i].id = String(r.id)));
-  return rows;
+/** A result as a row of FINISH's recordset. */
+function resultRow(r: EligibilityResult) {
+  return {
+    id: r.id,
+    position: r.position,
+    insurer_code: r.insurerCode,
+    status: r.status,
+    plan_name: r.planName,
+    plan_group: r.planGroup,
+    plan_group_id: r.planGroupId,
+    plan_begin_date: r.planBeginDate,
+    plan_end_date: r.planEndDate,
+    plan_refresh_date: r.planRefreshDate,
+    plan_is_active: r.planIsActive,
+  };
+}
+
+/** A person as a row of FINISH's recordset. */
+function personRow(p: EligibilityPerson) {
+  return {
+    id: p.id,
+    result_id: p.resultId,
+    position: p.position,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    dob: p.dob,
+    sex: p.sex,
+    member_id: p.memberId,
+    ssn_last_four: p.ssnLastFour,
+    type: p.type,
+    address: p.address,
+    email: p.email,
+    phone: p.phone,
+    is_active: p.isActive,
+    insurer_state: p.insurerState,
+    plan: p.plan,
+    plan_token: p.planToken,
+    plan_token_expired_at: p.planTokenExpiredAt,
+  };
 }
 
 function daysFromNow(days: number): string {
