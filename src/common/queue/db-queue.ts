@@ -103,8 +103,20 @@ export abstract class DbQueue {
    * another job that still holds it).
    */
   async lease(id: string, jobId: string): Promise<number | null> {
+    return (await this.leaseReturning<object>(id, jobId, null))?.attempt ?? null;
+  }
+
+  /**
+   * `lease`, answering the leased row's `returning` columns (SQL, e.g. `uid, account_id AS
+   * "accountId"`) with its attempt number in the same round trip.
+   */
+  async leaseReturning<T extends object>(
+    id: string,
+    jobId: string,
+    returning: string | null,
+  ): Promise<(T & { attempt: number }) | null> {
     const { table, dueColumn, attemptsColumn, pending, leaseMs } = this.spec;
-    const rows: { attempt: number }[] = await this.db.query(
+    const rows: (T & { attempt: number })[] = await this.db.query(
       `WITH leased AS (
          UPDATE ${table}
          SET ${attemptsColumn} = ${attemptsColumn} + 1,
@@ -112,11 +124,12 @@ export abstract class DbQueue {
              lease_job = $2
          WHERE id = $1 AND ${pending}
            AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
-         RETURNING ${attemptsColumn} AS attempt)
-       SELECT attempt FROM leased`,
+         RETURNING ${attemptsColumn} AS attempt${returning ? `, ${returning}` : ''})
+       SELECT * FROM leased`,
       [id, jobId, String(leaseMs)],
     );
-    return rows.length > 0 ? Number(rows[0].attempt) : null;
+    if (rows.length === 0) return null;
+    return { ...rows[0], attempt: Number(rows[0].attempt) };
   }
 
   /**

@@ -68,14 +68,18 @@ export class BatchSearchQueue extends DbQueue {
   }
 
   /** Also starts the watchdog's clock of the item on its first run. */
-  override async lease(id: string, jobId: string): Promise<number | null> {
-    const attempt = await super.lease(id, jobId);
-    if (attempt === 1) {
+  override async leaseReturning<T extends object>(
+    id: string,
+    jobId: string,
+    returning: string | null,
+  ): Promise<(T & { attempt: number }) | null> {
+    const leased = await super.leaseReturning<T>(id, jobId, returning);
+    if (leased?.attempt === 1) {
       await this.db.query(
         `UPDATE eligibility_requests SET started_at = now() WHERE id = $1 AND started_at IS NULL`,
         [id],
       );
     }
-    return attempt;
+    return leased;
   }
 }

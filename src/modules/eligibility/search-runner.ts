@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityRequest } from './eligibility-request.entity';
@@ -13,6 +11,29 @@ import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchLane } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
 
+/** What a run needs of its request, as the lease answers it (property names as the entity's). */
+type LeasedRequest = Pick<
+  EligibilityRequest,
+  | 'id'
+  | 'accountId'
+  | 'uid'
+  | 'kind'
+  | 'parentId'
+  | 'locationId'
+  | 'insurerCodes'
+  | 'query'
+  | 'target'
+  | 'status'
+  | 'attempts'
+  | 'insurerOutcomes'
+  | 'batchId'
+  | 'createdAt'
+>;
+
+const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
+  location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
+  insurer_outcomes AS "insurerOutcomes", batch_id AS "batchId", created_at AS "createdAt"`;
+
 /**
  * One run of a search job: asks every insurer without a settled outcome (all of them on the
  * first attempt), decides with decideNext, and acts: reschedule, or finish the request.
@@ -20,7 +41,6 @@ import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './searc
 @Injectable()
 export class SearchRunner {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly queue: SearchQueue,
     private readonly calls: InsurerCalls,
     private readonly scheduler: EligibilityScheduler,
@@ -36,12 +56,14 @@ export class SearchRunner {
    * (`jobId` identifies this one). `lane`: the queue the job came from (batch items have their own).
    */
   async run(requestId: string, jobId: string, lane: SearchLane = 'single'): Promise<void> {
-    const attempt = await (lane === 'batch' ? this.batchQueue : this.queue).lease(requestId, jobId);
-    if (attempt === null) return;
-    const request = await this.db
-      .getRepository(EligibilityRequest)
-      .findOne({ where: { id: requestId } });
-    if (!request || request.status !== 'processing') return;
+    // The lease answers the request too (one round trip); it only leases a processing request.
+    const leased = await (lane === 'batch' ? this.batchQueue : this.queue).leaseReturning<
+      LeasedRequest
+    >(requestId, jobId, LEASED_REQUEST_COLUMNS);
+    if (!leased) return;
+    const { attempt, ...row } = leased;
+    // `attempts` is the count after this lease, as the entity read after it would say.
+    const request = Object.assign(new EligibilityRequest(), row, { id: String(row.id) });
 
     const outcomes = await this.ask(request);
     const decision = decideNext(outcomes, attempt);
