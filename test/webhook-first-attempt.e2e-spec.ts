@@ -98,37 +98,29 @@ describe('first webhook attempts', () => {
   });
 
   it('left unmade (the process died after the commit) is the sweeper’s once its lease is over', async () => {
-    const uid = await startSearch(t.app, a.auth, { patient: patient() });
-    await waitForResult(t.app, a.auth, uid);
     await http()
       .post('/api/auth/v1/webhooks/')
       .set(a.auth)
       .send({ url: receiver.url('/lost') })
       .expect(201);
-    const [request]: { id: string; body_v1: string; body_v2: string }[] = await db.query(
-      'SELECT id, body_v1, body_v2 FROM eligibility_requests WHERE uid = $1',
-      [uid],
-    );
-    // What the finishing transaction records; `deliver` is never called, as if the process died.
-    const recorded = await db.transaction((em) =>
-      t.app.get(WebhookOutbox).enqueueInTx(em, {
-        accountId: a.accountId,
-        requestId: request.id,
-        requestUid: uid,
-        bodies: { v1: request.body_v1, v2: request.body_v2 },
-      }),
-    );
-    expect(recorded).toHaveLength(1);
-    expect(await deliveryOf(uid)).toMatchObject({ status: 'pending', attempt_count: 1 });
+    // The finishing statement records the delivery; the process "dies" before its first attempt.
+    const deliver = jest.spyOn(t.app.get(WebhookOutbox), 'deliver').mockResolvedValue(undefined);
+    const uid = await startSearch(t.app, a.auth, { patient: patient() });
+    const body = await waitForResult(t.app, a.auth, uid);
+    expect(deliver).toHaveBeenCalledTimes(1);
+    deliver.mockRestore();
+    const recorded = await deliveryOf(uid);
+    expect(recorded).toMatchObject({ status: 'pending', attempt_count: 1, attempts: '0' });
+    expect(recorded.lease_job).toMatch(/^first:/);
     // Still leased: the sweeper leaves it alone.
     expect(await queue.requeueOverdue(30)).toBe(0);
     await db.query(
       `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 minute' WHERE id = $1`,
-      [recorded[0].id],
+      [recorded.id],
     );
     expect(await queue.requeueOverdue(30)).toBe(1);
     const [got] = await receiver.waitFor('/lost', 1);
-    expect(got.raw.toString()).toBe(request.body_v2);
+    expect(JSON.parse(got.raw.toString())).toEqual(body);
     expect(await settled(uid, 'succeeded')).toMatchObject({ attempts: '1' });
   });
 });

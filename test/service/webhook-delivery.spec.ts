@@ -14,7 +14,7 @@ import { TestReceiver } from '../support/receiver';
 
 /**
  * Webhook scheduling against the real database, without HTTP or queue workers: the outbox call
- * in the finishing transaction, each attempt run by hand, the retry schedule, and the stops.
+ * in the finishing statement, each attempt run by hand, the retry schedule, and the stops.
  */
 describe('webhook deliveries (service level)', () => {
   let t: TestContext;
@@ -85,7 +85,7 @@ describe('webhook deliveries (service level)', () => {
   const makeDue = (deliveryId: string) =>
     db.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [deliveryId]);
 
-  it('records one delivery per active webhook, with the body of its version, in the finishing transaction', async () => {
+  it('records one delivery per active webhook, with the body of its version, in the finishing statement', async () => {
     const v2 = await addWebhook('/v2');
     const v1 = await addWebhook('/v1', { version: 'v1' });
     const off = await addWebhook('/off', { isActive: false });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
@@ -32,13 +32,14 @@ interface Head {
 /**
  * The finishing write, one statement: the request ends (only while it is still `processing`:
  * the row lock makes a second finisher wait and then find it finished) and its results and
- * persons are stored, with the ids allocated beforehand. Answers one row when it finished it.
+ * persons are stored, with the ids allocated beforehand; the webhook outbox adds its deliveries
+ * (a CTE `deliveries` selecting from `request`). Answers one row when it finished the request.
  */
-const FINISH = `WITH request AS (
+const FINISH_CTES = `WITH request AS (
     UPDATE eligibility_requests
     SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
     WHERE id = $1 AND status = 'processing'
-    RETURNING id, account_id),
+    RETURNING id, account_id, uid),
   results AS (
     INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
       plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
@@ -57,14 +58,13 @@ const FINISH = `WITH request AS (
     FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
       first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
       address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
-      plan_token char(64), plan_token_expired_at date))
-  SELECT id FROM request`;
+      plan_token char(64), plan_token_expired_at date))`;
 
 /**
  * Finishing a request: stores its results, renders both bodies once, and records its webhook
  * deliveries, all in one transaction, so it happens once whoever gets there first (a worker, a
- * duplicate job, the watchdog). Round trips: the request and the new rows' ids (one query), then
- * the transaction: the finishing statement, the outbox's deliveries (and a batch item's count).
+ * duplicate job, the watchdog). Two round trips: the request with the new rows' ids, then the
+ * finishing statement (in a transaction with the batch's count for a batch item).
  */
 @Injectable()
 export class EligibilityResults {
@@ -158,29 +158,39 @@ export class EligibilityResults {
     const input = { uid: head.uid, ...outcome };
     const bodyV1 = renderResult(input, 'v1');
     const bodyV2 = renderResult(input, 'v2');
-    const finished = await this.db.transaction(async (em) => {
-      const done: unknown[] = await em.query(FINISH, [
-        head.requestId,
-        outcome.status,
-        outcome.errorCode,
-        bodyV1,
-        bodyV2,
-        JSON.stringify((outcome.results ?? []).map(({ result }) => resultRow(result))),
-        JSON.stringify((outcome.results ?? []).flatMap(({ persons }) => persons.map(personRow))),
-      ]);
-      if (done.length === 0) return null;
-      const deliveries = await this.outbox.enqueueInTx(em, {
-        accountId: head.accountId,
-        requestId: head.requestId,
-        requestUid: head.uid,
-        bodies: { v1: bodyV1, v2: bodyV2 },
-      });
-      // Last, so the batch's row lock is held for the shortest time.
-      const batchDeliveries = head.batchId
-        ? await this.batches.itemFinishedInTx(em, head.batchId, outcome.status)
-        : [];
-      return { deliveries, batchDeliveries };
-    });
+    const deliveries = this.outbox.finishingDeliveries(8, { v1: bodyV1, v2: bodyV2 });
+    const statement = `${FINISH_CTES}, ${deliveries.cte}
+      SELECT request.id, ${deliveries.summary} AS deliveries FROM request`;
+    const params = [
+      head.requestId,
+      outcome.status,
+      outcome.errorCode,
+      bodyV1,
+      bodyV2,
+      JSON.stringify((outcome.results ?? []).map(({ result }) => resultRow(result))),
+      JSON.stringify((outcome.results ?? []).flatMap(({ persons }) => persons.map(personRow))),
+      ...deliveries.params,
+    ];
+    const write = async (q: Pick<EntityManager, 'query'>) => {
+      const rows: { deliveries: unknown }[] = await q.query(statement, params);
+      return rows.length === 0 ? null : deliveries.read(rows[0].deliveries);
+    };
+    // A single request is one statement, atomic by itself; a batch item also counts in its batch,
+    // in the same transaction (last, so the batch's row lock is held for the shortest time).
+    const finished = !head.batchId
+      ? await write(this.db).then((leased) =>
+          leased ? { deliveries: leased, batchDeliveries: [] as string[] } : null,
+        )
+      : await this.db.transaction(async (em) => {
+          const leased = await write(em);
+          if (!leased) return null;
+          const batchDeliveries = await this.batches.itemFinishedInTx(
+            em,
+            head.batchId!,
+            outcome.status,
+          );
+          return { deliveries: leased, batchDeliveries };
+        });
     if (!finished) return false;
     await this.outbox.deliver(finished.deliveries);
     await this.batches.dispatch(finished.batchDeliveries);

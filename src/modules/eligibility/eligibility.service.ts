@@ -29,8 +29,27 @@ export class EligibilityService {
 
   /** Stores the request as `processing`, enqueues its search, and returns its uid. */
   async create(accountId: string, dto: CreateEligibilityDto): Promise<string> {
-    const errors = new ErrorCollector();
     const { codes, fieldErrors, requestErrors } = insurerCodesOf(dto);
+    const row = {
+      accountId,
+      uid: dto.request_uid || generateUid(),
+      uidField: 'request_uid',
+      kind: 'search' as const,
+      parentId: null,
+      insurerCodes: codes,
+      query: memberQueryOf(dto),
+      target: null,
+    };
+    if (Object.keys(fieldErrors).length === 0 && requestErrors.length === 0) {
+      // The usual case: the location is resolved inside the INSERT (one round trip); only when
+      // it names none is it looked up again, for its error.
+      const uid = await this.insertAndEnqueue({
+        ...row,
+        location: { code: dto.location_code || null },
+      });
+      if (uid !== null) return uid;
+    }
+    const errors = new ErrorCollector();
     for (const [field, message] of Object.entries(fieldErrors)) errors.add(field, message);
     const location = await this.accounts
       .resolveLocation(accountId, dto.location_code)
@@ -45,19 +64,8 @@ export class EligibilityService {
       throw new ValidationFailed({ ...errors.tree, $: requestErrors });
     }
     errors.throwIfAny();
-
-    const query = memberQueryOf(dto);
-    return this.insertAndEnqueue({
-      accountId,
-      uid: dto.request_uid || generateUid(),
-      uidField: 'request_uid',
-      kind: 'search',
-      parentId: null,
-      locationId: location!.id,
-      insurerCodes: codes,
-      query,
-      target: null,
-    });
+    // The location appeared between the two looks: it is there now.
+    return (await this.insertAndEnqueue({ ...row, location: { id: location!.id } }))!;
   }
 
   /** A details request for one person of a complete result (CONTRACT §4). */
@@ -94,50 +102,62 @@ export class EligibilityService {
         );
     }
     errors.throwIfAny();
-    return this.insertAndEnqueue({
+    return (await this.insertAndEnqueue({
       accountId,
       uid: dto.details_request_uid || generateUid(),
       uidField: 'details_request_uid',
       kind: 'details',
       parentId: parent.id,
-      locationId: parent.locationId,
+      location: { id: parent.locationId },
       insurerCodes: [result.insurer_code],
       query: parent.query,
       target: { result_id: dto.result_id, person_id: dto.person_id },
-    });
+    }))!;
   }
 
+  /**
+   * Inserts the request and enqueues its search; answers its uid, or null when `location` names
+   * a code (null: the default) that the account has no location for.
+   */
   private async insertAndEnqueue(row: {
     accountId: string;
     uid: string;
     uidField: string;
     kind: 'search' | 'details';
     parentId: string | null;
-    locationId: string;
+    location: { id: string } | { code: string | null };
     insurerCodes: string[];
     query: MemberQuery;
     target: EligibilityRequest['target'];
-  }): Promise<string> {
+  }): Promise<string | null> {
     let id: string;
     try {
       // The unique index on (account_id, uid) decides between concurrent duplicates.
-      const [inserted] = await this.db.query(
+      const inserted: { id: string }[] = await this.db.query(
         `INSERT INTO eligibility_requests
            (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status, job_due_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'processing', now())
+         SELECT $1, $2, $3, $4, l.id, $6, $7, $8, 'processing', now()
+         FROM locations l
+         WHERE l.account_id = $1
+           AND CASE WHEN $5::uuid IS NOT NULL THEN l.id = $5::uuid
+                    WHEN $9::text IS NOT NULL THEN l.code = $9::text
+                    ELSE l.is_default END
+         LIMIT 1
          RETURNING id`,
         [
           row.accountId,
           row.uid,
           row.kind,
           row.parentId,
-          row.locationId,
+          'id' in row.location ? row.location.id : null,
           row.insurerCodes,
           JSON.stringify(row.query),
           row.target ? JSON.stringify(row.target) : null,
+          'code' in row.location ? row.location.code : null,
         ],
       );
-      id = String(inserted.id);
+      if (inserted.length === 0) return null;
+      id = String(inserted[0].id);
     } catch (e) {
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
         throw ValidationFailed.field(row.uidField, DUPLICATE_UID);

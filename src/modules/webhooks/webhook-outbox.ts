@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { InjectConfig } from '@/config/config.module';
 import { type AppConfig, runsWorkers } from '@/config/env';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
@@ -33,9 +33,32 @@ export interface OutboxEvent {
   body: string;
 }
 
+/** The deliveries' part of the statement that finishes an eligibility request. */
+export interface FinishingDeliveries {
+  /**
+   * A CTE named `deliveries`, selecting from the statement's CTE `request` (columns id,
+   * account_id, uid; at most one row: none when the request was finished already).
+   */
+  cte: string;
+  /** An expression for the statement's last SELECT: the recorded deliveries, as JSON. */
+  summary: string;
+  /** The CTE's parameters, numbered from the `first` given. */
+  params: unknown[];
+  /** The recorded deliveries, from the value of `summary` in the statement's answer. */
+  read(summary: unknown): LeasedDelivery[];
+}
+
+interface DeliverySummary {
+  id: string;
+  webhook_id: string;
+  url: string;
+  secret_sealed: string | null;
+  version: WebhookVersion;
+}
+
 /**
- * The webhook outbox. The module that finishes a request calls `enqueueInTx` inside its own
- * transaction, so a finished request never lacks its deliveries, even after a crash. After the
+ * The webhook outbox. The statement that finishes a request records its deliveries too
+ * (`finishingDeliveries`), so a finished request never lacks them, even after a crash. After the
  * commit, `deliver` makes their first attempts in this process (FirstAttempts) where the process
  * runs workers (ROLE all or worker: where searches finish), and the sweeper takes over any the
  * process could not make; a process without workers (ROLE=api) queues them for a worker.
@@ -53,51 +76,49 @@ export class WebhookOutbox {
   }
 
   /**
-   * One pending delivery per active webhook of the account, carrying the body of the webhook's
-   * version; where first attempts are made here, stored with that attempt leased to this
-   * process. The unique key makes a repeated call harmless. Answers the new deliveries: pass
-   * them to `deliver` after the commit.
+   * The deliveries' part of the one statement that finishes an eligibility request (so a finished
+   * request never lacks them, even after a crash): one pending delivery per active webhook of the
+   * account subscribed to eligibility, carrying the body of the webhook's version; where first
+   * attempts are made here, stored with that attempt leased to this process. The unique key
+   * makes a repeated call harmless. Pass what `read` answers to `deliver` after the commit.
    */
-  async enqueueInTx(manager: EntityManager, message: OutboxMessage): Promise<LeasedDelivery[]> {
-    const rows: {
-      id: string;
-      webhook_id: string;
-      url: string;
-      secret_sealed: string | null;
-      version: WebhookVersion;
-    }[] = await manager.query(
-      `WITH created AS (
+  finishingDeliveries(first: number, bodies: Record<WebhookVersion, string>): FinishingDeliveries {
+    const $ = (i: number) => `$${first + i}`;
+    return {
+      cte: `deliveries AS (
          INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
                                          attempt_count, lease_job, next_attempt_at)
-         SELECT w.id, w.account_id, $3, $2, $4, CASE w.version WHEN 'v1' THEN $5 ELSE $6 END, 'pending',
-                CASE WHEN $7::text IS NULL THEN 0 ELSE 1 END, $7, now() + ($8 || ' milliseconds')::interval
-         FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND 'eligibility' = ANY(w.events)
+         SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
+                CASE w.version WHEN 'v1' THEN ${$(1)} ELSE ${$(2)} END, 'pending',
+                CASE WHEN ${$(3)}::text IS NULL THEN 0 ELSE 1 END, ${$(3)},
+                now() + (${$(4)} || ' milliseconds')::interval
+         FROM request JOIN webhooks w ON w.account_id = request.account_id
+         WHERE w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-         RETURNING id, webhook_id)
-       SELECT c.id, c.webhook_id, w.url, w.secret_sealed, w.version
-       FROM created c JOIN webhooks w ON w.id = c.webhook_id`,
-      [
-        message.accountId,
-        message.requestId,
+         RETURNING id, webhook_id)`,
+      summary: `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
+           'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
+         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id)`,
+      params: [
         EVENT_ELIGIBILITY_FINISHED,
-        message.requestUid,
-        message.bodies.v1,
-        message.bodies.v2,
+        bodies.v1,
+        bodies.v2,
         this.inline ? `first:${randomUUID()}` : null,
         this.inline ? String(this.queue.spec.leaseMs) : '0',
       ],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      webhookId: r.webhook_id,
-      url: r.url,
-      secretSealed: r.secret_sealed,
-      body: message.bodies[r.version],
-      event: EVENT_ELIGIBILITY_FINISHED,
-    }));
+      read: (summary) =>
+        (summary as DeliverySummary[]).map((r) => ({
+          id: r.id,
+          webhookId: r.webhook_id,
+          url: r.url,
+          secretSealed: r.secret_sealed,
+          body: bodies[r.version],
+          event: EVENT_ELIGIBILITY_FINISHED,
+        })),
+    };
   }
 
-  /** After commit: the first attempts of deliveries recorded by `enqueueInTx`. Never throws. */
+  /** After commit: the first attempts of deliveries recorded by `finishingDeliveries`. Never throws. */
   async deliver(deliveries: readonly LeasedDelivery[]): Promise<void> {
     if (this.inline) this.firstAttempts.start(deliveries);
     else await this.dispatch(deliveries.map((d) => d.id));
