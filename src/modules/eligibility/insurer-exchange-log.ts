@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { GroupCommit } from '@/common/group-commit';
 import type { WireExchange } from '@/modules/insurers/insurer-connector';
 
 export type ExchangeOutcome =
@@ -40,29 +41,47 @@ interface Row {
  */
 @Injectable()
 export class InsurerExchangeLog {
+  /**
+   * Group-committed: the calls that end while a write is in flight are written together by the
+   * next one (a row the database refuses fails only its own call's record).
+   */
+  private readonly writes = new GroupCommit<object>((rows) => this.insert(rows), {
+    maxBatch: 200,
+    maxInFlight: 4,
+  });
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async record(accountId: string, requestId: string, entry: InsurerExchangeEntry): Promise<void> {
+  record(accountId: string, requestId: string, entry: InsurerExchangeEntry): Promise<void> {
+    return this.writes.add({
+      account_id: accountId,
+      request_id: requestId,
+      insurer_code: entry.insurerCode,
+      attempt: entry.attempt,
+      started_at: entry.startedAt,
+      duration_ms: Math.max(0, Math.round(entry.durationMs)),
+      url: entry.url,
+      request: entry.request,
+      response: entry.response,
+      http_status: entry.httpStatus,
+      aaa_codes: entry.aaaCodes,
+      outcome: entry.outcome,
+      error: entry.error,
+      trace_number: entry.traceNumber,
+    });
+  }
+
+  private async insert(rows: object[]): Promise<void> {
     await this.db.query(
       `INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
          duration_ms, url, request, response, http_status, aaa_codes, outcome, error, trace_number)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
-        accountId,
-        requestId,
-        entry.insurerCode,
-        entry.attempt,
-        entry.startedAt,
-        Math.max(0, Math.round(entry.durationMs)),
-        entry.url,
-        entry.request,
-        entry.response,
-        entry.httpStatus,
-        entry.aaaCodes,
-        entry.outcome,
-        entry.error,
-        entry.traceNumber,
-      ],
+       SELECT account_id, request_id, insurer_code, attempt, started_at, duration_ms, url, request,
+         response, http_status, aaa_codes, outcome, error, trace_number
+       FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, request_id bigint,
+         insurer_code varchar, attempt integer, started_at timestamptz, duration_ms integer, url text,
+         request text, response text, http_status integer, aaa_codes text[], outcome varchar,
+         error text, trace_number varchar)`,
+      [JSON.stringify(rows)],
     );
   }
 
