@@ -12,3 +12,16 @@ export function pgPool(db: DataSource): Pool {
   if (!pool) throw new Error('The data source is not initialized.');
   return pool;
 }
+
+/** Something that runs SQL and answers the rows: an EntityManager (in a transaction) or `pg`. */
+export interface Queryable {
+  query<T = unknown>(text: string, params?: unknown[]): Promise<T>;
+}
+
+/** Runs statements on the driver's pool directly, answering the rows as `db.query` does. */
+export function pgQueryable(db: DataSource): Queryable {
+  return {
+    query: async <T>(text: string, params?: unknown[]) =>
+      (await pgPool(db).query(text, params)).rows as T,
+  };
+}

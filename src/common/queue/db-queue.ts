@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
+import { pgPool } from '@/database/pg-pool';
 
 /** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
 export interface DbJobData {
@@ -116,7 +117,7 @@ export abstract class DbQueue {
     returning: string | null,
   ): Promise<(T & { attempt: number }) | null> {
     const { table, dueColumn, attemptsColumn, pending, leaseMs } = this.spec;
-    const rows: (T & { attempt: number })[] = await this.db.query(
+    const { rows } = await pgPool(this.db).query<T & { attempt: number }>(
       `WITH leased AS (
          UPDATE ${table}
          SET ${attemptsColumn} = ${attemptsColumn} + 1,

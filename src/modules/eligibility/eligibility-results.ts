@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { pgQueryable, type Queryable } from '@/database/pg-pool';
 import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
@@ -69,12 +70,16 @@ const FINISH_CTES = `WITH request AS (
 @Injectable()
 export class EligibilityResults {
   private readonly logger = new Logger(EligibilityResults.name);
+  /** The hot statements go straight to the driver's pool (bench/README.md). */
+  private readonly pg: Queryable;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly outbox: WebhookOutbox,
     private readonly batches: BatchCompletion,
-  ) {}
+  ) {
+    this.pg = pgQueryable(db);
+  }
 
   /** Ends the request `complete` with these plans (in this order); false when already finished. */
   async complete(
@@ -101,19 +106,17 @@ export class EligibilityResults {
         planRefreshDate: plan.planRefreshDate,
         planIsActive: plan.planIsActive,
       };
-      const persons = plan.persons.map(
-        (p, i): EligibilityPerson => ({
-          // The connector's person has the entity's own field names.
-          ...p,
-          id: personIds.next().value!,
-          resultId: result.id,
-          accountId: head.accountId,
-          position: i,
-          insurerState: p.plan.insurer_state,
-          planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
-          planTokenExpiredAt: p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
-        }),
-      );
+      const persons = plan.persons.map((p, i): EligibilityPerson => ({
+        // The connector's person has the entity's own field names.
+        ...p,
+        id: personIds.next().value!,
+        resultId: result.id,
+        accountId: head.accountId,
+        position: i,
+        insurerState: p.plan.insurer_state,
+        planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
+        planTokenExpiredAt: p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
+      }));
       return { result, persons };
     });
     return this.finish(head, { status: 'complete', errorCode: null, results });
@@ -135,7 +138,7 @@ export class EligibilityResults {
       status: string;
       result_ids: string[];
       person_ids: string[];
-    }[] = await this.db.query(
+    }[] = await this.pg.query(
       `SELECT r.uid, r.account_id, r.batch_id, r.status,
          ARRAY(SELECT nextval('eligibility_results_id_seq') FROM generate_series(1, $2)) AS result_ids,
          ARRAY(SELECT nextval('eligibility_persons_id_seq') FROM generate_series(1, $3)) AS person_ids
@@ -171,14 +174,14 @@ export class EligibilityResults {
       JSON.stringify((outcome.results ?? []).flatMap(({ persons }) => persons.map(personRow))),
       ...deliveries.params,
     ];
-    const write = async (q: Pick<EntityManager, 'query'>) => {
-      const rows: { deliveries: unknown }[] = await q.query(statement, params);
+    const write = async (q: Queryable) => {
+      const rows = await q.query<{ deliveries: unknown }[]>(statement, params);
       return rows.length === 0 ? null : deliveries.read(rows[0].deliveries);
     };
     // A single request is one statement, atomic by itself; a batch item also counts in its batch,
     // in the same transaction (last, so the batch's row lock is held for the shortest time).
     const finished = !head.batchId
-      ? await write(this.db).then((leased) =>
+      ? await write(this.pg).then((leased) =>
           leased ? { deliveries: leased, batchDeliveries: [] as string[] } : null,
         )
       : await this.db.transaction(async (em) => {

@@ -57,9 +57,9 @@ export class SearchRunner {
    */
   async run(requestId: string, jobId: string, lane: SearchLane = 'single'): Promise<void> {
     // The lease answers the request too (one round trip); it only leases a processing request.
-    const leased = await (lane === 'batch' ? this.batchQueue : this.queue).leaseReturning<
-      LeasedRequest
-    >(requestId, jobId, LEASED_REQUEST_COLUMNS);
+    const leased = await (
+      lane === 'batch' ? this.batchQueue : this.queue
+    ).leaseReturning<LeasedRequest>(requestId, jobId, LEASED_REQUEST_COLUMNS);
     if (!leased) return;
     const { attempt, ...row } = leased;
     // `attempts` is the count after this lease, as the entity read after it would say.

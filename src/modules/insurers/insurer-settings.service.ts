@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ValidationFailed } from '@/common/errors';
 import { openSecret, sealSecret } from '@/common/secret-box';
+import { pgPool } from '@/database/pg-pool';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { InsurerCredentials } from './insurer-connector';
@@ -109,11 +110,15 @@ export class InsurerSettingsService {
     accountId: string,
     code: string,
   ): Promise<{ enabled: boolean; credentials: InsurerCredentials | null }> {
-    const rows: { enabled: boolean; username: string | null; password_sealed: string | null }[] =
-      await this.db.query(
-        'SELECT enabled, username, password_sealed FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
-        [accountId, code],
-      );
+    // On the search path: straight to the driver's pool.
+    const { rows } = await pgPool(this.db).query<{
+      enabled: boolean;
+      username: string | null;
+      password_sealed: string | null;
+    }>(
+      'SELECT enabled, username, password_sealed FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
+      [accountId, code],
+    );
     const row = rows[0];
     if (!row) return { enabled: true, credentials: null };
     const credentials =

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '@/database/pg-pool';
 import type { SendResult } from './webhook-sender';
 import type { DeliveryStatus } from './webhook.entity';
 
@@ -10,13 +10,13 @@ import type { DeliveryStatus } from './webhook.entity';
  * the attempt, or null when it was deleted (with its webhook) while the attempt was in flight.
  */
 export async function recordAttempt(
-  db: Pick<EntityManager, 'query'>,
+  db: Queryable,
   deliveryId: string,
   result: SendResult,
   final: boolean,
   delayMs: number,
 ): Promise<DeliveryStatus | null> {
-  const rows: { status: DeliveryStatus }[] = await db.query(
+  const rows = await db.query<{ status: DeliveryStatus }[]>(
     `WITH d AS (
        SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
        WHERE d.id = $1 FOR UPDATE OF d),

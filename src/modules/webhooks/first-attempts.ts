@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { pgQueryable } from '@/database/pg-pool';
 import { recordAttempt } from './attempt-record';
 import { DeliverySender } from './delivery-sender';
 import { DeliveryQueue } from './webhooks.queue';
@@ -62,7 +63,13 @@ export class FirstAttempts implements BeforeApplicationShutdown {
       const schedule = this.config.webhookRetrySchedule;
       const final = schedule.length === 0;
       const delayMs = final ? 0 : schedule[0] * 1000;
-      const outcome = await recordAttempt(this.db, delivery.id, result, final, delayMs);
+      const outcome = await recordAttempt(
+        pgQueryable(this.db),
+        delivery.id,
+        result,
+        final,
+        delayMs,
+      );
       this.logger.log(
         {
           deliveryId: delivery.id,

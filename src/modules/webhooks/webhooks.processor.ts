@@ -7,6 +7,7 @@ import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { DeliverySender } from './delivery-sender';
+import { pgQueryable } from '@/database/pg-pool';
 import { recordAttempt } from './attempt-record';
 import { Webhook, WebhookDelivery } from './webhook.entity';
 import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
@@ -50,7 +51,7 @@ export class WebhooksProcessor implements JobHandler {
     const schedule = this.config.webhookRetrySchedule;
     const final = attemptNo > schedule.length;
     const delayMs = final ? 0 : schedule[attemptNo - 1] * 1000;
-    const outcome = await recordAttempt(this.db, deliveryId, result, final, delayMs);
+    const outcome = await recordAttempt(pgQueryable(this.db), deliveryId, result, final, delayMs);
     this.logger.log(
       {
         deliveryId,
