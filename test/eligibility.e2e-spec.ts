@@ -349,6 +349,11 @@ describe('eligibility', () => {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ detail: `Eligibility request ${uid} not found.` });
       }
+      // Longer than any uid can be: not found without a query, in the same words.
+      const long = 'u'.repeat(257);
+      const res = await http().get(`/api/auth/v2/eligibility/${long}/`).set(a.auth);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: `Eligibility request ${long} not found.` });
     });
 
     it('runs a Universal Search over three insurers in one request', async () => {

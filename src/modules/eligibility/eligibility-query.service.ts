@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
 import { pgPool } from '@/database/pg-pool';
+import { REQUEST_UID_MAX_LENGTH } from './dto/create-eligibility.dto';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { renderProcessing, ResultVersion } from './eligibility.renderer';
 import { InsurerExchangeEntry, InsurerExchangeLog } from './insurer-exchange-log';
@@ -11,8 +12,6 @@ const SELECT_BODY_V1 =
   'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
 const SELECT_BODY_V2 =
   'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
-/** CONTRACT §2: a request uid has at most 256 characters. */
-const MAX_UID_LENGTH = 256;
 
 const notFound = (uid: string) => new NotFoundError(`Eligibility request ${uid} not found.`);
 
@@ -54,7 +53,7 @@ export class EligibilityQueryService {
    * no query runner). A uid longer than any request's is not found without asking.
    */
   async getBody(accountId: string, uid: string, version: ResultVersion): Promise<string> {
-    if (uid.length > MAX_UID_LENGTH) throw notFound(uid);
+    if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
     const { rows } = await pgPool(this.db).query<{ body: string | null }>({
       name: `eligibility-body-${version}`,
       text: version === 'v1' ? SELECT_BODY_V1 : SELECT_BODY_V2,

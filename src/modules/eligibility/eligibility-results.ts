@@ -63,7 +63,7 @@ const FINISH_CTES = `WITH request AS (
 
 /**
  * Finishing a request: stores its results, renders both bodies once, and records its webhook
- * deliveries, all in one transaction, so it happens once whoever gets there first (a worker, a
+ * deliveries, all in one statement, so it happens once whoever gets there first (a worker, a
  * duplicate job, the watchdog). Two round trips: the request with the new rows' ids, then the
  * finishing statement (in a transaction with the batch's count for a batch item).
  */

@@ -7,6 +7,9 @@ import {
 } from '@/common/validation/fields';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
 
+/** CONTRACT §2: a request uid (and a details request's uid) has at most 256 characters. */
+export const REQUEST_UID_MAX_LENGTH = 256;
+
 export class EligibilityPatientDto {
   @StringField({
     required: true,
@@ -60,7 +63,7 @@ export class CreateEligibilityDto {
   insurer_code_list?: string[] | null;
 
   @StringField({
-    maxLength: 256,
+    maxLength: REQUEST_UID_MAX_LENGTH,
     example: 'visit-2026-11-21-0042',
     description:
       'Your id for this request, unique in your account. Generated (32 hex characters) when absent.',
@@ -82,7 +85,7 @@ export class CreateEligibilityDto {
 export class CreateDetailsDto {
   @StringField({
     required: true,
-    maxLength: 256,
+    maxLength: REQUEST_UID_MAX_LENGTH,
     example: 'visit-2026-11-21-0042',
     description: 'Must equal the UID in the path.',
   })
@@ -95,7 +98,7 @@ export class CreateDetailsDto {
   person_id: number;
 
   @StringField({
-    maxLength: 256,
+    maxLength: REQUEST_UID_MAX_LENGTH,
     example: 'visit-2026-11-21-0042-details',
     description: 'Optional UID for the details request (same rules as request_uid).',
   })
