@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { QueueWorkers } from '@/common/queue/queue-workers';
 
 /** The Bull queue `name` of an app (to look at its jobs). */
 export function bullQueue(app: INestApplicationContext, name: string): Queue {
@@ -23,8 +24,8 @@ export async function waitUntil<T>(
 }
 
 /**
- * Waits until queue `name` holds no waiting, delayed or active job: everything that was
- * scheduled has run. "Nothing more will happen" is then a fact to assert, not a sleep.
+ * Waits until queue `name` holds no waiting, delayed or active job and the app's local lane of
+ * that queue has nothing left: everything that was scheduled has run. "Nothing more will happen" is then a fact to assert, not a sleep.
  */
 export async function waitForIdleQueue(
   app: INestApplicationContext,
@@ -32,11 +33,16 @@ export async function waitForIdleQueue(
   timeoutMs = 20_000,
 ): Promise<void> {
   const queue = bullQueue(app, name);
+  const db = app
+    .get(QueueWorkers, { strict: false })
+    .queues()
+    .find((q) => q.spec.name === name);
   await waitUntil(
     `queue ${name} to be idle`,
     async () => {
       const c = await queue.getJobCounts();
-      return c.waiting + c.active + c.delayed === 0 ? true : undefined;
+      const local = db?.localPending ?? 0;
+      return c.waiting + c.active + c.delayed + local === 0 ? true : undefined;
     },
     timeoutMs,
   );

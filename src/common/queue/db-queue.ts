@@ -3,6 +3,7 @@ import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
 import { pgPool } from '@/database/pg-pool';
+import type { LocalLane } from './local-lane';
 
 /** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
 export interface DbJobData {
@@ -37,10 +38,13 @@ const ENQUEUE_TIMEOUT_MS = 3_000;
  *   expired).
  * - `requeueOverdue`: the sweeper re-enqueues rows whose job was lost (Redis restart) or whose
  *   worker died; SKIP LOCKED hands each row to one of several workers.
+ * - `dispatch`: work due now, stored by this process, runs here when this process works on the
+ *   queue (its LocalLane, no Redis), and is enqueued in Bull otherwise.
  * Jobs are thin and idempotent; a lost Redis loses nothing.
  */
 export abstract class DbQueue {
   private readonly log: Logger;
+  private lane: LocalLane | null = null;
 
   protected constructor(
     readonly spec: DbQueueSpec,
@@ -48,6 +52,25 @@ export abstract class DbQueue {
     readonly queue: Queue<DbJobData>,
   ) {
     this.log = new Logger(`DbQueue:${spec.name}`);
+  }
+
+  /** Set by QueueWorkers in a process that works on this queue. */
+  attachLane(lane: LocalLane | null): void {
+    this.lane = lane;
+  }
+
+  /** Rows handed to this process's lane and not finished yet (0 without a lane). */
+  get localPending(): number {
+    return this.lane?.pending ?? 0;
+  }
+
+  /**
+   * Row `id`, just stored as due now, runs as soon as possible: in this process's lane when it
+   * has one with room (no Redis round trip), else by a Bull job. Never throws (see `enqueue`).
+   */
+  async dispatch(id: string): Promise<boolean> {
+    if (this.lane?.offer(id)) return true;
+    return this.enqueue(id, 0, 'a0');
   }
 
   /**

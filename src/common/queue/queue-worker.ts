@@ -1,7 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
-import type { Job } from 'bull';
 import type { AppConfig } from '@/config/env';
-import type { DbJobData } from './db-queue';
+import type { QueueJob } from './local-lane';
 
 export const QUEUE_WORKER = Symbol('queue-worker');
 
@@ -16,7 +15,7 @@ export interface QueueWorkerMeta extends QueueWorkerOptions {
 
 /** What a queue worker does with one job. Thin: the row holds the work, the job only its id. */
 export interface JobHandler {
-  handle(job: Job<DbJobData>): Promise<void>;
+  handle(job: QueueJob): Promise<void>;
 }
 
 /**

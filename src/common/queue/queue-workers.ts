@@ -1,20 +1,32 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Job } from 'bull';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig, runsWorkers } from '@/config/env';
 import { DbJobData, DbQueue } from './db-queue';
+import { LocalLane, Permits } from './local-lane';
 import { JobHandler, QUEUE_WORKER, QueueWorkerMeta } from './queue-worker';
+
+/** A lane holds at most this many concurrencies' worth of rows before dispatch goes to Bull. */
+const LANE_CAPACITY_PER_PERMIT = 20;
 
 /**
  * Registers every @QueueWorker with its queue, in processes whose ROLE (from the injected config)
  * runs workers: `api` processes only add jobs. Every DbQueue must have a worker, or start-up fails.
+ * Each queue's Bull worker and its LocalLane (work this process dispatched to itself) share one
+ * set of permits: the worker's concurrency bounds both together.
  */
 @Injectable()
-export class QueueWorkers implements OnApplicationBootstrap {
+export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueWorkers.name);
   private readonly registered: string[] = [];
+  private readonly lanes: { queue: DbQueue; lane: LocalLane }[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -50,20 +62,54 @@ export class QueueWorkers implements OnApplicationBootstrap {
       if (this.registered.includes(meta.queue))
         throw new Error(`Two @QueueWorker for ${meta.queue}`);
       const concurrency = meta.concurrency?.(this.config) ?? 1;
-      queue.queue.on('failed', (job: Job<DbJobData>, error: Error) =>
+      const failed = (id: string, jobId: unknown, error: Error) =>
         this.logger.error(
-          { queue: meta.queue, id: job.data.id, jobId: job.id, err: error.message },
+          { queue: meta.queue, id, jobId, err: error.message },
           'job failed; the sweeper will run it again',
-        ),
+        );
+      queue.queue.on('failed', (job: Job<DbJobData>, error: Error) =>
+        failed(job.data.id, job.id, error),
       );
+      const permits = new Permits(concurrency);
+      const lane = new LocalLane(
+        queue.spec.job,
+        permits,
+        concurrency * LANE_CAPACITY_PER_PERMIT,
+        (job) => handler.handle(job),
+        (id, error) => failed(id, null, error),
+      );
+      queue.attachLane(lane);
+      this.lanes.push({ queue, lane });
       queue.queue
-        .process(queue.spec.job, concurrency, (job: Job<DbJobData>) => handler.handle(job))
+        .process(queue.spec.job, concurrency, (job: Job<DbJobData>) =>
+          permits.use(() => handler.handle(job)),
+        )
         .catch((e: unknown) =>
           this.logger.error({ queue: meta.queue, err: (e as Error).message }, 'worker stopped'),
         );
       this.registered.push(meta.queue);
     }
     this.logger.log({ queues: this.registered }, 'queue workers started');
+  }
+
+  /**
+   * Before the queues and the database close: this process's Bull workers take no new job, the
+   * lanes stop, the rows they had not started go to Bull (where another worker takes them at
+   * once), and their runs in flight end.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const lanes = this.lanes.splice(0);
+    await Promise.all(
+      lanes.map(async ({ queue, lane }) => {
+        await queue.queue.pause(true, true).catch(() => undefined);
+        queue.attachLane(null);
+        const left = lane.close();
+        for (const id of left) await queue.enqueue(id, 0, 'a0');
+        if (left.length > 0)
+          this.logger.log({ queue: queue.spec.name, count: left.length }, 'handed to Bull');
+        await lane.idle();
+      }),
+    );
   }
 
   private workers(): { meta: QueueWorkerMeta; handler: JobHandler }[] {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Job } from 'bull';
 import { Repository } from 'typeorm';
-import type { DbJobData } from '@/common/queue/db-queue';
+import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { BillingProviders } from './claim-billing-provider';
 import { ClaimServiceLine } from './claim-service-line.entity';
@@ -28,7 +27,7 @@ export class ClaimsProcessor implements JobHandler {
     private readonly checker: ClaimStatusChecker,
   ) {}
 
-  async handle(job: Job<DbJobData>): Promise<void> {
+  async handle(job: QueueJob): Promise<void> {
     const attempt = await this.queue.lease(job.data.id, String(job.id));
     if (attempt === null) return;
     const claim = await this.claims.findOne({ where: { id: job.data.id } });

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Job } from 'bull';
-import type { DbJobData } from '@/common/queue/db-queue';
+import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { BATCH_QUEUE } from './batch.queue';
 import { SearchRunner } from './search-runner';
@@ -11,7 +10,7 @@ import { SearchRunner } from './search-runner';
 export class BatchItemProcessor implements JobHandler {
   constructor(private readonly runner: SearchRunner) {}
 
-  async handle(job: Job<DbJobData>): Promise<void> {
+  async handle(job: QueueJob): Promise<void> {
     await this.runner.run(job.data.id, String(job.id), 'batch');
   }
 }

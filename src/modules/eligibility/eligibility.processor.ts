@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Job } from 'bull';
-import type { DbJobData } from '@/common/queue/db-queue';
+import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { SEARCH_QUEUE } from './eligibility.queue';
 import { SearchRunner } from './search-runner';
@@ -11,7 +10,7 @@ import { SearchRunner } from './search-runner';
 export class EligibilityProcessor implements JobHandler {
   constructor(private readonly runner: SearchRunner) {}
 
-  async handle(job: Job<DbJobData>): Promise<void> {
+  async handle(job: QueueJob): Promise<void> {
     await this.runner.run(job.data.id, String(job.id));
   }
 }

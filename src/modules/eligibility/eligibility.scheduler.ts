@@ -23,9 +23,9 @@ export class EligibilityScheduler {
     private readonly batchQueue: BatchSearchQueue,
   ) {}
 
-  /** The first run of a stored request, at once. */
+  /** The first run of a stored request, at once (in this process when it runs searches). */
   async enqueue(requestId: string): Promise<void> {
-    await this.queue.enqueue(requestId, 0, 'a0');
+    await this.queue.dispatch(requestId);
   }
 
   /** Runs the search again in `delayMs`, keeping the settled insurer outcomes and the attempt count. */

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Job } from 'bull';
 import { Repository } from 'typeorm';
-import type { DbJobData } from '@/common/queue/db-queue';
+import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { MailMessage } from './mail-message.entity';
 import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE, MailQueue, mailRetryDelayMs } from './mail.queue';
@@ -24,7 +23,7 @@ export class MailProcessor implements JobHandler {
   ) {}
 
   /** Idempotent: the lease skips a message already sent, failed or being sent by another job. */
-  async handle(job: Job<DbJobData>): Promise<void> {
+  async handle(job: QueueJob): Promise<void> {
     const id = job.data.id;
     const attempt = await this.queue.lease(id, String(job.id));
     if (attempt === null) return;

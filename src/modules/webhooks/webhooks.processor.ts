@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { Job } from 'bull';
 import { DataSource, Repository } from 'typeorm';
-import type { DbJobData } from '@/common/queue/db-queue';
+import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -31,7 +30,7 @@ export class WebhooksProcessor implements JobHandler {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async handle(job: Job<DbJobData>): Promise<void> {
+  async handle(job: QueueJob): Promise<void> {
     await this.attempt(job.data.id, String(job.id));
   }
 
