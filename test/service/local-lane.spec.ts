@@ -5,7 +5,7 @@ import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/eligibility.que
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { createTestContext, TestContext } from '../support/app';
 import { patient } from '../support/eligibility';
-import { fakeConnector, ScriptedConnector } from '../support/fake-connector';
+import { fakeConnector } from '../support/fake-connector';
 import { bullQueue, waitUntil } from '../support/queues';
 
 const VSP = 'insurer:vision:vsp';

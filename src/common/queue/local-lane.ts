@@ -100,7 +100,7 @@ export class LocalLane {
     try {
       while (!this.closed && this.waiting.size > 0) {
         await this.permits.acquire();
-        const id = this.waiting.values().next().value as string | undefined;
+        const id = this.waiting.values().next().value;
         if (id === undefined || this.closed) {
           this.permits.release();
           break;
