@@ -25,6 +25,8 @@ export interface DbQueueSpec {
   pending: string;
   /** How long one run may take before the sweeper assumes its worker died. */
   leaseMs: number;
+  /** More assignments the lease makes, e.g. `started_at = COALESCE(started_at, now())`. */
+  leaseSets?: string;
 }
 
 const ENQUEUE_TIMEOUT_MS = 3_000;
@@ -132,24 +134,27 @@ export abstract class DbQueue {
 
   /**
    * `lease`, answering the leased row's `returning` columns (SQL, e.g. `uid, account_id AS
-   * "accountId"`) with its attempt number in the same round trip.
+   * "accountId"`) with its attempt number in the same round trip, and `extra` select-list
+   * expressions over the CTE `leased` (which has those columns), e.g. a subquery of a row it
+   * points at.
    */
   async leaseReturning<T extends object>(
     id: string,
     jobId: string,
     returning: string | null,
+    extra: string | null = null,
   ): Promise<(T & { attempt: number }) | null> {
-    const { table, dueColumn, attemptsColumn, pending, leaseMs } = this.spec;
+    const { table, dueColumn, attemptsColumn, pending, leaseMs, leaseSets } = this.spec;
     const { rows } = await pgPool(this.db).query<T & { attempt: number }>(
       `WITH leased AS (
          UPDATE ${table}
          SET ${attemptsColumn} = ${attemptsColumn} + 1,
              ${dueColumn} = now() + ($3 || ' milliseconds')::interval,
-             lease_job = $2
+             lease_job = $2${leaseSets ? `, ${leaseSets}` : ''}
          WHERE id = $1 AND ${pending}
            AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
          RETURNING ${attemptsColumn} AS attempt${returning ? `, ${returning}` : ''})
-       SELECT * FROM leased`,
+       SELECT leased.*${extra ? `, ${extra}` : ''} FROM leased`,
       [id, jobId, String(leaseMs)],
     );
     if (rows.length === 0) return null;

@@ -35,6 +35,8 @@ export class BatchSearchQueue extends DbQueue {
         pending: `status = 'processing' AND batch_id IS NOT NULL`,
         // A run may first wait for an insurer slot (a few seconds), then for its insurers.
         leaseMs: config.insurerTimeoutMs + 40_000,
+        // The watchdog times an item from its first run (it may wait in line for long).
+        leaseSets: 'started_at = COALESCE(started_at, now())',
       },
       db,
       queue,
@@ -65,21 +67,5 @@ export class BatchSearchQueue extends DbQueue {
         return;
       }
     }
-  }
-
-  /** Also starts the watchdog's clock of the item on its first run. */
-  override async leaseReturning<T extends object>(
-    id: string,
-    jobId: string,
-    returning: string | null,
-  ): Promise<(T & { attempt: number }) | null> {
-    const leased = await super.leaseReturning<T>(id, jobId, returning);
-    if (leased?.attempt === 1) {
-      await this.db.query(
-        `UPDATE eligibility_requests SET started_at = now() WHERE id = $1 AND started_at IS NULL`,
-        [id],
-      );
-    }
-    return leased;
   }
 }

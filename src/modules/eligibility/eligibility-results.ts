@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { pgQueryable, type Queryable } from '@/database/pg-pool';
+import { SequenceBlock } from '@/database/sequence-block';
 import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
@@ -20,14 +21,12 @@ interface Outcome {
   results: StoredResults | null;
 }
 
-/** What finishing needs of a request, read with the ids its results and persons will have. */
-interface Head {
+/** What finishing needs of a request (a run has it from its lease; others read it). */
+export interface Head {
   requestId: string;
   uid: string;
   accountId: string;
   batchId: string | null;
-  resultIds: string[];
-  personIds: string[];
 }
 
 /**
@@ -64,14 +63,17 @@ const FINISH_CTES = `WITH request AS (
 /**
  * Finishing a request: stores its results, renders both bodies once, and records its webhook
  * deliveries, all in one statement, so it happens once whoever gets there first (a worker, a
- * duplicate job, the watchdog). Two round trips: the request with the new rows' ids, then the
- * finishing statement (in a transaction with the batch's count for a batch item).
+ * duplicate job, the watchdog). One round trip for a run, which knows its request from its lease
+ * (ids for the new rows come from blocks taken ahead, SequenceBlock); the watchdog reads the
+ * request first. A batch item's statement runs in a transaction with its batch's count.
  */
 @Injectable()
 export class EligibilityResults {
   private readonly logger = new Logger(EligibilityResults.name);
   /** The hot statements go straight to the driver's pool (bench/README.md). */
   private readonly pg: Queryable;
+  private readonly resultIds: SequenceBlock;
+  private readonly personIds: SequenceBlock;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -79,20 +81,30 @@ export class EligibilityResults {
     private readonly batches: BatchCompletion,
   ) {
     this.pg = pgQueryable(db);
+    this.resultIds = new SequenceBlock(this.pg, 'eligibility_results_id_seq');
+    this.personIds = new SequenceBlock(this.pg, 'eligibility_persons_id_seq');
   }
 
-  /** Ends the request `complete` with these plans (in this order); false when already finished. */
+  /**
+   * Ends the request `complete` with these plans (in this order); false when already finished.
+   * `known`: the request as the caller's lease answered it (else it is read).
+   */
   async complete(
     requestId: string,
     found: { code: string; plan: InsurerPlanResult }[],
+    known?: Head,
   ): Promise<boolean> {
-    const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
-    const head = await this.head(requestId, found.length, personCount);
+    const head = known ?? (await this.head(requestId));
     if (!head) return false;
-    const personIds = head.personIds.values();
+    const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
+    const [resultIds, personIdList] = await Promise.all([
+      this.resultIds.take(found.length),
+      this.personIds.take(personCount),
+    ]);
+    const personIds = personIdList.values();
     const results: StoredResults = found.map(({ code, plan }, position) => {
       const result: EligibilityResult = {
-        id: head.resultIds[position],
+        id: resultIds[position],
         requestId,
         accountId: head.accountId,
         position,
@@ -122,29 +134,20 @@ export class EligibilityResults {
     return this.finish(head, { status: 'complete', errorCode: null, results });
   }
 
-  /** Ends the request `error` with `errorCode`; false when already finished. */
-  async fail(requestId: string, errorCode: EligibilityErrorCode): Promise<boolean> {
-    const head = await this.head(requestId, 0, 0);
+  /** Ends the request `error` with `errorCode`; false when already finished. `known`: as above. */
+  async fail(requestId: string, errorCode: EligibilityErrorCode, known?: Head): Promise<boolean> {
+    const head = known ?? (await this.head(requestId));
     if (!head) return false;
     return this.finish(head, { status: 'error', errorCode, results: null });
   }
 
-  /** The request, when still processing, and ids for its new results and persons. */
-  private async head(requestId: string, results: number, persons: number): Promise<Head | null> {
-    const rows: {
-      uid: string;
-      account_id: string;
-      batch_id: string | null;
-      status: string;
-      result_ids: string[];
-      person_ids: string[];
-    }[] = await this.pg.query(
-      `SELECT r.uid, r.account_id, r.batch_id, r.status,
-         ARRAY(SELECT nextval('eligibility_results_id_seq') FROM generate_series(1, $2)) AS result_ids,
-         ARRAY(SELECT nextval('eligibility_persons_id_seq') FROM generate_series(1, $3)) AS person_ids
-       FROM eligibility_requests r WHERE r.id = $1`,
-      [requestId, results, persons],
-    );
+  /** The request, when still processing. */
+  private async head(requestId: string): Promise<Head | null> {
+    const rows: { uid: string; account_id: string; batch_id: string | null; status: string }[] =
+      await this.pg.query(
+        'SELECT uid, account_id, batch_id, status FROM eligibility_requests WHERE id = $1',
+        [requestId],
+      );
     const row = rows[0];
     if (!row || row.status !== 'processing') return null;
     return {
@@ -152,8 +155,6 @@ export class EligibilityResults {
       uid: row.uid,
       accountId: row.account_id,
       batchId: row.batch_id === null ? null : String(row.batch_id),
-      resultIds: row.result_ids.map(String),
-      personIds: row.person_ids.map(String),
     };
   }
 

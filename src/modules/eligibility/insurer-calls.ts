@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { TimeoutError, withTimeout } from '@/common/timeout';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import {
   ConnectorContext,
   InsurerConnector,
@@ -16,7 +15,10 @@ import {
   WireExchange,
 } from '@/modules/insurers/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import {
+  InsurerSettingRow,
+  InsurerSettingsService,
+} from '@/modules/insurers/insurer-settings.service';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 import { toInsurerPerson, toPlanResult } from './eligibility-results';
@@ -32,6 +34,45 @@ interface Usable {
 }
 
 /**
+ * What the calls of one run need besides the request, read with the run's lease (one round trip,
+ * SEARCH_SETUP_SQL): the account's settings rows of the request's insurers, and the identity of
+ * the request's location (null when it has no NPI: real insurers refuse then).
+ */
+export interface SearchSetup {
+  settings: InsurerSettingRow[];
+  provider: ProviderIdentity | null;
+}
+
+/**
+ * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
+ * "insurerCodes") answering `settings` and `provider` as JSON; `setupOf` reads them.
+ */
+export const SEARCH_SETUP_SQL = `
+  (SELECT COALESCE(json_agg(json_build_object('insurer_code', ai.insurer_code, 'enabled', ai.enabled,
+      'username', ai.username, 'password_sealed', ai.password_sealed)), '[]'::json)
+   FROM account_insurers ai
+   WHERE ai.account_id = leased."accountId" AND ai.insurer_code = ANY(leased."insurerCodes")) AS settings,
+  (SELECT json_build_object('npi', l.npi, 'organization_name', COALESCE(l.organization_name, l.title),
+      'tax_id', l.tax_id)
+   FROM locations l
+   WHERE l.id = leased."locationId" AND l.account_id = leased."accountId" AND l.npi IS NOT NULL) AS provider`;
+
+/** The SearchSetup of a lease's row with SEARCH_SETUP_SQL's columns. */
+export function setupOf(row: { settings: unknown; provider: unknown }): SearchSetup {
+  const provider = row.provider as {
+    npi: string;
+    organization_name: string;
+    tax_id: string | null;
+  } | null;
+  return {
+    settings: row.settings as InsurerSettingRow[],
+    provider: provider
+      ? { npi: provider.npi, organizationName: provider.organization_name, taxId: provider.tax_id }
+      : null,
+  };
+}
+
+/**
  * One call to one insurer's connector, turned into an InsurerOutcome: never throws. A timeout or
  * InsurerUnavailableError is `unavailable` (retried); any other error is `failed`. Every call is
  * recorded in the insurer exchange log.
@@ -44,23 +85,26 @@ export class InsurerCalls {
     @InjectDataSource() private readonly db: DataSource,
     private readonly insurers: InsurerRegistry,
     private readonly insurerSettings: InsurerSettingsService,
-    private readonly accounts: AccountsService,
     private readonly exchanges: InsurerExchangeLog,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async search(request: EligibilityRequest, code: string): Promise<InsurerOutcome> {
-    const usable = await this.connectorFor(request, code);
+  async search(
+    request: EligibilityRequest,
+    code: string,
+    setup: SearchSetup,
+  ): Promise<InsurerOutcome> {
+    const usable = this.connectorFor(request, code, setup);
     if ('kind' in usable) return usable;
-    return this.call(request, code, usable, (context) =>
+    return this.call(request, code, usable, setup, (context) =>
       usable.connector.search(request.query, context),
     );
   }
 
   /** A details request: the one person of an earlier result, asked of the same insurer. */
-  async details(request: EligibilityRequest): Promise<InsurerOutcome> {
+  async details(request: EligibilityRequest, setup: SearchSetup): Promise<InsurerOutcome> {
     const code = request.insurerCodes[0];
-    const usable = await this.connectorFor(request, code);
+    const usable = this.connectorFor(request, code, setup);
     if ('kind' in usable) return usable;
     const target = request.target!;
     const result = await this.db
@@ -71,7 +115,7 @@ export class InsurerCalls {
       .findOne({ where: { id: String(target.person_id), resultId: String(target.result_id) } });
     if (!result || !person)
       return { code, kind: 'failed', error: 'target result or person is gone' };
-    return this.call(request, code, usable, async (context) => {
+    return this.call(request, code, usable, setup, async (context) => {
       const outcome = await usable.connector.fetchPlanDetails(
         {
           query: request.query,
@@ -89,10 +133,11 @@ export class InsurerCalls {
    * usable connector: none in the service, or the insurer switched off for the account. Neither
    * changes on a retry, so neither is retried.
    */
-  private async connectorFor(
+  private connectorFor(
     request: EligibilityRequest,
     code: string,
-  ): Promise<Usable | InsurerOutcome> {
+    setup: SearchSetup,
+  ): Usable | InsurerOutcome {
     const connector = this.insurers.get(code);
     if (!connector) {
       return {
@@ -102,7 +147,11 @@ export class InsurerCalls {
         retryable: false,
       };
     }
-    const setting = await this.insurerSettings.forSearch(request.accountId, code);
+    const setting = this.insurerSettings.forSearch(
+      request.accountId,
+      code,
+      setup.settings.find((row) => row.insurer_code === code),
+    );
     if (!setting.enabled) {
       return {
         code,
@@ -118,6 +167,7 @@ export class InsurerCalls {
     request: EligibilityRequest,
     code: string,
     usable: Usable,
+    setup: SearchSetup,
     fn: (context: ConnectorContext) => Promise<Answer>,
   ): Promise<InsurerOutcome> {
     const timeoutMs = this.config.insurerTimeoutMs;
@@ -129,7 +179,7 @@ export class InsurerCalls {
       requestUid: request.uid,
       elapsedMs: startedAt.getTime() - request.createdAt.getTime(),
       credentials: usable.credentials,
-      provider: await this.providerOf(request),
+      provider: setup.provider,
       deadline: startedAt.getTime() + timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
       recordExchange: (exchange) => {
@@ -156,17 +206,6 @@ export class InsurerCalls {
     else if (outcome.kind === 'unavailable')
       this.logger.warn({ requestId: request.id, insurer: code }, 'insurer unavailable');
     return outcome;
-  }
-
-  /** The request location's identity, or null when it has no NPI (real insurers refuse then). */
-  private async providerOf(request: EligibilityRequest): Promise<ProviderIdentity | null> {
-    const location = await this.accounts.getLocationById(request.accountId, request.locationId);
-    if (!location?.npi) return null;
-    return {
-      npi: location.npi,
-      organizationName: location.organizationName ?? location.title,
-      taxId: location.taxId,
-    };
   }
 
   /** One row of the exchange log; a failure to write it must not cost the (billed) answer. */

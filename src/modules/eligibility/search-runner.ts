@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityRequest } from './eligibility-request.entity';
-import { EligibilityResults } from './eligibility-results';
+import { EligibilityResults, type Head } from './eligibility-results';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch.queue';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import { InsurerCalls } from './insurer-calls';
+import { InsurerCalls, SEARCH_SETUP_SQL, type SearchSetup, setupOf } from './insurer-calls';
 import { InsurerSlots, type SearchLane } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
 
@@ -56,16 +56,24 @@ export class SearchRunner {
    * (`jobId` identifies this one). `lane`: the queue the job came from (batch items have their own).
    */
   async run(requestId: string, jobId: string, lane: SearchLane = 'single'): Promise<void> {
-    // The lease answers the request too (one round trip); it only leases a processing request.
-    const leased = await (
-      lane === 'batch' ? this.batchQueue : this.queue
-    ).leaseReturning<LeasedRequest>(requestId, jobId, LEASED_REQUEST_COLUMNS);
+    // The lease answers the request and what its insurer calls need (one round trip); it only
+    // leases a processing request.
+    const leased = await (lane === 'batch' ? this.batchQueue : this.queue).leaseReturning<
+      LeasedRequest & { settings: unknown; provider: unknown }
+    >(requestId, jobId, LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL);
     if (!leased) return;
-    const { attempt, ...row } = leased;
+    const { attempt, settings, provider, ...row } = leased;
     // `attempts` is the count after this lease, as the entity read after it would say.
     const request = Object.assign(new EligibilityRequest(), row, { id: String(row.id) });
 
-    const outcomes = await this.ask(request);
+    const head: Head = {
+      requestId,
+      uid: request.uid,
+      accountId: request.accountId,
+      batchId: request.batchId === null ? null : String(request.batchId),
+    };
+
+    const outcomes = await this.ask(request, setupOf({ settings, provider }));
     const decision = decideNext(outcomes, attempt);
     const settled = settledByCode(outcomes);
     switch (decision.next) {
@@ -92,16 +100,16 @@ export class SearchRunner {
           lane,
         );
       case 'complete':
-        await this.results.complete(requestId, decision.found);
+        await this.results.complete(requestId, decision.found, head);
         return;
       case 'fail':
-        await this.results.fail(requestId, decision.errorCode);
+        await this.results.fail(requestId, decision.errorCode, head);
         return;
     }
   }
 
   /** One outcome per insurer, in the request's order: settled ones as stored, the others asked now. */
-  private async ask(request: EligibilityRequest): Promise<InsurerOutcome[]> {
+  private async ask(request: EligibilityRequest, setup: SearchSetup): Promise<InsurerOutcome[]> {
     const settled = request.insurerOutcomes ?? {};
     const pending = request.insurerCodes.filter((code) => !settled[code]);
     const slot = (code: string, call: () => Promise<InsurerOutcome>) =>
@@ -109,10 +117,10 @@ export class SearchRunner {
     const asked =
       request.kind === 'details'
         ? pending.length > 0
-          ? [await slot(pending[0], () => this.calls.details(request))]
+          ? [await slot(pending[0], () => this.calls.details(request, setup))]
           : []
         : await Promise.all(
-            pending.map((code) => slot(code, () => this.calls.search(request, code))),
+            pending.map((code) => slot(code, () => this.calls.search(request, code, setup))),
           );
     const byCode = new Map(asked.map((o) => [o.code, o]));
     return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);

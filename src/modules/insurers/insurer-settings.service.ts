@@ -3,12 +3,19 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ValidationFailed } from '@/common/errors';
 import { openSecret, sealSecret } from '@/common/secret-box';
-import { pgPool } from '@/database/pg-pool';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { InsurerCredentials } from './insurer-connector';
 import { isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
 import { InsurerRegistry } from './insurer-registry.service';
+
+/** An `account_insurers` row as a search reads it. */
+export interface InsurerSettingRow {
+  insurer_code: string;
+  enabled: boolean;
+  username: string | null;
+  password_sealed: string | null;
+}
 
 export interface InsurerSetting {
   code: string;
@@ -105,21 +112,16 @@ export class InsurerSettingsService {
     this.logger.log({ accountId, insurer: code }, 'insurer credentials deleted');
   }
 
-  /** What a search needs: whether the insurer is on for the account, and its decrypted credentials. */
-  async forSearch(
+  /**
+   * What a search needs of an insurer: whether it is on for the account, and its decrypted
+   * credentials, from its `account_insurers` row as stored (none: on, without credentials). The
+   * search runner reads the rows with its lease (SEARCH_SETUP_SQL).
+   */
+  forSearch(
     accountId: string,
     code: string,
-  ): Promise<{ enabled: boolean; credentials: InsurerCredentials | null }> {
-    // On the search path: straight to the driver's pool.
-    const { rows } = await pgPool(this.db).query<{
-      enabled: boolean;
-      username: string | null;
-      password_sealed: string | null;
-    }>(
-      'SELECT enabled, username, password_sealed FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
-      [accountId, code],
-    );
-    const row = rows[0];
+    row: InsurerSettingRow | undefined,
+  ): { enabled: boolean; credentials: InsurerCredentials | null } {
     if (!row) return { enabled: true, credentials: null };
     const credentials =
       row.password_sealed && row.username
