@@ -8,6 +8,7 @@ import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
 import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
 import { SearchRunner } from '@/modules/eligibility/search-runner';
 import { createTestContext, TestContext } from '../support/app';
@@ -213,6 +214,47 @@ describe('SearchRunner (service level, scripted insurers)', () => {
       expect(withSlot).not.toHaveBeenCalled();
     } finally {
       withSlot.mockRestore();
+    }
+  });
+
+  it("gives each call the account's credentials and the location's identity, read with the lease", async () => {
+    const settings = t.ctx.get(InsurerSettingsService);
+    await settings.setCredentials(accountId, VSP, 'practice-user', 's3cret-pw');
+    await db.query(
+      `UPDATE locations SET npi = '1234567893', organization_name = 'Clear Sight LLC', tax_id = '123456789'
+       WHERE account_id = $1`,
+      [accountId],
+    );
+    try {
+      const { id } = await accept([VSP, EYE_MED]);
+      await runNow(id);
+      const provider = {
+        npi: '1234567893',
+        organizationName: 'Clear Sight LLC',
+        taxId: '123456789',
+      };
+      expect(vsp.calls[0].context).toMatchObject({
+        credentials: { username: 'practice-user', password: 's3cret-pw' },
+        provider,
+      });
+      // EyeMed has no settings row: on, without credentials.
+      expect(eyeMed.calls[0].context).toMatchObject({ credentials: null, provider });
+      expect((await state(id)).status).toBe('complete');
+
+      // Switched off for the account: not asked; no NPI: no provider identity.
+      await settings.setEnabled(accountId, EYE_MED, false);
+      await db.query('UPDATE locations SET npi = NULL WHERE account_id = $1', [accountId]);
+      const second = await accept([VSP, EYE_MED]);
+      await runNow(second.id);
+      expect(eyeMed.calls).toHaveLength(1);
+      expect(vsp.calls[1].context.provider).toBeNull();
+    } finally {
+      await settings.setEnabled(accountId, EYE_MED, true);
+      await settings.deleteCredentials(accountId, VSP);
+      await db.query(
+        'UPDATE locations SET tax_id = NULL, organization_name = NULL WHERE account_id = $1',
+        [accountId],
+      );
     }
   });
 
