@@ -1,4 +1,5 @@
-import type { Pool } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -18,10 +19,40 @@ export interface Queryable {
   query<T = unknown>(text: string, params?: unknown[]): Promise<T>;
 }
 
-/** Runs statements on the driver's pool directly, answering the rows as `db.query` does. */
+const names = new Map<string, string>();
+/** Statement texts named at most (a text built per call would otherwise grow the map). */
+const MAX_NAMED = 200;
+
+/**
+ * The statement `text` as a named prepared statement: each connection parses and plans it once
+ * (PostgreSQL then reuses a generic plan where it is as good), instead of on every execution.
+ * The name is derived from the text, so equal texts share it and different texts never do.
+ */
+export function prepared(text: string, values?: unknown[]): QueryConfig {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return { name, text, values };
+}
+
+/** Runs `text` on the driver's pool as a prepared statement (`prepared`). */
+export function queryPrepared<R extends QueryResultRow>(
+  db: DataSource,
+  text: string,
+  values?: unknown[],
+): Promise<QueryResult<R>> {
+  return pgPool(db).query<R>(prepared(text, values));
+}
+
+/**
+ * Runs statements on the driver's pool directly, as prepared statements, answering the rows as
+ * `db.query` does.
+ */
 export function pgQueryable(db: DataSource): Queryable {
   return {
     query: async <T>(text: string, params?: unknown[]) =>
-      (await pgPool(db).query(text, params)).rows as T,
+      (await queryPrepared(db, text, params)).rows as T,
   };
 }

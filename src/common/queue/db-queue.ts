@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
-import { pgPool } from '@/database/pg-pool';
+import { queryPrepared } from '@/database/pg-pool';
 import type { LocalLane } from './local-lane';
 
 /** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
@@ -145,7 +145,8 @@ export abstract class DbQueue {
     extra: string | null = null,
   ): Promise<(T & { attempt: number }) | null> {
     const { table, dueColumn, attemptsColumn, pending, leaseMs, leaseSets } = this.spec;
-    const { rows } = await pgPool(this.db).query<T & { attempt: number }>(
+    const { rows } = await queryPrepared<T & { attempt: number }>(
+      this.db,
       `WITH leased AS (
          UPDATE ${table}
          SET ${attemptsColumn} = ${attemptsColumn} + 1,

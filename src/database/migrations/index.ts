@@ -13,6 +13,7 @@ import { ProviderIdentityExchanges1795325134996 } from './1795325134996-Provider
 import { PatientDataProtection1795325219572 } from './1795325219572-PatientDataProtection';
 import { ClaimLifecycle1795325576421 } from './1795325576421-ClaimLifecycle';
 import { EligibilityBatches1795325462788 } from './1795325462788-EligibilityBatches';
+import { Lz4Bodies1795341000000 } from './1795341000000-Lz4Bodies';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   PatientDataProtection1795325219572,
   ClaimLifecycle1795325576421,
   EligibilityBatches1795325462788,
+  Lz4Bodies1795341000000,
 ];

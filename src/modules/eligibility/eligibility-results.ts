@@ -162,7 +162,11 @@ export class EligibilityResults {
     const input = { uid: head.uid, ...outcome };
     const bodyV1 = renderResult(input, 'v1');
     const bodyV2 = renderResult(input, 'v2');
-    const deliveries = this.outbox.finishingDeliveries(8, { v1: bodyV1, v2: bodyV2 });
+    const deliveries = this.outbox.finishingDeliveries(
+      8,
+      { v1: bodyV1, v2: bodyV2 },
+      { v1: '$4', v2: '$5' },
+    );
     const statement = `${FINISH_CTES}, ${deliveries.cte}
       SELECT request.id, ${deliveries.summary} AS deliveries FROM request`;
     const params = [

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
-import { pgPool } from '@/database/pg-pool';
+import { queryPrepared } from '@/database/pg-pool';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
@@ -134,7 +134,8 @@ export class EligibilityService {
     let id: string;
     try {
       // The unique index on (account_id, uid) decides between concurrent duplicates.
-      const { rows: inserted } = await pgPool(this.db).query<{ id: string }>(
+      const { rows: inserted } = await queryPrepared<{ id: string }>(
+        this.db,
         `INSERT INTO eligibility_requests
            (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status, job_due_at)
          SELECT $1, $2, $3, $4, l.id, $6, $7, $8, 'processing', now()

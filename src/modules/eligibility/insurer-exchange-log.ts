@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '@/database/pg-pool';
 import { GroupCommit } from '@/common/group-commit';
 import type { WireExchange } from '@/modules/insurers/insurer-connector';
 
@@ -72,7 +73,8 @@ export class InsurerExchangeLog {
   }
 
   private async insert(rows: object[]): Promise<void> {
-    await this.db.query(
+    await queryPrepared(
+      this.db,
       `INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
          duration_ms, url, request, response, http_status, aaa_codes, outcome, error, trace_number)
        SELECT account_id, request_id, insurer_code, attempt, started_at, duration_ms, url, request,

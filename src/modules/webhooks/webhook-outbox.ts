@@ -81,17 +81,23 @@ export class WebhookOutbox {
    * account subscribed to eligibility, carrying the body of the webhook's version; where first
    * attempts are made here, stored with that attempt leased to this process. The unique key
    * makes a repeated call harmless. Pass what `read` answers to `deliver` after the commit.
+   * `bodyParams`: the statement's parameters that already carry the bodies (e.g. `$4`), so they
+   * are sent once; `first`: the number of the first parameter of its own.
    */
-  finishingDeliveries(first: number, bodies: Record<WebhookVersion, string>): FinishingDeliveries {
+  finishingDeliveries(
+    first: number,
+    bodies: Record<WebhookVersion, string>,
+    bodyParams: Record<WebhookVersion, string>,
+  ): FinishingDeliveries {
     const $ = (i: number) => `$${first + i}`;
     return {
       cte: `deliveries AS (
          INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
                                          attempt_count, lease_job, next_attempt_at)
          SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
-                CASE w.version WHEN 'v1' THEN ${$(1)} ELSE ${$(2)} END, 'pending',
-                CASE WHEN ${$(3)}::text IS NULL THEN 0 ELSE 1 END, ${$(3)},
-                now() + (${$(4)} || ' milliseconds')::interval
+                CASE w.version WHEN 'v1' THEN ${bodyParams.v1} ELSE ${bodyParams.v2} END, 'pending',
+                CASE WHEN ${$(1)}::text IS NULL THEN 0 ELSE 1 END, ${$(1)},
+                now() + (${$(2)} || ' milliseconds')::interval
          FROM request JOIN webhooks w ON w.account_id = request.account_id
          WHERE w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
@@ -101,8 +107,6 @@ export class WebhookOutbox {
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id)`,
       params: [
         EVENT_ELIGIBILITY_FINISHED,
-        bodies.v1,
-        bodies.v2,
         this.inline ? `first:${randomUUID()}` : null,
         this.inline ? String(this.queue.spec.leaseMs) : '0',
       ],

@@ -1,0 +1,39 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The columns that hold rendered bodies and insurer exchanges (kilobytes each, TOASTed). */
+const COLUMNS: [table: string, column: string][] = [
+  ['eligibility_requests', 'body_v1'],
+  ['eligibility_requests', 'body_v2'],
+  ['eligibility_persons', 'plan'],
+  ['eligibility_batches', 'body'],
+  ['webhook_deliveries', 'body'],
+  ['insurer_exchanges', 'request'],
+  ['insurer_exchanges', 'response'],
+];
+
+/**
+ * New values of the large columns are compressed with lz4 instead of pglz: every search writes
+ * two rendered bodies (10 KB and more) and a body per webhook, and every read decompresses one;
+ * lz4 does both in a fraction of pglz's CPU (bench/README.md). Values already stored stay as they
+ * are (both are read alike). A server built without lz4 keeps pglz.
+ */
+export class Lz4Bodies1795341000000 implements MigrationInterface {
+  name = 'Lz4Bodies1795341000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await this.setCompression(q, 'lz4');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await this.setCompression(q, 'default');
+  }
+
+  private async setCompression(q: QueryRunner, method: 'lz4' | 'default'): Promise<void> {
+    const [{ supported }] = (await q.query(
+      `SELECT 'lz4' = ANY(enumvals) AS supported FROM pg_settings WHERE name = 'default_toast_compression'`,
+    )) as { supported: boolean }[];
+    if (!supported) return;
+    for (const [table, column] of COLUMNS)
+      await q.query(`ALTER TABLE ${table} ALTER COLUMN ${column} SET COMPRESSION ${method}`);
+  }
+}
