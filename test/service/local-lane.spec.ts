@@ -51,25 +51,25 @@ describe('Searches dispatched to the local lane (ROLE=all)', () => {
     return String(row.id);
   }
 
-  it('runs an accepted search in the process that accepted it, with no Bull job', async () => {
+  it('runs an accepted search in the process that accepted it, stored leased to it, with no Bull job', async () => {
     const id = await accept(t);
     const db = t.ctx.get(DataSource);
     const row = await waitUntil('the search to finish', async () => {
       const [r] = await db.query(
-        'SELECT status, lease_job FROM eligibility_requests WHERE id = $1',
+        'SELECT status, lease_job, attempts FROM eligibility_requests WHERE id = $1',
         [id],
       );
       return r.status === 'processing' ? undefined : (r as { status: string; lease_job: string });
     });
-    expect(row.status).toBe('complete');
-    // The run's lease names a local-lane run, not a Bull job (`search:<id>:a0`).
-    expect(row.lease_job).toMatch(new RegExp(`^search:${id}:l[0-9a-f]{8}\\.\\d+$`));
+    expect(row).toMatchObject({ status: 'complete', attempts: 1 });
+    // The lease intake stored names a local-lane run, not a Bull job (`search:<id>:a0`).
+    expect(row.lease_job).toMatch(/^search:l[0-9a-f]{8}\.\d+$/);
     const jobs = await t.ctx.get(SearchQueue).queue.getJobs(['waiting', 'active', 'delayed']);
     expect(jobs.filter((j) => j.data.id === id)).toEqual([]);
     expect(t.ctx.get(SearchQueue).localPending).toBe(0);
   });
 
-  it('hands the searches it has not started to Bull on shutdown, after its run in flight', async () => {
+  it('hands the searches it has not started to Bull on shutdown, with their leases given back', async () => {
     const vsp = t.ctx.get(FakeVsp);
     vsp.reset();
     vsp.defaultReply = 'hang';
@@ -90,10 +90,26 @@ describe('Searches dispatched to the local lane (ROLE=all)', () => {
     const jobs = await bullQueue(t.ctx, SEARCH_QUEUE).getJobs(['waiting', 'active']);
     const byId = jobs.filter((j) => waiting.includes(j.data.id)).map((j) => String(j.id));
     expect(byId.sort()).toEqual(waiting.map((id) => `search:${id}:a0`).sort());
-    const [firstRow] = await t.ctx
-      .get(DataSource)
-      .query('SELECT status, attempts FROM eligibility_requests WHERE id = $1', [first]);
-    expect(firstRow).toMatchObject({ status: 'processing', attempts: 1 });
+    const rows: {
+      id: string;
+      status: string;
+      attempts: number;
+      lease_job: string | null;
+      due: boolean;
+    }[] = await t.ctx.get(DataSource).query(
+      `SELECT id::text, status, attempts, lease_job, job_due_at <= now() AS due
+         FROM eligibility_requests WHERE id = ANY($1) ORDER BY id`,
+      [[first, ...waiting]],
+    );
+    // The first ran once (a retry is scheduled); the others are due, unleased, never attempted.
+    expect(rows.find((r) => r.id === first)).toMatchObject({ status: 'processing', attempts: 1 });
+    for (const id of waiting)
+      expect(rows.find((r) => r.id === id)).toMatchObject({
+        status: 'processing',
+        attempts: 0,
+        lease_job: null,
+        due: true,
+      });
     expect(db.isInitialized).toBe(false);
   });
 });

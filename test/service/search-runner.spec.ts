@@ -11,6 +11,8 @@ import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
 import { SearchRunner } from '@/modules/eligibility/search-runner';
+import { SEARCH_SETUP_SQL } from '@/modules/eligibility/insurer-calls';
+import { LEASED_REQUEST_COLUMNS } from '@/modules/eligibility/search-lease';
 import { createTestContext, TestContext } from '../support/app';
 import { patient } from '../support/eligibility';
 import { fakeConnector, ScriptedConnector } from '../support/fake-connector';
@@ -256,6 +258,35 @@ describe('SearchRunner (service level, scripted insurers)', () => {
         [accountId],
       );
     }
+  });
+
+  it('a run given its row as stored leased to it makes no lease; after half its lease, extends it first', async () => {
+    const queue = t.ctx.get(SearchQueue);
+    const { id } = await accept([VSP]);
+    const row = await queue.leaseReturning(id, 'local-a', LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL);
+    expect(row).not.toBeNull();
+    const long = Date.now() - queue.spec.leaseMs;
+    // Stale, and the lease is another run's: nothing happens.
+    await t.ctx.get(SearchRunner).run(id, 'local-b', 'single', { row, at: long });
+    expect(vsp.calls).toHaveLength(0);
+    // Stale, still its own: extended, then run.
+    await t.ctx.get(SearchRunner).run(id, 'local-a', 'single', { row, at: long });
+    expect(vsp.calls).toHaveLength(1);
+    expect(await state(id)).toMatchObject({ status: 'complete', attempts: 1 });
+
+    // Fresh: no lease round trip (the row is not even leased here), as when intake stored it so.
+    const second = await accept([VSP]);
+    const [stored] = await db.query(
+      `WITH leased AS (SELECT attempts + 1 AS attempt, ${LEASED_REQUEST_COLUMNS}
+         FROM eligibility_requests WHERE id = $1)
+       SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`,
+      [second.id],
+    );
+    await t.ctx
+      .get(SearchRunner)
+      .run(second.id, 'local-c', 'single', { row: stored, at: Date.now() });
+    expect(vsp.calls).toHaveLength(2);
+    expect(await state(second.id)).toMatchObject({ status: 'complete', attempts: 0 });
   });
 
   it('leases: a second job is refused while the first holds the row; the same job may take it over', async () => {

@@ -76,6 +76,65 @@ export abstract class DbQueue {
   }
 
   /**
+   * A run in this process's lane for a row about to be stored: store the row leased to the
+   * answered job id (`leaseColumns`), then `submitRun` (or `cancelRun` when it was not stored).
+   * Null without a lane or room in it: store the row as due and `dispatch` it.
+   */
+  reserveRun(): string | null {
+    return this.lane?.reserve() ?? null;
+  }
+
+  /**
+   * Row `id`, stored leased to `jobId`, runs in the lane with `row` (the row as the lease
+   * answers it). If the lane closed meanwhile, the lease is given back and a Bull job enqueued.
+   */
+  async submitRun(jobId: string, id: string, row: unknown): Promise<void> {
+    if (this.lane?.submit(jobId, id, row)) return;
+    await this.handBack(id, jobId);
+  }
+
+  cancelRun(): void {
+    this.lane?.cancel();
+  }
+
+  /**
+   * A row leased to a local run that will not happen: the lease and its attempt are given back,
+   * and a Bull job wakes a worker. Never throws: the sweeper takes the row once its lease is over.
+   */
+  async handBack(id: string, jobId: string | null): Promise<void> {
+    if (jobId !== null) {
+      const { table, dueColumn, attemptsColumn, pending } = this.spec;
+      try {
+        await this.db.query(
+          `UPDATE ${table}
+           SET ${dueColumn} = now(), lease_job = NULL, ${attemptsColumn} = greatest(${attemptsColumn} - 1, 0)
+           WHERE id = $1 AND lease_job = $2 AND ${pending}`,
+          [id, jobId],
+        );
+      } catch (e) {
+        this.log.warn({ id, err: (e as Error).message }, 'lease not given back; the sweeper will');
+        return;
+      }
+    }
+    await this.enqueue(id, 0, 'a0');
+  }
+
+  /**
+   * Extends the lease run `jobId` holds on row `id`; false when it holds none (the row finished,
+   * or the sweeper gave it to another run).
+   */
+  async renew(id: string, jobId: string): Promise<boolean> {
+    const { table, dueColumn, pending, leaseMs } = this.spec;
+    const { rows } = await queryPrepared(
+      this.db,
+      `UPDATE ${table} SET ${dueColumn} = now() + ($3 || ' milliseconds')::interval
+       WHERE id = $1 AND lease_job = $2 AND ${pending} RETURNING id`,
+      [id, jobId, String(leaseMs)],
+    );
+    return rows.length > 0;
+  }
+
+  /**
    * Wakes a worker for row `id` in `delayMs`. Never throws (answers false): the row is already
    * stored as due, so the sweeper re-enqueues it when Redis is back.
    */

@@ -74,7 +74,7 @@ describe('LocalLane', () => {
     expect(lane.pending).toBe(0);
     const ids = runs.map((r) => String(r.job.id));
     expect(new Set(ids).size).toBe(3);
-    expect(ids[0]).toMatch(/^search:1:l[0-9a-f]{8}\.\d+$/);
+    expect(ids[0]).toMatch(/^search:l[0-9a-f]{8}\.\d+$/);
   });
 
   it('refuses when full (the caller enqueues elsewhere) and takes a waiting row once', async () => {
@@ -95,6 +95,52 @@ describe('LocalLane', () => {
     runs[2].end();
     await tick();
     expect(runs.map((r) => r.job.data.id)).toEqual(['1', '2', '3']);
+  });
+
+  it('runs a row stored leased to a reserved run under that job id, with the row as stored', async () => {
+    const permits = new Permits(1);
+    const { runs, handle } = controlled();
+    const lane = new LocalLane('search', permits, 2, handle, () => undefined);
+    const jobId = lane.reserve()!;
+    expect(jobId).toMatch(/^search:l[0-9a-f]{8}\.\d+$/);
+    // A reservation holds a place: one left.
+    expect(lane.reserve()).not.toBeNull();
+    expect(lane.reserve()).toBeNull();
+    expect(lane.offer('9')).toBe(false);
+    lane.cancel();
+    const before = Date.now();
+    expect(lane.submit(jobId, '7', { uid: 'abc' })).toBe(true);
+    await tick();
+    expect(runs).toHaveLength(1);
+    expect(runs[0].job).toMatchObject({
+      id: jobId,
+      data: { id: '7' },
+      leased: { row: { uid: 'abc' } },
+    });
+    expect(runs[0].job.leased!.at).toBeGreaterThanOrEqual(before);
+    runs[0].end();
+    await tick();
+    // A reservation submitted after the lane closed is refused: the caller hands the row back.
+    const late = lane.reserve()!;
+    expect(lane.close()).toEqual([]);
+    expect(lane.submit(late, '8', {})).toBe(false);
+  });
+
+  it('hands back what it had not started, with the runs their rows were leased to', async () => {
+    const permits = new Permits(1);
+    const { runs, handle } = controlled();
+    const lane = new LocalLane('search', permits, 5, handle, () => undefined);
+    lane.offer('1');
+    await tick();
+    const jobId = lane.reserve()!;
+    lane.submit(jobId, '2', {});
+    lane.offer('3');
+    expect(lane.close()).toEqual([
+      { id: '2', jobId },
+      { id: '3', jobId: null },
+    ]);
+    runs[0].end();
+    await lane.idle();
   });
 
   it('reports a failed run and goes on', async () => {
@@ -121,7 +167,10 @@ describe('LocalLane', () => {
     lane.offer('2');
     lane.offer('3');
     await tick();
-    expect(lane.close()).toEqual(['2', '3']);
+    expect(lane.close()).toEqual([
+      { id: '2', jobId: null },
+      { id: '3', jobId: null },
+    ]);
     expect(lane.offer('4')).toBe(false);
     let idle = false;
     const waiting = lane.idle().then(() => (idle = true));

@@ -5,6 +5,11 @@ import type { DbJobData } from './db-queue';
 export interface QueueJob {
   id: string | number | undefined;
   data: DbJobData;
+  /**
+   * Local runs of rows stored already leased to them (`LocalLane.reserve`): the row as the
+   * lease would have answered it, and when the lease was taken.
+   */
+  leased?: { row: unknown; at: number };
 }
 
 /** Runs at most `permits` tasks at once; waiters are served first come, first served. */
@@ -40,23 +45,42 @@ export class Permits {
   }
 }
 
+/** A row waiting in the lane: with the lease it was stored with, or none (the run leases it). */
+interface Waiting {
+  jobId: string | null;
+  leased?: { row: unknown; at: number };
+}
+
+/** A row the lane has not started, handed back on close. */
+export interface LeftOver {
+  id: string;
+  /** The run the row was stored leased to (its lease must be given back), or null. */
+  jobId: string | null;
+}
+
 /**
  * Work due now, run in the process that stored it, without a round trip through Redis: a
- * worker process (ROLE all or worker) offers the rows it has just stored to its own lane. The
+ * worker process (ROLE all or worker) hands the rows it has just stored to its own lane. The
  * lane shares its queue's permits with the Bull worker of the same queue, so SEARCH_CONCURRENCY
  * still bounds the runs of a process.
  *
- * Nothing is lost with the process: the row was stored as due before it was offered, so if the
- * process dies the queue sweeper re-enqueues it (as for a job lost with Redis), and a lane that
- * shuts down hands what it has not started to Bull. A full lane refuses (the caller enqueues in
- * Bull instead, where every worker process can take it), so it stays short: it is a hand-off, not
- * a second queue. Each run has a job id of its own, so a run never takes over another's lease.
+ * Two ways in: `offer` a row stored as due (the run leases it), or `reserve` a run first, store
+ * the row already leased to it (one statement instead of two), and `submit` the row as stored;
+ * the run then starts without a lease round trip.
+ *
+ * Nothing is lost with the process: a row stored as due, or leased to a run that never came, is
+ * taken by the queue sweeper once overdue (as for a job lost with Redis); a lane that shuts down
+ * hands what it has not started back (the caller gives back their leases and enqueues them in
+ * Bull). A full lane refuses (the caller enqueues in Bull instead, where every worker process can
+ * take it), so it stays short: it is a hand-off, not a second queue. Each run has a job id of its
+ * own, so a run never takes over another's lease.
  */
 export class LocalLane {
-  private readonly waiting = new Set<string>();
+  private readonly waiting = new Map<string, Waiting>();
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private closed = false;
+  private reserved = 0;
   private runs = 0;
   /** Run ids are unique across processes too. */
   private readonly tag = randomUUID().slice(0, 8);
@@ -69,23 +93,48 @@ export class LocalLane {
     private readonly onError: (id: string, error: Error) => void,
   ) {}
 
-  /** Takes row `id` to run here; false when the lane is full or closed (enqueue it elsewhere). */
+  /** Takes row `id` (stored as due) to run here; false when the lane is full or closed. */
   offer(id: string): boolean {
-    if (this.closed || this.waiting.size >= this.capacity) return false;
-    this.waiting.add(id);
-    if (!this.pumping) void this.pump();
+    if (!this.hasRoom()) return false;
+    this.add(id, { jobId: null });
     return true;
   }
 
-  /** Rows offered and not finished (waiting or running). */
+  /**
+   * A place in the lane and the job id of its run, to store a row leased to it; null when the
+   * lane is full or closed. Follow with `submit` or `cancel`.
+   */
+  reserve(): string | null {
+    if (!this.hasRoom()) return null;
+    this.reserved++;
+    return this.nextJobId();
+  }
+
+  /**
+   * Row `id`, stored leased to the reserved run `jobId` (`row`: as the lease answers it); false
+   * when the lane closed meanwhile (give the lease back and enqueue the row elsewhere).
+   */
+  submit(jobId: string, id: string, row: unknown): boolean {
+    this.reserved = Math.max(0, this.reserved - 1);
+    if (this.closed) return false;
+    this.add(id, { jobId, leased: { row, at: Date.now() } });
+    return true;
+  }
+
+  /** The reserved run will not come (the row was not stored). */
+  cancel(): void {
+    this.reserved = Math.max(0, this.reserved - 1);
+  }
+
+  /** Rows handed to the lane and not finished (waiting or running). */
   get pending(): number {
     return this.waiting.size + this.inFlight.size;
   }
 
   /** Stops taking rows; answers the ones not started, for the caller to enqueue elsewhere. */
-  close(): string[] {
+  close(): LeftOver[] {
     this.closed = true;
-    const left = [...this.waiting];
+    const left = [...this.waiting].map(([id, w]) => ({ id, jobId: w.jobId }));
     this.waiting.clear();
     return left;
   }
@@ -95,26 +144,42 @@ export class LocalLane {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  private hasRoom(): boolean {
+    return !this.closed && this.waiting.size + this.reserved < this.capacity;
+  }
+
+  private nextJobId(): string {
+    return `${this.job}:l${this.tag}.${++this.runs}`;
+  }
+
+  private add(id: string, waiting: Waiting): void {
+    // A row offered again while it waits keeps its place (and its first way in).
+    if (!this.waiting.has(id)) this.waiting.set(id, waiting);
+    if (!this.pumping) void this.pump();
+  }
+
   private async pump(): Promise<void> {
     this.pumping = true;
     try {
       while (!this.closed && this.waiting.size > 0) {
         await this.permits.acquire();
-        const id = this.waiting.values().next().value;
-        if (id === undefined || this.closed) {
+        const next = this.waiting.entries().next().value;
+        if (next === undefined || this.closed) {
           this.permits.release();
           break;
         }
-        this.waiting.delete(id);
-        this.start(id);
+        this.waiting.delete(next[0]);
+        this.start(next[0], next[1]);
       }
     } finally {
       this.pumping = false;
     }
   }
 
-  private start(id: string): void {
-    const run = this.handle({ id: `${this.job}:${id}:l${this.tag}.${++this.runs}`, data: { id } })
+  private start(id: string, waiting: Waiting): void {
+    const job: QueueJob = { id: waiting.jobId ?? this.nextJobId(), data: { id } };
+    if (waiting.leased) job.leased = waiting.leased;
+    const run = this.handle(job)
       .catch((e: unknown) => this.onError(id, e as Error))
       .finally(() => {
         this.permits.release();

@@ -104,7 +104,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         await queue.queue.pause(true, true).catch(() => undefined);
         queue.attachLane(null);
         const left = lane.close();
-        for (const id of left) await queue.enqueue(id, 0, 'a0');
+        for (const { id, jobId } of left) await queue.handBack(id, jobId);
         if (left.length > 0)
           this.logger.log({ queue: queue.spec.name, count: left.length }, 'handed to Bull');
         await lane.idle();

@@ -11,6 +11,6 @@ export class EligibilityProcessor implements JobHandler {
   constructor(private readonly runner: SearchRunner) {}
 
   async handle(job: QueueJob): Promise<void> {
-    await this.runner.run(job.data.id, String(job.id));
+    await this.runner.run(job.data.id, String(job.id), 'single', job.leased);
   }
 }

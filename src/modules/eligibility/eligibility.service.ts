@@ -9,7 +9,10 @@ import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityQueryService } from './eligibility-query.service';
+import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
+import { SEARCH_SETUP_SQL } from './insurer-calls';
+import { LEASED_REQUEST_COLUMNS, type LeasedRow } from './search-lease';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 
 /**
@@ -26,6 +29,7 @@ export class EligibilityService {
     private readonly accounts: AccountsService,
     private readonly queries: EligibilityQueryService,
     private readonly scheduler: EligibilityScheduler,
+    private readonly queue: SearchQueue,
   ) {}
 
   /** Stores the request as `processing`, enqueues its search, and returns its uid. */
@@ -117,8 +121,11 @@ export class EligibilityService {
   }
 
   /**
-   * Inserts the request and enqueues its search; answers its uid, or null when `location` names
-   * a code (null: the default) that the account has no location for.
+   * Inserts the request and starts its search; answers its uid, or null when `location` names
+   * a code (null: the default) that the account has no location for. Where this process runs
+   * searches and its lane has room, the row is stored already leased to a run in the lane, and
+   * the INSERT answers what the run needs (the run then makes no lease round trip); otherwise the
+   * row is stored due and dispatched.
    */
   private async insertAndEnqueue(row: {
     accountId: string;
@@ -131,42 +138,38 @@ export class EligibilityService {
     query: MemberQuery;
     target: EligibilityRequest['target'];
   }): Promise<string | null> {
-    let id: string;
+    const jobId = this.queue.reserveRun();
+    let inserted: LeasedRow | undefined;
     try {
       // The unique index on (account_id, uid) decides between concurrent duplicates.
-      const { rows: inserted } = await queryPrepared<{ id: string }>(
-        this.db,
-        `INSERT INTO eligibility_requests
-           (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status, job_due_at)
-         SELECT $1, $2, $3, $4, l.id, $6, $7, $8, 'processing', now()
-         FROM locations l
-         WHERE l.account_id = $1
-           AND CASE WHEN $5::uuid IS NOT NULL THEN l.id = $5::uuid
-                    WHEN $9::text IS NOT NULL THEN l.code = $9::text
-                    ELSE l.is_default END
-         LIMIT 1
-         RETURNING id`,
-        [
-          row.accountId,
-          row.uid,
-          row.kind,
-          row.parentId,
-          'id' in row.location ? row.location.id : null,
-          row.insurerCodes,
-          JSON.stringify(row.query),
-          row.target ? JSON.stringify(row.target) : null,
-          'code' in row.location ? row.location.code : null,
-        ],
-      );
-      if (inserted.length === 0) return null;
-      id = String(inserted[0].id);
+      ({
+        rows: [inserted],
+      } = await queryPrepared<LeasedRow>(this.db, jobId ? INSERT_LEASED : INSERT_DUE, [
+        row.accountId,
+        row.uid,
+        row.kind,
+        row.parentId,
+        'id' in row.location ? row.location.id : null,
+        row.insurerCodes,
+        JSON.stringify(row.query),
+        row.target ? JSON.stringify(row.target) : null,
+        'code' in row.location ? row.location.code : null,
+        ...(jobId ? [jobId, String(this.queue.spec.leaseMs)] : []),
+      ]));
     } catch (e) {
+      if (jobId) this.queue.cancelRun();
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
         throw ValidationFailed.field(row.uidField, DUPLICATE_UID);
       }
       throw e;
     }
-    await this.scheduler.enqueue(id);
+    if (!inserted) {
+      if (jobId) this.queue.cancelRun();
+      return null;
+    }
+    const id = String(inserted.id);
+    if (jobId) await this.queue.submitRun(jobId, id, inserted);
+    else await this.scheduler.enqueue(id);
     this.logger.log(
       { requestId: id, accountId: row.accountId, kind: row.kind },
       'eligibility request accepted',
@@ -174,3 +177,32 @@ export class EligibilityService {
     return row.uid;
   }
 }
+
+/**
+ * Intake's INSERT: the request, in the location `$5` (by id), `$9` (by code) or the account's
+ * default, stored `processing`; `lease` sets its due time, attempts and lease job.
+ */
+function insertSql(lease: string, returning: string): string {
+  return `INSERT INTO eligibility_requests
+      (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
+       job_due_at, attempts, lease_job)
+    SELECT $1, $2, $3, $4, l.id, $6, $7, $8, 'processing', ${lease}
+    FROM locations l
+    WHERE l.account_id = $1
+      AND CASE WHEN $5::uuid IS NOT NULL THEN l.id = $5::uuid
+               WHEN $9::text IS NOT NULL THEN l.code = $9::text
+               ELSE l.is_default END
+    LIMIT 1
+    RETURNING ${returning}`;
+}
+
+/** Stored due now, for any worker. */
+const INSERT_DUE = insertSql('now(), 0, NULL', 'id');
+
+/** Stored leased to the local run `$10` for `$11` ms, answering what the run needs (LeasedRow). */
+const INSERT_LEASED = `WITH leased AS (
+    ${insertSql(
+      `now() + ($11 || ' milliseconds')::interval, 1, $10`,
+      `attempts AS attempt, ${LEASED_REQUEST_COLUMNS}`,
+    )})
+  SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`;

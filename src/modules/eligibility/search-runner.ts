@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityRequest } from './eligibility-request.entity';
+import { LEASED_REQUEST_COLUMNS, type LeasedRow } from './search-lease';
 import { EligibilityResults, type Head } from './eligibility-results';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
@@ -10,29 +11,6 @@ import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerCalls, SEARCH_SETUP_SQL, type SearchSetup, setupOf } from './insurer-calls';
 import { InsurerSlots, type SearchLane } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
-
-/** What a run needs of its request, as the lease answers it (property names as the entity's). */
-type LeasedRequest = Pick<
-  EligibilityRequest,
-  | 'id'
-  | 'accountId'
-  | 'uid'
-  | 'kind'
-  | 'parentId'
-  | 'locationId'
-  | 'insurerCodes'
-  | 'query'
-  | 'target'
-  | 'status'
-  | 'attempts'
-  | 'insurerOutcomes'
-  | 'batchId'
-  | 'createdAt'
->;
-
-const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
-  location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
-  insurer_outcomes AS "insurerOutcomes", batch_id AS "batchId", created_at AS "createdAt"`;
 
 /**
  * One run of a search job: asks every insurer without a settled outcome (all of them on the
@@ -54,13 +32,15 @@ export class SearchRunner {
   /**
    * Idempotent: the lease skips a request that is finished, not due, or being run by another job
    * (`jobId` identifies this one). `lane`: the queue the job came from (batch items have their own).
+   * `stored`: the request as intake stored it, already leased to this run (a local run).
    */
-  async run(requestId: string, jobId: string, lane: SearchLane = 'single'): Promise<void> {
-    // The lease answers the request and what its insurer calls need (one round trip); it only
-    // leases a processing request.
-    const leased = await (lane === 'batch' ? this.batchQueue : this.queue).leaseReturning<
-      LeasedRequest & { settings: unknown; provider: unknown }
-    >(requestId, jobId, LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL);
+  async run(
+    requestId: string,
+    jobId: string,
+    lane: SearchLane = 'single',
+    stored?: { row: unknown; at: number },
+  ): Promise<void> {
+    const leased = await this.lease(requestId, jobId, lane, stored);
     if (!leased) return;
     const { attempt, settings, provider, ...row } = leased;
     // `attempts` is the count after this lease, as the entity read after it would say.
@@ -106,6 +86,30 @@ export class SearchRunner {
         await this.results.fail(requestId, decision.errorCode, head);
         return;
     }
+  }
+
+  /**
+   * The request leased to this run, with what its insurer calls need: one round trip (the lease
+   * answers it all; it only leases a processing request), or none when intake stored it leased
+   * to this run. A run that waited so long that half its lease is gone extends it first.
+   */
+  private async lease(
+    requestId: string,
+    jobId: string,
+    lane: SearchLane,
+    stored: { row: unknown; at: number } | undefined,
+  ): Promise<LeasedRow | null> {
+    const queue = lane === 'batch' ? this.batchQueue : this.queue;
+    if (stored) {
+      const fresh = Date.now() - stored.at < queue.spec.leaseMs / 2;
+      return fresh || (await queue.renew(requestId, jobId)) ? (stored.row as LeasedRow) : null;
+    }
+    return queue.leaseReturning<LeasedRow>(
+      requestId,
+      jobId,
+      LEASED_REQUEST_COLUMNS,
+      SEARCH_SETUP_SQL,
+    );
   }
 
   /** One outcome per insurer, in the request's order: settled ones as stored, the others asked now. */
