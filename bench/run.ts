@@ -935,12 +935,12 @@ async function main(): Promise<void> {
     );
     rss.stop();
 
-    // 7. `npm start`'s default topology: a cluster of API processes and a queue worker --------
+    // 7. `npm start`'s default topology: a cluster of processes serving the API and the queues --
     if (ONLY.has('7'))
       await scenario('7', async () => {
         const c = S.s7;
         const apiProcesses = availableParallelism();
-        note(`scenario 7: the cluster (${apiProcesses} API processes + a queue worker)`);
+        note(`scenario 7: the cluster (${apiProcesses} processes, each API and queue worker)`);
         // The single process goes first: two services on one small machine would share it.
         await service.stop(10_000);
         const clusterLog = join(RESULTS, QUICK ? 'cluster-quick.log' : 'cluster.log');
@@ -954,7 +954,7 @@ async function main(): Promise<void> {
             fail('cluster', `exited during the run (${how}); see ${clusterLog}`),
         });
         const running = cluster;
-        await waitForCluster(running, apiProcesses + 1);
+        await waitForCluster(running, apiProcesses);
         const clusterRss = new RssMonitor(() => running.pids());
         clusterRss.start();
         note(`cluster ready on ${running.url} (${running.pids().length} processes)`);
@@ -1015,7 +1015,7 @@ async function main(): Promise<void> {
             rssPeakMbPerProcess: clusterRss.peakMb,
             cpu: { get: cpuGet, post: measured('7 POST') },
           };
-          const sc = `7 cluster, ${apiProcesses} API + worker`;
+          const sc = `7 cluster, ${apiProcesses} × (API + worker)`;
           rows.push(
             ...getRows(sc, svc, base.base, base.baseRl, false),
             row(

@@ -8,7 +8,7 @@ const STABLE_AFTER_MS = 60_000;
 const MAX_RESTART_DELAY_MS = 30_000;
 
 interface Slot {
-  role: Exclude<Role, 'all'>;
+  role: Exclude<Role, 'worker'>;
   worker: Worker | null;
   startedAt: number;
   failures: number;
@@ -17,17 +17,20 @@ interface Slot {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * The `npm start` supervisor (the cluster's primary): WEB_CONCURRENCY API processes sharing the
- * port (Node's cluster module hands connections to them in turn), plus one queue-worker process
- * when ROLE=all. It serves nothing itself and loads none of the application. It restarts a
+ * The `npm start` supervisor (the cluster's primary): WEB_CONCURRENCY processes sharing the port
+ * (Node's cluster module hands connections to them in turn), each with the cluster's ROLE: with
+ * `all` (the default) each serves the API and runs the queue workers, so the searches a process
+ * accepts run in it without a round trip through Redis (its local lane), and retries, sweeps and
+ * batches are shared through Bull; with `api` they serve the API only (queue workers run as
+ * separate ROLE=worker processes). It serves nothing itself and loads none of the application. It restarts a
  * process that dies (with a growing delay when it keeps dying at start-up) and, on SIGTERM or
  * SIGINT, passes SIGTERM to every process, waits for them to finish their work (each closes its
  * server, queues and pools), and exits 0 — or 1 after STOP_GRACE_MS, having killed the rest.
  */
 export function superviseCluster(config: AppConfig): void {
   const slots: Slot[] = [];
-  for (let i = 0; i < config.webConcurrency; i++) slots.push(slot('api'));
-  if (config.role === 'all') slots.push(slot('worker'));
+  const role = config.role === 'all' ? 'all' : 'api';
+  for (let i = 0; i < config.webConcurrency; i++) slots.push(slot(role));
   let stopping = false;
   let listening = 0;
 
@@ -37,9 +40,10 @@ export function superviseCluster(config: AppConfig): void {
     s.worker = cluster.fork({ ROLE: s.role });
     s.worker.once('listening', () => {
       if (++listening === config.webConcurrency) {
-        const queue = config.role === 'all' ? ' and a queue worker' : '';
+        const what =
+          role === 'all' ? 'processes serving the API and running the queues' : 'API processes';
         say(
-          `Listening on ${config.publicUrl} with ${config.webConcurrency} API processes${queue} ` +
+          `Listening on ${config.publicUrl} with ${config.webConcurrency} ${what} ` +
             `(API docs: ${config.publicUrl}/docs)`,
         );
       }

@@ -6,8 +6,8 @@ import { type AppConfig, ConfigError, loadConfig } from './config/env';
 /**
  * `npm start`. Validates the settings and applies pending migrations, then either runs the
  * service in this process (WEB_CONCURRENCY=1, or ROLE=worker) or becomes the supervisor of a
- * cluster: WEB_CONCURRENCY API processes and, with ROLE=all, one queue-worker process (see
- * src/cluster.ts). A process of the cluster skips straight to its role.
+ * cluster of WEB_CONCURRENCY processes with its ROLE (`all`: each serves the API and runs the
+ * queues; `api`: API only; see src/cluster.ts). A process of the cluster skips straight to its role.
  */
 async function bootstrap(): Promise<void> {
   let config: AppConfig;

@@ -35,8 +35,8 @@ async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs: nu
 
 /**
  * `npm start` as a cluster (CONTRACT §9, ROLE): the supervisor applies migrations, starts
- * WEB_CONCURRENCY API processes and a queue worker, restarts one that dies, and stops them all
- * on SIGTERM. Runs src/main.ts as a child process (ts-node), against this worker's database.
+ * WEB_CONCURRENCY processes that serve the API and run the queues (ROLE=all), restarts one that
+ * dies, and stops them all on SIGTERM. Runs src/main.ts as a child process (ts-node), against this worker's database.
  */
 describe('npm start as a cluster', () => {
   let main: ChildProcess | null = null;
@@ -50,7 +50,7 @@ describe('npm start as a cluster', () => {
   });
 
   it(
-    'serves from two API processes and a queue worker, survives a crash, and stops cleanly on SIGTERM',
+    'serves from two processes that also run the queues, survives a crash, and stops cleanly on SIGTERM',
     async () => {
       const config = loadConfig();
       await resetState(config);
@@ -81,19 +81,19 @@ describe('npm start as a cluster', () => {
       const exited = new Promise<number | null>((resolve) => main!.once('exit', resolve));
 
       await until(() => output.includes('Listening on'), 'the cluster to listen', STARTUP_MS);
-      expect(output).toContain('with 2 API processes and a queue worker');
+      expect(output).toContain('with 2 processes serving the API and running the queues');
       // Every API process seeds on an empty database; the advisory lock lets exactly one do it.
       expect(output.match(/Demo account created/g)).toHaveLength(1);
       const key = /API key:\s+(vk_\S+)/.exec(output)![1];
       const auth = { Authorization: `Api ${key}` };
       const children = childPids(main.pid!);
-      expect(children).toHaveLength(3);
+      expect(children).toHaveLength(2);
 
       const http = request(base);
       for (let i = 0; i < 10; i++) {
         expect((await http.get('/api/auth/v1/locations/').set(auth)).status).toBe(200);
       }
-      // The search runs in the queue worker: API processes (ROLE=api) take no jobs.
+      // The search runs in the process that accepted it (its local lane).
       const created = await http
         .post('/api/auth/v1/eligibility/')
         .set(auth)
@@ -106,6 +106,11 @@ describe('npm start as a cluster', () => {
         'the search to complete',
         30_000,
       );
+      const { rows } = await holder.query(
+        'SELECT lease_job FROM eligibility_requests WHERE uid = $1',
+        [uid],
+      );
+      expect(rows[0].lease_job).toMatch(/^search:l[0-9a-f]{8}\.\d+$/);
 
       // An API process that dies is replaced; the other one serves meanwhile.
       const apiChild = children[0];
@@ -113,7 +118,7 @@ describe('npm start as a cluster', () => {
       await until(
         () => {
           const now = childPids(main!.pid!);
-          return now.length === 3 && !now.includes(apiChild);
+          return now.length === 2 && !now.includes(apiChild);
         },
         'the replacement process',
         10_000,
