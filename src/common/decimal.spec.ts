@@ -1,5 +1,6 @@
 import {
   formatDecimal4,
+  fromMinor,
   isDecimalInput,
   multiplyDecimal,
   normaliseDecimal,
@@ -13,6 +14,20 @@ describe('decimal helpers', () => {
     expect(formatDecimal4('0')).toBe('0.0000');
     expect(formatDecimal4('1234567890.1234')).toBe('1234567890.1234');
     expect(formatDecimal4('-0.5')).toBe('-0.5000');
+    // The text fast path prints what the exact (BigInt) path prints.
+    for (const v of [
+      '7',
+      '007.5',
+      '-0',
+      '-0.0000',
+      '12.',
+      '0.0001',
+      '-12.34',
+      '99999999999999999999.9999',
+      ' 3.1 ',
+    ])
+      expect(formatDecimal4(v)).toBe(fromMinor(toMinor(normaliseDecimal(v))));
+    expect(() => formatDecimal4('1.23456')).toThrow(RangeError);
     expect(formatDecimal4(null)).toBeNull();
   });
 

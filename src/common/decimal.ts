@@ -49,10 +49,21 @@ export function fromMinor(minor: bigint): string {
   return `${negative ? '-' : ''}${int}.${frac}`;
 }
 
+const FOUR_PLACES = /^(-?)(\d+)(?:\.(\d{0,4}))?$/;
+
 /** Any decimal string (for example PostgreSQL numeric output) with exactly four decimals. */
 export function formatDecimal4(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return fromMinor(toMinor(normaliseDecimal(value)));
+  const text = normaliseDecimal(value);
+  // The usual case, by text alone (rendering a plan formats hundreds): what the exact path
+  // below prints for it, without BigInt.
+  const m = FOUR_PLACES.exec(text);
+  if (m) {
+    const frac = (m[3] ?? '').padEnd(SCALE, '0');
+    const zero = !/[1-9]/.test(m[2]) && !/[1-9]/.test(frac);
+    return `${m[1] && !zero ? '-' : ''}${m[2]}.${frac}`;
+  }
+  return fromMinor(toMinor(text));
 }
 
 export function sumDecimals(values: string[]): string {
