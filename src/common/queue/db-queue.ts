@@ -101,7 +101,7 @@ export abstract class DbQueue {
    * A row leased to a local run that will not happen: the lease and its attempt are given back,
    * and a Bull job wakes a worker. Never throws: the sweeper takes the row once its lease is over.
    */
-  async handBack(id: string, jobId: string | null, delayMs = 0): Promise<void> {
+  async handBack(id: string, jobId: string | null): Promise<void> {
     if (jobId !== null) {
       const { table, dueColumn, attemptsColumn, pending } = this.spec;
       try {
@@ -116,7 +116,7 @@ export abstract class DbQueue {
         return;
       }
     }
-    await this.enqueue(id, delayMs, delayMs > 0 ? `h${Date.now() + delayMs}` : 'a0');
+    await this.enqueue(id, 0, 'a0');
   }
 
   /**
@@ -163,8 +163,7 @@ export abstract class DbQueue {
 
   /**
    * Makes the next run of row `id` due in `delayMs` (setting `columns` too, in the same UPDATE)
-   * and wakes a worker then: this process's lane when it has one, else a Bull delayed job. Nothing
-   * happens to a row that has no work left.
+   * and enqueues its job. Nothing happens to a row that has no work left.
    */
   async schedule(
     id: string,
@@ -180,9 +179,7 @@ export abstract class DbQueue {
        WHERE id = $1 AND ${this.spec.pending}`,
       [id, String(Math.round(delayMs)), ...names.map((n) => columns[n])],
     );
-    // In a process that works on the queue, its lane wakes the row when due (no Redis).
-    if (!this.lane?.later(id, Math.max(0, Math.round(delayMs))))
-      await this.enqueue(id, delayMs, tag);
+    await this.enqueue(id, delayMs, tag);
   }
 
   /**

@@ -11,7 +11,6 @@ function controlled() {
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Permits', () => {
   it('runs at most its permits at once, the waiters first come first served', async () => {
@@ -137,62 +136,11 @@ describe('LocalLane', () => {
     lane.submit(jobId, '2', {});
     lane.offer('3');
     expect(lane.close()).toEqual([
-      { id: '2', jobId, delayMs: 0 },
-      { id: '3', jobId: null, delayMs: 0 },
+      { id: '2', jobId },
+      { id: '3', jobId: null },
     ]);
     runs[0].end();
     await lane.idle();
-  });
-
-  it('wakes a row when it comes due, once, the later call replacing the earlier', async () => {
-    const permits = new Permits(1);
-    const { runs, handle } = controlled();
-    const lane = new LocalLane('search', permits, 5, handle, () => undefined);
-    expect(lane.later('1', 30)).toBe(true);
-    expect(lane.later('1', 60)).toBe(true);
-    expect(lane.pending).toBe(1);
-    await sleep(40);
-    expect(runs).toHaveLength(0);
-    await sleep(50);
-    expect(runs.map((r) => r.job.data.id)).toEqual(['1']);
-    runs[0].end();
-    await tick();
-    expect(lane.pending).toBe(0);
-  });
-
-  it('sends a row that comes due while the lane is full to the overflow', async () => {
-    const permits = new Permits(1);
-    const { runs, handle } = controlled();
-    const overflowed: string[] = [];
-    const lane = new LocalLane(
-      'search',
-      permits,
-      1,
-      handle,
-      () => undefined,
-      (id) => overflowed.push(id),
-    );
-    lane.offer('1');
-    await tick();
-    lane.offer('2');
-    lane.later('3', 10);
-    await sleep(30);
-    expect(overflowed).toEqual(['3']);
-    runs[0].end();
-  });
-
-  it('hands back the rows not due yet on close, with the time left', async () => {
-    const permits = new Permits(1);
-    const { runs, handle } = controlled();
-    const lane = new LocalLane('search', permits, 5, handle, () => undefined);
-    lane.later('1', 10_000);
-    const [left] = lane.close();
-    expect(left).toMatchObject({ id: '1', jobId: null });
-    expect(left.delayMs).toBeGreaterThan(9_000);
-    expect(lane.later('2', 10)).toBe(false);
-    await sleep(30);
-    expect(runs).toHaveLength(0);
-    expect(lane.pending).toBe(0);
   });
 
   it('reports a failed run and goes on', async () => {
@@ -220,8 +168,8 @@ describe('LocalLane', () => {
     lane.offer('3');
     await tick();
     expect(lane.close()).toEqual([
-      { id: '2', jobId: null, delayMs: 0 },
-      { id: '3', jobId: null, delayMs: 0 },
+      { id: '2', jobId: null },
+      { id: '3', jobId: null },
     ]);
     expect(lane.offer('4')).toBe(false);
     let idle = false;

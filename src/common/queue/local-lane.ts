@@ -56,12 +56,7 @@ export interface LeftOver {
   id: string;
   /** The run the row was stored leased to (its lease must be given back), or null. */
   jobId: string | null;
-  /** When it is due, from now (0: due already). */
-  delayMs: number;
 }
-
-/** Rows a lane waits to come due, at most (more go to Bull's delayed jobs). */
-const MAX_DELAYED = 50_000;
 
 /**
  * Work due now, run in the process that stored it, without a round trip through Redis: a
@@ -82,7 +77,6 @@ const MAX_DELAYED = 50_000;
  */
 export class LocalLane {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; dueAt: number }>();
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private closed = false;
@@ -97,8 +91,6 @@ export class LocalLane {
     private readonly capacity: number,
     private readonly handle: (job: QueueJob) => Promise<void>,
     private readonly onError: (id: string, error: Error) => void,
-    /** A row that came due while the lane was full: the caller enqueues it in Bull. */
-    private readonly overflow: (id: string) => void = () => undefined,
   ) {}
 
   /** Takes row `id` (stored as due) to run here; false when the lane is full or closed. */
@@ -129,49 +121,21 @@ export class LocalLane {
     return true;
   }
 
-  /**
-   * Row `id`, stored due in `delayMs`, is offered to the lane then (to Bull if the lane is full
-   * by then), without a Bull delayed job; false when the lane is closed or waits for too many.
-   * A later call for the same row replaces the earlier one.
-   */
-  later(id: string, delayMs: number): boolean {
-    if (this.closed) return false;
-    const earlier = this.delayed.get(id);
-    if (earlier) clearTimeout(earlier.timer);
-    else if (this.delayed.size >= MAX_DELAYED) return false;
-    const timer = setTimeout(() => {
-      this.delayed.delete(id);
-      if (!this.offer(id) && !this.closed) this.overflow(id);
-    }, delayMs);
-    this.delayed.set(id, { timer, dueAt: Date.now() + delayMs });
-    return true;
-  }
-
   /** The reserved run will not come (the row was not stored). */
   cancel(): void {
     this.reserved = Math.max(0, this.reserved - 1);
   }
 
-  /** Rows handed to the lane and not finished (not due yet, waiting or running). */
+  /** Rows handed to the lane and not finished (waiting or running). */
   get pending(): number {
-    return this.delayed.size + this.waiting.size + this.inFlight.size;
+    return this.waiting.size + this.inFlight.size;
   }
 
   /** Stops taking rows; answers the ones not started, for the caller to enqueue elsewhere. */
   close(): LeftOver[] {
     this.closed = true;
-    const now = Date.now();
-    const left: LeftOver[] = [...this.waiting].map(([id, w]) => ({
-      id,
-      jobId: w.jobId,
-      delayMs: 0,
-    }));
-    for (const [id, { timer, dueAt }] of this.delayed) {
-      clearTimeout(timer);
-      left.push({ id, jobId: null, delayMs: Math.max(0, dueAt - now) });
-    }
+    const left = [...this.waiting].map(([id, w]) => ({ id, jobId: w.jobId }));
     this.waiting.clear();
-    this.delayed.clear();
     return left;
   }
 

@@ -77,7 +77,6 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         concurrency * LANE_CAPACITY_PER_PERMIT,
         (job) => handler.handle(job),
         (id, error) => failed(id, null, error),
-        (id) => void queue.enqueue(id, 0, `o${Date.now()}`),
       );
       queue.attachLane(lane);
       this.lanes.push({ queue, lane });
@@ -105,7 +104,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         await queue.queue.pause(true, true).catch(() => undefined);
         queue.attachLane(null);
         const left = lane.close();
-        for (const { id, jobId, delayMs } of left) await queue.handBack(id, jobId, delayMs);
+        for (const { id, jobId } of left) await queue.handBack(id, jobId);
         if (left.length > 0)
           this.logger.log({ queue: queue.spec.name, count: left.length }, 'handed to Bull');
         await lane.idle();
