@@ -77,8 +77,9 @@ export abstract class DbQueue {
 
   /**
    * A run in this process's lane for a row about to be stored: store the row leased to the
-   * answered job id (`leaseColumns`), then `submitRun` (or `cancelRun` when it was not stored).
-   * Null without a lane or room in it: store the row as due and `dispatch` it.
+   * answered job id (attempts 1, `lease_job` = the id, due when `spec.leaseMs` is over), then
+   * `submitRun` (or `cancelRun` when it was not stored). Null without a lane or room in it: store
+   * the row as due and `dispatch` it.
    */
   reserveRun(): string | null {
     return this.lane?.reserve() ?? null;
