@@ -241,8 +241,9 @@ class Stage {
   }
 
   /**
-   * Waits until every accepted request is finished and delivered, then checks, through the API,
-   * that each result is final and that the delivered bytes are the GET v2 bytes.
+   * Waits until every accepted request is finished and delivered, and every request stored
+   * without an answer (a killed process) is finished, then checks, through the API, that each
+   * result is final and that the delivered bytes are the GET v2 bytes.
    */
   async settle(sent: Sent[], api: ServiceProcess, started: number): Promise<Figures> {
     const accepted = sent.filter((s) => s.status === 201).map((s) => s.uid);
@@ -250,11 +251,17 @@ class Stage {
     const finished = (status?: string) => status === 'complete' || status === 'error';
     try {
       await waitFor(
-        'every accepted request finished and delivered',
+        'every accepted request finished and delivered, every stored one finished',
         async () => {
           const statuses = await this.statuses();
           const delivered = this.receiver.uidsDelivered();
-          return accepted.every((uid) => finished(statuses.get(uid)) && delivered.has(uid));
+          // Stored but unanswered: they may have waited in the killed process's local lane,
+          // leased to it, and resume a moment after the answered ones (RELIABILITY.md).
+          const unanswered = sent.filter((s) => s.status === 'no answer' && statuses.has(s.uid));
+          return (
+            accepted.every((uid) => finished(statuses.get(uid)) && delivered.has(uid)) &&
+            unanswered.every((s) => finished(statuses.get(s.uid)))
+          );
         },
         SETTLE_MS,
         1_000,
