@@ -11,8 +11,8 @@ import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
 import { SearchRunner } from '@/modules/eligibility/search-runner';
-import { SEARCH_SETUP_SQL } from '@/modules/eligibility/insurer-calls';
-import { LEASED_REQUEST_COLUMNS } from '@/modules/eligibility/search-lease';
+
+import { LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL } from '@/modules/eligibility/search-lease';
 import { createTestContext, TestContext } from '../support/app';
 import { patient } from '../support/eligibility';
 import { fakeConnector, ScriptedConnector } from '../support/fake-connector';

@@ -11,8 +11,8 @@ import { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
-import { SEARCH_SETUP_SQL } from './insurer-calls';
-import { LEASED_REQUEST_COLUMNS, type LeasedRow } from './search-lease';
+
+import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from './search-lease';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 
 /**

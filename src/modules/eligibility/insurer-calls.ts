@@ -11,15 +11,12 @@ import {
   InsurerPlanResult,
   InsurerUnavailableError,
   OutcomeWithoutPlans,
-  ProviderIdentity,
   WireExchange,
 } from '@/modules/insurers/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import {
-  InsurerSettingRow,
-  InsurerSettingsService,
-} from '@/modules/insurers/insurer-settings.service';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import type { EligibilityRequest } from './eligibility-request.entity';
+import type { SearchSetup } from './search-lease';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 import { toInsurerPerson, toPlanResult } from './eligibility-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
@@ -31,45 +28,6 @@ type Answer = { kind: 'found'; plans: InsurerPlanResult[] } | OutcomeWithoutPlan
 interface Usable {
   connector: InsurerConnector;
   credentials: InsurerCredentials | null;
-}
-
-/**
- * What the calls of one run need besides the request, read with the run's lease (one round trip,
- * SEARCH_SETUP_SQL): the account's settings rows of the request's insurers, and the identity of
- * the request's location (null when it has no NPI: real insurers refuse then).
- */
-export interface SearchSetup {
-  settings: InsurerSettingRow[];
-  provider: ProviderIdentity | null;
-}
-
-/**
- * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
- * "insurerCodes") answering `settings` and `provider` as JSON; `setupOf` reads them.
- */
-export const SEARCH_SETUP_SQL = `
-  (SELECT COALESCE(json_agg(json_build_object('insurer_code', ai.insurer_code, 'enabled', ai.enabled,
-      'username', ai.username, 'password_sealed', ai.password_sealed)), '[]'::json)
-   FROM account_insurers ai
-   WHERE ai.account_id = leased."accountId" AND ai.insurer_code = ANY(leased."insurerCodes")) AS settings,
-  (SELECT json_build_object('npi', l.npi, 'organization_name', COALESCE(l.organization_name, l.title),
-      'tax_id', l.tax_id)
-   FROM locations l
-   WHERE l.id = leased."locationId" AND l.account_id = leased."accountId" AND l.npi IS NOT NULL) AS provider`;
-
-/** The SearchSetup of a lease's row with SEARCH_SETUP_SQL's columns. */
-export function setupOf(row: { settings: unknown; provider: unknown }): SearchSetup {
-  const provider = row.provider as {
-    npi: string;
-    organization_name: string;
-    tax_id: string | null;
-  } | null;
-  return {
-    settings: row.settings as InsurerSettingRow[],
-    provider: provider
-      ? { npi: provider.npi, organizationName: provider.organization_name, taxId: provider.tax_id }
-      : null,
-  };
 }
 
 /**

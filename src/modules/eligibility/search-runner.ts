@@ -2,13 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityRequest } from './eligibility-request.entity';
-import { LEASED_REQUEST_COLUMNS, type LeasedRow } from './search-lease';
+import {
+  LEASED_REQUEST_COLUMNS,
+  type LeasedRow,
+  SEARCH_SETUP_SQL,
+  type SearchSetup,
+  setupOf,
+} from './search-lease';
 import { EligibilityResults, type Head } from './eligibility-results';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch.queue';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import { InsurerCalls, SEARCH_SETUP_SQL, type SearchSetup, setupOf } from './insurer-calls';
+import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchLane } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
 
