@@ -119,21 +119,37 @@ describe('audit trail (CONTRACT §14)', () => {
     }
   });
 
-  it('records one event per read when many reads of two accounts arrive at once (written together)', async () => {
+  it('records one event per read when many reads of two accounts arrive at once (read and written together)', async () => {
     const c = await createAccount(t.app);
     const fc = await createFixtures(t.app, c);
-    const reads = Array.from({ length: 60 }, (_, i) => {
-      const [account, uid] = i % 2 === 0 ? [a, fx.uid] : [c, fc.uid];
+    // Found reads of both accounts, mixed with reads of the other account's uid and of unknown
+    // uids: concurrent reads share statements, and each must get its own answer only.
+    const reads = Array.from({ length: 80 }, (_, i) => {
+      const [account, uid, found] = (
+        [
+          [a, fx.uid, true],
+          [c, fc.uid, true],
+          [a, fc.uid, false],
+          [c, `unknown-${i}`, false],
+        ] as const
+      )[i % 4];
       const requestId = `burst-${randomUUID()}`;
       return http()
-        .get(`/api/auth/v2/eligibility/${uid}/`)
+        .get(`/api/auth/v${i % 8 < 4 ? 2 : 1}/eligibility/${uid}/`)
         .set(account.auth)
         .set('X-Request-Id', requestId)
-        .then((res) => ({ res, requestId, account, uid }));
+        .then((res) => ({ res, requestId, account, uid, found }));
     });
-    for (const { res, requestId, account, uid } of await Promise.all(reads)) {
-      expect(res.status).toBe(200);
+    for (const { res, requestId, account, uid, found } of await Promise.all(reads)) {
       const events = await eventsOf(requestId);
+      if (!found) {
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ detail: `Eligibility request ${uid} not found.` });
+        expect(events).toHaveLength(0);
+        continue;
+      }
+      expect(res.status).toBe(200);
+      expect(res.body.request_uid).toBe(uid);
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
         account_id: account.accountId,
@@ -145,39 +161,55 @@ describe('audit trail (CONTRACT §14)', () => {
     }
   });
 
-  it('answers 500 instead of the data when its event cannot be stored; reads written with it still pass', async () => {
-    const refused = `refuse-${randomUUID()}`;
-    await db.query(`
+  // The stored result's GETs write their event in the statement that reads the body
+  // (`inStatement`); every other route is held by the guard until its group-committed event is
+  // stored. Either way, a refused event means a 500 without the data.
+  it.each([
+    {
+      how: 'the event written by the read (GET v2 result)',
+      path: () => `/api/auth/v2/eligibility/${fx.uid}/`,
+      secret: () => fx.uid,
+      check: (res: request.Response) => expect(res.body.request_uid).toBe(fx.uid),
+    },
+    {
+      how: "the guard's group-committed event (GET patient)",
+      path: () => `/api/auth/v1/patients/${fx.patientCode}/`,
+      secret: () => fx.patientCode,
+      check: (res: request.Response) => expect(res.body.code).toBe(fx.patientCode),
+    },
+  ])(
+    'answers 500 instead of the data when its event cannot be stored; reads written with it still pass: $how',
+    async ({ path, secret, check }) => {
+      const refused = `refuse-${randomUUID()}`;
+      await db.query(`
       CREATE OR REPLACE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.request_id LIKE 'refuse-%' THEN RAISE EXCEPTION 'refused by the test'; END IF;
         RETURN NEW;
       END $$`);
-    await db.query(
-      'CREATE TRIGGER test_refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()',
-    );
-    try {
-      const get = (requestId: string) =>
-        http()
-          .get(`/api/auth/v2/eligibility/${fx.uid}/`)
-          .set(a.auth)
-          .set('X-Request-Id', requestId);
-      const others = Array.from({ length: 10 }, () => `ok-${randomUUID()}`);
-      const [bad, ...good] = await Promise.all([get(refused), ...others.map(get)]);
-      expect(bad.status).toBe(500);
-      expect(bad.body).toEqual({ detail: 'Internal server error.' });
-      expect(bad.text).not.toContain(fx.uid);
-      expect(await eventsOf(refused)).toHaveLength(0);
-      for (const [i, res] of good.entries()) {
-        expect(res.status).toBe(200);
-        expect(res.body.request_uid).toBe(fx.uid);
-        expect(await eventsOf(others[i])).toHaveLength(1);
+      await db.query(
+        'CREATE TRIGGER test_refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()',
+      );
+      try {
+        const get = (requestId: string) =>
+          http().get(path()).set(a.auth).set('X-Request-Id', requestId);
+        const others = Array.from({ length: 10 }, () => `ok-${randomUUID()}`);
+        const [bad, ...good] = await Promise.all([get(refused), ...others.map(get)]);
+        expect(bad.status).toBe(500);
+        expect(bad.body).toEqual({ detail: 'Internal server error.' });
+        expect(bad.text).not.toContain(secret());
+        expect(await eventsOf(refused)).toHaveLength(0);
+        for (const [i, res] of good.entries()) {
+          expect(res.status).toBe(200);
+          check(res);
+          expect(await eventsOf(others[i])).toHaveLength(1);
+        }
+      } finally {
+        await db.query('DROP TRIGGER test_refuse_audit ON audit_events');
+        await db.query('DROP FUNCTION test_refuse_audit()');
       }
-    } finally {
-      await db.query('DROP TRIGGER test_refuse_audit ON audit_events');
-      await db.query('DROP FUNCTION test_refuse_audit()');
-    }
-  });
+    },
+  );
 
   it('records nothing for a refused call (not found, another account, validation)', async () => {
     for (const [url, auth] of [

@@ -92,4 +92,27 @@ describe('GroupCommit', () => {
     );
     await expect(g.add(1)).rejects.toThrow('bad');
   });
+
+  it("answers each caller its own item's result, also when a failed batch is tried item by item", async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const g = new GroupCommit<number, string>(
+      (items) => {
+        writes.push(items);
+        const results = items.map((n) => `r${n}`);
+        if (items.length === 1 && items[0] === 1)
+          return new Promise<string[]>((r) => (release = () => r(results)));
+        return items.includes(3) ? Promise.reject(new Error('refused')) : Promise.resolve(results);
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const first = g.add(1);
+    const together = [g.add(2), g.add(4), g.add(5)];
+    release();
+    expect(await first).toBe('r1');
+    expect(await Promise.all(together)).toEqual(['r2', 'r4', 'r5']);
+    const retried = [g.add(6), g.add(3), g.add(7)].map((p) => p.catch((e: Error) => e.message));
+    expect(await Promise.all(retried)).toEqual(['r6', 'refused', 'r7']);
+    expect(writes).toEqual([[1], [2, 4, 5], [6], [3, 7], [3], [7]]);
+  });
 });

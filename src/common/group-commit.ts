@@ -3,19 +3,21 @@
  * burst of N callers costs a few round trips instead of N, and a lone caller waits for nothing
  * (its write starts at once). Each caller's promise settles with the write that carried its item;
  * a failed write of several items is tried again item by item, so an item the database refuses
- * fails its own caller only.
+ * fails its own caller only. A write may answer one result per item (in the items' order): each
+ * caller gets its own.
  */
-export class GroupCommit<T> {
-  private queue: { item: T; resolve: () => void; reject: (e: unknown) => void }[] = [];
+export class GroupCommit<T, R = void> {
+  private queue: { item: T; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }[] =
+    [];
   private inFlight = 0;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
+    private readonly write: (items: T[]) => Promise<readonly R[] | void>,
     private readonly options: { maxBatch: number; maxInFlight: number },
   ) {}
 
-  add(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  add(item: T): Promise<R | undefined> {
+    return new Promise<R | undefined>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.pump();
     });
@@ -27,11 +29,16 @@ export class GroupCommit<T> {
       this.inFlight++;
       this.attempt(batch.map((b) => b.item))
         .then(
-          () => batch.forEach((b) => b.resolve()),
+          (results) => batch.forEach((b, i) => b.resolve(results ? results[i] : undefined)),
           (e: unknown) => {
             if (batch.length === 1) return batch[0].reject(e);
             return Promise.all(
-              batch.map((b) => this.attempt([b.item]).then(b.resolve, b.reject)),
+              batch.map((b) =>
+                this.attempt([b.item]).then(
+                  (results) => b.resolve(results ? results[0] : undefined),
+                  b.reject,
+                ),
+              ),
             ).then(() => undefined);
           },
         )
@@ -42,7 +49,7 @@ export class GroupCommit<T> {
     }
   }
 
-  private attempt(items: T[]): Promise<void> {
+  private attempt(items: T[]): Promise<readonly R[] | void> {
     try {
       return this.write(items);
     } catch (e) {

@@ -4,7 +4,22 @@ import type { Response } from 'express';
 import type { AppRequest } from '@/common/request-context';
 import { webUser } from '@/modules/web/web-context';
 import { AUDIT_METADATA, type AuditIdSource, type AuditSpec } from './audited';
-import { type AuditActor, AuditService } from './audit.service';
+import { type AuditActor, type AuditRecord, AuditService } from './audit.service';
+
+/** The event a route marked `inStatement` writes itself, as the guard prepared it. */
+export type StatementAuditEvent = Omit<AuditRecord, 'resourceId'>;
+const STATEMENT_EVENT = Symbol('audit event for the statement');
+type WithStatementEvent = AppRequest & { [STATEMENT_EVENT]?: StatementAuditEvent };
+
+/**
+ * The event the handler of an `inStatement` route writes with its read
+ * (`AuditService.readRecorded`). Throws when the guard prepared none: an unmarked route or no actor.
+ */
+export function statementAuditEvent(req: AppRequest): StatementAuditEvent {
+  const event = (req as WithStatementEvent)[STATEMENT_EVENT];
+  if (!event) throw new Error(`No audit event was prepared for ${req.method} ${req.path}.`);
+  return event;
+}
 
 /**
  * The one place the audit trail is written (CONTRACT §14). For a route marked @Audited, the
@@ -17,6 +32,10 @@ import { type AuditActor, AuditService } from './audit.service';
  * (after the key guard has named the actor). A global interceptor would put every request of
  * every route through Nest's RxJS interceptor chain, which cost a third of the CPU of a stored
  * result's GET (bench/README.md). A `result:` id is read from the JSON body being sent.
+ *
+ * A route marked `inStatement` (the stored result's GETs, the hottest read) is not held: its
+ * handler writes the event in the statement that reads the data, so the read and its record
+ * commit together or not at all, in one round trip (`statementAuditEvent`, `readRecorded`).
  */
 @Injectable()
 export class AuditGuard implements CanActivate {
@@ -38,6 +57,16 @@ export class AuditGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const actor = actorOf(req);
     if (!actor) return true;
+    if (spec.inStatement) {
+      (req as WithStatementEvent)[STATEMENT_EVENT] = {
+        actor,
+        action: spec.action,
+        resourceType: spec.resourceType,
+        requestId: req.id ?? null,
+        ip: req.ip ?? null,
+      };
+      return true;
+    }
 
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {

@@ -30,6 +30,11 @@ export interface AuditSpec {
   resourceType: AuditResourceType;
   action: AuditAction;
   id: AuditIdSource;
+  /**
+   * The handler writes the event itself, in the statement that reads the data
+   * (`AuditService.readRecorded`): the guard only hands it the record (`req.auditEvent`).
+   */
+  inStatement?: true;
 }
 
 export const AUDIT_METADATA = 'vision:audit';
@@ -39,7 +44,9 @@ export const Audited = (
   resourceType: AuditResourceType,
   action: AuditAction,
   id: AuditIdSource = null,
-): MethodDecorator => SetMetadata(AUDIT_METADATA, { resourceType, action, id } satisfies AuditSpec);
+  options: { inStatement?: true } = {},
+): MethodDecorator =>
+  SetMetadata(AUDIT_METADATA, { resourceType, action, id, ...options } satisfies AuditSpec);
 
 /** The route neither reads nor changes patient data (webhook settings, locations, the trail). */
 export const NotPatientData = (): MethodDecorator => SetMetadata(AUDIT_METADATA, NOT_PATIENT_DATA);

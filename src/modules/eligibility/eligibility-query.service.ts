@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
 import { pgPool } from '@/database/pg-pool';
+import type { StatementAuditEvent } from '@/modules/audit/audit.guard';
+import { AuditService, type RecordedReads } from '@/modules/audit/audit.service';
 import { REQUEST_UID_MAX_LENGTH } from './dto/create-eligibility.dto';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { renderProcessing, ResultVersion } from './eligibility.renderer';
@@ -12,6 +14,11 @@ const SELECT_BODY_V1 =
   'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
 const SELECT_BODY_V2 =
   'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
+
+/** The body of each read of a group (`RecordedReads`: `q.key` is the uid). */
+const RECORDED_BODY = (column: 'body_v1' | 'body_v2') =>
+  `SELECT q.n, er.${column} AS body FROM q
+    JOIN eligibility_requests er ON er.account_id = q.account_id AND er.uid = q.key`;
 
 const notFound = (uid: string) => new NotFoundError(`Eligibility request ${uid} not found.`);
 
@@ -31,10 +38,18 @@ export interface EligibilitySummary {
 /** The read side: stored result bodies and request summaries, always within one account. */
 @Injectable()
 export class EligibilityQueryService {
+  private readonly recordedBodies: Record<ResultVersion, RecordedReads<{ body: string | null }>>;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly exchangeLog: InsurerExchangeLog,
-  ) {}
+    audit: AuditService,
+  ) {
+    this.recordedBodies = {
+      v1: audit.recordedReads('eligibility-body-recorded-v1', RECORDED_BODY('body_v1')),
+      v2: audit.recordedReads('eligibility-body-recorded-v2', RECORDED_BODY('body_v2')),
+    };
+  }
 
   /** The calls to insurers made for one request (patient data: staff pages only); 404 when unknown. */
   async exchanges(accountId: string, uid: string): Promise<InsurerExchangeEntry[]> {
@@ -47,10 +62,10 @@ export class EligibilityQueryService {
     return this.db.getRepository(EligibilityRequest).findOne({ where: { accountId, uid } });
   }
 
-  /** The result body of `version` exactly as stored (or the processing body); 404 when unknown. */
   /**
-   * The stored body of a request (the hot read path: one prepared statement on the driver's pool,
-   * no query runner). A uid longer than any request's is not found without asking.
+   * The result body of `version` exactly as stored (or the processing body); 404 when unknown.
+   * One prepared statement on the driver's pool, no query runner; a uid longer than any
+   * request's is not found without asking.
    */
   async getBody(accountId: string, uid: string, version: ResultVersion): Promise<string> {
     if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
@@ -61,6 +76,22 @@ export class EligibilityQueryService {
     });
     if (rows.length === 0) throw notFound(uid);
     return rows[0].body ?? renderProcessing(uid);
+  }
+
+  /**
+   * `getBody` for the API's GETs (the hot read path): the read's audit event is written by the
+   * statement that reads the body, only when the request is found, and concurrent reads share
+   * one statement (`RecordedReads`).
+   */
+  async getBodyRecorded(
+    event: StatementAuditEvent,
+    uid: string,
+    version: ResultVersion,
+  ): Promise<string> {
+    if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
+    const row = await this.recordedBodies[version].read(uid, { ...event, resourceId: uid });
+    if (!row) throw notFound(uid);
+    return row.body ?? renderProcessing(uid);
   }
 
   /** V2 `results` (null while processing or on error) of several requests, by request id. */

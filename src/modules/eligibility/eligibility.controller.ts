@@ -19,6 +19,7 @@ import {
 } from './dto/eligibility-result.response';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { EligibilityService } from './eligibility.service';
+import { statementAuditEvent } from '@/modules/audit/audit.guard';
 import { Audited } from '@/modules/audit/audited';
 import { RequireScope } from '@/modules/auth/scopes';
 
@@ -62,7 +63,7 @@ export class EligibilityController {
 
   @Get('v1/eligibility/:request_uid')
   @RequireScope('eligibility:read')
-  @Audited('eligibility_request', 'read', 'param:request_uid')
+  @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
   @ApiOperation({ summary: 'Eligibility result (V1: persons without the benefit tree)' })
   @ApiParam({ name: 'request_uid', type: String })
   @ApiOkResponse({ type: EligibilityResultV1 })
@@ -72,12 +73,12 @@ export class EligibilityController {
     @Param('request_uid') uid: string,
     @Res() res: Response,
   ): Promise<void> {
-    sendJson(res, await this.queries.getBody(req.auth!.accountId, uid, 'v1'));
+    sendJson(res, await this.queries.getBodyRecorded(statementAuditEvent(req), uid, 'v1'));
   }
 
   @Get('v2/eligibility/:request_uid')
   @RequireScope('eligibility:read')
-  @Audited('eligibility_request', 'read', 'param:request_uid')
+  @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
   @ApiOperation({ summary: 'Eligibility result (V2: with the plan and benefit tree per person)' })
   @ApiParam({ name: 'request_uid', type: String })
   @ApiOkResponse({ type: EligibilityResultV2 })
@@ -87,7 +88,7 @@ export class EligibilityController {
     @Param('request_uid') uid: string,
     @Res() res: Response,
   ): Promise<void> {
-    sendJson(res, await this.queries.getBody(req.auth!.accountId, uid, 'v2'));
+    sendJson(res, await this.queries.getBodyRecorded(statementAuditEvent(req), uid, 'v2'));
   }
 
   @Post('v1/eligibility/:request_uid/details')
@@ -122,8 +123,8 @@ export class EligibilityController {
 
 /**
  * The stored body goes out as it is: byte-identical to what webhooks deliver. Written directly
- * (Express's send would hash the body for an ETag and encode it a second time). Headers are set,
- * not written with writeHead, so the audit guard can still answer 500 in their place.
+ * (Express's send would hash the body for an ETag and encode it a second time). Its audit event
+ * is already stored (the statement that read it wrote it).
  */
 function sendJson(res: Response, body: string): void {
   res.statusCode = 200;

@@ -1,3 +1,4 @@
+import { AuditModule } from '@/modules/audit/audit.module';
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
@@ -35,6 +36,7 @@ import { SearchRunner } from './search-runner';
       settings: { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 3 },
     }),
     AccountsModule,
+    AuditModule,
     InsurersModule,
     WebhooksModule,
   ],
