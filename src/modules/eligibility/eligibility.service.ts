@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
-import { queryPrepared } from '@/database/pg-pool';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
@@ -11,8 +10,7 @@ import { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
-
-import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from './search-lease';
+import { type IntakeStored, IntakeWriter } from './intake-writer';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 
 /**
@@ -23,6 +21,7 @@ import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 @Injectable()
 export class EligibilityService {
   private readonly logger = new Logger(EligibilityService.name);
+  private readonly writer: IntakeWriter;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -30,7 +29,9 @@ export class EligibilityService {
     private readonly queries: EligibilityQueryService,
     private readonly scheduler: EligibilityScheduler,
     private readonly queue: SearchQueue,
-  ) {}
+  ) {
+    this.writer = new IntakeWriter(db, queue.spec.leaseMs);
+  }
 
   /** Stores the request as `processing`, enqueues its search, and returns its uid. */
   async create(accountId: string, dto: CreateEligibilityDto): Promise<string> {
@@ -139,23 +140,21 @@ export class EligibilityService {
     target: EligibilityRequest['target'];
   }): Promise<string | null> {
     const jobId = this.queue.reserveRun();
-    let inserted: LeasedRow | undefined;
+    let inserted: IntakeStored | undefined;
     try {
       // The unique index on (account_id, uid) decides between concurrent duplicates.
-      ({
-        rows: [inserted],
-      } = await queryPrepared<LeasedRow>(this.db, jobId ? INSERT_LEASED : INSERT_DUE, [
-        row.accountId,
-        row.uid,
-        row.kind,
-        row.parentId,
-        'id' in row.location ? row.location.id : null,
-        row.insurerCodes,
-        JSON.stringify(row.query),
-        row.target ? JSON.stringify(row.target) : null,
-        'code' in row.location ? row.location.code : null,
-        ...(jobId ? [jobId, String(this.queue.spec.leaseMs)] : []),
-      ]));
+      inserted = await this.writer.store({
+        accountId: row.accountId,
+        uid: row.uid,
+        kind: row.kind,
+        parentId: row.parentId,
+        locationId: 'id' in row.location ? row.location.id : null,
+        locationCode: 'code' in row.location ? row.location.code : null,
+        insurerCodes: row.insurerCodes,
+        query: row.query,
+        target: row.target,
+        leaseJob: jobId,
+      });
     } catch (e) {
       if (jobId) this.queue.cancelRun();
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
@@ -177,32 +176,3 @@ export class EligibilityService {
     return row.uid;
   }
 }
-
-/**
- * Intake's INSERT: the request, in the location `$5` (by id), `$9` (by code) or the account's
- * default, stored `processing`; `lease` sets its due time, attempts and lease job.
- */
-function insertSql(lease: string, returning: string): string {
-  return `INSERT INTO eligibility_requests
-      (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
-       job_due_at, attempts, lease_job)
-    SELECT $1, $2, $3, $4, l.id, $6, $7, $8, 'processing', ${lease}
-    FROM locations l
-    WHERE l.account_id = $1
-      AND CASE WHEN $5::uuid IS NOT NULL THEN l.id = $5::uuid
-               WHEN $9::text IS NOT NULL THEN l.code = $9::text
-               ELSE l.is_default END
-    LIMIT 1
-    RETURNING ${returning}`;
-}
-
-/** Stored due now, for any worker. */
-const INSERT_DUE = insertSql('now(), 0, NULL', 'id');
-
-/** Stored leased to the local run `$10` for `$11` ms, answering what the run needs (LeasedRow). */
-const INSERT_LEASED = `WITH leased AS (
-    ${insertSql(
-      `now() + ($11 || ' milliseconds')::interval, 1, $10`,
-      `attempts AS attempt, ${LEASED_REQUEST_COLUMNS}`,
-    )})
-  SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`;
