@@ -12,8 +12,8 @@ const STATEMENT_EVENT = Symbol('audit event for the statement');
 type WithStatementEvent = AppRequest & { [STATEMENT_EVENT]?: StatementAuditEvent };
 
 /**
- * The event the handler of an `inStatement` route writes with its read
- * (`AuditService.readRecorded`). Throws when the guard prepared none: an unmarked route or no actor.
+ * The event the handler of an `inStatement` route writes with its read (`RecordedReads`).
+ * Throws when the guard prepared none: an unmarked route or no actor.
  */
 export function statementAuditEvent(req: AppRequest): StatementAuditEvent {
   const event = (req as WithStatementEvent)[STATEMENT_EVENT];
@@ -35,7 +35,7 @@ export function statementAuditEvent(req: AppRequest): StatementAuditEvent {
  *
  * A route marked `inStatement` (the stored result's GETs, the hottest read) is not held: its
  * handler writes the event in the statement that reads the data, so the read and its record
- * commit together or not at all, in one round trip (`statementAuditEvent`, `readRecorded`).
+ * commit together or not at all, in one round trip (`statementAuditEvent`, `RecordedReads`).
  */
 @Injectable()
 export class AuditGuard implements CanActivate {

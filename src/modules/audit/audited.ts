@@ -32,7 +32,7 @@ export interface AuditSpec {
   id: AuditIdSource;
   /**
    * The handler writes the event itself, in the statement that reads the data
-   * (`AuditService.readRecorded`): the guard only hands it the record (`req.auditEvent`).
+   * (`RecordedReads`): the guard only prepares the event (`statementAuditEvent`).
    */
   inStatement?: true;
 }
