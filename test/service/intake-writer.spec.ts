@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '@/common/codes';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/intake-writer';
 import { createTestContext, TestContext } from '../support/app';
+import { createAccountId } from '../support/factories';
 
 const VSP = 'insurer:vision:vsp';
 const EYEMED = 'insurer:vision:eyemed';
@@ -22,15 +22,7 @@ describe('IntakeWriter', () => {
     t = await createTestContext({ env: { ROLE: 'api' } });
     db = t.ctx.get(DataSource);
     writer = new IntakeWriter(db, 60_000);
-    for (let i = 0; i < 2; i++) {
-      const suffix = randomBytes(4).toString('hex');
-      const { account } = await t.ctx.get(AccountsService).createAccount({
-        name: `Practice ${suffix}`,
-        email: `staff-${suffix}@practice.test`,
-        password: `pw-${suffix}-secret`,
-      });
-      accounts.push(account.id);
-    }
+    for (let i = 0; i < 2; i++) accounts.push(await createAccountId(t.ctx));
   });
   afterAll(() => t.close());
 

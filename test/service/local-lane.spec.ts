@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/eligibility.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { createTestContext, TestContext } from '../support/app';
+import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';
 import { fakeConnector } from '../support/fake-connector';
 import { bullQueue, waitUntil } from '../support/queues';
@@ -30,14 +29,7 @@ describe('Searches dispatched to the local lane (ROLE=all)', () => {
 
   beforeAll(async () => {
     t = await open();
-    const suffix = randomBytes(4).toString('hex');
-    ({
-      account: { id: accountId },
-    } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${suffix}`,
-      email: `staff-${suffix}@practice.test`,
-      password: `pw-${suffix}-secret`,
-    }));
+    accountId = await createAccountId(t.ctx);
   });
   afterAll(() => t.close());
 

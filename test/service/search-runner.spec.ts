@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
@@ -14,6 +12,7 @@ import { SearchRunner } from '@/modules/eligibility/search-runner';
 
 import { LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL } from '@/modules/eligibility/search-lease';
 import { createTestContext, TestContext } from '../support/app';
+import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';
 import { fakeConnector, ScriptedConnector } from '../support/fake-connector';
 
@@ -42,14 +41,7 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     db = t.ctx.get(DataSource);
     vsp = t.ctx.get(FakeVsp);
     eyeMed = t.ctx.get(FakeEyeMed);
-    const suffix = randomBytes(4).toString('hex');
-    ({
-      account: { id: accountId },
-    } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${suffix}`,
-      email: `staff-${suffix}@practice.test`,
-      password: `pw-${suffix}-secret`,
-    }));
+    accountId = await createAccountId(t.ctx);
   });
   afterAll(() => t.close());
   beforeEach(() => {

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
 import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
@@ -8,6 +6,7 @@ import { WebhooksProcessor } from '@/modules/webhooks/webhooks.processor';
 import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
 import { WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { createTestContext, TestContext } from '../support/app';
+import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';
 import { waitUntil } from '../support/queues';
 import { TestReceiver } from '../support/receiver';
@@ -27,14 +26,7 @@ describe('webhook deliveries (service level)', () => {
     await receiver.start();
     t = await createTestContext({ env: { WEBHOOK_RETRY_SCHEDULE: '60,120' } });
     db = t.ctx.get(DataSource);
-    const suffix = randomBytes(4).toString('hex');
-    ({
-      account: { id: accountId },
-    } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${suffix}`,
-      email: `staff-${suffix}@practice.test`,
-      password: `pw-${suffix}-secret`,
-    }));
+    accountId = await createAccountId(t.ctx);
   });
   // Each test starts without webhooks.
   afterEach(() => db.query('DELETE FROM webhooks WHERE account_id = $1', [accountId]));

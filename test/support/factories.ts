@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 
@@ -12,6 +12,17 @@ export interface TestAccount {
   password: string;
   /** `{ Authorization: 'Api <key>' }` */
   auth: { Authorization: string };
+}
+
+/** A fresh account with its default location and a web user (no API key): its id. */
+export async function createAccountId(ctx: INestApplicationContext): Promise<string> {
+  const suffix = randomBytes(4).toString('hex');
+  const { account } = await ctx.get(AccountsService).createAccount({
+    name: `Practice ${suffix}`,
+    email: `staff-${suffix}@practice.test`,
+    password: `pw-${suffix}-secret`,
+  });
+  return account.id;
 }
 
 /** A fresh account with its default location, a web user and an API key. */
