@@ -21,7 +21,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { batchRows, runBatchScenario } from './batch';
 import { Api } from './lib/api';
-import { CpuMonitor } from './lib/cpu';
+import { CpuMonitor, type CpuSplit } from './lib/cpu';
 import { connect, dropDatabase, explain, seedPatients, seedRequests } from './lib/db';
 import type { CannonJob, CannonResult, E2eJob, E2eResult } from './lib/jobs';
 import { freePort, killAllNow, RssMonitor, run, runWorker, sleep } from './lib/proc';
@@ -318,6 +318,24 @@ function mergeRounds(rounds: CannonResult[]): CannonResult {
  * The GET figures against both baselines: the bare one (the targets) and the one that also
  * makes a Redis rate-limit call per request (context: what the service used to pay for it).
  */
+/**
+ * Where a search's CPU went, over its phase (load and drain): the service, PostgreSQL, Redis and
+ * the rest of the bench (the load generator). Their sum, times the searches per second wanted,
+ * is what the machine's cores must give.
+ */
+function splitRow(sc: string, split: CpuSplit, searches: number): Row {
+  const per = (v: number) => v / Math.max(1, searches);
+  const total = split.service + split.postgres + split.redis + split.loadAndBench;
+  return row(
+    sc,
+    'CPU per search by process',
+    `service ${ms(per(split.service))}, PostgreSQL ${ms(per(split.postgres))}, Redis ` +
+      `${ms(per(split.redis))}, load generator ${ms(per(split.loadAndBench))}; all ${ms(per(total))}`,
+    'context',
+    null,
+  );
+}
+
 function getRows(
   sc: string,
   svc: CannonResult,
@@ -576,9 +594,11 @@ async function main(): Promise<void> {
           fail('2', `${drain.pending} accepted searches still processing 60 s after the load`);
         if (drain.failed > 0) fail('2', `${drain.failed} searches ended in error`);
         if (drain.total < r.ok) fail('2', `${r.ok} answered 201 but only ${drain.total} stored`);
-        figures.s2 = { load: r, drain, rssPeakMb: rss.phase(), cpu: measured('2') };
+        const cpu2 = measured('2');
+        figures.s2 = { load: r, drain, rssPeakMb: rss.phase(), cpu: cpu2 };
         const sc = '2 POST, 64 conn';
         rows.push(
+          splitRow(sc, cpu2.splitMs, drain.total),
           row(
             sc,
             'accepted per second',
@@ -1007,13 +1027,14 @@ async function main(): Promise<void> {
             fail('7', `${drain.pending} accepted searches still processing 60 s after the load`);
           if (drain.failed > 0) fail('7', `${drain.failed} searches ended in error`);
           if (drain.total < r.ok) fail('7', `${r.ok} answered 201 but only ${drain.total} stored`);
+          const cpuPost = measured('7 POST');
           figures.s7 = {
             apiProcesses,
             get: svc,
             post: r,
             drain,
             rssPeakMbPerProcess: clusterRss.peakMb,
-            cpu: { get: cpuGet, post: measured('7 POST') },
+            cpu: { get: cpuGet, post: cpuPost },
           };
           const sc = `7 cluster, ${apiProcesses} × (API + worker)`;
           rows.push(
@@ -1034,6 +1055,7 @@ async function main(): Promise<void> {
               '≥ 1000/s',
               r.rps >= 1000,
             ),
+            splitRow(sc, cpuPost.splitMs, drain.total),
             row(
               sc,
               'POST all complete after load end',

@@ -18,6 +18,18 @@ interface Snapshot {
   at: number;
   busy: number;
   bench: number;
+  /** The parts of `bench`, in ticks: live children (service, baselines), PostgreSQL, Redis. */
+  live: number;
+  postgres: number;
+  redis: number;
+}
+
+/** CPU milliseconds of a phase by process group (the rest of the bench: this process and its load workers). */
+export interface CpuSplit {
+  service: number;
+  postgres: number;
+  redis: number;
+  loadAndBench: number;
 }
 
 function machineBusy(): number {
@@ -74,8 +86,8 @@ export function treeCpuMs(pid: number): number {
   return ms(ticks(root, true)) + rest.reduce((sum, p) => sum + ms(ticks(p, false)), 0);
 }
 
-function serviceTicks(databaseName: string): number {
-  let sum = 0;
+function serviceTicks(databaseName: string): { postgres: number; redis: number } {
+  const sum = { postgres: 0, redis: 0 };
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let comm: string;
@@ -90,15 +102,20 @@ function serviceTicks(databaseName: string): number {
     // A backend's title names its database; other backends serve other work.
     const backend = /postgres: \S+: \S+ \S+ /.exec(cmdline);
     if (comm === 'postgres' && backend && !cmdline.includes(` ${databaseName} `)) continue;
-    sum += ticks(Number(entry), true);
+    sum[comm === 'postgres' ? 'postgres' : 'redis'] += ticks(Number(entry), true);
   }
   return sum;
 }
 
 export class CpuMonitor {
   private last: Snapshot;
-  readonly phases: { name: string; seconds: number; otherCpuPct: number; benchCpuPct: number }[] =
-    [];
+  readonly phases: {
+    name: string;
+    seconds: number;
+    otherCpuPct: number;
+    benchCpuPct: number;
+    splitMs: CpuSplit;
+  }[] = [];
 
   constructor(
     private readonly livePids: () => number[],
@@ -109,24 +126,38 @@ export class CpuMonitor {
 
   private snapshot(): Snapshot {
     const live = this.livePids().reduce((sum, pid) => sum + ticks(pid, false), 0);
+    const { postgres, redis } = serviceTicks(this.databaseName);
     return {
       at: Date.now(),
       busy: machineBusy(),
-      bench: ticks('self', true) + live + serviceTicks(this.databaseName),
+      bench: ticks('self', true) + live + postgres + redis,
+      live,
+      postgres,
+      redis,
     };
   }
 
   /** Ends a phase: the share of the machine (all cores) used by others and by the bench. */
-  phase(name: string): { otherCpuPct: number; benchCpuPct: number } {
+  phase(name: string): { otherCpuPct: number; benchCpuPct: number; splitMs: CpuSplit } {
     const now = this.snapshot();
     const seconds = (now.at - this.last.at) / 1000;
     const capacity = seconds * TICKS_PER_SEC * cpus().length;
     const benchTicks = Math.max(0, now.bench - this.last.bench);
     const busy = Math.max(0, now.busy - this.last.busy);
     const pctOf = (t: number) => Math.round((1000 * t) / Math.max(1, capacity)) / 10;
+    const msOf = (t: number) => Math.max(0, (t * 1000) / TICKS_PER_SEC);
+    const live = now.live - this.last.live;
+    const postgres = now.postgres - this.last.postgres;
+    const redis = now.redis - this.last.redis;
     const result = {
       otherCpuPct: pctOf(Math.max(0, busy - benchTicks)),
       benchCpuPct: pctOf(Math.min(busy, benchTicks)),
+      splitMs: {
+        service: msOf(live),
+        postgres: msOf(postgres),
+        redis: msOf(redis),
+        loadAndBench: msOf(benchTicks - live - postgres - redis),
+      },
     };
     this.phases.push({ name, seconds: Math.round(seconds * 10) / 10, ...result });
     this.last = now;
