@@ -5,6 +5,7 @@ import { MSG } from '../messages';
 import { api, FieldOpts, isPlainObject, presenceDecorators, rule, typeRule } from './base';
 import { EachItem } from './item-errors';
 import { unstorableText } from './strings';
+import { presentThen, REFUSE, withFastCheck } from './fast-path';
 
 export interface ListOpts extends FieldOpts {
   minItems?: number;
@@ -98,5 +99,14 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
       } as never,
     }),
   );
-  return applyDecorators(...decorators);
+  // The fast path's check (fast-path.ts): the list rules above and every element's.
+  const fast = presentThen(opts, (value) => {
+    if (!Array.isArray(value)) return REFUSE;
+    if (value.length < (opts.minItems ?? 0) || value.length > opts.maxItems) return REFUSE;
+    for (let i = 0; i < value.length; i++)
+      if (!(i in value) || itemError(value[i]) !== null) return REFUSE;
+    if (opts.unique && new Set(value).size !== value.length) return REFUSE;
+    return [...value];
+  });
+  return applyDecorators(...withFastCheck(decorators, fast));
 }

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { MSG } from '../messages';
 import { api, FieldOpts, isPlainObject, presenceDecorators, rule, typeRule } from './base';
+import { fastTransform, presentThen, withFastCheck } from './fast-path';
 
 export interface NestedOpts extends FieldOpts {
   description?: string;
@@ -14,11 +15,17 @@ export function NestedField(
   opts: NestedOpts = {},
 ): PropertyDecorator {
   return applyDecorators(
-    ...presenceDecorators(opts),
-    typeRule(isPlainObject, MSG.object),
-    ValidateNested(),
-    Type(type),
-    api(opts, { type: type() }),
+    ...withFastCheck(
+      [
+        ...presenceDecorators(opts),
+        typeRule(isPlainObject, MSG.object),
+        ValidateNested(),
+        Type(type),
+        api(opts, { type: type() }),
+      ],
+      // The fast path's check (fast-path.ts): the nested DTO's own fast path.
+      presentThen(opts, (value) => fastTransform(type(), value)),
+    ),
   );
 }
 

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { MSG } from '../messages';
 import { api, FieldOpts, presenceDecorators, rule, typeRule } from './base';
+import { presentThen, REFUSE, withFastCheck } from './fast-path';
 
 export interface StringOpts extends FieldOpts {
   maxLength?: number;
@@ -72,7 +73,23 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
       pattern: opts.pattern?.source,
     }),
   );
-  return applyDecorators(...decorators);
+  return applyDecorators(...withFastCheck(decorators, fastString(opts)));
+}
+
+/** The fast path's check (fast-path.ts): the rules above, on the value as the Transform leaves it. */
+function fastString(opts: StringOpts) {
+  const { maxLength, pattern, choices } = opts;
+  return presentThen(opts, (value) => {
+    if (typeof value !== 'string') return REFUSE;
+    const text = opts.trim !== false ? value.trim() : value;
+    if (unstorableText(text) !== null) return REFUSE;
+    if (!opts.allowBlank && text.length === 0) return REFUSE;
+    if (maxLength !== undefined && text.length > maxLength && [...text].length > maxLength)
+      return REFUSE;
+    if (pattern && text !== '' && !pattern.test(text)) return REFUSE;
+    if (choices && !choices.includes(text)) return REFUSE;
+    return text;
+  });
 }
 
 const EMAIL =

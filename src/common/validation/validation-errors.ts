@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorTree, ValidationFailed } from '../errors';
 import { MSG } from '../messages';
+import { fastTransform, REFUSE } from './fast-path';
 import { ITEMS, itemErrorsOf } from './item-errors';
 
 /**
@@ -48,8 +49,22 @@ function buildNode(error: ValidationError): ErrorTree | null {
   return Object.keys(node).length > 0 ? node : null;
 }
 
+/**
+ * Nest's ValidationPipe with the fast path in front (fast-path.ts): a body the fast path vouches
+ * for becomes its DTO at once; every other value goes the full way, unchanged.
+ */
+class FastPathValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.metatype && metadata.type !== 'custom') {
+      const dto = fastTransform(metadata.metatype as new () => object, value);
+      if (dto !== REFUSE) return dto;
+    }
+    return super.transform(value, metadata);
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new FastPathValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: false,
