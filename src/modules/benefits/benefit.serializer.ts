@@ -56,3 +56,90 @@ function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
   if (entry.comment !== undefined) out.comment = entry.comment;
   return out;
 }
+
+/**
+ * `JSON.stringify(serializePlan(plan))`, byte for byte, written directly: no intermediate object
+ * tree, plain ASCII strings quoted without the serializer, each decimal formatted once per
+ * distinct text. The stored V2 body renders a plan per person, and building the tree was most of
+ * a search's rendering (bench/README.md).
+ */
+export function serializePlanJson(plan: Plan): string {
+  let out = prop('insurer_state', plan.insurer_state);
+  out += `,"items":[${plan.items.map(itemJson).join(',')}]`;
+  out += prop('refresh_date', plan.refresh_date ?? null);
+  out += prop('begin_date', plan.begin_date ?? null);
+  out += prop('end_date', plan.end_date ?? null);
+  out += prop('flags', plan.flags ?? []);
+  for (const name of DOUBLE_LISTS) if (plan[name]) out += listJson(name, plan[name], true);
+  for (const name of BOOLEAN_LISTS) if (plan[name]) out += listJson(name, plan[name], false);
+  return `{${out.slice(1)}}`;
+}
+
+function itemJson(item: BenefitItem): string {
+  let out = prop('benefit_code', item.benefit_code);
+  out += prop('refresh_date', item.refresh_date);
+  out += prop('flags', item.flags ?? []);
+  if (item.comment !== undefined) out += prop('comment', item.comment);
+  for (const name of DOUBLE_LISTS) if (item[name]) out += listJson(name, item[name], true);
+  for (const name of INTEGER_LISTS) if (item[name]) out += listJson(name, item[name], false);
+  for (const name of BOOLEAN_LISTS) if (item[name]) out += listJson(name, item[name], false);
+  out += `,"items":[${(item.items ?? []).map(itemJson).join(',')}]`;
+  if (item.end_date !== undefined) out += prop('end_date', item.end_date);
+  return `{${out.slice(1)}}`;
+}
+
+/** A list property, with its leading comma. */
+function listJson(name: string, list: FlagEntry<unknown>[], decimal: boolean): string {
+  const entries = list.map((entry) => {
+    let out = '';
+    if (entry.flags && entry.flags.length > 0) out += prop('flags', entry.flags);
+    if (entry.comment !== undefined) out += prop('comment', entry.comment);
+    out += decimal
+      ? `,"value":${decimalJson(entry.value as string | null | undefined)}`
+      : prop('value', entry.value);
+    return `{${out.slice(1)}}`;
+  });
+  return `,"${name}":[${entries.join(',')}]`;
+}
+
+/**
+ * A property as JSON.stringify writes it inside an object, with its leading comma; nothing when
+ * the value has no JSON (undefined).
+ */
+function prop(key: string, value: unknown): string {
+  const json = toJson(value);
+  return json === undefined ? '' : `,"${key}":${json}`;
+}
+
+/** Printable ASCII without `"` and `\`: JSON.stringify writes it between quotes as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const quote = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+
+function toJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return quote(value);
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value) && allStrings(value)) return `[${value.map(quote).join(',')}]`;
+  return JSON.stringify(value);
+}
+
+/** Every element a string (a hole is not: JSON.stringify writes it as null). */
+function allStrings(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
+  return true;
+}
+
+/** formatDecimal4's JSON, remembered per input text (plans repeat a few dozen figures). */
+const decimals = new Map<string, string>();
+
+function decimalJson(value: string | null | undefined): string {
+  if (typeof value !== 'string') return JSON.stringify(formatDecimal4(value));
+  let json = decimals.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(formatDecimal4(value));
+    if (decimals.size >= 4096) decimals.clear();
+    decimals.set(value, json);
+  }
+  return json;
+}

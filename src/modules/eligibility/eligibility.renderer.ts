@@ -1,4 +1,4 @@
-import { serializePlan } from '@/modules/benefits/benefit.serializer';
+import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 
@@ -17,23 +17,33 @@ export interface RenderInput {
  * present only for persons whose plan is in-network only (`insurer_state` `inn`), in both versions.
  */
 export function renderResult(input: RenderInput, version: ResultVersion): string {
-  return JSON.stringify({
+  const head = JSON.stringify({
     request_uid: input.uid,
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
-    results:
-      input.status === 'complete' && input.results
-        ? input.results.map(({ result, persons }) => renderEntry(result, persons, version))
-        : null,
   });
+  const results =
+    input.status === 'complete' && input.results
+      ? `[${input.results.map(({ result, persons }) => renderEntry(result, persons, version)).join(',')}]`
+      : 'null';
+  return withLast(head, 'results', results);
+}
+
+/**
+ * An object's JSON with one more property at its end, whose value is already JSON: what
+ * JSON.stringify writes for the object with that property last. The bodies are put together so,
+ * each plan written once by serializePlanJson, without a tree of every person's plan.
+ */
+function withLast(json: string, key: string, valueJson: string): string {
+  return json === '{}' ? `{"${key}":${valueJson}}` : `${json.slice(0, -1)},"${key}":${valueJson}}`;
 }
 
 function renderEntry(
   result: EligibilityResult,
   persons: EligibilityPerson[],
   version: ResultVersion,
-) {
-  return {
+): string {
+  const entry = JSON.stringify({
     id: Number(result.id),
     status: result.status,
     plan_name: result.planName,
@@ -44,11 +54,11 @@ function renderEntry(
     plan_refresh_date: result.planRefreshDate,
     insurer_code: result.insurerCode,
     plan_is_active: result.planIsActive,
-    persons: persons.map((p) => renderPerson(p, version)),
-  };
+  });
+  return withLast(entry, 'persons', `[${persons.map((p) => renderPerson(p, version)).join(',')}]`);
 }
 
-function renderPerson(p: EligibilityPerson, version: ResultVersion): Record<string, unknown> {
+function renderPerson(p: EligibilityPerson, version: ResultVersion): string {
   const out: Record<string, unknown> = {
     first_name: p.firstName,
     last_name: p.lastName,
@@ -74,8 +84,8 @@ function renderPerson(p: EligibilityPerson, version: ResultVersion): Record<stri
     out.plan_token = p.planToken;
     out.plan_token_expired_at = p.planTokenExpiredAt;
   }
-  if (version === 'v2') out.plan = serializePlan(p.plan);
-  return out;
+  const json = JSON.stringify(out);
+  return version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
 }
 
 /** The body while the search runs (nothing stored yet). */

@@ -1,0 +1,154 @@
+import { serializePlan } from '@/modules/benefits/benefit.serializer';
+import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
+import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import { type RenderInput, renderResult, type ResultVersion } from './eligibility.renderer';
+
+/**
+ * The bodies are written piece by piece (each plan once, spliced in); they must be byte for byte
+ * what JSON.stringify writes for the whole body as one object tree, as the renderer did before.
+ */
+function reference(input: RenderInput, version: ResultVersion): string {
+  const person = (p: EligibilityPerson) => {
+    const out: Record<string, unknown> = {
+      first_name: p.firstName,
+      last_name: p.lastName,
+      dob: p.dob,
+      sex: p.sex,
+      member_id: p.memberId,
+      ssn_last_four: p.ssnLastFour,
+      type: p.type,
+      address: {
+        line1: p.address.line1,
+        line2: p.address.line2 ?? null,
+        city: p.address.city,
+        zipcode: p.address.zipcode,
+        state: p.address.state,
+      },
+      email: p.email,
+      phone: p.phone,
+      id: Number(p.id),
+      full_name: `${p.firstName} ${p.lastName}`,
+      is_active: p.isActive,
+    };
+    if (p.insurerState === 'inn') {
+      out.plan_token = p.planToken;
+      out.plan_token_expired_at = p.planTokenExpiredAt;
+    }
+    if (version === 'v2') out.plan = serializePlan(p.plan);
+    return out;
+  };
+  return JSON.stringify({
+    request_uid: input.uid,
+    status: input.status,
+    error_code: input.status === 'error' ? input.errorCode : null,
+    results:
+      input.status === 'complete' && input.results
+        ? input.results.map(({ result, persons }) => ({
+            id: Number(result.id),
+            status: result.status,
+            plan_name: result.planName,
+            plan_group: result.planGroup,
+            plan_group_id: result.planGroupId,
+            plan_begin_date: result.planBeginDate,
+            plan_end_date: result.planEndDate,
+            plan_refresh_date: result.planRefreshDate,
+            insurer_code: result.insurerCode,
+            plan_is_active: result.planIsActive,
+            persons: persons.map(person),
+          }))
+        : null,
+  });
+}
+
+const dates = { begin: '2026-01-01', end: '2026-12-31', refresh: '2027-01-01' };
+
+function person(i: number, insurerState: 'inn' | 'oon', odd: boolean): EligibilityPerson {
+  return {
+    id: String(100 + i),
+    resultId: '1',
+    accountId: '1',
+    position: i,
+    firstName: odd ? 'Zoë "Z"' : 'Maria',
+    lastName: odd ? '😀\u2028' : 'Garcia',
+    dob: '1984-06-15',
+    sex: 'F',
+    memberId: odd ? null : 'VSP123',
+    ssnLastFour: odd ? null : '6789',
+    type: i === 0 ? 'subscriber' : 'dependent',
+    address: odd
+      ? ({ line1: '1 Main', city: 'Austin', zipcode: '78701', state: 'TX' } as never)
+      : { line1: '1 Main', line2: 'Apt 2', city: 'Austin', zipcode: '78701', state: 'TX' },
+    email: odd ? null : 'maria@example.com',
+    phone: '5125550100',
+    isActive: odd ? null : true,
+    insurerState,
+    plan: buildPlan(PLAN_VARIANTS[i % PLAN_VARIANTS.length], dates, {
+      detail: odd ? 'full' : 'summary',
+      markUsed: odd,
+      examUsed: false,
+      noOon: insurerState === 'inn',
+      noInn: false,
+    }),
+    planToken: insurerState === 'inn' ? 'a'.repeat(64) : null,
+    planTokenExpiredAt: insurerState === 'inn' ? '2026-12-22' : null,
+  };
+}
+
+function result(i: number, odd: boolean): EligibilityResult {
+  return {
+    id: String(40 + i),
+    requestId: '7',
+    accountId: '1',
+    position: i,
+    insurerCode: 'insurer:demo:vision',
+    status: 'active',
+    planName: odd ? 'Plan "Ü"' : 'VisionCare Plus',
+    planGroup: 'Acme',
+    planGroupId: odd ? null : 'GRP-1',
+    planBeginDate: '2026-01-01',
+    planEndDate: odd ? null : '2026-12-31',
+    planRefreshDate: null,
+    planIsActive: !odd,
+  };
+}
+
+describe('renderResult', () => {
+  const inputs: [string, RenderInput][] = [
+    ['processing', { uid: 'u-1', status: 'processing', errorCode: null, results: null }],
+    [
+      'error',
+      { uid: 'u-2', status: 'error', errorCode: 'insurer_timeout' as never, results: null },
+    ],
+    ['complete, no plans', { uid: 'u-3', status: 'complete', errorCode: null, results: [] }],
+    [
+      'complete, one plan, one person',
+      {
+        uid: 'visit-2026-11-21-0042',
+        status: 'complete',
+        errorCode: null,
+        results: [{ result: result(0, false), persons: [person(0, 'inn', false)] }],
+      },
+    ],
+    [
+      'complete, three plans with odd text, persons in and out of network, none',
+      {
+        uid: 'odd "uid" 😀',
+        status: 'complete',
+        errorCode: null,
+        results: [
+          { result: result(0, true), persons: [person(0, 'oon', true), person(1, 'inn', false)] },
+          { result: result(1, false), persons: [] },
+          { result: result(2, true), persons: [person(2, 'inn', true)] },
+        ],
+      },
+    ],
+  ];
+
+  for (const version of ['v1', 'v2'] as const)
+    for (const [name, input] of inputs)
+      it(`writes ${version}, ${name}, as the whole tree's JSON.stringify`, () => {
+        const body = renderResult(input, version);
+        expect(body).toBe(reference(input, version));
+        expect(JSON.parse(body)).toEqual(JSON.parse(reference(input, version)));
+      });
+});
