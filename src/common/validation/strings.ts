@@ -79,8 +79,10 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
 /** The fast path's check (fast-path.ts): the rules above, on the value as the Transform leaves it. */
 function fastString(opts: StringOpts) {
   const { maxLength, pattern, choices } = opts;
+  // A global or sticky pattern keeps state between tests: the full path alone tests it.
+  const stateful = Boolean(pattern && (pattern.global || pattern.sticky));
   return presentThen(opts, (value) => {
-    if (typeof value !== 'string') return REFUSE;
+    if (typeof value !== 'string' || stateful) return REFUSE;
     const text = opts.trim !== false ? value.trim() : value;
     if (unstorableText(text) !== null) return REFUSE;
     if (!opts.allowBlank && text.length === 0) return REFUSE;
