@@ -1,11 +1,13 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { MaxLength } from 'class-validator';
+import fc from 'fast-check';
+import { badDates, injectionStrings, oddString } from '../../../test/support/fuzz';
 import { ValidationFailed } from '../errors';
 import {
+  CreateDetailsDto,
   CreateEligibilityDto,
   EligibilityPatientDto,
 } from '@/modules/eligibility/dto/create-eligibility.dto';
-import { CreateDetailsDto } from '@/modules/eligibility/dto/create-eligibility.dto';
 import { DateField, NestedField, StringField, StringListField } from './fields';
 import { fastTransform, REFUSE } from './fast-path';
 import { createValidationPipe } from './validation-errors';
@@ -13,7 +15,8 @@ import { createValidationPipe } from './validation-errors';
 /**
  * The fast path may only accept what the full path (class-transformer + class-validator) accepts,
  * and must then give the same DTO. Checked here on thousands of bodies built from values near
- * every rule's edges, compared with the full path of the production pipe.
+ * every rule's edges (and the fuzz suite's bad values), compared with the full path of the
+ * production pipe.
  */
 
 const pipe = createValidationPipe();
@@ -46,162 +49,97 @@ function shape(value: unknown): unknown {
   };
 }
 
-/** Deterministic choice (mulberry32), so a failure can be replayed. */
-function chooser(seed: number) {
-  let state = seed >>> 0;
-  return <T>(values: readonly T[]): T => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return values[Math.floor(r * values.length)];
-  };
-}
-
 const ABSENT = Symbol('absent');
-const today = new Date().toISOString().slice(0, 10);
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-const strings = [
-  '',
-  ' ',
-  '  padded  ',
-  'a\u0000b',
-  '\ud800',
-  'x\udc00',
-  '😀',
-  '😀'.repeat(64),
-  '😀'.repeat(65),
-  'e\u0301',
-  "Robert'); DROP TABLE eligibility_requests;--",
-  '<script>alert(1)</script>',
-  'x'.repeat(16),
-  'x'.repeat(17),
-  'x'.repeat(64),
-  'x'.repeat(65),
-  'x'.repeat(100),
-  'x'.repeat(101),
-  'x'.repeat(256),
-  'x'.repeat(257),
-  ' \t\n',
-];
-const wrongTypes = [null, 0, 1.5, true, false, [], ['a'], {}, { a: 1 }, ABSENT];
-const field = {
-  insurer_code: ['insurer:demo:vision', ' insurer:demo:vision ', 'insurer:vision:vsp', ...strings],
-  insurer_code_list: [
-    ['insurer:demo:vision'],
-    ['insurer:demo:vision', 'insurer:vision:vsp'],
-    ['insurer:demo:vision', 'insurer:demo:vision'],
-    [' insurer:demo:vision'],
-    [],
-    Array.from({ length: 10 }, (_, i) => `code-${i}`),
-    Array.from({ length: 11 }, (_, i) => `code-${i}`),
-    [''],
-    [' '],
-    [null],
-    [1],
-    [['a']],
-    ['x'.repeat(65)],
-    ['😀'.repeat(64)],
-    ['a\u0000'],
-    'insurer:demo:vision',
-  ],
-  request_uid: ['visit-1', ' visit-2 ', ...strings],
-  location_code: ['LOC7K2M9QXA', '', '   ', ...strings],
-  first_name: ['Maria', ' Maria ', ...strings],
-  last_name: ['Garcia', 'Garcia ', 'delay_30', ...strings],
-  dob: [
-    '1984-06-15',
-    ' 1984-06-15',
-    '1984-6-15',
-    '2023-02-30',
-    '1899-12-31',
-    '1900-01-01',
-    today,
-    tomorrow,
-    '0000-01-01',
-    '19840615',
-    '',
-  ],
-  zipcode: ['78701', '78701-1234', ' 78701 ', '7870', '78701-12', '', 'abcde', '78701\n'],
-  ssn_last_four: ['6789', ' 6789 ', '678', '67890', '', 'abcd', '٦٧٨٩'],
-  member_id: ['VSP123456789', ' VSP1 ', ...strings],
-};
 
-/** Valid values of each field, with the edge values above mixed in now and then. */
-const usual: Record<keyof typeof field, readonly unknown[]> = {
-  insurer_code: ['insurer:demo:vision', ABSENT],
-  insurer_code_list: [ABSENT],
-  request_uid: ['visit-1', ABSENT, null],
-  location_code: ['LOC7K2M9QXA', ABSENT, null, ''],
-  first_name: ['Maria'],
-  last_name: ['Garcia'],
-  dob: ['1984-06-15'],
-  zipcode: ['78701'],
-  ssn_last_four: ['6789', ABSENT, null],
-  member_id: ['VSP123456789', ABSENT, null],
-};
-
-function body(pick: ReturnType<typeof chooser>): unknown {
-  const value = (name: keyof typeof field): unknown =>
-    pick([1, 2, 3, 4, 5, 6, 7, 8]) <= 6
-      ? pick(usual[name])
-      : pick([...(field[name] as readonly unknown[]), ...wrongTypes]);
-  const patient: Record<string, unknown> = {};
-  for (const name of [
-    'first_name',
-    'last_name',
-    'dob',
-    'zipcode',
-    'ssn_last_four',
-    'member_id',
-  ] as const)
-    patient[name] = value(name);
-  if (pick([1, 2, 3, 4, 5, 6, 7, 8]) === 1) patient.extra = 'x';
-  const out: Record<string, unknown> = {
-    insurer_code: value('insurer_code'),
-    insurer_code_list: value('insurer_code_list'),
-    request_uid: value('request_uid'),
-    location_code: value('location_code'),
-    patient: pick([
-      patient,
-      patient,
-      patient,
-      patient,
-      patient,
-      null,
-      [],
-      'patient',
-      ABSENT,
-      [patient],
-    ]),
-  };
-  if (pick([1, 2, 3, 4, 5, 6, 7, 8]) === 1) out.unknown = 1;
-  for (const key of Object.keys(out)) if (out[key] === ABSENT) delete out[key];
-  for (const key of Object.keys(patient)) if (patient[key] === ABSENT) delete patient[key];
-  return out;
+/** Drops the keys whose value is ABSENT (a JSON body has no undefined). */
+function present(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== ABSENT));
 }
+
+/** Mostly a usual value, now and then an edge value of the field or any bad value. */
+const field = (usual: unknown[], edges: unknown[]): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...usual) },
+    { weight: 3, arbitrary: fc.constantFrom(...edges, ...lengthEdges, ...injectionStrings) },
+    { weight: 1, arbitrary: fc.constantFrom(ABSENT, null, 0, true, [], {}) },
+    // Bad values of any kind, within the body limits the JSON parser enforces before the pipe.
+    { weight: 1, arbitrary: fc.oneof(oddString, fc.jsonValue({ maxDepth: 2 })) },
+  );
+
+/** Text at the length limits (16, 64, 100, 256), in ASCII and in astral characters. */
+const lengthEdges = [16, 64, 100, 256].flatMap((n) => [
+  'x'.repeat(n),
+  'x'.repeat(n + 1),
+  '😀'.repeat(n),
+  '😀'.repeat(n + 1),
+  ` ${'x'.repeat(n)} `,
+]);
+
+const codes = (n: number) => Array.from({ length: n }, (_, i) => `code-${i}`);
+
+const patient = fc
+  .record({
+    first_name: field(['Maria'], [' Maria ', '', ' ']),
+    last_name: field(['Garcia'], ['Garcia ', 'delay_30']),
+    dob: field(['1984-06-15'], [...badDates, '1900-01-01', tomorrow, ' 1984-06-15']),
+    zipcode: field(['78701'], ['78701-1234', ' 78701 ', '7870', '78701-12', 'abcde', '78701\n']),
+    ssn_last_four: field(['6789', ABSENT, null], [' 6789 ', '678', '67890', '', '٦٧٨٩']),
+    member_id: field(['VSP123456789', ABSENT, null], [' VSP1 ']),
+    extra: fc.constantFrom(ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, 'x'),
+  })
+  .map(present);
+
+const eligibilityBody = fc
+  .record({
+    insurer_code: field(['insurer:demo:vision', ABSENT], [' insurer:demo:vision ', 'nope']),
+    insurer_code_list: field(
+      [ABSENT],
+      [
+        ['insurer:demo:vision', 'insurer:vision:vsp'],
+        ['insurer:demo:vision', 'insurer:demo:vision'],
+        [' insurer:demo:vision'],
+        [],
+        codes(10),
+        codes(11),
+        [''],
+        [null],
+        [['a']],
+        ['x'.repeat(65)],
+        ['😀'.repeat(64)],
+        ['a\u0000'],
+      ],
+    ),
+    request_uid: field(['visit-1', ABSENT, null], [' visit-2 ']),
+    location_code: field(['LOC7K2M9QXA', ABSENT, null, ''], ['   ']),
+    patient: fc.oneof(
+      { weight: 8, arbitrary: patient },
+      { weight: 1, arbitrary: fc.constantFrom(ABSENT, null, [], 'patient') },
+      { weight: 1, arbitrary: patient.map((p) => [p]) },
+    ),
+    unknown: fc.constantFrom(ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, 1),
+  })
+  .map(present);
 
 describe('the validation fast path', () => {
   it('gives the full path’s DTO for every body it vouches for, over 6,000 bodies', async () => {
-    const pick = chooser(20261122);
     let vouched = 0;
     let refusedButValid = 0;
-    for (let i = 0; i < 6000; i++) {
-      const input = body(pick);
-      const fast = fastTransform(CreateEligibilityDto, json(input));
-      const full = await fullPath(json(input), CreateEligibilityDto);
-      if (fast === REFUSE) {
-        if (!(full instanceof ValidationFailed)) refusedButValid++;
-        continue;
-      }
-      vouched++;
-      if (full instanceof ValidationFailed)
-        throw new Error(
-          `fast path accepted ${JSON.stringify(input)}: ${JSON.stringify(full.errors)}`,
-        );
-      expect({ input, dto: shape(fast) }).toEqual({ input, dto: shape(full) });
-    }
+    await fc.assert(
+      fc.asyncProperty(eligibilityBody, async (input) => {
+        const body = json(input);
+        const fast = fastTransform(CreateEligibilityDto, json(body));
+        const full = await fullPath(json(body), CreateEligibilityDto);
+        if (fast === REFUSE) {
+          if (!(full instanceof ValidationFailed)) refusedButValid++;
+          return;
+        }
+        vouched++;
+        expect(full).not.toBeInstanceOf(ValidationFailed);
+        expect(shape(fast)).toEqual(shape(full));
+      }),
+      { seed: 20261122, numRuns: 6000 },
+    );
     // Both kinds occur: the comparison above is not vacuous.
     expect(vouched).toBeGreaterThan(200);
     expect(refusedButValid).toBeGreaterThan(0);
@@ -259,31 +197,38 @@ describe('the validation fast path', () => {
       @StringListField({ maxItems: 2, itemMaxLength: 3, choices: ['x', 'y'] })
       tags?: string[] | null;
     }
-    const pick = chooser(7);
-    let vouched = 0;
-    for (let i = 0; i < 1500; i++) {
-      const input: Record<string, unknown> = {
-        since: pick(['2000-01-01', '1999-12-31', null, ABSENT, 3, '2000-02-30']),
-        inner: pick([
-          { mode: pick(['a', 'b', ' a', 'c', null, 1, ABSENT]) },
-          {},
+    const input = fc
+      .record({
+        since: fc.constantFrom('2000-01-01', '1999-12-31', null, ABSENT, 3, '2000-02-30'),
+        inner: fc.oneof(
+          fc.record({ mode: fc.constantFrom('a', 'b', ' a', 'c', null, 1, ABSENT) }).map(present),
+          fc.constantFrom({}, null, ABSENT, [], { mode: 'a', other: 1 }),
+        ),
+        tags: fc.constantFrom(
+          ['x'],
+          ['x', 'y'],
+          ['x', 'y', 'x'],
+          ['z'],
+          [' x'],
+          [],
           null,
           ABSENT,
-          [],
-          { mode: 'a', other: 1 },
-        ]),
-        tags: pick([['x'], ['x', 'y'], ['x', 'y', 'x'], ['z'], [' x'], [], null, ABSENT, 'x']),
-      };
-      for (const key of Object.keys(input)) if (input[key] === ABSENT) delete input[key];
-      const inner = input.inner as Record<string, unknown> | undefined;
-      if (inner && inner.mode === ABSENT) delete inner.mode;
-      const fast = fastTransform(Outer, json(input));
-      if (fast === REFUSE) continue;
-      vouched++;
-      const full = await fullPath(json(input), Outer);
-      expect(full).not.toBeInstanceOf(ValidationFailed);
-      expect({ input, dto: shape(fast) }).toEqual({ input, dto: shape(full) });
-    }
+          'x',
+        ),
+      })
+      .map(present);
+    let vouched = 0;
+    await fc.assert(
+      fc.asyncProperty(input, async (value) => {
+        const fast = fastTransform(Outer, json(value));
+        if (fast === REFUSE) return;
+        vouched++;
+        const full = await fullPath(json(value), Outer);
+        expect(full).not.toBeInstanceOf(ValidationFailed);
+        expect(shape(fast)).toEqual(shape(full));
+      }),
+      { seed: 7, numRuns: 1500 },
+    );
     expect(vouched).toBeGreaterThan(100);
   });
 

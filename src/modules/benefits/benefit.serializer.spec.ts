@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { buildPlan, PLAN_VARIANTS, type PlanShape } from '@/modules/insurers/demo/demo-plan';
 import { serializePlan, serializePlanJson } from './benefit.serializer';
-import type { BenefitItem, FlagEntry, Plan } from './benefit.types';
+import type { BenefitFlag, BenefitItem, FlagEntry, Plan } from './benefit.types';
 
 /**
  * serializePlanJson writes what JSON.stringify(serializePlan(plan)) writes, byte for byte: the
@@ -8,19 +9,6 @@ import type { BenefitItem, FlagEntry, Plan } from './benefit.types';
  */
 
 const dates = { begin: '2026-01-01', end: '2026-12-31', refresh: '2027-01-01' };
-
-/** Deterministic choice (mulberry32), so a failure can be replayed. */
-function chooser(seed: number) {
-  let state = seed >>> 0;
-  return <T>(values: readonly T[]): T => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    return values[Math.floor(r * values.length)];
-  };
-}
 
 const texts = [
   'plain',
@@ -47,53 +35,58 @@ const decimals = [
   '1000',
 ];
 
-function randomPlan(pick: ReturnType<typeof chooser>, depth = 0): Plan {
-  const entry = <T>(value: () => T): FlagEntry<T> => {
-    const e: FlagEntry<T> = { value: value() };
-    const flags = pick([undefined, [], ['inn'], ['oon', 'required']] as const);
-    if (flags !== undefined) e.flags = [...flags];
-    const comment = pick([undefined, undefined, ...texts]);
-    if (comment !== undefined) e.comment = comment;
-    return e;
-  };
-  const list = <T>(value: () => T) =>
-    pick([undefined, undefined, [], [entry(value)], [entry(value), entry(value)]]);
-  const item = (level: number): BenefitItem => {
-    const out: BenefitItem = {
-      benefit_code: pick(['exam', 'frames.standard', 'lenses "odd"', '😀']),
-      refresh_date: pick(['2027-01-01', undefined as unknown as string]),
-    };
-    const flags = pick([undefined, [], ['exclusive-use']] as const);
-    if (flags !== undefined) out.flags = [...flags];
-    const comment = pick([undefined, undefined, ...texts]);
-    if (comment !== undefined) out.comment = comment;
-    const copayment = list(() => pick([...decimals, null as unknown as string]));
-    if (copayment) out.copayment = copayment;
-    const allowance = list(() => pick(decimals));
-    if (allowance) out.allowance = allowance;
-    const quantity = list(() => pick([0, 1, 2, undefined as unknown as number]));
-    if (quantity) out.quantity = quantity;
-    const auth = list(() => pick([true, false]));
-    if (auth) out.is_authorization_required = auth;
-    if (level < 2 && pick([true, false])) out.items = [item(level + 1), item(level + 1)];
-    const end = pick([undefined, undefined, '2026-12-31', '', null as unknown as string]);
-    if (end !== undefined) out.end_date = end;
-    return out;
-  };
-  const plan: Plan = {
-    insurer_state: pick(['inn', 'oon'] as const),
-    items: [item(depth), item(depth)],
-    refresh_date: pick(['2027-01-01', null, undefined as unknown as null]),
-    begin_date: pick(['2026-01-01', null]),
-    end_date: pick(['2026-12-31', null]),
-    flags: pick([[], ['oon'], undefined as unknown as string[]]),
-  };
-  const discount = list(() => pick(decimals));
-  if (discount) plan.discount = discount;
-  const auth = list(() => pick([true, false]));
-  if (auth) plan.is_authorization_required = auth;
-  return plan;
-}
+/** An entry of a list, with or without flags and a comment. */
+const entry = <T>(value: fc.Arbitrary<T>) =>
+  fc.record(
+    {
+      flags: fc.constantFrom<BenefitFlag[]>([], ['inn'], ['oon', 'required']),
+      comment: fc.constantFrom(...texts),
+      value,
+    },
+    { requiredKeys: ['value'] },
+  ) as fc.Arbitrary<FlagEntry<T>>;
+
+const list = <T>(value: fc.Arbitrary<T>) => fc.array(entry(value), { maxLength: 2 });
+const decimalList = list(fc.constantFrom(...decimals));
+
+/** Items three levels deep at most, any key but the code and refresh date may be missing. */
+const { item } = fc.letrec<{ item: BenefitItem }>((tie) => ({
+  item: fc.record(
+    {
+      benefit_code: fc.constantFrom('exam', 'frames.standard', 'lenses "odd"', '😀'),
+      refresh_date: fc.constantFrom('2027-01-01', undefined as unknown as string),
+      flags: fc.constantFrom<BenefitFlag[]>([], ['exclusive-use']),
+      comment: fc.constantFrom(...texts),
+      copayment: list(fc.constantFrom(...decimals, null as unknown as string)),
+      allowance: decimalList,
+      quantity: list(fc.constantFrom(0, 1, 2, undefined as unknown as number)),
+      is_authorization_required: list(fc.boolean()),
+      items: fc.oneof(
+        { maxDepth: 2, depthIdentifier: 'item' },
+        fc.constant([]),
+        fc.array(tie('item'), { maxLength: 2 }),
+      ),
+      end_date: fc.constantFrom('2026-12-31', '', null as unknown as string),
+    },
+    { requiredKeys: ['benefit_code', 'refresh_date'] },
+  ) as fc.Arbitrary<BenefitItem>,
+}));
+
+const randomPlan = fc.record(
+  {
+    insurer_state: fc.constantFrom('inn' as const, 'oon' as const),
+    items: fc.array(item, { minLength: 1, maxLength: 2 }),
+    refresh_date: fc.constantFrom('2027-01-01', null, undefined as unknown as null),
+    begin_date: fc.constantFrom('2026-01-01', null),
+    end_date: fc.constantFrom('2026-12-31', null),
+    flags: fc.constantFrom([], ['oon'], undefined as unknown as string[]),
+    discount: decimalList,
+    is_authorization_required: list(fc.boolean()),
+  },
+  {
+    requiredKeys: ['insurer_state', 'items', 'refresh_date', 'begin_date', 'end_date', 'flags'],
+  },
+) as fc.Arbitrary<Plan>;
 
 describe('serializePlanJson', () => {
   it('writes the sandbox plans as JSON.stringify(serializePlan(plan)) does', () => {
@@ -110,12 +103,12 @@ describe('serializePlanJson', () => {
   });
 
   it('writes 2,000 random plans with odd text, decimals and missing keys the same way', () => {
-    const pick = chooser(15);
-    for (let i = 0; i < 2000; i++) {
-      const plan = randomPlan(pick);
-      const expected = JSON.stringify(serializePlan(plan));
-      expect({ i, json: serializePlanJson(plan) }).toEqual({ i, json: expected });
-    }
+    fc.assert(
+      fc.property(randomPlan, (plan) => {
+        expect(serializePlanJson(plan)).toBe(JSON.stringify(serializePlan(plan)));
+      }),
+      { seed: 15, numRuns: 2000 },
+    );
   });
 
   it('writes a plan read back from its stored JSON the same way', () => {

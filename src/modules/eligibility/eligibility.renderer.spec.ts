@@ -1,42 +1,19 @@
 import { serializePlan } from '@/modules/benefits/benefit.serializer';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
-import { type RenderInput, renderResult, type ResultVersion } from './eligibility.renderer';
+import {
+  entryFields,
+  personFields,
+  type RenderInput,
+  renderResult,
+  type ResultVersion,
+} from './eligibility.renderer';
 
 /**
  * The bodies are written piece by piece (each plan once, spliced in); they must be byte for byte
  * what JSON.stringify writes for the whole body as one object tree, as the renderer did before.
  */
 function reference(input: RenderInput, version: ResultVersion): string {
-  const person = (p: EligibilityPerson) => {
-    const out: Record<string, unknown> = {
-      first_name: p.firstName,
-      last_name: p.lastName,
-      dob: p.dob,
-      sex: p.sex,
-      member_id: p.memberId,
-      ssn_last_four: p.ssnLastFour,
-      type: p.type,
-      address: {
-        line1: p.address.line1,
-        line2: p.address.line2 ?? null,
-        city: p.address.city,
-        zipcode: p.address.zipcode,
-        state: p.address.state,
-      },
-      email: p.email,
-      phone: p.phone,
-      id: Number(p.id),
-      full_name: `${p.firstName} ${p.lastName}`,
-      is_active: p.isActive,
-    };
-    if (p.insurerState === 'inn') {
-      out.plan_token = p.planToken;
-      out.plan_token_expired_at = p.planTokenExpiredAt;
-    }
-    if (version === 'v2') out.plan = serializePlan(p.plan);
-    return out;
-  };
   return JSON.stringify({
     request_uid: input.uid,
     status: input.status,
@@ -44,17 +21,12 @@ function reference(input: RenderInput, version: ResultVersion): string {
     results:
       input.status === 'complete' && input.results
         ? input.results.map(({ result, persons }) => ({
-            id: Number(result.id),
-            status: result.status,
-            plan_name: result.planName,
-            plan_group: result.planGroup,
-            plan_group_id: result.planGroupId,
-            plan_begin_date: result.planBeginDate,
-            plan_end_date: result.planEndDate,
-            plan_refresh_date: result.planRefreshDate,
-            insurer_code: result.insurerCode,
-            plan_is_active: result.planIsActive,
-            persons: persons.map(person),
+            ...entryFields(result),
+            persons: persons.map((p) =>
+              version === 'v2'
+                ? { ...personFields(p), plan: serializePlan(p.plan) }
+                : personFields(p),
+            ),
           }))
         : null,
   });

@@ -43,7 +43,21 @@ function renderEntry(
   persons: EligibilityPerson[],
   version: ResultVersion,
 ): string {
-  const entry = JSON.stringify({
+  return withLast(
+    JSON.stringify(entryFields(result)),
+    'persons',
+    `[${persons.map((p) => renderPerson(p, version)).join(',')}]`,
+  );
+}
+
+function renderPerson(p: EligibilityPerson, version: ResultVersion): string {
+  const json = JSON.stringify(personFields(p));
+  return version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
+}
+
+/** A result entry's fields before its `persons`, in the spec's order. */
+export function entryFields(result: EligibilityResult): Record<string, unknown> {
+  return {
     id: Number(result.id),
     status: result.status,
     plan_name: result.planName,
@@ -54,11 +68,11 @@ function renderEntry(
     plan_refresh_date: result.planRefreshDate,
     insurer_code: result.insurerCode,
     plan_is_active: result.planIsActive,
-  });
-  return withLast(entry, 'persons', `[${persons.map((p) => renderPerson(p, version)).join(',')}]`);
+  };
 }
 
-function renderPerson(p: EligibilityPerson, version: ResultVersion): string {
+/** A person's fields before the V2 `plan`, in the spec's order. */
+export function personFields(p: EligibilityPerson): Record<string, unknown> {
   const out: Record<string, unknown> = {
     first_name: p.firstName,
     last_name: p.lastName,
@@ -84,8 +98,7 @@ function renderPerson(p: EligibilityPerson, version: ResultVersion): string {
     out.plan_token = p.planToken;
     out.plan_token_expired_at = p.planTokenExpiredAt;
   }
-  const json = JSON.stringify(out);
-  return version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
+  return out;
 }
 
 /** The body while the search runs (nothing stored yet). */
