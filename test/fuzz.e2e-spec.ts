@@ -1,17 +1,24 @@
 import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
-import { createTestApp, TestApp } from './support/app';
+import { createTestApp, freePort, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import {
+  BODY_MAX_BYTES,
+  BODY_MAX_VALUES,
+  confused,
   confusion,
+  countValues,
+  describeFailure,
   encodeSegment,
   FuzzClient,
   injectionStrings,
   junk,
   mutate,
+  Mutation,
   mutation,
   oddString,
+  WIDE_MAX_BYTES,
 } from './support/fuzz';
 import { TestReceiver } from './support/receiver';
 
@@ -36,27 +43,46 @@ const replay =
   (SCALE === 1 ? '' : ` FUZZ_SCALE=${SCALE}`) +
   ' npx jest test/fuzz.e2e-spec.ts';
 
-/** fc.assert over `numRuns` cases, split into concurrent streams; a failure names its seed. */
+/**
+ * fc.assert over `numRuns` cases, split into concurrent streams; a failure names its seed, the
+ * shrunk input and what the service answered (the thrown violation says both). Every stream runs
+ * to its end before the test fails, so a failure is never hidden behind another stream's
+ * "connection refused" once the app has closed.
+ */
 async function assertConcurrently<T extends unknown[]>(
   property: fc.IAsyncProperty<T>,
   numRuns: number,
 ): Promise<void> {
-  await Promise.all(
+  const outcomes = await Promise.allSettled(
     Array.from({ length: STREAMS }, (_, i) =>
       fc.assert(property, {
         numRuns: Math.ceil(numRuns / STREAMS),
         seed: BASE_SEED + i,
-        // Counterexamples can be megabytes (huge strings): print them cut short.
         reporter: (details) => {
-          if (details.failed) {
-            throw new Error(
-              `replay: ${replay}; stream seed ${details.seed}, path ${details.counterexamplePath}, after ${details.numRuns} runs: ` +
-                `${fc.stringify(details.counterexample).slice(0, 2_000)}\n${details.errorInstance instanceof Error ? details.errorInstance.message.slice(0, 2_000) : ''}`,
-            );
-          }
+          if (details.failed) throw new Error(failureReport(details));
         },
       }),
     ),
+  );
+  const failures = outcomes.flatMap((o) =>
+    o.status === 'rejected' ? [describeFailure(o.reason)] : [],
+  );
+  if (failures.length > 0) throw new Error(failures.join('\n\n'));
+}
+
+/** A failed run in a few readable kilobytes, however large its input (counterexamples can hold megabytes). */
+function failureReport<T>(details: fc.RunDetails<T>): string {
+  let input: string;
+  try {
+    input = fc.stringify(details.counterexample);
+  } catch (e) {
+    input = `(not printable: ${describeFailure(e)})`;
+  }
+  const answer = describeFailure(details.errorInstance);
+  return (
+    `replay: ${replay}; stream seed ${details.seed}, path ${details.counterexamplePath}, after ${details.numRuns} runs:\n` +
+    `input: ${input.slice(0, 2_000)}${input.length > 2_000 ? `… (${input.length} characters)` : ''}\n` +
+    `answer: ${answer}`
   );
 }
 
@@ -619,6 +645,51 @@ describe('bad input the fuzzer found, answered in the envelope (regressions)', (
     });
     return { status: res.status, body: (await res.json()) as any };
   };
+
+  it('builds a sendable body from wide → text → wide and answers it in the envelope (FUZZ_SEED=479790281)', async () => {
+    // The chain that stopped CI (issue 25): 5,000 copies of the body, that list as a string, then
+    // 5,000 copies of the string: 425 MB, past V8's string limit. `wide` is now bounded in bytes.
+    const chain: Mutation[] = [
+      { kind: 'confuse', level: 361646056, pick: 741383329, shape: { to: 'wide', spare: 2 } },
+      { kind: 'confuse', level: 641377913, pick: 1025475986, shape: { to: 'text' } },
+      { kind: 'confuse', level: 98901757, pick: 998460676, shape: { to: 'wide', spare: 2 } },
+    ];
+    const text = JSON.stringify(mutate({ entry_point: 'add_patient' }, chain));
+    expect(text.length).toBeGreaterThan(BODY_MAX_BYTES);
+    expect(text.length).toBeLessThanOrEqual(2 * WIDE_MAX_BYTES);
+    const res = await fetch(`${base}/api/auth/v1/iframe-session/`, {
+      method: 'POST',
+      headers: { ...a.auth, 'Content-Type': 'application/json' },
+      body: text,
+    });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 413,
+      body: { detail: 'Request body too large.' },
+    });
+  });
+
+  it('bounds every wide list in bytes as well as in values, whatever it copies', () => {
+    for (const value of ['x'.repeat(70_000), 'é'.repeat(20_000), { a: ['add_patient'] }, 7]) {
+      const list = confused(value, { to: 'wide', spare: 2 }, 1, { k: value }) as unknown[];
+      expect(list.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(list).length).toBeLessThanOrEqual(WIDE_MAX_BYTES + 1);
+    }
+    // A small value still fills the body up to its value limit, one over it with spare 2.
+    const small = confused('add_patient', { to: 'wide', spare: 2 }, 1, {
+      entry_point: 'add_patient',
+    }) as unknown[];
+    expect(countValues({ entry_point: small })).toBe(BODY_MAX_VALUES + 2);
+  });
+
+  it('reports a request that got no answer with its cause and a bounded body, not a bare "fetch failed"', async () => {
+    const closed = new FuzzClient(`http://127.0.0.1:${await freePort()}`);
+    const problem = await closed.check('body', 'POST', '/api/auth/v1/locations/', {
+      body: { title: 'x'.repeat(10_000) },
+    });
+    expect(problem).toMatch(
+      /^body: POST \/api\/auth\/v1\/locations\/ → no answer: TypeError: fetch failed ← Error: connect ECONNREFUSED .*; sent: \{"title":"x{1490}… \(10012 characters\)$/,
+    );
+  });
 
   it('refuses U+0000 and lone surrogates in string fields with field errors, not a 500', async () => {
     const nul = await post('/api/auth/v1/locations/', '{"title": "Main\\u0000St"}');

@@ -275,6 +275,14 @@ export interface Confusion {
 /** The body limits of src/common/http-pipeline.ts: values are generated on both sides of them. */
 export const BODY_MAX_DEPTH = 64;
 export const BODY_MAX_VALUES = 5_000;
+export const BODY_MAX_BYTES = 1024 * 1024;
+/**
+ * The most a `wide` list may weigh as JSON: twice the byte limit, so it still lands on both sides
+ * of it. Without this bound a chain such as wide → text → wide (5,000 copies of a 70 KB string)
+ * built a 425 MB body, and JSON.stringify stopped with "Invalid string length" before anything
+ * was sent (issue 25, FUZZ_SEED=479790281).
+ */
+export const WIDE_MAX_BYTES = 2 * BODY_MAX_BYTES;
 
 const confusionShape: fc.Arbitrary<ConfusionShape> = fc.oneof(
   {
@@ -391,7 +399,10 @@ export function confused(
     case 'wide': {
       const each = countValues(value);
       const others = countValues(body) - each + 1;
-      const copies = Math.max(1, Math.floor((BODY_MAX_VALUES + shape.spare - others) / each));
+      const byValues = Math.floor((BODY_MAX_VALUES + shape.spare - others) / each);
+      // Each copy costs its JSON and a comma.
+      const byBytes = Math.floor(WIDE_MAX_BYTES / ((JSON.stringify(value) ?? 'null').length + 1));
+      const copies = Math.max(1, Math.min(byValues, byBytes));
       return Array.from({ length: copies }, () => structuredClone(value));
     }
   }
@@ -520,23 +531,66 @@ export class FuzzClient {
     };
   }
 
-  /** Sends and checks the answer against the contract; records and returns any violation. */
+  /**
+   * Sends and checks the answer against the contract; records and returns any violation. The
+   * violation always says what was sent (cut short) and what came back: the status and the first
+   * bytes of the answer, or why there was no answer (a reset, a refused connection, a timeout).
+   */
   async check(
     label: string,
     method: string,
     path: string,
     opts: { headers?: Record<string, string>; body?: unknown; raw?: string | Buffer } = {},
   ): Promise<string | null> {
-    const res = await this.send(method, path, opts);
-    const problem = contractViolation(res.status, res.contentType, res.text);
+    let problem: string | null;
+    try {
+      const res = await this.send(method, path, opts);
+      problem = contractViolation(res.status, res.contentType, res.text);
+    } catch (e) {
+      problem = `no answer: ${describeFailure(e)}`;
+    }
     if (problem) {
-      const shown = opts.raw !== undefined ? String(opts.raw) : JSON.stringify(opts.body);
-      const line = `${label}: ${method} ${path.slice(0, 200)} body=${(shown ?? '').slice(0, 1_500)} → ${problem}`;
+      const line = `${label}: ${method} ${path.slice(0, 200)} → ${problem}; sent: ${describeBody(opts)}`;
       this.violations.push(line);
       return line;
     }
     return null;
   }
+}
+
+/** A request body for a report: its first 1,500 characters and its size, whatever its size. */
+export function describeBody(opts: { body?: unknown; raw?: string | Buffer }): string {
+  let shown: string;
+  if (opts.raw !== undefined)
+    shown = typeof opts.raw === 'string' ? opts.raw : opts.raw.toString('utf8');
+  else {
+    try {
+      shown = JSON.stringify(opts.body) ?? '';
+    } catch (e) {
+      return `(not serialisable: ${describeFailure(e)})`;
+    }
+  }
+  return shown.length <= 1_500 ? shown : `${shown.slice(0, 1_500)}… (${shown.length} characters)`;
+}
+
+/**
+ * An error and its causes on one line (fetch hides the socket's error in `cause`). Errors are
+ * recognised by shape: under Jest, Node's own errors come from another realm than `Error`.
+ */
+export function describeFailure(e: unknown): string {
+  const parts: string[] = [];
+  let c: unknown = e;
+  for (let i = 0; c !== undefined && c !== null && i < 4; i++) {
+    if (typeof c === 'object' && 'message' in c) {
+      const err = c as { name?: unknown; message: unknown; cause?: unknown };
+      parts.push(`${typeof err.name === 'string' ? err.name : 'Error'}: ${String(err.message)}`);
+      c = err.cause;
+    } else {
+      parts.push(typeof c === 'string' ? c : JSON.stringify(c));
+      c = undefined;
+    }
+  }
+  return parts.join(' ← ').slice(0, 4_000);
 }
 
 /** encodeURIComponent that also takes lone surrogates (as U+FFFD). */
