@@ -11,6 +11,7 @@ import {
   securityHeaders,
 } from '@/common/http-pipeline';
 import { accessLogMiddleware, rootLoggerOf } from '@/common/logging';
+import { setupSwaggerPage } from '@/common/swagger-page';
 import { APP_CONFIG } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { setupViews } from '@/modules/web/views';
@@ -50,7 +51,9 @@ export function configureApp(app: NestExpressApplication): void {
   );
   app.use(jsonBodyMiddleware());
   setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction);
-  setupSwagger(app);
+  if (app.get<AppConfig>(APP_CONFIG).docsPublic) {
+    setupSwaggerPage(app, () => buildOpenApiDocument(app), API_TITLE);
+  }
   app.enableShutdownHooks();
 }
 
@@ -77,11 +80,4 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addSecurityRequirements('Api');
   for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
   return finishDocument(SwaggerModule.createDocument(app, builder.build()));
-}
-
-function setupSwagger(app: INestApplication): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: 'docs-json',
-    customSiteTitle: API_TITLE,
-  });
 }

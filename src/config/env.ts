@@ -33,6 +33,8 @@ export interface AppConfig {
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
   demoSeed: boolean;
+  /** CONTRACT §21: Swagger UI and /docs-json are served (public outside production by default). */
+  docsPublic: boolean;
   eligibilityWatchdogSeconds: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
@@ -206,6 +208,7 @@ export function loadConfig(
     webhookRetrySchedule,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
+    docsPublic: bool('DOCS_PUBLIC', !isProduction),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
     maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
