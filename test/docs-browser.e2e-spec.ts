@@ -1,0 +1,76 @@
+import type { Browser, Page } from 'playwright-core';
+import { createTestApp, freePort, TestApp } from './support/app';
+import { launchBrowser, screenshot } from './support/browser';
+import { createAccount, TestAccount } from './support/factories';
+
+/** CONTRACT §21: a Swagger UI explorer reads the operations and runs one with an API key. */
+describe('Swagger UI at /docs (real browser)', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // PUBLIC_URL is the document's server: "Try it out" calls it.
+    t = await createTestApp({ listen: port, env: { PORT: String(port), PUBLIC_URL: base } });
+    a = await createAccount(t.app);
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    // A script error or a refused script (CSP) is what turned /docs into a blank page.
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders the title, the tags and the operations list', async () => {
+    await page.goto(`${base}/docs`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await expect(page.locator('.info .title').textContent()).resolves.toContain(
+      'Vision Eligibility & Claims API',
+    );
+    const tags = await page.locator('.opblock-tag').allTextContents();
+    expect(tags.join('\n')).toMatch(/Eligibility[\s\S]*Claims[\s\S]*Locations/);
+    const paths = await page.locator('.opblock-summary-path').allTextContents();
+    expect(paths.map((p) => p.replace(/\u200b/g, ''))).toEqual(
+      expect.arrayContaining(['/api/auth/v1/locations/', '/api/auth/v1/eligibility/']),
+    );
+    expect(problems).toEqual([]);
+    await screenshot(page, 'docs-operations');
+  });
+
+  it('authorizes with "Api <key>" and runs GET locations with "Try it out"', async () => {
+    await page.click('.auth-wrapper .authorize');
+    const modal = page.locator('.modal-ux');
+    await modal.locator('input[type=text], input[type=password]').first().fill(`Api ${a.apiKey}`);
+    await modal.locator('button.authorize').click();
+    await modal.locator('button.btn-done').click();
+
+    const operation = page.locator('#operations-Locations-LocationsController_list');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('.execute').click();
+
+    const response = operation.locator('.live-responses-table .response').first();
+    await response.waitFor({ timeout: 30_000 });
+    await expect(response.locator('.response-col_status').textContent()).resolves.toMatch(/^200/);
+    const body = (await response.locator('.response-col_description pre').first().textContent())!;
+    expect(JSON.parse(body)).toEqual({
+      result: [expect.objectContaining({ code: a.locationCode, is_default: true })],
+    });
+    // The request shown to the explorer carried the key in the documented header.
+    const curl = (await operation.locator('.curl-command').textContent())!;
+    expect(curl).toContain(`Authorization: Api ${a.apiKey}`);
+    expect(problems).toEqual([]);
+    await screenshot(page, 'docs-try-it-out');
+  }, 60_000);
+});
