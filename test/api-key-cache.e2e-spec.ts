@@ -63,7 +63,10 @@ describe('API key cache across processes', () => {
     await one.app.get(ApiKeysService).revoke(a.accountId, a.apiKeyId);
     const res = await request(two.app.getHttpServer()).get(PATH).set(a.auth);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Invalid authentication token.' });
+    expect(res.body).toEqual({
+      detail: 'Invalid authentication token.',
+      hint: 'Send the header Authorization: Api <key>.',
+    });
     expect((await request(one.app.getHttpServer()).get(PATH).set(a.auth)).status).toBe(401);
     // Only that key: the other stays served.
     expect((await request(two.app.getHttpServer()).get(PATH).set(other.auth)).status).toBe(200);

@@ -371,7 +371,10 @@ describe('reimbursement estimates (CONTRACT §11)', () => {
   it('needs an API key', async () => {
     const res = await http().post(URL).send({ services: RECEIPT });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    expect(res.body).toEqual({
+      detail: 'Authentication credentials were not provided.',
+      hint: 'Send the header Authorization: Api <key>.',
+    });
   });
 
   it('documents the endpoint with a worked example in the OpenAPI document', async () => {

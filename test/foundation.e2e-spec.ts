@@ -77,24 +77,44 @@ describe('foundation: authentication, errors, locations, docs', () => {
     it('answers 401 "not provided" without an Authorization header', async () => {
       const res = await http().get('/api/auth/v1/locations/');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+      expect(res.body).toEqual({
+        detail: 'Authentication credentials were not provided.',
+        hint: 'Send the header Authorization: Api <key>.',
+      });
+      expect(res.headers['www-authenticate']).toBe('Api realm="api"');
     });
 
-    it.each(['Bearer abc', 'api abc', 'Token abc', 'Basic dXNlcjpwdw=='])(
-      'answers 401 "unknown type" for the scheme in %j',
+    it.each(['Bearer abc', 'Token abc', 'Basic dXNlcjpwdw==', 'vk_abc'])(
+      'answers 401 "unknown type" with the hint for the scheme in %j',
       async (header) => {
         const res = await http().get('/api/auth/v1/locations/').set('Authorization', header);
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ detail: 'Unknown authentication token type.' });
+        expect(res.body).toEqual({
+          detail: 'Unknown authentication token type.',
+          hint: 'Send the header Authorization: Api <key>.',
+        });
+        expect(res.headers['www-authenticate']).toBe('Api realm="api"');
       },
     );
+
+    it.each(['api', 'API', 'aPi'])('matches the scheme %j case-insensitively', async (scheme) => {
+      const key = a.auth.Authorization.slice('Api '.length);
+      const res = await http()
+        .get('/api/auth/v1/locations/')
+        .set('Authorization', `${scheme} ${key}`);
+      expect(res.status).toBe(200);
+    });
 
     it.each(['Api nope', 'Api ', 'Api vk_' + 'A'.repeat(43), "Api ' OR 1=1 --"])(
       'answers 401 "invalid" for %j',
       async (header) => {
         const res = await http().get('/api/auth/v1/locations/').set('Authorization', header);
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ detail: 'Invalid authentication token.' });
+        expect(res.body).toEqual({
+          detail: 'Invalid authentication token.',
+          hint: 'Send the header Authorization: Api <key>.',
+        });
+        expect(res.headers['www-authenticate']).toBe('Api realm="api"');
       },
     );
 
@@ -114,7 +134,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
       await t.app.get(ApiKeysService).revoke(c.accountId, c.apiKeyId);
       const res = await http().get('/api/auth/v1/locations/').set(c.auth);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ detail: 'Invalid authentication token.' });
+      expect(res.body).toEqual({
+        detail: 'Invalid authentication token.',
+        hint: 'Send the header Authorization: Api <key>.',
+      });
     });
 
     it('stores only the SHA-256 of a key', async () => {
@@ -307,7 +330,10 @@ describe('demo seed (CONTRACT §9)', () => {
       const [first, second] = await Promise.all([seeder.seedIfEmpty(), seeder.seedIfEmpty()]);
       const demo = first ?? second;
       expect([first, second].filter(Boolean)).toHaveLength(1);
-      expect(demo).toMatchObject({ email: 'demo@vision.localhost', apiKey: expect.stringMatching(/^vk_/) });
+      expect(demo).toMatchObject({
+        email: 'demo@vision.localhost',
+        apiKey: expect.stringMatching(/^vk_/),
+      });
       expect(await seeder.seedIfEmpty()).toBeNull();
       const res = await request(t.app.getHttpServer())
         .get('/api/auth/v1/locations/')

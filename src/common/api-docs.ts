@@ -11,6 +11,7 @@ import { ApiProperty, ApiResponse } from '@nestjs/swagger';
 export const ERROR_SCHEMAS = {
   detail: 'ErrorDetail',
   validation: 'ValidationErrors',
+  auth: 'AuthenticationError',
 } as const;
 
 /** A schema that admits only null (OpenAPI 3.0 has no `type: null`): the null alternative of a oneOf. */
@@ -27,8 +28,13 @@ const ERROR_DOCS = {
     example: { errors: { patient: { first_name: { $: ['This field may not be blank.'] } } } },
   },
   401: {
-    description: 'Missing, unknown-scheme, invalid or revoked API key.',
-    example: { detail: 'Invalid authentication token.' },
+    description:
+      'Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or ' +
+      'revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`.',
+    example: {
+      detail: 'Unknown authentication token type.',
+      hint: 'Send the header Authorization: Api <key>.',
+    },
   },
   403: {
     description: 'Not allowed for this account.',
@@ -40,8 +46,10 @@ const ERROR_DOCS = {
   },
   413: { description: 'Body over 1 MiB.', example: { detail: 'Request body too large.' } },
   415: {
-    description: 'A body in an encoding or charset other than UTF-8 JSON.',
-    example: { detail: 'Unsupported body encoding; send UTF-8 JSON.' },
+    description:
+      'A body sent without `Content-Type: application/json` (none, text/plain, a form), or ' +
+      'in an encoding or charset other than UTF-8 JSON.',
+    example: { detail: 'Send the body as application/json.' },
   },
   429: {
     description: 'Rate limit of the API key reached; retry after `Retry-After` seconds.',
@@ -59,6 +67,14 @@ const ERROR_DOCS = {
 
 type ErrorStatus = keyof typeof ERROR_DOCS;
 
+const WWW_AUTHENTICATE = {
+  'WWW-Authenticate': {
+    description: 'The scheme the API expects: `Api realm="api"`.',
+    required: true,
+    schema: { type: 'string', example: 'Api realm="api"' },
+  },
+};
+
 const RETRY_AFTER = {
   'Retry-After': {
     description: 'Seconds until the API key may call again.',
@@ -74,10 +90,16 @@ function errorResponse(status: ErrorStatus, example?: unknown): MethodDecorator 
   return ApiResponse({
     status,
     description: doc.description,
-    headers: status === 429 ? RETRY_AFTER : undefined,
+    headers: status === 429 ? RETRY_AFTER : status === 401 ? WWW_AUTHENTICATE : undefined,
     content: {
       'application/json': {
-        schema: ref(isDetail ? ERROR_SCHEMAS.detail : ERROR_SCHEMAS.validation),
+        schema: ref(
+          status === 401
+            ? ERROR_SCHEMAS.auth
+            : isDetail
+              ? ERROR_SCHEMAS.detail
+              : ERROR_SCHEMAS.validation,
+        ),
         example: body,
       },
     },

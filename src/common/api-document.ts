@@ -35,6 +35,21 @@ const ERROR_COMPONENTS: Record<string, Schema> = {
     properties: { detail: { type: 'string', example: 'Not found.' } },
     required: ['detail'],
   },
+  [ERROR_SCHEMAS.auth]: {
+    type: 'object',
+    properties: {
+      detail: {
+        type: 'string',
+        enum: [
+          'Authentication credentials were not provided.',
+          'Unknown authentication token type.',
+          'Invalid authentication token.',
+        ],
+      },
+      hint: { type: 'string', example: 'Send the header Authorization: Api <key>.' },
+    },
+    required: ['detail', 'hint'],
+  },
   [ERROR_SCHEMAS.validation]: {
     type: 'object',
     properties: { errors: ref('FieldErrors') },

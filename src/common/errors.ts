@@ -11,6 +11,8 @@ export interface ErrorTree {
 
 export abstract class DomainError extends Error {
   abstract readonly status: number;
+  /** Headers the answer carries (a 401's `WWW-Authenticate`). */
+  readonly headers?: Record<string, string>;
   abstract body(): Record<string, unknown>;
 }
 

@@ -38,6 +38,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof ThrottledError) {
       res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     }
+    if (exception instanceof DomainError && exception.headers) {
+      for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
+    }
     if (isWebPage(req)) return this.renderPage(res, status, body);
     res.status(status).json(body);
   }

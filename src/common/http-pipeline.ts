@@ -103,8 +103,29 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
   };
 }
 
+/** The media types the API parses as JSON. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** API methods whose routes take a JSON body (the web application's forms are elsewhere). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 /**
- * JSON body parsing with the contract's answers: over the limit → 413, unparsable → 400. Done
+ * A body the API would not read: sent to an API route, but not as JSON (no Content-Type, a
+ * form, text). Unread, it looked like no body at all ("patient: This field is required."), which
+ * sends a newcomer looking in the wrong place (CONTRACT §21). An empty body (Content-Length: 0)
+ * is no body, whatever its type.
+ */
+function bodyNotJson(req: Request): boolean {
+  if (!BODY_METHODS.has(req.method) || !req.path.startsWith('/api/')) return false;
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0'))
+    return false;
+  return !req.is(JSON_TYPES);
+}
+
+/**
+ * JSON body parsing with the contract's answers: over the limit → 413, unparsable → 400, a body
+ * on an API route that is not JSON → 415. Done
  * here, before routing, so the answers are the same for every path; `routes` (matched on method
  * and path) have limits of their own, everything else has `defaults`.
  */
@@ -116,7 +137,7 @@ export function jsonBodyMiddleware(
     const parse = json({
       limit: limits.limitBytes,
       strict: false,
-      type: ['application/json', 'application/*+json'],
+      type: JSON_TYPES,
       reviver: (key: string, value: unknown) => (FORBIDDEN_KEYS.has(key) ? undefined : value),
     });
     return { parse, limits };
@@ -130,6 +151,10 @@ export function jsonBodyMiddleware(
       req.headers['transfer-encoding'] === undefined
     )
       return next();
+    if (bodyNotJson(req)) {
+      res.status(415).json({ detail: MSG.jsonOnly });
+      return;
+    }
     const { parse, limits } =
       own.find((r) => r.method === req.method && r.path.test(req.path)) ?? standard;
     parse(req, res, (err?: unknown) => {

@@ -22,6 +22,8 @@ export const MSG = {
   tooDeep: (n: number) => `The body is nested too deeply (at most ${n} levels).`,
   malformedJson: 'Malformed JSON body.',
   tooLarge: 'Request body too large.',
+  jsonOnly: 'Send the body as application/json.',
+  unknownInsurer: (code: string) => `Unknown insurer code: ${code}.`,
   internal: 'Internal server error.',
   notFound: 'Not found.',
 } as const;

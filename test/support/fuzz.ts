@@ -461,9 +461,12 @@ export function contractViolation(
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return `status ${status} body is not an object: ${text.slice(0, 200)}`;
-  const keys = Object.keys(body);
-  if (keys.length !== 1) return `status ${status} body has keys ${keys.join(',')}`;
   const b = body as Record<string, unknown>;
+  // CONTRACT §2: a 401 carries a `hint` beside its `detail`; every other error has one key.
+  const keys = Object.keys(body).filter((k) => !(status === 401 && k === 'hint'));
+  if (keys.length !== 1) return `status ${status} body has keys ${Object.keys(body).join(',')}`;
+  if (status === 401 && (typeof b.hint !== 'string' || b.hint.length === 0))
+    return `status ${status} has no hint: ${text.slice(0, 200)}`;
   if (keys[0] === 'detail') {
     return typeof b.detail === 'string' && b.detail.length > 0
       ? null

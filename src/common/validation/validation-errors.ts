@@ -3,6 +3,7 @@ import { ErrorTree, ValidationFailed } from '../errors';
 import { MSG } from '../messages';
 import { fastTransform, REFUSE } from './fast-path';
 import { ITEMS, itemErrorsOf } from './item-errors';
+import { addRequestErrors } from './request-rules';
 
 /**
  * Turns class-validator's error tree into the CONTRACT §3 envelope: nested objects nest, array
@@ -51,7 +52,8 @@ function buildNode(error: ValidationError): ErrorTree | null {
 
 /**
  * Nest's ValidationPipe with the fast path in front (fast-path.ts): a body the fast path vouches
- * for becomes its DTO at once; every other value goes the full way, unchanged.
+ * for becomes its DTO at once; every other value goes the full way, unchanged. A body refused
+ * for its fields also gets its DTO's whole-request errors (request-rules.ts), in the same answer.
  */
 class FastPathValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -59,7 +61,13 @@ class FastPathValidationPipe extends ValidationPipe {
       const dto = fastTransform(metadata.metatype as new () => object, value);
       if (dto !== REFUSE) return dto;
     }
-    return super.transform(value, metadata);
+    try {
+      return await super.transform(value, metadata);
+    } catch (e) {
+      if (e instanceof ValidationFailed && metadata.type === 'body')
+        addRequestErrors(metadata.metatype, value, e.errors);
+      throw e;
+    }
   }
 }
 

@@ -3,19 +3,25 @@ import { DomainError } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { ApiKeysService } from './api-keys.service';
 
-/** 401 with exactly the three answers of CONTRACT §2. */
-export class UnauthorizedError extends DomainError {
-  readonly status = 401;
-  body() {
-    return { detail: this.message };
-  }
-}
-
 export const AUTH_MESSAGES = {
   missing: 'Authentication credentials were not provided.',
   scheme: 'Unknown authentication token type.',
   invalid: 'Invalid authentication token.',
+  /** Beside every 401's detail: what a newcomer sent wrong is most often the header itself. */
+  hint: 'Send the header Authorization: Api <key>.',
 } as const;
+
+/** Every 401 names the scheme it expects (RFC 7235), in `WWW-Authenticate` (CONTRACT §2). */
+export const WWW_AUTHENTICATE = 'Api realm="api"';
+
+/** 401 with exactly the three answers of CONTRACT §2, each with the same hint. */
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+  override readonly headers = { 'WWW-Authenticate': WWW_AUTHENTICATE };
+  body() {
+    return { detail: this.message, hint: AUTH_MESSAGES.hint };
+  }
+}
 
 /** Global guard: every route under /api/ needs `Authorization: Api <key>`. */
 @Injectable()
@@ -32,7 +38,8 @@ export class ApiKeyGuard implements CanActivate {
       throw new UnauthorizedError(AUTH_MESSAGES.missing);
     const space = header.indexOf(' ');
     const scheme = space === -1 ? header : header.slice(0, space);
-    if (scheme !== 'Api') throw new UnauthorizedError(AUTH_MESSAGES.scheme);
+    // RFC 7235: the scheme is case-insensitive (`api`, `API`).
+    if (scheme.toLowerCase() !== 'api') throw new UnauthorizedError(AUTH_MESSAGES.scheme);
     const key = space === -1 ? '' : header.slice(space + 1).trim();
     const auth = key ? await this.apiKeys.authenticate(key) : null;
     if (!auth) throw new UnauthorizedError(AUTH_MESSAGES.invalid);

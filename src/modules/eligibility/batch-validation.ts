@@ -1,6 +1,8 @@
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import { addRequestErrors } from '@/common/validation/request-rules';
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { CreateBatchDto, MAX_BATCH_ITEMS } from './dto/create-batch.dto';
+import { CreateEligibilityDto } from './dto/create-eligibility.dto';
 
 /** The API's own pipe (as registered globally): the same rules and messages as every route. */
 const pipe = createValidationPipe();
@@ -41,6 +43,15 @@ export async function validateBatchBody(body: unknown): Promise<CreateBatchDto> 
       }
     }
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (Object.keys(itemErrors).length > 0 || Object.keys(errors).length > 0) {
+    // Refused: each item's whole-request errors (an unknown insurer) come with the field errors,
+    // those of items that passed too, so one answer lists everything to fix (CONTRACT §3).
+    items.forEach((item, index) => {
+      const tree = (itemErrors[String(index)] as ErrorTree | undefined) ?? {};
+      addRequestErrors(CreateEligibilityDto, item, tree);
+      if (Object.keys(tree).length > 0) itemErrors[String(index)] = tree;
+    });
   }
   if (Object.keys(itemErrors).length > 0) errors.items = itemErrors;
   if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);

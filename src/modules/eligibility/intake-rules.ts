@@ -1,3 +1,4 @@
+import type { ErrorTree } from '@/common/errors';
 import { MSG } from '@/common/messages';
 import { isKnownInsurer } from '@/modules/insurers/insurer-codes';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
@@ -18,10 +19,32 @@ export function insurerCodesOf(dto: CreateEligibilityDto): {
   const codes = dto.insurer_code_list ?? (dto.insurer_code ? [dto.insurer_code] : []);
   const fieldErrors: Record<string, string> = {};
   if (codes.length === 0) fieldErrors.insurer_code = MSG.required;
-  const requestErrors = codes
-    .filter((c) => !isKnownInsurer(c))
-    .map((c) => `Unknown insurer code: ${c}.`);
+  const requestErrors = codes.filter((c) => !isKnownInsurer(c)).map(MSG.unknownInsurer);
   return { codes, fieldErrors, requestErrors };
+}
+
+/**
+ * The unknown insurer codes of a body refused for its fields, as insurerCodesOf would name them
+ * once the fields are right (CONTRACT §3: reported together). A code (or a list) with errors of
+ * its own is left to them; so is a list refused as a whole (too long: the answer stays bounded).
+ */
+export function unknownInsurersOfBody(body: unknown, errors: ErrorTree): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const { insurer_code: code, insurer_code_list: list } = body as Record<string, unknown>;
+  let given: unknown[];
+  if (list !== undefined && list !== null) {
+    const listErrors = errors.insurer_code_list as ErrorTree | undefined;
+    if (!Array.isArray(list) || listErrors?.$) return;
+    given = list.filter((_, i) => !listErrors?.[String(i)]);
+  } else {
+    if (errors.insurer_code) return;
+    given = [code];
+  }
+  const unknown = given
+    .filter((c): c is string => typeof c === 'string')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && !isKnownInsurer(c));
+  if (unknown.length > 0) (errors.$ ??= []).push(...unknown.map(MSG.unknownInsurer));
 }
 
 /** The patient as connectors are asked about them (stored with the request). */

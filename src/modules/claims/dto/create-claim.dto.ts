@@ -10,6 +10,8 @@ import {
   StringField,
   StringListField,
 } from '@/common/validation/fields';
+import { RequestRules } from '@/common/validation/request-rules';
+import { unknownClaimInsurerOfBody } from '../insurer-codes';
 import {
   DOB_MIN,
   PHONE,
@@ -160,6 +162,7 @@ export class ClaimServiceDto {
   diagnosis_codes?: string[] | null;
 }
 
+@RequestRules(unknownClaimInsurerOfBody)
 export class CreateClaimDto {
   @NestedField(() => ClaimPersonDto, {
     required: true,
