@@ -2,6 +2,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { fakeConnector, ScriptedConnector } from './support/fake-connector';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
 const VSP = 'insurer:vision:vsp';
 const FakeVsp = fakeConnector(VSP);
@@ -47,6 +48,7 @@ describe('eligibility with a scripted insurer connector', () => {
       request_uid: uid,
       status: 'error',
       error_code: 'insurer_problem',
+      error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
     });
     expect(vsp.calls).toHaveLength(4);
@@ -62,6 +64,7 @@ describe('eligibility with a scripted insurer connector', () => {
       request_uid: uid,
       status: 'error',
       error_code: 'insurer_problem',
+      error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
     });
     expect(vsp.calls).toHaveLength(1);

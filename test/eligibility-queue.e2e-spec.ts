@@ -5,6 +5,7 @@ import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
 /** Polls until every uid has left `processing`; returns when each one finished (ms since `since`). */
 async function finishTimes(
@@ -128,6 +129,7 @@ describe('search queue', () => {
         request_uid: uid,
         status: 'error',
         error_code: 'unexpected_error',
+        error_detail: ERROR_DETAILS.unexpected_error,
         results: null,
       });
       // The delayed job firing later changes nothing.

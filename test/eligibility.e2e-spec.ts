@@ -5,6 +5,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
 type Json = any;
 
@@ -69,6 +70,7 @@ describe('eligibility', () => {
         request_uid: res.body.request_uid,
         status: 'processing',
         error_code: null,
+        error_detail: null,
         results: null,
       });
     });
@@ -377,6 +379,7 @@ describe('eligibility', () => {
         request_uid: uid,
         status: 'error',
         error_code: 'insurer_problem',
+        error_detail: ERROR_DETAILS.insurer_problem,
         results: null,
       });
     });
@@ -479,6 +482,7 @@ describe('eligibility', () => {
         request_uid: v2.request_uid,
         status: 'error',
         error_code: 'unexpected_error',
+        error_detail: ERROR_DETAILS.unexpected_error,
         results: null,
       });
       expect(v1).toEqual(v2);

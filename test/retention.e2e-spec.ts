@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PhiRetention, purgedBody } from '@/modules/audit/retention/phi-retention';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -105,13 +106,14 @@ describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => 
       const res = await http().get(`/api/auth/${version}/eligibility/${old}/`).set(a.auth);
       expect(res.status).toBe(200);
       expect(res.text).toBe(
-        `{"request_uid":"${old}","status":"complete","error_code":null,"results":[],"purged":true}`,
+        `{"request_uid":"${old}","status":"complete","error_code":null,"error_detail":null,"results":[],"purged":true}`,
       );
       const err = await http().get(`/api/auth/${version}/eligibility/${failed}/`).set(a.auth);
       expect(err.body).toEqual({
         request_uid: failed,
         status: 'error',
         error_code: 'insurer_problem',
+        error_detail: ERROR_DETAILS.insurer_problem,
         results: [],
         purged: true,
       });

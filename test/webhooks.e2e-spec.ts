@@ -8,6 +8,7 @@ import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { waitForIdleQueue } from './support/queues';
 import { TestReceiver } from './support/receiver';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
 const hmacHex = (secret: string, raw: Buffer) =>
   createHmac('sha256', secret).update(raw).digest('hex');
@@ -246,6 +247,7 @@ describe('webhooks: management and signed delivery', () => {
       request_uid: failed,
       status: 'error',
       error_code: 'unexpected_error',
+      error_detail: ERROR_DETAILS.unexpected_error,
       results: null,
     });
     const detailBody = bodies.find((x) => x.request_uid === details.body.request_uid);

@@ -5,6 +5,7 @@ import { DEMO, patient, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClearinghouse, ReceivedCall } from './support/fake-clearinghouse';
 import { TestReceiver } from './support/receiver';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
 const DAVIS = 'insurer:vision:davis_vision';
 const API_KEY = 'ch-key-4b1d';
@@ -186,6 +187,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       request_uid: uid,
       status: 'complete',
       error_code: null,
+      error_detail: null,
       results: [{ ...result, persons: [jane, timmy] }],
     });
     expect(v1.results[0].persons[0]).not.toHaveProperty('plan_token');
@@ -273,6 +275,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       request_uid: uid,
       status: 'complete',
       error_code: null,
+      error_detail: null,
       results: [],
     });
     expect(fake.calls).toHaveLength(1);
@@ -298,6 +301,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       request_uid: uid,
       status: 'error',
       error_code: 'insurer_problem',
+      error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
     });
     expect(fake.calls).toHaveLength(4);
@@ -389,6 +393,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       request_uid: uid,
       status: 'error',
       error_code: 'insurer_problem',
+      error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
     });
     expect(fake.calls).toHaveLength(0);

@@ -8,6 +8,7 @@ import {
   renderResult,
   type ResultVersion,
 } from './eligibility.renderer';
+import { ERROR_DETAILS } from './error-details';
 
 /**
  * The bodies are written piece by piece (each plan once, spliced in); they must be byte for byte
@@ -18,6 +19,7 @@ function reference(input: RenderInput, version: ResultVersion): string {
     request_uid: input.uid,
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
+    error_detail: input.status === 'error' ? (ERROR_DETAILS[input.errorCode!] ?? null) : null,
     results:
       input.status === 'complete' && input.results
         ? input.results.map(({ result, persons }) => ({
@@ -88,9 +90,10 @@ describe('renderResult', () => {
   const inputs: [string, RenderInput][] = [
     ['processing', { uid: 'u-1', status: 'processing', errorCode: null, results: null }],
     [
-      'error',
-      { uid: 'u-2', status: 'error', errorCode: 'insurer_timeout' as never, results: null },
+      'error, insurer',
+      { uid: 'u-2', status: 'error', errorCode: 'insurer_problem', results: null },
     ],
+    ['error, ours', { uid: 'u-4', status: 'error', errorCode: 'unexpected_error', results: null }],
     ['complete, no plans', { uid: 'u-3', status: 'complete', errorCode: null, results: [] }],
     [
       'complete, one plan, one person',
@@ -123,4 +126,27 @@ describe('renderResult', () => {
         expect(body).toBe(reference(input, version));
         expect(JSON.parse(body)).toEqual(JSON.parse(reference(input, version)));
       });
+});
+
+describe('error_detail (CONTRACT §21)', () => {
+  it('says in words why a check ended error, beside its code, and is null otherwise', () => {
+    for (const code of ['insurer_problem', 'unexpected_error'] as const) {
+      const body = JSON.parse(
+        renderResult({ uid: 'u', status: 'error', errorCode: code, results: null }, 'v1'),
+      );
+      expect(Object.keys(body)).toEqual([
+        'request_uid',
+        'status',
+        'error_code',
+        'error_detail',
+        'results',
+      ]);
+      expect(body.error_detail).toMatch(/^[A-Z].{20,}\.$/);
+    }
+    expect(ERROR_DETAILS.insurer_problem).not.toBe(ERROR_DETAILS.unexpected_error);
+    const done = JSON.parse(
+      renderResult({ uid: 'u', status: 'complete', errorCode: null, results: [] }, 'v2'),
+    );
+    expect(done.error_detail).toBeNull();
+  });
 });

@@ -1,6 +1,7 @@
 import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import { errorDetailOf } from './error-details';
 
 export type ResultVersion = 'v1' | 'v2';
 
@@ -21,6 +22,7 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
     request_uid: input.uid,
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
+    error_detail: errorDetailOf(input.status, input.errorCode),
   });
   const results =
     input.status === 'complete' && input.results

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig, runsWorkers } from '@/config/env';
+import { errorDetailOf } from '@/modules/eligibility/error-details';
 
 const DAY_MS = 86_400_000;
 /** The first pass after a worker starts, so a restart never waits a whole day. */
@@ -19,6 +20,7 @@ export function purgedBody(uid: string, status: string, errorCode: string | null
     request_uid: uid,
     status,
     error_code: status === 'error' ? errorCode : null,
+    error_detail: errorDetailOf(status, errorCode),
     results: [],
     purged: true,
   });

@@ -225,6 +225,13 @@ class ResultBase {
       'insurer asked failed (`insurer_problem` when all were unavailable).',
   })
   error_code: string | null;
+  @ApiNullable('string', {
+    example: null,
+    description:
+      'Set when `status` is `error`, otherwise null: why the check failed, in one sentence ' +
+      '(no patient data), for people reading the answer; program against `error_code`.',
+  })
+  error_detail: string | null;
   @ApiProperty({
     type: Boolean,
     required: false,
