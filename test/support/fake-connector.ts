@@ -68,11 +68,19 @@ export class ScriptedConnector implements InsurerConnector {
   }
 }
 
-/** A ScriptedConnector provider for insurer `code` (pass it in `providers`; `app.get` it). */
-export function fakeConnector(code: string): Type<ScriptedConnector> {
+/**
+ * A ScriptedConnector provider for insurer `code` (pass it in `providers`; `app.get` it).
+ * `usesAccountCredentials`: it signs in with the account's stored login (the Passwords page asks).
+ */
+export function fakeConnector(
+  code: string,
+  options: { usesAccountCredentials?: boolean } = {},
+): Type<ScriptedConnector> {
   @Injectable()
   @InsurerConnectorFor(code)
-  class FakeConnector extends ScriptedConnector {}
+  class FakeConnector extends ScriptedConnector {
+    readonly usesAccountCredentials = options.usesAccountCredentials ?? false;
+  }
   Object.defineProperty(FakeConnector, 'name', { value: `FakeConnector(${code})` });
   return FakeConnector;
 }

@@ -33,6 +33,8 @@ export interface EligibilitySummary {
   patientName: string;
   createdAt: Date;
   completedAt: Date | null;
+  /** Complete without any plan (CONTRACT §21: shown as "No plan found", not as covered). */
+  noPlanFound: boolean;
 }
 
 /** The read side: stored result bodies and request summaries, always within one account. */
@@ -122,11 +124,20 @@ export class EligibilityQueryService {
       order: { createdAt: 'DESC', id: 'DESC' },
       take: limit,
     });
-    return rows.map(summary);
+    const complete = rows.filter((r) => r.status === 'complete').map((r) => r.id);
+    const withPlans: { request_id: string }[] = complete.length
+      ? await this.db.query(
+          `SELECT DISTINCT request_id FROM eligibility_results
+           WHERE account_id = $1 AND request_id = ANY($2::bigint[])`,
+          [accountId, complete],
+        )
+      : [];
+    const found = new Set(withPlans.map((r) => String(r.request_id)));
+    return rows.map((r) => summary(r, r.status === 'complete' && !found.has(String(r.id))));
   }
 }
 
-function summary(r: EligibilityRequest): EligibilitySummary {
+function summary(r: EligibilityRequest, noPlanFound: boolean): EligibilitySummary {
   return {
     id: r.id,
     uid: r.uid,
@@ -137,5 +148,6 @@ function summary(r: EligibilityRequest): EligibilitySummary {
     patientName: `${r.query.firstName} ${r.query.lastName}`,
     createdAt: r.createdAt,
     completedAt: r.completedAt,
+    noPlanFound,
   };
 }

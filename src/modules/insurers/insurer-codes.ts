@@ -18,3 +18,8 @@ export const KNOWN_INSURER_CODES: readonly string[] = KNOWN_INSURERS.map((i) => 
 export function isKnownInsurer(code: string): boolean {
   return KNOWN_INSURER_CODES.includes(code);
 }
+
+/** The insurer's name for people ("VSP Vision Care"); the code itself when it is not known. */
+export function insurerName(code: string): string {
+  return KNOWN_INSURERS.find((i) => i.code === code)?.name ?? code;
+}

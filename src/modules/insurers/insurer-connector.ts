@@ -13,6 +13,13 @@ export interface InsurerConnector {
    * no slot.
    */
   readonly local?: boolean;
+  /**
+   * True when the connector signs in to the insurer with the account's stored username and
+   * password (`context.credentials`, set on the Passwords page). The Passwords page asks only
+   * for these; none of the shipped connectors needs them (the sandbox needs no sign-in, the X12
+   * connector signs in to the clearinghouse with the service's own credentials).
+   */
+  readonly usesAccountCredentials?: boolean;
   /** Finds the member and the plans covering them. */
   search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome>;
   /** The deepest plan detail the insurer gives for one person of an earlier search. */

@@ -52,4 +52,9 @@ export class InsurerRegistry implements OnModuleInit {
   has(code: string): boolean {
     return this.connectors.has(code);
   }
+
+  /** Whether the connector for `code` signs in with the account's stored credentials. */
+  usesAccountCredentials(code: string): boolean {
+    return this.connectors.get(code)?.usesAccountCredentials === true;
+  }
 }

@@ -26,6 +26,8 @@ export interface InsurerSetting {
   username: string | null;
   /** When credentials were last set; the password itself is never shown back. */
   credentialsSetAt: Date | null;
+  /** Its connector signs in with the account's stored credentials (the Passwords page asks). */
+  usesCredentials: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export class InsurerSettingsService {
         name,
         enabled: row?.enabled ?? true,
         connected: this.registry.has(code),
+        usesCredentials: this.registry.usesAccountCredentials(code),
         username: row?.username ?? null,
         credentialsSetAt: row?.credentials_set_at ?? null,
       };

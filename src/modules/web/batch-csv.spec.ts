@@ -1,4 +1,16 @@
-import { CsvRefused, lineErrors, neutralise, parseUpload, templateCsv } from './batch-csv';
+import { parse } from 'csv-parse/sync';
+import type { BatchItemExport } from '@/modules/eligibility/batch-query.service';
+import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
+import {
+  CsvRefused,
+  dollars,
+  lineErrors,
+  neutralise,
+  parseUpload,
+  resultsHeader,
+  resultsRows,
+  templateCsv,
+} from './batch-csv';
 
 describe('batch CSV', () => {
   it('reads the template back as one item', () => {
@@ -69,5 +81,125 @@ describe('batch CSV', () => {
     [null, ''],
   ])('neutralises %j for spreadsheets', (cell, out) => {
     expect(neutralise(cell)).toBe(out);
+  });
+
+  describe('results', () => {
+    const query = {
+      firstName: 'Maria',
+      lastName: 'Garcia',
+      dob: '1984-06-15',
+      zipcode: '78701',
+      ssnLastFour: null,
+      memberId: 'M1',
+    };
+    const variant = PLAN_VARIANTS[0];
+    const tree = buildPlan(
+      variant,
+      { begin: '2026-01-01', end: '2026-12-31', refresh: '2026-01-01' },
+      { detail: 'summary', markUsed: false, examUsed: false, noOon: false, noInn: false },
+    );
+    const item = (over: Partial<BatchItemExport>): BatchItemExport => ({
+      requestUid: 'r1',
+      status: 'complete',
+      errorCode: null,
+      query,
+      insurerCodes: ['insurer:vision:vsp'],
+      reason: null,
+      bodyV2: null,
+      ...over,
+    });
+    const read = (items: BatchItemExport[]): Record<string, string>[] =>
+      parse(resultsHeader() + resultsRows(items), { columns: true });
+
+    it('keeps the documented columns in place and adds coverage, insurer name and reason after them', () => {
+      expect(resultsHeader().trim().split(',')).toEqual([
+        'first_name',
+        'last_name',
+        'dob',
+        'member_id',
+        'status',
+        'error_code',
+        'insurer_code',
+        'plan_name',
+        'plan_status',
+        'active',
+        'exam_copay',
+        'materials_copay',
+        'frame_allowance',
+        'contact_lens_allowance',
+        'request_uid',
+        'coverage',
+        'insurer_name',
+        'error_reason',
+      ]);
+    });
+
+    it('flattens the common benefits from deep in the tree, as dollars', () => {
+      const body = {
+        results: [
+          {
+            insurer_code: 'insurer:vision:vsp',
+            plan_name: variant.name,
+            status: 'active',
+            plan_is_active: true,
+            persons: [{ plan: tree }],
+          },
+        ],
+      };
+      const [row] = read([item({ bodyV2: JSON.stringify(body) })]);
+      expect(row).toMatchObject({
+        status: 'complete',
+        coverage: 'plan found',
+        insurer_code: 'insurer:vision:vsp',
+        insurer_name: 'VSP Vision Care',
+        plan_name: variant.name,
+        active: 'true',
+        // exam (inherited by exam.routine); lenses per type; frames; elective contact lenses.
+        exam_copay: dollars(variant.examCopay),
+        materials_copay: dollars(variant.lensCopay),
+        frame_allowance: dollars(variant.framesInn),
+        contact_lens_allowance: dollars(variant.contactsInn),
+        error_reason: '',
+      });
+      expect(row.exam_copay).toMatch(/^\d+\.\d\d$/);
+    });
+
+    it('says "no plan found" for a complete check without plans, and keeps the insurer asked', () => {
+      const [row] = read([item({ bodyV2: JSON.stringify({ results: [] }) })]);
+      expect(row).toMatchObject({
+        status: 'complete',
+        coverage: 'no plan found',
+        insurer_code: 'insurer:vision:vsp',
+        insurer_name: 'VSP Vision Care',
+        plan_name: '',
+        exam_copay: '',
+      });
+    });
+
+    it("keeps a failed row's insurer code and says why it failed", () => {
+      const [said, unsaid] = read([
+        item({ status: 'error', errorCode: 'insurer_problem', reason: 'Sandbox: outage' }),
+        item({ status: 'error', errorCode: 'insurer_problem', reason: null }),
+      ]);
+      expect(said).toMatchObject({
+        status: 'error',
+        error_code: 'insurer_problem',
+        insurer_code: 'insurer:vision:vsp',
+        coverage: '',
+        error_reason: 'Sandbox: outage',
+      });
+      expect(unsaid.error_reason).toBe(
+        'The insurer could not be asked or did not answer; try again later.',
+      );
+    });
+
+    it.each([
+      ['45.0000', '45.00'],
+      ['0.0000', '0.00'],
+      ['12.5', '12.50'],
+      ['7', '7.00'],
+    ])('prints %j as dollars %j', (value, out) => {
+      expect(dollars(value)).toBe(out);
+    });
   });
 });

@@ -1,9 +1,11 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { formatDecimal4 } from '@/common/decimal';
 import type { ErrorTree } from '@/common/errors';
 import type { Plan } from '@/modules/benefits/benefit.types';
 import type { BatchItemExport } from '@/modules/eligibility/batch-query.service';
 import { MAX_BATCH_ITEMS } from '@/modules/eligibility/dto/create-batch.dto';
+import { insurerName } from '@/modules/insurers/insurer-codes';
 import { benefitRows } from './benefit-table';
 
 /** The upload's columns, in the template's order: [field, header]. */
@@ -120,6 +122,10 @@ export function lineErrors(errors: ErrorTree, lines: number[]): string[] {
   return out;
 }
 
+/**
+ * The results download's columns. New columns go at the end: spreadsheets and scripts read the
+ * earlier ones by position.
+ */
 const RESULT_HEADER = [
   'first_name',
   'last_name',
@@ -136,6 +142,28 @@ const RESULT_HEADER = [
   'frame_allowance',
   'contact_lens_allowance',
   'request_uid',
+  'coverage',
+  'insurer_name',
+  'error_reason',
+];
+
+/**
+ * The common benefits, flattened from the tree: each is the first of its benefit codes (in order)
+ * that states the value on the in-network side, its own or inherited. Plans put the figures at
+ * different depths: the sandbox states the lens copay per lens type and the contact-lens
+ * allowance per kind (elective, medically necessary); an X12 plan may state them on `materials`.
+ */
+const FLATTENED: readonly { list: 'copayment' | 'allowance'; codes: readonly string[] }[] = [
+  { list: 'copayment', codes: ['exam.routine', 'exam'] },
+  {
+    list: 'copayment',
+    codes: ['materials', 'materials.spectacle_lenses', 'materials.spectacle_lenses.single_vision'],
+  },
+  { list: 'allowance', codes: ['materials.frames'] },
+  {
+    list: 'allowance',
+    codes: ['materials.contact_lenses', 'materials.contact_lenses.elective'],
+  },
 ];
 
 export function resultsHeader(): string {
@@ -145,6 +173,17 @@ export function resultsHeader(): string {
 /** Result rows (in-network values of the first plan's first person), safe to open in a spreadsheet. */
 export function resultsRows(items: BatchItemExport[]): string {
   return stringify(items.map((item) => resultRow(item).map(neutralise)));
+}
+
+/** What a failed check's row says when the insurers' calls left no words (no call was made). */
+const ERROR_WORDS: Record<string, string> = {
+  insurer_problem: 'The insurer could not be asked or did not answer; try again later.',
+  unexpected_error: 'The check failed on our side; try again.',
+};
+
+export function errorReason(errorCode: string | null, reason: string | null): string | null {
+  if (reason) return reason;
+  return errorCode ? (ERROR_WORDS[errorCode] ?? errorCode.replace(/_/g, ' ')) : null;
 }
 
 function resultRow(item: BatchItemExport): (string | null)[] {
@@ -167,24 +206,41 @@ function resultRow(item: BatchItemExport): (string | null)[] {
   >();
   const tree = plan?.persons?.[0]?.plan;
   if (tree) for (const row of benefitRows(tree)) if (row.inn) values.set(row.code, row.inn.values);
-  const value = (code: string, list: string) => {
-    const v = values.get(code)?.[list]?.value;
-    return v === undefined ? null : String(v);
-  };
+  const flattened = FLATTENED.map(({ list, codes }) => {
+    for (const code of codes) {
+      const v = values.get(code)?.[list]?.value;
+      if (v !== undefined) return dollars(String(v));
+    }
+    return null;
+  });
+  // The insurer asked, for a row without a plan (failed, or none found).
+  const insurerCode = plan?.insurer_code ?? (item.insurerCodes.join(' ') || null);
   return [
     ...patient,
     item.status,
     item.errorCode,
-    plan?.insurer_code ?? null,
+    insurerCode,
     plan?.plan_name ?? null,
     plan?.status ?? null,
     plan ? String(plan.plan_is_active) : null,
-    value('exam.routine', 'copayment') ?? value('exam', 'copayment'),
-    value('materials', 'copayment'),
-    value('materials.frames', 'allowance'),
-    value('materials.contact_lenses', 'allowance'),
+    ...flattened,
     item.requestUid,
+    coverage(item.status, body?.results?.length ?? 0),
+    plan ? insurerName(plan.insurer_code) : item.insurerCodes.map(insurerName).join(', ') || null,
+    item.status === 'error' ? errorReason(item.errorCode, item.reason) : null,
   ];
+}
+
+/** CONTRACT §21: a complete check without plans says so, distinct from a found plan. */
+function coverage(status: string, plans: number): string | null {
+  if (status !== 'complete') return null;
+  return plans > 0 ? 'plan found' : 'no plan found';
+}
+
+/** A plan's four-decimal amount as dollars and cents ("45.0000" → "45.00"), without floats. */
+export function dollars(value: string): string {
+  const fixed = formatDecimal4(value);
+  return fixed === null ? '' : fixed.slice(0, -2);
 }
 
 /**

@@ -1,23 +1,38 @@
-import { evaluatePlan, EffectiveBenefit, flatten } from '@/modules/benefits/benefit.evaluator';
-import type { Plan } from '@/modules/benefits/benefit.types';
+import { evaluatePlan, EffectiveBenefit } from '@/modules/benefits/benefit.evaluator';
+import type { ListName, Network, Plan } from '@/modules/benefits/benefit.types';
+
+type Values = EffectiveBenefit['values'];
 
 export interface BenefitRow {
   code: string;
   label: string;
   depth: number;
+  /** The item's flags in words ("only with Eye exam"), network flags included. */
   flags: string[];
+  /** The item's comment, then the comments of the values it states itself. */
+  notes: string[];
   used: boolean;
   inn: SideValues | null;
   oon: SideValues | null;
 }
 
-interface SideValues {
-  values: EffectiveBenefit['values'];
+export interface SideValues {
+  /** Every value that applies, inherited ones included (what the batch CSV flattens). */
+  values: Values;
+  /**
+   * The values to show on this row: those the parent row does not already show with the same
+   * value. A child that inherits its parent's $45 copay leaves the cell to the parent.
+   */
+  shown: Values;
   quantityLeft: number | null;
+  /** Whether the row shows `quantityLeft` (false when it is the parent's count, inherited). */
+  quantityLeftShown: boolean;
 }
 
 const LABELS: Record<string, string> = {
   exam: 'Eye exam',
+  routine: 'Routine exam',
+  medical: 'Medical eye care',
   materials: 'Materials',
   lasik: 'LASIK',
   frames: 'Frames',
@@ -28,6 +43,8 @@ const LABELS: Record<string, string> = {
   anti_reflective: 'Anti-reflective coating',
   medically_necessary: 'Medically necessary',
   retinal_imaging: 'Retinal imaging',
+  options: 'Lens options',
+  package: 'Frame and lens package',
 };
 
 function label(code: string): string {
@@ -35,37 +52,121 @@ function label(code: string): string {
   return LABELS[last] ?? last.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 }
 
+/** SERVICE-SPEC's flag table, as a front desk would say it. */
+function flagWords(flag: string, parent: string | null): string | null {
+  switch (flag) {
+    case 'inn':
+      return 'in network only';
+    case 'oon':
+      return 'out of network only';
+    case 'exclusive-use':
+      return parent
+        ? `only one ${parent} option per policy year`
+        : 'only one of these per policy year';
+    case 'required':
+      return parent ? `needed for ${parent}` : 'always needed';
+    case 'requires-parent-use':
+      return parent ? `only with ${parent}` : 'only with the benefit above';
+    default:
+      return flag.replace(/-/g, ' ');
+  }
+}
+
+/** The lists whose value comments are shown as notes ("once every 12 months"). */
+const NOTED_LISTS: readonly ListName[] = [
+  'copayment',
+  'coinsurance',
+  'allowance',
+  'quantity',
+  'discount',
+  'margin_limit',
+  'is_authorization_required',
+];
+
+const QUANTITY_LISTS: readonly ListName[] = ['quantity', 'quantity_accepted', 'quantity_reserved'];
+
 /**
  * One row per benefit for the web page's table: in- and out-of-network values side by side,
  * nesting depth for indentation, and whether the benefit is used up. Raw V2 plan JSON in (doubles
- * as four-decimal strings), evaluated with the benefits module's flag rules.
+ * as four-decimal strings), evaluated with the benefits module's flag rules. A value a child
+ * inherits unchanged is shown once, on the parent.
  */
 export function benefitRows(plan: Plan): BenefitRow[] {
-  const inn = flatten(evaluatePlan(plan, 'inn'));
-  const oon = flatten(evaluatePlan(plan, 'oon'));
-  return inn.map((i, index) => {
+  const out: BenefitRow[] = [];
+  walk(evaluatePlan(plan, 'inn'), evaluatePlan(plan, 'oon'), null, out);
+  return out;
+}
+
+interface Parent {
+  label: string;
+  inn: SideValues | null;
+  oon: SideValues | null;
+}
+
+function walk(
+  inn: EffectiveBenefit[],
+  oon: EffectiveBenefit[],
+  parent: Parent | null,
+  out: BenefitRow[],
+): void {
+  // Both evaluations walk the same items in the same order.
+  inn.forEach((i, index) => {
     const o = oon[index];
-    const side = (b: EffectiveBenefit): SideValues | null =>
-      b.applies ? { values: b.values, quantityLeft: quantityLeft(b) } : null;
-    const innSide = side(i);
-    const oonSide = side(o);
-    return {
+    const innSide = i.applies ? side(i, parent?.inn ?? null) : null;
+    const oonSide = o.applies ? side(o, parent?.oon ?? null) : null;
+    const row: BenefitRow = {
       code: i.benefit_code,
       label: label(i.benefit_code),
       depth: i.depth,
-      flags: i.flags.filter((f) => f !== 'inn' && f !== 'oon'),
+      flags: i.flags
+        .map((f) => flagWords(f, parent?.label ?? null))
+        .filter((w): w is string => w !== null),
+      notes: notes(i.comment, innSide, oonSide),
       used: (innSide ? i.used : true) && (oonSide ? o.used : true) && Boolean(innSide || oonSide),
       inn: innSide,
       oon: oonSide,
     };
+    out.push(row);
+    walk(i.items, o.items, { label: row.label, inn: innSide, oon: oonSide }, out);
   });
 }
 
-function quantityLeft(b: EffectiveBenefit): number | null {
-  const q = b.values.quantity?.value;
+function side(b: EffectiveBenefit, parent: SideValues | null): SideValues {
+  const shown: Values = {};
+  for (const [name, v] of Object.entries(b.values) as [ListName, Values[ListName]][]) {
+    const above = parent?.values[name];
+    if (!v || (above && above.value === v.value && above.comment === v.comment)) continue;
+    shown[name] = v;
+  }
+  const quantityLeft = remaining(b.values);
+  return {
+    values: b.values,
+    shown,
+    quantityLeft,
+    quantityLeftShown:
+      quantityLeft !== null &&
+      (parent === null ||
+        parent.quantityLeft !== quantityLeft ||
+        QUANTITY_LISTS.some((l) => shown[l])),
+  };
+}
+
+/** The item's comment, then each shown value's comment; one side's alone says which network. */
+function notes(comment: string | null, inn: SideValues | null, oon: SideValues | null): string[] {
+  const out = comment ? [comment] : [];
+  const of = (s: SideValues | null) =>
+    new Set(NOTED_LISTS.map((l) => s?.shown[l]?.comment).filter((c): c is string => Boolean(c)));
+  const sides: Record<Network, Set<string>> = { inn: of(inn), oon: of(oon) };
+  for (const c of sides.inn) out.push(sides.oon.has(c) ? c : `${c} (in network)`);
+  for (const c of sides.oon) if (!sides.inn.has(c)) out.push(`${c} (out of network)`);
+  return [...new Set(out)];
+}
+
+function remaining(values: Values): number | null {
+  const q = values.quantity?.value;
   if (typeof q !== 'number') return null;
-  const used = b.values.quantity_accepted?.value;
-  const reserved = b.values.quantity_reserved?.value;
+  const used = values.quantity_accepted?.value;
+  const reserved = values.quantity_reserved?.value;
   return Math.max(
     0,
     q - (typeof used === 'number' ? used : 0) - (typeof reserved === 'number' ? reserved : 0),

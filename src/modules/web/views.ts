@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
+import { insurerName } from '@/modules/insurers/insurer-codes';
 
 export const VIEWS_DIR = join(__dirname, 'views');
 export const STATIC_DIR = join(__dirname, 'static');
@@ -27,6 +28,8 @@ export function setupViews(app: NestExpressApplication, cache: boolean): void {
     const fixed = formatDecimal4(String(value));
     return fixed === null ? '' : `${fixed.replace(/\.?0+$/, '')}%`;
   });
+  // Pages name insurers as people know them; an unknown code is shown as it is.
+  env.addFilter('insurerName', (code: string) => insurerName(code));
   app.setBaseViewsDir(VIEWS_DIR);
   app.setViewEngine('njk');
   app.useStaticAssets(STATIC_DIR, {

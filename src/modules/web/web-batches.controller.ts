@@ -4,8 +4,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { BatchIntake } from '@/modules/eligibility/batch-intake';
 import { BatchQueryService } from '@/modules/eligibility/batch-query.service';
+import { insurerName } from '@/modules/insurers/insurer-codes';
 import {
   CsvRefused,
+  errorReason,
   lineErrors,
   parseUpload,
   resultsHeader,
@@ -17,6 +19,10 @@ import { accountOf, renderPage } from './web-context';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
+/** Failed and no-plan rows listed on a batch's page (the CSV has them all). */
+const MAX_SHOWN_ROWS = 200;
+/** Past batches listed on the upload page, newest first. */
+const RECENT_BATCHES = 50;
 
 /**
  * Batch checks from a CSV file (CONTRACT §13): upload (through the API's batch intake, so the
@@ -31,8 +37,8 @@ export class WebBatchesController {
   ) {}
 
   @Get()
-  uploadPage(@Req() req: Request, @Res() res: Response): void {
-    this.renderUpload(req, res, []);
+  async uploadPage(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.renderUpload(req, res, []);
   }
 
   @Get('template.csv')
@@ -48,7 +54,7 @@ export class WebBatchesController {
     const refused = (req as Request & { uploadError?: string }).uploadError;
     if (refused || !file || file.size === 0) {
       res.status(400);
-      return this.renderUpload(req, res, [refused ?? 'Choose a CSV file to upload.']);
+      return await this.renderUpload(req, res, [refused ?? 'Choose a CSV file to upload.']);
     }
     let parsed: ReturnType<typeof parseUpload>;
     try {
@@ -56,7 +62,7 @@ export class WebBatchesController {
     } catch (e) {
       if (!(e instanceof CsvRefused)) throw e;
       res.status(400);
-      return this.renderUpload(req, res, [e.message]);
+      return await this.renderUpload(req, res, [e.message]);
     }
     await submitForm(
       res,
@@ -77,11 +83,21 @@ export class WebBatchesController {
   ): Promise<void> {
     const batch = await this.batches.get(accountOf(req), uid);
     const done = batch.count - batch.counts.processing;
+    const attention = await this.batches.attention(accountOf(req), uid, MAX_SHOWN_ROWS);
     renderPage(req, res, 'batch.njk', {
       title: 'Batch check',
       section: 'batches',
       batch,
       done,
+      // The rows a front desk must follow up: failed (with why) or no plan found.
+      attention: attention.items.map((i) => ({
+        ...i,
+        patient: `${i.query.firstName} ${i.query.lastName}`,
+        insurers: i.insurerCodes.map(insurerName).join(', '),
+        reason: i.outcome === 'error' ? errorReason(i.errorCode, i.reason) : i.reason,
+      })),
+      attentionHidden: attention.total - attention.items.length,
+      noPlanFound: attention.noPlanFound,
       percent: Math.floor((done * 100) / batch.count),
       // Without JavaScript, the page refreshes itself while the batch runs.
       refreshSeconds: batch.status === 'processing' ? 2 : null,
@@ -103,13 +119,14 @@ export class WebBatchesController {
     res.end();
   }
 
-  private renderUpload(req: Request, res: Response, errors: string[]): void {
+  private async renderUpload(req: Request, res: Response, errors: string[]): Promise<void> {
     const shown = errors.slice(0, MAX_SHOWN_ERRORS);
     renderPage(req, res, 'batches.njk', {
       title: 'Batch check',
       section: 'batches',
       errors: shown,
       hidden: errors.length - shown.length,
+      batches: await this.batches.listRecent(accountOf(req), RECENT_BATCHES),
     });
   }
 }

@@ -67,11 +67,14 @@ export class WebInsurersController {
     errorCode: string | null,
     errors: ErrorTree | null,
   ): Promise<void> {
-    const insurers = await this.insurers.list(accountOf(req));
+    const all = await this.insurers.list(accountOf(req));
     renderPage(req, res, 'passwords.njk', {
       title: 'Passwords',
       section: 'passwords',
-      insurers,
+      // Only insurers whose connector signs in with the account's own login are asked about.
+      insurers: all.filter((i) => i.usesCredentials),
+      // Logins stored earlier that no connector reads: offered for deletion only.
+      unused: all.filter((i) => !i.usesCredentials && i.credentialsSetAt),
       errorCode,
       errors,
     });
