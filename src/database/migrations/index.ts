@@ -14,6 +14,7 @@ import { PatientDataProtection1795325219572 } from './1795325219572-PatientDataP
 import { ClaimLifecycle1795325576421 } from './1795325576421-ClaimLifecycle';
 import { EligibilityBatches1795325462788 } from './1795325462788-EligibilityBatches';
 import { Lz4Bodies1795341000000 } from './1795341000000-Lz4Bodies';
+import { PaperClaimRoute1795484198607 } from './1795484198607-PaperClaimRoute';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   ClaimLifecycle1795325576421,
   EligibilityBatches1795325462788,
   Lz4Bodies1795341000000,
+  PaperClaimRoute1795484198607,
 ];

@@ -35,6 +35,22 @@ export class Location {
   @Column({ name: 'tax_id', type: 'varchar', length: 9, nullable: true })
   taxId: string | null;
 
+  /** The street address (CMS-1500 boxes 32 and 33); all four set, or none. */
+  @Column({ name: 'address_line1', type: 'varchar', length: 55, nullable: true })
+  addressLine1: string | null;
+
+  @Column({ name: 'address_line2', type: 'varchar', length: 55, nullable: true })
+  addressLine2: string | null;
+
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  city: string | null;
+
+  @Column({ type: 'char', length: 2, nullable: true })
+  state: string | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  zipcode: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -35,7 +35,19 @@ export function billingProviderOf(location: Location): BillingProvider | null {
     npi: location.npi,
     organizationName: location.organizationName || location.title,
     taxId: location.taxId,
-    // Locations carry no street address yet; the 837P then leaves N3/N4 out.
-    address: null,
+    // A location without a street address: the 837P leaves N3/N4 out.
+    address: locationAddress(location),
+  };
+}
+
+/** The location's street address (CMS-1500 boxes 32 and 33), or null when it has none. */
+export function locationAddress(location: Location): X837Address | null {
+  if (!location.addressLine1 || !location.city || !location.state || !location.zipcode) return null;
+  return {
+    line1: location.addressLine1,
+    line2: location.addressLine2,
+    city: location.city,
+    state: location.state,
+    zipcode: location.zipcode,
   };
 }

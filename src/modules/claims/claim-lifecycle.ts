@@ -7,7 +7,9 @@ export const FINAL_STATUSES: readonly ClaimStatus[] = ['rejected', 'paid', 'deni
 
 /** CONTRACT §12's arrows: where a claim may go from each state. */
 const NEXT: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
-  ready: ['submitted', 'submission_failed'],
+  ready: ['ready_to_mail', 'submitted', 'submission_failed'],
+  // CONTRACT §21: the paper form waits for the patient (or the practice) to mail it.
+  ready_to_mail: ['submitted'],
   submission_failed: ['submitted', 'submission_failed'],
   submitted: ['accepted', 'rejected', 'paid', 'denied'],
   accepted: ['paid', 'denied'],

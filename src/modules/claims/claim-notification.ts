@@ -23,14 +23,20 @@ const escapeHtml = (s: string) =>
   );
 
 /**
- * The claim submission notification (HTML and plain text): claim code, patient, insurer, each
- * service with its codes, date, quantity, unit cost and charge, the amounts, and what happens next.
+ * The e-mail to the patient about a claim (HTML and plain text): claim code, patient, insurer,
+ * each service with its codes, date, quantity, unit cost and charge, the amounts, and what to do.
+ * A paper claim (not sent by the practice: CONTRACT §21) tells the patient to print the attached
+ * CMS-1500, sign boxes 12 and 13 and mail it with the itemized receipts to `mailTo`; it never
+ * says the practice submitted it.
  */
-export function renderClaimNotification(claim: ClaimResponse, insurer: string): RenderedMail {
+export function renderClaimNotification(
+  claim: ClaimResponse,
+  insurer: string,
+  mailTo: readonly string[],
+): RenderedMail {
   const patient = fullName(claim.patient);
   const member = fullName(claim.primary_member);
   const practice = claim.location.title;
-  const submitted = claim.created_at.slice(0, 10);
   const services = claim.services.map((s, i) => ({
     n: i + 1,
     codes: s.codes.join(', '),
@@ -40,14 +46,32 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
     charge: formatUsd(lineCharge(s)),
     diagnosis: s.diagnosis_codes.join(', '),
   }));
-  const next = [
-    `${insurer} reviews the claim. Out-of-network claims are usually processed within 30 days.`,
-    claim.accept_assignment
-      ? `Benefits were assigned to ${practice}: any reimbursement is paid to the practice, which settles the balance with you.`
-      : `Any reimbursement is paid by ${insurer} to the primary member, ${member}, as the plan provides (by check or direct deposit).`,
-    `If ${insurer} needs more information, it contacts you or ${practice}. Please quote claim code ${claim.code} in any question about this claim.`,
-  ];
-  const subject = `Your vision claim ${claim.code} was submitted to ${insurer}`;
+  const electronic = claim.submission?.channel === 'x12';
+  const address = (mailTo.length ? mailTo : [insurer]).join(', ');
+  const paid = claim.accept_assignment
+    ? `Benefits were assigned to ${practice}: any reimbursement is paid to the practice, which settles the balance with you.`
+    : `Any reimbursement is paid by ${insurer} to the primary member, ${member}, as the plan provides (by check or direct deposit).`;
+  const steps = electronic
+    ? [
+        `${insurer} reviews the claim ${practice} sent electronically. You do not need to mail anything.`,
+        paid,
+        `If ${insurer} needs more information, it contacts you or ${practice}. Please quote claim code ${claim.code} in any question about this claim.`,
+      ]
+    : [
+        'Print the attached claim form (CMS-1500, claim-' + claim.code + '.pdf).',
+        `Sign and date box 12 (patient's signature)${claim.patient.type && claim.patient.type !== 'self' ? `, and ask the primary member, ${member}, to sign box 13` : " and box 13 (insured's signature)"}.`,
+        `Put it in an envelope with the itemized receipts for every service listed below (${practice} gives you them: each shows the date, the service and what you paid).`,
+        `Mail it to ${address}.`,
+        `Keep a copy. ${insurer} usually processes out-of-network claims within 30 days. ${paid}`,
+        `Questions: quote claim code ${claim.code} to ${insurer} or to ${practice}.`,
+      ];
+  const lead = electronic
+    ? `${practice} has submitted an out-of-network vision claim for you to ${insurer}.`
+    : `${practice} has prepared an out-of-network vision claim for you to ${insurer}. ${insurer} only receives it when you mail it: please follow the steps below.`;
+  const subject = electronic
+    ? `Your vision claim ${claim.code} was submitted to ${insurer}`
+    : `Your vision claim ${claim.code}: please sign and mail the attached form to ${insurer}`;
+  const stepsTitle = electronic ? 'What happens next' : 'What to do';
 
   const rows: [string, string][] = [
     ['Claim code', claim.code],
@@ -55,12 +79,12 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
     ['Primary member', member],
     ['Insurer', insurer],
     ['Practice', practice],
-    ['Submitted on', submitted],
+    ...(electronic ? [] : [['Mail to', address] as [string, string]]),
   ];
   const text = [
     `Hello ${patient},`,
     '',
-    `${practice} has submitted an out-of-network vision claim for you to ${insurer}.`,
+    lead,
     '',
     ...rows.map(([k, v]) => `${`${k}:`.padEnd(16)}${v}`),
     '',
@@ -74,8 +98,8 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
     `${'Total charges:'.padEnd(16)}${formatUsd(claim.total_cost)}`,
     `${'Amount paid:'.padEnd(16)}${formatUsd(claim.paid_amount)}`,
     '',
-    'What happens next',
-    ...next.map((line) => `- ${line}`),
+    stepsTitle,
+    ...steps.map((line, i) => (electronic ? `- ${line}` : `${i + 1}. ${line}`)),
     '',
     `This message was sent by ${practice}. Please do not reply to it.`,
     '',
@@ -87,7 +111,7 @@ export function renderClaimNotification(claim: ClaimResponse, insurer: string): 
 <html lang="en"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:640px">
 <p>Hello ${e(patient)},</p>
-<p>${e(practice)} has submitted an out-of-network vision claim for you to ${e(insurer)}.</p>
+<p>${e(lead)}</p>
 <table style="border-collapse:collapse">
 ${rows.map(([k, v]) => `<tr><th style="${cell}">${e(k)}</th><td style="${cell}">${e(v)}</td></tr>`).join('\n')}
 </table>
@@ -104,10 +128,10 @@ ${services
 <tr><th style="${cell}" colspan="5">Total charges</th><td style="${cell}">${e(formatUsd(claim.total_cost))}</td><td style="${cell}"></td></tr>
 <tr><th style="${cell}" colspan="5">Amount paid</th><td style="${cell}">${e(formatUsd(claim.paid_amount))}</td><td style="${cell}"></td></tr>
 </table>
-<h3>What happens next</h3>
-<ul>
-${next.map((line) => `<li>${e(line)}</li>`).join('\n')}
-</ul>
+<h3>${e(stepsTitle)}</h3>
+<${electronic ? 'ul' : 'ol'}>
+${steps.map((line) => `<li>${e(line)}</li>`).join('\n')}
+</${electronic ? 'ul' : 'ol'}>
 <p style="color:#666;font-size:12px">This message was sent by ${e(practice)}. Please do not reply to it.</p>
 </body></html>
 `;

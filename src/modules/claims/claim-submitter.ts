@@ -23,7 +23,7 @@ export interface ClaimContext {
 /**
  * Submits a claim (CONTRACT §12): as an 837P through the clearinghouse when the insurer has a
  * payer id, the claims endpoint is set, the location has an NPI and the claim has a diagnosis;
- * otherwise on paper (the claim form the patient mails).
+ * otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form until it is mailed.
  */
 @Injectable()
 export class ClaimSubmitter {
@@ -47,10 +47,10 @@ export class ClaimSubmitter {
           ? 'the claim has no diagnosis'
           : null;
     if (paperBecause !== null || !provider || !payerId) {
+      // CONTRACT §21: nothing has gone to the insurer yet; `submitted` comes when it is mailed.
       await this.transitions.move(claim.id, location, {
-        status: 'submitted',
-        detail: `Paper claim form, for the patient to mail to ${insurer}: ${paperBecause}.`,
-        set: { submissionChannel: 'paper', clearinghouseId: null, submittedAt: new Date() },
+        status: 'ready_to_mail',
+        detail: `Paper claim form (CMS-1500), to be mailed to ${insurer}: ${paperBecause}.`,
         nextInMs: null,
       });
       return;

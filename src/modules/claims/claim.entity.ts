@@ -8,9 +8,13 @@ import {
 } from 'typeorm';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
-/** CONTRACT §12: ready → submitted → accepted | rejected → paid | denied; submission_failed. */
+/**
+ * CONTRACT §12: ready → submitted → accepted | rejected → paid | denied; submission_failed.
+ * §21: a paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
+ */
 export const CLAIM_STATUSES = [
   'ready',
+  'ready_to_mail',
   'submitted',
   'submission_failed',
   'accepted',

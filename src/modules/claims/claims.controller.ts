@@ -7,6 +7,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiResponse,
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
@@ -112,16 +113,18 @@ export class ClaimsController {
   @RequireScope('claims:read')
   @Audited('claim', 'read', 'param:code')
   @ApiOperation({
-    summary: 'Get the claim form (PDF)',
+    summary: 'Get the claim form (CMS-1500 PDF)',
     description:
-      'The printable claim form: patient, primary member, insurer, provider, each service with ' +
-      'its codes, diagnoses, units and charges, the totals, the amount paid and the claim code. ' +
-      'On the paper route the patient mails it with the receipts; the notify-customer e-mail ' +
-      'attaches it.',
+      'The claim on the CMS-1500 (02/12) layout, each field in its numbered box: patient and ' +
+      'insured with full addresses, diagnoses (box 21), every service line with all its codes, ' +
+      'modifiers, diagnosis pointers, units and charges (24A–J), totals, service facility and ' +
+      "billing provider (32, 33), and the insurer's claims mailing address (the shipped table's " +
+      "or the account's own). On the paper route the patient mails it with the receipts; the " +
+      'notify-customer e-mail attaches it.',
   })
   @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({
-    description: 'The claim form, one US Letter page.',
+    description: 'The claim form: US Letter, one page per six service lines.',
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
@@ -166,16 +169,51 @@ export class ClaimsController {
     return text;
   }
 
+  @Post(':code/mailed')
+  @RequireScope('claims:write')
+  @Audited('claim', 'update', 'param:code')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Mark a paper claim as mailed',
+    description:
+      'A claim the service cannot send electronically waits in `ready_to_mail` with its ' +
+      'CMS-1500 claim form (GET .../form/). Once the form is in the mail, this moves the claim ' +
+      'to `submitted` (channel `paper`): recorded in `status_history`, and a ' +
+      '`claim.status_changed` webhook delivery as for any other change. No body.',
+  })
+  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
+  @ApiOkResponse({ description: 'The claim, now `submitted`.', type: ClaimResponse })
+  @ApiResponse({
+    status: 409,
+    description: 'The claim is not `ready_to_mail` (an electronic claim, or one already mailed).',
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorDetail' },
+        example: {
+          detail:
+            'Claim CLM8D3K6TQW is submitted, not ready_to_mail: only a paper claim waiting to be mailed can be marked as mailed.',
+        },
+      },
+    },
+  })
+  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
+  mailed(@Req() req: AppRequest, @Param('code') code: string): Promise<ClaimResponse> {
+    return this.claims.markMailed(req.auth!.accountId, code, 'through the API');
+  }
+
   @Post(':code/notify-customer')
   @RequireScope('claims:write')
   @Audited('claim', 'notify', 'param:code')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'E-mail the claim submission notification',
+    summary: 'E-mail the patient the claim and what to do with it',
     description:
       'Queues an e-mail (HTML and plain text) to `email` naming the claim code, the patient, the ' +
-      'insurer, each service and the amounts, and what happens next, with the claim form PDF ' +
-      'attached. It is sent shortly after, over SMTP, with retries; the answer does not wait for it.',
+      'insurer, each service and the amounts, with the CMS-1500 claim form PDF attached. For a ' +
+      'paper claim it tells the patient to print the form, sign boxes 12 and 13 and mail it with ' +
+      "the itemized receipts to the insurer's claims mailing address (printed in full); for an " +
+      'electronic one, what happens next. It is sent shortly after, over SMTP, with retries; the ' +
+      'answer does not wait for it.',
   })
   @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { claimsClearinghouseClientProvider } from '@/modules/insurers/clearinghouse/claims-clearinghouse.provider';
 import { MailModule } from '@/modules/mail/mail.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
@@ -21,6 +22,7 @@ import { ClaimsService } from './claims.service';
     TypeOrmModule.forFeature([Claim, ClaimServiceLine]),
     BullModule.registerQueue({ name: CLAIMS_QUEUE }),
     AccountsModule,
+    InsurersModule,
     MailModule,
     WebhooksModule,
   ],

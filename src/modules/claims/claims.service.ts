@@ -2,7 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
 import { generateCode, withUniqueRetry } from '@/common/codes';
-import { addFieldError, ErrorTree, NotFoundError, ValidationFailed } from '@/common/errors';
+import {
+  addFieldError,
+  ConflictError,
+  ErrorTree,
+  NotFoundError,
+  ValidationFailed,
+} from '@/common/errors';
 import { formatDecimal4 } from '@/common/decimal';
 import { paginateKeyset } from '@/common/pagination/keyset-paginator';
 import { AccountsService } from '@/modules/accounts/accounts.service';
@@ -11,8 +17,10 @@ import type { Location } from '@/modules/accounts/location.entity';
 import { MailService } from '@/modules/mail/mail.service';
 import { isoWithOffset } from '@/common/dates';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { BillingProviders } from './claim-billing-provider';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { BillingProviders, locationAddress } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
+import { ClaimTransitions } from './claim-transitions';
 import { renderClaimNotification } from './claim-notification';
 import { ClaimServiceLine } from './claim-service-line.entity';
 import { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
@@ -36,6 +44,8 @@ export class ClaimsService {
     private readonly queue: ClaimsQueue,
     private readonly providers: BillingProviders,
     private readonly clearinghouse: ClaimsClearinghouseClient,
+    private readonly insurers: InsurerSettingsService,
+    private readonly transitions: ClaimTransitions,
   ) {}
 
   /**
@@ -153,6 +163,32 @@ export class ClaimsService {
     return claim.x12837;
   }
 
+  /**
+   * A paper claim was mailed (CONTRACT §21): `ready_to_mail` → `submitted`, in its history and
+   * its webhooks like any other change. Any other status → 409 naming it. `by` says who did it.
+   */
+  async markMailed(accountId: string, code: string, by: string): Promise<ClaimResponse> {
+    const claim = await this.find(accountId, code);
+    const notReady = () =>
+      new ConflictError(
+        `Claim ${code} is ${claim.status}, not ready_to_mail: only a paper claim waiting to be mailed can be marked as mailed.`,
+      );
+    if (claim.status !== 'ready_to_mail') throw notReady();
+    const location = await this.accounts.getLocationById(accountId, claim.locationId);
+    const moved = await this.transitions.move(claim.id, location!, {
+      status: 'submitted',
+      detail: `Paper claim form mailed to ${insurerName(claim.insurerCode)} (marked ${by}).`,
+      set: { submissionChannel: 'paper', clearinghouseId: null, submittedAt: new Date() },
+      nextInMs: null,
+    });
+    // Another request moved it first (two clicks on the button): the state it found wins.
+    if (!moved) {
+      claim.status = (await this.find(accountId, code)).status;
+      throw notReady();
+    }
+    return this.getByCode(accountId, code);
+  }
+
   private async find(accountId: string, code: string): Promise<Claim> {
     const claim = await this.claims.findOne({ where: { accountId, code } });
     if (!claim) throw new NotFoundError(`Claim ${code} not found.`);
@@ -161,12 +197,20 @@ export class ClaimsService {
 
   private async renderForm(accountId: string, claim: ClaimResponse): Promise<Buffer> {
     const entity = await this.find(accountId, claim.code);
-    const { provider } = await this.providers.forLocation(accountId, entity.locationId);
+    const [{ location, provider }, mailing] = await Promise.all([
+      this.providers.forLocation(accountId, entity.locationId),
+      this.insurers.claimsMailing(accountId, entity.insurerCode),
+    ]);
     return renderClaimForm({
       claim,
       insurerName: insurerName(entity.insurerCode),
       payerId: this.clearinghouse.payerIdFor(entity.insurerCode),
       provider,
+      facility: {
+        name: location.organizationName || location.title,
+        address: locationAddress(location),
+      },
+      mailTo: mailing.lines,
     });
   }
 
@@ -176,7 +220,9 @@ export class ClaimsService {
    */
   async notifyCustomer(accountId: string, code: string, email: string): Promise<void> {
     const claim = await this.getByCode(accountId, code);
-    const rendered = renderClaimNotification(claim, insurerName(claim.primary_member.insurer_code));
+    const insurer = claim.primary_member.insurer_code;
+    const mailing = await this.insurers.claimsMailing(accountId, insurer);
+    const rendered = renderClaimNotification(claim, insurerName(insurer), mailing.lines);
     const pdf = await this.renderForm(accountId, claim);
     await this.mail.enqueue({
       accountId,

@@ -6,7 +6,8 @@ import { openSecret, sealSecret } from '@/common/secret-box';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { InsurerCredentials } from './insurer-connector';
-import { isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
+import { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-addresses';
+import { type InsurerCode, isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
 import { InsurerRegistry } from './insurer-registry.service';
 
 /** An `account_insurers` row as a search reads it. */
@@ -28,7 +29,20 @@ export interface InsurerSetting {
   credentialsSetAt: Date | null;
   /** Its connector signs in with the account's stored credentials (the Passwords page asks). */
   usesCredentials: boolean;
+  /** Where paper claims go (CONTRACT §21): the account's override, else the shipped table's. */
+  mailing: ClaimsMailing;
 }
+
+/** An insurer's claims mailing address as an envelope carries it, one line each. */
+export interface ClaimsMailing {
+  lines: string[];
+  /** `account`: the account's override; `table`: claims-mailing-addresses.ts (with its source). */
+  origin: 'account' | 'table';
+  source: string;
+}
+
+/** The override's last line: `City, ST 12345` or `City, ST 12345-6789`. */
+const CITY_LINE = /^.+,\s*[A-Za-z]{2}\s+\d{5}(-\d{4})?$/;
 
 /**
  * Which insurers an account uses, and the credentials each connector signs in with. Passwords
@@ -50,8 +64,9 @@ export class InsurerSettingsService {
       enabled: boolean;
       username: string | null;
       credentials_set_at: Date | null;
+      claims_mailing_address: string | null;
     }[] = await this.db.query(
-      'SELECT insurer_code, enabled, username, credentials_set_at FROM account_insurers WHERE account_id = $1',
+      'SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address FROM account_insurers WHERE account_id = $1',
       [accountId],
     );
     const byCode = new Map(rows.map((r) => [r.insurer_code, r]));
@@ -65,6 +80,7 @@ export class InsurerSettingsService {
         usesCredentials: this.registry.usesAccountCredentials(code),
         username: row?.username ?? null,
         credentialsSetAt: row?.credentials_set_at ?? null,
+        mailing: mailingOf(code, row?.claims_mailing_address ?? null),
       };
     });
   }
@@ -140,9 +156,55 @@ export class InsurerSettingsService {
     return { enabled: row.enabled, credentials };
   }
 
+  /** Where the account's paper claims to `code` are mailed (CONTRACT §21). */
+  async claimsMailing(accountId: string, code: string): Promise<ClaimsMailing> {
+    const rows: { claims_mailing_address: string | null }[] = await this.db.query(
+      'SELECT claims_mailing_address FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
+      [accountId, code],
+    );
+    return mailingOf(code, rows[0]?.claims_mailing_address ?? null);
+  }
+
+  /**
+   * The account's own claims mailing address for `code`, one line each (payer, street or P.O.
+   * box, `City, ST ZIP`); blank goes back to the shipped table's.
+   */
+  async setClaimsMailing(accountId: string, code: string, text: string): Promise<void> {
+    this.assertKnown(code);
+    const lines = text
+      .split(/\r?\n/)
+      .map((l) => l.trim().replace(/\s+/g, ' '))
+      .filter(Boolean);
+    const stored = lines.length ? lines.join('\n') : null;
+    const problem =
+      stored && stored.length > 300
+        ? 'Ensure this field has no more than 300 characters.'
+        : lines.length === 1 || (lines.length > 1 && !CITY_LINE.test(lines[lines.length - 1]))
+          ? "Write the payer's name, the street or P.O. box, and last the city, state and ZIP code (Mason, OH 45040), one line each."
+          : null;
+    if (problem) throw ValidationFailed.field('claims_mailing_address', problem);
+    await this.db.query(
+      `INSERT INTO account_insurers (account_id, insurer_code, claims_mailing_address) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, insurer_code) DO UPDATE SET claims_mailing_address = $3, updated_at = now()`,
+      [accountId, code, stored],
+    );
+    this.logger.log(
+      { accountId, insurer: code, override: stored !== null },
+      'claims mailing address set',
+    );
+  }
+
   private assertKnown(code: string): void {
     if (!isKnownInsurer(code)) throw ValidationFailed.request(`Unknown insurer code: ${code}.`);
   }
 }
 
 const aad = (accountId: string, code: string) => `insurer-password:${accountId}:${code}`;
+
+function mailingOf(code: string, override: string | null): ClaimsMailing {
+  if (override) return { lines: override.split('\n'), origin: 'account', source: 'this account' };
+  const shipped = CLAIMS_MAILING_ADDRESSES[code as InsurerCode];
+  return shipped
+    ? { lines: mailingLines(shipped), origin: 'table', source: shipped.source }
+    : { lines: [], origin: 'table', source: 'none' };
+}

@@ -1,0 +1,234 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CLAIMS_MAILING_ADDRESSES,
+  mailingLines,
+} from '@/modules/insurers/claims-mailing-addresses';
+import { diagnosisLetters, procedureOf, renderClaimForm } from './claim-form.pdf';
+import type { ClaimFormInput } from './claim-form.pdf';
+import { renderClaimNotification } from './claim-notification';
+import type { ClaimResponse } from './dto/claim.response';
+
+/** The PDF's text as poppler's pdftotext reads it (`-layout`: boxes side by side on a line). */
+function pdfText(pdf: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cms1500-'));
+  const file = join(dir, 'form.pdf');
+  writeFileSync(file, pdf);
+  return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+}
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+const person = {
+  dob: '1986-04-12',
+  sex: 'female',
+  ssn_last_four: null,
+  email: null,
+  phone: '512-555-0142',
+};
+const claim: ClaimResponse = {
+  code: 'CLM8D3K6TQW',
+  status: 'ready_to_mail',
+  status_history: [],
+  submission: null,
+  patient: {
+    ...person,
+    first_name: 'Łucja',
+    last_name: 'Nguyễn—Smith',
+    type: 'child',
+    member_id: null,
+    address: {
+      line1: '274 Cedar Lane',
+      line2: 'Apt 3',
+      city: 'Austin',
+      state: 'TX',
+      zipcode: '78704-1234',
+      recipient: null,
+    },
+  },
+  primary_member: {
+    ...person,
+    first_name: 'Maria',
+    last_name: 'Gonzalez',
+    type: 'self',
+    sex: 'female',
+    member_id: 'VSP104882211',
+    insurer_code: 'insurer:vision:vsp',
+    address: {
+      line1: '1208 Congress Avenue, Building C',
+      line2: 'Suite 1400 (rear entrance)',
+      city: 'Round Rock',
+      state: 'TX',
+      zipcode: '78681',
+      recipient: null,
+    },
+  },
+  services: [
+    {
+      codes: ['92014'],
+      date: '2026-11-14',
+      quantity: 1,
+      cost: '145.0000',
+      diagnosis_codes: ['H52.13'],
+    },
+    {
+      codes: ['V2100', 'RT', 'LT', 'V2750'],
+      date: '2026-11-14',
+      quantity: 2,
+      cost: '12.2200',
+      diagnosis_codes: ['H52.13', 'H52.4'],
+    },
+    { codes: ['V2020'], date: '2026-11-15', quantity: 1, cost: '44.2100', diagnosis_codes: [] },
+  ],
+  paid_amount: '213.6500',
+  total_cost: '213.6500',
+  accept_assignment: false,
+  metadata: null,
+  location_code: 'LOC7K2M9QXA',
+  location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
+  created_at: '2026-11-16T10:00:00.000+00:00',
+};
+const vsp = mailingLines(CLAIMS_MAILING_ADDRESSES['insurer:vision:vsp']);
+const input: ClaimFormInput = {
+  claim,
+  insurerName: 'VSP Vision Care',
+  payerId: null,
+  provider: {
+    npi: '1234567893',
+    organizationName: 'Bright Eyes Optometry PLLC',
+    taxId: '741234567',
+    address: {
+      line1: '500 W 2nd St',
+      line2: 'Floor 2',
+      city: 'Austin',
+      state: 'TX',
+      zipcode: '78701',
+    },
+  },
+  facility: {
+    name: 'Downtown Eye Care',
+    address: { line1: '901 E 6th St', line2: null, city: 'Austin', state: 'TX', zipcode: '78702' },
+  },
+  mailTo: vsp,
+};
+
+describe('the CMS-1500 claim form', () => {
+  let text: string;
+  beforeAll(async () => {
+    text = pdfText(await renderClaimForm(input));
+  });
+
+  it('prints the form title and its numbered boxes', () => {
+    expect(text).toContain('HEALTH INSURANCE CLAIM FORM');
+    expect(text).toContain('(NUCC) 02/12');
+    for (const box of [
+      '1a. INSURED',
+      "2. PATIENT'S NAME",
+      "3. PATIENT'S BIRTH DATE",
+      "4. INSURED'S NAME",
+      "5. PATIENT'S ADDRESS",
+      '6. PATIENT RELATIONSHIP',
+      "7. INSURED'S ADDRESS",
+      "11. INSURED'S POLICY GROUP",
+      "12. PATIENT'S OR AUTHORIZED",
+      "13. INSURED'S OR AUTHORIZED",
+      '21. DIAGNOSIS',
+      '24. A. DATE(S) OF SERVICE',
+      '25. FEDERAL TAX I.D.',
+      "26. PATIENT'S ACCOUNT NO.",
+      '28. TOTAL CHARGE',
+      '29. AMOUNT PAID',
+      '31. SIGNATURE OF PHYSICIAN',
+      '32. SERVICE FACILITY',
+      '33. BILLING PROVIDER',
+    ])
+      expect(text).toContain(box);
+  });
+
+  it('prints every character of the names (a Unicode font, no "?")', () => {
+    const line = text.split('\n').find((l) => l.includes('SMITH'));
+    expect(line).toContain('NGUYỄN—SMITH, ŁUCJA');
+    expect(line).not.toContain('?');
+  });
+
+  it('prints the full addresses of patient, insured, service facility and billing provider', () => {
+    const t = flat(text);
+    for (const part of [
+      '274 Cedar Lane, Apt 3',
+      'Austin',
+      '78704-1234',
+      '1208 Congress Avenue, Building C, Suite 1400 (rear entrance)',
+      'Round Rock',
+      '78681',
+      'Downtown Eye Care',
+      '901 E 6th St',
+      'Austin, TX 78702',
+      'Bright Eyes Optometry PLLC',
+      '500 W 2nd St, Floor 2',
+      'Austin, TX 78701',
+    ])
+      expect(t).toContain(part);
+  });
+
+  it("says where to mail it: the insurer's full claims mailing address", () => {
+    expect(flat(text)).toContain(`Mail this form to ${vsp.join(', ')}.`);
+  });
+
+  it('prints every service line with all its codes, modifiers, pointers, units and charges', () => {
+    const t = flat(text);
+    expect(t).toContain('H5213'); // box 21 A, without the decimal point (NUCC)
+    expect(t).toContain('H524');
+    expect(t).toMatch(/11 14 26 11 14 26 11 92014 A 145\.00 1/);
+    expect(t).toMatch(/11 14 26 11 14 26 11 V2100 RT LT AB 24\.44 2/);
+    expect(t).toContain('Also: V2750');
+    expect(t).toMatch(/11 15 26 11 15 26 11 V2020 44\.21 1/);
+    expect(t).toContain('$ 213.65');
+    expect(t).toContain('CLM8D3K6TQW');
+    expect(t).toContain('741234567');
+  });
+});
+
+describe('the pieces of the form', () => {
+  it('letters the diagnoses A–L in first-seen order and points each line at its own', () => {
+    expect(diagnosisLetters(claim)).toEqual({
+      codes: ['H5213', 'H524'],
+      pointers: ['A', 'AB', ''],
+    });
+  });
+
+  it('splits a line into its procedure, modifiers and other codes', () => {
+    expect(procedureOf(['V2100', 'RT', 'V2750', 'LT'])).toEqual({
+      procedure: 'V2100',
+      modifiers: ['RT', 'LT'],
+      others: ['V2750'],
+    });
+  });
+});
+
+describe("the patient's e-mail", () => {
+  it('tells the patient to print, sign boxes 12 and 13, and mail it with receipts to the address', () => {
+    const mail = renderClaimNotification(claim, 'VSP Vision Care', vsp);
+    expect(mail.text).not.toMatch(/has submitted/);
+    expect(mail.html).not.toMatch(/has submitted/);
+    expect(mail.text).toContain('Print the attached claim form');
+    expect(mail.text).toContain('box 12');
+    expect(mail.text).toContain('box 13');
+    expect(mail.text).toContain('itemized receipts');
+    expect(mail.text).toContain(`Mail it to ${vsp.join(', ')}.`);
+    expect(mail.html).toContain(`Mail it to ${vsp.join(', ')}.`);
+    expect(mail.subject).toContain('mail');
+  });
+
+  it('says the practice submitted an electronic claim, and asks nothing to be mailed', () => {
+    const sent: ClaimResponse = {
+      ...claim,
+      status: 'submitted',
+      submission: { channel: 'x12', clearinghouse_id: '01K', submitted_at: claim.created_at },
+    };
+    const mail = renderClaimNotification(sent, 'VSP Vision Care', vsp);
+    expect(mail.text).toContain('Downtown Eye Care has submitted');
+    expect(mail.text).toContain('You do not need to mail anything.');
+    expect(mail.text).not.toContain('Mail it to');
+  });
+});
