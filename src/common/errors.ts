@@ -55,6 +55,14 @@ export class ValidationFailed extends DomainError {
   }
 }
 
+/** 409 `{"detail": "..."}`: the object is not in a state that allows the request. */
+export class ConflictError extends DomainError {
+  readonly status = 409;
+  body() {
+    return { detail: this.message };
+  }
+}
+
 /** 503 `{"detail": "..."}` when a dependency (PostgreSQL, Redis) is down. */
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
