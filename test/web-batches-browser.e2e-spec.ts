@@ -86,33 +86,71 @@ describe('web batch check (real browser)', () => {
     // A name a spreadsheet would run as a formula, and a patient the insurer does not know.
     rows.push('=HYPERLINK(1),Formula,1980-01-01,78701,,insurer:demo:vision');
     rows.push('not_found,Nobody,1980-01-01,78701,,insurer:demo:vision');
+    // An insurer outage: the row fails, and says so.
+    rows.push('in_err_ins,Outage,1980-01-01,78701,,insurer:demo:vision');
     await upload('schedule.csv', [HEADER, ...rows].join('\r\n'));
     await page.waitForURL(/\/app\/batches\/[0-9a-f]{32}$/);
     // The page refreshes itself (meta refresh) until the batch is complete.
     await page.locator('#percent', { hasText: '100 %' }).waitFor({ timeout: 60_000 });
-    await expect(page.locator('#batch-progress').getAttribute('value')).resolves.toBe('42');
+    await expect(page.locator('#batch-progress').getAttribute('value')).resolves.toBe('43');
+    // The rows to follow up, by their row in the file, with why.
+    await expect(page.locator('#attention tr[data-row="42"] .reason').textContent()).resolves.toBe(
+      'The insurer found no plan for this patient (Sandbox: no member (not_found)).',
+    );
+    await expect(page.locator('#attention tr[data-row="43"] .reason').textContent()).resolves.toBe(
+      'Sandbox: simulated insurer outage (in_err_ins)',
+    );
+    expect(await page.locator('#attention tbody tr').count()).toBe(2);
     await screenshot(page, 'batch-complete');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
     const csv = readFileSync(await download.path(), 'utf8');
     const records: Record<string, string>[] = parse(csv, { columns: true });
-    expect(records).toHaveLength(42);
+    expect(records).toHaveLength(43);
     expect(records[0]).toMatchObject({
       first_name: 'Pat0',
       last_name: 'Garcia',
       member_id: 'M0',
       status: 'complete',
+      coverage: 'plan found',
       insurer_code: 'insurer:demo:vision',
+      insurer_name: 'Demo Vision (sandbox)',
       active: 'true',
     });
     expect(records[0].plan_name).not.toBe('');
-    expect(records[0].exam_copay).toMatch(/^\d+\.\d{4}$/);
-    expect(records[0].frame_allowance).toMatch(/^\d+\.\d{4}$/);
+    // Money as dollars, and no common benefit column left empty.
+    for (const column of [
+      'exam_copay',
+      'materials_copay',
+      'frame_allowance',
+      'contact_lens_allowance',
+    ])
+      expect({ column, value: records[0][column] }).toEqual({
+        column,
+        value: expect.stringMatching(/^\d+\.\d\d$/),
+      });
     expect(records[40].first_name).toBe("'=HYPERLINK(1)");
     expect(records[41]).toMatchObject({
       first_name: 'not_found',
       status: 'complete',
+      coverage: 'no plan found',
+      insurer_code: 'insurer:demo:vision',
       plan_name: '',
     });
+    expect(records[42]).toMatchObject({
+      first_name: 'in_err_ins',
+      status: 'error',
+      error_code: 'insurer_problem',
+      insurer_code: 'insurer:demo:vision',
+      error_reason: 'Sandbox: simulated insurer outage (in_err_ins)',
+    });
+
+    // The batch is listed on the upload page, newest first.
+    await page.goto(`${base}/app/batches/`);
+    const uid = new URL(download.url()).pathname.split('/')[3];
+    await expect(
+      page.locator('#past-batches tbody tr').first().getAttribute('data-batch'),
+    ).resolves.toBe(uid);
+    await screenshot(page, 'batches-past');
   }, 90_000);
 });

@@ -203,21 +203,6 @@ describe('web forms refused with the API messages', () => {
     expect(again.text).toContain('name="force_similar"');
   });
 
-  it("shows the insurer-credentials service's messages on that insurer's card only", async () => {
-    const page = await postForm('/app/passwords/', '/app/passwords/', {
-      insurer_code: 'insurer:vision:vsp',
-      username: '   ',
-      password: 'p'.repeat(501),
-    });
-    expect(page.status).toBe(400);
-    expect(fieldErrors(page.text)).toEqual([
-      'This field may not be blank.',
-      'Ensure this field has no more than 500 characters.',
-    ]);
-    const card = page.text.slice(page.text.indexOf('data-insurer="insurer:vision:vsp"'));
-    expect(fieldErrors(card.slice(0, card.indexOf('</form>')))).toHaveLength(2);
-  });
-
   it('shows each refused framing origin by line, and saves a valid list', async () => {
     const page = await postForm('/app/settings/', '/app/settings/', {
       frame_ancestors: 'https://pms.example.com\r\n\r\nhttps://pms.example.com/path\nnot-an-origin',
