@@ -215,15 +215,56 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(receiver.forPath('/eligibility')).toEqual([]);
   });
 
-  it('sends a claim without an electronic route on paper: the form PDF holds every value, and the e-mail attaches it', async () => {
-    const created = await create(claimBody('Papertrail', 'insurer:demo:vision'));
-    const claim = await waitForStatus(created.code, 'submitted');
-    expect(claim.submission).toEqual({
+  it('keeps a paper claim ready_to_mail until POST .../mailed/ moves it to submitted (CONTRACT §21)', async () => {
+    const created = await create(claimBody('Mailbox', 'insurer:demo:vision'));
+    const waiting = await waitForStatus(created.code, 'ready_to_mail');
+    expect(waiting.submission).toBeNull();
+    expect(waiting.status_history[1].detail).toMatch(
+      /^Paper claim form \(CMS-1500\), to be mailed/,
+    );
+
+    const other = await createAccount(t.app);
+    const foreign = await http()
+      .post(`/api/auth/v1/claims/${created.code}/mailed/`)
+      .set(other.auth);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ detail: `Claim ${created.code} not found.` });
+    expect((await get(created.code)).status).toBe('ready_to_mail');
+
+    const mailed = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(a.auth);
+    expect(mailed.status).toBe(200);
+    expect(mailed.body.status).toBe('submitted');
+    expect(mailed.body.submission).toEqual({
       channel: 'paper',
       clearinghouse_id: null,
-      submitted_at: expect.any(String),
+      submitted_at: expect.stringMatching(/\+00:00$/),
     });
-    expect(claim.status_history[1].detail).toMatch(/^Paper claim form/);
+    expect(statuses(mailed.body as ClaimBody)).toEqual(['ready', 'ready_to_mail', 'submitted']);
+    expect((mailed.body as ClaimBody).status_history[2].detail).toBe(
+      'Paper claim form mailed to Demo Vision (sandbox) (marked through the API).',
+    );
+    expect(await get(created.code)).toEqual(mailed.body);
+
+    const again = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(a.auth);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({
+      detail: `Claim ${created.code} is submitted, not ready_to_mail: only a paper claim waiting to be mailed can be marked as mailed.`,
+    });
+  });
+
+  it('answers 409 to POST .../mailed/ for an electronic claim', async () => {
+    fake.onSubmit('Electronic', { kind: 'accept', id: 'CH-EL1' });
+    const created = await create(claimBody('Electronic'));
+    await waitForStatus(created.code, 'submitted');
+    const res = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(a.auth);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toContain('is submitted, not ready_to_mail');
+  });
+
+  it('sends a claim without an electronic route on paper: the CMS-1500 holds every value, and the e-mail attaches it', async () => {
+    const created = await create(claimBody('Papertrail', 'insurer:demo:vision'));
+    const claim = await waitForStatus(created.code, 'ready_to_mail');
+    expect(claim.submission).toBeNull();
     const noX12 = await http().get(`/api/auth/v1/claims/${created.code}/x12/`).set(a.auth);
     expect(noX12.status).toBe(404);
     expect(noX12.body.detail).toContain(created.code);
@@ -243,19 +284,20 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     const { text, pages } = await pdfText(pdf);
     for (const value of [
       created.code,
-      'Maria Papertrail',
+      'PAPERTRAIL, MARIA',
       'Demo Vision (sandbox)',
+      'Mail this form to Demo Vision (sandbox), Attn: Sandbox Claims, 100 Example Way, Austin, TX 78701.',
       'Clear Sight Optometry',
       NPI,
       '92014',
       'V2100',
       'V2020',
-      'H52.13',
-      '$145.00',
-      '$181.00',
-      '$1,075.25',
-      '$1,401.25',
-      '$1,200.75',
+      'H5213',
+      '145.00',
+      '181.00',
+      '1075.25',
+      '$ 1401.25',
+      '$ 1200.75',
     ])
       expect(text).toContain(value);
     expect(pages).toBe(1);

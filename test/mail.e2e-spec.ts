@@ -162,7 +162,10 @@ describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
     expect(message.to).toEqual(['maria.gonzalez@example.com']);
     expect(message.from).toBe('claims@clearsight.test');
     const mail: ParsedMail = await simpleParser(message.raw);
-    expect(mail.subject).toBe(`Your vision claim ${code} was submitted to VSP Vision Care`);
+    // No electronic route in this test: a paper claim, which the patient mails (CONTRACT §21).
+    expect(mail.subject).toBe(
+      `Your vision claim ${code}: please sign and mail the attached form to VSP Vision Care`,
+    );
     expect(mail.from?.value).toEqual([{ name: 'Clear Sight', address: 'claims@clearsight.test' }]);
     expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@clearsight\.test>$/);
 
@@ -186,7 +189,11 @@ describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
       ]) {
         expect(part).toContain(amount);
       }
-      expect(part).toContain('What happens next');
+      expect(part).toContain('What to do');
+      expect(part).toContain(
+        'Mail it to Vision Service Plan (VSP), Attn: Claims Services, P.O. Box 495918, Cincinnati, OH 45249-5918.',
+      );
+      expect(part).not.toContain('has submitted');
     }
     expect(text).toMatch(/quantity 2/);
     expect(text).toContain('Maria <b> Gonzalez');

@@ -165,6 +165,13 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     url: `/api/auth/v1/claims/${fx.claimCode}/x12/`,
     status: 404,
   }),
+  // The fixture claim may be `ready` or already `ready_to_mail` (the worker's pace), and a
+  // second mailing is 409: an unknown code answers the same 404 every time.
+  'POST /api/auth/v1/claims/:code/mailed/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/claims/CLM00000000/mailed/',
+    status: 404,
+  }),
   'POST /api/auth/v1/claims/:code/notify-customer/': (fx) => ({
     method: 'post',
     url: `/api/auth/v1/claims/${fx.claimCode}/notify-customer/`,
