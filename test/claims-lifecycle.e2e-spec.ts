@@ -361,4 +361,53 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     await web.get(`/app/claims/${foreign.code}/`).expect(404);
     await web.get(`/app/claims/${foreign.code}/form`).expect(404);
   });
+
+  it('e-mails the patient and marks a paper claim as mailed from its web page', async () => {
+    const created = await create(claimBody('Webmail', 'insurer:demo:vision'));
+    await waitForStatus(created.code, 'ready_to_mail');
+    const web = request.agent(t.app.getHttpServer());
+    const login = await web.get('/app/login');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(login.text)![1];
+    await web
+      .post('/app/login')
+      .type('form')
+      .send({ _csrf: csrf, email: a.email, password: a.password })
+      .expect(302);
+    const page = await web.get(`/app/claims/${created.code}/`).expect(200);
+    expect(page.text).toContain('Mark as mailed');
+    expect(page.text).toContain('E-mail the patient');
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+
+    const refused = await web
+      .post(`/app/claims/${created.code}/notify`)
+      .type('form')
+      .send({ _csrf: token, email: 'not-an-address' })
+      .expect(400);
+    expect(refused.text).toMatch(/<div class="field-error">Enter a valid email address\.<\/div>/);
+    await web
+      .post(`/app/claims/${created.code}/notify`)
+      .type('form')
+      .send({ _csrf: token, email: 'webmail@example.com' })
+      .expect(302);
+    await waitUntil('the e-mail', async () => {
+      const [row] = await t.app
+        .get(DataSource)
+        .query(`SELECT status FROM mail_messages WHERE ref = $1 AND to_address = $2`, [
+          created.code,
+          'webmail@example.com',
+        ]);
+      return row?.status === 'sent' ? true : undefined;
+    });
+
+    await web
+      .post(`/app/claims/${created.code}/mailed`)
+      .type('form')
+      .send({ _csrf: token })
+      .expect(302);
+    const claim = await get(created.code);
+    expect(statuses(claim)).toEqual(['ready', 'ready_to_mail', 'submitted']);
+    expect(claim.status_history[2].detail).toContain('marked in the web application');
+    const after = await web.get(`/app/claims/${created.code}/`).expect(200);
+    expect(after.text).not.toContain('id="mark-mailed"');
+  });
 });

@@ -1,17 +1,18 @@
 import { Audited } from '@/modules/audit/audited';
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ValidationFailed } from '@/common/errors';
+import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { lineCharge } from '@/modules/claims/claim-charges';
 import { formatUsd } from '@/modules/claims/claim-notification';
 import { ClaimsService } from '@/modules/claims/claims.service';
 import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
 import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
+import { NotifyCustomerDto } from '@/modules/claims/dto/notify-customer.dto';
 import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12/x12.pretty';
-import { bindForm } from './forms';
-import { accountOf, renderPage } from './web-context';
+import { bindForm, formFields, submitForm } from './forms';
+import { accountOf, flash, renderPage } from './web-context';
 
 /**
  * Claims (CONTRACT §12): the list, a claim's page with its status history and submission, its
@@ -53,6 +54,50 @@ export class WebClaimsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
+    await this.renderClaim(req, res, code, null, '');
+  }
+
+  /** "Mark as mailed" (CONTRACT §21): the same move as POST .../mailed/; 409 shows its words. */
+  @Post(':code/mailed')
+  @Audited('claim', 'update', 'param:code')
+  async mailed(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('code') code: string,
+  ): Promise<void> {
+    await this.claims.markMailed(accountOf(req), code, 'in the web application');
+    flash(req, 'ok', `Claim ${code} marked as mailed: it is now submitted.`);
+    res.redirect(`/app/claims/${encodeURIComponent(code)}/`);
+  }
+
+  /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
+  @Post(':code/notify')
+  @Audited('claim', 'notify', 'param:code')
+  async notify(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('code') code: string,
+  ): Promise<void> {
+    const form = formFields(req.body);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(NotifyCustomerDto, { email: form.email });
+        await this.claims.notifyCustomer(accountOf(req), code, body.email);
+        flash(req, 'ok', `E-mail to ${body.email} queued, with the claim form attached.`);
+        res.redirect(`/app/claims/${encodeURIComponent(code)}/`);
+      },
+      (errors) => this.renderClaim(req, res, code, errors, form.email ?? ''),
+    );
+  }
+
+  private async renderClaim(
+    req: Request,
+    res: Response,
+    code: string,
+    errors: ErrorTree | null,
+    email: string,
+  ): Promise<void> {
     const accountId = accountOf(req);
     const claim = await this.claims.getByCode(accountId, code);
     let x12: string | null = null;
@@ -73,6 +118,8 @@ export class WebClaimsController {
       total: formatUsd(claim.total_cost),
       paid: formatUsd(claim.paid_amount),
       x12,
+      errors,
+      email: email || claim.patient.email || '',
     });
   }
 
