@@ -7,7 +7,7 @@ import type { EligibilityErrorCode } from './eligibility-request.entity';
 export const ERROR_DETAILS: Record<EligibilityErrorCode, string> = {
   insurer_problem:
     'The insurer could not be asked: it was unavailable, refused the practice set-up, or is not ' +
-    "connected to this service. Try again later, or check the insurer's settings.",
+    'connected to this service. Try again later, or check the insurer settings.',
   unexpected_error:
     'The check failed because of an unexpected error on our side (it was logged). Try again.',
 };

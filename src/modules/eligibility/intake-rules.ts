@@ -24,11 +24,14 @@ export function insurerCodesOf(dto: CreateEligibilityDto): {
 }
 
 /**
- * The unknown insurer codes of a body refused for its fields, as insurerCodesOf would name them
- * once the fields are right (CONTRACT §3: reported together). A code (or a list) with errors of
- * its own is left to them; so is a list refused as a whole (too long: the answer stays bounded).
+ * What insurerCodesOf will say about a body refused for its fields, said now (CONTRACT §3: all
+ * errors of a request together): no insurer at all, or unknown codes. A code (or a list) with
+ * errors of its own is left to them; so is a list refused as a whole (too long: the answer
+ * stays bounded).
  */
-export function unknownInsurersOfBody(body: unknown, errors: ErrorTree): void {
+export function insurerErrorsOfBody(sent: unknown, errors: ErrorTree): void {
+  // No body at all is validated as `{}`.
+  const body = sent === undefined ? {} : sent;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const { insurer_code: code, insurer_code_list: list } = body as Record<string, unknown>;
   let given: unknown[];
@@ -38,6 +41,10 @@ export function unknownInsurersOfBody(body: unknown, errors: ErrorTree): void {
     given = list.filter((_, i) => !listErrors?.[String(i)]);
   } else {
     if (errors.insurer_code) return;
+    if (code === undefined || code === null || code === '') {
+      errors.insurer_code = { $: [MSG.required] };
+      return;
+    }
     given = [code];
   }
   const unknown = given

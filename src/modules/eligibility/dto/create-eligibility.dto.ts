@@ -7,7 +7,7 @@ import {
 } from '@/common/validation/fields';
 import { RequestRules } from '@/common/validation/request-rules';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
-import { unknownInsurersOfBody } from '../intake-rules';
+import { insurerErrorsOfBody } from '../intake-rules';
 
 /** CONTRACT §2: a request uid (and a details request's uid) has at most 256 characters. */
 export const REQUEST_UID_MAX_LENGTH = 256;
@@ -42,7 +42,7 @@ export class EligibilityPatientDto {
   member_id?: string | null;
 }
 
-@RequestRules(unknownInsurersOfBody)
+@RequestRules(insurerErrorsOfBody)
 export class CreateEligibilityDto {
   @StringField({
     maxLength: 64,
