@@ -130,6 +130,11 @@ describe('web application as a front desk reads it', () => {
 
     it('shows the comments, the flags in words and the insurer by name', () => {
       expect(benefitRow(page, 'exam')).toContain('once every 12 months');
+      // The plan's own discount is said once, above the table, not on each top benefit.
+      expect(page).toContain(
+        '<p class="plan-notes">Whole plan: 40% off additional complete pairs (in network)</p>',
+      );
+      expect(benefitRow(page, 'exam')).not.toContain('additional complete pairs');
       expect(benefitRow(page, 'exam.routine')).toContain(
         '<span class="flags">only one Eye exam option per policy year</span>',
       );

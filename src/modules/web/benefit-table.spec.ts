@@ -1,6 +1,6 @@
 import type { BenefitItem, Plan } from '@/modules/benefits/benefit.types';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
-import { benefitRows } from './benefit-table';
+import { benefitRows, planNotes } from './benefit-table';
 
 const plan = (items: BenefitItem[]): Plan => ({
   insurer_state: 'oon',
@@ -69,6 +69,18 @@ describe('benefit table rows', () => {
     expect(row('exam.routine').flags).toEqual(['only one Eye exam option per policy year']);
     expect(row('exam.retinal_imaging').flags).toEqual(['only with Eye exam', 'in network only']);
     expect(rows.flatMap((r) => r.flags).join(' ')).not.toMatch(/requires-parent-use|exclusive-use/);
+  });
+
+  it("says the plan's own comments once, for the plan, not on every top row", () => {
+    const withPlanLists: Plan = {
+      ...tree,
+      discount: [{ flags: ['inn'], value: '0.4', comment: '40% off additional complete pairs' }],
+    };
+    expect(planNotes(withPlanLists)).toEqual(['40% off additional complete pairs (in network)']);
+    const top = benefitRows(withPlanLists).find((r) => r.code === 'exam')!;
+    expect(top.inn!.values.discount!.value).toBe('0.4');
+    expect(top.inn!.shown.discount).toBeUndefined();
+    expect(top.notes.join(' ')).not.toContain('additional complete pairs');
   });
 
   it("keeps the sandbox plan's figures where the plan states them", () => {

@@ -1,5 +1,12 @@
-import { evaluatePlan, EffectiveBenefit } from '@/modules/benefits/benefit.evaluator';
-import type { ListName, Network, Plan } from '@/modules/benefits/benefit.types';
+import { evaluatePlan, EffectiveBenefit, pickEntry } from '@/modules/benefits/benefit.evaluator';
+import {
+  BOOLEAN_LISTS,
+  DOUBLE_LISTS,
+  type FlagEntry,
+  type ListName,
+  type Network,
+  type Plan,
+} from '@/modules/benefits/benefit.types';
 
 type Values = EffectiveBenefit['values'];
 
@@ -93,12 +100,41 @@ const QUANTITY_LISTS: readonly ListName[] = ['quantity', 'quantity_accepted', 'q
  */
 export function benefitRows(plan: Plan): BenefitRow[] {
   const out: BenefitRow[] = [];
-  walk(evaluatePlan(plan, 'inn'), evaluatePlan(plan, 'oon'), null, out);
+  // The plan's own lists apply to every benefit: shown once (planNotes), not on each top row.
+  const root = (network: Network): SideValues => {
+    const values = planValues(plan, network);
+    return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
+  };
+  walk(
+    evaluatePlan(plan, 'inn'),
+    evaluatePlan(plan, 'oon'),
+    { label: null, inn: root('inn'), oon: root('oon') },
+    out,
+  );
   return out;
 }
 
+/** The comments of the plan's own lists ("40% off additional complete pairs"), said once. */
+export function planNotes(plan: Plan): string[] {
+  const side = (network: Network): SideValues => {
+    const values = planValues(plan, network);
+    return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
+  };
+  return notes(null, side('inn'), side('oon'));
+}
+
+function planValues(plan: Plan, network: Network): Values {
+  const values: Values = {};
+  for (const name of [...DOUBLE_LISTS, ...BOOLEAN_LISTS]) {
+    const entry = pickEntry((plan as unknown as Record<string, FlagEntry<never>[]>)[name], network);
+    if (entry) values[name] = { value: entry.value, comment: entry.comment ?? null };
+  }
+  return values;
+}
+
 interface Parent {
-  label: string;
+  /** null for the plan itself. */
+  label: string | null;
   inn: SideValues | null;
   oon: SideValues | null;
 }
@@ -106,21 +142,19 @@ interface Parent {
 function walk(
   inn: EffectiveBenefit[],
   oon: EffectiveBenefit[],
-  parent: Parent | null,
+  parent: Parent,
   out: BenefitRow[],
 ): void {
   // Both evaluations walk the same items in the same order.
   inn.forEach((i, index) => {
     const o = oon[index];
-    const innSide = i.applies ? side(i, parent?.inn ?? null) : null;
-    const oonSide = o.applies ? side(o, parent?.oon ?? null) : null;
+    const innSide = i.applies ? side(i, parent.inn) : null;
+    const oonSide = o.applies ? side(o, parent.oon) : null;
     const row: BenefitRow = {
       code: i.benefit_code,
       label: label(i.benefit_code),
       depth: i.depth,
-      flags: i.flags
-        .map((f) => flagWords(f, parent?.label ?? null))
-        .filter((w): w is string => w !== null),
+      flags: i.flags.map((f) => flagWords(f, parent.label)).filter((w): w is string => w !== null),
       notes: notes(i.comment, innSide, oonSide),
       used: (innSide ? i.used : true) && (oonSide ? o.used : true) && Boolean(innSide || oonSide),
       inn: innSide,

@@ -9,7 +9,7 @@ import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { PatientLinksService } from '@/modules/patients/patient-links.service';
 import { PatientsService } from '@/modules/patients/patients.service';
-import { benefitRows } from './benefit-table';
+import { benefitRows, planNotes } from './benefit-table';
 import { exchangeViews } from './exchange-view';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, renderPage } from './web-context';
@@ -91,8 +91,12 @@ export class WebEligibilityController {
       results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
     };
     const rows: Record<string, unknown> = {};
+    const notes: Record<string, string[]> = {};
     for (const r of result.results ?? [])
-      for (const p of r.persons) rows[`${r.id}:${p.id}`] = benefitRows(p.plan);
+      for (const p of r.persons) {
+        rows[`${r.id}:${p.id}`] = benefitRows(p.plan);
+        notes[`${r.id}:${p.id}`] = planNotes(p.plan);
+      }
     const exchanges = exchangeViews(await this.eligibilityQuery.exchanges(accountOf(req), uid));
     renderPage(req, res, 'eligibility.njk', {
       title: 'Eligibility check',
@@ -100,6 +104,7 @@ export class WebEligibilityController {
       uid,
       result,
       benefitRows: rows,
+      planNotes: notes,
       exchanges,
       // Why a check ended in error, in the insurers' words (from the exchange log).
       reasons: [
