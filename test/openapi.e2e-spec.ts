@@ -85,13 +85,17 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     }
   });
 
-  it('documents the health probes', async () => {
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/health/live', '/health/ready']),
-    );
-    const ready = await http().get('/health/ready');
-    expect(checker.check(answer('GET', '/health/ready', ready))).toEqual([]);
-    expect(doc.paths['/health/ready'].get.responses['503']).toBeDefined();
+  it('documents the health probes with their trailing slash; both forms answer', async () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/health/'))).toEqual([
+      '/health/live/',
+      '/health/ready/',
+    ]);
+    for (const path of ['/health/ready/', '/health/ready', '/health/live/', '/health/live']) {
+      const res = await http().get(path);
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(checker.check(answer('GET', path, res))).toEqual([]);
+    }
+    expect(doc.paths['/health/ready/'].get.responses['503']).toBeDefined();
   });
 
   it('declares Retry-After on the 429 answer of every API operation', () => {
@@ -205,10 +209,14 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
 
   it('describes the webhook deliveries: the payload of each version and the headers the service sends', async () => {
     const callbacks = doc.paths['/api/auth/v1/webhooks/'].post.callbacks as Json;
-    expect(Object.keys(callbacks)).toEqual(['eligibility.finished']);
+    expect(Object.keys(callbacks)).toEqual([
+      'eligibility.finished',
+      'claim.status_changed',
+      'eligibility.batch_finished',
+    ]);
     const delivery = callbacks['eligibility.finished']['{$request.body#/url}'].post;
-    const headers = (delivery.parameters as { $ref: string }[]).map(
-      (p) => doc.components.parameters[p.$ref.split('/').pop()!] as Json,
+    const headers = (delivery.parameters as Json[]).map((p) =>
+      p.$ref ? (doc.components.parameters[(p.$ref as string).split('/').pop()!] as Json) : p,
     );
     expect(headers.map((h) => h.name)).toEqual(
       expect.arrayContaining([
@@ -275,7 +283,11 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
   });
 
   it('catches answers that drift from the document', () => {
-    const ok = { status: 200, contentType: 'application/json', headers: {} };
+    const ok = {
+      status: 200,
+      contentType: 'application/json',
+      headers: { 'x-request-id': 'req-1', etag: 'W/"5d-abc"' } as Record<string, unknown>,
+    };
     const location = {
       code: 'LOC7K2M9QXA',
       title: 'x',
@@ -299,6 +311,12 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     expect(get(list({ is_new: 1 })).join()).toMatch(/additional properties \(is_new\)/);
     expect(get(list({ title: null })).join()).toMatch(/\/result\/0\/title must be string/);
     expect(get(list({ created_at: '21/11/2026' })).join()).toMatch(/date-time/);
+    expect(get(list({}), { headers: { etag: 'W/"5d-abc"' } })).toEqual([
+      'header X-Request-Id is documented as required but missing',
+    ]);
+    expect(get(list({}), { headers: { ...ok.headers, etag: '"strong"' } }).join()).toMatch(
+      /header ETag: \(body\) must match pattern/,
+    );
     expect(get({ detail: 'x' }, { status: 418 })).toEqual(['status 418 is not documented']);
     expect(get({ detail: 'x' }, { status: 429 })).toEqual([
       'header Retry-After is documented as required but missing',

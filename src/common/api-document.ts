@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { documentHttpDetails, insurerCodeEnums } from './api-document-details';
 import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA } from './api-docs';
 
 /**
@@ -67,8 +68,8 @@ const ERROR_COMPONENTS: Record<string, Schema> = {
 };
 
 /**
- * The events a webhook receives. Each is one callback of `POST /api/auth/v1/webhooks/`; adding
- * an event (claim.status_changed, eligibility.batch_finished) is one more entry here.
+ * The events a webhook receives (every `EVENT_*` constant of src/modules; a test holds the two
+ * lists together). Each is one callback of `POST /api/auth/v1/webhooks/`.
  */
 export const WEBHOOK_EVENTS: {
   type: string;
@@ -89,11 +90,32 @@ export const WEBHOOK_EVENTS: {
       description: '`EligibilityResultV2` for `v2` webhooks, `EligibilityResultV1` for `v1`.',
     },
   },
+  {
+    type: 'claim.status_changed',
+    summary: 'A claim moved to another status',
+    description:
+      'Sent to webhooks whose `events` hold `claim`, once per status change (submitted, ' +
+      'accepted, rejected, paid, denied, ...). The body is exactly the bytes of ' +
+      '`GET /api/auth/v1/claims/{code}/` at the moment of the change, for every webhook `version`.',
+    payload: ref('ClaimResponse'),
+  },
+  {
+    type: 'eligibility.batch_finished',
+    summary: 'Every item of an eligibility batch finished',
+    description:
+      'Sent to webhooks whose `events` hold `batch`, once per batch. The body is exactly the ' +
+      'bytes of `GET /api/auth/v1/eligibility/batches/{batch_uid}/` when the last item finished ' +
+      '(the items themselves reach `eligibility` webhooks one by one), for every webhook `version`.',
+    payload: ref('BatchResponse'),
+  },
 ];
+
+/** Every `X-Event-Type` the service sends (the `event` of a delivery in the log). */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = WEBHOOK_EVENTS.map((e) => e.type);
 
 const header = (name: string, description: string, required: boolean, schema: Schema) => ({
   name,
-  in: 'header',
+  in: 'header' as const,
   description,
   required,
   schema,
@@ -103,6 +125,7 @@ const header = (name: string, description: string, required: boolean, schema: Sc
 const DELIVERY_HEADERS = {
   WebhookEventType: header('X-Event-Type', 'The event of this delivery.', true, {
     type: 'string',
+    enum: WEBHOOK_EVENT_TYPES,
     example: 'eligibility.finished',
   }),
   WebhookDeliveryId: header(
@@ -141,9 +164,12 @@ const DELIVERY_HEADERS = {
 };
 
 function deliveryCallback(event: (typeof WEBHOOK_EVENTS)[number]) {
-  const params = Object.keys(DELIVERY_HEADERS).map((name) => ({
-    $ref: `#/components/parameters/${name}`,
-  }));
+  // X-Event-Type of this callback names its one event; the others are shared components.
+  const params = Object.keys(DELIVERY_HEADERS).map((name) =>
+    name === 'WebhookEventType'
+      ? { ...DELIVERY_HEADERS.WebhookEventType, schema: { type: 'string', enum: [event.type] } }
+      : { $ref: `#/components/parameters/${name}` },
+  );
   return {
     '{$request.body#/url}': {
       post: {
@@ -215,11 +241,11 @@ function pathParameterErrors(paths: OpenAPIObject['paths']): void {
   }
 }
 
-/** The contract's paths end with `/` (CONTRACT §1); the service answers both forms. */
+/** The contract's paths end with `/` (CONTRACT §1), the probes' too; the service answers both forms. */
 function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['paths'] {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
-      path.startsWith('/api/') && !path.endsWith('/') ? `${path}/` : path,
+      /^\/(api|health)\//.test(path) && !path.endsWith('/') ? `${path}/` : path,
       item,
     ]),
   );
@@ -230,9 +256,12 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   pathParameterErrors(document.paths);
   nullableRefs(document.paths);
   nullableRefs(document.components);
+  documentHttpDetails(document);
+  insurerCodeEnums(document.paths);
+  insurerCodeEnums(document.components);
   const components = (document.components ??= {});
   components.schemas = { ...components.schemas, ...ERROR_COMPONENTS };
-  components.parameters = { ...components.parameters, ...DELIVERY_HEADERS } as never;
+  components.parameters = { ...components.parameters, ...DELIVERY_HEADERS };
   const createWebhook = document.paths['/api/auth/v1/webhooks/']?.post;
   if (createWebhook) {
     createWebhook.callbacks = Object.fromEntries(

@@ -61,7 +61,7 @@ export class OpenApiChecker {
   /** The documented path template of a request path (with or without its trailing slash). */
   template(url: string): string | null {
     let path = url.split('?')[0];
-    if (path.startsWith('/api/') && !path.endsWith('/')) path += '/';
+    if (/^\/(api|health)\//.test(path) && !path.endsWith('/')) path += '/';
     return this.templates.find((t) => t.pattern.test(path))?.path ?? null;
   }
 
@@ -90,9 +90,20 @@ export class OpenApiChecker {
     if (!key) return [`status ${answer.status} is not documented`];
     const response = responses[key];
     const problems: string[] = [];
-    for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
-      if (header.required && answer.headers[name.toLowerCase()] === undefined)
+    for (const [name, given] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+      const header = this.resolve(given);
+      const value = answer.headers[name.toLowerCase()];
+      if (header.required && value === undefined)
         problems.push(`header ${name} is documented as required but missing`);
+      if (value !== undefined && header.schema) {
+        // Node gives a header as a string, a number (Content-Length) or a list; a header
+        // documented as a number (Retry-After) is checked as the number its text reads.
+        const schema = header.schema as Json;
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        const numeric = schema.type === 'integer' || schema.type === 'number';
+        const errors = this.validateValue(schema, numeric && text !== '' ? Number(text) : text);
+        if (errors !== true) problems.push(`header ${name}: ${errors.join('; ')}`);
+      }
     }
     const content = response.content as Record<string, Json> | undefined;
     if (!content) {
@@ -117,6 +128,16 @@ export class OpenApiChecker {
     const errors = this.validate({ $ref: `doc#/${pointer.map(escape).join('/')}` }, answer.body);
     if (errors !== true) problems.push(...errors);
     return problems;
+  }
+
+  /** A `$ref` of the document (`#/components/headers/ETag`) as the object it names. */
+  resolve(node: Json): Json {
+    const ref = node.$ref;
+    if (typeof ref !== 'string') return node;
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce<Json>((n, k) => n[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Json, this.document);
   }
 
   /** true, or the errors of validating `body` (JSON text) against the schema. */

@@ -9,6 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiNoETag } from '@/common/api-document-details';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
@@ -62,6 +63,7 @@ export class EligibilityController {
   }
 
   @Get('v1/eligibility/:request_uid')
+  @ApiNoETag()
   @RequireScope('eligibility:read')
   @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
   @ApiOperation({ summary: 'Eligibility result (V1: persons without the benefit tree)' })
@@ -77,6 +79,7 @@ export class EligibilityController {
   }
 
   @Get('v2/eligibility/:request_uid')
+  @ApiNoETag()
   @RequireScope('eligibility:read')
   @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
   @ApiOperation({ summary: 'Eligibility result (V2: with the plan and benefit tree per person)' })

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { WEBHOOK_EVENT_TYPES } from '@/common/api-document';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
 import { isoWithOffset } from '@/common/dates';
 import { BoolField, IntField, StringField, StringListField } from '@/common/validation/fields';
@@ -199,6 +200,7 @@ export class DeliveryResponse {
   @ApiProperty({ example: '5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11' }) webhook_id: string;
   @ApiProperty({
     example: 'eligibility.finished',
+    enum: WEBHOOK_EVENT_TYPES,
     description: 'The event delivered (also sent as X-Event-Type).',
   })
   event: string;
