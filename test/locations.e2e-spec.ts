@@ -78,6 +78,29 @@ describe('locations: provider identity', () => {
     expect(blank.body).toEqual({ errors: { title: { $: ['This field may not be blank.'] } } });
   });
 
+  it('PATCH sets the street address (claim forms print it), refuses a bad one by field, null clears it', async () => {
+    const path = `/api/auth/v1/locations/${a.locationCode}/`;
+    const address = {
+      line1: '901 E 6th St',
+      line2: 'Suite 200',
+      city: 'Austin',
+      state: 'tx',
+      zipcode: '78702',
+    };
+    const set = await http().patch(path).set(a.auth).send({ address });
+    expect(set.status).toBe(200);
+    expect(set.body.address).toEqual({ ...address, state: 'TX' });
+    const bad = await http()
+      .patch(path)
+      .set(a.auth)
+      .send({ address: { line1: '901 E 6th St', city: 'Austin', state: 'Texas', zipcode: '787' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.address.state.$).toContain('A state is its two-letter code (TX).');
+    expect(bad.body.errors.address.zipcode.$).toHaveLength(1);
+    const cleared = await http().patch(path).set(a.auth).send({ address: null });
+    expect(cleared.body.address).toBeNull();
+  });
+
   it("another account's location is answered as a missing one", async () => {
     const res = await http()
       .patch(`/api/auth/v1/locations/${a.locationCode}/`)

@@ -14,6 +14,26 @@ export interface LocationFields {
   npi?: string | null;
   organization_name?: string | null;
   tax_id?: string | null;
+  address?: {
+    line1: string;
+    line2?: string | null;
+    city: string;
+    state: string;
+    zipcode: string;
+  } | null;
+}
+
+/** The address columns of a location (all null when `address` is null). */
+function addressColumns(
+  address: LocationFields['address'],
+): Pick<Location, 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zipcode'> {
+  return {
+    addressLine1: address?.line1 ?? null,
+    addressLine2: address?.line2 || null,
+    city: address?.city ?? null,
+    state: address?.state.toUpperCase() ?? null,
+    zipcode: address?.zipcode ?? null,
+  };
 }
 
 export interface NewAccount {
@@ -132,6 +152,7 @@ export class AccountsService {
           npi: fields.npi ?? null,
           organizationName: fields.organization_name ?? null,
           taxId: fields.tax_id ?? null,
+          ...addressColumns(fields.address),
         }),
       ),
     );
@@ -146,6 +167,7 @@ export class AccountsService {
     if (fields.organization_name !== undefined)
       location.organizationName = fields.organization_name;
     if (fields.tax_id !== undefined) location.taxId = fields.tax_id;
+    if (fields.address !== undefined) Object.assign(location, addressColumns(fields.address));
     await this.locations.update(
       { id: location.id, accountId },
       {
@@ -153,6 +175,17 @@ export class AccountsService {
         npi: location.npi,
         organizationName: location.organizationName,
         taxId: location.taxId,
+        ...addressColumns(
+          location.addressLine1
+            ? {
+                line1: location.addressLine1,
+                line2: location.addressLine2,
+                city: location.city!,
+                state: location.state!,
+                zipcode: location.zipcode!,
+              }
+            : null,
+        ),
       },
     );
     this.logger.log({ accountId, location: code }, 'location updated');

@@ -57,6 +57,7 @@ export class WebLocationsController {
           npi: cleared(form.npi),
           organization_name: cleared(form.organization_name),
           tax_id: cleared(form.tax_id),
+          address: addressOf(form),
         });
         const location = await this.accounts.updateLocation(accountOf(req), code, body);
         flash(req, 'ok', `Location ${location.code} saved.`);
@@ -79,4 +80,11 @@ export class WebLocationsController {
       failed,
     });
   }
+}
+
+/** The address fields of a form: all blank clears the address; any given is checked in full. */
+function addressOf(form: Record<string, string>): Record<string, string> | null {
+  const fields = ['line1', 'line2', 'city', 'state', 'zipcode'] as const;
+  const values = Object.fromEntries(fields.map((f) => [f, form[`address_${f}`] ?? '']));
+  return fields.some((f) => values[f].trim() !== '') ? values : null;
 }

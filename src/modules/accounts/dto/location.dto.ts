@@ -1,8 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
-import { ApiTimestamp } from '@/common/api-docs';
-import { StringField } from '@/common/validation/fields';
+import { ApiNullable, ApiTimestamp } from '@/common/api-docs';
+import { NestedField, StringField } from '@/common/validation/fields';
+import { ZIPCODE, ZIPCODE_MESSAGE } from '@/modules/patients/dto/person-fields';
 import { isoWithOffset } from '@/common/dates';
 import type { Location } from '../location.entity';
 import { isValidNpi } from '../npi';
@@ -47,6 +48,45 @@ const TaxIdField = () =>
     example: '741234567',
   });
 
+/**
+ * The location's street address: the service facility and billing provider of a claim (CMS-1500
+ * boxes 32 and 33, the 837P's N3/N4). Lengths are the 837P's (N301 55, N401 30).
+ */
+export class LocationAddressDto {
+  @StringField({ required: true, maxLength: 55, example: '901 E 6th St' })
+  line1: string;
+
+  @StringField({ maxLength: 55, example: 'Suite 200' })
+  line2?: string | null;
+
+  @StringField({ required: true, maxLength: 30, example: 'Austin' })
+  city: string;
+
+  @StringField({
+    required: true,
+    maxLength: 2,
+    pattern: /^[A-Za-z]{2}$/,
+    patternMessage: 'A state is its two-letter code (TX).',
+    example: 'TX',
+  })
+  state: string;
+
+  @StringField({
+    required: true,
+    maxLength: 10,
+    pattern: ZIPCODE,
+    patternMessage: ZIPCODE_MESSAGE,
+    example: '78702',
+  })
+  zipcode: string;
+}
+
+const AddressField = () =>
+  NestedField(() => LocationAddressDto, {
+    description:
+      'Street address, printed as the service facility and billing provider on claims; null clears it.',
+  });
+
 export class CreateLocationDto {
   @StringField({ required: true, maxLength: 200, example: 'Downtown Eye Care' })
   title: string;
@@ -59,6 +99,9 @@ export class CreateLocationDto {
 
   @TaxIdField()
   tax_id?: string | null;
+
+  @AddressField()
+  address?: LocationAddressDto | null;
 }
 
 /** PATCH: the fields given change; `null` clears the provider identity fields. */
@@ -74,6 +117,26 @@ export class UpdateLocationDto {
 
   @TaxIdField()
   tax_id?: string | null;
+
+  @AddressField()
+  address?: LocationAddressDto | null;
+}
+
+export class LocationAddressResponse {
+  @ApiProperty({ example: '901 E 6th St' })
+  line1: string;
+
+  @ApiNullable('string', { example: 'Suite 200' })
+  line2: string | null;
+
+  @ApiProperty({ example: 'Austin' })
+  city: string;
+
+  @ApiProperty({ example: 'TX' })
+  state: string;
+
+  @ApiProperty({ example: '78702' })
+  zipcode: string;
 }
 
 export class LocationResponse {
@@ -103,6 +166,9 @@ export class LocationResponse {
   @ApiProperty({ type: String, nullable: true, example: '741234567' })
   tax_id: string | null;
 
+  @ApiProperty({ type: LocationAddressResponse, nullable: true })
+  address: LocationAddressResponse | null;
+
   @ApiTimestamp()
   created_at: string;
 
@@ -115,6 +181,16 @@ export class LocationResponse {
       npi: l.npi ?? null,
       organization_name: l.organizationName ?? null,
       tax_id: l.taxId ?? null,
+      address:
+        l.addressLine1 && l.city && l.state && l.zipcode
+          ? {
+              line1: l.addressLine1,
+              line2: l.addressLine2 ?? null,
+              city: l.city,
+              state: l.state,
+              zipcode: l.zipcode,
+            }
+          : null,
       created_at: isoWithOffset(l.createdAt),
     };
   }
