@@ -9,6 +9,16 @@ import { ClaimsService } from '@/modules/claims/claims.service';
 import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
 import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
 import { NotifyCustomerDto } from '@/modules/claims/dto/notify-customer.dto';
+import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { KNOWN_INSURERS } from '@/modules/insurers/insurer-codes';
+import {
+  ADDRESS_FIELDS,
+  claimBodyOf,
+  PERSON_FIELDS,
+  SERVICE_ROWS,
+  serviceRowOfLine,
+} from './claim-form';
 import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12/x12.pretty';
 import { bindForm, formFields, submitForm } from './forms';
@@ -21,7 +31,10 @@ import { accountOf, flash, renderPage } from './web-context';
 @ApiExcludeController()
 @Controller('app/claims')
 export class WebClaimsController {
-  constructor(private readonly claims: ClaimsService) {}
+  constructor(
+    private readonly claims: ClaimsService,
+    private readonly accounts: AccountsService,
+  ) {}
 
   @Get()
   @Audited('claim', 'list')
@@ -44,6 +57,56 @@ export class WebClaimsController {
       claims: page.result.map((c) => ({ ...c, total: formatUsd(c.total_cost) })),
       nextCursor: page.next_cursor,
       cursor: cursor ?? '',
+    });
+  }
+
+  @Get('new')
+  async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.renderNew(req, res, { service_0_quantity: '1' }, null);
+  }
+
+  /** The API's POST .../claims/ from a form: the same DTO, service and error messages. */
+  @Post('new')
+  @Audited('claim', 'create', 'location')
+  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(CreateClaimDto, claimBodyOf(form));
+        const claim = await this.claims.create(accountOf(req), body);
+        flash(req, 'ok', `Claim ${claim.code} filed.`);
+        res.redirect(`/app/claims/${claim.code}/`);
+      },
+      (errors) => this.renderNew(req, res, form, errors),
+    );
+  }
+
+  private async renderNew(
+    req: Request,
+    res: Response,
+    form: Record<string, string>,
+    errors: ErrorTree | null,
+  ): Promise<void> {
+    // The API numbers the lines it was sent; the form shows each error on its own row.
+    const lines = serviceRowOfLine(form);
+    const byLine = (errors?.services ?? {}) as Record<string, ErrorTree | undefined>;
+    const serviceErrors = SERVICE_ROWS.map((n) => {
+      const i = lines.indexOf(n);
+      return i < 0 ? null : (byLine[String(i)] ?? null);
+    });
+    renderPage(req, res, 'claim-new.njk', {
+      title: 'New claim',
+      section: 'claims',
+      form,
+      errors,
+      serviceErrors,
+      servicesError: (errors?.services as ErrorTree | undefined)?.$ ?? null,
+      rows: SERVICE_ROWS,
+      personFields: PERSON_FIELDS,
+      addressFields: ADDRESS_FIELDS,
+      insurers: KNOWN_INSURERS,
+      locations: await this.accounts.listLocations(accountOf(req)),
     });
   }
 
