@@ -410,4 +410,56 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     const after = await web.get(`/app/claims/${created.code}/`).expect(200);
     expect(after.text).not.toContain('id="mark-mailed"');
   });
+
+  it("prints the account's own claims mailing address, set on the Insurers page, instead of the table's", async () => {
+    const b = await createAccount(t.app);
+    const created = await create(claimBody('Override', 'insurer:vision:eye_med'), b);
+    const web = request.agent(t.app.getHttpServer());
+    const login = await web.get('/app/login');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(login.text)![1];
+    await web
+      .post('/app/login')
+      .type('form')
+      .send({ _csrf: csrf, email: b.email, password: b.password })
+      .expect(302);
+    const page = await web.get('/app/insurers/').expect(200);
+    expect(page.text).toContain('P.O. Box 8504<br>Mason, OH 45040-7111');
+    expect(page.text).toContain('Source: eyemed.com/en-us/out-of-network-claims');
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const save = (text: string) =>
+      web.post('/app/insurers/mailing-address').type('form').send({
+        _csrf: token,
+        insurer_code: 'insurer:vision:eye_med',
+        claims_mailing_address: text,
+      });
+
+    const refused = await save('EyeMed\nP.O. Box 1\nsomewhere').expect(400);
+    expect(refused.text).toContain(
+      'Write the payer&#39;s name, the street or P.O. box, and last the city, state and ZIP code',
+    );
+    await save(
+      'EyeMed Group Plan 77\n  Attn: OON Claims \nP.O. Box 9999\nMason, OH 45040\n',
+    ).expect(302);
+    const text = async () => {
+      const form = await http()
+        .get(`/api/auth/v1/claims/${created.code}/form/`)
+        .set(b.auth)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      return (await pdfText(form.body as Buffer)).text.replace(/\s+/g, ' ');
+    };
+    expect(await text()).toContain(
+      'Mail this form to EyeMed Group Plan 77, Attn: OON Claims, P.O. Box 9999, Mason, OH 45040.',
+    );
+    expect((await web.get('/app/insurers/')).text).toContain('Your address');
+
+    await save('').expect(302);
+    expect(await text()).toContain(
+      'Mail this form to EyeMed Vision Care, Attn: OON Claims, P.O. Box 8504, Mason, OH 45040-7111.',
+    );
+  });
 });

@@ -14,8 +14,46 @@ export class WebInsurersController {
 
   @Get('insurers')
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.renderInsurers(req, res, null, null, '');
+  }
+
+  /** The account's claims mailing address for one insurer (CONTRACT §21); blank: the table's. */
+  @Post('insurers/mailing-address')
+  async setMailingAddress(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    const code = form.insurer_code ?? '';
+    await submitForm(
+      res,
+      async () => {
+        await this.insurers.setClaimsMailing(
+          accountOf(req),
+          code,
+          form.claims_mailing_address ?? '',
+        );
+        flash(req, 'ok', `Claims mailing address of ${code} saved.`);
+        res.redirect('/app/insurers/');
+      },
+      (errors) => this.renderInsurers(req, res, code, errors, form.claims_mailing_address ?? ''),
+    );
+  }
+
+  /** `errorCode` is the insurer whose mailing address was refused: its row shows the errors. */
+  private async renderInsurers(
+    req: Request,
+    res: Response,
+    errorCode: string | null,
+    errors: ErrorTree | null,
+    typed: string,
+  ): Promise<void> {
     const insurers = await this.insurers.list(accountOf(req));
-    renderPage(req, res, 'insurers.njk', { title: 'Insurers', section: 'insurers', insurers });
+    renderPage(req, res, 'insurers.njk', {
+      title: 'Insurers',
+      section: 'insurers',
+      insurers,
+      errorCode,
+      errors,
+      typed,
+    });
   }
 
   @Post('insurers/toggle')
