@@ -296,6 +296,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       npi: null,
       organization_name: null,
       tax_id: null,
+      address: null,
       created_at: '2026-11-21T13:51:16.926+00:00',
     };
     const list = (extra: Json) => ({ result: [{ ...location, ...extra }] });

@@ -129,7 +129,9 @@ export class ClaimResponse {
     example: 'ready',
     description:
       '`ready` → `submitted` → `accepted` | `rejected` → `paid` | `denied`; `submission_failed` ' +
-      'when the clearinghouse refuses the file (retried when the refusal is transient).',
+      'when the clearinghouse refuses the file (retried when the refusal is transient). A claim ' +
+      'with no electronic route goes `ready` → `ready_to_mail` (its CMS-1500 form waits to be ' +
+      'mailed) → `submitted` when POST .../mailed/ (or the web button) says it was.',
   })
   status: string;
 
@@ -142,7 +144,8 @@ export class ClaimResponse {
   @ApiProperty({
     type: ClaimSubmissionResponse,
     nullable: true,
-    description: 'How and when the claim went out; null until it did.',
+    description:
+      'How and when the claim went out; null until it did (a `ready_to_mail` claim has not).',
   })
   submission: ClaimSubmissionResponse | null;
 
