@@ -127,10 +127,11 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         .expect(201)
     ).body.batch_uid;
     expect(Object.values(ids).every((v) => v !== undefined)).toBe(true);
-    // The claims worker submits the claim (paper: no clearinghouse here); snapshots start after.
-    await waitUntil('the claim to be submitted', async () => {
+    // The claims worker moves the claim on (paper: no clearinghouse here, so it waits to be
+    // mailed); snapshots start after.
+    await waitUntil('the claim to be ready to mail', async () => {
       const res = await http().get(`/api/auth/v1/claims/${ids.claimCode}/`).set(a.auth);
-      return res.body.status === 'submitted' ? true : undefined;
+      return res.body.status === 'ready_to_mail' ? true : undefined;
     });
     // The batch's item finishes and is delivered to A's webhook: snapshots start once nothing of
     // A's is still moving.
@@ -303,6 +304,14 @@ describe('tenant isolation matrix: another account’s object is answered exactl
           .post(path('/api/auth/v1/claims/{}/notify-customer/')(id))
           .set(b.auth)
           .send({ email: 'someone@example.com' }),
+      status: 404,
+    },
+    {
+      // B marking A's paper claim as mailed: 404, and A's claim stays ready_to_mail (snapshot).
+      endpoint: 'POST /api/auth/v1/claims/{code}/mailed/',
+      ofA: () => ids.claimCode,
+      missing: () => missingCode('CLM'),
+      send: (id) => http().post(path('/api/auth/v1/claims/{}/mailed/')(id)).set(b.auth),
       status: 404,
     },
     {
