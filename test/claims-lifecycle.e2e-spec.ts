@@ -216,8 +216,14 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
   });
 
   it('keeps a paper claim ready_to_mail until POST .../mailed/ moves it to submitted (CONTRACT §21)', async () => {
-    const created = await create(claimBody('Mailbox', 'insurer:demo:vision'));
-    const waiting = await waitForStatus(created.code, 'ready_to_mail');
+    const m = await createAccount(t.app);
+    await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(m.auth)
+      .send({ url: receiver.url('/mailed-claims'), events: ['claim'] })
+      .expect(201);
+    const created = await create(claimBody('Mailbox', 'insurer:demo:vision'), m);
+    const waiting = await waitForStatus(created.code, 'ready_to_mail', m);
     expect(waiting.submission).toBeNull();
     expect(waiting.status_history[1].detail).toMatch(
       /^Paper claim form \(CMS-1500\), to be mailed/,
@@ -229,9 +235,9 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
       .set(other.auth);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ detail: `Claim ${created.code} not found.` });
-    expect((await get(created.code)).status).toBe('ready_to_mail');
+    expect((await get(created.code, m)).status).toBe('ready_to_mail');
 
-    const mailed = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(a.auth);
+    const mailed = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(m.auth);
     expect(mailed.status).toBe(200);
     expect(mailed.body.status).toBe('submitted');
     expect(mailed.body.submission).toEqual({
@@ -243,9 +249,17 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect((mailed.body as ClaimBody).status_history[2].detail).toBe(
       'Paper claim form mailed to Demo Vision (sandbox) (marked through the API).',
     );
-    expect(await get(created.code)).toEqual(mailed.body);
+    expect(await get(created.code, m)).toEqual(mailed.body);
+    // Each change was delivered to the claim webhook, the last one the claim's GET body.
+    const delivered = await receiver.waitFor('/mailed-claims', 2);
+    const bodies = delivered
+      .map((d) => JSON.parse(d.raw.toString()) as ClaimBody)
+      .sort((x, y) => x.status_history.length - y.status_history.length);
+    expect(bodies.map((d) => d.status)).toEqual(['ready_to_mail', 'submitted']);
+    for (const d of delivered) expect(d.headers['x-event-type']).toBe('claim.status_changed');
+    expect(bodies[1]).toEqual(mailed.body);
 
-    const again = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(a.auth);
+    const again = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(m.auth);
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
       detail: `Claim ${created.code} is submitted, not ready_to_mail: only a paper claim waiting to be mailed can be marked as mailed.`,
