@@ -44,6 +44,15 @@ describe('claim lifecycle (CONTRACT §12)', () => {
     expect(canMove('rejected', 'accepted')).toBe(false);
   });
 
+  it('lets a paper claim wait ready_to_mail, and leave it only to submitted (CONTRACT §21)', () => {
+    expect(canMove('ready', 'ready_to_mail')).toBe(true);
+    expect(canMove('ready_to_mail', 'submitted')).toBe(true);
+    expect(canMove('ready_to_mail', 'ready_to_mail')).toBe(false);
+    expect(canMove('ready_to_mail', 'accepted')).toBe(false);
+    expect(canMove('ready_to_mail', 'submission_failed')).toBe(false);
+    expect(canMove('submitted', 'ready_to_mail')).toBe(false);
+  });
+
   it('doubles the retry delay each attempt', () => {
     expect([1, 2, 3].map((a) => submitRetryDelayMs(a, 100))).toEqual([100, 200, 400]);
   });
