@@ -560,9 +560,25 @@ describe('property-based: bad input never breaks the service', () => {
           headers: value === '' ? {} : { Authorization: value },
           body: endpoint.body?.(ctx),
         });
-        const body = JSON.parse(res.text);
-        return (
-          res.status === 401 && typeof body.detail === 'string' && Object.keys(body).length === 1
+        // CONTRACT §2: 401 {detail, hint} with WWW-Authenticate, whatever the header held.
+        let body: unknown;
+        try {
+          body = JSON.parse(res.text);
+        } catch {
+          body = undefined;
+        }
+        const b = body as { detail?: unknown; hint?: unknown } | undefined;
+        const ok =
+          res.status === 401 &&
+          typeof b?.detail === 'string' &&
+          b.hint === 'Send the header Authorization: Api <key>.' &&
+          Object.keys(b).length === 2 &&
+          res.headers.get('www-authenticate') === 'Api realm="api"';
+        return passes(
+          ok
+            ? null
+            : `${endpoint.method} ${endpoint.path} with Authorization ${JSON.stringify(value.slice(0, 100))} → ` +
+                `${res.status} ${res.headers.get('www-authenticate') ?? '(no WWW-Authenticate)'} ${res.text.slice(0, 300)}`,
         );
       }),
       runs(500),
