@@ -15,6 +15,7 @@ import { ClaimLifecycle1795325576421 } from './1795325576421-ClaimLifecycle';
 import { EligibilityBatches1795325462788 } from './1795325462788-EligibilityBatches';
 import { Lz4Bodies1795341000000 } from './1795341000000-Lz4Bodies';
 import { PaperClaimRoute1795484198607 } from './1795484198607-PaperClaimRoute';
+import { ErrorDetailInStoredBodies1795490000000 } from './1795490000000-ErrorDetailInStoredBodies';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   EligibilityBatches1795325462788,
   Lz4Bodies1795341000000,
   PaperClaimRoute1795484198607,
+  ErrorDetailInStoredBodies1795490000000,
 ];

@@ -1,0 +1,68 @@
+import { DataSource } from 'typeorm';
+import { ErrorDetailInStoredBodies1795490000000 } from '@/database/migrations/1795490000000-ErrorDetailInStoredBodies';
+import { createTestApp, TestApp } from './support/app';
+import { patient, startSearch, waitForResult } from './support/eligibility';
+import { createAccount, TestAccount } from './support/factories';
+import request from 'supertest';
+
+/**
+ * Bodies stored before CONTRACT §21 lack `error_detail`; the migration gives each stored head
+ * the key, as the renderer writes it today, and touches nothing else.
+ */
+describe('migration: error_detail in stored eligibility bodies', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createAccount(t.app);
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  async function stored(uid: string): Promise<{ v1: string; v2: string }> {
+    const [row] = await db.query(
+      `SELECT body_v1 AS v1, body_v2 AS v2 FROM eligibility_requests WHERE uid = $1`,
+      [uid],
+    );
+    return row;
+  }
+
+  it('adds error_detail to old complete and error bodies, byte for byte as rendered today, and down takes it out again', async () => {
+    const complete = await startSearch(t.app, a.auth, { patient: patient() });
+    const failed = await startSearch(t.app, a.auth, {
+      insurer_code: 'insurer:vision:vsp',
+      patient: patient(),
+    });
+    await waitForResult(t.app, a.auth, complete);
+    const error = await waitForResult(t.app, a.auth, failed);
+    expect(error.status).toBe('error');
+    const today = { complete: await stored(complete), failed: await stored(failed) };
+    expect(today.failed.v1).toContain('"error_code":"insurer_problem","error_detail":"');
+
+    // As stored before §21: the key taken out of the head.
+    const migration = new ErrorDetailInStoredBodies1795490000000();
+    const runner = db.createQueryRunner();
+    try {
+      await migration.down(runner);
+      const old = { complete: await stored(complete), failed: await stored(failed) };
+      for (const body of [old.complete.v1, old.complete.v2, old.failed.v1, old.failed.v2])
+        expect(body).not.toContain('error_detail');
+      expect(old.complete.v2.length).toBe(today.complete.v2.length - ',"error_detail":null'.length);
+
+      await migration.up(runner);
+      expect(await stored(complete)).toEqual(today.complete);
+      expect(await stored(failed)).toEqual(today.failed);
+      // Twice is harmless: a body that has the key does not match.
+      await migration.up(runner);
+      expect(await stored(failed)).toEqual(today.failed);
+    } finally {
+      await runner.release();
+    }
+    const res = await request(t.app.getHttpServer())
+      .get(`/api/auth/v1/eligibility/${failed}/`)
+      .set(a.auth);
+    expect(res.body.error_detail).toMatch(/^The insurer could not be asked/);
+  });
+});
