@@ -354,8 +354,9 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     expect(fake.calls).toHaveLength(1);
     // The sandbox's call is in the exchange log too.
     const page = await checkPage(uid);
-    expect(page).toContain(`${DEMO} · attempt 1`);
-    expect(page).toContain(`${DAVIS} · attempt 1`);
+    // Insurers by name on the page (issue 26), not by code.
+    expect(page).toContain('Demo Vision (sandbox) · attempt 1');
+    expect(page).toContain('Davis Vision · attempt 1');
   });
 
   it('a details request asks a 271 for the one person, with the deeper service types', async () => {

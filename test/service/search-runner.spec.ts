@@ -128,6 +128,7 @@ describe('SearchRunner (service level, scripted insurers)', () => {
       request_uid: uid,
       status: 'error',
       error_code: 'insurer_problem',
+      error_detail: expect.stringMatching(/^The insurer could not be asked/),
       results: null,
     });
     expect(vsp.calls).toHaveLength(MAX_SEARCH_ATTEMPTS);
