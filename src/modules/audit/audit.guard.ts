@@ -97,7 +97,8 @@ export class AuditGuard implements CanActivate {
   }
 }
 
-function actorOf(req: AppRequest): AuditActor | null {
+/** Who a request acts as: its API key, its web user, or an embedded session (CONTRACT §20). */
+export function actorOf(req: AppRequest): AuditActor | null {
   if (req.auth) {
     return {
       accountId: req.auth.accountId,
@@ -108,15 +109,17 @@ function actorOf(req: AppRequest): AuditActor | null {
     };
   }
   const user = req.session ? webUser(req) : null;
-  return user
-    ? {
-        accountId: user.accountId,
-        type: 'user',
-        name: user.email,
-        apiKeyId: null,
-        userId: user.userId,
-      }
-    : null;
+  if (!user) return null;
+  // An embedded session acts for the user but was opened by an API key's link: its events say
+  // `embedded` and name the key that minted it.
+  const embeddedBy = req.session.embedded ? (req.session.embeddedSession?.apiKeyId ?? null) : null;
+  return {
+    accountId: user.accountId,
+    type: req.session.embedded ? 'embedded' : 'user',
+    name: user.email,
+    apiKeyId: embeddedBy,
+    userId: user.userId,
+  };
 }
 
 function resourceId(

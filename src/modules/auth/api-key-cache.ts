@@ -40,6 +40,8 @@ export interface CacheTicket {
 export class ApiKeyCache implements OnModuleDestroy {
   private readonly logger = new Logger(ApiKeyCache.name);
   private readonly entries = new Map<string, Entry>();
+  /** Key ids known unrevoked (embedded sessions ask by id), with the hash revocations name. */
+  private readonly activeIds = new Map<string, { keyHash: string; expiresAt: number }>();
   private readonly ttlMs: number;
   private readonly channel: string;
   private subscriber: Redis | null = null;
@@ -90,6 +92,30 @@ export class ApiKeyCache implements OnModuleDestroy {
     this.entries.set(keyHash, { auth, expiresAt: Date.now() + this.ttlMs });
   }
 
+  /** True when the key of this id is known unrevoked here (see `get`); false means "ask". */
+  isActive(id: string): boolean {
+    if (!this.live) {
+      this.subscribe();
+      return false;
+    }
+    const entry = this.activeIds.get(id);
+    if (!entry) return false;
+    if (entry.expiresAt <= Date.now()) {
+      this.activeIds.delete(id);
+      return false;
+    }
+    return true;
+  }
+
+  markActive(id: string, keyHash: string, ticket: CacheTicket): void {
+    if (!this.live || ticket.generation !== this.generation || !this.enabled) return;
+    if (this.activeIds.size >= MAX_ENTRIES) {
+      const oldest = this.activeIds.keys().next();
+      if (!oldest.done) this.activeIds.delete(oldest.value);
+    }
+    this.activeIds.set(id, { keyHash, expiresAt: Date.now() + this.ttlMs });
+  }
+
   /**
    * Drops the key here and tells every other process. Rejects when Redis cannot take the message
    * (the caller's revocation is committed; repeating it publishes again).
@@ -111,8 +137,14 @@ export class ApiKeyCache implements OnModuleDestroy {
 
   private invalidate(keyHash: string | null): void {
     this.generation++;
-    if (keyHash === null) this.entries.clear();
-    else this.entries.delete(keyHash);
+    if (keyHash === null) {
+      this.entries.clear();
+      this.activeIds.clear();
+      return;
+    }
+    this.entries.delete(keyHash);
+    for (const [id, entry] of this.activeIds)
+      if (entry.keyHash === keyHash) this.activeIds.delete(id);
   }
 
   /** Starts listening on first use, so the CLI and queue workers never open the connection. */

@@ -118,6 +118,22 @@ export class ApiKeysService {
     return auth;
   }
 
+  /**
+   * Whether the key of this id is still unrevoked: what an embedded session minted with it asks
+   * on every request (CONTRACT §20). Cached as `authenticate` is, so revocation reaches it at once.
+   */
+  async isActive(id: string): Promise<boolean> {
+    if (this.cache.isActive(id)) return true;
+    const ticket = this.cache.ticket();
+    const rows: { key_hash: string }[] = await this.db.query(
+      'SELECT key_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
+      [id],
+    );
+    if (rows.length === 0) return false;
+    this.cache.markActive(id, rows[0].key_hash, ticket);
+    return true;
+  }
+
   private touch(id: string): void {
     const now = Date.now();
     if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;

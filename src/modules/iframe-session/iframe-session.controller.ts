@@ -5,6 +5,7 @@ import type { AppRequest } from '@/common/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
 import { IframeSessionService } from './iframe-session.service';
 import { NotPatientData } from '@/modules/audit/audited';
+import { auditContextOf } from '@/modules/audit/security-events';
 import { ALL_WRITE_SCOPES, RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Embedded session')
@@ -32,6 +33,6 @@ export class IframeSessionController {
     @Req() req: AppRequest,
     @Body() body: CreateIframeSessionDto,
   ): Promise<IframeSessionResponse> {
-    return { iframe_url: await this.sessions.create(req.auth!.accountId, body.entry_point) };
+    return { iframe_url: await this.sessions.create(auditContextOf(req)!, body.entry_point) };
   }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { AuditModule } from '@/modules/audit/audit.module';
 import { IframeSessionController } from './iframe-session.controller';
 import { IframeSessionService } from './iframe-session.service';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, AuditModule],
   controllers: [IframeSessionController],
   providers: [IframeSessionService],
   exports: [IframeSessionService],

@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationFailed } from '@/common/errors';
-import { AUDIT_RESOURCE_TYPES } from '@/modules/audit/audited';
+import { TRAIL_RESOURCE_TYPES } from '@/modules/audit/security-events';
 import { AuditService } from '@/modules/audit/audit.service';
 import { AuditEventResponse, ListAuditEventsQuery } from '@/modules/audit/dto/audit-event.dto';
 import { bindForm } from './forms';
@@ -56,7 +56,7 @@ export class WebAuditController {
       section: 'audit',
       events,
       query,
-      resourceTypes: AUDIT_RESOURCE_TYPES,
+      resourceTypes: TRAIL_RESOURCE_TYPES,
       nextCursor,
       nextPageQuery: params({ cursor: nextCursor ?? '' }),
       firstPageQuery: params({}),

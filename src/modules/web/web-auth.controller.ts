@@ -1,14 +1,14 @@
-import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
 import type { User } from '@/modules/accounts/user.entity';
-import {
-  ENTRY_POINTS,
-  IframeSessionService,
-} from '@/modules/iframe-session/iframe-session.service';
+import { AuditService } from '@/modules/audit/audit.service';
+import { auditContextOf, securityEvent } from '@/modules/audit/security-events';
+import { IframeSessionService } from '@/modules/iframe-session/iframe-session.service';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
+import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from './embedded-session';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { ENROL_PATH } from './two-factor-gate';
@@ -17,26 +17,25 @@ import { csrfToken, flash, renderPage, safeNext, webUser } from './web-context';
 /** How long the code step may follow the password. */
 const CODE_STEP_MS = 5 * 60 * 1000;
 
-const ENTRY_PAGES: Record<(typeof ENTRY_POINTS)[number], string> = {
-  add_patient: '/app/patients/new',
-  insurers: '/app/insurers/',
-  passwords: '/app/passwords/',
-};
-
 /** Sign-in (password, then the two-factor code when on), sign-out and the embedded landing. */
 @ApiExcludeController()
+@EmbeddedReach('any')
 @Controller()
 export class WebAuthController {
+  private readonly logger = new Logger(WebAuthController.name);
+
   constructor(
     private readonly accounts: AccountsService,
     private readonly twoFactor: TwoFactorService,
     private readonly iframe: IframeSessionService,
     private readonly throttle: SignInThrottle,
+    private readonly audit: AuditService,
   ) {}
 
   @Get('app/login')
   loginPage(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
-    if (webUser(req)) return res.redirect(safeNext(next));
+    // An embedded session is not a full sign-in: its browser may still sign in with the password.
+    if (webUser(req) && !req.session.embedded) return res.redirect(safeNext(next));
     renderPage(req, res, 'login.njk', { title: 'Sign in', next: safeNext(next), email: '' });
   }
 
@@ -121,22 +120,41 @@ export class WebAuthController {
     });
   }
 
-  /** CONTRACT §7: a single-use token signs the account's user in and opens the entry point. */
+  /**
+   * CONTRACT §7: a single-use token signs the account's user in and opens the entry point. A
+   * browser where someone is already signed in (CONTRACT §20) is asked first: the token stays
+   * unused until the person confirms (POST /embed/).
+   */
   @Get('embed')
   async embed(
     @Req() req: Request,
     @Res() res: Response,
     @Query('token') token?: string,
   ): Promise<void> {
-    const redeemed = typeof token === 'string' ? await this.iframe.redeem(token) : null;
-    if (!redeemed) {
-      res.status(403);
-      return renderPage(req, res, 'error.njk', {
-        title: 'Link expired',
-        heading: 'This link has expired',
-        message: 'Embedded-session links work once and for five minutes. Ask for a new one.',
-      });
+    const link = typeof token === 'string' ? token : '';
+    const current = webUser(req);
+    if (current) {
+      const pending = await this.iframe.peek(link);
+      if (!pending) return this.linkExpired(req, res);
+      if (!req.session.embedded || current.userId !== pending.userId) {
+        return renderPage(req, res, 'embed-confirm.njk', {
+          title: 'Open the embedded session?',
+          token: link,
+          signedInAs: current.email,
+        });
+      }
     }
+    await this.openEmbedded(req, res, link);
+  }
+
+  @Post('embed')
+  async confirmEmbed(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.openEmbedded(req, res, formFields(req.body).token ?? '');
+  }
+
+  private async openEmbedded(req: Request, res: Response, token: string): Promise<void> {
+    const redeemed = await this.iframe.redeem(token);
+    if (!redeemed) return this.linkExpired(req, res);
     const account = await this.accounts.getAccount(redeemed.accountId);
     const user = await this.accounts.firstUserOfAccount(redeemed.accountId);
     if (!account.iframeEnabled || !user || user.id !== redeemed.userId) {
@@ -158,7 +176,36 @@ export class WebAuthController {
       }
       this.signIn(req, user);
       req.session.embedded = true;
-      req.session.save(() => res.redirect(ENTRY_PAGES[redeemed.entryPoint]));
+      req.session.embeddedSession = {
+        entryPoint: redeemed.entryPoint,
+        apiKeyId: redeemed.apiKeyId,
+        until: Date.now() + EMBEDDED_SESSION_MS,
+        grants: [],
+      };
+      const ctx = auditContextOf(req);
+      const recorded = ctx
+        ? this.audit.record(securityEvent(ctx, 'embed_link', 'redeem', redeemed.entryPoint))
+        : Promise.resolve();
+      recorded.then(
+        () => req.session.save(() => res.redirect(ENTRY_PAGES[redeemed.entryPoint])),
+        // No session opens without its record in the trail.
+        (e: Error) => {
+          this.logger.error({ err: e.message }, 'embed link redemption not recorded');
+          req.session.destroy(() => {
+            res.status(500);
+            res.type('text/plain').send('Internal server error.');
+          });
+        },
+      );
+    });
+  }
+
+  private linkExpired(req: Request, res: Response): void {
+    res.status(403);
+    renderPage(req, res, 'error.njk', {
+      title: 'Link expired',
+      heading: 'This link has expired',
+      message: 'Embedded-session links work once and for five minutes. Ask for a new one.',
     });
   }
 

@@ -12,6 +12,7 @@ import { PatientsService } from '@/modules/patients/patients.service';
 import { benefitRows, planNotes } from './benefit-table';
 import { exchangeViews } from './exchange-view';
 import { bindForm, formFields, submitForm } from './forms';
+import { EmbeddedReach } from './embedded-session';
 import { accountOf, renderPage } from './web-context';
 import { Audited } from '@/modules/audit/audited';
 
@@ -29,6 +30,7 @@ export class WebEligibilityController {
 
   /** `?patient=CODE` fills the form from a patient record and links the check to it. */
   @Get('new')
+  @EmbeddedReach('add_patient', { kind: 'patient', from: 'query:patient' })
   @Audited('patient', 'read', 'query:patient')
   async newCheck(
     @Req() req: Request,
@@ -52,6 +54,7 @@ export class WebEligibilityController {
   }
 
   @Post('new')
+  @EmbeddedReach('add_patient', { kind: 'patient', from: 'body:patient_code' })
   @Audited('eligibility_request', 'create', 'location')
   async runCheck(@Req() req: Request, @Res() res: Response): Promise<void> {
     const accountId = accountOf(req);
@@ -79,6 +82,7 @@ export class WebEligibilityController {
   }
 
   @Get(':uid')
+  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
   @Audited('eligibility_request', 'read', 'param:uid')
   async showCheck(
     @Req() req: Request,

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { formFields, submitForm } from './forms';
+import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
 
 /** The insurers an account uses, and the passwords their connections sign in with. */
@@ -13,12 +14,14 @@ export class WebInsurersController {
   constructor(private readonly insurers: InsurerSettingsService) {}
 
   @Get('insurers')
+  @EmbeddedReach('insurers')
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.renderInsurers(req, res, null, null, '');
   }
 
   /** The account's claims mailing address for one insurer (CONTRACT §21); blank: the table's. */
   @Post('insurers/mailing-address')
+  @EmbeddedReach('insurers')
   async setMailingAddress(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const code = form.insurer_code ?? '';
@@ -57,6 +60,7 @@ export class WebInsurersController {
   }
 
   @Post('insurers/toggle')
+  @EmbeddedReach('insurers')
   async toggle(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const enabled = form.enabled === 'true';
@@ -66,12 +70,14 @@ export class WebInsurersController {
   }
 
   @Get('passwords')
+  @EmbeddedReach('passwords')
   async passwords(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.renderPasswords(req, res, null, null);
   }
 
   /** The service holds the credential rules (no API route sets them); its field errors show here. */
   @Post('passwords')
+  @EmbeddedReach('passwords')
   async setPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const code = form.insurer_code ?? '';
@@ -92,6 +98,7 @@ export class WebInsurersController {
   }
 
   @Post('passwords/delete')
+  @EmbeddedReach('passwords')
   async deletePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.insurers.deleteCredentials(accountOf(req), formFields(req.body).insurer_code ?? '');
     flash(req, 'ok', 'Password deleted.');

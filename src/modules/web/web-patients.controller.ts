@@ -10,6 +10,7 @@ import { LinkEligibilityDto } from '@/modules/patients/dto/patient-link.dto';
 import { PatientLinksService } from '@/modules/patients/patient-links.service';
 import { PatientsService } from '@/modules/patients/patients.service';
 import { bindForm, formFields, submitForm } from './forms';
+import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
 import { Audited } from '@/modules/audit/audited';
 
@@ -59,11 +60,13 @@ export class WebPatientsController {
   }
 
   @Get('new')
+  @EmbeddedReach('add_patient')
   async newPatient(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.renderPatientForm(req, res, {}, null);
   }
 
   @Post('new')
+  @EmbeddedReach('add_patient')
   @Audited('patient', 'create', 'location')
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
@@ -83,6 +86,7 @@ export class WebPatientsController {
   }
 
   @Get(':code')
+  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
   @Audited('patient', 'read', 'param:code')
   async show(
     @Req() req: Request,
@@ -94,6 +98,7 @@ export class WebPatientsController {
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
   @Post(':code/link')
+  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
   @Audited('patient', 'link', 'param:code')
   async link(
     @Req() req: Request,

@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { urlencoded, type NextFunction, type Request, type Response } from 'express';
 import session from 'express-session';
 import type Redis from 'ioredis';
@@ -17,6 +18,7 @@ import { PatientsModule } from '@/modules/patients/patients.module';
 import { InjectRedis } from '@/modules/redis/redis.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { multipartForms } from './batch-upload';
+import { EmbeddedReachGuard, EmbeddedSessionCheck } from './embedded-session';
 import { RedisSessionStore } from './session-store';
 import { WebEstimatesController } from './estimates.controller';
 import { SignInThrottle } from './sign-in-throttle';
@@ -77,7 +79,13 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
     IframeSessionModule,
   ],
   controllers: [WebAuthController, ...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS],
-  providers: [SignInThrottle, TwoFactorGate],
+  providers: [
+    SignInThrottle,
+    TwoFactorGate,
+    EmbeddedSessionCheck,
+    // Global, like the API's scope guard: pages declare what embedded sessions reach.
+    { provide: APP_GUARD, useClass: EmbeddedReachGuard },
+  ],
 })
 export class WebModule implements NestModule {
   constructor(
@@ -85,6 +93,7 @@ export class WebModule implements NestModule {
     @InjectRedis() private readonly redis: Redis,
     private readonly accounts: AccountsService,
     private readonly twoFactorGate: TwoFactorGate,
+    private readonly embeddedSessions: EmbeddedSessionCheck,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
@@ -109,6 +118,8 @@ export class WebModule implements NestModule {
       urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
       multipartForms,
       sessions,
+      (req: Request, res: Response, next: NextFunction) =>
+        this.embeddedSessions.use(req, res, next),
       this.frameHeaders(),
       csrfProtection,
     );

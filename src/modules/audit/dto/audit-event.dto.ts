@@ -3,7 +3,7 @@ import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
 import { isoWithOffset } from '@/common/dates';
 import { IntField, StringField } from '@/common/validation/fields';
 import type { AuditEvent } from '../audit-event.entity';
-import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from '../audited';
+import { TRAIL_ACTIONS, TRAIL_RESOURCE_TYPES } from '../security-events';
 
 export const AUDIT_DEFAULT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -26,7 +26,7 @@ export class ListAuditEventsQuery {
   cursor?: string | null;
 
   @StringField({
-    choices: AUDIT_RESOURCE_TYPES,
+    choices: TRAIL_RESOURCE_TYPES,
     example: 'patient',
     description: 'Only events about this kind of record.',
   })
@@ -49,9 +49,11 @@ export class AuditEventResponse {
   created_at: string;
 
   @ApiField('string', {
-    enum: ['api_key', 'user'],
+    enum: ['api_key', 'user', 'embedded'],
     example: 'api_key',
-    description: 'An API key, or a user of the web application.',
+    description:
+      'An API key, a user of the web application, or an embedded session (the user, signed in ' +
+      "by an API key's link; CONTRACT §20).",
   })
   actor_type: string;
 
@@ -62,15 +64,18 @@ export class AuditEventResponse {
   actor: string;
 
   @ApiField('string', {
-    enum: AUDIT_ACTIONS,
+    enum: [...TRAIL_ACTIONS],
     example: 'read',
     description:
       '`read` one record, `list` records, `create`, `update`, `link` (an eligibility request ' +
-      'to a patient), `notify` (a claim e-mailed to the customer).',
+      'to a patient), `notify` (a claim e-mailed to the customer); security events (CONTRACT ' +
+      '§20): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), ' +
+      '`create`, `revoke` (api_key), `create`, `update`, `delete`, `redeliver` (webhook), ' +
+      '`mint`, `redeem` (embed_link).',
   })
   action: string;
 
-  @ApiField('string', { enum: AUDIT_RESOURCE_TYPES, example: 'patient' })
+  @ApiField('string', { enum: [...TRAIL_RESOURCE_TYPES], example: 'patient' })
   resource_type: string;
 
   @ApiNullable('string', {

@@ -1,0 +1,90 @@
+import type { Request } from 'express';
+import type { AppRequest } from '@/common/request-context';
+import { actorOf } from './audit.guard';
+import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from './audited';
+import type { AuditActor, AuditRecord } from './audit.service';
+
+/**
+ * Security events in the audit trail (CONTRACT §20), beside the reads and changes of patient
+ * data: who signed in or failed to, two-factor changes, API keys, webhooks, embed links.
+ * `resource_type` says what it was about, `action` what happened to it.
+ */
+export const SECURITY_RESOURCE_TYPES = [
+  'session',
+  'two_factor',
+  'api_key',
+  'webhook',
+  'embed_link',
+  // People (CONTRACT §20): a user invited, changed, disabled; a password changed or reset.
+  'user',
+  'password',
+] as const;
+export type SecurityResourceType = (typeof SECURITY_RESOURCE_TYPES)[number];
+
+export const SECURITY_ACTIONS = [
+  'sign_in',
+  'sign_in_failed',
+  'enrol',
+  'disable',
+  'fail',
+  'revoke',
+  'delete',
+  'redeliver',
+  'mint',
+  'redeem',
+  'invite',
+  'enable',
+  'accept',
+  'change',
+  'reset',
+] as const;
+export type SecurityAction = (typeof SECURITY_ACTIONS)[number] | 'create' | 'update';
+
+/** Everything the trail's `resource_type` and `action` can say (the list's filter, the docs). */
+export const TRAIL_RESOURCE_TYPES: readonly string[] = [
+  ...AUDIT_RESOURCE_TYPES,
+  ...SECURITY_RESOURCE_TYPES,
+];
+export const TRAIL_ACTIONS: readonly string[] = [
+  ...new Set<string>([...AUDIT_ACTIONS, ...SECURITY_ACTIONS]),
+];
+
+/** Who did it and from where: what a service needs to record a security event. */
+export interface AuditContext {
+  actor: AuditActor;
+  requestId: string | null;
+  ip: string | null;
+}
+
+/** The request's actor (API key, web user or embedded session), or null when none. */
+export function auditContextOf(req: Request): AuditContext | null {
+  const actor = actorOf(req as AppRequest);
+  return actor ? { actor, requestId: (req as AppRequest).id ?? null, ip: req.ip ?? null } : null;
+}
+
+/** A user named before a session exists (a sign-in attempt): the event's actor is that user. */
+export function userContext(
+  req: Request,
+  user: { id: string; accountId: string; email: string },
+): AuditContext {
+  return {
+    actor: {
+      accountId: user.accountId,
+      type: 'user',
+      name: user.email,
+      apiKeyId: null,
+      userId: user.id,
+    },
+    requestId: (req as AppRequest).id ?? null,
+    ip: req.ip ?? null,
+  };
+}
+
+export function securityEvent(
+  ctx: AuditContext,
+  resourceType: SecurityResourceType,
+  action: SecurityAction,
+  resourceId: string | null,
+): AuditRecord {
+  return { ...ctx, action, resourceType, resourceId };
+}
