@@ -1,6 +1,7 @@
 import { Account } from '@/modules/accounts/account.entity';
 import { Location } from '@/modules/accounts/location.entity';
 import { RecoveryCode } from '@/modules/accounts/recovery-code.entity';
+import { UserToken } from '@/modules/accounts/user-token.entity';
 import { User } from '@/modules/accounts/user.entity';
 import { ApiKey } from '@/modules/auth/api-key.entity';
 import { AuditEvent } from '@/modules/audit/audit-event.entity';
@@ -22,6 +23,7 @@ export const entities = [
   Location,
   User,
   RecoveryCode,
+  UserToken,
   ApiKey,
   AuditEvent,
   EligibilityBatch,

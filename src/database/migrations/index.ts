@@ -17,6 +17,7 @@ import { Lz4Bodies1795341000000 } from './1795341000000-Lz4Bodies';
 import { PaperClaimRoute1795484198607 } from './1795484198607-PaperClaimRoute';
 import { ErrorDetailInStoredBodies1795490000000 } from './1795490000000-ErrorDetailInStoredBodies';
 import { EmbeddedSessionsBound1795492727000 } from './1795492727000-EmbeddedSessionsBound';
+import { WebUsers1795495000000 } from './1795495000000-WebUsers';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   PaperClaimRoute1795484198607,
   ErrorDetailInStoredBodies1795490000000,
   EmbeddedSessionsBound1795492727000,
+  WebUsers1795495000000,
 ];

@@ -6,12 +6,14 @@ import { Location } from './location.entity';
 import { LocationsController } from './locations.controller';
 import { RecoveryCode } from './recovery-code.entity';
 import { TwoFactorService } from './two-factor.service';
+import { UserToken } from './user-token.entity';
 import { User } from './user.entity';
+import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, Location, User, RecoveryCode])],
+  imports: [TypeOrmModule.forFeature([Account, Location, User, RecoveryCode, UserToken])],
   controllers: [LocationsController],
-  providers: [AccountsService, TwoFactorService],
-  exports: [AccountsService, TwoFactorService],
+  providers: [AccountsService, TwoFactorService, UsersService],
+  exports: [AccountsService, TwoFactorService, UsersService],
 })
 export class AccountsModule {}

@@ -77,7 +77,14 @@ export class AccountsService {
             }),
           );
           const user = await em.save(
-            em.create(User, { accountId: account.id, email, passwordHash }),
+            // The account's first user administers it (CONTRACT §20).
+            em.create(User, {
+              accountId: account.id,
+              email,
+              role: 'admin',
+              passwordHash,
+              passwordChangedAt: new Date(),
+            }),
           );
           this.logger.log({ accountId: account.id }, 'account created');
           return { account, location, user };
@@ -117,14 +124,17 @@ export class AccountsService {
     return this.users.findOne({ where: { id } });
   }
 
-  /** The user when the password matches; null otherwise (same cost for unknown e-mails). */
+  /**
+   * The user when the password matches; null otherwise (same cost for unknown e-mails, invited
+   * users without a password yet, and disabled users: a disabled user cannot sign in).
+   */
   async verifyCredentials(email: string, password: string): Promise<User | null> {
     const user = await this.findUserByEmail(email);
-    if (!user) {
+    if (!user?.passwordHash) {
       await hashPassword(password); // spend the same time as a real check
       return null;
     }
-    return (await verifyPassword(password, user.passwordHash)) ? user : null;
+    return (await verifyPassword(password, user.passwordHash)) && !user.disabledAt ? user : null;
   }
 
   firstUserOfAccount(accountId: string): Promise<User | null> {

@@ -1,5 +1,9 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
+/** CONTRACT §20: `admin` does everything; `staff` works with patients, checks and claims only. */
+export const USER_ROLES = ['admin', 'staff'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
 /** A person who signs in to the web application; belongs to one account. */
 @Entity('users')
 export class User {
@@ -13,9 +17,23 @@ export class User {
   @Column({ type: 'varchar', length: 254, unique: true })
   email: string;
 
-  /** scrypt: `scrypt$N$r$p$salt$hash` (base64). */
-  @Column({ name: 'password_hash', type: 'text' })
-  passwordHash: string;
+  @Column({ type: 'varchar', length: 16 })
+  role: UserRole;
+
+  /** scrypt: `scrypt$N$r$p$salt$hash` (base64); null for an invitation not accepted yet. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash: string | null;
+
+  @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
+  passwordChangedAt: Date | null;
+
+  /** A disabled user cannot sign in, and their sessions ended when they were disabled. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt: Date | null;
+
+  /** A session lives while it carries this number: raising it ends every session of the user. */
+  @Column({ name: 'session_epoch', type: 'integer', default: 0 })
+  sessionEpoch: number;
 
   /** TOTP secret sealed under APP_ENCRYPTION_KEY: set at enrolment, in use once enabled. */
   @Column({ name: 'totp_secret_sealed', type: 'text', nullable: true })

@@ -1,5 +1,6 @@
 import session from 'express-session';
 import type Redis from 'ioredis';
+import { SESSION_ABSOLUTE_MS, sessionKey, userSessionsKey } from './web-sessions';
 
 /**
  * Server-side web sessions in Redis (under the service's key prefix): the cookie holds only a
@@ -14,7 +15,7 @@ export class RedisSessionStore extends session.Store {
   }
 
   private key(sid: string): string {
-    return `sess:${sid}`;
+    return sessionKey(sid);
   }
 
   override get(
@@ -28,7 +29,16 @@ export class RedisSessionStore extends session.Store {
   }
 
   override set(sid: string, data: session.SessionData, callback?: (err?: unknown) => void): void {
-    this.redis.set(this.key(sid), JSON.stringify(data), 'EX', this.ttlSeconds).then(
+    const write = this.redis
+      .multi()
+      .set(this.key(sid), JSON.stringify(data), 'EX', this.ttlSeconds);
+    // A signed-in session is listed under its user, who can see and end it (CONTRACT §20).
+    if (data.userId) {
+      write
+        .sadd(userSessionsKey(data.userId), sid)
+        .pexpire(userSessionsKey(data.userId), SESSION_ABSOLUTE_MS);
+    }
+    write.exec().then(
       () => callback?.(),
       (err) => callback?.(err),
     );

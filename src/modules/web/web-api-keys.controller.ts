@@ -7,6 +7,7 @@ import { ALL_SCOPES, isApiScope, SCOPE_AREAS } from '@/modules/auth/scopes';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 const UUID = /^[0-9a-f-]{36}$/;
 
@@ -18,6 +19,7 @@ function chosenScopes(body: unknown): string[] {
 
 /** API keys: create with their scopes (the key is shown once), list, revoke. */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app/api-keys')
 export class WebApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}

@@ -7,11 +7,13 @@ import { AuditService } from '@/modules/audit/audit.service';
 import { AuditEventResponse, ListAuditEventsQuery } from '@/modules/audit/dto/audit-event.dto';
 import { bindForm } from './forms';
 import { accountOf, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 const PAGE_SIZE = '50';
 
 /** The audit trail (GET /api/auth/v1/audit-events/), filtered by kind of record and record. */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app/audit')
 export class WebAuditController {
   constructor(private readonly audit: AuditService) {}

@@ -13,6 +13,7 @@ import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { ENROL_PATH } from './two-factor-gate';
 import { csrfToken, flash, renderPage, safeNext, webUser } from './web-context';
+import { openSession } from './web-sessions';
 
 /** How long the code step may follow the password. */
 const CODE_STEP_MS = 5 * 60 * 1000;
@@ -218,6 +219,7 @@ export class WebAuthController {
     req.session.userId = user.id;
     req.session.accountId = user.accountId;
     req.session.email = user.email;
+    openSession(req, user);
     csrfToken(req);
   }
 

@@ -18,12 +18,19 @@ export interface WebUser {
   userId: string;
   accountId: string;
   email: string;
+  /** CONTRACT §20; a session without one is granted nothing beyond staff. */
+  role: 'admin' | 'staff';
 }
 
 export function webUser(req: Request): WebUser | null {
   const s = req.session;
   return s?.userId && s.accountId && s.email
-    ? { userId: s.userId, accountId: s.accountId, email: s.email }
+    ? {
+        userId: s.userId,
+        accountId: s.accountId,
+        email: s.email,
+        role: s.role === 'admin' ? 'admin' : 'staff',
+      }
     : null;
 }
 

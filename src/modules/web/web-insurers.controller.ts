@@ -6,9 +6,11 @@ import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.serv
 import { formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 /** The insurers an account uses, and the passwords their connections sign in with. */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app')
 export class WebInsurersController {
   constructor(private readonly insurers: InsurerSettingsService) {}

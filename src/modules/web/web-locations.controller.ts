@@ -6,12 +6,14 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { CreateLocationDto, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 /**
  * The account's locations: the add form mirrors POST /api/auth/v1/locations/, each location's
  * provider-identity form mirrors PATCH /api/auth/v1/locations/{code}/ (a cleared field clears).
  */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app/locations')
 export class WebLocationsController {
   constructor(private readonly accounts: AccountsService) {}

@@ -6,9 +6,11 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { EmbeddingSettingsDto } from './dto/embedding-settings.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 /** Account settings: the origins allowed to embed the application (CONTRACT §7). */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app/settings')
 export class WebSettingsController {
   constructor(private readonly accounts: AccountsService) {}

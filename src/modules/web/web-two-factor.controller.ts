@@ -8,6 +8,7 @@ import { TwoFactorCodeDto, TwoFactorRequirementDto } from './dto/two-factor.dto'
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { accountOf, flash, renderPage, webUser } from './web-context';
+import { AdminOnly } from './web-roles';
 
 const WRONG_CODE = 'The code is not right.';
 const TOO_MANY = 'Too many wrong codes. Try again in 15 minutes.';
@@ -88,6 +89,7 @@ export class WebTwoFactorController {
     );
   }
 
+  @AdminOnly()
   @Post('requirement')
   async requirement(@Req() req: Request, @Res() res: Response): Promise<void> {
     await submitForm(

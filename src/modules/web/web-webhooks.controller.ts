@@ -6,6 +6,7 @@ import { CreateWebhookDto, UpdateWebhookDto } from '@/modules/webhooks/dto/webho
 import { WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
+import { AdminOnly } from './web-roles';
 
 /** The checked `events` boxes of a webhook form (one value or several); none → the default. */
 function checkedEvents(body: unknown): string[] | undefined {
@@ -17,6 +18,7 @@ function checkedEvents(body: unknown): string[] | undefined {
 
 /** Webhooks: add, edit, rotate the secret, delete, and the delivery log with redelivery. */
 @ApiExcludeController()
+@AdminOnly()
 @Controller('app/webhooks')
 export class WebWebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

@@ -38,8 +38,15 @@ import { WebPatientsController } from './web-patients.controller';
 import { WebSettingsController } from './web-settings.controller';
 import { WebTwoFactorController, WebTwoFactorEnrolController } from './web-two-factor.controller';
 import { WebWebhooksController } from './web-webhooks.controller';
+import { MailModule } from '@/modules/mail/mail.module';
+import { UserAccessService } from './user-access.service';
+import { WebAccountController } from './web-account.controller';
+import { WebPasswordController } from './web-password.controller';
+import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
+import { WebUsersController } from './web-users.controller';
 
-const SESSION_TTL_SECONDS = 8 * 3600;
+/** Idle timeout (CONTRACT §20): the cookie and the stored session last this long past each use. */
+const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;
 
 /**
  * The pages behind sign-in, one controller per feature. A new feature is a controller file and
@@ -59,6 +66,8 @@ const PAGE_CONTROLLERS = [
   WebTwoFactorController,
   WebAuditController,
   WebBatchesController,
+  WebUsersController,
+  WebAccountController,
 ];
 
 /** Signed-in pages outside the two-factor gate: where the gate sends users without it. */
@@ -77,9 +86,18 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
     WebhooksModule,
     InsurersModule,
     IframeSessionModule,
+    MailModule,
   ],
-  controllers: [WebAuthController, ...PAGE_CONTROLLERS, ...ENROLMENT_CONTROLLERS],
+  controllers: [
+    WebAuthController,
+    WebPasswordController,
+    ...PAGE_CONTROLLERS,
+    ...ENROLMENT_CONTROLLERS,
+  ],
   providers: [
+    SessionCheck,
+    WebSessions,
+    UserAccessService,
     SignInThrottle,
     TwoFactorGate,
     EmbeddedSessionCheck,
@@ -94,6 +112,7 @@ export class WebModule implements NestModule {
     private readonly accounts: AccountsService,
     private readonly twoFactorGate: TwoFactorGate,
     private readonly embeddedSessions: EmbeddedSessionCheck,
+    private readonly sessionCheck: SessionCheck,
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
@@ -120,6 +139,8 @@ export class WebModule implements NestModule {
       sessions,
       (req: Request, res: Response, next: NextFunction) =>
         this.embeddedSessions.use(req, res, next),
+      // Timeouts, disabled users and ended sessions (CONTRACT §20), before anything reads the user.
+      (req: Request, res: Response, next: NextFunction) => this.sessionCheck.use(req, res, next),
       this.frameHeaders(),
       csrfProtection,
     );

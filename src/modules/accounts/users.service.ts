@@ -1,0 +1,355 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
+import { isUniqueViolation } from '@/common/codes';
+import { ConflictError, NotFoundError, ValidationFailed } from '@/common/errors';
+import { hashPassword, verifyPassword } from '@/common/passwords';
+import { UserToken, type UserTokenPurpose } from './user-token.entity';
+import { User, type UserRole } from './user.entity';
+
+/** CONTRACT §20: how long each kind of link works. */
+export const TOKEN_LIFETIME_MS: Record<UserTokenPurpose, number> = {
+  invitation: 72 * 3600_000,
+  password_reset: 3600_000,
+};
+
+/** At most this many reset links per user and hour: "forgot password" cannot flood a mailbox. */
+const RESETS_PER_HOUR = 3;
+
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** A user as pages and the CLI show it: never the password hash or the TOTP secret. */
+export interface UserSummary {
+  id: string;
+  accountId: string;
+  email: string;
+  role: UserRole;
+  status: 'invited' | 'enabled' | 'disabled';
+  twoFactor: boolean;
+  createdAt: Date;
+  passwordChangedAt: Date | null;
+  /** Sessions opened under another epoch have ended. */
+  sessionEpoch: number;
+}
+
+/** A user with the link token just minted for them (the token is mailed, never stored). */
+export interface UserWithToken {
+  user: UserSummary;
+  token: string;
+}
+
+export function summarize(u: User): UserSummary {
+  return {
+    id: u.id,
+    accountId: u.accountId,
+    email: u.email,
+    role: u.role,
+    status: u.disabledAt ? 'disabled' : u.passwordHash ? 'enabled' : 'invited',
+    twoFactor: Boolean(u.totpEnabledAt),
+    createdAt: u.createdAt,
+    passwordChangedAt: u.passwordChangedAt,
+    sessionEpoch: u.sessionEpoch,
+  };
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The rule every new password meets (the DTOs say the same; the CLI calls this). */
+export function passwordProblem(password: string): string | null {
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    return `Ensure this field has at least ${MIN_PASSWORD_LENGTH} characters.`;
+  if ([...password].length > 200) return 'Ensure this field has no more than 200 characters.';
+  return null;
+}
+
+/**
+ * The people of an account (CONTRACT §20): invitations, roles, disabling, passwords and the
+ * single-use links that set them. Any password change and any disabling raises the user's
+ * session epoch, which ends their sessions (the web module compares it on every request).
+ * An account always keeps at least one enabled admin who can sign in.
+ */
+@Injectable()
+export class UsersService {
+  private readonly logger = new Logger(UsersService.name);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    @InjectRepository(UserToken) private readonly tokens: Repository<UserToken>,
+  ) {}
+
+  async list(accountId: string): Promise<UserSummary[]> {
+    const users = await this.users.find({
+      where: { accountId },
+      order: { createdAt: 'ASC', email: 'ASC' },
+    });
+    return users.map(summarize);
+  }
+
+  async get(accountId: string, userId: string): Promise<UserSummary> {
+    return summarize(await this.userOf(accountId, userId));
+  }
+
+  /** A user who can sign in at once (the CLI's users:create). */
+  async create(
+    accountId: string,
+    email: string,
+    role: UserRole,
+    password: string,
+  ): Promise<UserSummary> {
+    this.checkPassword(password);
+    const passwordHash = await hashPassword(password);
+    const user = await this.insert(accountId, email, role, passwordHash);
+    this.logger.log({ accountId, userId: user.id, role }, 'user created');
+    return summarize(user);
+  }
+
+  /** A user without a password yet, and the invitation link's token (valid 72 hours). */
+  async invite(accountId: string, email: string, role: UserRole): Promise<UserWithToken> {
+    const user = await this.insert(accountId, email, role, null);
+    const token = await this.mintToken(this.db.manager, user.id, 'invitation');
+    this.logger.log({ accountId, userId: user.id, role }, 'user invited');
+    return { user: summarize(user), token };
+  }
+
+  /** A new invitation link for a user who has not accepted yet; earlier links stop working. */
+  async reinvite(accountId: string, userId: string): Promise<UserWithToken> {
+    const user = await this.userOf(accountId, userId);
+    if (user.passwordHash || user.disabledAt)
+      throw new ConflictError(`${user.email} has no open invitation.`);
+    const token = await this.db.transaction(async (em) => {
+      await this.voidTokens(em, user.id, 'invitation');
+      return this.mintToken(em, user.id, 'invitation');
+    });
+    return { user: summarize(user), token };
+  }
+
+  /** Whom a link would serve (the page that asks for the new password); null when it cannot. */
+  async peekToken(purpose: UserTokenPurpose, token: string): Promise<UserSummary | null> {
+    if (!/^[0-9a-f]{64}$/.test(token)) return null;
+    const row = await this.tokens.findOne({
+      where: {
+        tokenHash: hashToken(token),
+        purpose,
+        usedAt: IsNull(),
+        expiresAt: MoreThan(new Date()),
+      },
+    });
+    const user = row ? await this.users.findOne({ where: { id: row.userId } }) : null;
+    return user && this.tokenFits(purpose, user) ? summarize(user) : null;
+  }
+
+  /**
+   * Sets the password a link was sent for and uses the link up, in one transaction: the token
+   * row is claimed with a conditional UPDATE, so a link works once even when submitted twice at
+   * the same moment. Null when the link is unknown, used or expired.
+   */
+  async redeemToken(
+    purpose: UserTokenPurpose,
+    token: string,
+    password: string,
+  ): Promise<UserSummary | null> {
+    this.checkPassword(password);
+    if (!/^[0-9a-f]{64}$/.test(token)) return null;
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (em) => {
+      // An UPDATE's answer through TypeORM is [rows, count].
+      const [claimed]: [{ user_id: string }[], number] = await em.query(
+        `UPDATE user_tokens SET used_at = now()
+          WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
+          RETURNING user_id`,
+        [hashToken(token), purpose],
+      );
+      if (claimed.length === 0) return null;
+      const user = await em.findOne(User, {
+        where: { id: claimed[0].user_id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!user || !this.tokenFits(purpose, user)) return null;
+      await this.voidTokens(em, user.id, purpose);
+      const changed = await this.storePassword(em, user, passwordHash);
+      this.logger.log({ userId: user.id, purpose }, 'password set from a link');
+      return summarize(changed);
+    });
+  }
+
+  /**
+   * A password-reset link for the e-mail, or null when no enabled user with a password has it
+   * (or too many were sent this hour): the caller answers the same either way.
+   */
+  async requestPasswordReset(email: string): Promise<UserWithToken | null> {
+    const user = await this.users.findOne({ where: { email: email.trim().toLowerCase() } });
+    if (!user || !this.tokenFits('password_reset', user)) return null;
+    const recent = await this.tokens.count({
+      where: {
+        userId: user.id,
+        purpose: 'password_reset',
+        createdAt: MoreThan(new Date(Date.now() - 3600_000)),
+      },
+    });
+    if (recent >= RESETS_PER_HOUR) {
+      this.logger.warn({ userId: user.id }, 'password reset not sent: hourly limit');
+      return null;
+    }
+    const token = await this.mintToken(this.db.manager, user.id, 'password_reset');
+    return { user: summarize(user), token };
+  }
+
+  /** The signed-in user's change: the current password is required. */
+  async changePassword(userId: string, current: string, next: string): Promise<UserSummary> {
+    this.checkPassword(next, 'new_password');
+    const user = await this.users.findOne({ where: { id: userId } });
+    if (!user?.passwordHash || !(await verifyPassword(current, user.passwordHash)))
+      throw ValidationFailed.field('current_password', 'The current password is not right.');
+    const passwordHash = await hashPassword(next);
+    return summarize(await this.db.transaction((em) => this.storePassword(em, user, passwordHash)));
+  }
+
+  /** The operator's reset (CLI users:reset-password): no current password, sessions end. */
+  async setPassword(email: string, password: string): Promise<UserSummary> {
+    this.checkPassword(password);
+    const user = await this.users.findOne({ where: { email: email.trim().toLowerCase() } });
+    if (!user) throw new NotFoundError(`No user with e-mail ${email.trim().toLowerCase()}.`);
+    const passwordHash = await hashPassword(password);
+    return summarize(
+      await this.db.transaction(async (em) => {
+        await this.voidTokens(em, user.id, 'password_reset');
+        return this.storePassword(em, user, passwordHash);
+      }),
+    );
+  }
+
+  async changeRole(accountId: string, userId: string, role: UserRole): Promise<UserSummary> {
+    return this.changeWithAdminLeft(accountId, userId, (user) => {
+      user.role = role;
+    });
+  }
+
+  /** Disabling ends the user's sessions at once (the epoch); enabling lets them sign in again. */
+  async setDisabled(accountId: string, userId: string, disabled: boolean): Promise<UserSummary> {
+    return this.changeWithAdminLeft(accountId, userId, (user) => {
+      if (disabled && !user.disabledAt) {
+        user.disabledAt = new Date();
+        user.sessionEpoch += 1;
+      } else if (!disabled) user.disabledAt = null;
+    });
+  }
+
+  /** Raises the epoch: every session of the user ends ("sign out everywhere"). */
+  async endAllSessions(userId: string): Promise<number> {
+    const [rows]: [{ session_epoch: number }[], number] = await this.db.query(
+      `UPDATE users SET session_epoch = session_epoch + 1 WHERE id = $1 RETURNING session_epoch`,
+      [userId],
+    );
+    if (rows.length === 0) throw new NotFoundError('User not found.');
+    return rows[0].session_epoch;
+  }
+
+  /**
+   * Applies a change to one user of the account with every user of the account locked, then
+   * refuses it if no enabled admin who can sign in would be left: two admins demoting each
+   * other at the same moment are serialised, and the second is refused.
+   */
+  private async changeWithAdminLeft(
+    accountId: string,
+    userId: string,
+    change: (user: User) => void,
+  ): Promise<UserSummary> {
+    return this.db.transaction(async (em) => {
+      const all = await em.find(User, {
+        where: { accountId },
+        order: { id: 'ASC' },
+        lock: { mode: 'pessimistic_write' },
+      });
+      const user = all.find((u) => u.id === userId);
+      if (!user) throw new NotFoundError('User not found.');
+      change(user);
+      const admins = all.filter((u) => u.role === 'admin' && !u.disabledAt && u.passwordHash);
+      if (admins.length === 0)
+        throw new ConflictError('An account keeps at least one enabled admin.');
+      await em.update(
+        User,
+        { id: user.id, accountId },
+        { role: user.role, disabledAt: user.disabledAt, sessionEpoch: user.sessionEpoch },
+      );
+      this.logger.log({ accountId, userId, role: user.role }, 'user changed');
+      return summarize(user);
+    });
+  }
+
+  private async userOf(accountId: string, userId: string): Promise<User> {
+    const user = /^[0-9a-f-]{36}$/.test(userId)
+      ? await this.users.findOne({ where: { id: userId, accountId } })
+      : null;
+    if (!user) throw new NotFoundError('User not found.');
+    return user;
+  }
+
+  private async insert(
+    accountId: string,
+    email: string,
+    role: UserRole,
+    passwordHash: string | null,
+  ): Promise<User> {
+    try {
+      return await this.users.save(
+        this.users.create({
+          accountId,
+          email: email.trim().toLowerCase(),
+          role,
+          passwordHash,
+          passwordChangedAt: passwordHash ? new Date() : null,
+        }),
+      );
+    } catch (e) {
+      if (isUniqueViolation(e, 'users_email_key'))
+        throw ValidationFailed.field('email', 'A user with this e-mail already exists.');
+      throw e;
+    }
+  }
+
+  /** An invitation serves a user who has no password yet; a reset, one who has. Never disabled. */
+  private tokenFits(purpose: UserTokenPurpose, user: User): boolean {
+    if (user.disabledAt) return false;
+    return purpose === 'invitation' ? !user.passwordHash : Boolean(user.passwordHash);
+  }
+
+  private async mintToken(
+    em: EntityManager,
+    userId: string,
+    purpose: UserTokenPurpose,
+  ): Promise<string> {
+    const token = randomBytes(32).toString('hex');
+    await em.insert(UserToken, {
+      tokenHash: hashToken(token),
+      userId,
+      purpose,
+      expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
+    });
+    return token;
+  }
+
+  private async voidTokens(em: EntityManager, userId: string, purpose: UserTokenPurpose) {
+    await em.update(UserToken, { userId, purpose, usedAt: IsNull() }, { usedAt: new Date() });
+  }
+
+  /** The new password, and a new epoch: the user's other sessions end. */
+  private async storePassword(em: EntityManager, user: User, passwordHash: string): Promise<User> {
+    const [rows]: [{ session_epoch: number; password_changed_at: Date }[], number] = await em.query(
+      `UPDATE users SET password_hash = $2, password_changed_at = now(),
+         session_epoch = session_epoch + 1
+       WHERE id = $1 RETURNING session_epoch, password_changed_at`,
+      [user.id, passwordHash],
+    );
+    user.passwordHash = passwordHash;
+    user.sessionEpoch = rows[0].session_epoch;
+    user.passwordChangedAt = rows[0].password_changed_at;
+    return user;
+  }
+
+  private checkPassword(password: string, field = 'password'): void {
+    const problem = passwordProblem(password);
+    if (problem) throw ValidationFailed.field(field, problem);
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import type { UserRole } from '@/modules/accounts/user.entity';
+import { type UserSummary, UsersService } from '@/modules/accounts/users.service';
+import { AuditService } from '@/modules/audit/audit.service';
+import {
+  type AuditContext,
+  type SecurityAction,
+  securityEvent,
+} from '@/modules/audit/security-events';
+import { MailService } from '@/modules/mail/mail.service';
+import { WebSessions } from './web-sessions';
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+/**
+ * What the people pages do (CONTRACT §20), each step with its e-mail, its audit event and its
+ * effect on sessions: invitations and reset links go out through the mail outbox, any password
+ * change and any disabling ends the user's other sessions at once.
+ */
+@Injectable()
+export class UserAccessService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly mail: MailService,
+    private readonly audit: AuditService,
+    private readonly sessions: WebSessions,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async invite(ctx: AuditContext, email: string, role: UserRole): Promise<UserSummary> {
+    const { user, token } = await this.users.invite(ctx.actor.accountId, email, role);
+    await this.record(ctx, 'user', 'invite', user);
+    await this.sendInvitation(user, token, ctx.actor.name);
+    return user;
+  }
+
+  async reinvite(ctx: AuditContext, userId: string): Promise<UserSummary> {
+    const { user, token } = await this.users.reinvite(ctx.actor.accountId, userId);
+    await this.record(ctx, 'user', 'invite', user);
+    await this.sendInvitation(user, token, ctx.actor.name);
+    return user;
+  }
+
+  async changeRole(ctx: AuditContext, userId: string, role: UserRole): Promise<UserSummary> {
+    const user = await this.users.changeRole(ctx.actor.accountId, userId, role);
+    await this.record(ctx, 'user', 'update', user);
+    return user;
+  }
+
+  async setDisabled(ctx: AuditContext, userId: string, disabled: boolean): Promise<UserSummary> {
+    const user = await this.users.setDisabled(ctx.actor.accountId, userId, disabled);
+    if (disabled) await this.sessions.endOthers(user.id, null);
+    await this.record(ctx, 'user', disabled ? 'disable' : 'enable', user);
+    return user;
+  }
+
+  /** The signed-in user's own change; the session `keepSid` stays open, the others end. */
+  async changePassword(
+    ctx: AuditContext,
+    current: string,
+    next: string,
+    keepSid: string,
+  ): Promise<UserSummary> {
+    const user = await this.users.changePassword(ctx.actor.userId!, current, next);
+    await this.sessions.endOthers(user.id, keepSid);
+    await this.record(ctx, 'password', 'change', user);
+    return user;
+  }
+
+  /** "Sign out everywhere": every session of the user ends, this one included. */
+  async endAllSessions(userId: string): Promise<void> {
+    await this.users.endAllSessions(userId);
+    await this.sessions.endOthers(userId, null);
+  }
+
+  /** Mails a reset link when the e-mail belongs to a user who can sign in; silent otherwise. */
+  async forgotPassword(email: string): Promise<void> {
+    const found = await this.users.requestPasswordReset(email);
+    if (!found) return;
+    const { user, token } = found;
+    const link = `${this.config.publicUrl}/app/login/reset?token=${token}`;
+    await this.mail.enqueue({
+      accountId: user.accountId,
+      kind: 'password_reset',
+      ref: null,
+      to: user.email,
+      subject: 'Reset your Vision Eligibility password',
+      text: [
+        'Someone asked to reset the password of your Vision Eligibility sign-in.',
+        `Choose a new password here (the link works once, for one hour): ${link}`,
+        'If it was not you, ignore this e-mail: your password stays as it is.',
+      ].join('\n\n'),
+      html: [
+        '<p>Someone asked to reset the password of your Vision Eligibility sign-in.</p>',
+        `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for one hour).</p>`,
+        '<p>If it was not you, ignore this e-mail: your password stays as it is.</p>',
+      ].join('\n'),
+    });
+  }
+
+  /**
+   * Sets the password from an invitation or reset link (single use); the user's sessions end.
+   * Null when the link is unknown, used or expired. `ctx` names where the request came from.
+   */
+  async redeem(
+    purpose: 'invitation' | 'password_reset',
+    token: string,
+    password: string,
+    from: { requestId: string | null; ip: string | null },
+  ): Promise<UserSummary | null> {
+    const user = await this.users.redeemToken(purpose, token, password);
+    if (!user) return null;
+    await this.sessions.endOthers(user.id, null);
+    const ctx: AuditContext = {
+      ...from,
+      actor: {
+        accountId: user.accountId,
+        type: 'user',
+        name: user.email,
+        apiKeyId: null,
+        userId: user.id,
+      },
+    };
+    await this.record(
+      ctx,
+      purpose === 'invitation' ? 'user' : 'password',
+      purpose === 'invitation' ? 'accept' : 'reset',
+      user,
+    );
+    return user;
+  }
+
+  private record(
+    ctx: AuditContext,
+    type: 'user' | 'password',
+    action: SecurityAction,
+    user: UserSummary,
+  ): Promise<void> {
+    return this.audit.record(securityEvent(ctx, type, action, user.email));
+  }
+
+  private async sendInvitation(user: UserSummary, token: string, invitedBy: string) {
+    const link = `${this.config.publicUrl}/app/login/invitation?token=${token}`;
+    await this.mail.enqueue({
+      accountId: user.accountId,
+      kind: 'user_invitation',
+      ref: null,
+      to: user.email,
+      subject: 'You are invited to Vision Eligibility',
+      text: [
+        `${invitedBy} invited you to sign in to Vision Eligibility as ${user.role}.`,
+        `Set your password here (the link works once, for 72 hours): ${link}`,
+      ].join('\n\n'),
+      html: [
+        `<p>${escapeHtml(invitedBy)} invited you to sign in to Vision Eligibility as ${user.role}.</p>`,
+        `<p><a href="${escapeHtml(link)}">Set your password</a> (the link works once, for 72 hours).</p>`,
+      ].join('\n'),
+    });
+  }
+}

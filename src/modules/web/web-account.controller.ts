@@ -1,0 +1,88 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import { auditContextOf } from '@/modules/audit/security-events';
+import { ChangePasswordDto } from './dto/users.dto';
+import { bindForm, formFields, submitForm } from './forms';
+import { UserAccessService } from './user-access.service';
+import { flash, renderPage, webUser } from './web-context';
+import { WebSessions } from './web-sessions';
+
+/**
+ * The signed-in user's own sign-in (CONTRACT §20): change the password (the current one
+ * required; the user's other sessions end), see the open sessions and end them.
+ */
+@ApiExcludeController()
+@Controller('app/account')
+export class WebAccountController {
+  constructor(
+    private readonly access: UserAccessService,
+    private readonly sessions: WebSessions,
+  ) {}
+
+  @Get()
+  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.render(req, res, null);
+  }
+
+  @Post('password')
+  async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    await submitForm(
+      res,
+      async () => {
+        const body = await bindForm(ChangePasswordDto, form, { keepBlank: true });
+        if (body.new_password !== body.new_password_confirmation)
+          throw ValidationFailed.field('new_password_confirmation', 'The two passwords differ.');
+        const ctx = auditContextOf(req)!;
+        const user = await this.access.changePassword(
+          ctx,
+          body.current_password,
+          body.new_password,
+          req.sessionID,
+        );
+        // This session stays signed in under the new epoch; every other one has ended.
+        req.session.sessionEpoch = user.sessionEpoch;
+        flash(req, 'ok', 'Password changed. Your other sessions have been signed out.');
+        res.redirect('/app/account/');
+      },
+      (errors) => this.render(req, res, errors),
+    );
+  }
+
+  @Post('sessions/:handle/end')
+  async endOne(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('handle') handle: string,
+  ): Promise<void> {
+    const ended = await this.sessions.end(webUser(req)!.userId, handle);
+    flash(
+      req,
+      ended ? 'ok' : 'error',
+      ended ? 'Session ended.' : 'That session had already ended.',
+    );
+    res.redirect('/app/account/');
+  }
+
+  /** "Sign out everywhere", this browser included. */
+  @Post('sessions/end-all')
+  async endAll(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.access.endAllSessions(webUser(req)!.userId);
+    req.session.destroy(() => {
+      res.clearCookie('vision.sid', { path: '/' });
+      res.redirect('/app/login');
+    });
+  }
+
+  private async render(req: Request, res: Response, errors: ErrorTree | null): Promise<void> {
+    const sessions = await this.sessions.list(webUser(req)!.userId, req.sessionID);
+    renderPage(req, res, 'account.njk', {
+      title: 'Your account',
+      section: 'account',
+      sessions,
+      errors,
+    });
+  }
+}
