@@ -16,6 +16,7 @@ import { EligibilityBatches1795325462788 } from './1795325462788-EligibilityBatc
 import { Lz4Bodies1795341000000 } from './1795341000000-Lz4Bodies';
 import { PaperClaimRoute1795484198607 } from './1795484198607-PaperClaimRoute';
 import { ErrorDetailInStoredBodies1795490000000 } from './1795490000000-ErrorDetailInStoredBodies';
+import { ClearinghouseReadyClaims1795490200000 } from './1795490200000-ClearinghouseReadyClaims';
 import { EmbeddedSessionsBound1795492727000 } from './1795492727000-EmbeddedSessionsBound';
 import { WebUsers1795495000000 } from './1795495000000-WebUsers';
 
@@ -39,6 +40,7 @@ export const migrations = [
   Lz4Bodies1795341000000,
   PaperClaimRoute1795484198607,
   ErrorDetailInStoredBodies1795490000000,
+  ClearinghouseReadyClaims1795490200000,
   EmbeddedSessionsBound1795492727000,
   WebUsers1795495000000,
 ];

@@ -2,6 +2,9 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 export type LocationStatus = 'enabled' | 'disabled';
 
+/** Optometrist (NUCC provider taxonomy): the 837P's PRV when a location names no other. */
+export const DEFAULT_TAXONOMY_CODE = '152W00000X';
+
 @Entity('locations')
 @Index('locations_account_created_idx', ['accountId', 'createdAt'])
 export class Location {
@@ -50,6 +53,24 @@ export class Location {
 
   @Column({ type: 'varchar', length: 10, nullable: true })
   zipcode: string | null;
+
+  /** The billing provider's taxonomy (2000A PRV*BI, CONTRACT §15): optometrist by default. */
+  @Column({ name: 'taxonomy_code', type: 'char', length: 10, default: DEFAULT_TAXONOMY_CODE })
+  taxonomyCode: string;
+
+  /** The individual who renders care at the location (2310B); all three set, or none. */
+  @Column({ name: 'rendering_npi', type: 'varchar', length: 10, nullable: true })
+  renderingNpi: string | null;
+
+  @Column({ name: 'rendering_first_name', type: 'varchar', length: 35, nullable: true })
+  renderingFirstName: string | null;
+
+  @Column({ name: 'rendering_last_name', type: 'varchar', length: 60, nullable: true })
+  renderingLastName: string | null;
+
+  /** Null: the location's `taxonomy_code`. */
+  @Column({ name: 'rendering_taxonomy_code', type: 'char', length: 10, nullable: true })
+  renderingTaxonomyCode: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

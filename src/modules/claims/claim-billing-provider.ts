@@ -1,14 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import type { Location } from '@/modules/accounts/location.entity';
-import type { X837Address } from '@/modules/x12/x837.writer';
+import type { X837Address, X837IndividualProvider } from '@/modules/x12/x837.writer';
 
-/** The practice's provider identity on a claim (CONTRACT §10: per location). */
+/**
+ * The practice's provider identity on a claim (CONTRACT §10 and §15: per location). The fields
+ * the 837P also needs (tax id, address, rendering provider) may be missing: the claim then goes
+ * the paper route, saying which (`x12RouteGaps`).
+ */
 export interface BillingProvider {
   npi: string;
   organizationName: string;
   taxId: string | null;
   address: X837Address | null;
+  taxonomyCode: string;
+  /** The location's rendering provider; a claim may name its own. */
+  renderingProvider: X837IndividualProvider | null;
+  /** The location's code, for the paper route's reasons. */
+  locationCode: string;
 }
 
 /**
@@ -35,8 +44,17 @@ export function billingProviderOf(location: Location): BillingProvider | null {
     npi: location.npi,
     organizationName: location.organizationName || location.title,
     taxId: location.taxId,
-    // A location without a street address: the 837P leaves N3/N4 out.
     address: locationAddress(location),
+    taxonomyCode: location.taxonomyCode,
+    renderingProvider: location.renderingNpi
+      ? {
+          npi: location.renderingNpi,
+          firstName: location.renderingFirstName ?? '',
+          lastName: location.renderingLastName ?? '',
+          taxonomyCode: location.renderingTaxonomyCode ?? location.taxonomyCode,
+        }
+      : null,
+    locationCode: location.code,
   };
 }
 

@@ -103,12 +103,21 @@ const input: ClaimFormInput = {
       line2: 'Floor 2',
       city: 'Austin',
       state: 'TX',
-      zipcode: '78701',
+      zipcode: '78701-1234',
     },
+    taxonomyCode: '152W00000X',
+    renderingProvider: null,
+    locationCode: 'LOC7K2M9QXA',
   },
   facility: {
     name: 'Downtown Eye Care',
-    address: { line1: '901 E 6th St', line2: null, city: 'Austin', state: 'TX', zipcode: '78702' },
+    address: {
+      line1: '901 E 6th St',
+      line2: null,
+      city: 'Austin',
+      state: 'TX',
+      zipcode: '78702-4410',
+    },
   },
   mailTo: vsp,
 };

@@ -8,7 +8,7 @@ import { write837 } from '@/modules/x12/x837.writer';
 import type { BillingProvider } from './claim-billing-provider';
 import { submitRetryDelayMs } from './claim-lifecycle';
 import { ClaimTransitions } from './claim-transitions';
-import { professionalClaimOf } from './claim-x12';
+import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from './claim-service-line.entity';
 import type { Claim } from './claim.entity';
 import { insurerName } from './insurer-codes';
@@ -21,9 +21,13 @@ export interface ClaimContext {
 }
 
 /**
- * Submits a claim (CONTRACT §12): as an 837P through the clearinghouse when the insurer has a
- * payer id, the claims endpoint is set, the location has an NPI and the claim has a diagnosis;
- * otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form until it is mailed.
+ * Submits a claim (CONTRACT §12 and §15): as an 837P through the clearinghouse when the insurer
+ * has a payer id, the claims endpoint is set and the claim has everything the 837P requires
+ * (`x12RouteGaps`); otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form
+ * until it is mailed, its history and `submission.detail` saying why. Every attempt of one claim
+ * sends the same interchange (ISA13/GS06/ST02 kept with the claim) with the same
+ * `Idempotency-Key`, so a claim the clearinghouse took before its answer was lost is not taken
+ * twice.
  */
 @Injectable()
 export class ClaimSubmitter {
@@ -39,23 +43,25 @@ export class ClaimSubmitter {
     const { claim, lines, location, provider } = ctx;
     const insurer = insurerName(claim.insurerCode);
     const payerId = this.client.payerIdFor(claim.insurerCode);
-    const paperBecause = !this.client.submitsTo(claim.insurerCode)
-      ? `${insurer} has no electronic claims route`
-      : !provider
-        ? `the location ${location.code} has no NPI`
-        : lines.every((l) => (l.diagnosisCodes ?? []).length === 0)
-          ? 'the claim has no diagnosis'
-          : null;
-    if (paperBecause !== null || !provider || !payerId) {
+    const paperBecause =
+      !this.client.submitsTo(claim.insurerCode) || !payerId
+        ? [`${insurer} has no electronic claims route.`]
+        : !provider
+          ? [`The location ${location.code} has no NPI.`]
+          : x12RouteGaps(claim, lines, provider);
+    if (paperBecause.length > 0 || !provider || !payerId) {
+      const detail = paperBecause.join(' ').slice(0, 900);
       // CONTRACT §21: nothing has gone to the insurer yet; `submitted` comes when it is mailed.
       await this.transitions.move(claim.id, location, {
         status: 'ready_to_mail',
-        detail: `Paper claim form (CMS-1500), to be mailed to ${insurer}: ${paperBecause}.`,
+        detail: `Paper claim form (CMS-1500), to be mailed to ${insurer}. ${detail}`,
+        set: { submissionDetail: detail },
         nextInMs: null,
       });
       return;
     }
 
+    const kept = await this.transitions.keepEnvelope(claim.id, this.client.envelope());
     let x12: string;
     try {
       x12 = write837(
@@ -64,14 +70,18 @@ export class ClaimSubmitter {
           receiverId: this.config.clearinghouse.receiverId,
           contactEmail: /<?([^<>\s]+@[^<>\s]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? '',
         }),
-        this.client.envelope(),
+        this.client.envelope(kept),
       );
     } catch (e) {
       if (!(e instanceof X12WriteError)) throw e;
       await this.fail(claim, location, `the 837P cannot be written: ${e.message}`, null, null);
       return;
     }
-    const outcome = await this.client.submit(x12, this.config.insurerTimeoutMs);
+    const outcome = await this.client.submit(
+      x12,
+      this.config.insurerTimeoutMs,
+      idempotencyKey(claim.code, kept.controlNumber),
+    );
     this.logger.log({ claim: claim.code, attempt, outcome: outcome.kind }, 'claim submitted');
     if (outcome.kind === 'accepted') {
       await this.transitions.move(claim.id, location, {
@@ -81,6 +91,7 @@ export class ClaimSubmitter {
           submissionChannel: 'x12',
           clearinghouseId: outcome.clearinghouseId,
           submittedAt: new Date(),
+          submissionDetail: null,
           x12837: x12,
         },
         nextInMs: this.client.canCheckStatus() ? this.config.claims.statusIntervalMs : null,
@@ -118,4 +129,9 @@ export class ClaimSubmitter {
       nextInMs: retryInMs,
     });
   }
+}
+
+/** The `Idempotency-Key` of a claim's submissions: the same on every retry of its interchange. */
+export function idempotencyKey(claimCode: string, controlNumber: number): string {
+  return `${claimCode}-${String(controlNumber).padStart(9, '0')}`;
 }

@@ -17,7 +17,12 @@ export interface ClaimChange {
   status: ClaimStatus;
   detail: string | null;
   /** Other columns set in the same UPDATE (submission, the 837P). */
-  set?: Partial<Pick<Claim, 'submissionChannel' | 'clearinghouseId' | 'submittedAt' | 'x12837'>>;
+  set?: Partial<
+    Pick<
+      Claim,
+      'submissionChannel' | 'clearinghouseId' | 'submittedAt' | 'x12837' | 'submissionDetail'
+    >
+  >;
   /** When the next run is due (a retry, a status check); null: nothing left to do. */
   nextInMs: number | null;
 }
@@ -86,6 +91,28 @@ export class ClaimTransitions {
     if (change.nextInMs !== null)
       await this.queue.enqueue(claimId, change.nextInMs, `t${Date.now()}`);
     return true;
+  }
+
+  /**
+   * The claim's interchange control number and time (CONTRACT §15): `fresh` is kept when the
+   * claim has none yet; otherwise those kept at its first attempt are answered, so every retry
+   * sends the same ISA13/GS06/ST02.
+   */
+  async keepEnvelope(
+    claimId: string,
+    fresh: { controlNumber: number; createdAt: Date },
+  ): Promise<{ controlNumber: number; createdAt: Date }> {
+    await this.db
+      .createQueryBuilder()
+      .update(Claim)
+      .set({ x12ControlNumber: fresh.controlNumber, x12CreatedAt: fresh.createdAt })
+      .where('id = :claimId AND x12_control_number IS NULL', { claimId })
+      .execute();
+    const kept = await this.db.getRepository(Claim).findOneOrFail({
+      where: { id: claimId },
+      select: { id: true, x12ControlNumber: true, x12CreatedAt: true },
+    });
+    return { controlNumber: kept.x12ControlNumber!, createdAt: kept.x12CreatedAt! };
   }
 
   /** Nothing changed: the next run (a status check) is due in `delayMs`. */

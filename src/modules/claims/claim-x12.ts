@@ -1,10 +1,18 @@
 import { isoDate } from '@/common/dates';
 import type { ClaimStatusInquiry } from '@/modules/x12/x276.writer';
-import { ProfessionalClaim, relationshipCode, X837Person } from '@/modules/x12/x837.writer';
+import { toMinor } from '@/common/decimal';
+import { procedureComposite } from '@/modules/x12/x837.parts';
+import {
+  ProfessionalClaim,
+  relationshipCode,
+  X837Address,
+  X837IndividualProvider,
+  X837Person,
+} from '@/modules/x12/x837.writer';
 import type { BillingProvider } from './claim-billing-provider';
 import { claimTotalCost } from './claim-charges';
 import type { ClaimServiceLine } from './claim-service-line.entity';
-import type { Claim, ClaimPerson } from './claim.entity';
+import type { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
 import { insurerName } from './insurer-codes';
 
 /** The patient is the subscriber when marked `self`, or, untyped, when it is the same person. */
@@ -16,21 +24,45 @@ export function patientIsSubscriber(claim: Pick<Claim, 'patient' | 'primaryMembe
   return same(p.first_name, m.first_name) && same(p.last_name, m.last_name) && p.dob === m.dob;
 }
 
-function person(p: ClaimPerson): X837Person {
+function address(a: ClaimAddress | null): X837Address | null {
+  return a
+    ? { line1: a.line1, line2: a.line2, city: a.city, state: a.state, zipcode: a.zipcode }
+    : null;
+}
+
+function person(p: ClaimPerson, fallbackAddress: ClaimAddress | null = null): X837Person {
   return {
     firstName: p.first_name,
     lastName: p.last_name,
     dob: p.dob,
     sex: p.sex,
-    address: p.address
-      ? {
-          line1: p.address.line1,
-          line2: p.address.line2,
-          city: p.address.city,
-          state: p.address.state,
-          zipcode: p.address.zipcode,
-        }
-      : null,
+    address: address(p.address ?? fallbackAddress),
+  };
+}
+
+/**
+ * Who 2010BA names (CONTRACT §15): the patient, with the primary member's id, when the patient is
+ * the subscriber; the patient with their own id when they have a member id of their own (a
+ * dependent with their own card); otherwise the primary member, the patient in 2010CA.
+ */
+function subscriberAndPatient(claim: Claim): {
+  subscriber: X837Person & { memberId: string };
+  patient: (X837Person & { relationship: string }) | null;
+} {
+  const p = claim.patient;
+  const m = claim.primaryMember;
+  const own = !!p.member_id && p.member_id !== m.member_id;
+  if (patientIsSubscriber(claim) || own) {
+    const self = { ...person(p, m.address), sex: p.sex ?? (own ? null : m.sex) };
+    return {
+      subscriber: { ...self, memberId: (own ? p.member_id : m.member_id) ?? '' },
+      patient: null,
+    };
+  }
+  return {
+    subscriber: { ...person(m), memberId: m.member_id ?? '' },
+    // A dependent's 2010CA address is required: the patient's, else the primary member's.
+    patient: { ...person(p, m.address), relationship: relationshipCode(p.type) },
   };
 }
 
@@ -40,7 +72,78 @@ export interface SubmitterIdentity {
   contactEmail: string;
 }
 
-/** A claim as the 837P writer takes it (CONTRACT §12). */
+/** The rendering provider of a claim: its own (CONTRACT §15), else its location's. */
+export function renderingProviderOf(
+  claim: Claim,
+  provider: BillingProvider,
+): X837IndividualProvider | null {
+  const own = claim.renderingProvider;
+  if (own)
+    return {
+      npi: own.npi,
+      firstName: own.first_name,
+      lastName: own.last_name,
+      taxonomyCode: own.taxonomy_code ?? provider.taxonomyCode,
+    };
+  return provider.renderingProvider;
+}
+
+/**
+ * Why a claim cannot go the X12 route (CONTRACT §15), one sentence each; empty when the 837P can
+ * be written. The claim then goes the paper route with these reasons.
+ */
+export function x12RouteGaps(
+  claim: Claim,
+  lines: ClaimServiceLine[],
+  provider: BillingProvider,
+): string[] {
+  const gaps: string[] = [];
+  const where = `The location ${provider.locationCode}`;
+  const missing: string[] = [];
+  if (!provider.taxId) missing.push('a tax id');
+  if (!provider.address) missing.push('a street address');
+  else if (!/^\d{5}-\d{4}$/.test(provider.address.zipcode.trim()))
+    missing.push('the ZIP+4 of its address');
+  if (missing.length > 0) gaps.push(`${where} has no ${missing.join(', no ')}.`);
+  const rendering = renderingProviderOf(claim, provider);
+  if (!rendering)
+    gaps.push(
+      `No rendering provider (the individual NPI who gave the care) on the claim or the location ${provider.locationCode}.`,
+    );
+  else if (rendering.npi === provider.npi)
+    gaps.push("The rendering provider's NPI is the organisation's: an individual's is needed.");
+  const { subscriber, patient } = subscriberAndPatient(claim);
+  if (!subscriber.memberId) gaps.push("The primary member has no member id (the payer's card).");
+  if (patient === null) {
+    const lacks = [
+      subscriber.address ? null : 'address',
+      subscriber.sex === 'female' || subscriber.sex === 'male' ? null : 'sex',
+    ].filter((x) => x !== null);
+    if (lacks.length > 0)
+      gaps.push(`The subscriber (the patient) has no ${lacks.join(' and no ')} on the claim.`);
+  } else if (!patient.address) gaps.push('The patient and the primary member have no address.');
+  const sorted = [...lines].sort((a, b) => a.position - b.position);
+  const doubled = sorted
+    .map((l, i) => ({ i, problem: procedureComposite(l.codes) }))
+    .filter((x) => typeof x.problem === 'string');
+  const second = doubled.filter((x) => x.problem === SECOND_PROCEDURE);
+  if (second.length > 0)
+    gaps.push(`${SECOND_PROCEDURE} (service ${second.map((x) => x.i + 1).join(', ')})`);
+  for (const x of doubled.filter((d) => d.problem !== SECOND_PROCEDURE))
+    gaps.push(`Service ${x.i + 1}: ${String(x.problem)}.`);
+  const diagnoses = new Set(
+    lines.flatMap((l) => l.diagnosisCodes ?? []).map((c) => c.replace('.', '')),
+  );
+  if (diagnoses.size === 0) gaps.push('The claim has no diagnosis.');
+  if (diagnoses.size > 12) gaps.push('The claim has more than 12 diagnoses.');
+  if (lines.length > 50) gaps.push('The claim has more than 50 service lines.');
+  if (toMinor(claimTotalCost(lines)) <= 0n) gaps.push('The total charge is zero.');
+  return gaps;
+}
+
+const SECOND_PROCEDURE = 'One procedure code per service line is needed to file electronically.';
+
+/** A claim as the 837P writer takes it (CONTRACT §12 and §15); `x12RouteGaps` must be empty. */
 export function professionalClaimOf(
   claim: Claim,
   lines: ClaimServiceLine[],
@@ -48,7 +151,7 @@ export function professionalClaimOf(
   payerId: string,
   ids: SubmitterIdentity,
 ): ProfessionalClaim {
-  const self = patientIsSubscriber(claim);
+  const { subscriber, patient } = subscriberAndPatient(claim);
   return {
     submitter: {
       id: ids.submitterId,
@@ -56,14 +159,20 @@ export function professionalClaimOf(
       contactEmail: ids.contactEmail,
     },
     receiver: { id: ids.receiverId, name: ids.receiverId },
-    billingProvider: provider,
-    subscriber: { ...person(claim.primaryMember), memberId: claim.primaryMember.member_id ?? '' },
-    patient: self
-      ? null
-      : { ...person(claim.patient), relationship: relationshipCode(claim.patient.type) },
+    billingProvider: {
+      npi: provider.npi,
+      organizationName: provider.organizationName,
+      taxId: provider.taxId ?? '',
+      address: provider.address!,
+      taxonomyCode: provider.taxonomyCode,
+    },
+    renderingProvider: renderingProviderOf(claim, provider)!,
+    subscriber,
+    patient,
     payer: { id: payerId, name: insurerName(claim.insurerCode) },
     claimCode: claim.code,
     acceptAssignment: claim.acceptAssignment,
+    paidAmount: claim.paidAmount,
     services: [...lines]
       .sort((a, b) => a.position - b.position)
       .map((l) => ({

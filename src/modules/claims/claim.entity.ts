@@ -57,6 +57,14 @@ export interface ClaimPerson {
   address: ClaimAddress | null;
 }
 
+/** The individual who rendered the care (the 837P's 2310B), as the claim names it. */
+export interface ClaimRenderingProvider {
+  npi: string;
+  first_name: string;
+  last_name: string;
+  taxonomy_code: string | null;
+}
+
 /**
  * An out-of-network vision claim (CONTRACT §5). What was claimed is immutable once created; its
  * lifecycle (§12) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
@@ -87,6 +95,10 @@ export class Claim {
   @Column({ name: 'submission_channel', type: 'varchar', length: 8, nullable: true })
   submissionChannel: SubmissionChannel | null;
 
+  /** Why the claim took its route: on paper, what electronic filing lacked (CONTRACT §15). */
+  @Column({ name: 'submission_detail', type: 'varchar', length: 1000, nullable: true })
+  submissionDetail: string | null;
+
   /** The clearinghouse's id of the submitted 837P. */
   @Column({ name: 'clearinghouse_id', type: 'varchar', length: 100, nullable: true })
   clearinghouseId: string | null;
@@ -97,6 +109,16 @@ export class Claim {
   /** The 837P interchange as last sent (patient data: served to its account only). */
   @Column({ name: 'x12_837', type: 'text', nullable: true })
   x12837: string | null;
+
+  /**
+   * ISA13 (GS06 and ST02 derive from it) and the creation time of the claim's interchange, fixed
+   * before the first attempt: every retry sends the same interchange (CONTRACT §15).
+   */
+  @Column({ name: 'x12_control_number', type: 'integer', nullable: true })
+  x12ControlNumber: number | null;
+
+  @Column({ name: 'x12_created_at', type: 'timestamptz', precision: 3, nullable: true })
+  x12CreatedAt: Date | null;
 
   @Column({ name: 'job_due_at', type: 'timestamptz', nullable: true })
   jobDueAt: Date | null;
@@ -122,6 +144,10 @@ export class Claim {
 
   @Column({ name: 'accept_assignment', type: 'boolean', default: false })
   acceptAssignment: boolean;
+
+  /** The claim's own rendering provider; null: the location's. */
+  @Column({ name: 'rendering_provider', type: 'jsonb', nullable: true })
+  renderingProvider: ClaimRenderingProvider | null;
 
   /** `json` (not jsonb) keeps the caller's object exactly as given. */
   @Column({ type: 'json', nullable: true })

@@ -239,3 +239,44 @@ export function writeSingleTransaction(
     { separators: envelope.separators, lineBreaks: envelope.lineBreaks },
   );
 }
+
+/** Letters NFKD does not decompose into a base letter and marks (CONTRACT §15: `Núñez` → `NUNEZ`). */
+const LATIN_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'SS',
+  Æ: 'AE',
+  æ: 'AE',
+  Œ: 'OE',
+  œ: 'OE',
+  Ø: 'O',
+  ø: 'O',
+  Ł: 'L',
+  ł: 'L',
+  Đ: 'D',
+  đ: 'D',
+  Ð: 'D',
+  ð: 'D',
+  Þ: 'TH',
+  þ: 'TH',
+  ı: 'I',
+};
+
+/**
+ * Text in the X12 basic character set (upper-case letters, digits, space and
+ * `! " & ' ( ) * + , - . / : ; ? =`), as clearinghouses' edits require of names and addresses:
+ * accents are dropped (`Núñez` → `NUNEZ`), a few letters spelled out (`ß` → `SS`), anything else
+ * outside the set becomes a space; then as `x12Text` (separators out, spaces collapsed, cut).
+ */
+export function x12BasicText(
+  value: string,
+  max: number,
+  separators: Separators = DEFAULT_SEPARATORS,
+): string {
+  const latin = [...value]
+    .map((c) => LATIN_LETTERS[c] ?? c)
+    .join('')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9 !"&'()*+,\-./:;?=]/g, ' ');
+  return x12Text(latin, max, separators);
+}

@@ -1,7 +1,7 @@
 import { fromMinor, toMinor } from '@/common/decimal';
 import { X12WriteError } from './x12.errors';
 import type { Separators } from './x12.segment';
-import { SegmentData, x12Text } from './x12.writer';
+import { SegmentData, x12BasicText } from './x12.writer';
 
 /** The input types of the 837P writer and the small pieces it is built from. */
 
@@ -35,27 +35,43 @@ export interface X837Service {
   diagnosisCodes: readonly string[];
 }
 
-/** One professional claim as the 837P carries it (CONTRACT §12). */
+/** An individual provider (2310B rendering provider): a type-1 NPI, a name, a taxonomy. */
+export interface X837IndividualProvider {
+  npi: string;
+  firstName: string;
+  lastName: string;
+  /** PRV03, the provider taxonomy code (`152W00000X`, optometrist). */
+  taxonomyCode: string;
+}
+
+/** One professional claim as the 837P carries it (CONTRACT §12 and §15). */
 export interface ProfessionalClaim {
   /** 1000A: who sends the file (the service's clearinghouse account). */
   submitter: { id: string; name: string; contactEmail: string };
   /** 1000B: the clearinghouse. */
   receiver: { id: string; name: string };
-  /** 2010AA: the location (its provider identity). */
+  /** 2000A/2010AA: the location (its provider identity); every field is required (§15). */
   billingProvider: {
     npi: string;
     organizationName: string;
-    taxId: string | null;
-    address: X837Address | null;
+    taxId: string;
+    /** The street address with its ZIP+4. */
+    address: X837Address;
+    taxonomyCode: string;
   };
+  /** 2310B: the individual who rendered the care (the organisation's NPI cannot). */
+  renderingProvider: X837IndividualProvider;
+  /** 2010BA. When the patient is the subscriber, `address` and `sex` are required (§15). */
   subscriber: X837Person & { memberId: string; groupNumber?: string | null };
-  /** 2000C/2010CA, only when the patient is not the subscriber. */
+  /** 2000C/2010CA, only when the patient is not the subscriber; `address` is then required. */
   patient: (X837Person & { relationship: string }) | null;
   payer: { id: string; name: string };
   /** CLM01, the patient control number: the claim code. */
   claimCode: string;
   /** CLM07/CLM08: benefits assigned to the provider. */
   acceptAssignment: boolean;
+  /** What the patient paid (decimal string): `AMT*F5` when above zero. */
+  paidAmount: string;
   services: readonly X837Service[];
 }
 
@@ -107,23 +123,22 @@ export function diagnosisPointers(services: readonly X837Service[]): {
   return { codes, pointers };
 }
 
-/**
- * The 837P transaction set (005010X222A1): 1000A submitter, 1000B receiver, 2000A/2010AA billing
- * provider, 2000B subscriber (2010BA) and payer (2010BB), 2000C patient only when the patient is
- * not the subscriber, then 2300 (CLM, HI) and one 2400 (LX, SV1, DTP*472) per service.
- */
-export function address(a: X837Address | null, s: Separators): SegmentData[] {
-  if (!a) return [];
-  const line2 = a.line2 ? x12Text(a.line2, 55, s) : '';
-  return [
-    line2 ? ['N3', x12Text(a.line1, 55, s), line2] : ['N3', x12Text(a.line1, 55, s)],
-    [
-      'N4',
-      x12Text(a.city, 30, s),
-      x12Text(a.state, 2, s).toUpperCase(),
-      a.zipcode.replace('-', ''),
-    ],
-  ];
+/** A ZIP code as N403 carries it: 5 or 9 digits (`78701-1234` → `787011234`), else null. */
+export function n4Zip(zipcode: string): string | null {
+  const digits = zipcode.trim().replace('-', '');
+  return /^\d{5}(\d{4})?$/.test(digits) ? digits : null;
+}
+
+/** N3/N4 of a person or provider, transliterated to the X12 basic character set. */
+export function address(a: X837Address, s: Separators, what: string): SegmentData[] {
+  const line1 = x12BasicText(a.line1, 55, s);
+  const line2 = a.line2 ? x12BasicText(a.line2, 55, s) : '';
+  const city = x12BasicText(a.city, 30, s);
+  const state = x12BasicText(a.state, 2, s);
+  const zip = n4Zip(a.zipcode);
+  if (!line1 || !city || !/^[A-Z]{2}$/.test(state) || !zip)
+    throw new X12WriteError(`the ${what} address is incomplete (street, city, state and ZIP)`);
+  return [line2 ? ['N3', line1, line2] : ['N3', line1], ['N4', city, state, zip]];
 }
 
 export function sexCode(sex: string | null): string {
@@ -134,4 +149,17 @@ export function d8(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
     throw new X12WriteError(`${JSON.stringify(date)} is not YYYY-MM-DD`);
   return date.replaceAll('-', '');
+}
+
+/** SV101: `codes[0]` is the procedure, each further code a two-character modifier (up to four). */
+export function procedureComposite(codes: readonly string[]): string[] | string {
+  const [procedure, ...rest] = codes.map((c) => c.trim().toUpperCase());
+  if (!procedure || !/^[A-Z0-9]{5}$/.test(procedure))
+    return `${JSON.stringify(procedure ?? '')} is not a CPT/HCPCS code`;
+  if (rest.some((c) => c.length !== 2))
+    return 'One procedure code per service line is needed to file electronically.';
+  if (rest.some((c) => !/^[A-Z0-9]{2}$/.test(c)))
+    return `${JSON.stringify(rest.find((c) => !/^[A-Z0-9]{2}$/.test(c)))} is not a procedure modifier`;
+  if (rest.length > 4) return 'A service line carries at most four procedure modifiers.';
+  return ['HC', procedure, ...rest];
 }

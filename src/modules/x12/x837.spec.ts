@@ -3,71 +3,23 @@ import { X12WriteError } from './x12.errors';
 import { tokenize } from './x12.tokenizer';
 import { read837 } from './x837.reader';
 import { ProfessionalClaim, write837, x12Amount } from './x837.writer';
-import type { EnvelopeSettings } from './x270.writer';
+import type { EnvelopeSettings } from './x12.writer';
+import { check837Structure } from './x837.structure';
+import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from './x837.variants';
 
-const envelope: EnvelopeSettings = {
-  senderId: 'VISIONELIG',
-  receiverId: 'CLEARINGHOUSE',
-  usage: 'T',
-  controlNumber: 5150,
-  createdAt: new Date('2026-11-16T09:05:00Z'),
+const envelope = VARIANT_ENVELOPE;
+const claim = variantClaim;
+
+/** Every 837P a test writes passes the guide's loop and segment usage check (CONTRACT §15). */
+const write = (c: ProfessionalClaim, env: EnvelopeSettings = envelope): string => {
+  const text = write837(c, env);
+  expect(check837Structure(text, { patientPaid: Number(c.paidAmount) > 0 })).toEqual([]);
+  return text;
 };
-
-const maria = {
-  firstName: 'Maria',
-  lastName: 'Gonzalez',
-  dob: '1986-04-12',
-  sex: 'female',
-  address: {
-    line1: '1208 Congress Ave',
-    line2: 'Apt 4B',
-    city: 'Austin',
-    state: 'TX',
-    zipcode: '78701',
-  },
-};
-
-const claim = (over: Partial<ProfessionalClaim> = {}): ProfessionalClaim => ({
-  submitter: {
-    id: 'VISIONELIG',
-    name: 'Clear Sight Optometry',
-    contactEmail: 'claims@clearsight.test',
-  },
-  receiver: { id: 'CLEARINGHOUSE', name: 'Clearinghouse' },
-  billingProvider: {
-    npi: '1234567893',
-    organizationName: 'Clear Sight Optometry',
-    taxId: '741234567',
-    address: { line1: '500 W 2nd St', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
-  },
-  subscriber: { ...maria, memberId: 'VSP104882211' },
-  patient: null,
-  payer: { id: 'VSP01', name: 'VSP Vision Care' },
-  claimCode: 'CLM8D3K6TQW',
-  acceptAssignment: false,
-  services: [
-    {
-      codes: ['92014'],
-      date: '2026-11-14',
-      quantity: 1,
-      cost: '145.0000',
-      diagnosisCodes: ['H52.13'],
-    },
-    {
-      codes: ['V2100', 'RT'],
-      date: '2026-11-14',
-      quantity: 2,
-      cost: '90.5000',
-      diagnosisCodes: ['H52.13', 'H52.4'],
-    },
-    { codes: ['V2020'], date: '2026-11-15', quantity: 1, cost: '1075.2500', diagnosisCodes: [] },
-  ],
-  ...over,
-});
 
 describe('837P writer (005010X222A1)', () => {
   it('writes the segments in the order of the guide and counts them in SE01', () => {
-    const read = read837(write837(claim(), envelope));
+    const read = read837(write(claim()));
     expect(read.segmentIds).toEqual([
       'ST',
       'BHT',
@@ -75,6 +27,7 @@ describe('837P writer (005010X222A1)', () => {
       'PER',
       'NM1',
       'HL',
+      'PRV',
       'NM1',
       'N3',
       'N4',
@@ -88,6 +41,8 @@ describe('837P writer (005010X222A1)', () => {
       'NM1',
       'CLM',
       'HI',
+      'NM1',
+      'PRV',
       'LX',
       'SV1',
       'DTP',
@@ -105,7 +60,7 @@ describe('837P writer (005010X222A1)', () => {
   });
 
   it('charges each line cost × quantity and the claim the sum of the lines', () => {
-    const read = read837(write837(claim(), envelope));
+    const read = read837(write(claim()));
     expect(read.services.map((s) => [s.charge, s.quantity, s.unit])).toEqual([
       ['145', '1', 'UN'],
       ['181', '2', 'UN'],
@@ -118,7 +73,7 @@ describe('837P writer (005010X222A1)', () => {
   });
 
   it('names the billing provider, subscriber and payer with their ids', () => {
-    const read = read837(write837(claim(), envelope));
+    const read = read837(write(claim()));
     expect(read.billingProvider).toMatchObject({
       entity: '85',
       lastName: 'CLEAR SIGHT OPTOMETRY',
@@ -140,21 +95,14 @@ describe('837P writer (005010X222A1)', () => {
   });
 
   it('leaves the patient loop out when the patient is the subscriber (SBR02 18)', () => {
-    const read = read837(write837(claim(), envelope));
+    const read = read837(write(claim()));
     expect(read.patient).toBeNull();
     expect(read.subscriberRelationship).toBe('18');
     expect(read.segmentIds).not.toContain('PAT');
   });
 
   it('writes the patient loop, with the claim under it, when the patient is not the subscriber', () => {
-    const child = {
-      firstName: 'Lucia',
-      lastName: 'Gonzalez',
-      dob: '2016-02-03',
-      sex: 'female',
-      address: null,
-    };
-    const text = write837(claim({ patient: { ...child, relationship: '19' } }), envelope);
+    const text = write(X837_VARIANTS['dependent patient']);
     const read = read837(text);
     expect(read.subscriberRelationship).toBe('');
     expect(read.patient).toEqual({
@@ -163,12 +111,18 @@ describe('837P writer (005010X222A1)', () => {
       demographics: { dob: '2016-02-03', sex: 'F' },
     });
     expect(text).toContain('HL*2*1*22*1~');
-    expect(text).toContain('HL*3*2*23*0~PAT*19~NM1*QC*1*GONZALEZ*LUCIA~DMG*D8*20160203*F~CLM*');
+    // 2010BA carries no N3/N4/DMG for a dependent's claim; 2010CA takes the primary member's address.
+    expect(text).toContain(
+      'NM1*IL*1*GONZALEZ*MARIA****MI*VSP104882211~NM1*PR*2*VSP VISION CARE*****PI*VSP01~',
+    );
+    expect(text).toContain(
+      'HL*3*2*23*0~PAT*19~NM1*QC*1*GONZALEZ*LUCIA~N3*1208 CONGRESS AVE*APT 4B~N4*AUSTIN*TX*78701~DMG*D8*20160203*F~CLM*',
+    );
     expect(read.services).toHaveLength(3);
   });
 
   it('lists each diagnosis once (principal ABK, then ABF) and points lines at theirs', () => {
-    const read = read837(write837(claim(), envelope));
+    const read = read837(write(claim()));
     expect(read.diagnoses).toEqual(['H5213', 'H524']);
     expect(read.diagnosisQualifiers).toEqual(['ABK', 'ABF']);
     // The frame has no diagnosis of its own: it points to the principal one.
@@ -182,7 +136,7 @@ describe('837P writer (005010X222A1)', () => {
   });
 
   it('writes the envelope with the declared separators and matching control numbers', () => {
-    const text = write837(claim(), envelope);
+    const text = write(claim());
     const { separators } = tokenize(text);
     expect(separators).toEqual({ element: '*', component: ':', repetition: '^', segment: '~' });
     expect(
@@ -200,13 +154,13 @@ describe('837P writer (005010X222A1)', () => {
 
   it('writes with other separators and reads back the same claim', () => {
     const separators = { element: '|', component: '>', repetition: '!', segment: '\n' };
-    const read = read837(write837(claim(), { ...envelope, separators }));
+    const read = read837(write(claim(), { ...envelope, separators }));
     expect(read.totalCharge).toBe('1401.25');
     expect(read.services[1].pointers).toEqual([1, 2]);
   });
 
   it('marks assigned benefits in CLM07 and CLM08', () => {
-    const text = write837(claim({ acceptAssignment: true }), envelope);
+    const text = write(claim({ acceptAssignment: true }));
     expect(text).toContain('*11:B:1*Y*A*Y*Y~');
   });
 
@@ -231,5 +185,165 @@ describe('837P writer (005010X222A1)', () => {
       ],
     });
     expect(() => write837(badCode, envelope)).toThrow(/CPT/);
+  });
+
+  it('writes 2010AA with the street address, ZIP+4, the tax id and the taxonomy (PRV*BI)', () => {
+    const text = write(claim());
+    expect(text).toContain(
+      'HL*1**20*1~PRV*BI*PXC*152W00000X~NM1*85*2*CLEAR SIGHT OPTOMETRY*****XX*1234567893~N3*500 W 2ND ST~N4*AUSTIN*TX*787011234~REF*EI*741234567~HL*2*1*22*0~',
+    );
+  });
+
+  it('names the rendering provider in 2310B (NM1*82*1, PRV*PE) after the diagnoses', () => {
+    const text = write(X837_VARIANTS['rendering provider per claim']);
+    expect(text).toContain("~NM1*82*1*O'BRIEN*OWEN****XX*1003000126~PRV*PE*PXC*152WC0802X~LX*1~");
+  });
+
+  it('bills every code of a line: the procedure and up to four modifiers', () => {
+    const read = read837(write(X837_VARIANTS['6 lines with modifiers and diagnosis pointers']));
+    expect(read.services.map((s) => s.procedure)).toEqual([
+      ['HC', '92014'],
+      ['HC', '92015', 'GY'],
+      ['HC', 'V2100', 'RT', 'LT'],
+      ['HC', 'V2781', 'RT'],
+      ['HC', 'V2781', 'LT'],
+      ['HC', 'V2020', 'NU', 'GA', 'RT', 'LT'],
+    ]);
+    expect(read.diagnoses).toEqual(['H5213', 'H524']);
+    expect(read.services.map((s) => s.pointers)).toEqual([[1, 2], [2], [1], [2, 1], [2], [1]]);
+  });
+
+  it('carries 12 diagnoses in one HI, each line pointing to its own four', () => {
+    const read = read837(write(X837_VARIANTS['12 diagnoses']));
+    expect(read.diagnoses).toHaveLength(12);
+    expect(read.diagnosisQualifiers).toEqual(['ABK', ...Array<string>(11).fill('ABF')]);
+    expect(read.services.map((s) => s.pointers)).toEqual([
+      [1, 2, 3, 4],
+      [5, 6, 7, 8],
+      [9, 10, 11, 12],
+    ]);
+  });
+
+  it('sends AMT*F5 with what the patient paid, only when above zero', () => {
+    expect(write(X837_VARIANTS['paid amount above zero'])).toContain('~AMT*F5*1200.75~HI*');
+    expect(write(X837_VARIANTS['paid amount zero'])).not.toContain('AMT*');
+  });
+
+  it('makes a patient with a member id of their own the subscriber: no 2000C loop', () => {
+    const text = write(X837_VARIANTS['dependent with their own member id (the subscriber)']);
+    const read = read837(text);
+    expect(read.patient).toBeNull();
+    expect(read.subscriber).toMatchObject({ firstName: 'LUCIA', id: 'VSP55501' });
+    expect(text).toContain('SBR*P*18*GRP-1******CI~');
+    expect(read.subscriberDemographics).toEqual({ dob: '2016-02-03', sex: 'F' });
+  });
+
+  it('transliterates names and addresses to the X12 basic character set', () => {
+    const text = write(X837_VARIANTS['transliterated names']);
+    expect(text).toContain('NM1*85*2*OPTICA PENA & SON*****XX*1234567893~N3*500 NANDU BLVD~');
+    expect(text).toContain('N4*ESPANOLA*NM*875322611~');
+    expect(text).toContain('NM1*IL*1*NUNEZ-OSTER*JOSE ANGEL****MI*EM55501234~');
+    expect(text).toContain('N3*CALLE SENORA HOSS 12*PISO 3O~N4*SAN JOSE*CA*951124401~');
+    const body = text.slice(text.indexOf('~ST*') + 1);
+    // Outside the ISA, only the basic set, the separators and the contact e-mail's `@`.
+    expect(body.replace('claims@clearsight.test', '')).toMatch(/^[A-Z0-9 !"&'()*+,\-./:;?=~^]*$/);
+  });
+
+  it('refuses what the guide requires and a claim lacks (the submitter sends those on paper)', () => {
+    const base = claim();
+    const cases: [Partial<ProfessionalClaim>, RegExp][] = [
+      [{ billingProvider: { ...base.billingProvider, taxId: '' } }, /tax id/],
+      [
+        {
+          billingProvider: {
+            ...base.billingProvider,
+            address: { ...base.billingProvider.address, zipcode: '78701' },
+          },
+        },
+        /ZIP\+4/,
+      ],
+      [{ renderingProvider: { ...base.renderingProvider, npi: '1234567893' } }, /individual/],
+      [{ subscriber: { ...base.subscriber, address: null } }, /address and a sex/],
+      [{ subscriber: { ...base.subscriber, sex: null } }, /address and a sex/],
+      [{ services: [{ ...base.services[0], cost: '0' }] }, /above zero/],
+      [
+        { services: [{ ...base.services[0], codes: ['92014', '92015'] }] },
+        /One procedure code per service line/,
+      ],
+    ];
+    for (const [over, message] of cases)
+      expect(() => write837(claim(over), envelope)).toThrow(message);
+  });
+});
+
+describe('837P structure check (005010X222A1 loop and segment usage)', () => {
+  it.each(Object.entries(X837_VARIANTS))('passes the variant: %s', (_name, variant) => {
+    expect(write(variant)).toContain('~ST*837*5150*005010X222A1~');
+  });
+
+  const edit = (text: string, from: string, to: string) => {
+    expect(text).toContain(from);
+    return text.replace(from, to);
+  };
+  // Segment counts are kept right so that only the structure is at fault.
+  const resize = (text: string, delta: number) =>
+    text.replace(/~SE\*(\d+)\*/, (_, n: string) => `~SE*${Number(n) + delta}*`);
+
+  it('finds a required segment missing (2010AA N3)', () => {
+    const text = resize(edit(write(claim()), '~N3*500 W 2ND ST', ''), -1);
+    expect(check837Structure(text)).toContainEqual(
+      expect.stringMatching(/^2010AA N3 \(Billing provider address\).*required, missing/),
+    );
+  });
+
+  it("finds 2010BA N3/N4/DMG sent for a dependent's claim (situational: do not send)", () => {
+    const text = resize(
+      edit(
+        write(X837_VARIANTS['dependent patient']),
+        '~NM1*PR*',
+        '~N3*1 MAIN ST~N4*AUSTIN*TX*78701~DMG*D8*19860412*F~NM1*PR*',
+      ),
+      3,
+    );
+    const problems = check837Structure(text);
+    expect(problems).toHaveLength(3);
+    for (const p of problems)
+      expect(p).toMatch(
+        /^2010BA (N3|N4|DMG) .*sent, but required when the patient is the subscriber/,
+      );
+  });
+
+  it('finds AMT*F5 missing when the patient paid, and a 2310B missing for an organisation', () => {
+    const text = write(claim());
+    expect(check837Structure(text, { patientPaid: true })).toEqual([
+      expect.stringMatching(/^2300 AMT\*F5 .*missing: required when the patient has paid/),
+    ]);
+    const noRendering = resize(
+      edit(text, '~NM1*82*1*RUIZ*ANA****XX*1245319599~PRV*PE*PXC*152W00000X', ''),
+      -2,
+    );
+    expect(check837Structure(noRendering)).toEqual([
+      expect.stringMatching(
+        /^loop 2310B \(Rendering provider\) under 2300.*missing: required when/,
+      ),
+    ]);
+  });
+
+  it('finds a segment out of its loop, the 5-digit ZIP of a billing provider and a bad pointer', () => {
+    const text = write(claim());
+    expect(check837Structure(edit(text, 'N4*AUSTIN*TX*787011234', 'N4*AUSTIN*TX*78701'))).toEqual([
+      expect.stringMatching(/N403 must be the 9-digit ZIP\+4/),
+    ]);
+    expect(check837Structure(edit(text, '*UN*2***1:2~', '*UN*2***1:3~'))).toEqual([
+      expect.stringMatching(/SV107 points past the 2 HI codes/),
+    ]);
+    const moved = edit(text, '~REF*EI*741234567~HL*2', '~HL*2');
+    const misplaced = edit(moved, '~SBR*P*18', '~REF*EI*741234567~SBR*P*18');
+    expect(check837Structure(misplaced)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/REF\*EI is not used here by 005010X222A1/),
+        expect.stringMatching(/^2010AA REF\*EI .*required, missing/),
+      ]),
+    );
   });
 });

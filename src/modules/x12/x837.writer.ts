@@ -1,4 +1,5 @@
-import { multiplyDecimal, sumDecimals } from '@/common/decimal';
+import { multiplyDecimal, sumDecimals, toMinor } from '@/common/decimal';
+import { isValidNpi } from '@/modules/accounts/npi';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
 import {
@@ -6,16 +7,42 @@ import {
   SegmentData,
   TransactionSetInput,
   writeSingleTransaction,
+  x12BasicText,
   x12Text,
 } from './x12.writer';
-import { address, d8, diagnosisPointers, sexCode, x12Amount } from './x837.parts';
+import {
+  address,
+  d8,
+  diagnosisPointers,
+  procedureComposite,
+  sexCode,
+  x12Amount,
+} from './x837.parts';
 import type { ProfessionalClaim } from './x837.parts';
 
-export type { ProfessionalClaim, X837Address, X837Person, X837Service } from './x837.parts';
+export type {
+  ProfessionalClaim,
+  X837Address,
+  X837IndividualProvider,
+  X837Person,
+  X837Service,
+} from './x837.parts';
 export { d8, diagnosisPointers, relationshipCode, x12Amount } from './x837.parts';
 
 export const X222_IMPLEMENTATION = '005010X222A1';
 
+const TAXONOMY = /^[0-9A-Z]{9}X$/;
+
+/**
+ * The 837P transaction set (005010X222A1, CONTRACT §12 and §15): 1000A submitter, 1000B receiver,
+ * 2000A billing provider (PRV*BI) with 2010AA (NM1*85, N3, N4 ZIP+4, REF*EI), 2000B subscriber
+ * (2010BA: N3/N4/DMG only when the patient is the subscriber) and 2010BB payer, 2000C/2010CA
+ * patient only when the patient is a dependent (N3/N4/DMG required), 2300 (CLM, AMT*F5 when the
+ * patient paid, HI), 2310B rendering provider (NM1*82*1, PRV*PE), one 2400 (LX, SV1, DTP*472) per
+ * service. Names and addresses are transliterated to the X12 basic character set. What the guide
+ * requires and the claim lacks is an X12WriteError: the submitter routes such claims to paper
+ * before they get here.
+ */
 export function build837(
   claim: ProfessionalClaim,
   controlNumber: string,
@@ -23,26 +50,44 @@ export function build837(
   s: Separators = DEFAULT_SEPARATORS,
 ): TransactionSetInput {
   const text = (value: string, max: number, what: string) => {
-    const out = x12Text(value, max, s).toUpperCase();
+    const out = x12BasicText(value, max, s);
     if (out === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
     return out;
   };
-  if (!/^\d{10}$/.test(claim.billingProvider.npi))
+  const bp = claim.billingProvider;
+  const rp = claim.renderingProvider;
+  if (!/^\d{10}$/.test(bp.npi))
     throw new X12WriteError(`the billing provider NPI must be 10 digits`);
+  if (!/^\d{9}$/.test(bp.taxId))
+    throw new X12WriteError('the billing provider tax id must be 9 digits');
+  if (!isValidNpi(rp.npi)) throw new X12WriteError('the rendering provider NPI is not valid');
+  if (rp.npi === bp.npi)
+    throw new X12WriteError('the rendering provider must be an individual, not the billing NPI');
+  for (const [who, code] of [
+    ['billing', bp.taxonomyCode],
+    ['rendering', rp.taxonomyCode],
+  ])
+    if (!TAXONOMY.test(code)) throw new X12WriteError(`the ${who} provider taxonomy is not valid`);
   if (claim.services.length === 0 || claim.services.length > 50)
     throw new X12WriteError('an 837P claim has 1 to 50 service lines');
   const { codes, pointers } = diagnosisPointers(claim.services);
   const charges = claim.services.map((line) => multiplyDecimal(line.cost, line.quantity));
   const total = sumDecimals(charges);
+  if (toMinor(total) <= 0n) throw new X12WriteError('the total charge must be above zero');
   const stamp = createdAt.toISOString();
   const self = claim.patient === null;
+  const sub = claim.subscriber;
+  if (self && (!sub.address || sexCode(sub.sex) === 'U'))
+    throw new X12WriteError('the subscriber (the patient) needs an address and a sex');
+  if (claim.patient && !claim.patient.address)
+    throw new X12WriteError("the patient's address is missing");
 
   const segments: SegmentData[] = [
     [
       'BHT',
       '0019',
       '00',
-      claim.claimCode,
+      text(claim.claimCode, 50, 'claim code'),
       d8(stamp.slice(0, 10)),
       stamp.slice(11, 16).replace(':', ''),
       'CH',
@@ -79,49 +124,46 @@ export function build837(
       claim.receiver.id,
     ],
     ['HL', '1', '', '20', '1'],
+    ['PRV', 'BI', 'PXC', bp.taxonomyCode],
     [
       'NM1',
       '85',
       '2',
-      text(claim.billingProvider.organizationName, 60, 'organisation name'),
+      text(bp.organizationName, 60, 'organisation name'),
       '',
       '',
       '',
       '',
       'XX',
-      claim.billingProvider.npi,
+      bp.npi,
     ],
-    ...address(claim.billingProvider.address, s),
+    ...address(bp.address, s, 'billing provider'),
+    ['REF', 'EI', bp.taxId],
   ];
-  if (claim.billingProvider.taxId) segments.push(['REF', 'EI', claim.billingProvider.taxId]);
+  if (segments.some((seg) => seg[0] === 'N4' && (seg[3] as string).length !== 9))
+    throw new X12WriteError("the billing provider's ZIP code needs its ZIP+4");
   segments.push(
     ['HL', '2', '1', '22', self ? '0' : '1'],
-    [
-      'SBR',
-      'P',
-      self ? '18' : '',
-      x12Text(claim.subscriber.groupNumber ?? '', 50, s),
-      '',
-      '',
-      '',
-      '',
-      '',
-      'CI',
-    ],
+    ['SBR', 'P', self ? '18' : '', x12Text(sub.groupNumber ?? '', 50, s), '', '', '', '', '', 'CI'],
     [
       'NM1',
       'IL',
       '1',
-      text(claim.subscriber.lastName, 60, 'subscriber last name'),
-      text(claim.subscriber.firstName, 35, 'subscriber first name'),
+      text(sub.lastName, 60, 'subscriber last name'),
+      text(sub.firstName, 35, 'subscriber first name'),
       '',
       '',
       '',
       'MI',
-      text(claim.subscriber.memberId, 80, 'member id'),
+      text(sub.memberId, 80, 'member id'),
     ],
-    ...address(claim.subscriber.address, s),
-    ['DMG', 'D8', d8(claim.subscriber.dob), sexCode(claim.subscriber.sex)],
+    // 2010BA N3/N4/DMG: required when the patient is the subscriber, otherwise not sent.
+    ...(self
+      ? [
+          ...address(sub.address!, s, 'subscriber'),
+          ['DMG', 'D8', d8(sub.dob), sexCode(sub.sex)] as SegmentData,
+        ]
+      : []),
     [
       'NM1',
       'PR',
@@ -147,40 +189,50 @@ export function build837(
         text(p.lastName, 60, 'patient last name'),
         text(p.firstName, 35, 'patient first name'),
       ],
-      ...address(p.address, s),
+      ...address(p.address!, s, 'patient'),
       ['DMG', 'D8', d8(p.dob), sexCode(p.sex)],
     );
   }
   const assigned = claim.acceptAssignment;
+  segments.push([
+    'CLM',
+    text(claim.claimCode, 38, 'claim code'),
+    x12Amount(total),
+    '',
+    '',
+    ['11', 'B', '1'],
+    'Y',
+    assigned ? 'A' : 'C',
+    assigned ? 'Y' : 'N',
+    'Y',
+  ]);
+  if (toMinor(claim.paidAmount) > 0n) segments.push(['AMT', 'F5', x12Amount(claim.paidAmount)]);
   segments.push(
-    [
-      'CLM',
-      text(claim.claimCode, 38, 'claim code'),
-      x12Amount(total),
-      '',
-      '',
-      ['11', 'B', '1'],
-      'Y',
-      assigned ? 'A' : 'C',
-      assigned ? 'Y' : 'N',
-      'Y',
-    ],
     ['HI', ...codes.map((code, i) => [i === 0 ? 'ABK' : 'ABF', code])],
+    [
+      'NM1',
+      '82',
+      '1',
+      text(rp.lastName, 60, 'rendering provider last name'),
+      text(rp.firstName, 35, 'rendering provider first name'),
+      '',
+      '',
+      '',
+      'XX',
+      rp.npi,
+    ],
+    ['PRV', 'PE', 'PXC', rp.taxonomyCode],
   );
   claim.services.forEach((line, i) => {
-    const [procedure, ...rest] = line.codes.map((c) => c.trim().toUpperCase());
-    const modifiers = rest.filter((c) => /^[A-Z0-9]{2}$/.test(c)).slice(0, 4);
-    if (!procedure || !/^[A-Z0-9]{5}$/.test(procedure))
-      throw new X12WriteError(
-        `service ${i + 1}: ${JSON.stringify(procedure ?? '')} is not a CPT/HCPCS code`,
-      );
+    const procedure = procedureComposite(line.codes);
+    if (typeof procedure === 'string') throw new X12WriteError(`service ${i + 1}: ${procedure}`);
     if (!Number.isInteger(line.quantity) || line.quantity < 1)
       throw new X12WriteError(`service ${i + 1}: the quantity must be a whole number of units`);
     segments.push(
       ['LX', String(i + 1)],
       [
         'SV1',
-        ['HC', procedure, ...modifiers],
+        procedure,
         x12Amount(charges[i]),
         'UN',
         String(line.quantity),

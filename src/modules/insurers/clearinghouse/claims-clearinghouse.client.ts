@@ -61,23 +61,33 @@ export class ClaimsClearinghouseClient {
     return this.config.payerIds[insurerCode] ?? null;
   }
 
-  /** The envelope of one interchange (ISA06/ISA08 are the submitter and receiver): a fresh ISA13. */
-  envelope(): EnvelopeSettings {
+  /**
+   * The envelope of one interchange (ISA06/ISA08 are the submitter and receiver): a fresh ISA13
+   * and time, or those a claim kept from its first attempt (a retry sends the same interchange).
+   */
+  envelope(kept?: { controlNumber: number; createdAt: Date }): EnvelopeSettings {
     return {
       senderId: this.config.submitterId,
       receiverId: this.config.receiverId,
       usage: this.config.usage,
-      controlNumber: randomInt(1, 1_000_000_000),
-      createdAt: new Date(this.now()),
+      controlNumber: kept?.controlNumber ?? randomInt(1, 1_000_000_000),
+      createdAt: kept?.createdAt ?? new Date(this.now()),
     };
   }
 
-  async submit(x12: string, timeoutMs: number): Promise<SubmissionOutcome> {
+  /**
+   * Sends an 837P. `idempotencyKey` goes out as the `Idempotency-Key` header: the same on every
+   * retry of one claim, so a clearinghouse that took the claim before its answer was lost does
+   * not take it twice (CONTRACT §15).
+   */
+  async submit(x12: string, timeoutMs: number, idempotencyKey: string): Promise<SubmissionOutcome> {
     if (!this.claims.claimsUrl || !this.authorization)
       return { kind: 'refused', reason: 'no claims endpoint is configured' };
     let answer: HttpAnswer;
     try {
-      answer = await this.post(this.claims.claimsUrl, x12, timeoutMs);
+      answer = await this.post(this.claims.claimsUrl, x12, timeoutMs, {
+        'idempotency-key': idempotencyKey,
+      });
     } catch (e) {
       if (!(e instanceof CallFailure)) throw e;
       return e.kind === 'unavailable'
@@ -134,10 +144,15 @@ export class ClaimsClearinghouseClient {
     }
   }
 
-  private async post(url: string, x12: string, timeoutMs: number): Promise<HttpAnswer> {
+  private async post(
+    url: string,
+    x12: string,
+    timeoutMs: number,
+    headers: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
     const signal = AbortSignal.timeout(timeoutMs);
     const header = await this.authorization!.header(signal);
-    return postX12(this.fetchImpl, url, header, x12, signal, this.now);
+    return postX12(this.fetchImpl, url, header, x12, signal, this.now, headers);
   }
 }
 

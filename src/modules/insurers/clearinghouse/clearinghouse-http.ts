@@ -53,11 +53,13 @@ export async function postX12(
   x12: string,
   signal: AbortSignal,
   now: () => number,
+  extraHeaders: Record<string, string> = {},
 ): Promise<HttpAnswer> {
   try {
     const response = await fetchImpl(url, {
       method: 'POST',
       headers: {
+        ...extraHeaders,
         'content-type': 'application/json',
         accept: 'application/json',
         authorization,
