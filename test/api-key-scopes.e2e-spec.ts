@@ -160,6 +160,137 @@ describe('API key scopes (CONTRACT §14)', () => {
     ).rejects.toThrow(/api_keys_scopes_check/);
   });
 
+  describe('webhooks carry only what the key may read (CONTRACT §20, issue 27)', () => {
+    const hooks = () => '/api/auth/v1/webhooks/';
+    let hookId: string;
+    let deliveryId: string;
+    let claimDeliveryId: string;
+
+    beforeAll(async () => {
+      const created = await http()
+        .post(hooks())
+        .set(a.auth)
+        .send({ url: 'http://127.0.0.1:9/receiver', events: ['eligibility', 'claim'] });
+      expect(created.status).toBe(201);
+      hookId = created.body.id;
+      const rows = await t.app.get(DataSource).query(
+        `INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_uid, resource_key, body, status)
+         VALUES ($1, $2, 'eligibility.finished', 'uid-1', 'e:uid-1', '{}', 'succeeded'),
+                ($1, $2, 'claim.status_changed', 'CLM00000000', 'c:CLM00000000', '{}', 'succeeded')
+         RETURNING id, event`,
+        [hookId, a.accountId],
+      );
+      deliveryId = rows.find((r: { event: string }) => r.event === 'eligibility.finished').id;
+      claimDeliveryId = rows.find((r: { event: string }) => r.event === 'claim.status_changed').id;
+    });
+
+    it('a webhooks:write-only key gets 403 creating, pointing a webhook elsewhere or redelivering', async () => {
+      const writeOnly = await keyWith(['webhooks:write']);
+      const create = await http().post(hooks()).set(writeOnly).send({ url: 'https://x.test/h' });
+      expect(create.status).toBe(403);
+      expect(create.body).toEqual({
+        detail: 'This API key is not allowed to read eligibility requests.',
+      });
+      const url = await http()
+        .patch(`${hooks()}${hookId}/`)
+        .set(writeOnly)
+        .send({ url: 'https://attacker.test/collect' });
+      expect(url.status).toBe(403);
+      const events = await http()
+        .patch(`${hooks()}${hookId}/`)
+        .set(writeOnly)
+        .send({ events: ['claim'] });
+      expect(events.status).toBe(403);
+      const redeliver = await http()
+        .post(`${hooks()}${hookId}/deliveries/${deliveryId}/redeliver/`)
+        .set(writeOnly);
+      expect(redeliver.status).toBe(403);
+      expect(redeliver.body).toEqual({
+        detail: 'This API key is not allowed to read eligibility requests.',
+      });
+      const [row] = await t.app
+        .get(DataSource)
+        .query('SELECT url, events FROM webhooks WHERE id = $1', [hookId]);
+      expect(row).toEqual({ url: 'http://127.0.0.1:9/receiver', events: ['eligibility', 'claim'] });
+      const attempts = await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM webhook_attempts WHERE delivery_id = $1', [
+          deliveryId,
+        ]);
+      expect(attempts[0].n).toBe(0);
+      // What carries no data stays open to it: a description, switching it off.
+      const quiet = await http()
+        .patch(`${hooks()}${hookId}/`)
+        .set(writeOnly)
+        .send({ description: 'renamed', is_active: true });
+      expect(quiet.status).toBe(200);
+    });
+
+    it('needs the read scope of each topic: claims:read for claim events', async () => {
+      const eligibilityReader = await keyWith(['webhooks:write', 'eligibility:read']);
+      const eligibility = await http()
+        .post(hooks())
+        .set(eligibilityReader)
+        .send({ url: 'http://127.0.0.1:9/e', events: ['eligibility', 'batch'] });
+      expect(eligibility.status).toBe(201);
+      const claims = await http()
+        .post(hooks())
+        .set(eligibilityReader)
+        .send({ url: 'http://127.0.0.1:9/c', events: ['claim'] });
+      expect(claims.status).toBe(403);
+      expect(claims.body).toEqual({ detail: 'This API key is not allowed to read claims.' });
+      const url = await http()
+        .patch(`${hooks()}${hookId}/`)
+        .set(eligibilityReader)
+        .send({ url: 'http://127.0.0.1:9/other' });
+      expect(url.body).toEqual({ detail: 'This API key is not allowed to read claims.' });
+      const claimRedelivery = await http()
+        .post(`${hooks()}${hookId}/deliveries/${claimDeliveryId}/redeliver/`)
+        .set(eligibilityReader);
+      expect(claimRedelivery.status).toBe(403);
+      const allowed = await http()
+        .post(`${hooks()}${hookId}/deliveries/${deliveryId}/redeliver/`)
+        .set(eligibilityReader);
+      expect(allowed.status).toBe(200);
+    });
+
+    it('records creating, changing, redelivering and deleting as audit events', async () => {
+      const created = await http()
+        .post(hooks())
+        .set(a.auth)
+        .send({ url: 'http://127.0.0.1:9/audited' });
+      const id = created.body.id as string;
+      await http().patch(`${hooks()}${id}/`).set(a.auth).send({ url: 'http://127.0.0.1:9/moved' });
+      await http()
+        .post(`${hooks()}${hookId}/deliveries/${deliveryId}/redeliver/`)
+        .set(a.auth)
+        .expect(200);
+      await http().delete(`${hooks()}${id}/`).set(a.auth).expect(204);
+      const events = await http()
+        .get('/api/auth/v1/audit-events/')
+        .query({ resource_type: 'webhook', limit: 200 })
+        .set(a.auth)
+        .expect(200);
+      const mine = events.body.result
+        .filter((e: { resource_id: string }) => e.resource_id === id || e.resource_id === hookId)
+        .map((e: { action: string; resource_id: string; actor_type: string; actor: string }) => [
+          e.action,
+          e.resource_id === id ? 'new' : 'old',
+          e.actor_type,
+          e.actor,
+        ]);
+      const prefix = a.apiKey.slice(0, 10);
+      for (const expected of [
+        ['create', 'new'],
+        ['update', 'new'],
+        ['redeliver', 'old'],
+        ['delete', 'new'],
+      ]) {
+        expect(mine).toContainEqual([...expected, 'api_key', prefix]);
+      }
+    });
+  });
+
   describe('web API-keys page', () => {
     async function signIn() {
       const agent = request.agent(t.app.getHttpServer());

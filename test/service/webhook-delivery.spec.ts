@@ -4,7 +4,7 @@ import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { WebhooksProcessor } from '@/modules/webhooks/webhooks.processor';
 import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
-import { WebhooksService } from '@/modules/webhooks/webhooks.service';
+import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';
@@ -36,12 +36,21 @@ describe('webhook deliveries (service level)', () => {
   });
 
   const webhooks = () => t.ctx.get(WebhooksService);
+  /** An operator of the account, as a web user would be: audited, not scope-checked. */
+  const operator = (): WebhookActor => ({
+    ctx: {
+      actor: { accountId, type: 'user', name: 'ops@practice.test', apiKeyId: null, userId: null },
+      requestId: null,
+      ip: null,
+    },
+    scopes: null,
+  });
 
   async function addWebhook(
     path: string,
     extra: { version?: 'v1' | 'v2'; isActive?: boolean } = {},
   ) {
-    return (await webhooks().create(accountId, { url: receiver.url(path), ...extra })).webhook;
+    return (await webhooks().create(operator(), { url: receiver.url(path), ...extra })).webhook;
   }
 
   /** A request finished as an error: the outbox records its deliveries in that transaction. */
@@ -146,7 +155,7 @@ describe('webhook deliveries (service level)', () => {
     const hook = await addWebhook('/deactivated');
     const { id } = await finishedRequest();
     const [delivery] = await deliveriesOf(id);
-    await webhooks().update(accountId, hook.id, { isActive: false });
+    await webhooks().update(operator(), hook.id, { isActive: false });
     const [row] = await deliveriesOf(id);
     expect(row).toMatchObject({ status: 'failed', attempt_count: 0, next_attempt_at: null });
     await makeDue(delivery.id);
@@ -169,7 +178,7 @@ describe('webhook deliveries (service level)', () => {
     const hook = await addWebhook('/deleted');
     const { id } = await finishedRequest();
     const [delivery] = await deliveriesOf(id);
-    await webhooks().remove(accountId, hook.id);
+    await webhooks().remove(operator(), hook.id);
     expect(await deliveriesOf(id)).toEqual([]);
     await expect(attempt(delivery.id)).resolves.toBeUndefined();
     expect(receiver.forPath('/deleted')).toHaveLength(0);

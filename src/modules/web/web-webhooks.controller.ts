@@ -3,7 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { CreateWebhookDto, UpdateWebhookDto } from '@/modules/webhooks/dto/webhook.dto';
-import { WebhooksService } from '@/modules/webhooks/webhooks.service';
+import { auditContextOf } from '@/modules/audit/security-events';
+import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
@@ -14,6 +15,13 @@ function checkedEvents(body: unknown): string[] | undefined {
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   const events = list.filter((v): v is string => typeof v === 'string');
   return events.length > 0 ? events : undefined;
+}
+
+/** A web user manages webhooks by role, not by API key scopes; the changes are audited. */
+function managerOf(req: Request): WebhookActor {
+  const ctx = auditContextOf(req);
+  if (!ctx) throw new Error('A webhook page was served without a signed-in user.');
+  return { ctx, scopes: null };
 }
 
 /** Webhooks: add, edit, rotate the secret, delete, and the delivery log with redelivery. */
@@ -41,7 +49,7 @@ export class WebWebhooksController {
           events: checkedEvents(req.body),
           generate_secret: form.generate_secret === 'true',
         });
-        const { webhook, secret } = await this.webhooks.create(accountOf(req), {
+        const { webhook, secret } = await this.webhooks.create(managerOf(req), {
           url: body.url,
           description: body.description,
           version: body.version,
@@ -79,7 +87,7 @@ export class WebWebhooksController {
           },
           { keepBlank: true },
         );
-        await this.webhooks.update(accountOf(req), id, {
+        await this.webhooks.update(managerOf(req), id, {
           url: body.url,
           description: body.description,
           version: body.version,
@@ -99,14 +107,14 @@ export class WebWebhooksController {
     @Res() res: Response,
     @Param('id') id: string,
   ): Promise<void> {
-    const { secret } = await this.webhooks.update(accountOf(req), id, { rotateSecret: true });
+    const { secret } = await this.webhooks.update(managerOf(req), id, { rotateSecret: true });
     res.setHeader('Cache-Control', 'no-store');
     await this.renderWebhook(req, res, id, { newSecret: secret });
   }
 
   @Post(':id/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.webhooks.remove(accountOf(req), id);
+    await this.webhooks.remove(managerOf(req), id);
     flash(req, 'ok', 'Webhook deleted.');
     res.redirect('/app/webhooks/');
   }
@@ -118,7 +126,7 @@ export class WebWebhooksController {
     @Param('id') id: string,
     @Param('deliveryId') deliveryId: string,
   ): Promise<void> {
-    const { delivery } = await this.webhooks.redeliver(accountOf(req), id, deliveryId);
+    const { delivery } = await this.webhooks.redeliver(managerOf(req), id, deliveryId);
     const ok = delivery.status === 'succeeded';
     flash(
       req,

@@ -29,9 +29,20 @@ import {
   WebhookListResponse,
   WebhookResponse,
 } from './dto/webhook.dto';
-import { WebhooksService } from './webhooks.service';
+import { type WebhookActor, WebhooksService } from './webhooks.service';
+import { auditContextOf } from '@/modules/audit/security-events';
 import { NotPatientData } from '@/modules/audit/audited';
 import { RequireScope } from '@/modules/auth/scopes';
+
+const WEBHOOK_SCOPES_NOTE =
+  'Besides `webhooks:write` the key needs the read scope of the data the events carry ' +
+  '(`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; ' +
+  'each change is an audit event (CONTRACT §20).';
+
+/** The calling key, for the audit trail and the scopes its webhook's topics need (CONTRACT §20). */
+function actorOf(req: AppRequest): WebhookActor {
+  return { ctx: auditContextOf(req)!, scopes: req.auth!.scopes };
+}
 
 const NOT_FOUND: [404, unknown] = [
   404,
@@ -53,7 +64,10 @@ export class WebhooksController {
     description:
       'Every eligibility result (search or details, complete or error) is POSTed to each active webhook: exactly the ' +
       'bytes of the GET result of the webhook version, with X-Signature, X-Delivery-Id and the Standard Webhooks headers. ' +
-      'Any 2xx is success; failures are retried on WEBHOOK_RETRY_SCHEDULE (about a day, 9 attempts by default).',
+      'Any 2xx is success; failures are retried on WEBHOOK_RETRY_SCHEDULE (about a day, 9 attempts by default). ' +
+      'Verify `webhook-signature` (Standard Webhooks: it signs the id and timestamp with the body, so a replayed ' +
+      'delivery is refused) rather than the legacy `X-Signature`. ' +
+      WEBHOOK_SCOPES_NOTE,
   })
   @ApiCreatedResponse({ type: WebhookResponse })
   @ApiStandardErrors([
@@ -61,7 +75,7 @@ export class WebhooksController {
     { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
   ])
   async create(@Req() req: AppRequest, @Body() body: CreateWebhookDto): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.create(req.auth!.accountId, {
+    const { webhook, secret } = await this.webhooks.create(actorOf(req), {
       url: body.url,
       secret: body.secret,
       rotateSecret: body.generate_secret ?? false,
@@ -101,6 +115,7 @@ export class WebhooksController {
   @ApiOperation({
     summary:
       'Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)',
+    description: `Changing \`url\` or \`events\`: ${WEBHOOK_SCOPES_NOTE}`,
   })
   @ApiOkResponse({ type: WebhookResponse })
   @ApiStandardErrors(400, NOT_FOUND)
@@ -109,7 +124,7 @@ export class WebhooksController {
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.update(req.auth!.accountId, id, {
+    const { webhook, secret } = await this.webhooks.update(actorOf(req), id, {
       url: body.url,
       secret: body.secret,
       rotateSecret: body.rotate_secret ?? false,
@@ -129,7 +144,7 @@ export class WebhooksController {
   @ApiNoContentResponse()
   @ApiStandardErrors(NOT_FOUND)
   async remove(@Req() req: AppRequest, @Param('id') id: string): Promise<void> {
-    await this.webhooks.remove(req.auth!.accountId, id);
+    await this.webhooks.remove(actorOf(req), id);
   }
 
   @Get(':id/deliveries')
@@ -164,7 +179,8 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Redeliver: one new attempt of the same delivery, made now',
     description:
-      'Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts.',
+      'Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts. ' +
+      WEBHOOK_SCOPES_NOTE,
   })
   @ApiOkResponse({ type: DeliveryResponse })
   @ApiStandardErrors([404, { detail: 'Delivery 0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47 not found.' }])
@@ -173,11 +189,7 @@ export class WebhooksController {
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,
   ): Promise<DeliveryResponse> {
-    const { delivery, attempts } = await this.webhooks.redeliver(
-      req.auth!.accountId,
-      id,
-      deliveryId,
-    );
+    const { delivery, attempts } = await this.webhooks.redeliver(actorOf(req), id, deliveryId);
     return DeliveryResponse.from(delivery, attempts);
   }
 }

@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@/modules/audit/audit.module';
 import { DeliverySender } from './delivery-sender';
 import { FirstAttempts } from './first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
@@ -12,6 +13,7 @@ import { WebhooksService } from './webhooks.service';
 
 @Module({
   imports: [
+    AuditModule,
     TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookAttempt]),
     BullModule.registerQueue({
       name: DELIVERY_QUEUE,

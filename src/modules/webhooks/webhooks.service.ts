@@ -6,7 +6,10 @@ import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { decodeCursor, encodeCursor } from '@/common/keyset-cursor';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { AuditService } from '@/modules/audit/audit.service';
+import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
 import { resolveTarget, TargetRefused } from './target-guard';
+import { type HeldScopes, requireTopicScopes, topicOfEvent } from './webhook-scopes';
 import {
   Webhook,
   WebhookAttempt,
@@ -26,6 +29,12 @@ export interface WebhookInput {
   description?: string | null;
   version?: WebhookVersion;
   events?: WebhookTopic[];
+}
+
+/** Who manages a webhook: recorded in the audit trail; an API key's scopes are checked. */
+export interface WebhookActor {
+  ctx: AuditContext;
+  scopes: HeldScopes;
 }
 
 export interface DeliveryWithAttempts {
@@ -49,17 +58,22 @@ export class WebhooksService {
     @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
     private readonly sender: DeliverySender,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   // Management ------------------------------------------------------------------------------
 
   /** Creates a webhook; `secret` in the answer is the only time it is shown. */
   async create(
-    accountId: string,
+    by: WebhookActor,
     input: WebhookInput,
   ): Promise<{ webhook: Webhook; secret: string | null }> {
+    const accountId = by.ctx.actor.accountId;
+    requireTopicScopes(by.scopes, input.events ?? ['eligibility']);
     await this.checkUrl(input.url!);
-    const secret = input.rotateSecret ? generateSecret() : (input.secret ?? null);
+    // Production: every webhook is signed (CONTRACT §20); without a secret of its own it gets one.
+    const generate = input.rotateSecret || (this.config.isProduction && !input.secret);
+    const secret = generate ? generateSecret() : (input.secret ?? null);
     const webhook = this.webhooks.create({
       accountId,
       url: input.url!,
@@ -72,6 +86,7 @@ export class WebhooksService {
     webhook.id = randomUUID();
     webhook.secretSealed = secret ? this.sender.seal(webhook.id, secret) : null;
     const saved = await this.webhooks.save(webhook);
+    await this.audit.record(securityEvent(by.ctx, 'webhook', 'create', saved.id));
     this.logger.log({ webhookId: saved.id, accountId }, 'webhook created');
     return { webhook: saved, secret };
   }
@@ -90,11 +105,22 @@ export class WebhooksService {
 
   /** Partial update. `secret: null` removes the secret; `rotateSecret` generates a new one (returned once). */
   async update(
-    accountId: string,
+    by: WebhookActor,
     id: string,
     input: WebhookInput,
   ): Promise<{ webhook: Webhook; secret: string | null }> {
+    const accountId = by.ctx.actor.accountId;
     const webhook = await this.get(accountId, id);
+    const retargeted =
+      (input.url !== undefined && input.url !== webhook.url) ||
+      (input.events !== undefined && !sameTopics(input.events, webhook.events));
+    if (retargeted) requireTopicScopes(by.scopes, input.events ?? webhook.events);
+    if (input.secret === null && this.config.isProduction) {
+      throw ValidationFailed.field(
+        'secret',
+        'Webhooks are signed in production: rotate the secret instead.',
+      );
+    }
     if (input.url !== undefined && input.url !== webhook.url) {
       await this.checkUrl(input.url);
       webhook.url = input.url;
@@ -118,13 +144,16 @@ export class WebhooksService {
       if (!row.isActive) await endPending(em, row.id);
       return row;
     });
+    await this.audit.record(securityEvent(by.ctx, 'webhook', 'update', id));
     this.logger.log({ webhookId: id, accountId }, 'webhook updated');
     return { webhook: saved, secret: shown };
   }
 
-  async remove(accountId: string, id: string): Promise<void> {
+  async remove(by: WebhookActor, id: string): Promise<void> {
+    const accountId = by.ctx.actor.accountId;
     const webhook = await this.get(accountId, id);
     await this.webhooks.delete({ id: webhook.id, accountId });
+    await this.audit.record(securityEvent(by.ctx, 'webhook', 'delete', id));
     this.logger.log({ webhookId: id, accountId }, 'webhook deleted');
   }
 
@@ -174,12 +203,16 @@ export class WebhooksService {
 
   /** One new attempt of the same delivery, made now; a success ends the delivery `succeeded`. */
   async redeliver(
-    accountId: string,
+    by: WebhookActor,
     webhookId: string,
     deliveryId: string,
   ): Promise<DeliveryWithAttempts> {
+    const accountId = by.ctx.actor.accountId;
     const webhook = await this.get(accountId, webhookId);
     const { delivery } = await this.getDelivery(accountId, webhookId, deliveryId);
+    // The body goes out again to the webhook's URL as it is now: the caller must be allowed to read it.
+    requireTopicScopes(by.scopes, [topicOfEvent(delivery.event)]);
+    await this.audit.record(securityEvent(by.ctx, 'webhook', 'redeliver', webhookId));
     const result = await this.sender.send(webhook, delivery);
     await this.db.transaction(async (em) => {
       await em.insert(WebhookAttempt, this.sender.attemptRow(delivery.id, result, true));
@@ -214,6 +247,10 @@ export class WebhooksService {
   }
 
   private async checkUrl(url: string): Promise<void> {
+    // Production: PHI travels to receivers only over TLS (CONTRACT §20).
+    if (this.config.isProduction && !/^https:\/\//i.test(url)) {
+      throw ValidationFailed.field('url', 'Use an https URL: webhooks are sent over TLS only.');
+    }
     try {
       await resolveTarget(url, this.config.webhookAllowPrivate);
     } catch (e) {
@@ -221,6 +258,10 @@ export class WebhooksService {
       throw e;
     }
   }
+}
+
+function sameTopics(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((t) => b.includes(t));
 }
 
 /** `whsec_` + 32 random bytes in base64: usable as-is with Standard Webhooks libraries. */
