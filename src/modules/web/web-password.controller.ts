@@ -56,6 +56,7 @@ export class WebPasswordController {
       async () => {
         const body = await bindForm(ForgotPasswordDto, { email: form.email });
         await this.access.forgotPassword(body.email);
+        res.status(200);
         renderPage(req, res, 'forgot-password.njk', {
           title: 'Forgot password',
           errors: null,

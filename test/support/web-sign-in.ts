@@ -1,0 +1,99 @@
+import type { INestApplication } from '@nestjs/common';
+import type Redis from 'ioredis';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import type { UserRole } from '@/modules/accounts/user.entity';
+import { UsersService } from '@/modules/accounts/users.service';
+import { REDIS } from '@/modules/redis/redis.module';
+
+export type Agent = ReturnType<typeof request.agent>;
+
+/** The page's CSRF token (every form carries it). */
+export function csrfOf(html: string): string {
+  const m = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error('no CSRF token on the page');
+  return m[1];
+}
+
+/** A browser (cookie jar) signed in with the password; fails unless sign-in succeeds. */
+export async function signIn(app: INestApplication, email: string, password: string) {
+  const agent = request.agent(app.getHttpServer());
+  const page = await agent.get('/app/login').expect(200);
+  const res = await agent
+    .post('/app/login')
+    .type('form')
+    .send({ _csrf: csrfOf(page.text), email, password });
+  if (res.status !== 302 || res.headers.location === '/app/login')
+    throw new Error(`sign-in of ${email} answered ${res.status}`);
+  const sid = sessionIdOf(res.headers['set-cookie'] as unknown as string[]);
+  return { agent, sid };
+}
+
+/** Posts a form from a page the agent opens first (for its CSRF token). */
+export async function postForm(
+  agent: Agent,
+  pageUrl: string,
+  action: string,
+  fields: Record<string, string>,
+) {
+  const page = await agent.get(pageUrl);
+  return agent
+    .post(action)
+    .type('form')
+    .send({ _csrf: csrfOf(page.text), ...fields });
+}
+
+/** The session id in a `vision.sid` cookie (`s:<sid>.<signature>`, URL-encoded). */
+export function sessionIdOf(setCookie: string[] | undefined): string {
+  const cookie = (setCookie ?? []).find((c) => c.startsWith('vision.sid='));
+  if (!cookie) throw new Error('no session cookie');
+  const value = decodeURIComponent(cookie.split(';')[0].slice('vision.sid='.length));
+  return value.slice(2, value.lastIndexOf('.'));
+}
+
+/** Rewrites fields of a stored session (its clocks, say), as time passing would. */
+export async function editSession(
+  app: INestApplication,
+  sid: string,
+  change: (data: Record<string, unknown>) => void,
+): Promise<void> {
+  const redis = app.get<Redis>(REDIS);
+  const raw = await redis.get(`sess:${sid}`);
+  if (!raw) throw new Error(`session ${sid} is not stored`);
+  const data = JSON.parse(raw) as Record<string, unknown>;
+  change(data);
+  await redis.set(`sess:${sid}`, JSON.stringify(data), 'KEEPTTL');
+}
+
+/** A user of the account who can sign in at once. */
+export async function createUser(
+  app: INestApplication,
+  accountId: string,
+  role: UserRole,
+  email = `${role}-${Math.random().toString(36).slice(2, 10)}@practice.test`,
+  password = `pw-${Math.random().toString(36).slice(2, 10)}-long-enough`,
+) {
+  await app.get(UsersService).create(accountId, email, role, password);
+  return { email, password };
+}
+
+/** The text of the newest e-mail queued to `to` of `kind` (the outbox, mail_messages). */
+export async function lastMail(
+  app: INestApplication,
+  to: string,
+  kind: string,
+): Promise<{ text: string; html: string } | null> {
+  const rows: { text_body: string; html_body: string }[] = await app.get(DataSource).query(
+    `SELECT text_body, html_body FROM mail_messages WHERE to_address = $1 AND kind = $2
+        ORDER BY created_at DESC LIMIT 1`,
+    [to, kind],
+  );
+  return rows[0] ? { text: rows[0].text_body, html: rows[0].html_body } : null;
+}
+
+/** The path and query of the first link to the web application in a text. */
+export function linkIn(text: string): string {
+  const m = /https?:\/\/[^\s/]+(\/app\/[^\s]+)/.exec(text);
+  if (!m) throw new Error(`no link in: ${text}`);
+  return m[1];
+}
