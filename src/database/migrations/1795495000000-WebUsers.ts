@@ -11,9 +11,10 @@ export class WebUsers1795495000000 implements MigrationInterface {
   name = 'WebUsers1795495000000';
 
   async up(q: QueryRunner): Promise<void> {
-    // Existing users take the default, then new rows must say their role.
+    // Existing users (one per account) become admins; a row added without a role later gets
+    // the least privilege.
     await q.query(`ALTER TABLE users ADD COLUMN role varchar(16) NOT NULL DEFAULT 'admin'`);
-    await q.query(`ALTER TABLE users ALTER COLUMN role DROP DEFAULT`);
+    await q.query(`ALTER TABLE users ALTER COLUMN role SET DEFAULT 'staff'`);
     await q.query(
       `ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('admin', 'staff'))`,
     );
