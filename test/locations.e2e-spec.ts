@@ -85,7 +85,7 @@ describe('locations: provider identity', () => {
       line2: 'Suite 200',
       city: 'Austin',
       state: 'tx',
-      zipcode: '78702',
+      zipcode: '78702-4410',
     };
     const set = await http().patch(path).set(a.auth).send({ address });
     expect(set.status).toBe(200);
@@ -99,6 +99,105 @@ describe('locations: provider identity', () => {
     expect(bad.body.errors.address.zipcode.$).toHaveLength(1);
     const cleared = await http().patch(path).set(a.auth).send({ address: null });
     expect(cleared.body.address).toBeNull();
+  });
+
+  it('refuses a PO box and a ZIP without its +4 as field errors (CONTRACT §15)', async () => {
+    const res = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({
+        title: 'Mailbox',
+        address: {
+          line1: 'P.O. Box 1234',
+          line2: 'PO BOX 9',
+          city: 'Austin',
+          state: 'TX',
+          zipcode: '78701',
+        },
+      });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      errors: {
+        address: {
+          line1: { $: ['The billing address must be a street address, not a PO box.'] },
+          line2: { $: ['The billing address must be a street address, not a PO box.'] },
+          zipcode: {
+            $: [
+              "A location's ZIP code carries the ZIP+4 (NNNNN-NNNN): the 837P's billing provider needs all nine digits.",
+            ],
+          },
+        },
+      },
+    });
+    // A street named like a box is a street.
+    const street = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({
+        title: 'Boxwood',
+        address: { line1: '12 Boxwood Ln', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
+      });
+    expect(street.status).toBe(201);
+    expect(street.body.address.line1).toBe('12 Boxwood Ln');
+  });
+
+  it('takes a taxonomy (default 152W00000X) and a rendering provider; refuses the organisation NPI as one', async () => {
+    const created = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({
+        title: 'Eastside',
+        npi: '1234567893',
+        rendering_provider: { npi: '1245319599', first_name: 'Ana', last_name: 'Ruiz' },
+      });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      taxonomy_code: '152W00000X',
+      rendering_provider: {
+        npi: '1245319599',
+        first_name: 'Ana',
+        last_name: 'Ruiz',
+        taxonomy_code: '152W00000X',
+      },
+    });
+    const path = `/api/auth/v1/locations/${created.body.code}/`;
+    const changed = await http().patch(path).set(a.auth).send({ taxonomy_code: '152wc0802x' });
+    expect(changed.body).toMatchObject({
+      taxonomy_code: '152WC0802X',
+      rendering_provider: { taxonomy_code: '152WC0802X' },
+    });
+    const organisation = await http()
+      .patch(path)
+      .set(a.auth)
+      .send({ rendering_provider: { npi: '1234567893', first_name: 'Clear', last_name: 'Sight' } });
+    expect(organisation.status).toBe(400);
+    expect(organisation.body).toEqual({
+      errors: {
+        rendering_provider: {
+          npi: {
+            $: [
+              "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
+            ],
+          },
+        },
+      },
+    });
+    const bad = await http()
+      .patch(path)
+      .set(a.auth)
+      .send({ taxonomy_code: '152W', rendering_provider: { npi: '1245319590', first_name: 'A' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual({
+      taxonomy_code: {
+        $: ['A taxonomy code is 10 characters ending in X (152W00000X, optometrist).'],
+      },
+      rendering_provider: {
+        npi: { $: ['This NPI has an invalid check digit.'] },
+        last_name: { $: ['This field is required.'] },
+      },
+    });
+    const cleared = await http().patch(path).set(a.auth).send({ rendering_provider: null });
+    expect(cleared.body.rendering_provider).toBeNull();
   });
 
   it("another account's location is answered as a missing one", async () => {
@@ -149,6 +248,60 @@ describe('locations: provider identity', () => {
     expect((await web.get('/app/locations/')).text).toContain(
       'No NPI: real insurers cannot be asked',
     );
+
+    // CONTRACT §15 on the page: the ZIP+4, a PO box and the rendering provider, by field.
+    const box = await post({
+      npi: '1234567893',
+      address_line1: 'PO Box 77',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zipcode: '78701',
+      rendering_npi: '1234567893',
+      rendering_first_name: 'Ana',
+      rendering_last_name: 'Ruiz',
+    });
+    expect(box.status).toBe(400);
+    expect(fieldErrors(box.text)).toEqual([
+      'The billing address must be a street address, not a PO box.',
+      "A location's ZIP code carries the ZIP+4 (NNNNN-NNNN): the 837P's billing provider needs all nine digits.",
+    ]);
+    const row = async () => {
+      const html = (await web.get('/app/locations/')).text;
+      const start = html.indexOf(`<tr data-location="${a.locationCode}">`);
+      return html.slice(start, html.indexOf('</tr>', start));
+    };
+    expect(await row()).toContain('Claims from this location go on paper until');
+    const organisation = await post({
+      npi: '1234567893',
+      tax_id: '741234567',
+      address_line1: '500 W 2nd St',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zipcode: '78701-1234',
+      rendering_npi: '1234567893',
+      rendering_first_name: 'Ana',
+      rendering_last_name: 'Ruiz',
+    });
+    expect(organisation.status).toBe(400);
+    expect(fieldErrors(organisation.text)).toEqual([
+      "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
+    ]);
+    const ready = await post({
+      npi: '1234567893',
+      tax_id: '741234567',
+      address_line1: '500 W 2nd St',
+      address_city: 'Austin',
+      address_state: 'TX',
+      address_zipcode: '78701-1234',
+      taxonomy_code: '152W00000X',
+      rendering_npi: '1245319599',
+      rendering_first_name: 'Ana',
+      rendering_last_name: 'Ruiz',
+    });
+    expect(ready.status).toBe(302);
+    const saved2 = await row();
+    expect(saved2).not.toContain('Claims from this location go on paper until');
+    expect(saved2).toContain('value="1245319599"');
   });
 });
 
@@ -157,5 +310,7 @@ function csrfOf(html: string): string {
 }
 
 function fieldErrors(html: string): string[] {
-  return [...html.matchAll(/<div class="field-error">([^<]*)<\/div>/g)].map((m) => m[1]);
+  return [...html.matchAll(/<div class="field-error">([^<]*)<\/div>/g)].map((m) =>
+    m[1].replaceAll('&#39;', "'").replaceAll('&amp;', '&'),
+  );
 }

@@ -297,6 +297,8 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       organization_name: null,
       tax_id: null,
       address: null,
+      taxonomy_code: '152W00000X',
+      rendering_provider: null,
       created_at: '2026-11-21T13:51:16.926+00:00',
     };
     const list = (extra: Json) => ({ result: [{ ...location, ...extra }] });

@@ -5,7 +5,7 @@ import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, verifyPassword } from '@/common/passwords';
 import { Account } from './account.entity';
-import { Location } from './location.entity';
+import { DEFAULT_TAXONOMY_CODE, Location } from './location.entity';
 import { User } from './user.entity';
 
 /** A location's fields as a request gives them (undefined: unchanged; null: cleared). */
@@ -21,6 +21,45 @@ export interface LocationFields {
     state: string;
     zipcode: string;
   } | null;
+  taxonomy_code?: string;
+  rendering_provider?: {
+    npi: string;
+    first_name: string;
+    last_name: string;
+    taxonomy_code?: string | null;
+  } | null;
+}
+
+/** The rendering provider columns of a location (all null when `provider` is null). */
+function renderingColumns(
+  provider: LocationFields['rendering_provider'],
+): Pick<
+  Location,
+  'renderingNpi' | 'renderingFirstName' | 'renderingLastName' | 'renderingTaxonomyCode'
+> {
+  return {
+    renderingNpi: provider?.npi ?? null,
+    renderingFirstName: provider?.first_name ?? null,
+    renderingLastName: provider?.last_name ?? null,
+    renderingTaxonomyCode: provider?.taxonomy_code?.toUpperCase() ?? null,
+  };
+}
+
+/**
+ * CONTRACT §15: the rendering provider is an individual. An NPI does not tell its type, but the
+ * location's own NPI is the organisation's (type 2), so the same number as rendering provider is
+ * refused.
+ */
+export function checkRenderingProvider(
+  npi: string | null | undefined,
+  renderingNpi: string | null | undefined,
+  field = 'rendering_provider.npi',
+): void {
+  if (npi && renderingNpi && npi === renderingNpi)
+    throw ValidationFailed.field(
+      field,
+      "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
+    );
 }
 
 /** The address columns of a location (all null when `address` is null). */
@@ -151,6 +190,7 @@ export class AccountsService {
     accountId: string,
     fields: LocationFields & { title: string },
   ): Promise<Location> {
+    checkRenderingProvider(fields.npi, fields.rendering_provider?.npi);
     return withUniqueRetry(() =>
       this.locations.save(
         this.locations.create({
@@ -163,6 +203,8 @@ export class AccountsService {
           organizationName: fields.organization_name ?? null,
           taxId: fields.tax_id ?? null,
           ...addressColumns(fields.address),
+          taxonomyCode: fields.taxonomy_code?.toUpperCase() ?? DEFAULT_TAXONOMY_CODE,
+          ...renderingColumns(fields.rendering_provider),
         }),
       ),
     );
@@ -178,6 +220,11 @@ export class AccountsService {
       location.organizationName = fields.organization_name;
     if (fields.tax_id !== undefined) location.taxId = fields.tax_id;
     if (fields.address !== undefined) Object.assign(location, addressColumns(fields.address));
+    if (fields.taxonomy_code !== undefined)
+      location.taxonomyCode = fields.taxonomy_code.toUpperCase();
+    if (fields.rendering_provider !== undefined)
+      Object.assign(location, renderingColumns(fields.rendering_provider));
+    checkRenderingProvider(location.npi, location.renderingNpi);
     await this.locations.update(
       { id: location.id, accountId },
       {
@@ -185,6 +232,11 @@ export class AccountsService {
         npi: location.npi,
         organizationName: location.organizationName,
         taxId: location.taxId,
+        taxonomyCode: location.taxonomyCode,
+        renderingNpi: location.renderingNpi,
+        renderingFirstName: location.renderingFirstName,
+        renderingLastName: location.renderingLastName,
+        renderingTaxonomyCode: location.renderingTaxonomyCode,
         ...addressColumns(
           location.addressLine1
             ? {

@@ -85,6 +85,7 @@ const claim: ClaimResponse = {
   total_cost: '213.6500',
   accept_assignment: false,
   metadata: null,
+  rendering_provider: null,
   location_code: 'LOC7K2M9QXA',
   location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
   created_at: '2026-11-16T10:00:00.000+00:00',
@@ -233,7 +234,12 @@ describe("the patient's e-mail", () => {
     const sent: ClaimResponse = {
       ...claim,
       status: 'submitted',
-      submission: { channel: 'x12', clearinghouse_id: '01K', submitted_at: claim.created_at },
+      submission: {
+        channel: 'x12',
+        clearinghouse_id: '01K',
+        submitted_at: claim.created_at,
+        detail: null,
+      },
     };
     const mail = renderClaimNotification(sent, 'VSP Vision Care', vsp);
     expect(mail.text).toContain('Downtown Eye Care has submitted');

@@ -62,6 +62,12 @@ export class ClaimsService {
       if (!(e instanceof ValidationFailed)) throw e;
       Object.assign(errors, e.errors);
     }
+    if (location && input.rendering_provider?.npi === location.npi)
+      addFieldError(
+        errors,
+        ['rendering_provider', 'npi'],
+        "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
+      );
     const insurer = input.primary_member.insurer_code;
     if (!isClaimInsurer(insurer)) {
       (errors.$ ??= []).push(`Unknown insurer code: ${insurer}.`);
@@ -90,6 +96,14 @@ export class ClaimsService {
             paidAmount: formatDecimal4(input.paid_amount)!,
             acceptAssignment: input.accept_assignment ?? false,
             metadata: input.metadata ?? null,
+            renderingProvider: input.rendering_provider
+              ? {
+                  npi: input.rendering_provider.npi,
+                  first_name: input.rendering_provider.first_name,
+                  last_name: input.rendering_provider.last_name,
+                  taxonomy_code: input.rendering_provider.taxonomy_code?.toUpperCase() ?? null,
+                }
+              : null,
           }),
         );
         const services = await em.save(

@@ -60,6 +60,8 @@ export class WebLocationsController {
           organization_name: cleared(form.organization_name),
           tax_id: cleared(form.tax_id),
           address: addressOf(form),
+          taxonomy_code: form.taxonomy_code?.trim() ? form.taxonomy_code : undefined,
+          rendering_provider: renderingProviderOf(form),
         });
         const location = await this.accounts.updateLocation(accountOf(req), code, body);
         flash(req, 'ok', `Location ${location.code} saved.`);
@@ -89,4 +91,16 @@ function addressOf(form: Record<string, string>): Record<string, string> | null 
   const fields = ['line1', 'line2', 'city', 'state', 'zipcode'] as const;
   const values = Object.fromEntries(fields.map((f) => [f, form[`address_${f}`] ?? '']));
   return fields.some((f) => values[f].trim() !== '') ? values : null;
+}
+
+/**
+ * The rendering provider fields of a form (CONTRACT §15): all blank clears it; any given is checked
+ * in full (a blank taxonomy: the location's).
+ */
+function renderingProviderOf(form: Record<string, string>): Record<string, string> | null {
+  const fields = ['npi', 'first_name', 'last_name', 'taxonomy_code'] as const;
+  const values = Object.fromEntries(fields.map((f) => [f, form[`rendering_${f}`] ?? '']));
+  if (!fields.some((f) => values[f].trim() !== '')) return null;
+  if (values.taxonomy_code.trim() === '') delete values.taxonomy_code;
+  return values;
 }

@@ -153,7 +153,8 @@ export function d8(date: string): string {
 
 /** SV101: `codes[0]` is the procedure, each further code a two-character modifier (up to four). */
 export function procedureComposite(codes: readonly string[]): string[] | string {
-  const [procedure, ...rest] = codes.map((c) => c.trim().toUpperCase());
+  // `V2100-RT` (a code with its modifiers, as claims accept them) is `V2100`, `RT`.
+  const [procedure, ...rest] = codes.flatMap((c) => c.trim().toUpperCase().split('-'));
   if (!procedure || !/^[A-Z0-9]{5}$/.test(procedure))
     return `${JSON.stringify(procedure ?? '')} is not a CPT/HCPCS code`;
   if (rest.some((c) => c.length !== 2))

@@ -118,6 +118,30 @@ export class ClaimSubmissionResponse {
 
   @ApiTimestamp()
   submitted_at: string;
+
+  @ApiNullable('string', {
+    example: 'The location LOC7K2M9QXA has no tax id.',
+    description:
+      'On paper: why the claim could not be filed electronically (what the location or the claim lacks, CONTRACT §15); null for an 837P.',
+  })
+  detail: string | null;
+}
+
+export class ClaimRenderingProviderResponse {
+  @ApiProperty({ example: '1245319599' })
+  npi: string;
+
+  @ApiProperty({ example: 'Ana' })
+  first_name: string;
+
+  @ApiProperty({ example: 'Ruiz' })
+  last_name: string;
+
+  @ApiNullable('string', {
+    example: '152W00000X',
+    description: "Null: the location's taxonomy code.",
+  })
+  taxonomy_code: string | null;
 }
 
 export class ClaimResponse {
@@ -179,6 +203,13 @@ export class ClaimResponse {
   })
   metadata: Record<string, unknown> | null;
 
+  @ApiProperty({
+    type: ClaimRenderingProviderResponse,
+    nullable: true,
+    description: "The claim's own rendering provider; null: the location's.",
+  })
+  rendering_provider: ClaimRenderingProviderResponse | null;
+
   @ApiProperty({ example: 'LOC7K2M9QXA', description: 'Code of `location`.' })
   location_code: string;
 
@@ -205,6 +236,7 @@ export class ClaimResponse {
               channel: claim.submissionChannel,
               clearinghouse_id: claim.clearinghouseId ?? null,
               submitted_at: isoWithOffset(claim.submittedAt),
+              detail: claim.submissionDetail ?? null,
             }
           : null,
       patient: person(claim.patient),
@@ -220,6 +252,14 @@ export class ClaimResponse {
       total_cost: claimTotalCost(costs),
       accept_assignment: claim.acceptAssignment,
       metadata: claim.metadata ?? null,
+      rendering_provider: claim.renderingProvider
+        ? {
+            npi: claim.renderingProvider.npi,
+            first_name: claim.renderingProvider.first_name,
+            last_name: claim.renderingProvider.last_name,
+            taxonomy_code: claim.renderingProvider.taxonomy_code ?? null,
+          }
+        : null,
       location_code: location.code,
       location,
       created_at: isoWithOffset(claim.createdAt),

@@ -11,6 +11,7 @@ import {
   StringListField,
 } from '@/common/validation/fields';
 import { RequestRules } from '@/common/validation/request-rules';
+import { RenderingProviderDto } from '@/modules/accounts/dto/location.dto';
 import { unknownClaimInsurerOfBody } from '../insurer-codes';
 import {
   DOB_MIN,
@@ -209,4 +210,10 @@ export class CreateClaimDto {
     description: "The claim's location; the account's default location when empty or absent.",
   })
   location_code?: string | null;
+
+  @NestedField(() => RenderingProviderDto, {
+    description:
+      "The individual who rendered the care (the 837P's 2310B): a type-1 NPI, never the location's organisation NPI; the location's `rendering_provider` when absent (CONTRACT §15).",
+  })
+  rendering_provider?: RenderingProviderDto | null;
 }
