@@ -71,7 +71,8 @@ export class AuditEventResponse {
       'to a patient), `notify` (a claim e-mailed to the customer); security events (CONTRACT ' +
       '§20): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), ' +
       '`create`, `revoke` (api_key), `create`, `update`, `delete`, `redeliver` (webhook), ' +
-      '`mint`, `redeem` (embed_link).',
+      '`mint`, `redeem` (embed_link), `invite`, `accept`, `update`, `disable`, `enable` (user), ' +
+      '`change`, `reset` (password).',
   })
   action: string;
 
