@@ -1,8 +1,14 @@
 import { simpleParser } from 'mailparser';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { read837 } from '@/modules/x12/x837.reader';
+import { check837Structure } from '@/modules/x12/x837.structure';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';
@@ -12,6 +18,38 @@ import { TestReceiver } from './support/receiver';
 
 const API_KEY = 'claims-key-123';
 const NPI = '1234567893';
+/** What a location needs before its claims go electronic (CONTRACT §15). */
+const IDENTITY = {
+  npi: NPI,
+  organization_name: 'Clear Sight Optometry',
+  tax_id: '741234567',
+  address: { line1: '500 W 2nd St', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
+  rendering_provider: { npi: '1245319599', first_name: 'Ana', last_name: 'Ruiz' },
+};
+const PYX12 = resolve(__dirname, '../../shared/tools/pyx12');
+
+/** The independent 5010 validator's verdict on an 837P (null where ../shared is absent). */
+async function pyx12(x12: string): Promise<string[] | null> {
+  if (!existsSync(join(PYX12, 'pyx12'))) return null;
+  const dir = await mkdtemp(join(tmpdir(), 'sent-837-'));
+  try {
+    const file = join(dir, 'claim.x12');
+    await writeFile(file, x12);
+    const out = await promisify(execFile)(
+      '/usr/bin/python3',
+      ['-m', 'pyx12.scripts.x12valid', file],
+      { cwd: PYX12, timeout: 60_000 },
+    ).catch((e: { stdout?: string; stderr?: string }) => ({
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? 'pyx12 did not run',
+    }));
+    const lines = `${out.stdout}\n${out.stderr}`.split('\n');
+    if (!lines.some((l) => l.includes(`${file}: OK`))) return lines.filter((l) => l.trim());
+    return lines.filter((l) => /ERROR|Failure|Traceback/.test(l));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 const person = (lastName: string) => ({
   first_name: 'Maria',
@@ -39,7 +77,12 @@ interface ClaimBody {
   code: string;
   status: string;
   status_history: { status: string; at: string; detail: string | null }[];
-  submission: { channel: string; clearinghouse_id: string | null; submitted_at: string } | null;
+  submission: {
+    channel: string;
+    clearinghouse_id: string | null;
+    submitted_at: string;
+    detail: string | null;
+  } | null;
 }
 
 /** CONTRACT §12: claims go out as 837P (or paper), and are followed to a final state. */
@@ -64,15 +107,17 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
         CLAIM_STATUS_INTERVAL_MS: '300',
         CLAIM_SUBMIT_RETRY_BASE_MS: '100',
         CLAIM_SUBMIT_MAX_ATTEMPTS: '3',
+        // The clearinghouse that takes a claim and never answers: the call gives up after this.
+        INSURER_TIMEOUT_MS: '1500',
         WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
       },
     });
     a = await createAccount(t.app);
-    // The practice's provider identity (CONTRACT §10): the 837P's billing provider.
+    // The practice's provider identity (CONTRACT §10, §15): the 837P's billing provider.
     await http()
       .patch(`/api/auth/v1/locations/${a.locationCode}/`)
       .set(a.auth)
-      .send({ npi: NPI, organization_name: 'Clear Sight Optometry', tax_id: '741234567' })
+      .send(IDENTITY)
       .expect(200);
   });
   afterAll(async () => {
@@ -107,6 +152,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
       channel: 'x12',
       clearinghouse_id: 'CH-000123',
       submitted_at: expect.stringMatching(/\+00:00$/),
+      detail: null,
     });
     expect(statuses(claim)).toEqual(['ready', 'submitted']);
     expect(claim.status_history[1].detail).toContain('CH-000123');
@@ -135,6 +181,13 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(x12.headers['content-type']).toMatch(/^text\/plain/);
     expect(x12.text).toBe(sent.x12);
     expect(read837(x12.text).patientControlNumber).toBe(created.code);
+    // CONTRACT §15: the 837P the service sent conforms to the guide, here and independently.
+    expect(check837Structure(sent.x12, { patientPaid: true })).toEqual([]);
+    expect(sent.x12).toContain('~AMT*F5*1200.75~');
+    expect(sent.x12).toContain('~NM1*82*1*RUIZ*ANA****XX*1245319599~PRV*PE*PXC*152W00000X~');
+    const verdict = await pyx12(sent.x12);
+    if (verdict === null) console.warn('pyx12 skipped: ../shared/tools/pyx12 is absent');
+    else expect(verdict).toEqual([]);
   });
 
   it('answers `submission_failed` with the reason when the clearinghouse refuses the file', async () => {
@@ -162,12 +215,140 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(fake.submissionsFor(created.code)).toHaveLength(2);
   });
 
+  it('retries a claim the clearinghouse took before its answer was lost as the same interchange, with the same Idempotency-Key (CONTRACT §15)', async () => {
+    fake.onSubmit('Timeout', { kind: 'store-then-timeout', id: 'CH-TAKEN' });
+    const created = await create(claimBody('Timeout'));
+    const claim = await waitForStatus(created.code, 'submitted');
+    expect(statuses(claim)).toEqual(['ready', 'submission_failed', 'submitted']);
+    expect(claim.status_history[1].detail).toMatch(
+      /did not answer before the deadline; will retry/,
+    );
+    // The retry's key found the claim the clearinghouse had taken: its id, not a second claim.
+    expect(claim.submission?.clearinghouse_id).toBe('CH-TAKEN');
+    const [first, retry] = fake.submissionsFor(created.code);
+    expect(fake.submissionsFor(created.code)).toHaveLength(2);
+    expect(first.answeredWith.kind).toBe('store-then-timeout');
+    expect(retry.x12).toBe(first.x12);
+    expect(first.idempotencyKey).toMatch(new RegExp(`^${created.code}-\\d{9}$`));
+    expect(retry.idempotencyKey).toBe(first.idempotencyKey);
+    const control = (c: typeof first) => [
+      c.claim!.isa.controlNumber,
+      c.claim!.group.controlNumber,
+      c.claim!.controlNumber,
+    ];
+    expect(control(retry)).toEqual(control(first));
+    expect([...fake.stored.values()].filter((v) => v.x12 === first.x12)).toHaveLength(1);
+  });
+
+  it('keeps the interchange and the key of a claim across a 503 retry', async () => {
+    fake.onSubmit('Samecontrol', { kind: 'http', status: 503 }, { kind: 'accept' });
+    const created = await create(claimBody('Samecontrol'));
+    await waitForStatus(created.code, 'submitted');
+    const [first, retry] = fake.submissionsFor(created.code);
+    expect(retry.x12).toBe(first.x12);
+    expect(retry.idempotencyKey).toBe(first.idempotencyKey);
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT x12_control_number FROM claims WHERE code = $1', [created.code]);
+    expect(String(row.x12_control_number).padStart(9, '0')).toBe(first.claim!.isa.controlNumber);
+  });
+
+  it('sends the claims of a location without an address, tax id or rendering provider on paper, saying what is missing', async () => {
+    const c = await createAccount(t.app);
+    await http()
+      .patch(`/api/auth/v1/locations/${c.locationCode}/`)
+      .set(c.auth)
+      .send({ npi: NPI, organization_name: 'Clear Sight Optometry' })
+      .expect(200);
+    const created = await create(claimBody('Noaddress'), c);
+    const waiting = await waitForStatus(created.code, 'ready_to_mail', c);
+    const reasons =
+      `The location ${c.locationCode} has no tax id, no street address. ` +
+      `No rendering provider (the individual NPI who gave the care) on the claim or the location ${c.locationCode}.`;
+    expect(waiting.status_history[1].detail).toBe(
+      `Paper claim form (CMS-1500), to be mailed to VSP Vision Care. ${reasons}`,
+    );
+    expect(fake.submissionsFor(created.code)).toEqual([]);
+    const mailed = await http().post(`/api/auth/v1/claims/${created.code}/mailed/`).set(c.auth);
+    expect(mailed.body.submission).toMatchObject({ channel: 'paper', detail: reasons });
+  });
+
+  it('sends a second procedure code on a line, a zero total or a member known only by SSN on paper with the reason', async () => {
+    const body = claimBody('Twocodes');
+    const twoCodes = await create({
+      ...body,
+      services: [{ ...body.services[0], codes: ['92014', '92015'] }, ...body.services.slice(1)],
+    });
+    const zero = await create({
+      ...claimBody('Zerototal'),
+      services: body.services.map((s) => ({ ...s, cost: '0' })),
+    });
+    const ssn = { ...person('Ssnonly'), member_id: null, ssn_last_four: '6789' };
+    const bySsn = await create({
+      ...claimBody('Ssnonly'),
+      patient: ssn,
+      primary_member: { ...ssn, insurer_code: 'insurer:vision:vsp' },
+    });
+    const detail = async (code: string) =>
+      (await waitForStatus(code, 'ready_to_mail')).status_history[1].detail;
+    expect(await detail(twoCodes.code)).toBe(
+      'Paper claim form (CMS-1500), to be mailed to VSP Vision Care. One procedure code per service line is needed to file electronically. Service 1 has 92014 and 92015.',
+    );
+    expect(await detail(zero.code)).toContain('The total charge is zero.');
+    expect(await detail(bySsn.code)).toContain(
+      "The primary member has no member id (the payer's card).",
+    );
+    for (const c of [twoCodes, zero, bySsn]) expect(fake.submissionsFor(c.code)).toEqual([]);
+  });
+
+  it("names the claim's own rendering provider in 2310B, instead of the location's", async () => {
+    const created = await create({
+      ...claimBody('Rendering'),
+      rendering_provider: {
+        npi: '1003000126',
+        first_name: 'Owen',
+        last_name: 'Núñez',
+        taxonomy_code: '152wc0802x',
+      },
+    });
+    expect((created as unknown as { rendering_provider: unknown }).rendering_provider).toEqual({
+      npi: '1003000126',
+      first_name: 'Owen',
+      last_name: 'Núñez',
+      taxonomy_code: '152WC0802X',
+    });
+    await waitForStatus(created.code, 'submitted');
+    const [sent] = fake.submissionsFor(created.code);
+    expect(sent.x12).toContain('~NM1*82*1*NUNEZ*OWEN****XX*1003000126~PRV*PE*PXC*152WC0802X~');
+    expect(check837Structure(sent.x12, { patientPaid: true })).toEqual([]);
+
+    const organisation = await http()
+      .post('/api/auth/v1/claims/')
+      .set(a.auth)
+      .send({
+        ...claimBody('Rendering'),
+        rendering_provider: { npi: NPI, first_name: 'Clear', last_name: 'Sight' },
+      });
+    expect(organisation.status).toBe(400);
+    expect(organisation.body).toEqual({
+      errors: {
+        rendering_provider: {
+          npi: {
+            $: [
+              "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
+            ],
+          },
+        },
+      },
+    });
+  });
+
   it('follows the claim with 276/277 until paid, delivering each change to `claim` webhooks only', async () => {
     const b = await createAccount(t.app);
     await http()
       .patch(`/api/auth/v1/locations/${b.locationCode}/`)
       .set(b.auth)
-      .send({ npi: NPI, organization_name: 'Clear Sight Optometry' })
+      .send(IDENTITY)
       .expect(200);
     const hook = async (path: string, events?: string[]) => {
       const res = await http()
@@ -244,6 +425,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
       channel: 'paper',
       clearinghouse_id: null,
       submitted_at: expect.stringMatching(/\+00:00$/),
+      detail: 'Demo Vision (sandbox) has no electronic claims route.',
     });
     expect(statuses(mailed.body as ClaimBody)).toEqual(['ready', 'ready_to_mail', 'submitted']);
     expect((mailed.body as ClaimBody).status_history[2].detail).toBe(

@@ -9,7 +9,9 @@ import { Claim837, read837 } from '@/modules/x12/x837.reader';
 export type SubmitStep =
   | { kind: 'accept'; id?: string }
   | { kind: 'refuse'; errors: string[] }
-  | { kind: 'http'; status: number };
+  | { kind: 'http'; status: number }
+  /** Takes the claim (as `accept` would) and never answers: the caller times out. */
+  | { kind: 'store-then-timeout'; id: string };
 
 /** What the fake answers to one 276: a 277 with this STC (category:code), or an HTTP error. */
 export type StatusStep =
@@ -18,6 +20,7 @@ export type StatusStep =
 
 export interface ReceivedSubmission {
   authorization: string | null;
+  idempotencyKey: string | null;
   x12: string;
   claim: Claim837 | null;
   parseError: string | null;
@@ -47,6 +50,8 @@ export class FakeClaimsClearinghouse {
   readonly statusCalls: ReceivedStatusCall[] = [];
   private readonly submitScripts = new Map<string, SubmitStep[]>();
   private readonly statusScripts = new Map<string, StatusStep[]>();
+  /** Claims taken, by Idempotency-Key: a repeated key is answered with the same id, not taken twice. */
+  readonly stored = new Map<string, { id: string; x12: string }>();
 
   private constructor(
     private readonly server: Server,
@@ -106,8 +111,10 @@ export class FakeClaimsClearinghouse {
   }
 
   private submit(req: IncomingMessage, x12: string, res: ServerResponse): void {
+    const key = req.headers['idempotency-key'];
     const call: ReceivedSubmission = {
       authorization: req.headers.authorization ?? null,
+      idempotencyKey: typeof key === 'string' ? key : null,
       x12,
       claim: null,
       parseError: null,
@@ -120,23 +127,36 @@ export class FakeClaimsClearinghouse {
       call.parseError = (e as Error).message;
       return send(res, 400, { status: 'ERROR', errors: [{ description: call.parseError }] });
     }
+    const before = call.idempotencyKey ? this.stored.get(call.idempotencyKey) : undefined;
+    if (before) {
+      // An idempotent repeat: the same claim's id, as clearinghouses answer a replayed key.
+      call.answeredWith = { kind: 'accept', id: before.id };
+      return send(res, 200, {
+        status: 'SUCCESS',
+        controlNumber: call.claim.controlNumber,
+        claimReference: { correlationId: before.id },
+      });
+    }
     const step = this.submitScripts.get(call.claim.subscriber.lastName)?.shift() ?? {
       kind: 'accept',
     };
     call.answeredWith = step;
+    if (step.kind === 'store-then-timeout') {
+      if (call.idempotencyKey) this.stored.set(call.idempotencyKey, { id: step.id, x12 });
+      return; // no answer: the response stays open until the caller gives up
+    }
     if (step.kind === 'http') return send(res, step.status, { error: `HTTP ${step.status}` });
     if (step.kind === 'refuse')
       return send(res, 400, {
         status: 'ERROR',
         errors: step.errors.map((description) => ({ code: '33', description })),
       });
+    const id = step.id ?? `CH${randomBytes(6).toString('hex').toUpperCase()}`;
+    if (call.idempotencyKey) this.stored.set(call.idempotencyKey, { id, x12 });
     send(res, 200, {
       status: 'SUCCESS',
       controlNumber: call.claim.controlNumber,
-      claimReference: {
-        correlationId: step.id ?? `CH${randomBytes(6).toString('hex').toUpperCase()}`,
-        patientControlNumber: call.claim.patientControlNumber,
-      },
+      claimReference: { correlationId: id, patientControlNumber: call.claim.patientControlNumber },
     });
   }
 

@@ -100,10 +100,10 @@ export function x12RouteGaps(
   const gaps: string[] = [];
   const where = `The location ${provider.locationCode}`;
   const missing: string[] = [];
-  if (!provider.taxId) missing.push('a tax id');
-  if (!provider.address) missing.push('a street address');
+  if (!provider.taxId) missing.push('tax id');
+  if (!provider.address) missing.push('street address');
   else if (!/^\d{5}-\d{4}$/.test(provider.address.zipcode.trim()))
-    missing.push('the ZIP+4 of its address');
+    missing.push('ZIP+4 in its address');
   if (missing.length > 0) gaps.push(`${where} has no ${missing.join(', no ')}.`);
   const rendering = renderingProviderOf(claim, provider);
   if (!rendering)
@@ -128,7 +128,12 @@ export function x12RouteGaps(
     .filter((x) => typeof x.problem === 'string');
   const second = doubled.filter((x) => x.problem === SECOND_PROCEDURE);
   if (second.length > 0)
-    gaps.push(`${SECOND_PROCEDURE} (service ${second.map((x) => x.i + 1).join(', ')})`);
+    gaps.push(
+      [
+        SECOND_PROCEDURE,
+        ...second.map((x) => `Service ${x.i + 1} has ${sorted[x.i].codes.join(' and ')}.`),
+      ].join(' '),
+    );
   for (const x of doubled.filter((d) => d.problem !== SECOND_PROCEDURE))
     gaps.push(`Service ${x.i + 1}: ${String(x.problem)}.`);
   const diagnoses = new Set(
