@@ -50,7 +50,7 @@ describe('web paper claim (real browser)', () => {
           line2: 'Suite 200',
           city: 'Austin',
           state: 'TX',
-          zipcode: '78702',
+          zipcode: '78702-4410',
         },
       })
       .expect(200);
