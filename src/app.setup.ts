@@ -25,7 +25,9 @@ export const API_TITLE = 'Vision Eligibility & Claims API';
  */
 export function configureApp(app: NestExpressApplication): void {
   app.useLogger(app.get(Logger));
-  app.set('trust proxy', 'loopback');
+  // TRUST_PROXY (CONTRACT §20): whose X-Forwarded-For names the client. Sign-in throttling and the
+  // audit trail key on req.ip, so trusting too much lets anyone pick their own IP.
+  app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware());
   app.use(accessLogMiddleware(rootLoggerOf(app)));

@@ -29,23 +29,43 @@ export async function runApi(config: AppConfig, { announce }: { announce: boolea
   if (config.demoSeed) {
     // Safe when several API processes start at once: exactly one creates the account.
     const demo = await app.get(DemoSeeder).seedIfEmpty();
-    if (demo) {
-      // Printed once, on the first start against an empty database; never logged.
-      process.stdout.write(
-        [
-          '',
-          '  Demo account created (shown only this once):',
-          `    API key:      ${demo.apiKey}`,
-          `    Web login:    ${demo.email} / ${demo.password}`,
-          `    Location:     ${demo.locationCode}`,
-          `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
-          '',
-        ].join('\n') + '\n',
-      );
-    }
+    if (demo) process.stdout.write(demoBanner(demo, config));
   }
 
   await app.listen(config.port);
   if (announce)
     process.stdout.write(`Listening on ${config.publicUrl} (API docs: ${config.publicUrl}/docs)\n`);
+}
+
+/**
+ * What the first start against an empty database prints about the demo account: outside
+ * production, its credentials, once (never logged). In production (CONTRACT §20) credentials
+ * never reach a console or a log collector: the account is named, and its owner sets them.
+ */
+export function demoBanner(
+  demo: { apiKey: string; email: string; password: string; locationCode: string },
+  config: Pick<AppConfig, 'isProduction' | 'publicUrl'>,
+): string {
+  if (config.isProduction) {
+    return (
+      [
+        '',
+        `  Demo account created for ${demo.email} (credentials not shown in production).`,
+        `    Set its password:  npm run --silent cli -- users:reset-password --email ${demo.email}`,
+        `    Create a key:      npm run --silent cli -- api-keys:create --email ${demo.email}`,
+        '',
+      ].join('\n') + '\n'
+    );
+  }
+  return (
+    [
+      '',
+      '  Demo account created (shown only this once):',
+      `    API key:      ${demo.apiKey}`,
+      `    Web login:    ${demo.email} / ${demo.password}`,
+      `    Location:     ${demo.locationCode}`,
+      `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
+      '',
+    ].join('\n') + '\n'
+  );
 }

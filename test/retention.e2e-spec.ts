@@ -177,6 +177,41 @@ describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => 
     // The original, not backdated, keeps its data.
     expect((await requestRow(uid)).purged_at).toBeNull();
   });
+
+  it('empties e-mails older than the limit once sent, keeping what they were about (CONTRACT §20)', async () => {
+    const insert = (status: string, days: number) =>
+      db.query(
+        `INSERT INTO mail_messages (account_id, kind, ref, to_address, subject, text_body, html_body,
+           attachments, status, sent_at, created_at)
+         VALUES ($1, 'claim_notification', 'CLM12345678', 'pat@example.test', 'Your claim for Ann Lee',
+           'Ann Lee, 1 Main St', '<p>Ann Lee</p>', '[{"filename":"claim.pdf","contentType":"application/pdf","content":"JVBE"}]',
+           $2::varchar, CASE WHEN $2::varchar = 'sent' THEN now() END, now() - make_interval(days => $3))
+         RETURNING id`,
+        [a.accountId, status, days],
+      );
+    const [old] = await insert('sent', 31);
+    const [queued] = await insert('queued', 31);
+    const [recent] = await insert('sent', 29);
+    await t.app.get(PhiRetention).tick();
+    const rows = await db.query(
+      `SELECT id, kind, ref, status, to_address, subject, text_body, html_body, attachments
+         FROM mail_messages WHERE id = ANY($1::uuid[])`,
+      [[old.id, queued.id, recent.id]],
+    );
+    const byId = (id: string) => rows.find((r: { id: string }) => r.id === id);
+    expect(byId(old.id)).toMatchObject({
+      kind: 'claim_notification',
+      ref: 'CLM12345678',
+      status: 'sent',
+      to_address: '',
+      subject: '',
+      text_body: '',
+      html_body: '',
+      attachments: null,
+    });
+    expect(byId(queued.id).text_body).toBe('Ann Lee, 1 Main St');
+    expect(byId(recent.id).text_body).toBe('Ann Lee, 1 Main St');
+  });
 });
 
 describe('retention unset (PHI_RETENTION_DAYS empty keeps everything)', () => {

@@ -99,6 +99,8 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
     const url = req.url;
     if (!url.startsWith('/api/') && !url.startsWith('/health')) return pages(req, res, next);
     for (const [name, value] of api) res.setHeader(name, value);
+    // API answers carry patient data: no browser or proxy keeps a copy (CONTRACT §20).
+    if (url.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
     next();
   };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -58,6 +59,14 @@ export interface AppConfig {
   insurerConcurrency: number;
   /** Batch items run at once per worker process (each still waits for an insurer slot). */
   batchConcurrency: number;
+  /**
+   * CONTRACT §20 `TRUST_PROXY`: which proxies' X-Forwarded-For names the client (sign-in
+   * throttling, the audit trail): a hop count, or addresses / CIDRs (and Express' names
+   * `loopback`, `linklocal`, `uniquelocal`). Default `loopback`.
+   */
+  trustProxy: number | string[];
+  /** Production with an `http://` PUBLIC_URL (cookies without Secure), said out loud. */
+  allowInsecureHttp: boolean;
 }
 
 export class ConfigError extends Error {
@@ -151,9 +160,25 @@ export function loadConfig(
     problems.push(`LOG_FORMAT: must be json or pretty (got "${logFormat}")`);
   }
 
+  // CONTRACT §20: production sessions and links travel over TLS only, unless said otherwise.
+  const allowInsecureHttp = bool('ALLOW_INSECURE_HTTP', false);
+  if (isProduction && publicUrl.startsWith('http://') && !allowInsecureHttp) {
+    problems.push(
+      'PUBLIC_URL: must be https:// when NODE_ENV=production (session cookies are Secure only ' +
+        'over https); set ALLOW_INSECURE_HTTP=true to run without TLS anyway',
+    );
+  }
+
   const smtpRaw = env.SMTP_URL?.trim();
   let smtpUrl: string | null = null;
   if (smtpRaw) smtpUrl = url('SMTP_URL', smtpRaw, ['smtp:', 'smtps:']);
+  // Claim e-mails carry patient data: production mail goes over TLS (smtps://, or STARTTLS required).
+  if (isProduction && smtpUrl && !smtpRequiresTls(smtpUrl)) {
+    problems.push(
+      'SMTP_URL: must use TLS when NODE_ENV=production: smtps://, or smtp://...?requireTLS=true',
+    );
+  }
+  const trustProxy = parseTrustProxy(str('TRUST_PROXY', 'loopback'), problems);
   const mailFrom = str('MAIL_FROM', 'Vision Eligibility <no-reply@vision.localhost>');
   const mailDir = str('MAIL_DIR', 'var/mail');
 
@@ -223,9 +248,56 @@ export function loadConfig(
     webConcurrency: int('WEB_CONCURRENCY', availableParallelism(), 1, 64),
     insurerConcurrency: int('INSURER_CONCURRENCY', 10, 1, 1000),
     batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
+    trustProxy,
+    allowInsecureHttp,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
+export function smtpRequiresTls(smtpUrl: string): boolean {
+  try {
+    const parsed = new URL(smtpUrl);
+    return (
+      parsed.protocol === 'smtps:' ||
+      ['true', '1'].includes((parsed.searchParams.get('requireTLS') ?? '').toLowerCase())
+    );
+  } catch {
+    return false;
+  }
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `TRUST_PROXY`: a hop count (0 = trust nobody), or a comma list of names, addresses, CIDRs. */
+function parseTrustProxy(raw: string, problems: string[]): number | string[] {
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 20) problems.push(`TRUST_PROXY: a hop count from 0 to 20 (got "${raw}")`);
+    return Math.min(hops, 20);
+  }
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.filter((e) => !PROXY_NAMES.includes(e) && !isAddressOrCidr(e));
+  if (entries.length === 0 || bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY: a hop count, or a comma list of addresses, CIDRs, loopback, linklocal, uniquelocal (bad: "${bad.join(', ') || raw}")`,
+    );
+    return ['loopback'];
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 /** Nest's ConfigModule `validate` hook: returns the typed config under the `app` key. */

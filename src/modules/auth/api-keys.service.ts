@@ -4,6 +4,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
 import type { AuthContext } from '@/common/request-context';
+import { AuditService } from '@/modules/audit/audit.service';
+import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
 import { ApiKey } from './api-key.entity';
 import { ALL_SCOPES, type ApiScope, normalizeScopes } from './scopes';
 import { ApiKeyCache } from './api-key-cache';
@@ -34,6 +36,7 @@ export class ApiKeysService {
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectDataSource() private readonly db: DataSource,
     private readonly cache: ApiKeyCache,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -44,6 +47,7 @@ export class ApiKeysService {
     accountId: string,
     name: string,
     scopes: readonly ApiScope[] = ALL_SCOPES,
+    by?: AuditContext,
   ): Promise<CreatedApiKey> {
     const chosen = normalizeScopes(scopes);
     if (chosen.length === 0) throw new Error('An API key needs at least one scope.');
@@ -57,6 +61,9 @@ export class ApiKeysService {
         scopes: chosen,
       }),
     );
+    // From the web application: a security event of the account (CONTRACT §20). The CLI is the
+    // operator's, outside any account's trail; its log line remains.
+    if (by) await this.audit.record(securityEvent(by, 'api_key', 'create', apiKey.prefix));
     this.logger.log({ apiKeyId: apiKey.id, accountId }, 'api key created');
     return { apiKey, key };
   }
@@ -69,12 +76,13 @@ export class ApiKeysService {
    * Revokes by id within an account; takes effect on the next request in every process: the
    * caches hear of it before this returns (see ApiKeyCache). Revoking again repeats the notice.
    */
-  async revoke(accountId: string, id: string): Promise<ApiKey> {
+  async revoke(accountId: string, id: string, by?: AuditContext): Promise<ApiKey> {
     const key = await this.keys.findOne({ where: { id, accountId } });
     if (!key) throw new NotFoundError(`API key ${id} not found.`);
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await this.keys.save(key);
+      if (by) await this.audit.record(securityEvent(by, 'api_key', 'revoke', key.prefix));
       this.logger.log({ apiKeyId: id, accountId }, 'api key revoked');
     }
     await this.cache.revoked(key.keyHash);

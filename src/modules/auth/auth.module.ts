@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@/modules/audit/audit.module';
 import { ApiKey } from './api-key.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyCache } from './api-key-cache';
@@ -7,7 +8,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ScopeGuard } from './scope.guard';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey])],
+  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
   providers: [ApiKeysService, ApiKeyGuard, ApiKeyCache, ScopeGuard],
   exports: [ApiKeysService, ApiKeyGuard, ScopeGuard],
 })

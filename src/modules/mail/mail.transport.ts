@@ -80,12 +80,13 @@ export class MailTransport implements OnModuleDestroy {
 
   private async writeEml(messageId: string, raw: Buffer): Promise<string> {
     const dir = resolve(this.config.mailDir);
-    await mkdir(dir, { recursive: true });
+    // Claim e-mails carry patient data: readable by the service's user only (CONTRACT §20).
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const name = `${stamp}-${messageId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 36)}.eml`;
     const path = join(dir, name);
     // Written under a temporary name first, so a reader never opens a half-written file.
-    await writeFile(`${path}.tmp`, raw);
+    await writeFile(`${path}.tmp`, raw, { mode: 0o600 });
     await rename(`${path}.tmp`, path);
     this.logger.log({ file: name }, 'mail written to MAIL_DIR (SMTP_URL is not set)');
     return path;

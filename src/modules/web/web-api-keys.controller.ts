@@ -2,6 +2,7 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
+import { auditContextOf } from '@/modules/audit/security-events';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { ALL_SCOPES, isApiScope, SCOPE_AREAS } from '@/modules/auth/scopes';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
@@ -42,6 +43,7 @@ export class WebApiKeysController {
           accountOf(req),
           form.name,
           form.scopes.filter(isApiScope),
+          auditContextOf(req)!,
         );
         // Shown once, in this answer only.
         res.setHeader('Cache-Control', 'no-store');
@@ -54,7 +56,7 @@ export class WebApiKeysController {
   @Post(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!UUID.test(id)) return res.redirect('/app/api-keys/');
-    const key = await this.apiKeys.revoke(accountOf(req), id);
+    const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);
     flash(req, 'ok', `Key ${key.prefix}… revoked.`);
     res.redirect('/app/api-keys/');
   }

@@ -5,7 +5,7 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
 import type { User } from '@/modules/accounts/user.entity';
 import { AuditService } from '@/modules/audit/audit.service';
-import { auditContextOf, securityEvent } from '@/modules/audit/security-events';
+import { auditContextOf, securityEvent, userContext } from '@/modules/audit/security-events';
 import { IframeSessionService } from '@/modules/iframe-session/iframe-session.service';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
 import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from './embedded-session';
@@ -49,16 +49,20 @@ export class WebAuthController {
       res.status(status);
       renderPage(req, res, 'login.njk', { title: 'Sign in', next, email, error });
     };
-    if (await this.throttle.isBlocked({ email }, req.ip)) {
-      return refuse(429, 'Too many failed sign-in attempts. Try again in 15 minutes.');
-    }
+    const tooMany = 'Too many failed sign-in attempts. Try again in 15 minutes.';
+    // Counted before the password is checked (CONTRACT §20): parallel guesses cannot pass the limit.
+    const attempt = await this.throttle.begin({ email }, req.ip);
+    if (attempt.refused) return refuse(429, tooMany);
     const user =
       email && form.password ? await this.accounts.verifyCredentials(email, form.password) : null;
     if (!user) {
-      await this.throttle.recordFailure({ email }, req.ip);
-      return refuse(401, 'The e-mail or password is not right.');
+      await this.recordFailedSignIn(req, email);
+      // The IP's count alone never refuses the right password, only wrong ones.
+      return attempt.ipOverLimit
+        ? refuse(429, tooMany)
+        : refuse(401, 'The e-mail or password is not right.');
     }
-    await this.throttle.clear({ email });
+    await this.throttle.succeeded({ email }, req.ip);
     const { enabled, required } = await this.twoFactor.state(user.id);
     // A fresh session id on sign-in (no session fixation), and again after the code.
     req.session.regenerate((err) => {
@@ -69,8 +73,24 @@ export class WebAuthController {
         return req.session.save(() => res.redirect('/app/login/code'));
       }
       this.signIn(req, user);
-      req.session.save(() => res.redirect(required ? ENROL_PATH : next));
+      this.recordSignIn(req, user).then(
+        () => req.session.save(() => res.redirect(required ? ENROL_PATH : next)),
+        () => refuse(503, 'Sign-in is briefly unavailable. Try again.'),
+      );
     });
+  }
+
+  /** A wrong password for an existing user is a security event of that user's account. */
+  private async recordFailedSignIn(req: Request, email: string): Promise<void> {
+    const user = email ? await this.accounts.findUserByEmail(email) : null;
+    if (!user) return;
+    await this.audit.record(
+      securityEvent(userContext(req, user), 'session', 'sign_in_failed', null),
+    );
+  }
+
+  private recordSignIn(req: Request, user: User): Promise<void> {
+    return this.audit.record(securityEvent(userContext(req, user), 'session', 'sign_in', null));
   }
 
   /** The second step: a code from the authenticator app, or a recovery code. */
@@ -92,21 +112,25 @@ export class WebAuthController {
       });
     };
     const subject = { userId: pending.userId };
-    if (await this.throttle.isBlocked(subject, req.ip)) {
-      return refuse(429, 'Too many wrong codes. Try again in 15 minutes.');
-    }
+    const tooMany = 'Too many wrong codes. Try again in 15 minutes.';
+    if (await this.throttle.isBlocked(subject)) return refuse(429, tooMany);
     await submitForm(
       res,
       async () => {
         const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
+        const attempt = await this.throttle.begin(subject, req.ip);
+        if (attempt.refused) return refuse(429, tooMany);
         const kind = await this.twoFactor.verifyCode(pending.userId, form.code);
-        if (!kind) {
-          await this.throttle.recordFailure(subject, req.ip);
-          return refuse(401, 'The code is not right.');
-        }
-        await this.throttle.clear(subject);
         const user = await this.accounts.findUserById(pending.userId);
         if (!user) return res.redirect('/app/login');
+        if (!kind) {
+          await this.audit.record(
+            securityEvent(userContext(req, user), 'two_factor', 'fail', null),
+          );
+          return attempt.ipOverLimit ? refuse(429, tooMany) : refuse(401, 'The code is not right.');
+        }
+        await this.throttle.succeeded(subject, req.ip);
+        await this.recordSignIn(req, user);
         await this.completeSignIn(req, res, user, pending.next, kind === 'recovery');
       },
       (errors) => renderPage(req, res, 'login-code.njk', { title: 'Two-factor sign-in', errors }),

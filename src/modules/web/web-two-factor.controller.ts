@@ -4,6 +4,8 @@ import type { Request, Response } from 'express';
 import QRCode from 'qrcode';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
+import { AuditService } from '@/modules/audit/audit.service';
+import { auditContextOf, securityEvent } from '@/modules/audit/security-events';
 import { TwoFactorCodeDto, TwoFactorRequirementDto } from './dto/two-factor.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
@@ -34,26 +36,40 @@ async function refuseWhenThrottled(
   throttle: SignInThrottle,
   rerender: (errors: ErrorTree) => Promise<void>,
 ): Promise<boolean> {
-  if (!(await throttle.isBlocked({ userId: userIdOf(req) }, req.ip))) return false;
+  if (!(await throttle.isBlocked({ userId: userIdOf(req) }))) return false;
   res.status(429);
   await rerender({ code: { $: [TOO_MANY] } });
   return true;
 }
 
-/** Binds the code form and checks it; a wrong code is counted and refused as a field error. */
+/**
+ * Binds the code form and checks it, counted before it is checked (SignInThrottle.begin): past
+ * the limit the code is refused unseen with 429 (null). A wrong code is a field error and a
+ * `two_factor` `fail` event in the audit trail.
+ */
 async function checkCode<T>(
   req: Request,
-  throttle: SignInThrottle,
+  res: Response,
+  deps: { throttle: SignInThrottle; audit: AuditService },
   check: (code: string) => Promise<T | null | false>,
-): Promise<T> {
+  rerender: (errors: ErrorTree) => Promise<void>,
+): Promise<T | null> {
   const subject = { userId: userIdOf(req) };
   const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
+  const attempt = await deps.throttle.begin(subject, req.ip);
+  const tooMany = async () => {
+    res.status(429);
+    await rerender({ code: { $: [TOO_MANY] } });
+    return null;
+  };
+  if (attempt.refused) return tooMany();
   const result = await check(form.code);
   if (result === null || result === false) {
-    await throttle.recordFailure(subject, req.ip);
+    await deps.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'fail', null));
+    if (attempt.ipOverLimit) return tooMany();
     throw ValidationFailed.field('code', WRONG_CODE);
   }
-  await throttle.clear(subject);
+  await deps.throttle.succeeded(subject, req.ip);
   return result;
 }
 
@@ -66,7 +82,8 @@ async function checkCode<T>(
 export class WebTwoFactorController {
   constructor(
     private readonly twoFactor: TwoFactorService,
-    private readonly throttle: SignInThrottle,
+    readonly throttle: SignInThrottle,
+    readonly audit: AuditService,
   ) {}
 
   @Get()
@@ -81,7 +98,15 @@ export class WebTwoFactorController {
     await submitForm(
       res,
       async () => {
-        await checkCode(req, this.throttle, (code) => this.twoFactor.disable(userIdOf(req), code));
+        const done = await checkCode(
+          req,
+          res,
+          this,
+          (code) => this.twoFactor.disable(userIdOf(req), code),
+          rerender,
+        );
+        if (done === null) return;
+        await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'disable', null));
         flash(req, 'ok', 'Two-factor sign-in is off.');
         res.redirect('/app/two-factor/');
       },
@@ -132,7 +157,8 @@ export class WebTwoFactorController {
 export class WebTwoFactorEnrolController {
   constructor(
     private readonly twoFactor: TwoFactorService,
-    private readonly throttle: SignInThrottle,
+    readonly throttle: SignInThrottle,
+    readonly audit: AuditService,
   ) {}
 
   @Get()
@@ -149,9 +175,15 @@ export class WebTwoFactorEnrolController {
     await submitForm(
       res,
       async () => {
-        const codes = await checkCode(req, this.throttle, (code) =>
-          this.twoFactor.confirmEnrolment(userIdOf(req), code),
+        const codes = await checkCode(
+          req,
+          res,
+          this,
+          (code) => this.twoFactor.confirmEnrolment(userIdOf(req), code),
+          rerender,
         );
+        if (codes === null) return;
+        await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'enrol', null));
         // Shown once, in this answer only (pages are never cached: Cache-Control no-store).
         res.status(200);
         renderPage(req, res, 'two-factor-codes.njk', {

@@ -80,7 +80,39 @@ export class PhiRetention extends MaintenanceLoop {
       total += n;
       if (n < BATCH_SIZE) break;
     }
-    if (total > 0) this.logger.log({ purged: total, retentionDays: days }, 'patient data erased');
+    let mails = 0;
+    for (;;) {
+      const n = await this.purgeMail(cutoff);
+      mails += n;
+      if (n < BATCH_SIZE) break;
+    }
+    if (total > 0 || mails > 0) {
+      this.logger.log({ purged: total, mails, retentionDays: days }, 'patient data erased');
+    }
+  }
+
+  /**
+   * CONTRACT §20: e-mails sent about claims hold the patient's name, address and the claim form;
+   * past the limit their recipient, subject, bodies and attachments are emptied (kind, ref, status
+   * and dates stay). Queued mail is left to be sent first.
+   */
+  private async purgeMail(cutoff: Date): Promise<number> {
+    const rows: unknown[] = await this.db.query(
+      `UPDATE mail_messages SET to_address = '', subject = '', text_body = '', html_body = '',
+              attachments = NULL
+        WHERE id IN (
+          SELECT id FROM mail_messages
+           WHERE created_at < $1 AND status <> 'queued'
+             AND (to_address <> '' OR text_body <> '' OR html_body <> '' OR attachments IS NOT NULL)
+           ORDER BY created_at, id
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [cutoff, BATCH_SIZE],
+    );
+    // TypeORM answers an UPDATE ... RETURNING with [rows, count].
+    const updated = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
+    return updated.length;
   }
 
   private async purgeBatch(m: EntityManager, cutoff: Date): Promise<number> {
