@@ -14,12 +14,39 @@ describe('webhook target guard', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '224.0.0.1',
+    // Issue 27: IPv6 forms that embed a private or loopback IPv4 address.
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::ffff:0:127.0.0.1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a00:1',
+    '64:ff9b::c0a8:101',
+    '64:ff9b:1::808:808',
+    '2002:7f00:1::',
+    '2002:c0a8:101::1',
+    '2002:a9fe:a9fe::',
+    // Not global unicast, or special-purpose inside it.
+    '::',
+    'ff02::1',
+    'fe80::1%eth0',
+    '2001:db8::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '3fff::1',
+    '100::1',
   ])('treats %s as non-public', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.4.4'])(
-    'treats %s as public',
-    (address) => expect(isPublicAddress(address)).toBe(true),
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.4.4',
+    '::ffff:808:404',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2a00:1450:4001:80b::200e',
+  ])('treats %s as public', (address) => expect(isPublicAddress(address)).toBe(true));
 
   it('refuses loopback and private targets unless allowed', async () => {
     await expect(resolveTarget('http://127.0.0.1/', false)).rejects.toThrow(TargetRefused);
@@ -27,6 +54,9 @@ describe('webhook target guard', () => {
       'Private, loopback',
     );
     await expect(resolveTarget('http://[::1]:80/', false)).rejects.toThrow(TargetRefused);
+    // The URL parser rewrites [::ffff:127.0.0.1] as [::ffff:7f00:1]: still loopback.
+    await expect(resolveTarget('http://[::ffff:127.0.0.1]/', false)).rejects.toThrow(TargetRefused);
+    await expect(resolveTarget('http://[2002:7f00:1::]/', false)).rejects.toThrow(TargetRefused);
     await expect(resolveTarget('http://127.0.0.1:9/', true)).resolves.toMatchObject({
       address: '127.0.0.1',
       family: 4,

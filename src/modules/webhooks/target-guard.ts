@@ -26,30 +26,77 @@ for (const [net, prefix] of [
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv4');
 }
+/**
+ * IPv6: only global unicast (2000::/3) is public, less the special-purpose blocks inside it
+ * (IANA's registry: protocol assignments incl. Teredo, documentation, ORCHID). Forms that carry an
+ * IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that address: `::ffff:127.0.0.1`,
+ * `64:ff9b::a00:1` and `2002:c0a8:101::` all reach a private or loopback host.
+ */
+const blocked6 = new BlockList();
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
+  ['2001::', 23],
   ['2001:db8::', 32],
-  ['64:ff9b::', 96],
-  ['100::', 64],
+  ['3fff::', 20],
 ] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+  blocked6.addSubnet(net, prefix, 'ipv6');
 }
 
 export class TargetRefused extends Error {}
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]);
-    return !blocked.check(address, 'ipv6');
+  if (family === 4) return !blocked.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const bytes = ipv6Bytes(address);
+  const embedded = embeddedIpv4(bytes);
+  if (embedded !== undefined) return embedded !== null && isPublicAddress(embedded);
+  if ((bytes[0] & 0xe0) !== 0x20) return false;
+  return !blocked6.check(address.split('%')[0], 'ipv6');
+}
+
+/**
+ * The IPv4 address an IPv6 form carries; undefined when it carries none, null when it carries
+ * one that cannot be judged (local-use NAT64).
+ */
+function embeddedIpv4(b: number[]): string | null | undefined {
+  const v4 = (at: number) => b.slice(at, at + 4).join('.');
+  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible, and :: and ::1), ::ffff:0:a.b.c.d (SIIT).
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12);
+  if (zero(0, 12)) return v4(12);
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4(12);
+  // 64:ff9b::/96 (NAT64, well-known prefix); 64:ff9b:1::/48 (local-use NAT64) is refused.
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b) {
+    if (zero(4, 12)) return v4(12);
+    return null;
   }
-  return !blocked.check(address, 'ipv4');
+  // 2002::/16 (6to4): the IPv4 address in bits 16..47.
+  if (b[0] === 0x20 && b[1] === 0x02) return v4(2);
+  return undefined;
+}
+
+/** The 16 bytes of a valid IPv6 address (checked by isIP), dotted IPv4 tail and zone id included. */
+function ipv6Bytes(address: string): number[] {
+  let text = address.split('%')[0];
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const gap = text.indexOf('::');
+  const part = (t: string) => (t === '' ? [] : t.split(':'));
+  const groups =
+    gap === -1
+      ? part(text)
+      : (() => {
+          const head = part(text.slice(0, gap));
+          const tail = part(text.slice(gap + 2));
+          return [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail];
+        })();
+  return groups.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
 }
 
 export interface ResolvedTarget {
