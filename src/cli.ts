@@ -11,6 +11,8 @@ import { AuthModule } from '@/modules/auth/auth.module';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes';
 import { ValidationFailed } from '@/common/errors';
+import { createValidationPipe } from '@/common/validation/validation-errors';
+import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
 import { USER_ROLES, type UserRole } from '@/modules/accounts/user.entity';
 import { UsersService } from '@/modules/accounts/users.service';
 
@@ -275,6 +277,53 @@ class ResetPasswordCommand extends CommandRunner {
   }
 }
 
+@Command({
+  name: 'locations:update',
+  description:
+    "Change a location's provider identity with the fields of PATCH /api/auth/v1/locations/{code}/ (npi, organization_name, tax_id, address, taxonomy_code, rendering_provider)",
+})
+class UpdateLocationCommand extends CommandRunner {
+  constructor(private readonly accounts: AccountsService) {
+    super();
+  }
+
+  async run(_params: string[], options: { code: string; json: string }): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(options.json);
+    } catch {
+      fail('--json must be a JSON object');
+    }
+    try {
+      // The API's own validation: the same field errors, printed as the error tree.
+      const fields = (await createValidationPipe().transform(body, {
+        type: 'body',
+        metatype: UpdateLocationDto,
+      })) as UpdateLocationDto;
+      const found = await this.accounts.findLocationByCode(options.code);
+      if (!found) fail(`Location ${options.code} not found.`);
+      const location = await this.accounts.updateLocation(found.accountId, options.code, fields);
+      print(LocationResponse.from(location));
+    } catch (e) {
+      fail(describeError(e));
+    }
+  }
+
+  @Option({ flags: '--code <code>', description: 'The location code (LOC…)', required: true })
+  parseCode(v: string) {
+    return v;
+  }
+
+  @Option({
+    flags: '--json <body>',
+    description: 'The fields to change, as a JSON object',
+    required: true,
+  })
+  parseJson(v: string) {
+    return v;
+  }
+}
+
 @Module({
   imports: [
     AppConfigModule,
@@ -291,6 +340,7 @@ class ResetPasswordCommand extends CommandRunner {
     RevokeApiKeyCommand,
     CreateUserCommand,
     ResetPasswordCommand,
+    UpdateLocationCommand,
   ],
 })
 class CliModule {}

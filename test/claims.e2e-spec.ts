@@ -114,6 +114,7 @@ describe('claims (CONTRACT §5)', () => {
         total_cost: '310.0000',
         accept_assignment: false,
         metadata: { account_number: 'CHART-20931', visit: { room: 3, tags: ['oon', 'glasses'] } },
+        rendering_provider: null,
         location_code: a.locationCode,
         location: { status: 'enabled', title: 'Main office', code: a.locationCode },
         created_at: expect.stringMatching(TIMESTAMP),

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
@@ -200,6 +202,51 @@ describe('locations: provider identity', () => {
     expect(cleared.body.rendering_provider).toBeNull();
   });
 
+  it('the CLI sets the identity an 837P needs with the API checks (locations:update)', async () => {
+    const refused = await runCli([
+      'locations:update',
+      '--code',
+      a.locationCode,
+      '--json',
+      JSON.stringify({
+        address: { line1: 'PO Box 5', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
+      }),
+    ]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr.trim())).toEqual({
+      error: JSON.stringify({
+        address: { line1: { $: ['The billing address must be a street address, not a PO box.'] } },
+      }),
+    });
+    const done = await runCli([
+      'locations:update',
+      '--code',
+      a.locationCode,
+      '--json',
+      JSON.stringify({
+        tax_id: '741234567',
+        rendering_provider: { npi: '1245319599', first_name: 'Ana', last_name: 'Ruiz' },
+      }),
+    ]);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({
+      code: a.locationCode,
+      tax_id: '741234567',
+      taxonomy_code: '152W00000X',
+      rendering_provider: { npi: '1245319599', last_name: 'Ruiz' },
+    });
+    const read = await http().get('/api/auth/v1/locations/').set(a.auth);
+    expect(
+      read.body.result.find((l: { code: string }) => l.code === a.locationCode).rendering_provider,
+    ).toMatchObject({ npi: '1245319599' });
+    await http()
+      .patch(`/api/auth/v1/locations/${a.locationCode}/`)
+      .set(a.auth)
+      .send({ tax_id: null, rendering_provider: null })
+      .expect(200);
+  }, 60_000);
+
   it("another account's location is answered as a missing one", async () => {
     const res = await http()
       .patch(`/api/auth/v1/locations/${a.locationCode}/`)
@@ -304,6 +351,28 @@ describe('locations: provider identity', () => {
     expect(saved2).toContain('value="1245319599"');
   });
 });
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        require.resolve('ts-node/dist/bin'),
+        '-r',
+        'tsconfig-paths/register',
+        '--transpile-only',
+        'src/cli.ts',
+        ...args,
+      ],
+      { cwd: join(__dirname, '..'), env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 function csrfOf(html: string): string {
   return /name="_csrf" value="([^"]+)"/.exec(html)![1];

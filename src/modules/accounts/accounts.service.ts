@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { hashPassword, verifyPassword } from '@/common/passwords';
+import { hashPassword, needsRehash, verifyPassword } from '@/common/passwords';
 import { Account } from './account.entity';
 import { DEFAULT_TAXONOMY_CODE, Location } from './location.entity';
 import { User } from './user.entity';
@@ -173,7 +173,13 @@ export class AccountsService {
       await hashPassword(password); // spend the same time as a real check
       return null;
     }
-    return (await verifyPassword(password, user.passwordHash)) && !user.disabledAt ? user : null;
+    if (!(await verifyPassword(password, user.passwordHash)) || user.disabledAt) return null;
+    // A hash made at an older cost is made again at today's, now that the password is known.
+    if (needsRehash(user.passwordHash)) {
+      user.passwordHash = await hashPassword(password);
+      await this.users.update({ id: user.id }, { passwordHash: user.passwordHash });
+    }
+    return user;
   }
 
   firstUserOfAccount(accountId: string): Promise<User | null> {
@@ -252,6 +258,11 @@ export class AccountsService {
     );
     this.logger.log({ accountId, location: code }, 'location updated');
     return location;
+  }
+
+  /** A location by its code alone, for the admin CLI (operators act across accounts). */
+  findLocationByCode(code: string): Promise<Location | null> {
+    return this.locations.findOne({ where: { code } });
   }
 
   async getLocationById(accountId: string, id: string): Promise<Location | null> {

@@ -108,6 +108,7 @@ export const CLAIM_RESPONSE_EXAMPLE = {
   total_cost: '310.0000',
   accept_assignment: false,
   metadata: { account_number: 'CHART-20931' },
+  rendering_provider: null,
   location_code: 'LOC7K2M9QXA',
   location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
   created_at: '2026-11-21T13:51:16.926+00:00',
