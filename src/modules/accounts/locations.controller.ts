@@ -46,10 +46,18 @@ export class LocationsController {
   @ApiOperation({
     summary: 'Create a location',
     description:
-      'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked.',
+      'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked, and what an electronic claim (837P) needs besides (CONTRACT §15): a street `address` with its ZIP+4 (no PO box), `taxonomy_code` (default 152W00000X) and a `rendering_provider` (an individual NPI). Without them claims go on paper, saying what is missing.',
   })
   @ApiCreatedResponse({ type: LocationResponse })
-  @ApiStandardErrors([400, { errors: { npi: { $: ['This NPI has an invalid check digit.'] } } }])
+  @ApiStandardErrors([
+    400,
+    {
+      errors: {
+        npi: { $: ['This NPI has an invalid check digit.'] },
+        address: { line1: { $: ['The billing address must be a street address, not a PO box.'] } },
+      },
+    },
+  ])
   async create(@Req() req: AppRequest, @Body() body: CreateLocationDto): Promise<LocationResponse> {
     return LocationResponse.from(await this.accounts.createLocation(req.auth!.accountId, body));
   }
@@ -59,7 +67,8 @@ export class LocationsController {
   @NotPatientData()
   @ApiOperation({
     summary: 'Change a location',
-    description: 'The fields given change; `null` clears `npi`, `organization_name` or `tax_id`.',
+    description:
+      'The fields given change; `null` clears `npi`, `organization_name`, `tax_id`, `address` or `rendering_provider`. A rendering provider with the location’s own (organisation) NPI is a field error.',
   })
   @ApiParam({ name: 'code', example: 'LOC7K2M9QXA' })
   @ApiOkResponse({ type: LocationResponse })
