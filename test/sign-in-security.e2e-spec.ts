@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ConfigError, loadConfig } from '@/config/env';
@@ -144,6 +145,19 @@ describe('sign-in throttling and security events (CONTRACT §20)', () => {
     expect(off.status).toBe(302);
     const actions = (await eventsOf(a)).filter((e) => e[3] === 'two_factor').map((e) => e[2]);
     expect(actions).toEqual(['fail', 'enrol', 'disable']);
+  });
+
+  it('hashes a password kept at the old scrypt cost again at sign-in', async () => {
+    const a = await createAccount(t.app);
+    const salt = randomBytes(16);
+    const old = scryptSync(a.password.normalize('NFKC'), salt, 32, { N: 16384, r: 8, p: 1 });
+    const oldHash = `scrypt$16384$8$1$${salt.toString('base64')}$${old.toString('base64')}`;
+    await db.query('UPDATE users SET password_hash = $1 WHERE email = $2', [oldHash, a.email]);
+    expect((await attempt(freshIp(), a.email, a.password)).res.status).toBe(302);
+    const [row] = await db.query('SELECT password_hash FROM users WHERE email = $1', [a.email]);
+    expect(row.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    // The new hash is the same password.
+    expect((await attempt(freshIp(), a.email, a.password)).res.status).toBe(302);
   });
 
   async function eventsOf(a: TestAccount): Promise<unknown[][]> {

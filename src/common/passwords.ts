@@ -7,10 +7,13 @@ const scrypt = promisify(scryptCb) as (
   len: number,
   opts: object,
 ) => Promise<Buffer>;
-const N = 16384;
+// OWASP's recommended scrypt cost (Password Storage Cheat Sheet): N=2^17, r=8, p=1, 128 MiB.
+const N = 2 ** 17;
 const R = 8;
 const P = 1;
 const LEN = 32;
+/** Room for the cost above (128 * N * r bytes) and older hashes; Node's default is 32 MiB. */
+const MAX_MEM = 256 * 1024 * 1024;
 
 /** scrypt with a random salt; the parameters travel with the hash so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
@@ -19,7 +22,7 @@ export async function hashPassword(password: string): Promise<string> {
     N,
     r: R,
     p: P,
-    maxmem: 64 * 1024 * 1024,
+    maxmem: MAX_MEM,
   });
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
@@ -34,7 +37,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: n,
     r,
     p,
-    maxmem: 64 * 1024 * 1024,
+    maxmem: MAX_MEM,
   });
   return timingSafeEqual(actual, expected);
+}
+
+/**
+ * True when the hash was made at another cost than today's (an older, cheaper one): after a
+ * successful sign-in, when the password is at hand, it is hashed again (CONTRACT §20).
+ */
+export function needsRehash(stored: string): boolean {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return true;
+  const [n, r, p] = parts.slice(1, 4).map(Number);
+  return n !== N || r !== R || p !== P;
 }
