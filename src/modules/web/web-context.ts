@@ -68,13 +68,18 @@ export function renderPage(
   });
 }
 
-/** Every state-changing form carries the session's CSRF token (synchronizer token pattern). */
-export function csrfProtection(req: Request, res: Response, next: NextFunction): void {
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+/** Whether the form's `_csrf` field (parsed so far) is the session's token. */
+export function csrfMatches(req: Request): boolean {
   const sent =
     typeof req.body?._csrf === 'string' ? Buffer.from(req.body._csrf as string) : Buffer.alloc(0);
   const expected = req.session?.csrf ? Buffer.from(req.session.csrf) : null;
-  if (!expected || sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+  return Boolean(expected && sent.length === expected.length && timingSafeEqual(sent, expected));
+}
+
+/** Every state-changing form carries the session's CSRF token (synchronizer token pattern). */
+export function csrfProtection(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  if (!csrfMatches(req)) {
     res.status(403);
     renderPage(req, res, 'error.njk', {
       title: 'Form expired',

@@ -135,13 +135,15 @@ export class WebModule implements NestModule {
     });
     const forms = chain(
       urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
-      multipartForms,
       sessions,
       (req: Request, res: Response, next: NextFunction) =>
         this.embeddedSessions.use(req, res, next),
       // Timeouts, disabled users and ended sessions (CONTRACT §20), before anything reads the user.
       (req: Request, res: Response, next: NextFunction) => this.sessionCheck.use(req, res, next),
       this.frameHeaders(),
+      // Uploads are read only for a signed-in session, and a file only after its form's CSRF
+      // token (issue 27: 8 MiB were buffered before either was checked).
+      multipartForms,
       csrfProtection,
     );
     const gate = (req: Request, res: Response, next: NextFunction) =>
