@@ -136,8 +136,9 @@ const DELIVERY_HEADERS = {
   ),
   WebhookSignature: header(
     'X-Signature',
-    'Only when the webhook has a secret: hex HMAC-SHA256 of the raw body, keyed with the secret ' +
-      'as given. Verify it over the bytes received, before parsing.',
+    'Legacy, kept for existing receivers. Only when the webhook has a secret: hex HMAC-SHA256 of ' +
+      'the raw body, keyed with the secret as given. It signs no time, so a captured delivery can ' +
+      'be replayed: verify `webhook-signature` and `webhook-timestamp` instead.',
     false,
     { type: 'string', pattern: '^[0-9a-f]{64}$' },
   ),
@@ -157,7 +158,9 @@ const DELIVERY_HEADERS = {
     'webhook-signature',
     'Standard Webhooks, only when the webhook has a secret: `v1,<base64 HMAC-SHA256 of ' +
       '"{webhook-id}.{webhook-timestamp}.{body}">`. A `whsec_` secret is base64 (as the standard ' +
-      "says); any other secret is used as raw bytes (`new Webhook(secret, { format: 'raw' })`).",
+      "says); any other secret is used as raw bytes (`new Webhook(secret, { format: 'raw' })`). " +
+      'Verify this one: it signs the time, so refuse a `webhook-timestamp` more than five minutes ' +
+      'from your clock, and de-duplicate on `webhook-id` (a replayed delivery fails both).',
     false,
     { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+$' },
   ),

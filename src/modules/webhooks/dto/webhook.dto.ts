@@ -13,9 +13,10 @@ import {
 
 const SECRET_PATTERN = /^[\x21-\x7e]{8,200}$/;
 const SECRET_HELP =
-  'Signing secret (8–200 printable ASCII characters). X-Signature is the hex HMAC-SHA256 of the raw body with this ' +
-  'secret as key. A `whsec_…` secret also works as-is with Standard Webhooks libraries; any other secret with ' +
-  "`new Webhook(secret, { format: 'raw' })`.";
+  'Signing secret (8–200 printable ASCII characters). Receivers verify `webhook-signature` (Standard Webhooks: ' +
+  'the id, the timestamp and the body, so a replay is refused): a `whsec_…` secret works as-is with Standard ' +
+  "Webhooks libraries, any other with `new Webhook(secret, { format: 'raw' })`. The legacy X-Signature (hex " +
+  'HMAC-SHA256 of the raw body alone) is still sent. In production a secret is always set (generated when none is given).';
 
 /** The topics a webhook receives (CONTRACT §12/§13), the same on create and update. */
 const EventsField = () =>
