@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { SECURITY_RESOURCE_TYPES } from '@/modules/audit/security-events';
 import { DataSource } from 'typeorm';
 import { NOT_PATIENT_DATA } from '@/modules/audit/audited';
 import { undeclaredApiRoutes } from '@/modules/audit/route-declarations';
@@ -98,7 +99,13 @@ describe('audit trail (CONTRACT §14)', () => {
       const requestId = `audit-${randomUUID()}`;
       const res = await send(t.app, sample, a.auth, requestId);
       expect({ key, status: res.status }).toEqual({ key, status: sample.status });
-      const events = await eventsOf(requestId);
+      const all = await eventsOf(requestId);
+      // Security events (CONTRACT §20) are recorded beside patient data: exactly where expected.
+      const security = all
+        .filter((e) => isSecurityEvent(e.resource_type))
+        .map((e) => `${e.resource_type} ${e.action}`);
+      expect({ key, security }).toEqual({ key, security: SECURITY_EVENTS[key] ?? [] });
+      const events = all.filter((e) => !isSecurityEvent(e.resource_type));
       if (!sample.audit) {
         expect({ key, events }).toEqual({ key, events: [] });
         continue;
@@ -433,6 +440,18 @@ describe('audit trail (CONTRACT §14)', () => {
     });
   });
 });
+
+/** The security events each API route records (issue 27); every other route records none. */
+const SECURITY_EVENTS: Record<string, string[]> = {
+  'POST /api/auth/v1/webhooks/': ['webhook create'],
+  'PATCH /api/auth/v1/webhooks/:id/': ['webhook update'],
+  'DELETE /api/auth/v1/webhooks/:id/': ['webhook delete'],
+  'POST /api/auth/v1/iframe-session/': ['embed_link mint'],
+};
+
+function isSecurityEvent(resourceType: string): boolean {
+  return (SECURITY_RESOURCE_TYPES as readonly string[]).includes(resourceType);
+}
 
 function csrfOf(html: string): string {
   return /name="_csrf" value="([^"]+)"/.exec(html)![1];
