@@ -90,4 +90,28 @@ describe('API key cache across processes', () => {
     await revokeInDatabaseOnly(b);
     expect((await request(two.app.getHttpServer()).get(PATH).set(b.auth)).status).toBe(200);
   });
+
+  it('signs out an embedded session in another process once its key is revoked, asking no query before (CONTRACT §20)', async () => {
+    const a = await createAccount(one.app, { iframeEnabled: true });
+    await warm(a);
+    const minted = await request(one.app.getHttpServer())
+      .post('/api/auth/v1/iframe-session/')
+      .set(a.auth)
+      .send({ entry_point: 'add_patient' });
+    const url = new URL(minted.body.iframe_url as string);
+    const onOne = request.agent(one.app.getHttpServer());
+    expect((await onOne.get(`${url.pathname}${url.search}`)).status).toBe(302);
+    const cookie = (await onOne.get('/app/patients/new')).request.cookies;
+    const onTwo = () =>
+      request(two.app.getHttpServer()).get('/app/patients/new').set('Cookie', cookie);
+    expect((await onTwo()).status).toBe(200);
+    // The key's state is cached in process two: a change behind the service's back is not read.
+    await revokeInDatabaseOnly(a);
+    expect((await onTwo()).status).toBe(200);
+    // A real revocation in process one reaches it on the very next request.
+    await one.app.get(ApiKeysService).revoke(a.accountId, a.apiKeyId);
+    const after = await onTwo();
+    expect(after.status).toBe(302);
+    expect(after.headers.location).toMatch(/^\/app\/login/);
+  });
 });

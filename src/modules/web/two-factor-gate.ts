@@ -22,8 +22,10 @@ export const ENROL_PATH = '/app/two-factor/enrol';
  * request, so turning the requirement on reaches sessions that are already open.
  *
  * Embedded sessions pass: they are opened by a single-use link minted with the account's API key
- * (a credential held by the embedding software's server), not by a password, and cannot reach the
- * two-factor pages at all (refuseEmbedded).
+ * (a credential held by the embedding software's server), not by a password; in exchange they
+ * reach only their entry point's pages (EmbeddedReachGuard), end with the key and after an hour,
+ * are no full sign-in (the login page still asks), and cannot reach the two-factor pages at all
+ * (refuseEmbedded).
  */
 @Injectable()
 export class TwoFactorGate implements NestMiddleware {
