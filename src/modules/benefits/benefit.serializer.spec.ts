@@ -67,6 +67,9 @@ const { item } = fc.letrec<{ item: BenefitItem }>((tie) => ({
         fc.array(tie('item'), { maxLength: 2 }),
       ),
       end_date: fc.constantFrom('2026-12-31', '', null as unknown as string),
+      deductible: decimalList,
+      last_service_date: fc.constantFrom('2025-06-01', undefined as unknown as string),
+      next_eligible_date: fc.constantFrom('2026-06-01', ''),
     },
     { requiredKeys: ['benefit_code', 'refresh_date'] },
   ) as fc.Arbitrary<BenefitItem>,
@@ -81,7 +84,22 @@ const randomPlan = fc.record(
     end_date: fc.constantFrom('2026-12-31', null),
     flags: fc.constantFrom([], ['oon'], undefined as unknown as string[]),
     discount: decimalList,
+    deductible: decimalList,
     is_authorization_required: list(fc.boolean()),
+    comment: fc.constantFrom(...texts),
+    carve_out: fc.record({
+      name: fc.constantFrom(...texts),
+      payer_id: fc.constantFrom('EYEMED', null),
+      phone: fc.constantFrom('8005551212', null, undefined as unknown as null),
+    }),
+    other_payers: fc.array(
+      fc.record({
+        name: fc.constantFrom(...texts),
+        payer_id: fc.constantFrom('60054', null),
+        member_id: fc.constantFrom('W123', null, undefined as unknown as null),
+      }),
+      { maxLength: 2 },
+    ),
   },
   {
     requiredKeys: ['insurer_state', 'items', 'refresh_date', 'begin_date', 'end_date', 'flags'],

@@ -2,9 +2,11 @@ import { formatDecimal4 } from '@/common/decimal';
 import {
   BOOLEAN_LISTS,
   BenefitItem,
+  CarveOut,
   DOUBLE_LISTS,
   FlagEntry,
   INTEGER_LISTS,
+  OtherPayer,
   Plan,
 } from './benefit.types';
 
@@ -24,7 +26,18 @@ export function serializePlan(plan: Plan): Record<string, unknown> {
   };
   for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name].map(doubleEntry);
   for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name].map(plainEntry);
+  if (plan.comment !== undefined) out.comment = plan.comment;
+  if (plan.carve_out !== undefined) out.carve_out = carveOut(plan.carve_out);
+  if (plan.other_payers !== undefined) out.other_payers = plan.other_payers.map(otherPayer);
   return out;
+}
+
+function carveOut(c: CarveOut): Record<string, unknown> {
+  return { name: c.name, payer_id: c.payer_id ?? null, phone: c.phone ?? null };
+}
+
+function otherPayer(p: OtherPayer): Record<string, unknown> {
+  return { name: p.name, payer_id: p.payer_id ?? null, member_id: p.member_id ?? null };
 }
 
 export function serializeItem(item: BenefitItem): Record<string, unknown> {
@@ -39,6 +52,8 @@ export function serializeItem(item: BenefitItem): Record<string, unknown> {
   for (const name of BOOLEAN_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
   out.items = (item.items ?? []).map(serializeItem);
   if (item.end_date !== undefined) out.end_date = item.end_date;
+  if (item.last_service_date !== undefined) out.last_service_date = item.last_service_date;
+  if (item.next_eligible_date !== undefined) out.next_eligible_date = item.next_eligible_date;
   return out;
 }
 
@@ -72,6 +87,10 @@ export function serializePlanJson(plan: Plan): string {
   out += prop('flags', plan.flags ?? []);
   for (const name of DOUBLE_LISTS) if (plan[name]) out += listJson(name, plan[name], true);
   for (const name of BOOLEAN_LISTS) if (plan[name]) out += listJson(name, plan[name], false);
+  if (plan.comment !== undefined) out += prop('comment', plan.comment);
+  if (plan.carve_out !== undefined) out += prop('carve_out', carveOut(plan.carve_out));
+  if (plan.other_payers !== undefined)
+    out += `,"other_payers":[${plan.other_payers.map((p) => toJson(otherPayer(p))).join(',')}]`;
   return `{${out.slice(1)}}`;
 }
 
@@ -85,6 +104,10 @@ function itemJson(item: BenefitItem): string {
   for (const name of BOOLEAN_LISTS) if (item[name]) out += listJson(name, item[name], false);
   out += `,"items":[${(item.items ?? []).map(itemJson).join(',')}]`;
   if (item.end_date !== undefined) out += prop('end_date', item.end_date);
+  if (item.last_service_date !== undefined)
+    out += prop('last_service_date', item.last_service_date);
+  if (item.next_eligible_date !== undefined)
+    out += prop('next_eligible_date', item.next_eligible_date);
   return `{${out.slice(1)}}`;
 }
 

@@ -10,6 +10,8 @@ export const BENEFIT_FLAGS = [
   'exclusive-use',
   'required',
   'requires-parent-use',
+  // CONTRACT §17: EB01 `I`, a benefit the plan names and does not cover.
+  'not_covered',
 ] as const;
 export type BenefitFlag = (typeof BENEFIT_FLAGS)[number];
 export type Network = 'inn' | 'oon';
@@ -33,6 +35,8 @@ export const DOUBLE_LISTS = [
   'allowance_reserved',
   'discount',
   'margin_limit',
+  // CONTRACT §17 (V2 addition): EB01 `C`.
+  'deductible',
 ] as const;
 export const INTEGER_LISTS = ['quantity', 'quantity_accepted', 'quantity_reserved'] as const;
 export const BOOLEAN_LISTS = ['is_authorization_required'] as const;
@@ -53,6 +57,24 @@ export interface BenefitItem extends BenefitLists {
   flags?: BenefitFlag[];
   comment?: string;
   items?: BenefitItem[];
+  /** CONTRACT §17: DTP 304 (the last time the benefit was used). */
+  last_service_date?: string;
+  /** CONTRACT §17: DTP 348, or a frequency counted from the last service. */
+  next_eligible_date?: string;
+}
+
+/** CONTRACT §17: vision administered by another company (EB01 `U` with its 2120 loop). */
+export interface CarveOut {
+  name: string;
+  payer_id: string | null;
+  phone: string | null;
+}
+
+/** CONTRACT §17: another payer the 271 names (EB01 `R`). */
+export interface OtherPayer {
+  name: string;
+  payer_id: string | null;
+  member_id: string | null;
 }
 
 export type InsurerState = Network;
@@ -67,4 +89,7 @@ export interface Plan
   begin_date: string | null;
   end_date: string | null;
   flags: string[];
+  comment?: string;
+  carve_out?: CarveOut;
+  other_payers?: OtherPayer[];
 }

@@ -183,8 +183,9 @@ export class InsurerCalls {
         startedAt,
         durationMs: Date.now() - startedAt.getTime(),
         outcome,
-        error: 'reason' in answer ? answer.reason : null,
         ...(wire ?? withoutWire(request, code, answer)),
+        error:
+          'reason' in answer ? answer.reason : wire?.notes?.length ? wire.notes.join('; ') : null,
       });
     } catch (e) {
       this.logger.error(

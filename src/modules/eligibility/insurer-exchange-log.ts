@@ -16,7 +16,10 @@ export interface InsurerExchangeEntry extends WireExchange {
   startedAt: Date;
   durationMs: number;
   outcome: ExchangeOutcome;
-  /** Why the call found no plans, in words; null when it did. */
+  /**
+   * Why the call found no plans, in words; when it did, what the answer carried that was read
+   * past (CONTRACT §17 envelope slips, benefit-level AAA), or null.
+   */
   error: string | null;
 }
 

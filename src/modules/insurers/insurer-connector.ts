@@ -87,6 +87,11 @@ export interface WireExchange {
   /** AAA03 reject reasons of the answer, in order, without repeats. */
   aaaCodes: string[];
   traceNumber: string | null;
+  /**
+   * What the answer carried that was read past (envelope slips, benefit-level AAA, skipped
+   * lines: CONTRACT §17), in words; the log keeps it when the call otherwise succeeded.
+   */
+  notes?: string[];
 }
 
 export interface InsurerCredentials {

@@ -44,15 +44,34 @@ export interface Interchange {
   separators: Separators;
   isa: IsaHeader;
   groups: FunctionalGroup[];
+  /** Envelope slips read past in tolerant mode, in words (empty when strict or clean). */
+  slips: string[];
+}
+
+export interface ReadOptions {
+  /**
+   * CONTRACT §17: payers' 271s carry envelope slips that say nothing about the answer (SE01
+   * count, SE02 ≠ ST02, GE02 ≠ GS06, IEA02 ≠ ISA13, a TA1 between ISA and GS). Tolerant reading
+   * records them in `slips` instead of refusing the interchange.
+   */
+  tolerant?: boolean;
+}
+
+/** Where a check that fails goes: thrown (strict) or recorded (tolerant). */
+interface Slips {
+  tolerant: boolean;
+  list: string[];
 }
 
 /**
  * Reads an interchange and checks its envelopes: every GS closed by a GE, every ST by an SE,
  * SE01 / GE01 / IEA01 counts right, SE02 / GE02 / IEA02 equal to ST02 / GS06 / ISA13.
  */
-export function readInterchange(text: string): Interchange {
+export function readInterchange(text: string, options: ReadOptions = {}): Interchange {
   const { separators, segments } = tokenize(text);
-  const [isaSegment, ...rest] = segments;
+  const slips: Slips = { tolerant: options.tolerant === true, list: [] };
+  const [isaSegment, ...body] = segments;
+  const rest = slips.tolerant ? skipTa1(body, slips) : body;
   const isa: IsaHeader = {
     senderQualifier: isaSegment.el(5),
     senderId: isaSegment.el(6),
@@ -68,7 +87,7 @@ export function readInterchange(text: string): Interchange {
   const groups: FunctionalGroup[] = [];
   let i = 0;
   while (i < rest.length && rest[i].id === 'GS') {
-    const [group, next] = readGroup(rest, i);
+    const [group, next] = readGroup(rest, i, slips);
     groups.push(group);
     i = next;
   }
@@ -85,12 +104,22 @@ export function readInterchange(text: string): Interchange {
   if (i + 1 < rest.length)
     throw rest[i + 1].error('a segment after IEA, the end of the interchange');
   checkCount(iea, iea.required(1), groups.length, 'IEA01', 'functional groups');
-  checkControl(iea, 'IEA02', iea.el(2), 'ISA13', isa.controlNumber);
+  checkControl(iea, 'IEA02', iea.el(2), 'ISA13', isa.controlNumber, slips);
   if (groups.length === 0) throw iea.error('the interchange has no functional group');
-  return { separators, isa, groups };
+  return { separators, isa, groups, slips: slips.list };
 }
 
-function readGroup(segments: Segment[], start: number): [FunctionalGroup, number] {
+/** TA1 (an interchange acknowledgment) may stand between ISA and the first GS. */
+function skipTa1(segments: Segment[], slips: Slips): Segment[] {
+  let i = 0;
+  while (segments[i]?.id === 'TA1') {
+    slips.list.push(`${segments[i].label}: a TA1 between ISA and GS, read past`);
+    i++;
+  }
+  return segments.slice(i);
+}
+
+function readGroup(segments: Segment[], start: number, slips: Slips): [FunctionalGroup, number] {
   const gs = segments[start];
   const group: FunctionalGroup = {
     functionalId: gs.required(1),
@@ -104,7 +133,7 @@ function readGroup(segments: Segment[], start: number): [FunctionalGroup, number
   };
   let i = start + 1;
   while (i < segments.length && segments[i].id === 'ST') {
-    const [transaction, next] = readTransaction(segments, i);
+    const [transaction, next] = readTransaction(segments, i, slips);
     group.transactions.push(transaction);
     i = next;
   }
@@ -117,11 +146,15 @@ function readGroup(segments: Segment[], start: number): [FunctionalGroup, number
   if (ge.id !== 'GE')
     throw ge.error('expected ST (a transaction set) or GE (the end of the group)');
   checkCount(ge, ge.required(1), group.transactions.length, 'GE01', 'transaction sets');
-  checkControl(ge, 'GE02', ge.el(2), 'GS06', group.controlNumber);
+  checkControl(ge, 'GE02', ge.el(2), 'GS06', group.controlNumber, slips);
   return [group, i + 1];
 }
 
-function readTransaction(segments: Segment[], start: number): [TransactionSet, number] {
+function readTransaction(
+  segments: Segment[],
+  start: number,
+  slips: Slips,
+): [TransactionSet, number] {
   const st = segments[start];
   const transaction: TransactionSet = {
     type: st.required(1),
@@ -148,8 +181,15 @@ function readTransaction(segments: Segment[], start: number): [TransactionSet, n
     );
   }
   // SE01 counts the segments from ST to SE, both included.
-  checkCount(se, se.required(1), transaction.segments.length + 2, 'SE01', 'segments from ST to SE');
-  checkControl(se, 'SE02', se.el(2), 'ST02', transaction.controlNumber);
+  checkCount(
+    se,
+    se.required(1),
+    transaction.segments.length + 2,
+    'SE01',
+    'segments from ST to SE',
+    slips,
+  );
+  checkControl(se, 'SE02', se.el(2), 'ST02', transaction.controlNumber, slips);
   return [transaction, i + 1];
 }
 
@@ -159,14 +199,22 @@ function checkCount(
   actual: number,
   name: string,
   what: string,
+  slips?: Slips,
 ) {
   if (!/^\d+$/.test(declared))
-    throw segment.error(`${name} ${JSON.stringify(declared)} is not a count`);
+    return fail(segment, `${name} ${JSON.stringify(declared)} is not a count`, slips);
   if (Number(declared) !== actual) {
-    throw segment.error(
+    fail(
+      segment,
       `wrong count: ${name} says ${Number(declared)} ${what}, there are ${actual}`,
+      slips,
     );
   }
+}
+
+function fail(segment: Segment, message: string, slips: Slips | undefined): void {
+  if (!slips?.tolerant) throw segment.error(message);
+  slips.list.push(`${segment.label}: ${message}`);
 }
 
 function checkControl(
@@ -175,13 +223,16 @@ function checkControl(
   value: string,
   otherName: string,
   other: string,
+  slips: Slips,
 ) {
   const same =
     value === other ||
     (/^\d+$/.test(value) && /^\d+$/.test(other) && Number(value) === Number(other));
   if (!same) {
-    throw segment.error(
+    fail(
+      segment,
       `mismatched control numbers: ${name} is ${JSON.stringify(value)}, ${otherName} is ${JSON.stringify(other)}`,
+      slips,
     );
   }
 }

@@ -34,7 +34,8 @@ export const X279_VERSION = '005010X279A1';
  * allows but the service does not use (PER, PRV, III, HI, MPI, ...) are read past.
  */
 export function read271(text: string): Interchange271 {
-  const interchange = readInterchange(text);
+  // CONTRACT §17: envelope slips are recorded, not fatal.
+  const interchange = readInterchange(text, { tolerant: true });
   const responses: EligibilityResponse[] = [];
   for (const group of interchange.groups) {
     for (const set of group.transactions) {
@@ -44,7 +45,7 @@ export function read271(text: string): Interchange271 {
       responses.push(readResponse(set));
     }
   }
-  return { isa: interchange.isa, responses };
+  return { isa: interchange.isa, responses, slips: interchange.slips };
 }
 
 function readResponse(set: TransactionSet): EligibilityResponse {
@@ -144,10 +145,11 @@ function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {
       if (!inRelated) throw s.error('LE without LS');
       inRelated = false;
     } else if (inRelated) {
-      if (s.id === 'NM1') loop.related.push({ name: readNm1(s), address: null });
+      if (s.id === 'NM1') loop.related.push({ name: readNm1(s), address: null, phone: null });
       const entity = loop.related.at(-1);
       if (entity && s.id === 'N3') entity.address = { ...relatedAddress(entity), ...readN3(s) };
       if (entity && s.id === 'N4') entity.address = { ...relatedAddress(entity), ...readN4(s) };
+      if (entity && s.id === 'PER') entity.phone ??= telephone(s);
     } else if (s.id === 'HSD') loop.deliveries.push(readHsd(s));
     else if (s.id === 'REF') loop.references.push(readRef(s));
     else if (s.id === 'DTP') loop.dates.push(readDtp(s));
@@ -156,6 +158,12 @@ function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {
   }
   if (inRelated) throw detail.first.error('its LS (2120 loop) has no LE');
   return loop;
+}
+
+/** PER03/04, 05/06, 07/08: the first `TE` number. */
+function telephone(s: Segment): string | null {
+  for (const n of [3, 5, 7]) if (s.el(n) === 'TE' && s.el(n + 1)) return s.el(n + 1);
+  return null;
 }
 
 function relatedAddress(entity: { address: BenefitLoop['related'][number]['address'] }) {

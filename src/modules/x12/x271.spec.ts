@@ -152,6 +152,7 @@ describe('271 reader', () => {
           id: '1234567893',
         },
         address: null,
+        phone: null,
       },
     ]);
   });

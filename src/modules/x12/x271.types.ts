@@ -52,6 +52,8 @@ export interface DeliveryPattern {
 export interface RelatedEntity {
   name: Nm1;
   address: PostalAddress | null;
+  /** The first telephone number of its PER (`TE`), as sent. */
+  phone: string | null;
 }
 
 /** 2110C/D: an EB and what qualifies it. */
@@ -116,4 +118,6 @@ export interface EligibilityResponse {
 export interface Interchange271 {
   isa: IsaHeader;
   responses: EligibilityResponse[];
+  /** Envelope slips read past (CONTRACT §17), in words, for the exchange log. */
+  slips: string[];
 }

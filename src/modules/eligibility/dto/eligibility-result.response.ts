@@ -65,6 +65,7 @@ export class BenefitItemDoc {
   @doubles('Allowance reserved by pending claims.') allowance_reserved?: DoubleEntry[];
   @doubles('Discount as a fraction (0.2 = 20%).') discount?: DoubleEntry[];
   @doubles('Most the member pays, or the cap of a package item.') margin_limit?: DoubleEntry[];
+  @doubles('Deductible before the plan pays (X12 EB01 `C`).') deductible?: DoubleEntry[];
   @integers('Units covered per benefit period.') quantity?: IntegerEntry[];
   @integers('Units already used.') quantity_accepted?: IntegerEntry[];
   @integers('Units reserved by pending claims.') quantity_reserved?: IntegerEntry[];
@@ -85,6 +86,43 @@ export class BenefitItemDoc {
     description: 'Present on some items.',
   })
   end_date?: string;
+
+  @ApiField('date', {
+    required: false,
+    example: '2025-06-12',
+    description: 'When the benefit was last used, when the insurer says (X12 DTP 304).',
+  })
+  last_service_date?: string;
+
+  @ApiField('date', {
+    required: false,
+    example: '2026-06-12',
+    description:
+      'When the benefit can be used again, when the insurer says or its frequency and last use tell.',
+  })
+  next_eligible_date?: string;
+}
+
+export class CarveOutDoc {
+  @ApiProperty({ example: 'EYEMED VISION CARE' })
+  name: string;
+
+  @ApiNullable('string', { example: 'EYEMD' })
+  payer_id: string | null;
+
+  @ApiNullable('string', { example: '8665550100' })
+  phone: string | null;
+}
+
+export class OtherPayerDoc {
+  @ApiProperty({ example: 'BLUE CROSS MEDICAL' })
+  name: string;
+
+  @ApiNullable('string', { example: '00590' })
+  payer_id: string | null;
+
+  @ApiNullable('string', { example: 'XYZ123456' })
+  member_id: string | null;
 }
 
 export class PlanDoc {
@@ -117,9 +155,26 @@ export class PlanDoc {
   @doubles('Plan-level allowance reserved.') allowance_reserved?: DoubleEntry[];
   @doubles('Plan-level discount.') discount?: DoubleEntry[];
   @doubles('Plan-level margin limit.') margin_limit?: DoubleEntry[];
+  @doubles('Plan-level deductible.') deductible?: DoubleEntry[];
 
   @ApiPropertyOptional({ type: [BooleanEntry] })
   is_authorization_required?: BooleanEntry[];
+
+  @ApiPropertyOptional({
+    example: '53 (inquired benefit inconsistent with provider type) (service type AM)',
+    description:
+      'What the insurer said about the plan as a whole, e.g. a service type it would not answer.',
+  })
+  comment?: string;
+
+  @ApiPropertyOptional({
+    type: CarveOutDoc,
+    description: 'Vision benefits administered by another company: ask that one.',
+  })
+  carve_out?: CarveOutDoc;
+
+  @ApiPropertyOptional({ type: [OtherPayerDoc], description: 'Other payers the insurer names.' })
+  other_payers?: OtherPayerDoc[];
 }
 
 export class PersonAddressDoc {

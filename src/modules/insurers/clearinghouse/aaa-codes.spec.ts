@@ -1,7 +1,7 @@
 import { aaa271, HEADER_TO_SUBSCRIBER, transaction271 } from '../../../../test/x12/fixtures';
 import { read271 } from '@/modules/x12/x271.reader';
 import { classifyAaa } from './aaa-codes';
-import { Answer271, map271 } from './x271-result.mapper';
+import { Answer271, benefitValidationNotes, map271 } from './x271-result.mapper';
 
 const options = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
 
@@ -44,12 +44,34 @@ describe('AAA codes decide the outcome (CONTRACT §10)', () => {
     });
   });
 
-  it('an AAA in a 2110C loop counts too, even beside benefits', () => {
-    const answer = map(jane(['EB*1*IND*30~', 'EB*1*IND*AL~', 'AAA*Y**42*R~']));
-    expect(answer).toMatchObject({ kind: 'retryable', aaaCodes: ['42'] });
-    expect(answer.kind !== 'found' && answer.reason).toBe(
-      'the payer answered AAA 42 (unable to respond at current time) in 2110C',
+  it('an AAA in a 2110C loop concerns that line only: the plan stays, the words become a comment (CONTRACT §17)', () => {
+    // A payer asked for 30^AL^AN^AM answers the frames line with 53 and the rest normally.
+    const text = jane([
+      'EB*1*IND*30^AL**VISION PLUS~',
+      'EB*B*IND*AN***27*10*****Y~',
+      'EB*1*IND*AM~',
+      'AAA*N**53*C~',
+      'EB*F*IND*AO***23*100*****Y~',
+    ]);
+    const answer = map(text);
+    expect(answer.kind).toBe('found');
+    if (answer.kind !== 'found') return;
+    const [plan] = answer.plans;
+    expect(plan).toMatchObject({ status: 'active', planName: 'VISION PLUS' });
+    const tree = plan.persons[0].plan;
+    expect(tree.comment).toBe(
+      '53 (inquired benefit inconsistent with provider type) (service type AM)',
     );
+    expect(tree.items.map((i) => i.benefit_code)).toEqual(['exam', 'materials']);
+    expect(tree.items[1].items?.map((i) => i.benefit_code)).toEqual(['materials.spectacle_lenses']);
+    expect(benefitValidationNotes(read271(text))).toEqual([
+      'AAA 53 (inquired benefit inconsistent with provider type) in 2110C: that benefit line is left out',
+    ]);
+  });
+
+  it('an AAA in 2110C does not decide the outcome even when it is a retry reason', () => {
+    const answer = map(jane(['EB*1*IND*30~', 'EB*1*IND*AL~', 'AAA*Y**42*R~']));
+    expect(answer.kind).toBe('found');
   });
 
   it('a setup problem wins over the rest, an unknown reason over retry and not-found', () => {

@@ -59,14 +59,12 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
       ]);
     });
 
-    it('leaves out lines of unmapped service types and procedures, deductibles and non-covered services', () => {
+    it('leaves out lines of unmapped service types, procedures and periods', () => {
       const [plan] = plans(
         jane([
           'EB*1*IND*30~',
           'EB*B*IND*BR***27*15*****Y~',
-          'EB*F*IND*AN***23*60*****N*HC:92015~',
-          'EB*C*IND*AN***23*50~',
-          'EB*I*IND*AM~',
+          'EB*F*IND*BR***23*60*****N*HC:99213~',
           'EB*F*IND*AN******DY*30~',
         ]),
       );
@@ -127,7 +125,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   });
 
   describe('plan status, dates and persons', () => {
-    it('an inactive subscriber: EB*6, dates from an RD8 eligibility range, payer name as plan name', () => {
+    it('an inactive subscriber: EB*6, its DTP*307 range is the inquiry date, not the plan dates (CONTRACT §17), payer name as plan name', () => {
       const [plan] = plans(inactive271());
       const { persons, ...fields } = plan;
       expect(fields).toEqual({
@@ -135,8 +133,8 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
         planName: 'DAVIS VISION',
         planGroup: '',
         planGroupId: null,
-        planBeginDate: '2025-01-01',
-        planEndDate: '2025-12-31',
+        planBeginDate: '2026-03-15',
+        planEndDate: null,
         planRefreshDate: null,
         planIsActive: false,
       });

@@ -1,6 +1,8 @@
 import type {
   BenefitFlag,
   BenefitItem,
+  CarveOut,
+  OtherPayer,
   BooleanListName,
   DoubleListName,
   FlagEntry,
@@ -13,6 +15,7 @@ import {
   isPlanLevelServiceType,
 } from '@/modules/benefits/service-codes';
 import type { BenefitLoop, DeliveryPattern, EligibilityBenefit } from '@/modules/x12/x271.types';
+import { describeAaa } from './aaa-codes';
 import { deliveryText, periodText, coverageText } from './benefit-words';
 
 /** One value an EB line states, ready to go into a list of an item or of the plan. */
@@ -30,7 +33,41 @@ export interface TreeDates {
 
 const ACTIVE = new Set(['1', '2', '3', '4', '5']);
 /** EB01 values whose amounts, percents and quantities the tree takes. */
-const STATING = new Set([...ACTIVE, 'A', 'B', 'D', 'F']);
+const STATING = new Set([...ACTIVE, 'A', 'B', 'C', 'D', 'F']);
+/** EB06 time periods of amounts already used (year to date) and of what is left (CONTRACT §17). */
+const USED = '24';
+const REMAINING = new Set(['29', '33']);
+
+/**
+ * Procedure codes vision payers key benefits to that the shared service-code table (which the
+ * estimates use too) does not map: CONTRACT §17 for the 271 only.
+ */
+const PROCEDURES_271: Readonly<Record<string, string>> = {
+  '92015': 'exam.routine',
+  S0620: 'exam.routine',
+  S0621: 'exam.routine',
+  S0580: 'materials.spectacle_lenses.options',
+  S0581: 'materials.spectacle_lenses.options',
+};
+
+function procedureBenefit(code: string): string | null {
+  const upper = code.trim().toUpperCase();
+  const lensOption = /^S05(0\d|1[0-6])$/.test(upper);
+  return (
+    PROCEDURES_271[upper] ??
+    (lensOption ? 'materials.spectacle_lenses.options' : benefitCodeForProcedure(upper))
+  );
+}
+
+/** A remaining amount or count, to turn into "used" once the maximum is known. */
+interface Remaining {
+  target: BenefitItem | Plan;
+  list: 'allowance' | 'quantity';
+  flags: BenefitFlag[] | null;
+  value: string;
+  /** The entry to add when the 271 states no maximum. */
+  fallback: Stated;
+}
 /** EB09 qualifiers that count uses of a benefit (visits, services, units approved, maximum). */
 const COUNTS = new Set(['VS', 'P6', 'QA', 'CA', 'CE', 'M2']);
 
@@ -48,34 +85,196 @@ export function buildPlan(benefits: readonly BenefitLoop[], dates: TreeDates): P
     end_date: dates.end,
     flags: [],
   };
+  const remaining: Remaining[] = [];
   for (const benefit of benefits) {
     const { planLevel, codes } = targets(benefit.eb);
+    if (benefit.validations.length > 0) {
+      // CONTRACT §17: an AAA in 2110 answers that inquiry line only; the rest stands.
+      const about = lineSubject(benefit.eb);
+      for (const v of benefit.validations) {
+        plan.comment = joinComments(plan.comment, `${describeAaa(v.reason)}${about}`);
+      }
+      continue;
+    }
+    if (benefit.eb.info === 'U') {
+      const carveOut = carveOutOf(benefit);
+      if (carveOut) plan.carve_out = carveOut;
+      continue;
+    }
+    if (benefit.eb.info === 'R') {
+      (plan.other_payers ??= []).push(otherPayerOf(benefit));
+      continue;
+    }
+    if (benefit.eb.info === 'I') {
+      for (const code of codes) {
+        const item = ensureItem(plan.items, code, dates.refresh);
+        if (!item.flags?.includes('not_covered'))
+          item.flags = [...(item.flags ?? []), 'not_covered'];
+      }
+      continue;
+    }
     const stated = statedValues(benefit);
     const endDate = benefitEnd(benefit);
+    const serviceDates = benefitServiceDates(benefit);
     for (const code of codes) {
-      if (stated.length === 0 && !ACTIVE.has(benefit.eb.info)) continue;
+      if (stated.length === 0 && !ACTIVE.has(benefit.eb.info) && !serviceDates) continue;
       const item = ensureItem(plan.items, code, dates.refresh);
-      for (const value of stated) addEntry(item, value);
+      for (const value of stated) place(item, value, benefit, remaining);
       if (stated.length === 0 && benefit.messages.length > 0) {
         item.comment = joinComments(item.comment, benefit.messages.join('; '));
       }
       if (endDate) item.end_date = endDate;
+      if (serviceDates?.last) item.last_service_date = serviceDates.last;
+      if (serviceDates?.next) item.next_eligible_date = serviceDates.next;
     }
     if (planLevel) {
       // A plan carries money and authorisation lists, not quantities.
       for (const value of stated)
-        if (value.list !== 'quantity' && value.list !== 'quantity_accepted') addEntry(plan, value);
+        if (value.list !== 'quantity' && value.list !== 'quantity_accepted')
+          place(plan, value, benefit, remaining);
     }
   }
+  for (const r of remaining) settleRemaining(r);
   plan.insurer_state = hasOutOfNetwork(plan) ? 'oon' : 'inn';
   return plan;
+}
+
+/**
+ * Adds a value, except a remaining amount or count (EB06 `29`/`33`), which waits until every
+ * line is read: with a stated maximum it becomes the used part (maximum − remaining).
+ */
+function place(
+  target: BenefitItem | Plan,
+  stated: Stated,
+  benefit: BenefitLoop,
+  remaining: Remaining[],
+): void {
+  const isRemaining = REMAINING.has(benefit.eb.timePeriod);
+  if (isRemaining && (stated.list === 'allowance' || stated.list === 'quantity')) {
+    remaining.push({
+      target,
+      list: stated.list,
+      flags: stated.entry.flags ?? null,
+      value: String(stated.entry.value),
+      fallback: stated,
+    });
+    return;
+  }
+  addEntry(target, stated);
+}
+
+function settleRemaining(r: Remaining): void {
+  const lists = r.target as unknown as Partial<Record<string, FlagEntry<unknown>[]>>;
+  const sameFlags = (e: FlagEntry<unknown>) =>
+    JSON.stringify(e.flags ?? null) === JSON.stringify(r.flags);
+  const maximum = (lists[r.list] ?? []).find(sameFlags);
+  if (!maximum) {
+    addEntry(r.target, r.fallback);
+    return;
+  }
+  const entry = r.fallback.entry;
+  const base = { ...(entry.flags ? { flags: entry.flags } : {}) };
+  if (r.list === 'allowance') {
+    const used = subtractDecimal(String(maximum.value), r.value);
+    if (used !== null)
+      addEntry(r.target, { list: 'allowance_accepted', entry: { ...base, value: used } });
+  } else {
+    const used = Number(maximum.value) - Number(r.value);
+    if (Number.isInteger(used) && used >= 0)
+      addEntry(r.target, { list: 'quantity_accepted', entry: { ...base, value: used } });
+  }
+}
+
+/** " (service type AN)", " (procedure HC:V2020)", or '' when the line names neither. */
+function lineSubject(eb: EligibilityBenefit): string {
+  if (eb.procedure) return ` (procedure ${eb.procedure.qualifier}:${eb.procedure.code})`;
+  if (eb.serviceTypes.length > 0) return ` (service type ${eb.serviceTypes.join(', ')})`;
+  return '';
+}
+
+/** EB01 `U` (contact another entity): the administrator its 2120 loop names (CONTRACT §17). */
+function carveOutOf(benefit: BenefitLoop): CarveOut | null {
+  const entity = benefit.related.find((r) => r.name.lastName !== '') ?? null;
+  const name = entity?.name.lastName || benefit.eb.planDescription || benefit.messages[0] || '';
+  if (name === '') return null;
+  return {
+    name,
+    payer_id:
+      entity && entity.name.id !== '' && entity.name.idQualifier !== 'MI' ? entity.name.id : null,
+    phone: entity?.phone ?? null,
+  };
+}
+
+/** EB01 `R` (other or additional payer): its 2120 name and payer id, the member's id there. */
+function otherPayerOf(benefit: BenefitLoop): OtherPayer {
+  const payer =
+    benefit.related.find((r) => r.name.idQualifier !== 'MI' && r.name.lastName !== '') ?? null;
+  const insured = benefit.related.find((r) => r.name.idQualifier === 'MI') ?? null;
+  const policy = benefit.references.find((r) => ['IG', '18', '1L', 'NQ'].includes(r.qualifier));
+  return {
+    name: payer?.name.lastName || benefit.eb.planDescription || insured?.name.lastName || '',
+    payer_id: payer && payer.name.id !== '' ? payer.name.id : null,
+    member_id: insured?.name.id || policy?.value || null,
+  };
+}
+
+/**
+ * DTP 304 (last visit) and 348 (next eligible) of a benefit line; with only a last visit, an HSD
+ * "1 every N months/years" counts the next eligible date from it (CONTRACT §17).
+ */
+function benefitServiceDates(
+  benefit: BenefitLoop,
+): { last: string | null; next: string | null } | null {
+  const last = benefit.dates.find((d) => d.qualifier === '304')?.to ?? null;
+  let next = benefit.dates.find((d) => d.qualifier === '348')?.from ?? null;
+  if (!next && last) {
+    for (const hsd of benefit.deliveries) {
+      const count = hsd.periodCount !== null ? Number(hsd.periodCount) : 1;
+      const months =
+        hsd.periodQualifier === '34' ? count : hsd.periodQualifier === '21' ? 12 * count : null;
+      if (months !== null && Number.isInteger(months) && months > 0) {
+        next = addMonths(last, months);
+        break;
+      }
+    }
+  }
+  return last || next ? { last, next } : null;
+}
+
+function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const total = y * 12 + (m - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${pad(month)}-${pad(Math.min(d, lastDay))}`;
+}
+
+/** a − b of two decimal strings, exactly (cents arithmetic on scaled integers); null if negative. */
+export function subtractDecimal(a: string, b: string): string | null {
+  const scale = (x: string) => {
+    const [int, frac = ''] = x.split('.');
+    return { int, frac };
+  };
+  const [pa, pb] = [scale(a), scale(b)];
+  const places = Math.max(pa.frac.length, pb.frac.length);
+  const big = (p: { int: string; frac: string }) => BigInt(`${p.int}${p.frac.padEnd(places, '0')}`);
+  if (!/^\d+(\.\d+)?$/.test(a) || !/^\d+(\.\d+)?$/.test(b)) return null;
+  const diff = big(pa) - big(pb);
+  if (diff < 0n) return null;
+  const digits = diff.toString().padStart(places + 1, '0');
+  const int = digits.slice(0, digits.length - places);
+  const frac = places > 0 ? digits.slice(digits.length - places).replace(/0+$/, '') : '';
+  return frac ? `${int}.${frac}` : int;
 }
 
 /** Where an EB line goes: its procedure code first (the narrowest), else its service types. */
 function targets(eb: EligibilityBenefit): { planLevel: boolean; codes: string[] } {
   if (eb.procedure) {
-    const code = benefitCodeForProcedure(eb.procedure.code);
-    return { planLevel: false, codes: code ? [code] : [] };
+    const code = procedureBenefit(eb.procedure.code);
+    // CONTRACT §17: an EB13 that maps nowhere falls back to its EB03.
+    if (code) return { planLevel: false, codes: [code] };
   }
   if (eb.serviceTypes.length === 0) return { planLevel: true, codes: [] };
   const codes = eb.serviceTypes
@@ -99,12 +298,19 @@ function statedValues(benefit: BenefitLoop): Stated[] {
   if (eb.info === 'A' && eb.percent !== null) {
     out.push({ list: 'coinsurance', entry: entry(percentOf(eb.percent), common) });
   }
+  if (eb.info === 'C' && eb.amount !== null)
+    out.push({ list: 'deductible', entry: entry(eb.amount, common) });
   if ((eb.info === 'F' || eb.info === 'D') && eb.amount !== null) {
-    out.push({ list: 'allowance', entry: entry(eb.amount, common) });
+    // EB06 24: the amount used so far this year (CONTRACT §17), not an allowance.
+    const list = eb.timePeriod === USED ? 'allowance_accepted' : 'allowance';
+    out.push({ list, entry: entry(eb.amount, common) });
   }
   const counted = eb.quantity !== null ? wholeNumber(eb.quantity) : null;
   const [firstDelivery] = benefit.deliveries;
-  if (counted !== null && eb.quantityQualifier === '99') {
+  if (
+    counted !== null &&
+    (eb.quantityQualifier === '99' || (eb.timePeriod === USED && COUNTS.has(eb.quantityQualifier)))
+  ) {
     out.push({ list: 'quantity_accepted', entry: entry(counted, common) });
   } else if (counted !== null && COUNTS.has(eb.quantityQualifier)) {
     const frequency = firstDelivery ? deliveryText(firstDelivery, counted) : null;
@@ -199,6 +405,6 @@ function wholeNumber(value: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function joinComments(a: string | undefined, b: string): string {
+export function joinComments(a: string | undefined, b: string): string {
   return a ? `${a}; ${b}` : b;
 }

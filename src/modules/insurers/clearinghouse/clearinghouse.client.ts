@@ -13,7 +13,7 @@ import type {
   EligibilityOutcome,
   InsurerExchange,
 } from './clearinghouse.types';
-import { collectValidations, map271 } from './x271-result.mapper';
+import { benefitValidationNotes, collectValidations, map271 } from './x271-result.mapper';
 
 export interface ClearinghouseDependencies {
   fetch?: typeof fetch;
@@ -81,6 +81,7 @@ export class ClearinghouseClient {
       outcome: 'unexpected',
       error: null,
       traceNumber,
+      notes: [],
     };
     const finish = (outcome: EligibilityOutcome): EligibilityCheckResult => {
       exchange.outcome = outcome.kind;
@@ -209,6 +210,7 @@ export class ClearinghouseClient {
       throw e;
     }
     exchange.aaaCodes = [...new Set(collectValidations(answer).map((v) => v.reason))];
+    exchange.notes.push(...answer.slips, ...benefitValidationNotes(answer));
     const foreign = traceMismatch(answer, exchange.traceNumber);
     if (foreign) return { kind: 'unexpected', reason: foreign };
     const mapped = map271(answer, options);

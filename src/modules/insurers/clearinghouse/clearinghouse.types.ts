@@ -49,6 +49,8 @@ export interface InsurerExchange {
   error: string | null;
   /** TRN02 of the 270 (the 271 must echo it). */
   traceNumber: string;
+  /** What the 271 carried that was read past (CONTRACT §17), in words. */
+  notes: string[];
 }
 
 export interface EligibilityCheckResult {

@@ -95,6 +95,7 @@ function wireOf(exchange: InsurerExchange): WireExchange {
     httpStatus: exchange.httpStatus,
     aaaCodes: exchange.aaaCodes,
     traceNumber: exchange.traceNumber,
+    notes: exchange.notes,
   };
 }
 

@@ -29,12 +29,18 @@ export interface MapOptions {
 
 const INS_TYPES: Readonly<Record<string, string>> = { '01': 'spouse', '19': 'child' };
 
-/** Every AAA of a 271, wherever it stands (2000A/2100A, 2100B, 2100C/D, 2110C/D). */
-export function collectValidations(answer: Interchange271): RequestValidation[] {
+/**
+ * Every AAA of a 271, wherever it stands (2000A/2100A, 2100B, 2100C/D, and with `benefits` the
+ * 2110C/D lines too).
+ */
+export function collectValidations(
+  answer: Interchange271,
+  { benefits: withBenefits = true }: { benefits?: boolean } = {},
+): RequestValidation[] {
   const out: RequestValidation[] = [];
   const member = (m: MemberName, benefits: BenefitLoop[]) => {
     out.push(...m.validations);
-    for (const b of benefits) out.push(...b.validations);
+    if (withBenefits) for (const b of benefits) out.push(...b.validations);
   };
   for (const response of answer.responses) {
     for (const source of response.sources) {
@@ -52,12 +58,22 @@ export function collectValidations(answer: Interchange271): RequestValidation[] 
   return out;
 }
 
+/** The AAA of 2110 loops in words, for the exchange log: they only concern their own line. */
+export function benefitValidationNotes(answer: Interchange271): string[] {
+  const all = collectValidations(answer);
+  const deciding = new Set(collectValidations(answer, { benefits: false }));
+  return all
+    .filter((v) => !deciding.has(v))
+    .map((v) => `AAA ${describeAaa(v.reason)} in ${v.loop}: that benefit line is left out`);
+}
+
 /**
- * The 271 → result mapping of CONTRACT §10: an AAA anywhere decides the outcome by its class;
+ * The 271 → result mapping of CONTRACT §10 and §17: an AAA outside the benefit loops decides the
+ * outcome by its class (one in a 2110 loop concerns that line only and becomes a plan comment);
  * otherwise one plan per subscriber loop, with the subscriber and each dependent as persons.
  */
 export function map271(answer: Interchange271, options: MapOptions): Answer271 {
-  const validations = collectValidations(answer);
+  const validations = collectValidations(answer, { benefits: false });
   const codes = [...new Set(validations.map((v) => v.reason))];
   const aaaClass = classifyAaa(codes);
   if (aaaClass) {
@@ -96,11 +112,19 @@ function planResult(
   const all = [...subscriber.benefits, ...subscriber.dependents.flatMap((d) => d.benefits)];
   const ownStatus = coverageStatus(subscriber.benefits);
   const status: PlanStatus = ownStatus ?? coverageStatus(all) ?? 'unavailable';
-  const statusLine = all.find((b) => /^[1-8]$/.test(b.eb.info));
-  const described = all.find((b) => b.eb.planDescription !== '');
-  const group =
-    subscriber.member.references.find((r) => r.qualifier === '6P') ??
-    all.flatMap((b) => b.references).find((r) => r.qualifier === '6P');
+  const statusLines = all.filter((b) => /^[1-8]$/.test(b.eb.info));
+  const statusLine = statusLines.find((b) => isPlanLine(b)) ?? statusLines[0];
+  // CONTRACT §17: the plan's name is the vision line's EB05 when there is one.
+  const named = all.filter((b) => b.eb.planDescription !== '' && !/^[RU]$/.test(b.eb.info));
+  const visionName = named.find((b) => b.eb.serviceTypes.includes('AL'));
+  const references = [
+    ...subscriber.member.references,
+    ...subscriber.dependents.flatMap((d) => d.member.references),
+    ...all.flatMap((b) => b.references),
+  ];
+  const group = references.find((r) => r.qualifier === '6P');
+  // REF*1L (group or policy number) or IG (insurance policy number) when there is no 6P.
+  const groupId = group?.value || references.find((r) => /^(1L|IG)$/.test(r.qualifier))?.value;
   const dates = planDates(subscriber.member.dates) ?? planDates(statusLine?.dates ?? []);
   const begin = dates?.begin ?? options.inquiryDate;
   const end = dates?.end ?? null;
@@ -125,15 +149,24 @@ function planResult(
   }
   return {
     status,
-    planName: (statusLine?.eb.planDescription || described?.eb.planDescription) ?? payerName,
+    planName:
+      (visionName?.eb.planDescription ||
+        statusLine?.eb.planDescription ||
+        named[0]?.eb.planDescription) ??
+      payerName,
     planGroup: group?.description ?? '',
-    planGroupId: group?.value || null,
+    planGroupId: groupId || null,
     planBeginDate: begin,
     planEndDate: end,
     planRefreshDate: null,
     planIsActive: status === 'active',
     persons,
   };
+}
+
+/** A line about the whole plan: EB03 `AL` or `30`, or none. */
+function isPlanLine(b: BenefitLoop): boolean {
+  return b.eb.serviceTypes.length === 0 || b.eb.serviceTypes.some((t) => t === 'AL' || t === '30');
 }
 
 /**
@@ -201,9 +234,14 @@ function memberId(member: MemberName): string | null {
   return member.name.idQualifier === 'MI' && member.name.id ? member.name.id : null;
 }
 
-/** EB01 `1`–`5`: active; `6`–`8`: inactive; null when no line states coverage. */
+/**
+ * EB01 `1`–`5`: active; `6`–`8`: inactive; null when no line states coverage. A line on `AL`/`30`
+ * decides (CONTRACT §17); other service types' lines only when no plan line states coverage.
+ */
 function coverageStatus(benefits: readonly BenefitLoop[]): PlanStatus | null {
-  const infos = benefits.map((b) => b.eb.info);
+  const stating = benefits.filter((b) => /^[1-8]$/.test(b.eb.info));
+  const planLines = stating.filter(isPlanLine);
+  const infos = (planLines.length > 0 ? planLines : stating).map((b) => b.eb.info);
   if (infos.some((i) => /^[1-5]$/.test(i))) return 'active';
   if (infos.some((i) => /^[6-8]$/.test(i))) return 'inactive';
   return null;
@@ -213,14 +251,17 @@ function activity(status: PlanStatus): boolean | null {
   return status === 'active' ? true : status === 'inactive' ? false : null;
 }
 
-/** DTP 346/347 (plan begin/end), else 291 (plan), 356/357 (eligibility), 307 (eligibility). */
+/**
+ * DTP 346/347 (plan begin/end), else 291 (plan), 356/357 (eligibility). A 307 (eligibility) RD8
+ * echoes the inquiry's date range, not the plan's (CONTRACT §17), so it is not read.
+ */
 function planDates(
   dates: readonly DatePeriod[],
 ): { begin: string | null; end: string | null } | null {
   const of = (q: string) => dates.find((d) => d.qualifier === q);
   const range = (q: string) => dates.find((d) => d.qualifier === q && d.format === 'RD8');
-  const begin = of('346')?.from ?? of('291')?.from ?? of('356')?.from ?? of('307')?.from ?? null;
-  const end = of('347')?.to ?? range('291')?.to ?? of('357')?.to ?? range('307')?.to ?? null;
+  const begin = of('346')?.from ?? of('291')?.from ?? of('356')?.from ?? null;
+  const end = of('347')?.to ?? range('291')?.to ?? of('357')?.to ?? null;
   return begin || end ? { begin, end } : null;
 }
 
