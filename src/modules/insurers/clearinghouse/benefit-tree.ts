@@ -110,6 +110,8 @@ export function buildPlan(benefits: readonly BenefitLoop[], dates: TreeDates): P
         const item = ensureItem(plan.items, code, dates.refresh);
         if (!item.flags?.includes('not_covered'))
           item.flags = [...(item.flags ?? []), 'not_covered'];
+        if (benefit.messages.length > 0)
+          item.comment = joinComments(item.comment, benefit.messages.join('; '));
       }
       continue;
     }
