@@ -117,7 +117,7 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
       location_code: a.locationCode,
     });
     expect(created.status).toBe(302);
-    const own = created.headers.location as string;
+    const own = created.headers.location;
     expect(own).toMatch(/^\/app\/patients\/PAT[0-9A-Z]{8}\/$/);
     const code = own.split('/')[3];
     expect((await agent.get(own)).status).toBe(200);
@@ -179,7 +179,7 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
       dob: '1991-04-05',
       location_code: a.locationCode,
     });
-    const code = (created.headers.location as string).split('/')[3];
+    const code = (created.headers.location).split('/')[3];
     const events = await db.query(
       `SELECT actor_type, actor, api_key_id, action, resource_type, resource_id FROM audit_events
        WHERE account_id = $1 AND (resource_id = $2 OR resource_type = 'embed_link')

@@ -34,6 +34,9 @@ export const ENTRY_PAGES: Record<EntryPoint, string> = {
 
 export const EMBEDDED_REACH = 'vision:embeddedReach';
 
+/** An hour of front-desk work creates far fewer records; the session stays small. */
+const MAX_GRANTS = 200;
+
 /**
  * Where the record a page is about is named: a path parameter, a query parameter or a form field.
  * The page is open to an embedded session only for a record of its own (`grants`).
@@ -108,7 +111,8 @@ function grantOnRedirect(req: Request, res: Response, state: EmbeddedSessionStat
       const code = target ? pattern.exec(target)?.[1] : undefined;
       if (!code) continue;
       const grant = `${kind}:${decodeURIComponent(code)}`;
-      if (!state.grants.includes(grant)) state.grants.push(grant);
+      if (!state.grants.includes(grant) && state.grants.length < MAX_GRANTS)
+        state.grants.push(grant);
     }
     redirect(...args);
   };
