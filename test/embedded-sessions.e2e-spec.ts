@@ -109,13 +109,16 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
     expect(other.status).toBe(200);
     const agent = await embedded();
     const form = await agent.get('/app/patients/new');
-    const created = await agent.post('/app/patients/new').type('form').send({
-      _csrf: csrfOf(form.text),
-      first_name: 'Embedded',
-      last_name: 'Patient',
-      dob: '1990-02-03',
-      location_code: a.locationCode,
-    });
+    const created = await agent
+      .post('/app/patients/new')
+      .type('form')
+      .send({
+        _csrf: csrfOf(form.text),
+        first_name: 'Embedded',
+        last_name: 'Patient',
+        dob: '1990-02-03',
+        location_code: a.locationCode,
+      });
     expect(created.status).toBe(302);
     const own = created.headers.location;
     expect(own).toMatch(/^\/app\/patients\/PAT[0-9A-Z]{8}\/$/);
@@ -157,9 +160,13 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
     const agent = await embedded();
     expect((await agent.get('/app/patients/new')).status).toBe(200);
     const now = Date.now();
-    const clock = jest.spyOn(Date, 'now').mockReturnValue(now + EMBEDDED_SESSION_MS - 60_000);
+    const clock = jest.spyOn(Date, 'now');
     try {
-      expect((await agent.get('/app/patients/new')).status).toBe(200);
+      // Used every 20 minutes (well inside the idle timeout), up to a minute before the hour.
+      for (const at of [20, 40, 59]) {
+        clock.mockReturnValue(now + at * 60_000);
+        expect((await agent.get('/app/patients/new')).status).toBe(200);
+      }
       clock.mockReturnValue(now + EMBEDDED_SESSION_MS + 1000);
       const res = await agent.get('/app/patients/new');
       expect(res.status).toBe(302);
@@ -172,14 +179,17 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
   it('record their audit events as `embedded`, naming the key; minting and redeeming are events', async () => {
     const agent = await embedded();
     const form = await agent.get('/app/patients/new');
-    const created = await agent.post('/app/patients/new').type('form').send({
-      _csrf: csrfOf(form.text),
-      first_name: 'Audited',
-      last_name: 'Embedded',
-      dob: '1991-04-05',
-      location_code: a.locationCode,
-    });
-    const code = (created.headers.location).split('/')[3];
+    const created = await agent
+      .post('/app/patients/new')
+      .type('form')
+      .send({
+        _csrf: csrfOf(form.text),
+        first_name: 'Audited',
+        last_name: 'Embedded',
+        dob: '1991-04-05',
+        location_code: a.locationCode,
+      });
+    const code = created.headers.location.split('/')[3];
     const events = await db.query(
       `SELECT actor_type, actor, api_key_id, action, resource_type, resource_id FROM audit_events
        WHERE account_id = $1 AND (resource_id = $2 OR resource_type = 'embed_link')
