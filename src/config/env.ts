@@ -1,3 +1,4 @@
+import { DEFAULT_PASSWORD_HASH_COST } from '@/common/passwords';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
@@ -67,6 +68,8 @@ export interface AppConfig {
   trustProxy: number | string[];
   /** Production with an `http://` PUBLIC_URL (cookies without Secure), said out loud. */
   allowInsecureHttp: boolean;
+  /** log2 of scrypt's N for new password hashes (CONTRACT §20: OWASP's 17 in production). */
+  passwordHashCost: number;
 }
 
 export class ConfigError extends Error {
@@ -250,6 +253,12 @@ export function loadConfig(
     batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
     trustProxy,
     allowInsecureHttp,
+    passwordHashCost: int(
+      'PASSWORD_HASH_COST',
+      DEFAULT_PASSWORD_HASH_COST,
+      isProduction ? DEFAULT_PASSWORD_HASH_COST : 10,
+      20,
+    ),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -11,6 +11,8 @@ process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 process.env.REDIS_PREFIX = `vision_test_${run}_w${worker}`;
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.DEMO_SEED = 'false';
+// Throwaway passwords by the hundred: a cheap scrypt (production refuses below OWASP's 2^17).
+process.env.PASSWORD_HASH_COST = process.env.PASSWORD_HASH_COST ?? '12';
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 process.env.RATE_LIMIT_PER_MINUTE = '1000000';
 process.env.PUBLIC_URL = 'http://localhost:3999';

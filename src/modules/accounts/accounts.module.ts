@@ -1,4 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { setPasswordHashCost } from '@/common/passwords';
+import { InjectConfig } from '@/config/config.module';
+import { AppConfig } from '@/config/env';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
 import { AccountsService } from './accounts.service';
@@ -16,4 +19,11 @@ import { UsersService } from './users.service';
   providers: [AccountsService, TwoFactorService, UsersService],
   exports: [AccountsService, TwoFactorService, UsersService],
 })
-export class AccountsModule {}
+export class AccountsModule implements OnModuleInit {
+  constructor(@InjectConfig() private readonly config: AppConfig) {}
+
+  /** New password hashes (accounts, users, the CLI) are made at the configured scrypt cost. */
+  onModuleInit(): void {
+    setPasswordHashCost(this.config.passwordHashCost);
+  }
+}
