@@ -161,7 +161,8 @@ export class FakeClearinghouse {
   }
 
   private respond(step: Scripted, inquiry: Inquiry270, res: ServerResponse): void {
-    const trace = inquiry.subscriber.traces[0]?.trace ?? '';
+    // CONTRACT §17: a 270 about a dependent carries its TRN in 2000D.
+    const trace = inquiry.subscriber.traces[0]?.trace ?? inquiry.dependent?.traces[0]?.trace ?? '';
     switch (step.kind) {
       case 'found':
         return send(res, 200, { x12: found271({ trace }), meta: { fake: true } });

@@ -119,7 +119,14 @@ async function main(): Promise<void> {
     depth = Math.max(depth, d);
     for (const q of item.quantity ?? []) units += q.value;
     for (const c of item.copayment ?? []) copayments += Number(c.value);
-    const flags: ('inn' | 'oon' | 'exclusive-use' | 'required' | 'requires-parent-use')[] = item.flags;
+    const flags: (
+      | 'inn'
+      | 'oon'
+      | 'exclusive-use'
+      | 'required'
+      | 'requires-parent-use'
+      | 'not_covered'
+    )[] = item.flags;
     void flags;
   });
   const planBegin: string | null = person.plan.begin_date;

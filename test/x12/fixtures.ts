@@ -165,3 +165,35 @@ export const HEADER_TO_SUBSCRIBER = [
   'HL*3*2*22*1~',
   'TRN*2*{trace}*9VISIONELG~',
 ];
+
+/**
+ * The answer to a 270 that asked about a dependent (CONTRACT §17), as the guide shapes it: the
+ * subscriber in 2000C without a trace or benefits, the patient (Timmy, a child sharing Jane's
+ * member id) in 2000D with the echoed TRN, INS, the plan dates and the benefit lines; one 2110D
+ * line answered with AAA 53.
+ */
+export function dependent271(options: Fixture271Options = {}): string {
+  return transaction271(
+    [
+      ...HEAD,
+      ...RECEIVER,
+      'HL*3*2*22*1~',
+      'NM1*IL*1*DOE*JANE****MI*DV1234567~',
+      'REF*1L*GRP-778~',
+      'HL*4*3*23*0~',
+      'TRN*2*{trace}*9VISIONELG~',
+      'NM1*03*1*DOE*TIMMY~',
+      'DMG*D8*20150610*M~',
+      'INS*N*19~',
+      'DTP*346*D8*20260101~',
+      'DTP*307*RD8*20260315-20260315~',
+      'EB*1*CHD*30^AL*VIS*KIDS VISION PLAN~',
+      'EB*B*IND*AL***27*0*****Y*HC:S0620~',
+      'EB*F*IND*AM***23*120*****Y~',
+      'EB*F*IND*AM***24*120*****Y~',
+      'EB*1*IND*AO~',
+      'AAA*N**53*C~',
+    ],
+    options,
+  );
+}

@@ -63,5 +63,15 @@ export function memberQueryOf(dto: CreateEligibilityDto): MemberQuery {
     zipcode: dto.patient.zipcode,
     ssnLastFour: dto.patient.ssn_last_four || null,
     memberId: dto.patient.member_id || null,
+    ...(dto.subscriber
+      ? {
+          subscriber: {
+            firstName: dto.subscriber.first_name,
+            lastName: dto.subscriber.last_name,
+            dob: dto.subscriber.dob,
+            memberId: dto.subscriber.member_id || null,
+          },
+        }
+      : {}),
   };
 }

@@ -33,6 +33,15 @@ export interface MemberQuery {
   zipcode: string;
   ssnLastFour: string | null;
   memberId: string | null;
+  /** CONTRACT §17: the subscriber when the patient is their dependent; absent otherwise. */
+  subscriber?: SubscriberQuery;
+}
+
+export interface SubscriberQuery {
+  firstName: string;
+  lastName: string;
+  dob: string;
+  memberId: string | null;
 }
 
 export interface PlanDetailsQuery {

@@ -2,7 +2,7 @@ import { readDmg, readDtp, readNm1, readRef, readTrn } from './x12.elements';
 import type { DatePeriod, Demographics, Nm1, Reference, Trace } from './x12.elements';
 import { readInterchange } from './x12.envelope';
 import type { IsaHeader, FunctionalGroup } from './x12.envelope';
-import { HL_PARENTS, walkHierarchy } from './x12.hierarchy';
+import { HierarchyLevel, HL_PARENTS, walkHierarchy } from './x12.hierarchy';
 
 /** A 270 as read back: what a clearinghouse (or a test's fake one) sees of an inquiry. */
 export interface Inquiry270 {
@@ -17,17 +17,21 @@ export interface Inquiry270 {
   payer: Nm1;
   provider: Nm1;
   providerReferences: Reference[];
-  subscriber: {
-    traces: Trace[];
-    name: Nm1;
-    references: Reference[];
-    demographics: Demographics | null;
-    dates: DatePeriod[];
-    /** EQ01 of each 2110C loop, repetitions split. */
-    serviceTypes: string[][];
-  };
+  subscriber: InquiredPerson;
+  /** 2000D: the patient when they are the subscriber's dependent (CONTRACT §17), else null. */
+  dependent: InquiredPerson | null;
   /** SE01 as sent (checked against the real count by the envelope reader). */
   segmentCount: number;
+}
+
+export interface InquiredPerson {
+  traces: Trace[];
+  name: Nm1;
+  references: Reference[];
+  demographics: Demographics | null;
+  dates: DatePeriod[];
+  /** EQ01 of each 2110 loop, repetitions split. */
+  serviceTypes: string[][];
 }
 
 /** Reads a 270 holding one inquiry (one payer, one provider, one subscriber), as this service sends. */
@@ -51,6 +55,8 @@ export function read270(text: string): Inquiry270 {
   const payer = level('20');
   const provider = level('21');
   const subscriber = level('22');
+  const dependents = levels.filter((l) => l.code === '23');
+  if (dependents.length > 1) throw set.st.error(`expected at most one HL of level 23`);
   const { transactions: _t, ...groupHeader } = group;
   return {
     isa: interchange.isa,
@@ -63,21 +69,26 @@ export function read270(text: string): Inquiry270 {
     payer: readNm1(payer.name[0]),
     provider: readNm1(provider.name[0]),
     providerReferences: provider.name.filter((s) => s.id === 'REF').map(readRef),
-    subscriber: {
-      traces: subscriber.head.filter((s) => s.id === 'TRN').map(readTrn),
-      name: readNm1(subscriber.name[0]),
-      references: subscriber.name.filter((s) => s.id === 'REF').map(readRef),
-      demographics:
-        subscriber.name
-          .filter((s) => s.id === 'DMG')
-          .map(readDmg)
-          .at(0) ?? null,
-      dates: [
-        ...subscriber.name.filter((s) => s.id === 'DTP'),
-        ...subscriber.details.flatMap((d) => d.rest.filter((s) => s.id === 'DTP')),
-      ].map(readDtp),
-      serviceTypes: subscriber.details.map((d) => d.first.repeats(1)),
-    },
+    subscriber: inquired(subscriber),
+    dependent: dependents.length === 1 ? inquired(dependents[0]) : null,
     segmentCount: set.segments.length + 2,
+  };
+}
+
+function inquired(level: HierarchyLevel): InquiredPerson {
+  return {
+    traces: level.head.filter((s) => s.id === 'TRN').map(readTrn),
+    name: readNm1(level.name[0]),
+    references: level.name.filter((s) => s.id === 'REF').map(readRef),
+    demographics:
+      level.name
+        .filter((s) => s.id === 'DMG')
+        .map(readDmg)
+        .at(0) ?? null,
+    dates: [
+      ...level.name.filter((s) => s.id === 'DTP'),
+      ...level.details.flatMap((d) => d.rest.filter((s) => s.id === 'DTP')),
+    ].map(readDtp),
+    serviceTypes: level.details.map((d) => d.first.repeats(1)),
   };
 }

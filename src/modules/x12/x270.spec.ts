@@ -48,6 +48,42 @@ describe('270 writer', () => {
     expect(write270(inquiry, envelope)).toBe(EXPECTED.map((s) => `${s}~`).join(''));
   });
 
+  it('asks about a dependent (CONTRACT §17): the subscriber in 2000C, the patient in 2000D with TRN, DMG, DTP, EQ', () => {
+    const text = write270(
+      {
+        ...inquiry,
+        dependent: { firstName: 'Timmy', lastName: 'Doe', dob: '2015-06-10' },
+      },
+      envelope,
+    );
+    const body = text.split('~').slice(9, -3);
+    expect(body).toEqual([
+      'HL*3*2*22*1',
+      'NM1*IL*1*DOE*JANE****MI*DV1234567',
+      'DMG*D8*19800115',
+      'HL*4*3*23*0',
+      'TRN*1*A1B2C3D4E5F6*1741234567',
+      'NM1*03*1*DOE*TIMMY',
+      'DMG*D8*20150610',
+      'DTP*291*D8*20260315',
+      'EQ*30',
+      'SE*17*4711',
+    ]);
+    const read = read270(text);
+    expect(read.subscriber.traces).toEqual([]);
+    expect(read.subscriber.name).toMatchObject({ entity: 'IL', id: 'DV1234567' });
+    expect(read.dependent).toMatchObject({
+      traces: [{ type: '1', trace: 'A1B2C3D4E5F6' }],
+      name: { entity: '03', lastName: 'DOE', firstName: 'TIMMY' },
+      demographics: { dob: '2015-06-10' },
+      serviceTypes: [['30']],
+    });
+  });
+
+  it('a 270 without a dependent reads back with dependent null', () => {
+    expect(read270(write270(inquiry, envelope)).dependent).toBeNull();
+  });
+
   it('reads back what it wrote: payer id, NPI, names, DOB, member id, EQ, counts', () => {
     const read = read270(write270({ ...inquiry, serviceTypes: ['AL', 'AN', 'AM'] }, envelope));
     expect(read.isa).toMatchObject({

@@ -15,6 +15,11 @@ export interface EligibilityInquiry {
   payer: { id: string; name: string };
   provider: { npi: string; organizationName: string; taxId?: string | null };
   subscriber: { firstName: string; lastName: string; dob: string; memberId?: string | null };
+  /**
+   * CONTRACT §17: the patient when they are the subscriber's dependent. The 270 then names the
+   * subscriber in 2000C and asks about the patient in 2000D (TRN, NM1*03, DMG, DTP, EQ there).
+   */
+  dependent?: { firstName: string; lastName: string; dob: string } | null;
   /** EQ01 service type codes (`30`, `AL`, ...), at least one. */
   serviceTypes: readonly string[];
   /** TRN02: unique per call; the 271 echoes it. */
@@ -30,7 +35,8 @@ export type { EnvelopeSettings } from './x12.writer';
 /**
  * The 270 transaction set of CONTRACT §10: BHT 0022*13, 2000A payer (NM1*PR ... PI), 2000B
  * provider (NM1*1P*2*org*****XX*npi), 2000C subscriber (TRN, NM1*IL with MI member id when known,
- * DMG, DTP*291, EQ with the service types).
+ * DMG, DTP*291, EQ with the service types). With a dependent (§17) the TRN, DTP and EQ move to
+ * the 2000D patient (NM1*03, DMG).
  */
 export function build270(
   inquiry: EligibilityInquiry,
@@ -86,16 +92,39 @@ export function build270(
     ['NM1', '1P', '2', organization, '', '', '', '', 'XX', inquiry.provider.npi],
   ];
   if (inquiry.provider.taxId) segments.push(['REF', 'TJ', inquiry.provider.taxId]);
-  segments.push(
-    ['HL', '3', '2', '22', '0'],
-    ['TRN', '1', inquiry.traceNumber, inquiry.traceOriginator],
-    memberId
-      ? ['NM1', 'IL', '1', last, first, '', '', '', 'MI', memberId]
-      : ['NM1', 'IL', '1', last, first],
-    ['DMG', 'D8', d8(inquiry.subscriber.dob)],
+  const subscriberName: SegmentData = memberId
+    ? ['NM1', 'IL', '1', last, first, '', '', '', 'MI', memberId]
+    : ['NM1', 'IL', '1', last, first];
+  const trace: SegmentData = ['TRN', '1', inquiry.traceNumber, inquiry.traceOriginator];
+  const asked: SegmentData[] = [
     ['DTP', '291', 'D8', d8(inquiry.date)],
     ['EQ', { repeat: inquiry.serviceTypes }],
-  );
+  ];
+  const dependent = inquiry.dependent;
+  if (!dependent) {
+    segments.push(
+      ['HL', '3', '2', '22', '0'],
+      trace,
+      subscriberName,
+      ['DMG', 'D8', d8(inquiry.subscriber.dob)],
+      ...asked,
+    );
+  } else {
+    const dependentLast = x12Text(dependent.lastName, 60, s).toUpperCase();
+    const dependentFirst = x12Text(dependent.firstName, 35, s).toUpperCase();
+    if (dependentLast === '' || dependentFirst === '')
+      throw new X12WriteError("the dependent's name is blank once made X12-safe");
+    segments.push(
+      ['HL', '3', '2', '22', '1'],
+      subscriberName,
+      ['DMG', 'D8', d8(inquiry.subscriber.dob)],
+      ['HL', '4', '3', '23', '0'],
+      trace,
+      ['NM1', '03', '1', dependentLast, dependentFirst],
+      ['DMG', 'D8', d8(dependent.dob)],
+      ...asked,
+    );
+  }
   return { type: '270', controlNumber, implementationReference: X279_IMPLEMENTATION, segments };
 }
 

@@ -42,6 +42,25 @@ export class EligibilityPatientDto {
   member_id?: string | null;
 }
 
+/** CONTRACT §17: the subscriber, when the patient is their dependent. */
+export class EligibilitySubscriberDto {
+  @StringField({ required: true, maxLength: 100, example: 'Carlos' })
+  first_name: string;
+
+  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  last_name: string;
+
+  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1982-02-03' })
+  dob: string;
+
+  @StringField({
+    maxLength: 64,
+    example: 'VSP123456789',
+    description: "The subscriber's member id (a family plan's dependents usually share it).",
+  })
+  member_id?: string | null;
+}
+
 @RequestRules(insurerErrorsOfBody)
 export class CreateEligibilityDto {
   @StringField({
@@ -83,6 +102,14 @@ export class CreateEligibilityDto {
 
   @NestedField(() => EligibilityPatientDto, { required: true })
   patient: EligibilityPatientDto;
+
+  @NestedField(() => EligibilitySubscriberDto, {
+    description:
+      'When the patient is a dependent (a child or spouse on a family plan): the subscriber who ' +
+      'holds the plan. Real insurers are then asked about the subscriber with the patient as ' +
+      'their dependent.',
+  })
+  subscriber?: EligibilitySubscriberDto | null;
 }
 
 export class CreateDetailsDto {

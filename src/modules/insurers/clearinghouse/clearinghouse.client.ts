@@ -150,7 +150,16 @@ export class ClearinghouseClient {
     return {
       payer: { id: check.payerId, name: check.payerName },
       provider: check.provider,
-      subscriber: check.patient,
+      ...(check.subscriber
+        ? {
+            subscriber: {
+              ...check.subscriber,
+              // A family plan's dependents share the subscriber's id: the patient's stands in.
+              memberId: check.subscriber.memberId ?? check.patient.memberId,
+            },
+            dependent: check.patient,
+          }
+        : { subscriber: check.patient }),
       serviceTypes: check.serviceTypes ?? this.serviceTypesFor(check.insurerCode),
       traceNumber,
       traceOriginator: originator,
@@ -221,16 +230,22 @@ export class ClearinghouseClient {
   }
 }
 
-/** Each subscriber loop must echo the 270's TRN (TRN01 `2`); a 271 for another inquiry is refused. */
+/**
+ * Each subscriber loop must echo the 270's TRN (TRN01 `2`), in 2000C or in a 2000D, whichever
+ * holds the patient (CONTRACT §17); a 271 for another inquiry is refused.
+ */
 function traceMismatch(answer: Interchange271, trace: string): string | null {
   for (const response of answer.responses) {
     for (const source of response.sources) {
       for (const receiver of source.receivers) {
         for (const subscriber of receiver.subscribers) {
-          const echoed = subscriber.traces.filter((t) => t.type === '2').map((t) => t.trace);
+          const echoed = [subscriber, ...subscriber.dependents]
+            .flatMap((loop) => loop.traces)
+            .filter((t) => t.type === '2')
+            .map((t) => t.trace);
           if (!echoed.includes(trace)) {
             return echoed.length === 0
-              ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber loop)'
+              ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber or dependent loop)'
               : `the 271 answers another inquiry (trace ${echoed.join(', ')}, expected ${trace})`;
           }
         }

@@ -9,6 +9,11 @@ export interface EligibilityCheck {
   /** The location's provider identity (CONTRACT §10). */
   provider: { npi: string; organizationName: string; taxId: string | null };
   patient: { firstName: string; lastName: string; dob: string; memberId: string | null };
+  /**
+   * CONTRACT §17: the subscriber when the patient is their dependent: the 270 names the
+   * subscriber in 2000C and the patient in 2000D.
+   */
+  subscriber?: { firstName: string; lastName: string; dob: string; memberId: string | null };
   /** EQ01; the insurer's configured service types when not given. */
   serviceTypes?: readonly string[];
   /** Epoch milliseconds by which the call must have ended. */

@@ -78,6 +78,7 @@ export class X12EligibilityConnector implements InsurerConnector, ServesConfigur
         dob: query.dob,
         memberId: query.memberId,
       },
+      ...(query.subscriber ? { subscriber: query.subscriber } : {}),
       serviceTypes,
       deadline: context.deadline,
       signal: context.signal,

@@ -125,7 +125,12 @@ function planResult(
   const group = references.find((r) => r.qualifier === '6P');
   // REF*1L (group or policy number) or IG (insurance policy number) when there is no 6P.
   const groupId = group?.value || references.find((r) => /^(1L|IG)$/.test(r.qualifier))?.value;
-  const dates = planDates(subscriber.member.dates) ?? planDates(statusLine?.dates ?? []);
+  // A 271 about a dependent may date the plan in 2100D only (CONTRACT §17).
+  const dates =
+    planDates(subscriber.member.dates) ??
+    planDates(statusLine?.dates ?? []) ??
+    subscriber.dependents.map((d) => planDates(d.member.dates)).find((d) => d !== null) ??
+    null;
   const begin = dates?.begin ?? options.inquiryDate;
   const end = dates?.end ?? null;
   const refresh = refreshDate(begin, end, options.inquiryDate);
