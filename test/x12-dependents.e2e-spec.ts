@@ -44,6 +44,21 @@ describe('a dependent through the clearinghouse (fake clearinghouse on loopback)
     fake.calls.length = 0;
   });
 
+  async function signIn() {
+    const web = request.agent(t.app.getHttpServer());
+    const login = await web.get('/app/login');
+    await web
+      .post('/app/login')
+      .type('form')
+      .send({
+        _csrf: /name="_csrf" value="([^"]+)"/.exec(login.text)![1],
+        email: a.email,
+        password: a.password,
+      })
+      .expect(302);
+    return web;
+  }
+
   async function search(body: Record<string, unknown>): Promise<string> {
     const res = await http().post('/api/auth/v1/eligibility/').set(a.auth).send(body);
     expect(res.status).toBe(201);
@@ -109,23 +124,36 @@ describe('a dependent through the clearinghouse (fake clearinghouse on loopback)
     });
     const uid = await search({ insurer_code: DAVIS, patient: TIMMY, subscriber: JANE });
     expect((await waitForResult(t.app, a.auth, uid)).status).toBe('complete');
-    const web = request.agent(t.app.getHttpServer());
-    const login = await web.get('/app/login');
-    await web
-      .post('/app/login')
-      .type('form')
-      .send({
-        _csrf: /name="_csrf" value="([^"]+)"/.exec(login.text)![1],
-        email: a.email,
-        password: a.password,
-      })
-      .expect(302);
-    const page = await web.get(`/app/eligibility/${uid}`);
+    const page = await (await signIn()).get(`/app/eligibility/${uid}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('mismatched control numbers: GE02 is &quot;102&quot;');
     expect(page.text).toContain(
       'AAA 53 (inquired benefit inconsistent with provider type) in 2110D',
     );
+  });
+
+  it('garbage in a benefit loop: the rest of the plan is kept and the log says what was skipped', async () => {
+    fake.answer({
+      kind: 'x12',
+      build: (inquiry) =>
+        dependent271({ trace: inquiry.dependent!.traces[0].trace }).replace(
+          'EB*F*IND*AM***24*120*****Y~',
+          'EB*F*IND*AM***24*1X0*****Y~',
+        ),
+    });
+    const uid = await search({ insurer_code: DAVIS, patient: TIMMY, subscriber: JANE });
+    const body = await waitForResult(t.app, a.auth, uid);
+    expect(body.status).toBe('complete');
+    const child = body.results[0].persons.find(
+      (p: { first_name: string }) => p.first_name === 'TIMMY',
+    );
+    const frames = child.plan.items[1].items[0];
+    expect(frames.allowance).toEqual([
+      { flags: ['inn'], comment: 'per calendar year', value: '120.0000' },
+    ]);
+    expect(frames).not.toHaveProperty('allowance_accepted');
+    const page = await (await signIn()).get(`/app/eligibility/${uid}`);
+    expect(page.text).toContain('EB07 &quot;1X0&quot; is not a number');
   });
 
   it('a 271 that names the patient as a dependent without a 270 subscriber completes too', async () => {

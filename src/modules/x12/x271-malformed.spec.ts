@@ -37,33 +37,6 @@ describe('271 reader: malformed files', () => {
       );
     });
 
-    it('an RD8 range that ends before it begins', () => {
-      const segments = FOUND_SEGMENTS.map((s) =>
-        s.replace('DTP*292*RD8*20260101-20261231', 'DTP*292*RD8*20261231-20260101'),
-      );
-      expect(parseError(interchange271(segments))).toBe(
-        'X12 segment 40 (DTP): DTP03 "20261231-20260101" ends before it begins',
-      );
-    });
-
-    it('an amount that is not a number', () => {
-      const segments = FOUND_SEGMENTS.map((s) =>
-        s.replace('EB*B*IND*AN***27*10*', 'EB*B*IND*AN***27*1O*'),
-      );
-      expect(parseError(interchange271(segments))).toBe(
-        'X12 segment 24 (EB): EB07 "1O" is not a number',
-      );
-    });
-
-    it('an LS without its LE', () => {
-      const segments = FOUND_SEGMENTS.filter((s) => s !== 'LE*2120~').map((s) =>
-        s.startsWith('SE*') ? 'SE*56*0001~' : s,
-      );
-      expect(parseError(interchange271(segments))).toBe(
-        'X12 segment 42 (EB): its LS (2120 loop) has no LE',
-      );
-    });
-
     it('a broken hierarchy', () => {
       const segments = FOUND_SEGMENTS.map((s) => s.replace('HL*4*3*23*0', 'HL*4*2*23*0'));
       expect(parseError(interchange271(segments))).toBe(
@@ -75,6 +48,54 @@ describe('271 reader: malformed files', () => {
       expect(parseError(interchange271(noName))).toBe(
         'X12 segment 53 (EB): EB before the NM1 of HL 4',
       );
+    });
+  });
+
+  describe('a benefit loop that does not read is skipped, the rest kept (CONTRACT §17)', () => {
+    function skipped(segments: string[]) {
+      const answer = read271(interchange271(segments));
+      const subscriber = answer.responses[0].sources[0].receivers[0].subscribers[0];
+      return { answer, subscriber };
+    }
+
+    it('an RD8 range that ends before it begins', () => {
+      const { answer, subscriber } = skipped(
+        FOUND_SEGMENTS.map((s) =>
+          s.replace('DTP*292*RD8*20260101-20261231', 'DTP*292*RD8*20261231-20260101'),
+        ),
+      );
+      expect(answer.skipped).toEqual([
+        'X12 segment 40 (DTP): DTP03 "20261231-20260101" ends before it begins: the benefit loop of segment 39 (EB) is skipped',
+      ]);
+      // 17 EB loops in 2110C, one left out; the dependent is untouched.
+      expect(subscriber.benefits).toHaveLength(16);
+      expect(subscriber.benefits.some((b) => b.eb.procedure?.code === 'V2500')).toBe(false);
+      expect(subscriber.dependents[0].benefits).toHaveLength(3);
+    });
+
+    it('an amount that is not a number', () => {
+      const { answer, subscriber } = skipped(
+        FOUND_SEGMENTS.map((s) => s.replace('EB*B*IND*AN***27*10*', 'EB*B*IND*AN***27*1O*')),
+      );
+      expect(answer.skipped).toEqual([
+        'X12 segment 24 (EB): EB07 "1O" is not a number: the benefit loop of segment 24 (EB) is skipped',
+      ]);
+      expect(subscriber.benefits).toHaveLength(16);
+    });
+
+    it('an LS without its LE', () => {
+      const { answer } = skipped(
+        FOUND_SEGMENTS.filter((s) => s !== 'LE*2120~').map((s) =>
+          s.startsWith('SE*') ? 'SE*56*0001~' : s,
+        ),
+      );
+      expect(answer.skipped).toEqual([
+        'X12 segment 42 (EB): its LS (2120 loop) has no LE: the benefit loop of segment 42 (EB) is skipped',
+      ]);
+    });
+
+    it('a clean 271 skips nothing', () => {
+      expect(read271(found271()).skipped).toEqual([]);
     });
   });
 });

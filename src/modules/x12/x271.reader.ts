@@ -11,6 +11,7 @@ import {
   readTrn,
 } from './x12.elements';
 import { readInterchange, TransactionSet } from './x12.envelope';
+import { X12ParseError } from './x12.errors';
 import { Segment } from './x12.segment';
 import { HierarchyLevel, HL_PARENTS, walkHierarchy } from './x12.hierarchy';
 import type {
@@ -45,7 +46,8 @@ export function read271(text: string): Interchange271 {
       responses.push(readResponse(set));
     }
   }
-  return { isa: interchange.isa, responses, slips: interchange.slips };
+  const skipped = responses.flatMap((r) => r.skipped);
+  return { isa: interchange.isa, responses, slips: interchange.slips, skipped };
 }
 
 function readResponse(set: TransactionSet): EligibilityResponse {
@@ -56,6 +58,7 @@ function readResponse(set: TransactionSet): EligibilityResponse {
     reference: bht.el(3),
     date: bht.el(4) ? readDate(bht, 4) : null,
     sources: [],
+    skipped: [],
   };
   const levels = walkHierarchy(set.segments.slice(1), set.st, HL_PARENTS, 'EB');
   const byId = new Map<string, SourceLoop | ReceiverLoop | SubscriberLoop>();
@@ -66,7 +69,7 @@ function readResponse(set: TransactionSet): EligibilityResponse {
       .filter((s) => s.id === 'AAA')
       .map((s) => readAaa(s, `2000${loopName}`));
     const traces = level.head.filter((s) => s.id === 'TRN').map(readTrn);
-    const benefits = level.details.map(readBenefit);
+    const benefits = readBenefits(level, response.skipped);
     if (level.code === '20') {
       const source: SourceLoop = {
         name: member.name,
@@ -124,6 +127,24 @@ function readMember(level: HierarchyLevel): MemberName {
 
 function emptyAddress(member: MemberName) {
   return member.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
+}
+
+/**
+ * The 2110 loops of a level. A loop that does not read (an amount that is not a number, a date
+ * that does not exist, an LS without LE) is skipped and said in `skipped`: it concerns that
+ * benefit line only, and the rest of the answer stands (CONTRACT §17).
+ */
+function readBenefits(level: HierarchyLevel, skipped: string[]): BenefitLoop[] {
+  const out: BenefitLoop[] = [];
+  for (const detail of level.details) {
+    try {
+      out.push(readBenefit(detail));
+    } catch (e) {
+      if (!(e instanceof X12ParseError)) throw e;
+      skipped.push(`${e.message}: the benefit loop of ${detail.first.label} is skipped`);
+    }
+  }
+  return out;
 }
 
 function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {

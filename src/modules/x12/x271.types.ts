@@ -113,6 +113,8 @@ export interface EligibilityResponse {
   reference: string;
   date: string | null;
   sources: SourceLoop[];
+  /** 2110 loops that did not read and were left out (CONTRACT §17), in words. */
+  skipped: string[];
 }
 
 export interface Interchange271 {
@@ -120,4 +122,6 @@ export interface Interchange271 {
   responses: EligibilityResponse[];
   /** Envelope slips read past (CONTRACT §17), in words, for the exchange log. */
   slips: string[];
+  /** Benefit loops left out because they did not read, in words, for the exchange log. */
+  skipped: string[];
 }

@@ -219,7 +219,7 @@ export class ClearinghouseClient {
       throw e;
     }
     exchange.aaaCodes = [...new Set(collectValidations(answer).map((v) => v.reason))];
-    exchange.notes.push(...answer.slips, ...benefitValidationNotes(answer));
+    exchange.notes.push(...answer.slips, ...answer.skipped, ...benefitValidationNotes(answer));
     const foreign = traceMismatch(answer, exchange.traceNumber);
     if (foreign) return { kind: 'unexpected', reason: foreign };
     const mapped = map271(answer, options);
