@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { FakeNpiRegistry } from './support/fake-npi-registry';
 
 /** A location's provider identity (CONTRACT §10) through the API and the web Locations page. */
 describe('locations: provider identity', () => {
@@ -383,3 +384,79 @@ function fieldErrors(html: string): string[] {
     m[1].replaceAll('&#39;', "'").replaceAll('&amp;', '&'),
   );
 }
+
+describe('locations: the rendering provider is an individual, as the NPI registry says (CONTRACT §15)', () => {
+  const registry = new FakeNpiRegistry()
+    .register('1245319599', 'NPI-1')
+    .register('1234567893', 'NPI-2');
+  let t: TestApp;
+  let a: TestAccount;
+  const provider = (npi: string) => ({ npi, first_name: 'Ana', last_name: 'Ruiz' });
+  const refused = {
+    errors: {
+      rendering_provider: {
+        npi: {
+          $: [
+            'The NPI registry lists this NPI as an organisation (type 2): the rendering provider is an individual (a type-1 NPI).',
+          ],
+        },
+      },
+    },
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NPI_REGISTRY_URL: await registry.start() } });
+    a = await createAccount(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await registry.stop();
+  });
+
+  it('refuses a type-2 NPI as rendering provider with a field error, on create and on change, and keeps a type-1 one', async () => {
+    const http = () => request(t.app.getHttpServer());
+    const organisation = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({ title: 'Northside', rendering_provider: provider('1234567893') });
+    expect({ status: organisation.status, body: organisation.body }).toEqual({
+      status: 400,
+      body: refused,
+    });
+    const person = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({ title: 'Northside', rendering_provider: provider('1245319599') });
+    expect(person.status).toBe(201);
+    expect(person.body.rendering_provider.npi).toBe('1245319599');
+    const changed = await http()
+      .patch(`/api/auth/v1/locations/${person.body.code}/`)
+      .set(a.auth)
+      .send({ rendering_provider: provider('1234567893') });
+    expect({ status: changed.status, body: changed.body }).toEqual({ status: 400, body: refused });
+    const list = await http().get('/api/auth/v1/locations/').set(a.auth);
+    const kept = list.body.result.find((l: { code: string }) => l.code === person.body.code);
+    expect(kept.rendering_provider.npi).toBe('1245319599');
+    expect(registry.queries).toContain('?version=2.1&number=1234567893');
+  });
+
+  it('accepts an NPI the registry does not know, or when the registry cannot be asked', async () => {
+    const http = () => request(t.app.getHttpServer());
+    // A valid check digit the registry has no record of.
+    const unknown = await http()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({ title: 'New practice', rendering_provider: provider('1003000126') });
+    expect(unknown.status).toBe(201);
+    registry.down = true;
+    try {
+      const outage = await http()
+        .post('/api/auth/v1/locations/')
+        .set(a.auth)
+        .send({ title: 'Outage', rendering_provider: provider('1417947185') });
+      expect(outage.status).toBe(201);
+    } finally {
+      registry.down = false;
+    }
+  });
+});

@@ -12,6 +12,9 @@ import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
 
 export type Role = 'all' | 'api' | 'worker';
 
+/** CMS's public NPPES NPI Registry API (version 2.1), asked in production unless turned off. */
+export const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
+
 export interface AppConfig {
   nodeEnv: string;
   isProduction: boolean;
@@ -37,6 +40,9 @@ export interface AppConfig {
   demoSeed: boolean;
   /** CONTRACT §21: Swagger UI and /docs-json are served (public outside production by default). */
   docsPublic: boolean;
+  /** NPPES NPI Registry read API (CONTRACT §15: a rendering provider is a type-1 NPI); null: off. */
+  npiRegistryUrl: string | null;
+  npiRegistryTimeoutMs: number;
   eligibilityWatchdogSeconds: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
@@ -237,6 +243,12 @@ export function loadConfig(
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
     docsPublic: bool('DOCS_PUBLIC', !isProduction),
+    npiRegistryUrl: ['', 'off'].includes(
+      str('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '').trim(),
+    )
+      ? null
+      : url('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '', ['https:', 'http:']),
+    npiRegistryTimeoutMs: int('NPI_REGISTRY_TIMEOUT_MS', 3_000, 100, 60_000),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
     maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),

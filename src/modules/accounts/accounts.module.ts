@@ -6,6 +6,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Account } from './account.entity';
 import { AccountsService } from './accounts.service';
 import { Location } from './location.entity';
+import { NpiRegistry } from './npi-registry';
 import { LocationsController } from './locations.controller';
 import { RecoveryCode } from './recovery-code.entity';
 import { TwoFactorService } from './two-factor.service';
@@ -16,8 +17,8 @@ import { UsersService } from './users.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Account, Location, User, RecoveryCode, UserToken])],
   controllers: [LocationsController],
-  providers: [AccountsService, TwoFactorService, UsersService],
-  exports: [AccountsService, TwoFactorService, UsersService],
+  providers: [AccountsService, TwoFactorService, UsersService, NpiRegistry],
+  exports: [AccountsService, TwoFactorService, UsersService, NpiRegistry],
 })
 export class AccountsModule implements OnModuleInit {
   constructor(@InjectConfig() private readonly config: AppConfig) {}

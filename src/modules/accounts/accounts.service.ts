@@ -4,6 +4,7 @@ import { DataSource, Repository } from 'typeorm';
 import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '@/common/passwords';
+import { NpiRegistry } from './npi-registry';
 import { Account } from './account.entity';
 import { DEFAULT_TAXONOMY_CODE, Location } from './location.entity';
 import { User } from './user.entity';
@@ -62,6 +63,14 @@ export function checkRenderingProvider(
     );
 }
 
+/** The field error for a rendering provider the NPI registry knows as an organisation. */
+export function organisationNpiError(field = 'rendering_provider.npi'): ValidationFailed {
+  return ValidationFailed.field(
+    field,
+    'The NPI registry lists this NPI as an organisation (type 2): the rendering provider is an individual (a type-1 NPI).',
+  );
+}
+
 /** The address columns of a location (all null when `address` is null). */
 function addressColumns(
   address: LocationFields['address'],
@@ -92,6 +101,7 @@ export class AccountsService {
     @InjectRepository(Account) private readonly accounts: Repository<Account>,
     @InjectRepository(Location) private readonly locations: Repository<Location>,
     @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly npiRegistry: NpiRegistry,
   ) {}
 
   /** An account with its default location and first user, in one transaction. */
@@ -188,6 +198,12 @@ export class AccountsService {
 
   // Locations -----------------------------------------------------------------------------
 
+  /** CONTRACT §15: a rendering provider's NPI must not be an organisation's, as the registry says. */
+  private async checkRegistry(npi: string | undefined): Promise<void> {
+    if (npi && (await this.npiRegistry.entityOf(npi)) === 'organization')
+      throw organisationNpiError();
+  }
+
   listLocations(accountId: string): Promise<Location[]> {
     return this.locations.find({ where: { accountId }, order: { createdAt: 'ASC', code: 'ASC' } });
   }
@@ -197,6 +213,7 @@ export class AccountsService {
     fields: LocationFields & { title: string },
   ): Promise<Location> {
     checkRenderingProvider(fields.npi, fields.rendering_provider?.npi);
+    await this.checkRegistry(fields.rendering_provider?.npi);
     return withUniqueRetry(() =>
       this.locations.save(
         this.locations.create({
@@ -231,6 +248,7 @@ export class AccountsService {
     if (fields.rendering_provider !== undefined)
       Object.assign(location, renderingColumns(fields.rendering_provider));
     checkRenderingProvider(location.npi, location.renderingNpi);
+    if (fields.rendering_provider) await this.checkRegistry(fields.rendering_provider.npi);
     await this.locations.update(
       { id: location.id, accountId },
       {
