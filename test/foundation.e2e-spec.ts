@@ -272,6 +272,9 @@ describe('foundation: authentication, errors, locations, docs', () => {
         tax_id: null,
         // CONTRACT §21: the street address the CMS-1500's boxes 32 and 33 print.
         address: null,
+        // CONTRACT §15: what an 837P needs besides.
+        taxonomy_code: '152W00000X',
+        rendering_provider: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
       });
       const list = await http().get('/api/auth/v1/locations').set(a.auth);
