@@ -18,6 +18,9 @@ export interface EffectiveBenefit {
   applies: boolean;
   flags: string[];
   comment: string | null;
+  /** CONTRACT §17: when the benefit was last used and can next be used, when the insurer says. */
+  lastServiceDate: string | null;
+  nextEligibleDate: string | null;
   values: Partial<Record<ListName, { value: string | number | boolean; comment: string | null }>>;
   /** Every counted unit or the whole allowance already used. */
   used: boolean;
@@ -88,6 +91,8 @@ function evaluateItem(
     applies,
     flags: item.flags ?? [],
     comment: item.comment ?? null,
+    lastServiceDate: item.last_service_date ?? null,
+    nextEligibleDate: item.next_eligible_date ?? null,
     values,
     used: isUsed(values),
     items: (item.items ?? []).map((child) =>

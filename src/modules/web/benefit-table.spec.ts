@@ -83,6 +83,51 @@ describe('benefit table rows', () => {
     expect(top.notes.join(' ')).not.toContain('additional complete pairs');
   });
 
+  it('says used, remaining, last used and next eligible where the insurer says (CONTRACT §17)', () => {
+    const rows = benefitRows(
+      plan([
+        {
+          benefit_code: 'materials.frames',
+          refresh_date: '2027-01-01',
+          allowance: [
+            { flags: ['inn'], value: '150.0000' },
+            { flags: ['oon'], value: '70.0000' },
+          ],
+          allowance_accepted: [{ value: '40.5000' }],
+          last_service_date: '2025-08-31',
+          next_eligible_date: '2027-08-31',
+        },
+        {
+          benefit_code: 'materials.contact_lenses',
+          refresh_date: '2027-01-01',
+          flags: ['not_covered'],
+        },
+      ]),
+    );
+    expect(rows[0].notes).toEqual([
+      '$40.50 used, $109.50 remaining (in network)',
+      '$40.50 used, $29.50 remaining (out of network)',
+      'last used 2025-08-31',
+      'next eligible 2027-08-31',
+    ]);
+    expect(rows[1].flags).toEqual(['not covered']);
+  });
+
+  it("says the plan's comment, a carve-out and other payers for the whole plan", () => {
+    expect(
+      planNotes({
+        ...plan([]),
+        comment: '53 (inquired benefit inconsistent with provider type) (service type AM)',
+        carve_out: { name: 'EYEMED VISION CARE', payer_id: 'EYEMD', phone: '8665550100' },
+        other_payers: [{ name: 'MEDICARE', payer_id: 'CMS', member_id: null }],
+      }),
+    ).toEqual([
+      '53 (inquired benefit inconsistent with provider type) (service type AM)',
+      'vision benefits administered by EYEMED VISION CARE (payer id EYEMD, phone 8665550100)',
+      'other payer: MEDICARE (payer id CMS)',
+    ]);
+  });
+
   it("keeps the sandbox plan's figures where the plan states them", () => {
     const sandbox = benefitRows(
       buildPlan(

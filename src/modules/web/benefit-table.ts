@@ -1,3 +1,4 @@
+import { fromMinor, toMinor } from '@/common/decimal';
 import { evaluatePlan, EffectiveBenefit, pickEntry } from '@/modules/benefits/benefit.evaluator';
 import {
   BOOLEAN_LISTS,
@@ -74,6 +75,8 @@ function flagWords(flag: string, parent: string | null): string | null {
       return parent ? `needed for ${parent}` : 'always needed';
     case 'requires-parent-use':
       return parent ? `only with ${parent}` : 'only with the benefit above';
+    case 'not_covered':
+      return 'not covered';
     default:
       return flag.replace(/-/g, ' ');
   }
@@ -120,7 +123,20 @@ export function planNotes(plan: Plan): string[] {
     const values = planValues(plan, network);
     return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
   };
-  return notes(null, side('inn'), side('oon'));
+  const out = notes(plan.comment ?? null, side('inn'), side('oon'));
+  // CONTRACT §17: who else to ask.
+  const c = plan.carve_out;
+  if (c) {
+    const ids = [c.payer_id && `payer id ${c.payer_id}`, c.phone && `phone ${c.phone}`];
+    const detail = ids.filter(Boolean).join(', ');
+    out.push(`vision benefits administered by ${c.name}${detail ? ` (${detail})` : ''}`);
+  }
+  for (const p of plan.other_payers ?? []) {
+    const ids = [p.payer_id && `payer id ${p.payer_id}`, p.member_id && `member id ${p.member_id}`];
+    const detail = ids.filter(Boolean).join(', ');
+    out.push(`other payer: ${p.name}${detail ? ` (${detail})` : ''}`);
+  }
+  return out;
 }
 
 function planValues(plan: Plan, network: Network): Values {
@@ -155,7 +171,7 @@ function walk(
       label: label(i.benefit_code),
       depth: i.depth,
       flags: i.flags.map((f) => flagWords(f, parent.label)).filter((w): w is string => w !== null),
-      notes: notes(i.comment, innSide, oonSide),
+      notes: [...notes(i.comment, innSide, oonSide), ...usage(i, innSide, oonSide)],
       used: (innSide ? i.used : true) && (oonSide ? o.used : true) && Boolean(innSide || oonSide),
       inn: innSide,
       oon: oonSide,
@@ -183,6 +199,35 @@ function side(b: EffectiveBenefit, parent: SideValues | null): SideValues {
         parent.quantityLeft !== quantityLeft ||
         QUANTITY_LISTS.some((l) => shown[l])),
   };
+}
+
+/**
+ * CONTRACT §17 as the front desk reads it: the allowance used and what remains (per network when
+ * they differ), when the benefit was last used and when it can be used next.
+ */
+function usage(b: EffectiveBenefit, inn: SideValues | null, oon: SideValues | null): string[] {
+  const of = (s: SideValues | null): string | null => {
+    const used = s?.shown.allowance_accepted?.value;
+    if (typeof used !== 'string') return null;
+    const max = s?.values.allowance?.value;
+    const left = typeof max === 'string' ? toMinor(max) - toMinor(used) : null;
+    return `${dollars(toMinor(used))} used${left !== null && left >= 0n ? `, ${dollars(left)} remaining` : ''}`;
+  };
+  const [i, o] = [of(inn), of(oon)];
+  const out: string[] = [];
+  if (i && i === o) out.push(i);
+  else {
+    if (i) out.push(`${i} (in network)`);
+    if (o) out.push(`${o} (out of network)`);
+  }
+  if (b.lastServiceDate) out.push(`last used ${b.lastServiceDate}`);
+  if (b.nextEligibleDate) out.push(`next eligible ${b.nextEligibleDate}`);
+  return out;
+}
+
+function dollars(minor: bigint): string {
+  const [int, frac] = fromMinor(minor).split('.');
+  return `$${int}.${frac.slice(0, 2)}`;
 }
 
 /** The item's comment, then each shown value's comment; one side's alone says which network. */
