@@ -175,6 +175,28 @@ describe('estimateReimbursement (CONTRACT §11), worked by hand', () => {
     );
   });
 
+  it('reimburses nothing for a benefit not yet eligible again, and pays it from that day (issue 30)', () => {
+    const waiting = plan({
+      frames: { last_service_date: '2025-08-31', next_eligible_date: '2027-08-31' },
+    });
+    const before = estimateReimbursement(waiting, 'oon', [line(['V2020'], '180')], '2026-03-15');
+    expect(before.lines[0]).toMatchObject({ cap: '0.0000', capped: '0.0000' });
+    expect(before.lines[0].notes).toContain(
+      'not eligible until 2027-08-31 (last used 2025-08-31): not reimbursed',
+    );
+    expect(before.patient_responsibility).toBe('180.0000');
+    const on = estimateReimbursement(waiting, 'oon', [line(['V2020'], '180')], '2027-08-31');
+    expect(on.lines[0].capped).not.toBe('0.0000');
+  });
+
+  it('a year-to-date allowance the 271 states as used is not paid again', () => {
+    const used = plan({ frames: { allowance_accepted: [oon('50')] } });
+    const full = estimateReimbursement(plan(), 'oon', [line(['V2020'], '180')]);
+    const e = estimateReimbursement(used, 'oon', [line(['V2020'], '180')]);
+    expect(toMinor(e.lines[0].capped)).toBe(toMinor(full.lines[0].capped) - toMinor('50'));
+    expect(e.lines[0].capped).toBe('20.0000');
+  });
+
   it('reimburses an unmapped code 0 with a note, in no group', () => {
     const e = estimateReimbursement(plan(), 'oon', [line(['99213'], '85'), line(['92014'], '40')]);
     expect(e.lines[0]).toMatchObject({ benefit_code: null, cap: null, capped: '0.0000' });

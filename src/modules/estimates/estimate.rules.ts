@@ -20,6 +20,8 @@ export function estimateReimbursement(
   plan: Plan,
   network: Network,
   services: readonly EstimateServiceInput[],
+  /** The day the services are estimated for (`YYYY-MM-DD`): a benefit not yet eligible pays 0. */
+  asOf: string = new Date().toISOString().slice(0, 10),
 ): Estimate {
   const index = indexPlan(plan, network);
   const resolved = resolveLines(services, index);
@@ -40,7 +42,7 @@ export function estimateReimbursement(
         notes.push(`part of the ${node.packageCode} package: one group, one copayment`);
       if (group.lines.length === 0 && group.copay > 0n)
         notes.push(`${side} copayment ${dollars(group.copay)} on ${group.code}, once per group`);
-      ({ cap, capped } = capLine(node, i, charge, side, pools, notes));
+      ({ cap, capped } = capLine(node, i, charge, side, pools, notes, asOf));
       group.lines.push(i);
       group.charges += charge;
       group.capped += capped;
@@ -113,8 +115,16 @@ function capLine(
   side: string,
   pools: Map<string, { left: bigint; lines: number[] }>,
   notes: string[],
+  asOf: string,
 ): { cap: bigint | null; capped: bigint } {
   const values = node.effective.values;
+  // CONTRACT §17 / issue 30: a benefit the insurer says is not yet eligible again pays nothing.
+  const next = node.effective.nextEligibleDate;
+  if (next && next > asOf) {
+    const last = node.effective.lastServiceDate;
+    notes.push(`not eligible until ${next}${last ? ` (last used ${last})` : ''}: not reimbursed`);
+    return { cap: values.allowance ? 0n : null, capped: 0n };
+  }
   if (node.excludedBy) {
     const other = side === 'out-of-network' ? 'in-network' : 'out-of-network';
     notes.push(`no ${side} benefit: ${node.excludedBy} is ${other} only`);

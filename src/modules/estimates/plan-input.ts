@@ -27,6 +27,8 @@ type ItemJson = JsonLists & {
   flags?: string[] | null;
   comment?: string | null;
   items?: ItemJson[] | null;
+  last_service_date?: string | null;
+  next_eligible_date?: string | null;
 };
 
 /**
@@ -57,6 +59,8 @@ export function planFromJson(json: PlanJson): Plan {
 function itemFromJson(json: ItemJson): BenefitItem {
   const item: BenefitItem = { benefit_code: json.benefit_code, refresh_date: json.refresh_date };
   if (json.end_date) item.end_date = json.end_date;
+  if (json.last_service_date) item.last_service_date = json.last_service_date;
+  if (json.next_eligible_date) item.next_eligible_date = json.next_eligible_date;
   if (json.flags) item.flags = json.flags as BenefitFlag[];
   if (typeof json.comment === 'string') item.comment = json.comment;
   for (const name of DOUBLE_LISTS) {

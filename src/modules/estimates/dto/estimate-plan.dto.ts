@@ -96,6 +96,7 @@ class PlanLists {
     PlanDoubleEntryDto[] | null;
   @doubles('Discount as a fraction.') discount?: PlanDoubleEntryDto[] | null;
   @doubles('Margin limit.') margin_limit?: PlanDoubleEntryDto[] | null;
+  @doubles('Deductible.') deductible?: PlanDoubleEntryDto[] | null;
   @booleans() is_authorization_required?: PlanBooleanEntryDto[] | null;
 }
 
@@ -114,6 +115,15 @@ export class PlanBenefitItemDto extends PlanLists {
 
   @DateField({ example: '2026-12-31' })
   end_date?: string | null;
+
+  @DateField({ example: '2025-06-12', description: 'When the benefit was last used.' })
+  last_service_date?: string | null;
+
+  @DateField({
+    example: '2026-06-12',
+    description: 'When the benefit can be used again: before it, the estimate pays nothing.',
+  })
+  next_eligible_date?: string | null;
 
   @flagList()
   flags?: string[] | null;
