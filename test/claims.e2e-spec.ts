@@ -85,6 +85,7 @@ describe('claims (CONTRACT §5)', () => {
         status: 'ready',
         status_history: [{ status: 'ready', at: res.body.created_at, detail: null }],
         submission: null,
+        remittance: null,
         patient: { ...maria, email: null, phone: null, address: null },
         primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
         services: [

@@ -128,7 +128,14 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       }
       if (schema.allOf && schema.nullable) problems.push(`${pointer}: allOf rejects null`);
       const name = pointer.split('/').pop()!;
-      if (/_at$/.test(name) && name !== 'plan_token_expired_at' && schema.format !== 'date-time')
+      // CONTRACT §16 names a remittance's payment date (BPR16, a date) `paid_at`.
+      const dateNamedAt = name === 'paid_at' && /Remittance/.test(pointer);
+      if (
+        /_at$/.test(name) &&
+        name !== 'plan_token_expired_at' &&
+        !(dateNamedAt && schema.format === 'date') &&
+        schema.format !== 'date-time'
+      )
         problems.push(`${pointer}: timestamp without format date-time`);
       if (/(^id|_id|_ms|_count|_code)$/.test(name) && schema.type === 'number')
         problems.push(`${pointer}: integer documented as number`);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { json } from 'express';
+import { json, text } from 'express';
 import { MSG } from './messages';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -52,6 +52,17 @@ export const ROUTE_BODY_LIMITS: { method: string; path: RegExp; limits: BodyLimi
     path: /^\/api\/auth\/v1\/eligibility\/batches\/?$/,
     limits: { limitBytes: 16 * MIB, maxValues: 10_000 * 40, maxDepth: MAX_BODY_DEPTH },
   },
+  // CONTRACT §16: an 835 of a busy month runs to megabytes.
+  {
+    method: 'POST',
+    path: /^\/api\/auth\/v1\/claim-reports\/?$/,
+    limits: { limitBytes: 16 * MIB, maxValues: MAX_BODY_VALUES, maxDepth: MAX_BODY_DEPTH },
+  },
+];
+
+/** Routes that also read a `text/plain` body (CONTRACT §16: a claim report is X12 text). */
+export const TEXT_BODY_ROUTES: { method: string; path: RegExp; limitBytes: number }[] = [
+  { method: 'POST', path: /^\/api\/auth\/v1\/claim-reports\/?$/, limitBytes: 16 * MIB },
 ];
 
 /**
@@ -146,6 +157,10 @@ export function jsonBodyMiddleware(
   };
   const standard = parser(defaults);
   const own = routes.map((r) => ({ method: r.method, path: r.path, ...parser(r.limits) }));
+  const texts = TEXT_BODY_ROUTES.map((r) => ({
+    ...r,
+    parse: text({ limit: r.limitBytes, type: 'text/plain' }),
+  }));
   return (req: Request, res: Response, next: NextFunction) => {
     // No body (most GETs): nothing to parse, as the parser itself would decide, only sooner.
     if (
@@ -153,6 +168,11 @@ export function jsonBodyMiddleware(
       req.headers['transfer-encoding'] === undefined
     )
       return next();
+    const textRoute = texts.find((r) => r.method === req.method && r.path.test(req.path));
+    if (textRoute && req.is('text/plain')) {
+      textRoute.parse(req, res, (err?: unknown) => (err ? answerParseError(res, err) : next()));
+      return;
+    }
     if (bodyNotJson(req)) {
       res.status(415).json({ detail: MSG.jsonOnly });
       return;

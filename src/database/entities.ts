@@ -13,6 +13,8 @@ import {
 } from '@/modules/eligibility/eligibility-result.entity';
 import { ClaimServiceLine } from '@/modules/claims/claim-service-line.entity';
 import { Claim } from '@/modules/claims/claim.entity';
+import { ClaimReport } from '@/modules/claims/reports/claim-report.entity';
+import { Remittance } from '@/modules/claims/reports/remittance.entity';
 import { MailMessage } from '@/modules/mail/mail-message.entity';
 import { Patient } from '@/modules/patients/patient.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/webhook.entity';
@@ -33,6 +35,8 @@ export const entities = [
   Patient,
   Claim,
   ClaimServiceLine,
+  ClaimReport,
+  Remittance,
   MailMessage,
   Webhook,
   WebhookDelivery,

@@ -69,6 +69,20 @@ export const CLAIM_BODY = {
   paid_amount: '145.00',
 };
 
+/** An accepted 999 (CONTRACT §16) for an 837P no claim sent: stored, matching nothing. */
+const SAMPLE_999 = [
+  'ISA*00*          *00*          *ZZ*CLEARINGHOUSE  *ZZ*EYEPRACTICE    *260112*1031*^*00501*000000302*0*P*:~',
+  'GS*FA*CLEARINGHOUSE*EYEPRACTICE*20260112*1031*302*X*005010X231A1~',
+  'ST*999*0001*005010X231A1~',
+  'AK1*HC*999999*005010X222A1~',
+  'AK2*837*999999*005010X222A1~',
+  'IK5*A~',
+  'AK9*A*1*1*1~',
+  'SE*6*0001~',
+  'GE*1*302~',
+  'IEA*1*000000302~',
+].join('\n');
+
 const audit =
   (resource_type: string, action: string, id: (r: request.Response) => string | null) =>
   (r: request.Response): ExpectedAudit => ({ resource_type, action, resource_id: id(r) });
@@ -178,6 +192,30 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     body: { email: 'maria@example.com' },
     status: 200,
     audit: audit('claim', 'notify', () => fx.claimCode),
+  }),
+  'POST /api/auth/v1/claim-reports/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/claim-reports/',
+    body: { x12: SAMPLE_999 },
+    status: 202,
+    audit: audit('claim_report', 'create', (r) => r.body.id),
+  }),
+  'GET /api/auth/v1/remittances/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/remittances/',
+    status: 200,
+    audit: audit('remittance', 'list', () => null),
+  }),
+  // No remittance in the fixtures: an unknown id answers 404 and records nothing.
+  'GET /api/auth/v1/remittances/:id/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/remittances/00000000-0000-4000-8000-000000000000/',
+    status: 404,
+  }),
+  'GET /api/auth/v1/remittances/:id/x12/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/remittances/00000000-0000-4000-8000-000000000000/x12/',
+    status: 404,
   }),
   'POST /api/auth/v1/estimates/': (fx) => ({
     method: 'post',

@@ -7,7 +7,12 @@ import { Claim837, read837 } from '@/modules/x12/x837.reader';
 
 /** What the fake answers to one 837P submission. */
 export type SubmitStep =
-  | { kind: 'accept'; id?: string }
+  | {
+      kind: 'accept';
+      id?: string;
+      /** CONTRACT §16: a 277CA or 999 in the answer's `x12`, made for the claim taken. */
+      report?: (claim: Claim837) => string;
+    }
   | { kind: 'refuse'; errors: string[] }
   | { kind: 'http'; status: number }
   /** Takes the claim (as `accept` would) and never answers: the caller times out. */
@@ -157,6 +162,7 @@ export class FakeClaimsClearinghouse {
       status: 'SUCCESS',
       controlNumber: call.claim.controlNumber,
       claimReference: { correlationId: id, patientControlNumber: call.claim.patientControlNumber },
+      ...(step.kind === 'accept' && step.report ? { x12: step.report(call.claim) } : {}),
     });
   }
 

@@ -19,6 +19,7 @@ import { ErrorDetailInStoredBodies1795490000000 } from './1795490000000-ErrorDet
 import { ClearinghouseReadyClaims1795490200000 } from './1795490200000-ClearinghouseReadyClaims';
 import { EmbeddedSessionsBound1795492727000 } from './1795492727000-EmbeddedSessionsBound';
 import { WebUsers1795495000000 } from './1795495000000-WebUsers';
+import { ClaimResponses1795500290000 } from './1795500290000-ClaimResponses';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   ClearinghouseReadyClaims1795490200000,
   EmbeddedSessionsBound1795492727000,
   WebUsers1795495000000,
+  ClaimResponses1795500290000,
 ];

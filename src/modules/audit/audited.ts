@@ -12,6 +12,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'estimate',
   'insurer_exchange',
   'eligibility_batch',
+  'claim_report',
+  'remittance',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -32,6 +32,7 @@ const claim: ClaimResponse = {
   status: 'ready_to_mail',
   status_history: [],
   submission: null,
+  remittance: null,
   patient: {
     ...person,
     first_name: 'Łucja',

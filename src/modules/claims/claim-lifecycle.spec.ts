@@ -53,6 +53,18 @@ describe('claim lifecycle (CONTRACT §12)', () => {
     expect(canMove('submitted', 'ready_to_mail')).toBe(false);
   });
 
+  it('reverses a paid or denied claim and lets a later 835 decide again (CONTRACT §16)', () => {
+    expect(canMove('paid', 'reversed')).toBe(true);
+    expect(canMove('denied', 'reversed')).toBe(true);
+    expect(canMove('reversed', 'paid')).toBe(true);
+    expect(canMove('reversed', 'denied')).toBe(true);
+    expect(canMove('submitted', 'reversed')).toBe(false);
+    expect(canMove('accepted', 'reversed')).toBe(false);
+    expect(canMove('reversed', 'reversed')).toBe(false);
+    expect(canMove('accepted', 'rejected')).toBe(true);
+    expect(canMove('rejected', 'reversed')).toBe(false);
+  });
+
   it('doubles the retry delay each attempt', () => {
     expect([1, 2, 3].map((a) => submitRetryDelayMs(a, 100))).toEqual([100, 200, 400]);
   });

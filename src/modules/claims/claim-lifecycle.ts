@@ -12,10 +12,13 @@ const NEXT: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
   ready_to_mail: ['submitted'],
   submission_failed: ['submitted', 'submission_failed'],
   submitted: ['accepted', 'rejected', 'paid', 'denied'],
-  accepted: ['paid', 'denied'],
+  // CONTRACT §16: the clearinghouse's 277CA accepts (A1), the payer's may still reject (A3).
+  accepted: ['rejected', 'paid', 'denied'],
   rejected: [],
-  paid: [],
-  denied: [],
+  // CONTRACT §16: an 835 reversal (CLP02 22) takes back a decision; a later 835 decides again.
+  paid: ['reversed'],
+  denied: ['reversed'],
+  reversed: ['paid', 'denied'],
 };
 
 export function canMove(from: ClaimStatus, to: ClaimStatus): boolean {

@@ -3,7 +3,7 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { Location } from '@/modules/accounts/location.entity';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { X12WriteError } from '@/modules/x12/x12.errors';
+import { X12ParseError, X12WriteError } from '@/modules/x12/x12.errors';
 import { write837 } from '@/modules/x12/x837.writer';
 import type { BillingProvider } from './claim-billing-provider';
 import { submitRetryDelayMs } from './claim-lifecycle';
@@ -12,6 +12,7 @@ import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from './claim-service-line.entity';
 import type { Claim } from './claim.entity';
 import { insurerName } from './insurer-codes';
+import { ClaimReportsService } from './reports/claim-reports.service';
 
 export interface ClaimContext {
   claim: Claim;
@@ -37,6 +38,7 @@ export class ClaimSubmitter {
     @InjectConfig() private readonly config: AppConfig,
     private readonly client: ClaimsClearinghouseClient,
     private readonly transitions: ClaimTransitions,
+    private readonly reports: ClaimReportsService,
   ) {}
 
   async submit(ctx: ClaimContext, attempt: number): Promise<void> {
@@ -96,6 +98,7 @@ export class ClaimSubmitter {
         },
         nextInMs: this.client.canCheckStatus() ? this.config.claims.statusIntervalMs : null,
       });
+      if (outcome.report) await this.readOwnReport(claim, outcome.report);
     } else if (outcome.kind === 'refused') {
       await this.fail(claim, location, outcome.reason, x12, null);
     } else if (attempt >= this.config.claims.submitMaxAttempts) {
@@ -112,6 +115,17 @@ export class ClaimSubmitter {
         outcome.retryAfterMs ?? 0,
       );
       await this.fail(claim, location, `${outcome.reason}; will retry`, x12, delay);
+    }
+  }
+
+  /** CONTRACT §16: the submit answer's own 277CA or 999 is processed like a report. */
+  private async readOwnReport(claim: Claim, x12: string): Promise<void> {
+    try {
+      await this.reports.ingest(x12, { accountId: claim.accountId, source: 'submission' });
+    } catch (e) {
+      if (!(e instanceof X12ParseError)) throw e;
+      // The claim is submitted either way; the reports that follow will tell its fate.
+      this.logger.warn({ claim: claim.code }, 'the submit answer carries an unreadable x12 report');
     }
   }
 

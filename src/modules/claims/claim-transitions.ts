@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { isoWithOffset } from '@/common/dates';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
@@ -20,10 +20,23 @@ export interface ClaimChange {
   set?: Partial<
     Pick<
       Claim,
-      'submissionChannel' | 'clearinghouseId' | 'submittedAt' | 'x12837' | 'submissionDetail'
+      | 'submissionChannel'
+      | 'clearinghouseId'
+      | 'submittedAt'
+      | 'x12837'
+      | 'submissionDetail'
+      | 'remittance'
     >
   >;
   /** When the next run is due (a retry, a status check); null: nothing left to do. */
+  nextInMs: number | null;
+}
+
+/** A move made inside a transaction, for `afterCommit`. */
+export interface ClaimMoved {
+  claim: Claim;
+  deliveries: string[];
+  status: ClaimStatus;
   nextInMs: number | null;
 }
 
@@ -48,49 +61,66 @@ export class ClaimTransitions {
    * same kind is recorded too: its detail says what happened). Answers false when it may not.
    */
   async move(claimId: string, location: Location, change: ClaimChange): Promise<boolean> {
-    const result = await this.db.transaction(async (em) => {
-      const claim = await em.findOne(Claim, {
-        where: { id: claimId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!claim || !canMove(claim.status, change.status)) return null;
-      const history = [
-        ...(claim.statusHistory ?? []),
-        { status: change.status, at: isoWithOffset(new Date()), detail: change.detail },
-      ];
-      const due = change.nextInMs === null ? null : new Date(Date.now() + change.nextInMs);
-      await em.update(Claim, claimId, {
-        ...change.set,
-        status: change.status,
-        statusHistory: history,
-        jobDueAt: due,
-        leaseJob: null,
-      });
-      Object.assign(claim, change.set, { status: change.status, statusHistory: history });
-      const lines = await em.find(ClaimServiceLine, {
-        where: { claimId },
-        order: { position: 'ASC' },
-      });
-      const body = JSON.stringify(ClaimResponse.from(claim, lines, LocationRef.from(location)));
-      const deliveries = await this.outbox.recordEventInTx(em, {
-        accountId: claim.accountId,
-        topic: 'claim',
-        event: EVENT_CLAIM_STATUS_CHANGED,
-        resourceKey: `claim:${claim.code}:${history.length}`,
-        resourceUid: claim.code,
-        body,
-      });
-      return { claim, deliveries };
-    });
+    const result = await this.db.transaction((em) => this.moveInTx(em, claimId, location, change));
     if (!result) return false;
+    await this.afterCommit(result);
+    return true;
+  }
+
+  /**
+   * `move` inside the caller's transaction (a claim report changes its claims and stores itself
+   * in one): null when the claim may not move there. Call `afterCommit` with the answer once the
+   * transaction has committed.
+   */
+  async moveInTx(
+    em: EntityManager,
+    claimId: string,
+    location: Location,
+    change: ClaimChange,
+  ): Promise<ClaimMoved | null> {
+    const claim = await em.findOne(Claim, {
+      where: { id: claimId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!claim || !canMove(claim.status, change.status)) return null;
+    const history = [
+      ...(claim.statusHistory ?? []),
+      { status: change.status, at: isoWithOffset(new Date()), detail: change.detail },
+    ];
+    const due = change.nextInMs === null ? null : new Date(Date.now() + change.nextInMs);
+    await em.update(Claim, claimId, {
+      ...change.set,
+      status: change.status,
+      statusHistory: history,
+      jobDueAt: due,
+      leaseJob: null,
+    });
+    Object.assign(claim, change.set, { status: change.status, statusHistory: history });
+    const lines = await em.find(ClaimServiceLine, {
+      where: { claimId },
+      order: { position: 'ASC' },
+    });
+    const body = JSON.stringify(ClaimResponse.from(claim, lines, LocationRef.from(location)));
+    const deliveries = await this.outbox.recordEventInTx(em, {
+      accountId: claim.accountId,
+      topic: 'claim',
+      event: EVENT_CLAIM_STATUS_CHANGED,
+      resourceKey: `claim:${claim.code}:${history.length}`,
+      resourceUid: claim.code,
+      body,
+    });
+    return { claim, deliveries, status: change.status, nextInMs: change.nextInMs };
+  }
+
+  /** After the commit of `moveInTx`: the webhook deliveries and the claim's next run. */
+  async afterCommit(moved: ClaimMoved): Promise<void> {
     this.logger.log(
-      { claim: result.claim.code, status: change.status, next: change.nextInMs },
+      { claim: moved.claim.code, status: moved.status, next: moved.nextInMs },
       'claim status changed',
     );
-    await this.outbox.dispatch(result.deliveries);
-    if (change.nextInMs !== null)
-      await this.queue.enqueue(claimId, change.nextInMs, `t${Date.now()}`);
-    return true;
+    await this.outbox.dispatch(moved.deliveries);
+    if (moved.nextInMs !== null)
+      await this.queue.enqueue(moved.claim.id, moved.nextInMs, `t${Date.now()}`);
   }
 
   /**

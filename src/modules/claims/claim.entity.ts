@@ -11,6 +11,8 @@ import { ClaimServiceLine } from './claim-service-line.entity';
 /**
  * CONTRACT §12: ready → submitted → accepted | rejected → paid | denied; submission_failed.
  * §21: a paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
+ * §16: an 835 reversal (CLP02 22) takes a paid or denied claim to `reversed`, a later 835 pays
+ * or denies it again.
  */
 export const CLAIM_STATUSES = [
   'ready',
@@ -21,6 +23,7 @@ export const CLAIM_STATUSES = [
   'rejected',
   'paid',
   'denied',
+  'reversed',
 ] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 export type SubmissionChannel = 'x12' | 'paper';
@@ -32,6 +35,40 @@ export interface ClaimStatusChange {
   at: string;
   /** Why (the clearinghouse's reason, the payer's status), or null. */
   detail: string | null;
+}
+
+/** One CAS reason as a claim or remittance answers it (amounts with four decimals). */
+export interface RemittanceAdjustment {
+  group: string;
+  reason_code: string;
+  amount: string;
+  description: string;
+}
+
+export interface RemittanceRemark {
+  code: string;
+  description: string;
+}
+
+/** CONTRACT §16: the claim's `remittance`, from the CLP of an 835 (and its header). */
+export interface ClaimRemittance {
+  remittance_id: string;
+  status_code: string;
+  charge: string;
+  paid_amount: string;
+  patient_responsibility: string;
+  payer_claim_control_number: string | null;
+  paid_at: string | null;
+  payment_method: string;
+  trace_number: string;
+  adjustments: RemittanceAdjustment[];
+  remarks: RemittanceRemark[];
+  service_lines: {
+    codes: string[];
+    charge: string;
+    paid: string;
+    adjustments: RemittanceAdjustment[];
+  }[];
 }
 
 export interface ClaimAddress {
@@ -119,6 +156,14 @@ export class Claim {
 
   @Column({ name: 'x12_created_at', type: 'timestamptz', precision: 3, nullable: true })
   x12CreatedAt: Date | null;
+
+  /** CONTRACT §16: what the last 835 that named the claim said (the claim answer's shape). */
+  @Column({ type: 'jsonb', nullable: true })
+  remittance: ClaimRemittance | null;
+
+  /** 276 status checks made (CONTRACT §16: they stop at CLAIM_STATUS_MAX_CHECKS). */
+  @Column({ name: 'status_checks', type: 'integer', default: 0 })
+  statusChecks: number;
 
   @Column({ name: 'job_due_at', type: 'timestamptz', nullable: true })
   jobDueAt: Date | null;

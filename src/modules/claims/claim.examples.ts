@@ -85,6 +85,7 @@ export const CLAIM_RESPONSE_EXAMPLE = {
   status: 'ready',
   status_history: [{ status: 'ready', at: '2026-11-21T13:51:16.926+00:00', detail: null }],
   submission: null,
+  remittance: null,
   patient: maria,
   primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
   services: [

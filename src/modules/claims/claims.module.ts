@@ -16,20 +16,25 @@ import { ClaimsController } from './claims.controller';
 import { ClaimsProcessor } from './claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 import { ClaimsService } from './claims.service';
+import { ClaimReport } from './reports/claim-report.entity';
+import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
+import { ClaimReportsService } from './reports/claim-reports.service';
+import { Remittance } from './reports/remittance.entity';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Claim, ClaimServiceLine]),
+    TypeOrmModule.forFeature([Claim, ClaimServiceLine, ClaimReport, Remittance]),
     BullModule.registerQueue({ name: CLAIMS_QUEUE }),
     AccountsModule,
     InsurersModule,
     MailModule,
     WebhooksModule,
   ],
-  controllers: [ClaimsController],
+  controllers: [ClaimsController, ClaimReportsController, RemittancesController],
   // The processor takes jobs only where the injected config's ROLE runs workers.
   providers: [
     ClaimsService,
+    ClaimReportsService,
     ClaimsQueue,
     ClaimTransitions,
     ClaimSubmitter,
@@ -38,6 +43,6 @@ import { ClaimsService } from './claims.service';
     BillingProviders,
     claimsClearinghouseClientProvider,
   ],
-  exports: [ClaimsService],
+  exports: [ClaimsService, ClaimReportsService],
 })
 export class ClaimsModule {}

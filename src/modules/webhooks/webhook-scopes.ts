@@ -12,6 +12,8 @@ const TOPIC_READ_SCOPE: Record<WebhookTopic, ApiScope> = {
   eligibility: 'eligibility:read',
   batch: 'eligibility:read',
   claim: 'claims:read',
+  // CONTRACT §16: scope claims:read covers remittances.
+  remittance: 'claims:read',
 };
 
 /** What an API key holds; null for a web user (roles, not scopes, decide for them). */
@@ -29,6 +31,7 @@ export function requireTopicScopes(held: HeldScopes, topics: readonly WebhookTop
 /** The topic of a delivery's event (`claim.status_changed` → claim, `eligibility.*` → eligibility). */
 export function topicOfEvent(event: string): WebhookTopic {
   if (event.startsWith('claim')) return 'claim';
+  if (event.startsWith('remittance')) return 'remittance';
   if (event.includes('batch')) return 'batch';
   return 'eligibility';
 }

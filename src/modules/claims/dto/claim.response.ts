@@ -6,6 +6,10 @@ import { formatDecimal4 } from '@/common/decimal';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import { claimTotalCost } from '../claim-charges';
 import type { ClaimServiceLine } from '../claim-service-line.entity';
+import {
+  RemittanceAdjustmentResponse,
+  RemittanceRemarkResponse,
+} from '../reports/dto/remittance.response';
 import { CLAIM_STATUSES } from '../claim.entity';
 import type { Claim, ClaimAddress, ClaimPerson } from '../claim.entity';
 
@@ -144,6 +148,68 @@ export class ClaimRenderingProviderResponse {
   taxonomy_code: string | null;
 }
 
+export class ClaimRemittanceServiceLineResponse {
+  @ApiProperty({ type: [String], example: ['92014'] })
+  codes: string[];
+
+  @ApiProperty({ example: '150.0000', pattern: DECIMAL4 })
+  charge: string;
+
+  @ApiProperty({ example: '110.0000', pattern: DECIMAL4 })
+  paid: string;
+
+  @ApiProperty({ type: [RemittanceAdjustmentResponse] })
+  adjustments: RemittanceAdjustmentResponse[];
+}
+
+/** CONTRACT §16: what the last 835 that named the claim said. */
+export class ClaimRemittanceResponse {
+  @ApiProperty({
+    example: '5b1f0d4e-2c1a-4f7e-9d51-0c3b7f7e2a10',
+    description: 'The remittance (GET /api/auth/v1/remittances/{id}/).',
+  })
+  remittance_id: string;
+
+  @ApiProperty({
+    example: '1',
+    description: 'CLP02: 1/2/3/19-21 processed, 4 denied, 22 reversal.',
+  })
+  status_code: string;
+
+  @ApiProperty({ example: '180.0000', pattern: DECIMAL4, description: 'CLP04.' })
+  paid_amount: string;
+
+  @ApiProperty({ example: '40.0000', pattern: DECIMAL4, description: 'CLP05.' })
+  patient_responsibility: string;
+
+  @ApiProperty({ example: '250.0000', pattern: DECIMAL4, description: 'CLP03.' })
+  charge: string;
+
+  @ApiNullable('string', { example: 'VBP2026011500001', description: 'CLP07.' })
+  payer_claim_control_number: string | null;
+
+  @ApiNullable('date', { example: '2026-01-15', description: 'BPR16, else DTM*405.' })
+  paid_at: string | null;
+
+  @ApiProperty({ enum: ['ACH', 'BOP', 'CHK', 'FWT', 'NON'], example: 'ACH', description: 'BPR04.' })
+  payment_method: string;
+
+  @ApiProperty({ example: 'EFT20260115A', description: 'TRN02: the check or EFT trace number.' })
+  trace_number: string;
+
+  @ApiProperty({ type: [RemittanceAdjustmentResponse], description: 'Claim-level CAS.' })
+  adjustments: RemittanceAdjustmentResponse[];
+
+  @ApiProperty({
+    type: [RemittanceRemarkResponse],
+    description: "MIA/MOA and the lines' LQ remark codes (RARC) with their words.",
+  })
+  remarks: RemittanceRemarkResponse[];
+
+  @ApiProperty({ type: [ClaimRemittanceServiceLineResponse] })
+  service_lines: ClaimRemittanceServiceLineResponse[];
+}
+
 export class ClaimResponse {
   @ApiProperty({ example: 'CLM8D3K6TQW' })
   code: string;
@@ -155,7 +221,9 @@ export class ClaimResponse {
       '`ready` → `submitted` → `accepted` | `rejected` → `paid` | `denied`; `submission_failed` ' +
       'when the clearinghouse refuses the file (retried when the refusal is transient). A claim ' +
       'with no electronic route goes `ready` → `ready_to_mail` (its CMS-1500 form waits to be ' +
-      'mailed) → `submitted` when POST .../mailed/ (or the web button) says it was.',
+      'mailed) → `submitted` when POST .../mailed/ (or the web button) says it was. An 835 ' +
+      'reversal (CLP02 22) takes a `paid` or `denied` claim to `reversed`; a later 835 pays or ' +
+      'denies it again (CONTRACT §16).',
   })
   status: string;
 
@@ -172,6 +240,14 @@ export class ClaimResponse {
       'How and when the claim went out; null until it did (a `ready_to_mail` claim has not).',
   })
   submission: ClaimSubmissionResponse | null;
+
+  @ApiProperty({
+    type: ClaimRemittanceResponse,
+    nullable: true,
+    description:
+      'What the last 835 naming the claim (CLP01 = the claim code) said, CARC/RARC with their words; null until one did.',
+  })
+  remittance: ClaimRemittanceResponse | null;
 
   @ApiProperty({ type: ClaimPersonResponse })
   patient: ClaimPersonResponse;
@@ -239,6 +315,7 @@ export class ClaimResponse {
               detail: claim.submissionDetail ?? null,
             }
           : null,
+      remittance: claim.remittance ?? null,
       patient: person(claim.patient),
       primary_member: { ...person(claim.primaryMember), insurer_code: claim.insurerCode },
       services: lines.map((s) => ({

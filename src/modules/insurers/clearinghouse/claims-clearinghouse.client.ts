@@ -10,7 +10,12 @@ import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
  * refused the file (a final `submission_failed`), or it could not take it now (retried).
  */
 export type SubmissionOutcome =
-  | { kind: 'accepted'; clearinghouseId: string }
+  | {
+      kind: 'accepted';
+      clearinghouseId: string;
+      /** CONTRACT §16: the answer's own `x12` (a 277CA or 999), processed like a report. */
+      report: string | null;
+    }
   | { kind: 'refused'; reason: string }
   | { kind: 'unavailable'; reason: string; retryAfterMs: number | null };
 
@@ -122,7 +127,12 @@ export class ClaimsClearinghouseClient {
         reason: 'the clearinghouse answered without a claim id',
         retryAfterMs: null,
       };
-    return { kind: 'accepted', clearinghouseId: id.slice(0, 100) };
+    const report = (body as { x12?: unknown } | null)?.x12;
+    return {
+      kind: 'accepted',
+      clearinghouseId: id.slice(0, 100),
+      report: typeof report === 'string' && report.trim() !== '' ? report : null,
+    };
   }
 
   async checkStatus(x12: string, timeoutMs: number): Promise<StatusCallOutcome> {

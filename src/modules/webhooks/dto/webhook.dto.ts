@@ -23,7 +23,7 @@ const EventsField = () =>
   StringListField({
     nullable: false,
     minItems: 1,
-    maxItems: 3,
+    maxItems: 4,
     itemMaxLength: 16,
     unique: true,
     choices: WEBHOOK_TOPICS,
@@ -31,7 +31,8 @@ const EventsField = () =>
     description:
       'What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`), ' +
       '`claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, ' +
-      '`eligibility.batch_finished`). Default `["eligibility"]`.',
+      '`eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the ' +
+      'remittance\'s GET body). Default `["eligibility"]`.',
   });
 
 export class CreateWebhookDto {

@@ -1,0 +1,165 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import { ValidationFailed } from '@/common/errors';
+import type { AppRequest } from '@/common/request-context';
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
+import { X12ParseError } from '@/modules/x12/x12.errors';
+import { ClaimReportsService } from './claim-reports.service';
+import { ListRemittancesQuery } from './dto/list-remittances.query';
+import {
+  ClaimReportAcceptedResponse,
+  RemittanceListResponse,
+  RemittanceResponse,
+} from './dto/remittance.response';
+
+const REMITTANCE_ID = '5b1f0d4e-2c1a-4f7e-9d51-0c3b7f7e2a10';
+const NOT_FOUND = { detail: `Remittance ${REMITTANCE_ID} not found.` };
+
+@ApiTags('Claims')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/claim-reports')
+export class ClaimReportsController {
+  constructor(private readonly reports: ClaimReportsService) {}
+
+  @Post()
+  @RequireScope('claims:write')
+  @Audited('claim_report', 'create', 'result:id')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Upload a claim report (999, TA1, 277CA or 835)',
+    description:
+      'For clearinghouses that deliver reports by SFTP or e-mail (CONTRACT §16). The body is the ' +
+      'X12 interchange as `text/plain`, or JSON `{"x12": "..."}`. A 999 or TA1 rejection moves ' +
+      "the claims of the rejected 837P to `rejected`; a 277CA's STC A1/A2/A5 to `accepted`, " +
+      'A3/A4/A6-A8 to `rejected`; an 835 CLP (matched by CLP01, the claim code) to `paid`, ' +
+      "`denied` or `reversed`, with the claim's `remittance`. Only the account's claims are " +
+      'matched. The same report uploaded again changes nothing (the first answer is repeated); ' +
+      'a remittance is stored once per payer and trace number. A file that is not X12 → 400 ' +
+      'with the parse error (segment and reason), and nothing is stored.',
+  })
+  @ApiConsumes('text/plain', 'application/json')
+  @ApiBody({
+    schema: {
+      oneOf: [
+        { type: 'string', example: 'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~' },
+        {
+          type: 'object',
+          required: ['x12'],
+          properties: { x12: { type: 'string', example: 'ISA*00*...~' } },
+        },
+      ],
+    },
+  })
+  @ApiAcceptedResponse({ type: ClaimReportAcceptedResponse })
+  @ApiStandardErrors([
+    400,
+    {
+      errors: {
+        x12: {
+          $: ['X12: an interchange starts with ISA, this text starts with "hello, thi"'],
+        },
+      },
+    },
+  ])
+  async upload(
+    @Req() req: AppRequest,
+    @Body() body: unknown,
+  ): Promise<ClaimReportAcceptedResponse> {
+    const text =
+      typeof body === 'string'
+        ? body
+        : body && typeof body === 'object' && typeof (body as { x12?: unknown }).x12 === 'string'
+          ? (body as { x12: string }).x12
+          : null;
+    if (text === null || text.trim() === '')
+      throw new ValidationFailed({
+        x12: { $: ['Send the X12 interchange as text/plain, or as {"x12": "..."}.'] },
+      });
+    try {
+      const { id, type, claims_matched, claims_unmatched } = await this.reports.ingest(text, {
+        accountId: req.auth!.accountId,
+        source: 'upload',
+      });
+      return { id, type, claims_matched, claims_unmatched };
+    } catch (e) {
+      if (e instanceof X12ParseError) throw new ValidationFailed({ x12: { $: [e.message] } });
+      throw e;
+    }
+  }
+}
+
+@ApiTags('Claims')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/remittances')
+export class RemittancesController {
+  constructor(private readonly reports: ClaimReportsService) {}
+
+  @Get()
+  @RequireScope('claims:read')
+  @Audited('remittance', 'list')
+  @ApiOperation({
+    summary: 'List remittances (835 payments)',
+    description: 'Newest first, one per payer and trace number (TRN02).',
+  })
+  @ApiOkResponse({ type: RemittanceListResponse })
+  @ApiStandardErrors([400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
+  list(
+    @Req() req: AppRequest,
+    @Query() query: ListRemittancesQuery,
+  ): Promise<RemittanceListResponse> {
+    return this.reports.listRemittances(req.auth!.accountId, query);
+  }
+
+  @Get(':id')
+  @RequireScope('claims:read')
+  @Audited('remittance', 'read', 'param:id')
+  @ApiOperation({
+    summary: 'Get a remittance',
+    description:
+      'The payment and every claim it pays, denies or reverses (`claim_code` null when CLP01 ' +
+      'names no claim of the account), with adjustments (CARC) and remarks (RARC) in words.',
+  })
+  @ApiParam({ name: 'id', example: REMITTANCE_ID })
+  @ApiOkResponse({ type: RemittanceResponse })
+  @ApiStandardErrors([404, NOT_FOUND])
+  get(@Req() req: AppRequest, @Param('id') id: string): Promise<RemittanceResponse> {
+    return this.reports.getRemittance(req.auth!.accountId, id);
+  }
+
+  @Get(':id/x12')
+  @RequireScope('claims:read')
+  @Audited('remittance', 'read', 'param:id')
+  @ApiOperation({ summary: 'Get the 835 a remittance came in' })
+  @ApiParam({ name: 'id', example: REMITTANCE_ID })
+  @ApiOkResponse({
+    description: 'The interchange as received.',
+    content: {
+      'text/plain': {
+        schema: { type: 'string' },
+        example: 'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~',
+      },
+    },
+  })
+  @ApiStandardErrors([404, NOT_FOUND])
+  async x12(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    const text = await this.reports.remittanceX12(req.auth!.accountId, id);
+    res.type('text/plain; charset=utf-8');
+    return text;
+  }
+}
