@@ -84,6 +84,9 @@ describe('Swagger UI at /docs (CONTRACT §21)', () => {
       NODE_ENV: 'production',
       APP_ENCRYPTION_KEY: 'a'.repeat(64),
       SESSION_SECRET: 's'.repeat(32),
+      // What else production requires (CONTRACT §20).
+      PUBLIC_URL: 'https://vision.example.test',
+      PASSWORD_HASH_COST: '17',
     };
 
     it('answers 404 for the page and the document unless DOCS_PUBLIC=true', async () => {

@@ -85,6 +85,7 @@ describe('clearinghouse settings (CONTRACT §10)', () => {
       NODE_ENV: 'production',
       APP_ENCRYPTION_KEY: 'a'.repeat(64),
       SESSION_SECRET: 's'.repeat(32),
+      PUBLIC_URL: 'https://vision.example.test',
     };
     expect(loadConfig(env).clearinghouse.usage).toBe('P');
     expect(
