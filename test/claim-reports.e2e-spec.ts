@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ClaimReportPoller } from '@/modules/claims/reports/claim-report-poller';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';
@@ -66,6 +67,9 @@ describe('claim reports and remittances (CONTRACT §16)', () => {
         X12_RECEIVER_ID: 'CLEARINGHOUSE',
         INSURER_PAYER_IDS: 'insurer:vision:vsp=VSP01',
         WEBHOOK_RETRY_SCHEDULE: '0.2,0.2',
+        // The poller is ticked by the tests themselves.
+        CLEARINGHOUSE_REPORTS_URL: fake.reportsUrl,
+        CLAIM_REPORTS_INTERVAL_MS: '86400000',
       },
     });
     a = await createAccount(t.app);
@@ -398,6 +402,75 @@ describe('claim reports and remittances (CONTRACT §16)', () => {
         [accepted],
       );
     expect(row).toEqual({ source: 'submission', type: '277', claims_matched: 1 });
+  });
+
+  it('polls the reports endpoint: stores each report, then deletes it upstream; a report seen twice or left undeleted changes nothing twice', async () => {
+    const { code } = await submitted('Polled');
+    fake
+      .addReport('r-277', '277', report('277ca-accepted.x12').replaceAll('CLM-1001', code))
+      .addReport('r-835', '835', report('835-two-sets.x12').replaceAll('CLM-2001', code))
+      .addReport('r-999', '999', report('999-accepted.x12'));
+    // As if the poller were killed after storing the 835 and before deleting it.
+    fake.failNextDelete.add('r-835');
+    const poller = t.app.get(ClaimReportPoller);
+    await poller.tick();
+
+    const paid = await get(code);
+    expect(paid.status_history.map((h) => h.status)).toEqual([
+      'ready',
+      'submitted',
+      'accepted',
+      'paid',
+    ]);
+    expect(paid.remittance).toMatchObject({
+      paid_amount: '75.0000',
+      patient_responsibility: '20.0000',
+      payment_method: 'CHK',
+      trace_number: 'CHK70001',
+    });
+    expect(fake.reports.map((r) => r.id)).toEqual(['r-835']);
+    expect(fake.reportCalls).toEqual([
+      'GET /claims/v1/reports',
+      'GET /claims/v1/reports/r-277',
+      'DELETE /claims/v1/reports/r-277',
+      'GET /claims/v1/reports/r-835',
+      'DELETE /claims/v1/reports/r-835',
+      'GET /claims/v1/reports?page_token=2',
+      'GET /claims/v1/reports/r-999',
+      'DELETE /claims/v1/reports/r-999',
+    ]);
+
+    // Next poll: the 835 is listed again, found stored, deleted, and nothing changes twice.
+    fake.reportCalls.length = 0;
+    // The same 835 under another upstream id: its payment (payer, TRN02) is stored once.
+    fake.addReport('r-835-again', '835', report('835-two-sets.x12').replaceAll('CLM-2001', code));
+    await poller.tick();
+    expect(fake.reportCalls).toEqual([
+      'GET /claims/v1/reports',
+      'DELETE /claims/v1/reports/r-835',
+      'GET /claims/v1/reports/r-835-again',
+      'DELETE /claims/v1/reports/r-835-again',
+    ]);
+    expect(fake.reports).toEqual([]);
+    expect((await get(code)).status_history).toEqual(paid.status_history);
+    const db = t.app.get(DataSource);
+    const stored = await db.query(
+      `SELECT external_id, type, claims_matched FROM claim_reports WHERE source = 'poller' ORDER BY created_at`,
+    );
+    expect(stored).toEqual([
+      { external_id: 'r-277', type: '277', claims_matched: 1 },
+      { external_id: 'r-835', type: '835', claims_matched: 1 },
+      { external_id: 'r-999', type: '999', claims_matched: 0 },
+      { external_id: 'r-835-again', type: '835', claims_matched: 1 },
+    ]);
+    const traces = await db.query(
+      `SELECT trace_number FROM remittances WHERE claims::text LIKE '%' || $1 || '%'`,
+      [code],
+    );
+    expect(traces).toEqual([{ trace_number: 'CHK70001' }]);
+    expect(await db.query('SELECT url, page_token FROM claim_report_polls')).toEqual([
+      { url: fake.reportsUrl, page_token: null },
+    ]);
   });
 
   it("matches only the uploading account's claims", async () => {

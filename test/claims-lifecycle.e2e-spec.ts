@@ -105,6 +105,9 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
         X12_RECEIVER_ID: 'CLEARINGHOUSE',
         INSURER_PAYER_IDS: 'insurer:vision:vsp=VSP01',
         CLAIM_STATUS_INTERVAL_MS: '300',
+        // CONTRACT §16: 276/277 only for insurers that answer it, a few times per claim.
+        INSURER_CLAIM_STATUS: 'insurer:vision:vsp',
+        CLAIM_STATUS_MAX_CHECKS: '6',
         CLAIM_SUBMIT_RETRY_BASE_MS: '100',
         CLAIM_SUBMIT_MAX_ATTEMPTS: '3',
         // The clearinghouse that takes a claim and never answers: the call gives up after this.
@@ -394,6 +397,21 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
       .set(b.auth);
     expect(log.body.result).toEqual([]);
     expect(receiver.forPath('/eligibility')).toEqual([]);
+  });
+
+  it('stops checking a claim after CLAIM_STATUS_MAX_CHECKS answers that decide nothing: it waits for reports (CONTRACT §16)', async () => {
+    const created = await create(claimBody('Undecided'));
+    await waitForStatus(created.code, 'submitted');
+    const db = t.app.get(DataSource);
+    const row = await waitUntil('the status checks to stop', async () => {
+      const [r] = await db.query(
+        'SELECT status, status_checks, job_due_at FROM claims WHERE code = $1',
+        [created.code],
+      );
+      return r.job_due_at === null ? r : undefined;
+    });
+    expect(row).toEqual({ status: 'submitted', status_checks: 6, job_due_at: null });
+    expect(fake.statusCalls.filter((c) => c.claimCode === created.code)).toHaveLength(6);
   });
 
   it('keeps a paper claim ready_to_mail until POST .../mailed/ moves it to submitted (CONTRACT §21)', async () => {

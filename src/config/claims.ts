@@ -15,6 +15,17 @@ export interface ClaimsConfig {
   submitRetryBaseMs: number;
   /** Submission attempts before a transient failure becomes final. */
   submitMaxAttempts: number;
+  /**
+   * CONTRACT §16: the clearinghouse's report polling endpoint (999, 277CA, 835); null: reports
+   * come only by upload or in submit answers.
+   */
+  reportsUrl: string | null;
+  /** Between two polls of the reports endpoint. */
+  reportsIntervalMs: number;
+  /** INSURER_CLAIM_STATUS: the insurers whose claims are followed with 276/277 (default none). */
+  statusInsurers: string[];
+  /** 276 checks of one claim before it waits for reports only. */
+  statusMaxChecks: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -51,9 +62,11 @@ export function loadClaimsConfig(
 
   const claimsUrl = url('CLEARINGHOUSE_CLAIMS_URL');
   const claimStatusUrl = url('CLEARINGHOUSE_CLAIM_STATUS_URL');
+  const reportsUrl = url('CLEARINGHOUSE_REPORTS_URL');
   for (const [name, value] of [
     ['CLEARINGHOUSE_CLAIMS_URL', claimsUrl],
     ['CLEARINGHOUSE_CLAIM_STATUS_URL', claimStatusUrl],
+    ['CLEARINGHOUSE_REPORTS_URL', reportsUrl],
   ] as const) {
     if (value === null) continue;
     if (!clearinghouse.auth)
@@ -70,5 +83,12 @@ export function loadClaimsConfig(
     statusIntervalMs: int('CLAIM_STATUS_INTERVAL_MS', 6 * 3_600_000, 100, 7 * 86_400_000),
     submitRetryBaseMs: int('CLAIM_SUBMIT_RETRY_BASE_MS', 60_000, 10, 3_600_000),
     submitMaxAttempts: int('CLAIM_SUBMIT_MAX_ATTEMPTS', 8, 1, 50),
+    reportsUrl: reportsUrl?.replace(/\/+$/, '') ?? null,
+    reportsIntervalMs: int('CLAIM_REPORTS_INTERVAL_MS', 300_000, 100, 86_400_000),
+    statusInsurers: (get('INSURER_CLAIM_STATUS') ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== ''),
+    statusMaxChecks: int('CLAIM_STATUS_MAX_CHECKS', 20, 1, 1000),
   };
 }

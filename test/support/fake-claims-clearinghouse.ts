@@ -43,6 +43,9 @@ export interface ReceivedStatusCall {
 
 export const CLAIMS_PATH = '/medicalnetwork/professionalclaims/v3/raw-x12-submission';
 export const CLAIM_STATUS_PATH = '/medicalnetwork/claimstatus/v2/raw-x12';
+export const REPORTS_PATH = '/claims/v1/reports';
+/** Reports per page of the list (small, so a few reports make several pages). */
+const REPORTS_PAGE_SIZE = 2;
 
 /**
  * A clearinghouse taking raw-X12 837P claims and 276 status inquiries on loopback. Each 837P is
@@ -55,6 +58,14 @@ export class FakeClaimsClearinghouse {
   readonly statusCalls: ReceivedStatusCall[] = [];
   private readonly submitScripts = new Map<string, SubmitStep[]>();
   private readonly statusScripts = new Map<string, StatusStep[]>();
+  /** CONTRACT §16: reports waiting upstream, in list order, until deleted. */
+  readonly reports: { seq: number; id: string; type: string; x12: string; createdAt: string }[] =
+    [];
+  private reportSeq = 0;
+  /** Report calls, e.g. `GET /claims/v1/reports?page_token=2`, `DELETE /claims/v1/reports/r1`. */
+  readonly reportCalls: string[] = [];
+  /** Ids whose next DELETE fails (503), as if the poller were killed before it deleted. */
+  readonly failNextDelete = new Set<string>();
   /** Claims taken, by Idempotency-Key: a repeated key is answered with the same id, not taken twice. */
   readonly stored = new Map<string, { id: string; x12: string }>();
 
@@ -83,6 +94,21 @@ export class FakeClaimsClearinghouse {
     return `${this.baseUrl}${CLAIM_STATUS_PATH}`;
   }
 
+  get reportsUrl(): string {
+    return `${this.baseUrl}${REPORTS_PATH}`;
+  }
+
+  addReport(id: string, type: string, x12: string): this {
+    this.reports.push({
+      seq: ++this.reportSeq,
+      id,
+      type,
+      x12,
+      createdAt: new Date().toISOString(),
+    });
+    return this;
+  }
+
   onSubmit(lastName: string, ...steps: SubmitStep[]): this {
     this.submitScripts.set(lastName.toUpperCase(), steps);
     return this;
@@ -107,6 +133,7 @@ export class FakeClaimsClearinghouse {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.headers.authorization !== this.apiKey) return send(res, 401, { error: 'no' });
+      if (req.url?.startsWith(REPORTS_PATH)) return this.report(req, res);
       const x12 = (parseJson(Buffer.concat(chunks).toString('utf8')) as { x12?: unknown })?.x12;
       if (typeof x12 !== 'string') return send(res, 400, { errors: [{ description: 'no x12' }] });
       if (req.method === 'POST' && req.url === CLAIMS_PATH) return this.submit(req, x12, res);
@@ -164,6 +191,34 @@ export class FakeClaimsClearinghouse {
       claimReference: { correlationId: id, patientControlNumber: call.claim.patientControlNumber },
       ...(step.kind === 'accept' && step.report ? { x12: step.report(call.claim) } : {}),
     });
+  }
+
+  /** `GET` the list (a page token per page), `GET /{id}` → `{"x12"}`, `DELETE /{id}`. */
+  private report(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '', this.baseUrl);
+    this.reportCalls.push(`${req.method} ${url.pathname}${url.search}`);
+    const id = decodeURIComponent(url.pathname.slice(REPORTS_PATH.length + 1));
+    if (req.method === 'GET' && id === '') {
+      // The token is the position after the page's last report: deleting reports moves nothing.
+      const after = Number(url.searchParams.get('page_token') ?? '0');
+      const rest = this.reports.filter((r) => r.seq > after);
+      const page = rest.slice(0, REPORTS_PAGE_SIZE);
+      const more = rest.length > REPORTS_PAGE_SIZE;
+      return send(res, 200, {
+        items: page.map((r) => ({ id: r.id, type: r.type, created_at: r.createdAt })),
+        next_page_token: more ? String(page.at(-1)!.seq) : null,
+      });
+    }
+    const found = this.reports.findIndex((r) => r.id === id);
+    if (found === -1) return send(res, 404, { error: 'no such report' });
+    if (req.method === 'GET') return send(res, 200, { x12: this.reports[found].x12 });
+    if (req.method === 'DELETE') {
+      if (this.failNextDelete.delete(id)) return send(res, 503, { error: 'try later' });
+      this.reports.splice(found, 1);
+      res.writeHead(204).end();
+      return;
+    }
+    send(res, 405, { error: 'method' });
   }
 
   private status(x12: string, res: ServerResponse): void {

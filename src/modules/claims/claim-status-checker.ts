@@ -14,7 +14,8 @@ import { statusInquiryOf } from './claim-x12';
 /**
  * Follows a submitted 837P (CONTRACT §12): a 276 on CLEARINGHOUSE_CLAIM_STATUS_URL, the 277's
  * current status (its first STC) moves the claim; checks repeat every CLAIM_STATUS_INTERVAL_MS
- * until the claim is rejected, paid or denied.
+ * until the claim is rejected, paid or denied. CONTRACT §16: only for the insurers of
+ * INSURER_CLAIM_STATUS, and at most CLAIM_STATUS_MAX_CHECKS times per claim.
  */
 @Injectable()
 export class ClaimStatusChecker {
@@ -29,6 +30,19 @@ export class ClaimStatusChecker {
   async check(ctx: ClaimContext): Promise<void> {
     const { claim, lines, location, provider } = ctx;
     const interval = this.config.claims.statusIntervalMs;
+    // CONTRACT §16: 276/277 only where the insurer answers it, and at most
+    // CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports (999, 277CA, 835).
+    if (!this.client.checksStatusOf(claim.insurerCode)) {
+      this.logger.log({ claim: claim.code }, 'claim status not checked: waits for reports');
+      return this.transitions.stopChecks(claim.id);
+    }
+    if (claim.statusChecks >= this.config.claims.statusMaxChecks) {
+      this.logger.warn(
+        { claim: claim.code, checks: claim.statusChecks },
+        'claim status checks stopped at CLAIM_STATUS_MAX_CHECKS; the claim waits for reports',
+      );
+      return this.transitions.stopChecks(claim.id);
+    }
     const payerId = this.client.payerIdFor(claim.insurerCode);
     if (!provider || !payerId || !this.client.canCheckStatus()) {
       // The route is gone (settings changed): ask again later, when it may be back.
@@ -55,6 +69,7 @@ export class ClaimStatusChecker {
       this.logger.warn({ claim: claim.code }, 'the 276 cannot be written');
       return this.transitions.later(claim.id, interval);
     }
+    await this.transitions.countCheck(claim.id);
     const answer = await this.client.checkStatus(x276, this.config.insurerTimeoutMs);
     if (answer.kind === 'failed') {
       this.logger.warn({ claim: claim.code, err: answer.reason }, 'claim status check failed');

@@ -96,7 +96,9 @@ export class ClaimSubmitter {
           submissionDetail: null,
           x12837: x12,
         },
-        nextInMs: this.client.canCheckStatus() ? this.config.claims.statusIntervalMs : null,
+        nextInMs: this.client.checksStatusOf(claim.insurerCode)
+          ? this.config.claims.statusIntervalMs
+          : null,
       });
       if (outcome.report) await this.readOwnReport(claim, outcome.report);
     } else if (outcome.kind === 'refused') {

@@ -145,6 +145,25 @@ export class ClaimTransitions {
     return { controlNumber: kept.x12ControlNumber!, createdAt: kept.x12CreatedAt! };
   }
 
+  /**
+   * CONTRACT §16: no more status checks (the insurer does not answer 276s, or the claim had its
+   * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
+   */
+  async stopChecks(claimId: string): Promise<void> {
+    await this.db.query(`UPDATE claims SET job_due_at = NULL, lease_job = NULL WHERE id = $1`, [
+      claimId,
+    ]);
+  }
+
+  /** Counts one 276 status check of the claim; answers the count. */
+  async countCheck(claimId: string): Promise<number> {
+    const rows: { status_checks: number }[] = await this.db.query(
+      `UPDATE claims SET status_checks = status_checks + 1 WHERE id = $1 RETURNING status_checks`,
+      [claimId],
+    );
+    return rows[0]?.status_checks ?? 0;
+  }
+
   /** Nothing changed: the next run (a status check) is due in `delayMs`. */
   later(claimId: string, delayMs: number): Promise<void> {
     return this.queue.schedule(claimId, delayMs, `t${Date.now()}`);

@@ -17,6 +17,7 @@ import { ClaimsProcessor } from './claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 import { ClaimsService } from './claims.service';
 import { ClaimReport } from './reports/claim-report.entity';
+import { ClaimReportPoller } from './reports/claim-report-poller';
 import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
 import { ClaimReportsService } from './reports/claim-reports.service';
 import { Remittance } from './reports/remittance.entity';
@@ -35,6 +36,7 @@ import { Remittance } from './reports/remittance.entity';
   providers: [
     ClaimsService,
     ClaimReportsService,
+    ClaimReportPoller,
     ClaimsQueue,
     ClaimTransitions,
     ClaimSubmitter,

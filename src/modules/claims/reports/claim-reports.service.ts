@@ -236,7 +236,9 @@ export class ClaimReportsService {
           detail: describe277ca(claimAck),
           // Accepted: status checks go on where they run at all; otherwise the 835 will tell.
           nextInMs:
-            claimAck.outcome === 'accepted' && this.clearinghouse.canCheckStatus()
+            claimAck.outcome === 'accepted' &&
+            this.clearinghouse.checksStatusOf(claim.insurerCode) &&
+            claim.statusChecks < this.config.claims.statusMaxChecks
               ? this.config.claims.statusIntervalMs
               : null,
         });

@@ -62,6 +62,77 @@ export class ClaimsClearinghouseClient {
     return this.claims.claimStatusUrl !== null && this.authorization !== null;
   }
 
+  /** CONTRACT §16: 276/277 only for insurers configured to answer it (INSURER_CLAIM_STATUS). */
+  checksStatusOf(insurerCode: string): boolean {
+    return this.canCheckStatus() && this.claims.statusInsurers.includes(insurerCode);
+  }
+
+  /** Whether reports are polled (CLEARINGHOUSE_REPORTS_URL and credentials). */
+  pollsReports(): boolean {
+    return this.claims.reportsUrl !== null && this.authorization !== null;
+  }
+
+  /**
+   * One page of new reports (CONTRACT §16: `GET <url>` → `{"items": [{"id", "type",
+   * "created_at"}], "next_page_token"}`). Throws a CallFailure when there is no usable answer.
+   */
+  async listReports(
+    pageToken: string | null,
+    timeoutMs: number,
+  ): Promise<{ items: { id: string; type: string }[]; nextPageToken: string | null }> {
+    const query = pageToken ? `?page_token=${encodeURIComponent(pageToken)}` : '';
+    const body = (await this.call('GET', `${this.claims.reportsUrl}${query}`, timeoutMs)) as {
+      items?: unknown;
+      next_page_token?: unknown;
+    } | null;
+    if (!body || !Array.isArray(body.items))
+      throw new CallFailure('unavailable', 'the report list has no items array');
+    const items = (body.items as { id?: unknown; type?: unknown }[])
+      .filter((i) => i && typeof i.id === 'string' && i.id !== '')
+      .map((i) => ({ id: i.id as string, type: typeof i.type === 'string' ? i.type : '' }));
+    const next = body.next_page_token;
+    return { items, nextPageToken: typeof next === 'string' && next !== '' ? next : null };
+  }
+
+  /** `GET <url>/{id}` → the report's interchange. */
+  async fetchReport(id: string, timeoutMs: number): Promise<string> {
+    const body = (await this.call('GET', this.reportUrl(id), timeoutMs)) as { x12?: unknown };
+    if (typeof body?.x12 !== 'string' || body.x12.trim() === '')
+      throw new CallFailure('unavailable', `report ${id} came without x12`);
+    return body.x12;
+  }
+
+  /** `DELETE <url>/{id}`, once the report is stored. */
+  async deleteReport(id: string, timeoutMs: number): Promise<void> {
+    await this.call('DELETE', this.reportUrl(id), timeoutMs);
+  }
+
+  private reportUrl(id: string): string {
+    return `${this.claims.reportsUrl}/${encodeURIComponent(id)}`;
+  }
+
+  private async call(method: string, url: string, timeoutMs: number): Promise<unknown> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      const authorization = await this.authorization!.header(signal);
+      response = await this.fetchImpl(url, {
+        method,
+        headers: { accept: 'application/json', authorization },
+        signal,
+      });
+      text = await response.text();
+    } catch (e) {
+      if (signal.aborted) throw CallFailure.fromAbort(signal.reason, 'the clearinghouse');
+      throw CallFailure.fromFetchError(e, 'the clearinghouse');
+    }
+    if (response.status === 401 || response.status === 403) this.authorization!.invalidate();
+    if (response.status < 200 || response.status > 299)
+      throw new CallFailure('unavailable', `the clearinghouse answered HTTP ${response.status}`);
+    return text === '' ? null : parseJson(text);
+  }
+
   payerIdFor(insurerCode: string): string | null {
     return this.config.payerIds[insurerCode] ?? null;
   }

@@ -1,0 +1,114 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { MaintenanceLoop } from '@/common/maintenance-loop';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
+import { CallFailure } from '@/modules/insurers/clearinghouse/clearinghouse-http';
+import { X12ParseError } from '@/modules/x12/x12.errors';
+import { ClaimReportsService } from './claim-reports.service';
+
+/** Pages read per tick: a backlog drains over a few ticks instead of holding one for long. */
+const MAX_PAGES_PER_TICK = 20;
+
+/**
+ * Polls the clearinghouse's reports (CONTRACT §16, CLEARINGHOUSE_REPORTS_URL) every
+ * CLAIM_REPORTS_INTERVAL_MS in worker processes: lists new reports, fetches each, stores and
+ * applies it (ClaimReportsService, keyed by the report's upstream id), and only then deletes it
+ * upstream. Killed between the store and the delete, the next tick lists the report again, finds
+ * it stored, changes nothing and deletes it. The list's page token is kept in PostgreSQL
+ * (claim_report_polls), so a restart goes on where the last page left off.
+ */
+@Injectable()
+export class ClaimReportPoller extends MaintenanceLoop {
+  protected readonly logger = new Logger(ClaimReportPoller.name);
+
+  constructor(
+    @InjectConfig() config: AppConfig,
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly client: ClaimsClearinghouseClient,
+    private readonly reports: ClaimReportsService,
+  ) {
+    super(config);
+  }
+
+  protected override intervalMs(): number {
+    return this.config.claims.reportsIntervalMs;
+  }
+
+  protected async runOnce(): Promise<void> {
+    const url = this.config.claims.reportsUrl;
+    if (!url || !this.client.pollsReports()) return;
+    const timeout = this.config.insurerTimeoutMs;
+    let token = await this.pageToken(url);
+    for (let page = 0; page < MAX_PAGES_PER_TICK; page++) {
+      let list;
+      try {
+        list = await this.client.listReports(token, timeout);
+      } catch (e) {
+        if (!(e instanceof CallFailure)) throw e;
+        this.logger.warn({ err: e.message }, 'claim reports not listed');
+        return;
+      }
+      for (const item of list.items) await this.take(item.id, timeout);
+      token = list.nextPageToken;
+      await this.savePageToken(url, token);
+      if (!token) return;
+    }
+  }
+
+  /** Store (and apply) one report, then delete it upstream; a failure leaves it for next time. */
+  private async take(id: string, timeoutMs: number): Promise<void> {
+    try {
+      if (!(await this.stored(id))) {
+        const x12 = await this.client.fetchReport(id, timeoutMs);
+        const outcome = await this.reports.ingest(x12, {
+          accountId: null,
+          source: 'poller',
+          externalId: id,
+        });
+        this.logger.log(
+          { report: id, type: outcome.type, duplicate: outcome.duplicate },
+          'report stored',
+        );
+      }
+      await this.client.deleteReport(id, timeoutMs);
+    } catch (e) {
+      if (e instanceof X12ParseError) {
+        // Kept upstream for the operator: deleting it would lose what the service cannot read.
+        this.logger.warn(
+          { report: id, err: e.message },
+          'claim report not readable; left upstream',
+        );
+        return;
+      }
+      if (!(e instanceof CallFailure)) throw e;
+      this.logger.warn({ report: id, err: e.message }, 'claim report not taken; next poll retries');
+    }
+  }
+
+  private async stored(externalId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'SELECT 1 FROM claim_reports WHERE external_id = $1',
+      [externalId],
+    );
+    return rows.length > 0;
+  }
+
+  private async pageToken(url: string): Promise<string | null> {
+    const rows: { page_token: string | null }[] = await this.db.query(
+      'SELECT page_token FROM claim_report_polls WHERE url = $1',
+      [url],
+    );
+    return rows[0]?.page_token ?? null;
+  }
+
+  private async savePageToken(url: string, token: string | null): Promise<void> {
+    await this.db.query(
+      `INSERT INTO claim_report_polls (url, page_token, polled_at) VALUES ($1, $2, now())
+       ON CONFLICT (url) DO UPDATE SET page_token = $2, polled_at = now()`,
+      [url, token],
+    );
+  }
+}
