@@ -8,6 +8,7 @@ import { createAccount, TestAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';
 import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
+import { signIn } from './support/web-sign-in';
 
 const API_KEY = 'claim-reports-key';
 const IDENTITY = {
@@ -471,6 +472,48 @@ describe('claim reports and remittances (CONTRACT §16)', () => {
     expect(await db.query('SELECT url, page_token FROM claim_report_polls')).toEqual([
       { url: fake.reportsUrl, page_token: null },
     ]);
+  });
+
+  it('shows the remittance in the web application: its page (payment, claims, adjustments in words, unmatched claims) and the claim page', async () => {
+    const c = await createAccount(t.app);
+    await http()
+      .patch(`/api/auth/v1/locations/${c.locationCode}/`)
+      .set(c.auth)
+      .send(IDENTITY)
+      .expect(200);
+    const { code } = await submitted('WebRemit', c);
+    const res = await upload(report('835-several-claims.x12').replaceAll('CLM-1001', code), c);
+    expect(res.status).toBe(202);
+    const { remittance } = await get(code, c);
+    const id = remittance!.remittance_id;
+
+    const { agent } = await signIn(t.app, c.email, c.password);
+    const list = await agent.get('/app/remittances/').expect(200);
+    expect(list.text).toContain(`href="/app/remittances/${id}/"`);
+    expect(list.text).toContain('$262.50');
+    expect(list.text).toContain('EFT (ACH)');
+
+    const page = await agent.get(`/app/remittances/${id}/`).expect(200);
+    expect(page.text).toContain('VISION BENEFITS PLAN');
+    expect(page.text).toContain(`href="/app/claims/${code}/"`);
+    expect(page.text).toContain(
+      'Charge exceeds fee schedule/maximum allowable or contracted/legislated fee arrangement.',
+    );
+    expect(page.text).toContain('Unknown code 999');
+    expect(page.text).toContain('Unmatched: <span class="mono">UNKNOWN-77</span>');
+    expect(page.text).toContain('VBP2025OVERPAY');
+    const x12 = await agent.get(`/app/remittances/${id}/x12`).expect(200);
+    expect(x12.text).toContain('CLP*' + code + '*1*250*180*');
+
+    const claimPage = await agent.get(`/app/claims/${code}/`).expect(200);
+    expect(claimPage.text).toContain('id="remittance"');
+    expect(claimPage.text).toContain('$180.00');
+    expect(claimPage.text).toContain('$40.00');
+    expect(claimPage.text).toContain('Co-payment Amount');
+    expect(claimPage.text).toContain(`href="/app/remittances/${id}/"`);
+
+    // An unknown remittance is a 404 page.
+    await agent.get(`/app/remittances/00000000-0000-4000-8000-000000000000/`).expect(404);
   });
 
   it("matches only the uploading account's claims", async () => {

@@ -6,7 +6,10 @@ import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { lineCharge } from '@/modules/claims/claim-charges';
 import { formatUsd } from '@/modules/claims/claim-notification';
 import { ClaimsService } from '@/modules/claims/claims.service';
-import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
+import type {
+  ClaimListResponse,
+  ClaimRemittanceResponse,
+} from '@/modules/claims/dto/claim.response';
 import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
 import { NotifyCustomerDto } from '@/modules/claims/dto/notify-customer.dto';
 import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
@@ -23,6 +26,7 @@ import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12/x12.pretty';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
+import { PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
  * Claims (CONTRACT §12): the list, a claim's page with its status history and submission, its
@@ -180,6 +184,7 @@ export class WebClaimsController {
       })),
       total: formatUsd(claim.total_cost),
       paid: formatUsd(claim.paid_amount),
+      remittance: claim.remittance ? remittanceView(claim.remittance) : null,
       x12,
       errors,
       email: email || claim.patient.email || '',
@@ -205,4 +210,20 @@ export class WebClaimsController {
     const text = await this.claims.x12(accountOf(req), code);
     res.type('text/plain; charset=utf-8').send(text);
   }
+}
+
+/** CONTRACT §16: the claim page's remittance, amounts in dollars, every adjustment in words. */
+function remittanceView(r: ClaimRemittanceResponse) {
+  return {
+    paid: formatUsd(r.paid_amount),
+    patient: formatUsd(r.patient_responsibility),
+    charge: formatUsd(r.charge),
+    method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
+    adjustments: [
+      ...r.adjustments.map((a) => ({ ...a, line: 'Claim', amount: formatUsd(a.amount) })),
+      ...r.service_lines.flatMap((l) =>
+        l.adjustments.map((a) => ({ ...a, line: l.codes.join(':'), amount: formatUsd(a.amount) })),
+      ),
+    ],
+  };
 }

@@ -28,6 +28,7 @@ import { WebAuthController } from './web-auth.controller';
 import { WebApiKeysController } from './web-api-keys.controller';
 import { WebAuditController } from './web-audit.controller';
 import { WebClaimsController } from './web-claims.controller';
+import { WebRemittancesController } from './web-remittances.controller';
 import { WebBatchesController } from './web-batches.controller';
 import { csrfProtection, requireSignIn } from './web-context';
 import { WebDashboardController } from './web-dashboard.controller';
@@ -57,6 +58,7 @@ const PAGE_CONTROLLERS = [
   WebEligibilityController,
   WebPatientsController,
   WebClaimsController,
+  WebRemittancesController,
   WebApiKeysController,
   WebWebhooksController,
   WebInsurersController,

@@ -1,0 +1,116 @@
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ValidationFailed } from '@/common/errors';
+import { Audited } from '@/modules/audit/audited';
+import { formatUsd } from '@/modules/claims/claim-notification';
+import { ClaimReportsService } from '@/modules/claims/reports/claim-reports.service';
+import type { RemittanceListResponse } from '@/modules/claims/reports/dto/remittance.response';
+import { ListRemittancesQuery } from '@/modules/claims/reports/dto/list-remittances.query';
+import { bindForm } from './forms';
+import { accountOf, renderPage } from './web-context';
+
+/** What BPR04 means, for people. */
+export const PAYMENT_METHODS: Readonly<Record<string, string>> = {
+  ACH: 'EFT (ACH)',
+  CHK: 'Check',
+  BOP: 'Financial institution option',
+  FWT: 'Wire transfer',
+  NON: 'No payment',
+};
+
+/** What CLP02 means, for people. */
+export const CLAIM_PAYMENT_STATUSES: Readonly<Record<string, string>> = {
+  '1': 'Processed as primary',
+  '2': 'Processed as secondary',
+  '3': 'Processed as tertiary',
+  '4': 'Denied',
+  '19': 'Processed as primary, forwarded to another payer',
+  '20': 'Processed as secondary, forwarded to another payer',
+  '21': 'Processed as tertiary, forwarded to another payer',
+  '22': 'Reversal of a previous payment',
+  '23': 'Not our claim, forwarded to another payer',
+  '25': 'Predetermination only, no payment',
+};
+
+/**
+ * Remittances (CONTRACT §16): the list of 835 payments and a page per remittance with the
+ * payment, each claim it pays, denies or reverses (matched to its claim page, or marked
+ * unmatched), adjustments and remarks in words, and provider adjustments.
+ */
+@ApiExcludeController()
+@Controller('app/remittances')
+export class WebRemittancesController {
+  constructor(private readonly reports: ClaimReportsService) {}
+
+  @Get()
+  @Audited('remittance', 'list')
+  async list(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('cursor') cursor?: string,
+  ): Promise<void> {
+    let page: RemittanceListResponse = { result: [], next_cursor: null };
+    try {
+      const query = await bindForm(ListRemittancesQuery, {
+        cursor: cursor || undefined,
+        limit: '25',
+      });
+      page = await this.reports.listRemittances(accountOf(req), query);
+    } catch (e) {
+      if (!(e instanceof ValidationFailed)) throw e;
+    }
+    renderPage(req, res, 'remittances.njk', {
+      title: 'Remittances',
+      section: 'remittances',
+      remittances: page.result.map((r) => ({
+        ...r,
+        amount: formatUsd(r.payment_amount),
+        method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
+      })),
+      nextCursor: page.next_cursor,
+      cursor: cursor ?? '',
+    });
+  }
+
+  @Get(':id')
+  @Audited('remittance', 'read', 'param:id')
+  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const r = await this.reports.getRemittance(accountOf(req), id);
+    renderPage(req, res, 'remittance.njk', {
+      title: `Remittance ${r.trace_number}`,
+      section: 'remittances',
+      remittance: r,
+      amount: formatUsd(r.payment_amount),
+      method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
+      claims: r.claims.map((c) => ({
+        ...c,
+        status: CLAIM_PAYMENT_STATUSES[c.status_code] ?? `Unknown code ${c.status_code}`,
+        charge: formatUsd(c.charge),
+        paid: formatUsd(c.paid_amount),
+        patient: formatUsd(c.patient_responsibility),
+        adjustments: [
+          ...c.adjustments.map((a) => ({ ...a, line: 'Claim', amount: formatUsd(a.amount) })),
+          ...c.service_lines.flatMap((l) =>
+            l.adjustments.map((a) => ({
+              ...a,
+              line: l.codes.join(':'),
+              amount: formatUsd(a.amount),
+            })),
+          ),
+        ],
+      })),
+      providerAdjustments: r.provider_adjustments.map((p) => ({
+        ...p,
+        amount: formatUsd(p.amount),
+      })),
+    });
+  }
+
+  @Get(':id/x12')
+  @Audited('remittance', 'read', 'param:id')
+  async x12(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const text = await this.reports.remittanceX12(accountOf(req), id);
+    res.type('text/plain; charset=utf-8').send(text);
+  }
+}
