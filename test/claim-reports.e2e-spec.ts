@@ -474,6 +474,28 @@ describe('claim reports and remittances (CONTRACT §16)', () => {
     ]);
   });
 
+  it('leaves a polled report it cannot read upstream, unstored, and takes the others', async () => {
+    const { code } = await submitted('PolledAfterBad');
+    fake
+      .addReport('r-bad', '835', 'this is not an interchange')
+      .addReport('r-good', '277', report('277ca-accepted.x12').replaceAll('CLM-1001', code));
+    fake.reportCalls.length = 0;
+    await t.app.get(ClaimReportPoller).tick();
+    expect(fake.reportCalls).toEqual([
+      'GET /claims/v1/reports',
+      'GET /claims/v1/reports/r-bad',
+      'GET /claims/v1/reports/r-good',
+      'DELETE /claims/v1/reports/r-good',
+    ]);
+    expect(fake.reports.map((r) => r.id)).toEqual(['r-bad']);
+    expect((await get(code)).status).toBe('accepted');
+    const stored = await t.app
+      .get(DataSource)
+      .query(`SELECT 1 FROM claim_reports WHERE external_id = 'r-bad'`);
+    expect(stored).toEqual([]);
+    fake.reports.length = 0;
+  });
+
   it('shows the remittance in the web application: its page (payment, claims, adjustments in words, unmatched claims) and the claim page', async () => {
     const c = await createAccount(t.app);
     await http()
