@@ -167,6 +167,13 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .expect(201);
     const uid = await startSearch(t.app, a.auth, { patient: patient() });
     await waitForResult(t.app, a.auth, uid);
+    // A remittance (CONTRACT §16): an uploaded 835 is stored for the account, matched or not.
+    await http()
+      .post('/api/auth/v1/claim-reports/')
+      .set(a.auth)
+      .send({ x12: readFileSync(join(__dirname, 'x12/reports/835-two-sets.x12'), 'utf8') })
+      .expect(202);
+    const remittances = await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200);
     const values: Record<string, string> = {
       code: '',
       batch_uid: 'docs-batch',
@@ -181,7 +188,9 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
             : path.startsWith('/api/auth/v1/patients/')
               ? pat.body.code
               : a.locationCode
-          : values[name],
+          : name === 'id' && path.startsWith('/api/auth/v1/remittances/')
+            ? (remittances.body.result[0].id as string)
+            : values[name],
       );
 
     const withETag: string[] = [];

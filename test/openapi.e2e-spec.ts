@@ -220,6 +220,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       'eligibility.finished',
       'claim.status_changed',
       'eligibility.batch_finished',
+      'remittance.received',
     ]);
     const delivery = callbacks['eligibility.finished']['{$request.body#/url}'].post;
     const headers = (delivery.parameters as Json[]).map((p) =>

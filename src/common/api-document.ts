@@ -108,6 +108,16 @@ export const WEBHOOK_EVENTS: {
       '(the items themselves reach `eligibility` webhooks one by one), for every webhook `version`.',
     payload: ref('BatchResponse'),
   },
+  {
+    type: 'remittance.received',
+    summary: 'An 835 remittance was received',
+    description:
+      'Sent to webhooks whose `events` hold `remittance`, once per remittance (an 835 payment, ' +
+      'stored once per payer and trace number; CONTRACT §16). The body is exactly the bytes of ' +
+      '`GET /api/auth/v1/remittances/{id}/` when it was received, for every webhook `version`. ' +
+      'The claims it pays, denies or reverses also reach `claim` webhooks as status changes.',
+    payload: ref('RemittanceResponse'),
+  },
 ];
 
 /** Every `X-Event-Type` the service sends (the `event` of a delivery in the log). */
