@@ -373,8 +373,12 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     const created = await create(claimBody('Paid'), b);
     const claim = await waitForStatus(created.code, 'paid', b);
     expect(statuses(claim)).toEqual(['ready', 'submitted', 'accepted', 'paid']);
-    expect(claim.status_history[2].detail).toBe('277 A2:20');
-    expect(claim.status_history[3].detail).toBe('277 F1:65, paid 980.5: Paid');
+    expect(claim.status_history[2].detail).toBe(
+      '277 A2:20 (Acknowledgement/Acceptance into adjudication system-The claim/encounter has been accepted into the adjudication system.; Accepted for processing.)',
+    );
+    expect(claim.status_history[3].detail).toBe(
+      '277 F1:65 (Finalized/Payment-The claim/line has been paid.; Claim/line has been paid.), paid 980.5: Paid',
+    );
     const calls = fake.statusCalls.filter((c) => c.claimCode === created.code);
     expect(calls.length).toBe(4);
     expect(calls[0].x12).toContain('ST*276*');

@@ -69,9 +69,12 @@ describe('claim lifecycle (CONTRACT §12)', () => {
     expect([1, 2, 3].map((a) => submitRetryDelayMs(a, 100))).toEqual([100, 200, 400]);
   });
 
-  it('describes a status with its codes, payment and message', () => {
+  it('describes a status with its codes in words, payment and message', () => {
     expect(describe277({ ...stc('F1', '250'), code: '65', message: 'Paid in full' })).toBe(
-      '277 F1:65, paid 250: Paid in full',
+      '277 F1:65 (Finalized/Payment-The claim/line has been paid.; Claim/line has been paid.), paid 250: Paid in full',
+    );
+    expect(describe277({ ...stc('A2'), code: '9999' })).toBe(
+      '277 A2:9999 (Acknowledgement/Acceptance into adjudication system-The claim/encounter has been accepted into the adjudication system.; Unknown code 9999)',
     );
   });
 });

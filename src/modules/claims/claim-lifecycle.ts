@@ -1,4 +1,5 @@
 import { toMinor } from '@/common/decimal';
+import { CLAIM_STATUS_CATEGORIES, CLAIM_STATUS_CODES, describeCode } from '@/modules/x12/codes';
 import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
 import type { ClaimStatus } from './claim.entity';
 
@@ -50,10 +51,17 @@ export function statusFrom277(line: ClaimStatusLine): ClaimStatus | null {
   return null;
 }
 
-/** The 277's words for the history: `277 F1:65, paid 250.00: <payer's message>`. */
+/**
+ * The 277's words for the history (CONTRACT §16: details in words): `277 F1:65 (Finalized/
+ * Payment-...; Claim/line has been paid.), paid 250.00: <payer's message>`.
+ */
 export function describe277(line: ClaimStatusLine): string {
-  const parts = [`277 ${[line.category, line.code].filter(Boolean).join(':')}`];
+  const words = [
+    describeCode(CLAIM_STATUS_CATEGORIES, line.category.toUpperCase()),
+    ...(line.code ? [describeCode(CLAIM_STATUS_CODES, line.code)] : []),
+  ].join('; ');
+  const parts = [`277 ${[line.category, line.code].filter(Boolean).join(':')} (${words})`];
   if (line.paymentAmount !== null) parts.push(`paid ${line.paymentAmount}`);
   const text = parts.join(', ');
-  return (line.message ? `${text}: ${line.message}` : text).slice(0, 500);
+  return (line.message ? `${text}: ${line.message}` : text).slice(0, 1000);
 }

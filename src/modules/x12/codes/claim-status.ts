@@ -47,6 +47,7 @@ export const CLAIM_STATUS_CODES: Readonly<Record<string, string>> = {
   '27': 'Policy canceled.',
   '33': 'Subscriber and subscriber id not found.',
   '35': 'Claim/encounter not found.',
+  '65': 'Claim/line has been paid.',
   '116': 'Claim submitted to the incorrect payer.',
   '158': "Entity's date of birth.",
   '164': "Entity's contract/member number.",
