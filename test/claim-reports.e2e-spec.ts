@@ -474,6 +474,45 @@ describe('claim reports and remittances (CONTRACT §16)', () => {
     ]);
   });
 
+  it('rejects one claim from a polled 999 and another from a polled 277CA, with reasons in words', async () => {
+    const byAck = await submitted('PolledNineNineNine');
+    const by277 = await submitted('PolledRejected');
+    const st02 = String(byAck.control).padStart(4, '0');
+    fake
+      .addReport(
+        'r-999-rejects',
+        '999',
+        report('999-rejected.x12')
+          .replace('AK1*HC*1047*', `AK1*HC*${byAck.control}*`)
+          .replace('AK2*837*1047*', `AK2*837*${st02}*`),
+      )
+      .addReport(
+        'r-277-rejects',
+        '277',
+        report('277ca-rejected.x12').replaceAll('CLM-1002', by277.code),
+      );
+    await t.app.get(ClaimReportPoller).tick();
+    expect(fake.reports).toEqual([]);
+    const rejected = await get(byAck.code);
+    expect(rejected.status_history.map((h) => h.status)).toEqual([
+      'ready',
+      'submitted',
+      'rejected',
+    ]);
+    expect(rejected.status_history[2].detail).toContain(
+      'NM1 at segment 8 (loop 2010): Segment Has Data Element Errors (8); element NM109: Invalid Code Value (7)',
+    );
+    const rejected277 = await get(by277.code);
+    expect(rejected277.status_history.map((h) => h.status)).toEqual([
+      'ready',
+      'submitted',
+      'rejected',
+    ]);
+    expect(rejected277.status_history[2].detail).toMatch(
+      /^277CA: rejected\. A7 Acknowledgement\/Rejected for Invalid Information/,
+    );
+  });
+
   it('leaves a polled report it cannot read upstream, unstored, and takes the others', async () => {
     const { code } = await submitted('PolledAfterBad');
     fake
