@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -55,6 +57,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     deliveryId: string;
     bWebhookId: string;
     batchUid: string;
+    remittanceId: string;
   };
   const http = () => request(t.app.getHttpServer());
 
@@ -126,6 +129,16 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         })
         .expect(201)
     ).body.batch_uid;
+    // A's remittance (CONTRACT §16): an 835 uploaded by A, its claims unmatched.
+    await http()
+      .post('/api/auth/v1/claim-reports/')
+      .set(a.auth)
+      .set('content-type', 'text/plain')
+      .send(readFileSync(resolve(__dirname, 'x12/reports', '835-several-claims.x12'), 'utf8'))
+      .expect(202);
+    ids.remittanceId = (
+      await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200)
+    ).body.result[0].id;
     expect(Object.values(ids).every((v) => v !== undefined)).toBe(true);
     // The claims worker moves the claim on (paper: no clearinghouse here, so it waits to be
     // mailed); snapshots start after.
@@ -312,6 +325,20 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       ofA: () => ids.claimCode,
       missing: () => missingCode('CLM'),
       send: (id) => http().post(path('/api/auth/v1/claims/{}/mailed/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/remittances/{id}/',
+      ofA: () => ids.remittanceId,
+      missing: () => randomUUID(),
+      send: (id) => http().get(path('/api/auth/v1/remittances/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/remittances/{id}/x12/',
+      ofA: () => ids.remittanceId,
+      missing: () => randomUUID(),
+      send: (id) => http().get(path('/api/auth/v1/remittances/{}/x12/')(id)).set(b.auth),
       status: 404,
     },
     {

@@ -59,6 +59,7 @@ const ESTIMATES = '/api/auth/v1/estimates/';
 const PLAN_LISTS: [string, () => Record<string, unknown>][] = [
   ['copayment', () => ({ value: '10.00', flags: ['oon'] })],
   ['coinsurance', () => ({ value: '20' })],
+  ['deductible', () => ({ value: '25.00', flags: ['inn'] })],
   ['allowance', () => ({ value: '45.00', flags: ['oon'] })],
   ['allowance_accepted', () => ({ value: '0' })],
   ['allowance_reserved', () => ({ value: '0' })],
