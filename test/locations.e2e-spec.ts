@@ -440,6 +440,49 @@ describe('locations: the rendering provider is an individual, as the NPI registr
     expect(registry.queries).toContain('?version=2.1&number=1234567893');
   });
 
+  it("refuses a claim whose own rendering provider is a type-2 NPI, with the field error and the claim's other errors", async () => {
+    const http = () => request(t.app.getHttpServer());
+    const member = {
+      first_name: 'Maria',
+      last_name: 'Gonzalez',
+      dob: '1986-04-12',
+      type: 'self',
+      sex: 'female',
+      member_id: 'VSP104882211',
+    };
+    const claim = (npi: string, diagnosis_codes?: string[]) => ({
+      patient: member,
+      primary_member: { ...member, insurer_code: 'insurer:vision:vsp' },
+      services: [
+        { codes: ['92014'], date: '2026-01-14', quantity: 1, cost: '145.00', diagnosis_codes },
+      ],
+      paid_amount: '145.00',
+      rendering_provider: provider(npi),
+    });
+    const organisation = await http()
+      .post('/api/auth/v1/claims/')
+      .set(a.auth)
+      .send(claim('1234567893'));
+    // Reported together with the insurer's own rule (VSP wants a diagnosis).
+    expect({ status: organisation.status, body: organisation.body }).toEqual({
+      status: 400,
+      body: {
+        errors: {
+          ...refused.errors,
+          services: {
+            $: ['At least one service needs a diagnosis code for VSP Vision Care claims.'],
+          },
+        },
+      },
+    });
+    const person = await http()
+      .post('/api/auth/v1/claims/')
+      .set(a.auth)
+      .send(claim('1245319599', ['H52.13']));
+    expect(person.status).toBe(201);
+    expect(person.body.rendering_provider.npi).toBe('1245319599');
+  });
+
   it('accepts an NPI the registry does not know, or when the registry cannot be asked', async () => {
     const http = () => request(t.app.getHttpServer());
     // A valid check digit the registry has no record of.

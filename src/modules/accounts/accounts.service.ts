@@ -63,12 +63,13 @@ export function checkRenderingProvider(
     );
 }
 
+/** What a rendering provider the NPI registry knows as an organisation is told (CONTRACT §15). */
+export const ORGANISATION_NPI_MESSAGE =
+  'The NPI registry lists this NPI as an organisation (type 2): the rendering provider is an individual (a type-1 NPI).';
+
 /** The field error for a rendering provider the NPI registry knows as an organisation. */
 export function organisationNpiError(field = 'rendering_provider.npi'): ValidationFailed {
-  return ValidationFailed.field(
-    field,
-    'The NPI registry lists this NPI as an organisation (type 2): the rendering provider is an individual (a type-1 NPI).',
-  );
+  return ValidationFailed.field(field, ORGANISATION_NPI_MESSAGE);
 }
 
 /** The address columns of a location (all null when `address` is null). */

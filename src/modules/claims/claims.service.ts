@@ -11,9 +11,10 @@ import {
 } from '@/common/errors';
 import { formatDecimal4 } from '@/common/decimal';
 import { paginateKeyset } from '@/common/pagination/keyset-paginator';
-import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AccountsService, ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/accounts.service';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
+import { NpiRegistry } from '@/modules/accounts/npi-registry';
 import { MailService } from '@/modules/mail/mail.service';
 import { isoWithOffset } from '@/common/dates';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
@@ -46,6 +47,7 @@ export class ClaimsService {
     private readonly clearinghouse: ClaimsClearinghouseClient,
     private readonly insurers: InsurerSettingsService,
     private readonly transitions: ClaimTransitions,
+    private readonly npiRegistry: NpiRegistry,
   ) {}
 
   /**
@@ -68,6 +70,11 @@ export class ClaimsService {
         ['rendering_provider', 'npi'],
         "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.",
       );
+    else if (
+      input.rendering_provider &&
+      (await this.npiRegistry.entityOf(input.rendering_provider.npi)) === 'organization'
+    )
+      addFieldError(errors, ['rendering_provider', 'npi'], ORGANISATION_NPI_MESSAGE);
     const insurer = input.primary_member.insurer_code;
     if (!isClaimInsurer(insurer)) {
       (errors.$ ??= []).push(`Unknown insurer code: ${insurer}.`);
