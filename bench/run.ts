@@ -169,6 +169,8 @@ function serviceEnv(port: number, topology: Record<string, string> = {}): NodeJS
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
+    // Loopback only: no TLS for PUBLIC_URL or the bench's webhook receiver (CONTRACT §20).
+    ALLOW_INSECURE_HTTP: 'true',
     PORT: String(port),
     DATABASE_URL,
     DATABASE_POOL_SIZE: String(POOL_SIZE),

@@ -247,8 +247,9 @@ export class WebhooksService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    // Production: PHI travels to receivers only over TLS (CONTRACT §20).
-    if (this.config.isProduction && !/^https:\/\//i.test(url)) {
+    // Production: PHI travels to receivers only over TLS (CONTRACT §20), unless the operator
+    // said the deployment runs without TLS (ALLOW_INSECURE_HTTP=true: a loopback trial, the bench).
+    if (this.config.isProduction && !this.config.allowInsecureHttp && !/^https:\/\//i.test(url)) {
       throw ValidationFailed.field('url', 'Use an https URL: webhooks are sent over TLS only.');
     }
     try {
