@@ -1,0 +1,110 @@
+import { ADJUSTMENT_GROUPS, CARC, describeCode, RARC } from './codes';
+import { readDate, readDecimal } from './x12.elements';
+import type { Segment } from './x12.segment';
+import type {
+  Adjustment,
+  ProviderAdjustment,
+  Remark,
+  RemittanceClaim,
+  RemittanceServiceLine,
+} from './x835.reader';
+
+/** The 835's segment readers: CLP, CAS, SVC and PLB, remark codes and required amounts. */
+
+const CLAIM_STATUSES = ['1', '2', '3', '4', '19', '20', '21', '22', '23', '25'];
+const GROUPS = Object.keys(ADJUSTMENT_GROUPS);
+
+export function readClp(s: Segment): RemittanceClaim {
+  const statusCode = s.required(2);
+  if (!CLAIM_STATUSES.includes(statusCode))
+    throw s.error(
+      `CLP02 ${JSON.stringify(statusCode)} is not a claim status code (expected ${CLAIM_STATUSES.join(', ')})`,
+    );
+  return {
+    patientControlNumber: s.required(1),
+    statusCode,
+    charge: amount(s, 3),
+    paid: amount(s, 4),
+    patientResponsibility: readDecimal(s, 5) ?? '0',
+    filingIndicator: s.el(6),
+    payerClaimControlNumber: s.el(7),
+    patientName: '',
+    serviceFrom: null,
+    serviceTo: null,
+    adjustments: [],
+    remarks: [],
+    serviceLines: [],
+    segment: s.position,
+  };
+}
+
+/** CAS: a group code, then up to six (reason, amount, quantity) triplets. */
+export function readCas(s: Segment): Adjustment[] {
+  const group = s.required(1);
+  if (!GROUPS.includes(group))
+    throw s.error(`CAS01 ${JSON.stringify(group)}: expected ${GROUPS.join(', ')}`);
+  const out: Adjustment[] = [];
+  for (let n = 2; n <= 17; n += 3) {
+    const reasonCode = s.el(n);
+    if (reasonCode === '') {
+      if (s.el(n + 1) !== '')
+        throw s.error(`CAS${String(n + 1).padStart(2, '0')} has an amount without a reason code`);
+      continue;
+    }
+    out.push({
+      group,
+      reasonCode,
+      amount: amount(s, n + 1),
+      quantity: readDecimal(s, n + 2),
+      description: describeCode(CARC, reasonCode),
+      segment: s.position,
+    });
+  }
+  if (out.length === 0) throw s.error('CAS02 (the adjustment reason code) is required but empty');
+  return out;
+}
+
+export function readSvc(s: Segment): RemittanceServiceLine {
+  const [qualifier = '', ...rest] = s.components(1);
+  const codes = rest.slice(0, 5).filter((c) => c !== '');
+  if (codes.length === 0) throw s.error('SVC01-2 (the procedure code) is required but empty');
+  return {
+    qualifier,
+    codes,
+    charge: amount(s, 2),
+    paid: amount(s, 3),
+    units: readDecimal(s, 5) ?? '1',
+    serviceDate: null,
+    allowed: null,
+    adjustments: [],
+    remarks: [],
+    segment: s.position,
+  };
+}
+
+/** PLB: a provider, a date, then up to six (reason:reference, amount) pairs. */
+export function readPlb(s: Segment): ProviderAdjustment[] {
+  const provider = s.required(1);
+  const fiscalPeriodEnd = readDate(s, 2, s.required(2));
+  const out: ProviderAdjustment[] = [];
+  for (let n = 3; n <= 13; n += 2) {
+    if (s.el(n) === '') continue;
+    const [reason = '', reference = ''] = s.components(n);
+    out.push({ provider, fiscalPeriodEnd, reason, reference, amount: amount(s, n + 1) });
+  }
+  if (out.length === 0) throw s.error('PLB03 (the adjustment reason) is required but empty');
+  return out;
+}
+
+export function remarks(s: Segment, ns: number[]): Remark[] {
+  return ns
+    .map((n) => s.el(n))
+    .filter((c) => c !== '')
+    .map((code) => ({ code, description: describeCode(RARC, code) }));
+}
+
+export function amount(s: Segment, n: number): string {
+  const value = readDecimal(s, n);
+  if (value === null) throw s.error(`${s.id}${String(n).padStart(2, '0')} is required but empty`);
+  return value;
+}
