@@ -10,12 +10,13 @@ import { promisify } from 'node:util';
  * send: each passes pyx12 (../shared/tools/pyx12, its 835, 277CA and 999 maps). A clone without
  * ../shared skips, saying so.
  */
-const PYX12 = resolve(__dirname, '../../../../shared/tools/pyx12');
+// PYX12_DIR names a pyx12 checkout; the maintainers keep one beside the repository.
+const PYX12 = process.env.PYX12_DIR ?? resolve(__dirname, '../../../../shared/tools/pyx12');
 const REPORTS = resolve(__dirname, '../../../test/x12/reports');
 const present = existsSync(join(PYX12, 'pyx12'));
 if (!present)
   console.warn(
-    `pyx12 report validation skipped: ${PYX12} is absent (../shared is not beside this clone)`,
+    `pyx12 report validation skipped: ${PYX12} is absent (set PYX12_DIR to a pyx12 checkout)`,
   );
 
 const run = promisify(execFile);

@@ -11,11 +11,12 @@ import { VARIANT_ENVELOPE, X837_VARIANTS } from './x837.variants';
  * CONTRACT §15: every variant's 837P passes an independent 005010X222A1 validator, pyx12
  * (../shared/tools/pyx12 beside the repository). A clone without ../shared skips, saying so.
  */
-const PYX12 = resolve(__dirname, '../../../../shared/tools/pyx12');
+// PYX12_DIR names a pyx12 checkout; the maintainers keep one beside the repository.
+const PYX12 = process.env.PYX12_DIR ?? resolve(__dirname, '../../../../shared/tools/pyx12');
 const present = existsSync(join(PYX12, 'pyx12'));
 if (!present)
   console.warn(
-    `pyx12 837P validation skipped: ${PYX12} is absent (../shared is not beside this clone)`,
+    `pyx12 837P validation skipped: ${PYX12} is absent (set PYX12_DIR to a pyx12 checkout)`,
   );
 
 const run = promisify(execFile);
