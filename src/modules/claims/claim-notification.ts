@@ -1,5 +1,6 @@
 import { lineCharge } from './claim-charges';
-import type { ClaimPersonResponse, ClaimResponse } from './dto/claim.response';
+import type { ClaimPersonResponse } from './dto/claim-parts.response';
+import type { ClaimResponse } from './dto/claim.response';
 
 export interface RenderedMail {
   subject: string;

@@ -6,10 +6,8 @@ import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { lineCharge } from '@/modules/claims/claim-charges';
 import { formatUsd } from '@/modules/claims/claim-notification';
 import { ClaimsService } from '@/modules/claims/claims.service';
-import type {
-  ClaimListResponse,
-  ClaimRemittanceResponse,
-} from '@/modules/claims/dto/claim.response';
+import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
+import type { ClaimRemittanceResponse } from '@/modules/claims/dto/claim-parts.response';
 import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
 import { NotifyCustomerDto } from '@/modules/claims/dto/notify-customer.dto';
 import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
