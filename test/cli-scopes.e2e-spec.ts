@@ -1,30 +1,7 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import request from 'supertest';
+import { runCli } from './support/cli';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
-
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        require.resolve('ts-node/dist/bin'),
-        '-r',
-        'tsconfig-paths/register',
-        '--transpile-only',
-        'src/cli.ts',
-        ...args,
-      ],
-      { cwd: join(__dirname, '..'), env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('CLI --scopes (CONTRACT §14)', () => {
   let t: TestApp;
