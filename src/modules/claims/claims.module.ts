@@ -17,6 +17,7 @@ import { ClaimsProcessor } from './claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 import { ClaimsService } from './claims.service';
 import { ClaimReport } from './reports/claim-report.entity';
+import { ClaimReportApplier } from './reports/claim-report-apply';
 import { ClaimReportPoller } from './reports/claim-report-poller';
 import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
 import { ClaimReportsService } from './reports/claim-reports.service';
@@ -36,6 +37,7 @@ import { Remittance } from './reports/remittance.entity';
   providers: [
     ClaimsService,
     ClaimReportsService,
+    ClaimReportApplier,
     ClaimReportPoller,
     ClaimsQueue,
     ClaimTransitions,

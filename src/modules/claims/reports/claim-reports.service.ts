@@ -1,34 +1,14 @@
 import { createHash } from 'node:crypto';
-import { formatDecimal4 } from '@/common/decimal';
 import { NotFoundError } from '@/common/errors';
 import { paginateKeyset } from '@/common/pagination/keyset-paginator';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In, IsNull } from 'typeorm';
-import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
+import { DataSource, IsNull } from 'typeorm';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
-import {
-  readClaimReport,
-  type ClaimReport as ParsedReport,
-} from '@/modules/x12/claim-report.reader';
-import type { Remittance as Remittance835 } from '@/modules/x12/x835.reader';
-import { isRejection } from '@/modules/x12/x999.reader';
-import { BillingProviders } from '../claim-billing-provider';
-import type { ClaimChange, ClaimMoved } from '../claim-transitions';
+import { readClaimReport } from '@/modules/x12/claim-report.reader';
 import { ClaimTransitions } from '../claim-transitions';
-import { Claim } from '../claim.entity';
 import { ClaimReport, type ClaimReportSource } from './claim-report.entity';
-import {
-  claimRemittance,
-  describe277ca,
-  describe999,
-  describeClp,
-  describeTa1,
-  remittanceEntry,
-  statusFromClp,
-} from './claim-report-words';
+import { ClaimReportApplier, type Work } from './claim-report-apply';
 import {
   RemittanceListResponse,
   RemittanceResponse,
@@ -36,7 +16,7 @@ import {
 } from './dto/remittance.response';
 import { Remittance } from './remittance.entity';
 
-export const EVENT_REMITTANCE_RECEIVED = 'remittance.received';
+export { EVENT_REMITTANCE_RECEIVED } from './claim-report-apply';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,13 +37,6 @@ export interface ReportOutcome {
   duplicate: boolean;
 }
 
-interface Work {
-  moved: ClaimMoved[];
-  deliveries: string[];
-  matched: number;
-  unmatched: number;
-}
-
 /**
  * Processes claim reports (CONTRACT §16): 999 and TA1 rejections, 277CA acceptances and
  * rejections, 835 remittances. A report is parsed first (an X12ParseError stores nothing), then
@@ -77,12 +50,10 @@ export class ClaimReportsService {
   private readonly logger = new Logger(ClaimReportsService.name);
 
   constructor(
-    @InjectConfig() private readonly config: AppConfig,
     @InjectDataSource() private readonly db: DataSource,
     private readonly transitions: ClaimTransitions,
-    private readonly providers: BillingProviders,
     private readonly outbox: WebhookOutbox,
-    private readonly clearinghouse: ClaimsClearinghouseClient,
+    private readonly applier: ClaimReportApplier,
   ) {}
 
   async ingest(text: string, origin: ReportOrigin): Promise<ReportOutcome> {
@@ -112,7 +83,7 @@ export class ClaimReportsService {
         return { ...summary(existing), duplicate: true };
       }
       const id = rows[0].id;
-      await this.apply(em, id, parsed, origin, work);
+      await this.applier.apply(em, id, parsed, origin, work);
       await em.update(ClaimReport, id, {
         claimsMatched: work.matched,
         claimsUnmatched: work.unmatched,
@@ -178,192 +149,6 @@ export class ClaimReportsService {
     if (!found) throw new NotFoundError(`Remittance ${id} not found.`);
     return found;
   }
-
-  private async apply(
-    em: EntityManager,
-    reportId: string,
-    report: ParsedReport,
-    origin: ReportOrigin,
-    work: Work,
-  ): Promise<void> {
-    const scope = origin.accountId ? { accountId: origin.accountId } : {};
-    for (const ta1 of report.interchangeAcknowledgments) {
-      const claims = await this.byControlNumber(em, scope, ta1.controlNumber);
-      count(work, claims.length);
-      if (ta1.status.code !== 'R') continue;
-      for (const c of claims)
-        await this.move(em, c, work, {
-          status: 'rejected',
-          detail: describeTa1(ta1),
-          nextInMs: null,
-        });
-    }
-    for (const group of report.groupAcknowledgments) {
-      const groupRejected = isRejection(group.status.code);
-      for (const set of group.sets) {
-        const claims = await this.byControlNumber(em, scope, set.setControlNumber);
-        count(work, claims.length);
-        if (!isRejection(set.status.code) && !(groupRejected && set.status.code === '')) continue;
-        for (const c of claims)
-          await this.move(em, c, work, {
-            status: 'rejected',
-            detail: describe999(set, groupRejected),
-            nextInMs: null,
-          });
-      }
-      if (group.sets.length === 0 && groupRejected) {
-        // A group rejected as a whole (AK9*R without AK2): its 837Ps by GS06.
-        const claims = await this.byControlNumber(em, scope, group.groupControlNumber);
-        count(work, claims.length);
-        const detail = `999: the 837P functional group ${group.groupControlNumber} was rejected: ${[group.status, ...group.syntaxErrors].map((e) => `${e.description} (${e.code})`).join('. ')}.`;
-        for (const c of claims)
-          await this.move(em, c, work, { status: 'rejected', detail, nextInMs: null });
-      }
-    }
-    for (const ack of report.claimAcknowledgments) {
-      for (const claimAck of ack.claims) {
-        const where = [
-          { ...scope, code: claimAck.patientControlNumber },
-          ...(claimAck.clearinghouseTrace
-            ? [{ ...scope, clearinghouseId: claimAck.clearinghouseTrace }]
-            : []),
-        ];
-        const claim = await em.findOne(Claim, { where });
-        count(work, claim ? 1 : 0);
-        if (!claim || !claimAck.outcome) continue;
-        await this.move(em, claim, work, {
-          status: claimAck.outcome,
-          detail: describe277ca(claimAck),
-          // Accepted: status checks go on where they run at all; otherwise the 835 will tell.
-          nextInMs:
-            claimAck.outcome === 'accepted' &&
-            this.clearinghouse.checksStatusOf(claim.insurerCode) &&
-            claim.statusChecks < this.config.claims.statusMaxChecks
-              ? this.config.claims.statusIntervalMs
-              : null,
-        });
-      }
-    }
-    for (const r of report.remittances) await this.applyRemittance(em, reportId, r, scope, work);
-  }
-
-  private async applyRemittance(
-    em: EntityManager,
-    reportId: string,
-    r: Remittance835,
-    scope: { accountId?: string },
-    work: Work,
-  ): Promise<void> {
-    const codes = [...new Set(r.claims.map((c) => c.patientControlNumber))];
-    const found = codes.length
-      ? await em.find(Claim, { where: { ...scope, code: In(codes) } })
-      : [];
-    const byCode = new Map(found.map((c) => [c.code, c]));
-    const accounts = scope.accountId
-      ? [scope.accountId]
-      : [...new Set(found.map((c) => c.accountId))];
-    if (accounts.length === 0) {
-      // A polled 835 naming no claim of any account: kept as the stored report only.
-      count(work, 0, r.claims.length);
-      return;
-    }
-    for (const accountId of accounts) {
-      const mine = r.claims.filter((c) => {
-        const claim = byCode.get(c.patientControlNumber);
-        return !claim || claim.accountId === accountId;
-      });
-      const entries = mine.map((c) => {
-        const claim = byCode.get(c.patientControlNumber);
-        return remittanceEntry(c, claim ? claim.code : null);
-      });
-      const matched = entries.filter((e) => e.claim_code !== null).length;
-      const inserted: { id: string }[] = await em.query(
-        `INSERT INTO remittances (account_id, report_id, payer_id, payer_name, trace_number,
-           payment_amount, payment_method, paid_at, claims, provider_adjustments, claims_matched,
-           claims_unmatched)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT ON CONSTRAINT remittances_once DO NOTHING RETURNING id`,
-        [
-          accountId,
-          reportId,
-          r.payerId.slice(0, 80),
-          r.payerName.slice(0, 80),
-          r.traceNumber.slice(0, 80),
-          r.paymentAmount,
-          r.paymentMethod,
-          r.paidAt,
-          JSON.stringify(entries),
-          JSON.stringify(
-            r.providerAdjustments.map((p) => ({
-              reason: p.reason,
-              reference: p.reference,
-              amount: formatDecimal4(p.amount),
-              fiscal_period_end: p.fiscalPeriodEnd,
-            })),
-          ),
-          matched,
-          entries.length - matched,
-        ],
-      );
-      count(work, matched, entries.length - matched);
-      if (inserted.length === 0) continue; // this payment was received before
-      const remittanceId = inserted[0].id;
-      for (const c of mine) {
-        const claim = byCode.get(c.patientControlNumber);
-        if (!claim) continue;
-        const remittance = claimRemittance(remittanceId, r, c);
-        const status = statusFromClp(c.statusCode);
-        const moved = status
-          ? await this.move(em, claim, work, {
-              status,
-              detail: describeClp(r, c),
-              set: { remittance },
-              nextInMs: null,
-            })
-          : false;
-        // A supplemental payment (or a CLP02 23/25) changes the remittance, not the state.
-        if (!moved) await em.update(Claim, claim.id, { remittance });
-      }
-      const row = await em.findOneByOrFail(Remittance, { id: remittanceId });
-      work.deliveries.push(
-        ...(await this.outbox.recordEventInTx(em, {
-          accountId,
-          topic: 'remittance',
-          event: EVENT_REMITTANCE_RECEIVED,
-          resourceKey: `remittance:${remittanceId}`,
-          resourceUid: remittanceId,
-          body: JSON.stringify(RemittanceResponse.from(row)),
-        })),
-      );
-    }
-  }
-
-  private async move(
-    em: EntityManager,
-    claim: Claim,
-    work: Work,
-    change: ClaimChange,
-  ): Promise<boolean> {
-    const { location } = await this.providers.forLocation(claim.accountId, claim.locationId);
-    const moved = await this.transitions.moveInTx(em, claim.id, location, change);
-    if (moved) work.moved.push(moved);
-    return moved !== null;
-  }
-
-  /** The claims whose 837P interchange had this control number (ISA13 = GS06 = ST02). */
-  private byControlNumber(
-    em: EntityManager,
-    scope: { accountId?: string },
-    controlNumber: string,
-  ): Promise<Claim[]> {
-    if (!/^\d{1,9}$/.test(controlNumber)) return Promise.resolve([]);
-    return em.find(Claim, { where: { ...scope, x12ControlNumber: Number(controlNumber) } });
-  }
-}
-
-function count(work: Work, matched: number, unmatched = matched === 0 ? 1 : 0): void {
-  work.matched += matched;
-  work.unmatched += unmatched;
 }
 
 function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
