@@ -10,27 +10,12 @@ import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes';
-import { ValidationFailed } from '@/common/errors';
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
-import { USER_ROLES, type UserRole } from '@/modules/accounts/user.entity';
-import { UsersService } from '@/modules/accounts/users.service';
+import { CreateUserCommand, ResetPasswordCommand } from '@/cli/users.commands';
+import { describeError, fail, print } from '@/cli/output';
 
 /** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
-}
-
-function fail(message: string): never {
-  process.stderr.write(`${JSON.stringify({ error: message })}\n`);
-  process.exit(1);
-}
-
-function describeError(e: unknown): string {
-  if (e instanceof ValidationFailed) return JSON.stringify(e.errors);
-  return e instanceof Error ? e.message : String(e);
-}
 
 interface CreateAccountOptions {
   name: string;
@@ -188,91 +173,6 @@ class RevokeApiKeyCommand extends CommandRunner {
     required: true,
   })
   parseKey(v: string) {
-    return v;
-  }
-}
-
-/**
- * The password, read from standard input (its first line) and never from the command line,
- * where other users of the machine could read it in the process list and the shell history.
- */
-async function passwordFromStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Password (then Enter, Ctrl-D): ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
-  if (!password) fail('Give the password on standard input');
-  return password;
-}
-
-@Command({
-  name: 'users:create',
-  description: 'Create a web user of an account (CONTRACT §20); the password is read from stdin',
-})
-class CreateUserCommand extends CommandRunner {
-  constructor(private readonly users: UsersService) {
-    super();
-  }
-
-  async run(
-    _params: string[],
-    options: { account: string; email: string; role: UserRole },
-  ): Promise<void> {
-    if (!/^[0-9a-f-]{36}$/i.test(options.account ?? '')) fail('--account must be an account id');
-    if (!options.email?.includes('@')) fail('--email must be an e-mail address');
-    if (!USER_ROLES.includes(options.role)) fail(`--role must be one of ${USER_ROLES.join(', ')}`);
-    const password = await passwordFromStdin();
-    try {
-      const user = await this.users.create(options.account, options.email, options.role, password);
-      print({
-        user: { id: user.id, account_id: user.accountId, email: user.email, role: user.role },
-      });
-    } catch (e) {
-      fail(describeError(e));
-    }
-  }
-
-  @Option({ flags: '--account <id>', description: 'The account id', required: true })
-  parseAccount(v: string) {
-    return v;
-  }
-
-  @Option({
-    flags: '--email <email>',
-    description: 'E-mail the user signs in with',
-    required: true,
-  })
-  parseEmail(v: string) {
-    return v;
-  }
-
-  @Option({ flags: '--role <role>', description: 'admin or staff', required: true })
-  parseRole(v: string) {
-    return v;
-  }
-}
-
-@Command({
-  name: 'users:reset-password',
-  description: "Set a user's password, read from stdin; the user's sessions end",
-})
-class ResetPasswordCommand extends CommandRunner {
-  constructor(private readonly users: UsersService) {
-    super();
-  }
-
-  async run(_params: string[], options: { email: string }): Promise<void> {
-    const password = await passwordFromStdin();
-    try {
-      const user = await this.users.setPassword(options.email ?? '', password);
-      print({ user: { id: user.id, email: user.email }, sessions_ended: true });
-    } catch (e) {
-      fail(describeError(e));
-    }
-  }
-
-  @Option({ flags: '--email <email>', description: 'E-mail of the user', required: true })
-  parseEmail(v: string) {
     return v;
   }
 }

@@ -1,21 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '@/common/codes';
 import { ConflictError, NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, verifyPassword } from '@/common/passwords';
 import { UserToken, type UserTokenPurpose } from './user-token.entity';
 import { User, type UserRole } from './user.entity';
-
-/** CONTRACT §20: how long each kind of link works. */
-export const TOKEN_LIFETIME_MS: Record<UserTokenPurpose, number> = {
-  invitation: 72 * 3600_000,
-  password_reset: 3600_000,
-};
-
-/** At most this many reset links per user and hour: "forgot password" cannot flood a mailbox. */
-const RESETS_PER_HOUR = 3;
+import {
+  claimToken,
+  liveTokenUser,
+  mintToken,
+  resetLimitReached,
+  tokenFits,
+  type UserWithToken,
+  voidTokens,
+} from './user-tokens';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -33,12 +32,6 @@ export interface UserSummary {
   sessionEpoch: number;
 }
 
-/** A user with the link token just minted for them (the token is mailed, never stored). */
-export interface UserWithToken {
-  user: UserSummary;
-  token: string;
-}
-
 export function summarize(u: User): UserSummary {
   return {
     id: u.id,
@@ -52,8 +45,6 @@ export function summarize(u: User): UserSummary {
     sessionEpoch: u.sessionEpoch,
   };
 }
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The rule every new password meets (the DTOs say the same; the CLI calls this). */
 export function passwordProblem(password: string): string | null {
@@ -108,7 +99,7 @@ export class UsersService {
   /** A user without a password yet, and the invitation link's token (valid 72 hours). */
   async invite(accountId: string, email: string, role: UserRole): Promise<UserWithToken> {
     const user = await this.insert(accountId, email, role, null);
-    const token = await this.mintToken(this.db.manager, user.id, 'invitation');
+    const token = await mintToken(this.db.manager, user.id, 'invitation');
     this.logger.log({ accountId, userId: user.id, role }, 'user invited');
     return { user: summarize(user), token };
   }
@@ -119,25 +110,16 @@ export class UsersService {
     if (user.passwordHash || user.disabledAt)
       throw new ConflictError(`${user.email} has no open invitation.`);
     const token = await this.db.transaction(async (em) => {
-      await this.voidTokens(em, user.id, 'invitation');
-      return this.mintToken(em, user.id, 'invitation');
+      await voidTokens(em, user.id, 'invitation');
+      return mintToken(em, user.id, 'invitation');
     });
     return { user: summarize(user), token };
   }
 
   /** Whom a link would serve (the page that asks for the new password); null when it cannot. */
   async peekToken(purpose: UserTokenPurpose, token: string): Promise<UserSummary | null> {
-    if (!/^[0-9a-f]{64}$/.test(token)) return null;
-    const row = await this.tokens.findOne({
-      where: {
-        tokenHash: hashToken(token),
-        purpose,
-        usedAt: IsNull(),
-        expiresAt: MoreThan(new Date()),
-      },
-    });
-    const user = row ? await this.users.findOne({ where: { id: row.userId } }) : null;
-    return user && this.tokenFits(purpose, user) ? summarize(user) : null;
+    const user = await liveTokenUser(this.tokens, this.users, purpose, token);
+    return user ? summarize(user) : null;
   }
 
   /**
@@ -154,20 +136,14 @@ export class UsersService {
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
     const passwordHash = await hashPassword(password);
     return this.db.transaction(async (em) => {
-      // An UPDATE's answer through TypeORM is [rows, count].
-      const [claimed]: [{ user_id: string }[], number] = await em.query(
-        `UPDATE user_tokens SET used_at = now()
-          WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
-          RETURNING user_id`,
-        [hashToken(token), purpose],
-      );
-      if (claimed.length === 0) return null;
+      const userId = await claimToken(em, purpose, token);
+      if (!userId) return null;
       const user = await em.findOne(User, {
-        where: { id: claimed[0].user_id },
+        where: { id: userId },
         lock: { mode: 'pessimistic_write' },
       });
-      if (!user || !this.tokenFits(purpose, user)) return null;
-      await this.voidTokens(em, user.id, purpose);
+      if (!user || !tokenFits(purpose, user)) return null;
+      await voidTokens(em, user.id, purpose);
       const changed = await this.storePassword(em, user, passwordHash);
       this.logger.log({ userId: user.id, purpose }, 'password set from a link');
       return summarize(changed);
@@ -180,19 +156,12 @@ export class UsersService {
    */
   async requestPasswordReset(email: string): Promise<UserWithToken | null> {
     const user = await this.users.findOne({ where: { email: email.trim().toLowerCase() } });
-    if (!user || !this.tokenFits('password_reset', user)) return null;
-    const recent = await this.tokens.count({
-      where: {
-        userId: user.id,
-        purpose: 'password_reset',
-        createdAt: MoreThan(new Date(Date.now() - 3600_000)),
-      },
-    });
-    if (recent >= RESETS_PER_HOUR) {
+    if (!user || !tokenFits('password_reset', user)) return null;
+    if (await resetLimitReached(this.tokens, user.id)) {
       this.logger.warn({ userId: user.id }, 'password reset not sent: hourly limit');
       return null;
     }
-    const token = await this.mintToken(this.db.manager, user.id, 'password_reset');
+    const token = await mintToken(this.db.manager, user.id, 'password_reset');
     return { user: summarize(user), token };
   }
 
@@ -214,7 +183,7 @@ export class UsersService {
     const passwordHash = await hashPassword(password);
     return summarize(
       await this.db.transaction(async (em) => {
-        await this.voidTokens(em, user.id, 'password_reset');
+        await voidTokens(em, user.id, 'password_reset');
         return this.storePassword(em, user, passwordHash);
       }),
     );
@@ -307,31 +276,6 @@ export class UsersService {
         throw ValidationFailed.field('email', 'A user with this e-mail already exists.');
       throw e;
     }
-  }
-
-  /** An invitation serves a user who has no password yet; a reset, one who has. Never disabled. */
-  private tokenFits(purpose: UserTokenPurpose, user: User): boolean {
-    if (user.disabledAt) return false;
-    return purpose === 'invitation' ? !user.passwordHash : Boolean(user.passwordHash);
-  }
-
-  private async mintToken(
-    em: EntityManager,
-    userId: string,
-    purpose: UserTokenPurpose,
-  ): Promise<string> {
-    const token = randomBytes(32).toString('hex');
-    await em.insert(UserToken, {
-      tokenHash: hashToken(token),
-      userId,
-      purpose,
-      expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
-    });
-    return token;
-  }
-
-  private async voidTokens(em: EntityManager, userId: string, purpose: UserTokenPurpose) {
-    await em.update(UserToken, { userId, purpose, usedAt: IsNull() }, { usedAt: new Date() });
   }
 
   /** The new password, and a new epoch: the user's other sessions end. */

@@ -11,7 +11,8 @@ import {
 } from '@/common/errors';
 import { formatDecimal4 } from '@/common/decimal';
 import { paginateKeyset } from '@/common/pagination/keyset-paginator';
-import { AccountsService, ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/accounts.service';
+import { AccountsService } from '@/modules/accounts/accounts.service';
+import { ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/location-fields';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
 import { NpiRegistry } from '@/modules/accounts/npi-registry';
