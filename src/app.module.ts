@@ -20,6 +20,7 @@ import { AuditModule } from '@/modules/audit/audit.module';
 import { RateLimitModule } from '@/modules/auth/rate-limit.module';
 import { SeedModule } from '@/database/database.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { VerificationModule } from '@/modules/verification/verification.module';
 import { EstimatesModule } from '@/modules/estimates/estimates.module';
 import { ClaimsModule } from '@/modules/claims/claims.module';
 import { MailModule } from '@/modules/mail/mail.module';
@@ -57,6 +58,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
     AccountsModule,
     SeedModule,
     EligibilityModule,
+    VerificationModule,
     EstimatesModule,
     PatientsModule,
     ClaimsModule,

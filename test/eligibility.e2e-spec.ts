@@ -361,18 +361,20 @@ describe('eligibility', () => {
     it('runs a Universal Search over three insurers in one request', async () => {
       const uid = await startSearch(t.app, a.auth, {
         insurer_code: undefined,
-        insurer_code_list: [DEMO, 'insurer:vision:vsp', 'insurer:vision:eye_med'],
+        insurer_code_list: [DEMO, 'insurer:vision:spectera', 'insurer:vision:davis_vision'],
         patient: patient(),
       });
       const v2 = await waitForResult(t.app, a.auth, uid);
-      // Only the sandbox has a connector here; the request completes with the insurers that answered.
+      // Only the sandbox has a path here (no clearinghouse, not assisted): the request completes
+      // with the insurers that answered.
       expect(v2.status).toBe('complete');
       expect(v2.results.map((r: Json) => r.insurer_code)).toEqual([DEMO]);
     });
 
     it('ends as insurer_problem when no listed insurer can be reached', async () => {
       const uid = await startSearch(t.app, a.auth, {
-        insurer_code: 'insurer:vision:vsp',
+        // No clearinghouse in this suite, and not answered by a person by default.
+        insurer_code: 'insurer:vision:spectera',
         patient: patient(),
       });
       expect(await waitForResult(t.app, a.auth, uid)).toEqual({

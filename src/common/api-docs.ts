@@ -44,6 +44,10 @@ const ERROR_DOCS = {
     description: 'Unknown object, or one that belongs to another account.',
     example: { detail: 'Not found.' },
   },
+  409: {
+    description: 'The object is not in a state that allows this (held by another, or already done).',
+    example: { detail: 'This task is already completed.' },
+  },
   413: { description: 'Body over 1 MiB.', example: { detail: 'Request body too large.' } },
   415: {
     description:

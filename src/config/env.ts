@@ -44,6 +44,10 @@ export interface AppConfig {
   npiRegistryUrl: string | null;
   npiRegistryTimeoutMs: number;
   eligibilityWatchdogSeconds: number;
+  /** CONTRACT §18: how long a verifier's claim on a task lasts. */
+  verificationLeaseMinutes: number;
+  /** CONTRACT §18: a task is due this long after it was created. */
+  verificationSlaMinutes: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
   searchConcurrency: number;
@@ -250,6 +254,8 @@ export function loadConfig(
       : url('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '', ['https:', 'http:']),
     npiRegistryTimeoutMs: int('NPI_REGISTRY_TIMEOUT_MS', 3_000, 100, 60_000),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
+    verificationLeaseMinutes: int('VERIFICATION_LEASE_MINUTES', 30, 1, 1_440),
+    verificationSlaMinutes: int('VERIFICATION_SLA_MINUTES', 240, 1, 43_200),
     maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
     searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),

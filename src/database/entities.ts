@@ -17,6 +17,7 @@ import { ClaimReport } from '@/modules/claims/reports/claim-report.entity';
 import { Remittance } from '@/modules/claims/reports/remittance.entity';
 import { MailMessage } from '@/modules/mail/mail-message.entity';
 import { Patient } from '@/modules/patients/patient.entity';
+import { VerificationTask } from '@/modules/verification/verification-task.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/webhook.entity';
 
 /** Every entity, listed once for the app and the migration CLI. */
@@ -38,6 +39,7 @@ export const entities = [
   ClaimReport,
   Remittance,
   MailMessage,
+  VerificationTask,
   Webhook,
   WebhookDelivery,
   WebhookAttempt,

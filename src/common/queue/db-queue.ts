@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
 import { queryPrepared } from '@/database/pg-pool';
 import type { LocalLane } from './local-lane';
@@ -181,6 +181,58 @@ export abstract class DbQueue {
       [id, String(Math.round(delayMs)), ...names.map((n) => columns[n])],
     );
     await this.enqueue(id, delayMs, tag);
+  }
+
+  /**
+   * CONTRACT §18: row `id`, leased to `jobId`, waits for something outside the queue (a person's
+   * answer): it is not due (`infinity`) until `wakeInTx`. `stillWaiting` is asked with the row
+   * locked, so an answer stored meanwhile is never missed: then the row is due now instead. The
+   * attempt is given back either way. Answers what happened (`lost`: the lease was not held).
+   */
+  async park(
+    id: string,
+    jobId: string,
+    columns: Record<string, unknown>,
+    stillWaiting: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<'parked' | 'due' | 'lost'> {
+    const { table, dueColumn, attemptsColumn, pending } = this.spec;
+    const names = Object.keys(columns);
+    const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
+    const result = await this.db.transaction(async (em) => {
+      const held: unknown[] = await em.query(
+        `SELECT id FROM ${table} WHERE id = $1 AND lease_job = $2 AND ${pending} FOR UPDATE`,
+        [id, jobId],
+      );
+      if (held.length === 0) return 'lost' as const;
+      const waits = await stillWaiting(em);
+      await em.query(
+        `UPDATE ${table}
+         SET ${dueColumn} = ${waits ? `'infinity'` : 'now()'}, lease_job = NULL,
+             ${attemptsColumn} = greatest(${attemptsColumn} - 1, 0)${sets}
+         WHERE id = $1 AND lease_job = $2`,
+        [id, jobId, ...names.map((n) => columns[n])],
+      );
+      return waits ? ('parked' as const) : ('due' as const);
+    });
+    if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
+    return result;
+  }
+
+  /**
+   * In the caller's transaction: a parked row (`park`) becomes due now. False when it was not
+   * parked (a run holds it or it is already due: that run sees the answer). After the commit,
+   * `dispatch` it.
+   */
+  async wakeInTx(manager: EntityManager, id: string): Promise<boolean> {
+    const { table, dueColumn, pending } = this.spec;
+    const rows: unknown[] = await manager.query(
+      `WITH woken AS (
+         UPDATE ${table} SET ${dueColumn} = now(), lease_job = NULL
+         WHERE id = $1 AND ${pending} AND ${dueColumn} = 'infinity' RETURNING id)
+       SELECT id FROM woken`,
+      [id],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -20,6 +20,7 @@ import { ClearinghouseReadyClaims1795490200000 } from './1795490200000-Clearingh
 import { EmbeddedSessionsBound1795492727000 } from './1795492727000-EmbeddedSessionsBound';
 import { WebUsers1795495000000 } from './1795495000000-WebUsers';
 import { ClaimResponses1795500290000 } from './1795500290000-ClaimResponses';
+import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerification';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   EmbeddedSessionsBound1795492727000,
   WebUsers1795495000000,
   ClaimResponses1795500290000,
+  AssistedVerification1795510000000,
 ];

@@ -14,6 +14,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'eligibility_batch',
   'claim_report',
   'remittance',
+  'verification_task',
+  'insurer_credentials',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

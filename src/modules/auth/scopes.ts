@@ -2,21 +2,44 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 
 /**
  * API key scopes (CONTRACT §14): an area and an access, `patients:read`. `write` implies `read`.
- * A key holds the scopes chosen at its creation (default all); every route under /api/ declares
- * the one it needs with @RequireScope, and ScopeGuard refuses a key without it (403).
+ * A key holds the scopes chosen at its creation (default: every area's); every route under /api/
+ * declares the one it needs with @RequireScope, and ScopeGuard refuses a key without it (403).
+ * `verification:credentials` (CONTRACT §18: reading the account's insurer passwords) is never
+ * implied by another scope, nor part of the default: a key holds it only when it was chosen.
  */
-export const SCOPE_AREAS = ['eligibility', 'patients', 'claims', 'webhooks', 'audit'] as const;
+export const SCOPE_AREAS = [
+  'eligibility',
+  'patients',
+  'claims',
+  'webhooks',
+  'audit',
+  'verification',
+] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type ScopeAccess = 'read' | 'write';
-export type ApiScope = `${ScopeArea}:${ScopeAccess}`;
+export const CREDENTIALS_SCOPE = 'verification:credentials';
+export type ApiScope = `${ScopeArea}:${ScopeAccess}` | typeof CREDENTIALS_SCOPE;
 
+/** Every area's read and write: a key's default, and what "all" means in forms and the CLI. */
 export const ALL_SCOPES: readonly ApiScope[] = SCOPE_AREAS.flatMap((area) => [
   `${area}:read` as ApiScope,
   `${area}:write` as ApiScope,
 ]);
 
-/** Every write scope: what a key needs to act as the account's web user (embedded sessions). */
-export const ALL_WRITE_SCOPES: readonly ApiScope[] = ALL_SCOPES.filter((s) => s.endsWith(':write'));
+/** Every scope a key may hold: the areas' and the credentials scope. */
+export const KNOWN_SCOPES: readonly ApiScope[] = [...ALL_SCOPES, CREDENTIALS_SCOPE];
+
+/**
+ * The write scopes a key needs to act as the account's web user in an embedded session
+ * (CONTRACT §7): the areas an embedded page reaches.
+ */
+export const EMBED_SCOPES: readonly ApiScope[] = [
+  'eligibility:write',
+  'patients:write',
+  'claims:write',
+  'webhooks:write',
+  'audit:write',
+];
 
 /** What the 403 names: "This API key is not allowed to read patients." */
 const AREA_NOUNS: Record<ScopeArea, string> = {
@@ -25,18 +48,23 @@ const AREA_NOUNS: Record<ScopeArea, string> = {
   claims: 'claims',
   webhooks: 'webhooks',
   audit: 'audit events',
+  verification: 'verification tasks',
 };
 
 export function scopeAction(scope: ApiScope): string {
+  if (scope === CREDENTIALS_SCOPE) return "read the insurer passwords of verification tasks";
   const [area, access] = scope.split(':') as [ScopeArea, ScopeAccess];
   return `${access} ${AREA_NOUNS[area]}`;
 }
 
 export function isApiScope(value: string): value is ApiScope {
-  return (ALL_SCOPES as readonly string[]).includes(value);
+  return (KNOWN_SCOPES as readonly string[]).includes(value);
 }
 
-/** True when the held scopes grant `needed` (the area's `write` grants its `read`). */
+/**
+ * True when the held scopes grant `needed` (the area's `write` grants its `read`; nothing grants
+ * `verification:credentials` but itself).
+ */
 export function grants(held: readonly string[], needed: ApiScope): boolean {
   if (held.includes(needed)) return true;
   const [area, access] = needed.split(':');
@@ -45,7 +73,8 @@ export function grants(held: readonly string[], needed: ApiScope): boolean {
 
 /**
  * The stored form of a choice: one scope per area, `write` when it was chosen (it includes
- * `read`), in the order of SCOPE_AREAS. Duplicates and a redundant `read` disappear.
+ * `read`), in the order of SCOPE_AREAS, then the credentials scope when chosen. Duplicates and a
+ * redundant `read` disappear.
  */
 export function normalizeScopes(chosen: readonly ApiScope[]): ApiScope[] {
   const out: ApiScope[] = [];
@@ -53,6 +82,7 @@ export function normalizeScopes(chosen: readonly ApiScope[]): ApiScope[] {
     if (chosen.includes(`${area}:write`)) out.push(`${area}:write`);
     else if (chosen.includes(`${area}:read`)) out.push(`${area}:read`);
   }
+  if (chosen.includes(CREDENTIALS_SCOPE)) out.push(CREDENTIALS_SCOPE);
   return out;
 }
 
@@ -65,7 +95,7 @@ export function parseScopeList(text: string): ApiScope[] {
   if (parts.length === 0) throw new Error('--scopes: give at least one scope');
   const bad = parts.filter((s) => !isApiScope(s));
   if (bad.length > 0)
-    throw new Error(`--scopes: unknown scope ${bad.join(', ')} (known: ${ALL_SCOPES.join(', ')})`);
+    throw new Error(`--scopes: unknown scope ${bad.join(', ')} (known: ${KNOWN_SCOPES.join(', ')})`);
   return normalizeScopes(parts as ApiScope[]);
 }
 

@@ -19,6 +19,7 @@ interface Outcome {
   status: 'complete' | 'error';
   errorCode: EligibilityErrorCode | null;
   results: StoredResults | null;
+  errorDetail?: string | null;
 }
 
 /** What finishing needs of a request (a run has it from its lease; others read it). */
@@ -134,11 +135,19 @@ export class EligibilityResults {
     return this.finish(head, { status: 'complete', errorCode: null, results });
   }
 
-  /** Ends the request `error` with `errorCode`; false when already finished. `known`: as above. */
-  async fail(requestId: string, errorCode: EligibilityErrorCode, known?: Head): Promise<boolean> {
+  /**
+   * Ends the request `error` with `errorCode`; false when already finished. `known`: as above.
+   * `errorDetail`: the answer's `error_detail` when not the code's own words.
+   */
+  async fail(
+    requestId: string,
+    errorCode: EligibilityErrorCode,
+    known?: Head,
+    errorDetail: string | null = null,
+  ): Promise<boolean> {
     const head = known ?? (await this.head(requestId));
     if (!head) return false;
-    return this.finish(head, { status: 'error', errorCode, results: null });
+    return this.finish(head, { status: 'error', errorCode, results: null, errorDetail });
   }
 
   /** The request, when still processing. */

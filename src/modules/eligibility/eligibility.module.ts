@@ -4,6 +4,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { AssistedInsurers } from './assisted-insurers';
 import { BatchCompletion } from './batch-completion';
 import { BatchIntake } from './batch-intake';
 import { BatchQueryService } from './batch-query.service';
@@ -56,11 +57,19 @@ import { SearchRunner } from './search-runner';
     BatchQueryService,
     BatchCompletion,
     InsurerSlots,
+    AssistedInsurers,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.
     EligibilityProcessor,
     BatchItemProcessor,
     EligibilityMaintenance,
   ],
-  exports: [EligibilityService, EligibilityQueryService, BatchIntake, BatchQueryService],
+  exports: [
+    EligibilityService,
+    EligibilityQueryService,
+    BatchIntake,
+    BatchQueryService,
+    SearchQueue,
+    BatchSearchQueue,
+  ],
 })
 export class EligibilityModule {}

@@ -10,6 +10,15 @@ export interface RenderInput {
   status: EligibilityStatus;
   errorCode: EligibilityErrorCode | null;
   results: { result: EligibilityResult; persons: EligibilityPerson[] }[] | null;
+  /** The words of `error_detail` when they are not the error code's own (a verifier's reason). */
+  errorDetail?: string | null;
+}
+
+/** CONTRACT §18: the task a person is answering, on a processing request's answers. */
+export interface VerificationRef {
+  task_id: string;
+  state: string;
+  due_by: string;
 }
 
 /**
@@ -22,7 +31,10 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
     request_uid: input.uid,
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
-    error_detail: errorDetailOf(input.status, input.errorCode),
+    error_detail:
+      input.status === 'error' && input.errorDetail
+        ? input.errorDetail
+        : errorDetailOf(input.status, input.errorCode),
   });
   const results =
     input.status === 'complete' && input.results
@@ -104,6 +116,7 @@ export function personFields(p: EligibilityPerson): Record<string, unknown> {
 }
 
 /** The body while the search runs (nothing stored yet). */
-export function renderProcessing(uid: string): string {
-  return renderResult({ uid, status: 'processing', errorCode: null, results: null }, 'v2');
+export function renderProcessing(uid: string, verification: VerificationRef | null = null): string {
+  const body = renderResult({ uid, status: 'processing', errorCode: null, results: null }, 'v2');
+  return verification ? withLast(body, 'verification', JSON.stringify(verification)) : body;
 }

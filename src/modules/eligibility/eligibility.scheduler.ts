@@ -44,8 +44,37 @@ export class EligibilityScheduler {
   }
 
   /**
+   * CONTRACT §18: a person is checking `codes`; the request waits, not due, keeping its settled
+   * outcomes, until one of their tasks is answered (VerificationTasks wakes it). A task answered
+   * while this run was deciding makes the request due at once instead.
+   */
+  async park(
+    requestId: string,
+    jobId: string,
+    settled: SettledOutcomes,
+    codes: string[],
+    lane: SearchLane = 'single',
+  ): Promise<void> {
+    await (lane === 'batch' ? this.batchQueue : this.queue).park(
+      requestId,
+      jobId,
+      { insurer_outcomes: JSON.stringify(settled) },
+      async (em) => {
+        const answered: unknown[] = await em.query(
+          `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
+             AND state IN ('completed', 'failed') LIMIT 1`,
+          [requestId, codes],
+        );
+        return answered.length === 0;
+      },
+    );
+  }
+
+  /**
    * Ends requests still `processing` past the limit as `unexpected_error`: none waits for ever.
-   * A batch item is timed from its first run (it may wait in line longer than the limit).
+   * A batch item is timed from its first run (it may wait in line longer than the limit). A
+   * request waiting for a person (an open verification task, CONTRACT §18) is not stuck: its
+   * task has its own deadline (`due_by`) and overdue event.
    */
   async expireStuck(limitSeconds: number, limit = 500): Promise<number> {
     const rows: { id: string }[] = await this.db.query(
@@ -53,6 +82,8 @@ export class EligibilityScheduler {
        WHERE status = 'processing'
          AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
              < now() - ($1 || ' seconds')::interval
+         AND NOT EXISTS (SELECT 1 FROM verification_tasks t WHERE t.request_id = eligibility_requests.id
+           AND t.state IN ('queued', 'in_progress', 'needs_info'))
        ORDER BY created_at LIMIT $2`,
       [String(limitSeconds), limit],
     );

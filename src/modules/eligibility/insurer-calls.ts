@@ -21,6 +21,7 @@ import { EligibilityPerson, EligibilityResult } from './eligibility-result.entit
 import { toInsurerPerson, toPlanResult } from './eligibility-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
 import type { InsurerOutcome } from './search-outcome';
+import { AssistedInsurers } from './assisted-insurers';
 
 /** What a connector answered, plans first (a details answer is one plan). */
 type Answer = { kind: 'found'; plans: InsurerPlanResult[] } | OutcomeWithoutPlans;
@@ -45,6 +46,7 @@ export class InsurerCalls {
     private readonly insurerSettings: InsurerSettingsService,
     private readonly exchanges: InsurerExchangeLog,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly assisted: AssistedInsurers,
   ) {}
 
   async search(
@@ -52,6 +54,7 @@ export class InsurerCalls {
     code: string,
     setup: SearchSetup,
   ): Promise<InsurerOutcome> {
+    if (this.isAssisted(request, code, setup)) return this.assisted.answer(request, code);
     const usable = this.connectorFor(request, code, setup);
     if ('kind' in usable) return usable;
     return this.call(request, code, usable, setup, (context) =>
@@ -59,11 +62,29 @@ export class InsurerCalls {
     );
   }
 
+  /**
+   * Whether `code` is answered without a call that holds an insurer slot: the sandbox (in this
+   * process) or a person (CONTRACT §18: reading the task is a database read).
+   */
+  answersLocally(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
+    return this.insurers.get(code)?.local === true || this.isAssisted(request, code, setup);
+  }
+
+  /** CONTRACT §18: the account's searches of `code` go to a person. */
+  private isAssisted(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
+    const row = setup.settings.find((r) => r.insurer_code === code);
+    return (
+      this.insurerSettings.pathOf(code, row?.enabled ?? true, row?.eligibility_mode ?? null) ===
+      'assisted'
+    );
+  }
+
   /** A details request: the one person of an earlier result, asked of the same insurer. */
   async details(request: EligibilityRequest, setup: SearchSetup): Promise<InsurerOutcome> {
     const code = request.insurerCodes[0];
-    const usable = this.connectorFor(request, code, setup);
-    if ('kind' in usable) return usable;
+    const assisted = this.isAssisted(request, code, setup);
+    const usable = assisted ? null : this.connectorFor(request, code, setup);
+    if (usable && 'kind' in usable) return usable;
     const target = request.target!;
     const result = await this.db
       .getRepository(EligibilityResult)
@@ -73,6 +94,8 @@ export class InsurerCalls {
       .findOne({ where: { id: String(target.person_id), resultId: String(target.result_id) } });
     if (!result || !person)
       return { code, kind: 'failed', error: 'target result or person is gone' };
+    // A verifier already gave the whole plan they read (CONTRACT §18): the details are those.
+    if (!usable) return { code, kind: 'found', plans: [toPlanResult(result, [person])] };
     return this.call(request, code, usable, setup, async (context) => {
       const outcome = await usable.connector.fetchPlanDetails(
         {

@@ -49,7 +49,8 @@ export interface SearchSetup {
  */
 export const SEARCH_SETUP_SQL = `
   (SELECT COALESCE(json_agg(json_build_object('insurer_code', ai.insurer_code, 'enabled', ai.enabled,
-      'username', ai.username, 'password_sealed', ai.password_sealed)), '[]'::json)
+      'username', ai.username, 'password_sealed', ai.password_sealed,
+      'eligibility_mode', ai.eligibility_mode)), '[]'::json)
    FROM account_insurers ai
    WHERE ai.account_id = leased."accountId" AND ai.insurer_code = ANY(leased."insurerCodes")) AS settings,
   (SELECT json_build_object('npi', l.npi, 'organization_name', COALESCE(l.organization_name, l.title),

@@ -24,8 +24,11 @@ export type InsurerOutcome =
       /** The insurer asked not to be called again sooner (HTTP Retry-After). */
       retryAfterMs?: number | null;
     }
-  | { code: string; kind: 'rejected'; error: string }
-  | { code: string; kind: 'failed'; error: string };
+  /** `detail`: words for the answer's `error_detail` (a verifier's reason, CONTRACT §18). */
+  | { code: string; kind: 'rejected'; error: string; detail?: string }
+  | { code: string; kind: 'failed'; error: string }
+  /** A person is checking this insurer (CONTRACT §18): the request waits for their answer. */
+  | { code: string; kind: 'waiting' };
 
 /** What to do with a request once every insurer of it has an outcome for this attempt. */
 export type Decision =
@@ -36,8 +39,13 @@ export type Decision =
    * the backoff, or after `retryAfterMs` when an insurer asked for a longer wait.
    */
   | { next: 'retry'; attempt: number; retryAfterMs?: number }
+  /**
+   * Every other insurer is settled, and a person is checking these (`codes`): the request waits,
+   * not due, until one of their tasks is answered.
+   */
+  | { next: 'wait'; codes: string[] }
   | { next: 'complete'; found: { code: string; plan: InsurerPlanResult }[] }
-  | { next: 'fail'; errorCode: EligibilityErrorCode };
+  | { next: 'fail'; errorCode: EligibilityErrorCode; errorDetail?: string };
 
 /**
  * The decision after attempt `attempt` (1-based) given one outcome per insurer, in the request's
@@ -59,6 +67,8 @@ export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decisio
     const retryAfterMs = Math.min(Math.max(...waits), MAX_RETRY_AFTER_MS);
     return retryAfterMs > 0 ? { next: 'retry', attempt, retryAfterMs } : { next: 'retry', attempt };
   }
+  const waiting = outcomes.filter((o) => o.kind === 'waiting').map((o) => o.code);
+  if (waiting.length > 0) return { next: 'wait', codes: waiting };
   const found = outcomes.filter((o) => o.kind === 'found');
   if (found.length > 0) {
     return {
@@ -68,7 +78,11 @@ export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decisio
   }
   const allUnavailable =
     outcomes.length > 0 && outcomes.every((o) => o.kind === 'unavailable' || o.kind === 'rejected');
-  return { next: 'fail', errorCode: allUnavailable ? 'insurer_problem' : 'unexpected_error' };
+  const details = outcomes.flatMap((o) => (o.kind === 'rejected' && o.detail ? [o.detail] : []));
+  const errorCode = allUnavailable ? 'insurer_problem' : 'unexpected_error';
+  return details.length > 0
+    ? { next: 'fail', errorCode, errorDetail: details.join(' ') }
+    : { next: 'fail', errorCode };
 }
 
 /**

@@ -85,11 +85,13 @@ export class SearchRunner {
           settled,
           lane,
         );
+      case 'wait':
+        return this.scheduler.park(requestId, jobId, settled, decision.codes, lane);
       case 'complete':
         await this.results.complete(requestId, decision.found, head);
         return;
       case 'fail':
-        await this.results.fail(requestId, decision.errorCode, head);
+        await this.results.fail(requestId, decision.errorCode, head, decision.errorDetail ?? null);
         return;
     }
   }
@@ -123,7 +125,7 @@ export class SearchRunner {
     const settled = request.insurerOutcomes ?? {};
     const pending = request.insurerCodes.filter((code) => !settled[code]);
     const slot = (code: string, call: () => Promise<InsurerOutcome>) =>
-      this.withSlot(request, code, call);
+      this.calls.answersLocally(request, code, setup) ? call() : this.withSlot(request, code, call);
     const asked =
       request.kind === 'details'
         ? pending.length > 0

@@ -6,7 +6,7 @@ import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-sess
 import { IframeSessionService } from './iframe-session.service';
 import { NotPatientData } from '@/modules/audit/audited';
 import { auditContextOf } from '@/modules/audit/security-events';
-import { ALL_WRITE_SCOPES, RequireScope } from '@/modules/auth/scopes';
+import { EMBED_SCOPES, RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Embedded session')
 @ApiSecurity('Api')
@@ -15,7 +15,7 @@ export class IframeSessionController {
   constructor(private readonly sessions: IframeSessionService) {}
 
   @Post()
-  @RequireScope([...ALL_WRITE_SCOPES], 'open embedded sessions')
+  @RequireScope([...EMBED_SCOPES], 'open embedded sessions')
   @NotPatientData()
   @HttpCode(200)
   @ApiOperation({

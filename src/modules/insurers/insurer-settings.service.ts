@@ -8,6 +8,7 @@ import type { AppConfig } from '@/config/env';
 import type { InsurerCredentials } from './insurer-connector';
 import { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-addresses';
 import { type InsurerCode, isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
+import { type EligibilityPath, eligibilityPath } from './insurer-directory.table';
 import { InsurerRegistry } from './insurer-registry.service';
 
 /** An `account_insurers` row as a search reads it. */
@@ -16,6 +17,8 @@ export interface InsurerSettingRow {
   enabled: boolean;
   username: string | null;
   password_sealed: string | null;
+  /** CONTRACT §18: `assisted` when the account sends this insurer's checks to a person. */
+  eligibility_mode?: 'assisted' | null;
 }
 
 export interface InsurerSetting {
@@ -31,6 +34,12 @@ export interface InsurerSetting {
   usesCredentials: boolean;
   /** Where paper claims go (CONTRACT §21): the account's override, else the shipped table's. */
   mailing: ClaimsMailing;
+  /** CONTRACT §18: the account's choice (`assisted`), or null for the default path. */
+  eligibilityMode: 'assisted' | null;
+  /** How its searches are answered for this account (the directory's `eligibility`). */
+  eligibility: EligibilityPath;
+  /** The stored credentials' health: none stored, usable, or failed by a verifier. */
+  credentials: 'none' | 'ok' | 'needs_attention';
 }
 
 /** An insurer's claims mailing address as an envelope carries it, one line each. */
@@ -65,17 +74,26 @@ export class InsurerSettingsService {
       username: string | null;
       credentials_set_at: Date | null;
       claims_mailing_address: string | null;
+      eligibility_mode: 'assisted' | null;
+      credentials_status: 'ok' | 'needs_attention';
     }[] = await this.db.query(
-      'SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address FROM account_insurers WHERE account_id = $1',
+      `SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address, eligibility_mode,
+              credentials_status
+       FROM account_insurers WHERE account_id = $1`,
       [accountId],
     );
     const byCode = new Map(rows.map((r) => [r.insurer_code, r]));
     return KNOWN_INSURERS.map(({ code, name }) => {
       const row = byCode.get(code);
+      const enabled = row?.enabled ?? true;
+      const eligibilityMode = row?.eligibility_mode ?? null;
       return {
         code,
         name,
-        enabled: row?.enabled ?? true,
+        enabled,
+        eligibilityMode,
+        eligibility: this.pathOf(code, enabled, eligibilityMode),
+        credentials: !row?.credentials_set_at ? 'none' : row.credentials_status,
         connected: this.registry.has(code),
         usesCredentials: this.registry.usesAccountCredentials(code),
         username: row?.username ?? null,
@@ -83,6 +101,45 @@ export class InsurerSettingsService {
         mailing: mailingOf(code, row?.claims_mailing_address ?? null),
       };
     });
+  }
+
+  /** How searches of an account reach `code` with these settings (CONTRACT §18). */
+  pathOf(code: string, enabled: boolean, mode: 'assisted' | null): EligibilityPath {
+    return eligibilityPath(
+      code,
+      { enabled, mode },
+      { exists: this.registry.has(code), local: this.registry.get(code)?.local === true },
+    );
+  }
+
+  /** CONTRACT §18: sends the account's checks of `code` to a person (`assisted`) or back (null). */
+  async setEligibilityMode(accountId: string, code: string, mode: 'assisted' | null): Promise<void> {
+    this.assertKnown(code);
+    await this.db.query(
+      `INSERT INTO account_insurers (account_id, insurer_code, eligibility_mode) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, insurer_code) DO UPDATE SET eligibility_mode = $3, updated_at = now()`,
+      [accountId, code, mode],
+    );
+    this.logger.log({ accountId, insurer: code, mode: mode ?? 'default' }, 'insurer path set');
+  }
+
+  /** A verifier could not sign in with the stored credentials: the Passwords page says so. */
+  async markCredentialsNeedAttention(accountId: string, code: string): Promise<void> {
+    await this.db.query(
+      `UPDATE account_insurers SET credentials_status = 'needs_attention', updated_at = now()
+       WHERE account_id = $1 AND insurer_code = $2 AND password_sealed IS NOT NULL`,
+      [accountId, code],
+    );
+  }
+
+  /** The account's stored credentials for `code`, decrypted; null when none are stored. */
+  async credentialsOf(accountId: string, code: string): Promise<InsurerCredentials | null> {
+    const rows: InsurerSettingRow[] = await this.db.query(
+      `SELECT insurer_code, enabled, username, password_sealed FROM account_insurers
+       WHERE account_id = $1 AND insurer_code = $2`,
+      [accountId, code],
+    );
+    return rows[0] ? this.forSearch(accountId, code, rows[0]).credentials : null;
   }
 
   async setEnabled(accountId: string, code: string, enabled: boolean): Promise<void> {
@@ -115,7 +172,8 @@ export class InsurerSettingsService {
       `INSERT INTO account_insurers (account_id, insurer_code, username, password_sealed, credentials_set_at)
        VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (account_id, insurer_code)
-       DO UPDATE SET username = $3, password_sealed = $4, credentials_set_at = now(), updated_at = now()`,
+       DO UPDATE SET username = $3, password_sealed = $4, credentials_set_at = now(),
+         credentials_status = 'ok', updated_at = now()`,
       [accountId, code, username.trim(), sealed],
     );
     this.logger.log({ accountId, insurer: code }, 'insurer credentials set');
@@ -124,7 +182,8 @@ export class InsurerSettingsService {
   async deleteCredentials(accountId: string, code: string): Promise<void> {
     this.assertKnown(code);
     await this.db.query(
-      `UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL, updated_at = now()
+      `UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL,
+         credentials_status = 'ok', updated_at = now()
        WHERE account_id = $1 AND insurer_code = $2`,
       [accountId, code],
     );

@@ -3,19 +3,23 @@ import { DiscoveryModule } from '@nestjs/core';
 import { clearinghouseClientProvider } from './clearinghouse/clearinghouse.provider';
 import { X12EligibilityConnector } from './clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './demo/demo-vision.connector';
+import { InsurerDirectory } from './insurer-directory.service';
+import { InsurersController } from './insurers.controller';
 import { InsurerRegistry } from './insurer-registry.service';
 import { InsurerSettingsService } from './insurer-settings.service';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */
 @Module({
   imports: [DiscoveryModule],
+  controllers: [InsurersController],
   providers: [
     InsurerRegistry,
     InsurerSettingsService,
     DemoVisionConnector,
     clearinghouseClientProvider,
     X12EligibilityConnector,
+    InsurerDirectory,
   ],
-  exports: [InsurerRegistry, InsurerSettingsService],
+  exports: [InsurerRegistry, InsurerSettingsService, InsurerDirectory],
 })
 export class InsurersModule {}

@@ -14,6 +14,8 @@ const TOPIC_READ_SCOPE: Record<WebhookTopic, ApiScope> = {
   claim: 'claims:read',
   // CONTRACT §16: scope claims:read covers remittances.
   remittance: 'claims:read',
+  // CONTRACT §18: task events carry the patient as asked.
+  verification: 'verification:read',
 };
 
 /** What an API key holds; null for a web user (roles, not scopes, decide for them). */
@@ -32,6 +34,7 @@ export function requireTopicScopes(held: HeldScopes, topics: readonly WebhookTop
 export function topicOfEvent(event: string): WebhookTopic {
   if (event.startsWith('claim')) return 'claim';
   if (event.startsWith('remittance')) return 'remittance';
+  if (event.startsWith('verification')) return 'verification';
   if (event.includes('batch')) return 'batch';
   return 'eligibility';
 }

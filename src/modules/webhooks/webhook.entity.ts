@@ -8,7 +8,7 @@ import {
 
 export type WebhookVersion = 'v1' | 'v2';
 /** The topics a webhook subscribes to (CONTRACT §12/§13); `eligibility` alone by default. */
-export const WEBHOOK_TOPICS = ['eligibility', 'claim', 'batch', 'remittance'] as const;
+export const WEBHOOK_TOPICS = ['eligibility', 'claim', 'batch', 'remittance', 'verification'] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -263,6 +263,14 @@ export class ResultEntryV2 extends ResultEntryBase {
   @ApiProperty({ type: [PersonV2Doc] }) persons: PersonV2Doc[];
 }
 
+/** CONTRACT §18: the task a person is answering for this request. */
+class VerificationRefDoc {
+  @ApiProperty({ format: 'uuid', example: '0b8f3c2d-5b0c-4c53-9a55-6f9e1d2a0f1b' }) task_id: string;
+  @ApiField('string', { enum: ['queued', 'in_progress', 'needs_info'], example: 'queued' })
+  state: string;
+  @ApiField('date-time', { example: '2026-11-24T19:04:00.000Z' }) due_by: string;
+}
+
 class ResultBase {
   @ApiProperty({ example: 'visit-2026-11-21-0042' }) request_uid: string;
   @ApiProperty({
@@ -298,6 +306,14 @@ class ResultBase {
       'Absent otherwise.',
   })
   purged?: true;
+
+  @ApiPropertyOptional({
+    type: VerificationRefDoc,
+    description:
+      'While `processing` and a person checks an insurer that has no 270/271 (CONTRACT §18): the ' +
+      'verification task, its state and when it is due.',
+  })
+  verification?: VerificationRefDoc;
 }
 
 export class EligibilityResultV1 extends ResultBase {

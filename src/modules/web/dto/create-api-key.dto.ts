@@ -1,4 +1,4 @@
-import { ALL_SCOPES } from '@/modules/auth/scopes';
+import { KNOWN_SCOPES } from '@/modules/auth/scopes';
 import { StringField, StringListField } from '@/common/validation/fields';
 
 /**
@@ -13,10 +13,10 @@ export class CreateApiKeyDto {
   @StringListField({
     required: true,
     minItems: 1,
-    maxItems: ALL_SCOPES.length,
+    maxItems: KNOWN_SCOPES.length,
     itemMaxLength: 32,
     unique: true,
-    choices: ALL_SCOPES,
+    choices: KNOWN_SCOPES,
   })
   scopes: string[];
 }

@@ -1,0 +1,32 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { NotPatientData } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
+import { InsurerDirectoryResponse } from '@/modules/verification/dto/verification.response';
+import { type DirectoryEntry, InsurerDirectory } from './insurer-directory.service';
+
+@ApiTags('Insurers')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/insurers')
+export class InsurersController {
+  constructor(private readonly directory: InsurerDirectory) {}
+
+  @Get()
+  @RequireScope('eligibility:read')
+  @NotPatientData()
+  @ApiOperation({
+    summary: 'The insurer directory',
+    description:
+      'Every insurer code with how this account reaches it (CONTRACT §18): `eligibility` `sandbox`, `x12` ' +
+      '(a 270/271 through the clearinghouse), `assisted` (a person checks the payer’s portal or phone line: the ' +
+      'search waits for a verification task) or `none`; claims by 837P or paper, claim status by 276 or reports, ' +
+      '835 remittances, the payer ids used, and the health of the stored portal credentials.',
+  })
+  @ApiOkResponse({ type: InsurerDirectoryResponse })
+  @ApiStandardErrors()
+  async list(@Req() req: AppRequest): Promise<{ result: DirectoryEntry[] }> {
+    return { result: await this.directory.list(req.auth!.accountId) };
+  }
+}

@@ -1,0 +1,96 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+
+export const TASK_STATES = ['queued', 'in_progress', 'needs_info', 'completed', 'failed'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** The states a verifier may still act on. */
+export const OPEN_STATES: readonly TaskState[] = ['queued', 'in_progress', 'needs_info'];
+
+export const FAIL_REASONS = [
+  'member_not_found',
+  'credentials_invalid',
+  'portal_down',
+  'other',
+] as const;
+export type FailReason = (typeof FAIL_REASONS)[number];
+
+export const EVIDENCE_SOURCES = ['portal', 'phone', 'fax'] as const;
+export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
+
+export interface Evidence {
+  source: EvidenceSource;
+  reference_number: string | null;
+  representative: string | null;
+  checked_at: string;
+}
+
+/** One line of a task's history: what happened, when, and who did it. */
+export interface TaskHistoryEntry {
+  at: string;
+  state: TaskState;
+  /** `service`, `api_key:<prefix>` or `user:<email>`. */
+  actor: string;
+  detail: string | null;
+}
+
+/**
+ * CONTRACT §18: one insurer of one eligibility request, answered by a person (staff, an
+ * outsourced team or a portal bot) instead of a 270/271. Created by the search run that meets
+ * an assisted insurer; the request stays `processing` until the task is settled.
+ */
+@Entity('verification_tasks')
+export class VerificationTask {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ name: 'request_id', type: 'bigint' })
+  requestId: string;
+
+  @Column({ name: 'insurer_code', type: 'varchar', length: 64 })
+  insurerCode: string;
+
+  @Column({ type: 'varchar', length: 12 })
+  state: TaskState;
+
+  @Column({ name: 'due_by', type: 'timestamptz', precision: 3 })
+  dueBy: Date;
+
+  @Column({ name: 'lease_holder', type: 'varchar', length: 100, nullable: true })
+  leaseHolder: string | null;
+
+  @Column({ name: 'lease_holder_name', type: 'varchar', length: 200, nullable: true })
+  leaseHolderName: string | null;
+
+  @Column({ name: 'lease_until', type: 'timestamptz', precision: 3, nullable: true })
+  leaseUntil: Date | null;
+
+  /** The plans the verifier gave, as the search stores them (InsurerPlanResult). */
+  @Column({ type: 'jsonb', nullable: true })
+  plans: InsurerPlanResult[] | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  evidence: Evidence | null;
+
+  @Column({ name: 'failure_reason', type: 'varchar', length: 24, nullable: true })
+  failureReason: FailReason | null;
+
+  /** The failure's detail, or the question of `needs_info` and the practice's answer. */
+  @Column({ type: 'text', nullable: true })
+  detail: string | null;
+
+  @Column({ type: 'jsonb' })
+  history: TaskHistoryEntry[];
+
+  @Column({ name: 'overdue_notified_at', type: 'timestamptz', precision: 3, nullable: true })
+  overdueNotifiedAt: Date | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}

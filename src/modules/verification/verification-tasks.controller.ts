@@ -1,0 +1,186 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiStandardErrors } from '@/common/api-docs';
+import type { AppRequest } from '@/common/request-context';
+import { Audited } from '@/modules/audit/audited';
+import { RequireScope } from '@/modules/auth/scopes';
+import {
+  CompleteTaskDto,
+  FailTaskDto,
+  TaskListQuery,
+  TaskNoteDto,
+} from './dto/verification-input.dto';
+import {
+  InsurerCredentialsResponse,
+  VerificationTaskListResponse,
+  VerificationTaskResponse,
+} from './dto/verification.response';
+import type { TaskView } from './task-view';
+import { plansFromVerified } from './verified-plans';
+import { type Verifier, VerificationTasks } from './verification-tasks.service';
+
+const NOT_FOUND: [404, unknown] = [
+  404,
+  { detail: 'Verification task 0b8f3c2d-5b0c-4c53-9a55-6f9e1d2a0f1b not found.' },
+];
+const HELD: [409, unknown] = [
+  409,
+  { detail: 'Another verifier holds this task; try again when its lease ends.' },
+];
+
+/** The calling key as a verifier: it holds leases and is named in the task's history. */
+function verifierOf(req: AppRequest): Verifier {
+  const auth = req.auth!;
+  return {
+    accountId: auth.accountId,
+    id: `api_key:${auth.apiKeyId}`,
+    name: `api_key:${auth.apiKeyPrefix}`,
+  };
+}
+
+@ApiTags('Verification tasks')
+@ApiSecurity('Api')
+@Controller('api/auth/v1/verification-tasks')
+export class VerificationTasksController {
+  constructor(private readonly tasks: VerificationTasks) {}
+
+  @Get()
+  @RequireScope('verification:read')
+  @Audited('verification_task', 'list')
+  @ApiOperation({
+    summary: 'List verification tasks',
+    description:
+      'Tasks of searches answered by a person (CONTRACT §18), newest first; filter by `state`, ' +
+      '`insurer_code` and `due_before`. The web Verifications page shows the open ones soonest due first.',
+  })
+  @ApiOkResponse({ type: VerificationTaskListResponse })
+  @ApiStandardErrors(400)
+  list(@Req() req: AppRequest, @Query() query: TaskListQuery) {
+    return this.tasks.list(req.auth!.accountId, {
+      state: query.state,
+      insurerCode: query.insurer_code,
+      dueBefore: query.due_before,
+      limit: query.limit ?? 50,
+      cursor: query.cursor,
+    });
+  }
+
+  @Get(':id')
+  @RequireScope('verification:read')
+  @Audited('verification_task', 'read', 'param:id')
+  @ApiOperation({
+    summary: 'Get a verification task',
+    description: 'The patient as asked, the insurer and its portal, the location, `due_by`, the lease and the history.',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(NOT_FOUND)
+  get(@Req() req: AppRequest, @Param('id') id: string): Promise<TaskView> {
+    return this.tasks.get(req.auth!.accountId, id);
+  }
+
+  @Post(':id/claim')
+  @HttpCode(200)
+  @RequireScope('verification:write')
+  @Audited('verification_task', 'update', 'param:id')
+  @ApiOperation({
+    summary: 'Claim a verification task',
+    description:
+      'Leases the task to the calling key for VERIFICATION_LEASE_MINUTES (claiming again extends it); ' +
+      'a lease that runs out puts the task back in the queue. 409 while another verifier holds it.',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(NOT_FOUND, HELD)
+  claim(@Req() req: AppRequest, @Param('id') id: string): Promise<TaskView> {
+    return this.tasks.claim(verifierOf(req), id);
+  }
+
+  @Post(':id/complete')
+  @HttpCode(200)
+  @RequireScope('verification:write')
+  @Audited('verification_task', 'update', 'param:id')
+  @ApiOperation({
+    summary: 'Complete a verification task with the plans found',
+    description:
+      'The search completes with exactly these plans (V2 plan results with persons; ids are assigned by the ' +
+      'service) and its webhooks fire as for any search. A malformed plan is a 400 keyed into `plans` and ' +
+      'changes nothing; a task already completed or failed is 409.',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(
+    [400, { errors: { plans: { '0': { persons: { '0': { plan: { items: { '0': { refresh_date: { $: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] } } } } } } } } } }],
+    NOT_FOUND,
+    HELD,
+  )
+  complete(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Body() body: CompleteTaskDto,
+  ): Promise<TaskView> {
+    return this.tasks.complete(verifierOf(req), id, plansFromVerified(body.plans), {
+      source: body.evidence.source,
+      reference_number: body.evidence.reference_number ?? null,
+      representative: body.evidence.representative ?? null,
+      checked_at: body.evidence.checked_at,
+    });
+  }
+
+  @Post(':id/fail')
+  @HttpCode(200)
+  @RequireScope('verification:write')
+  @Audited('verification_task', 'update', 'param:id')
+  @ApiOperation({
+    summary: 'Fail a verification task',
+    description:
+      '`member_not_found` completes the search with `results: []`; the other reasons end it `error` / ' +
+      '`insurer_problem` with the detail in `error_detail`. `credentials_invalid` marks the stored ' +
+      'credentials "needs attention".',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(400, NOT_FOUND, HELD)
+  fail(@Req() req: AppRequest, @Param('id') id: string, @Body() body: FailTaskDto): Promise<TaskView> {
+    return this.tasks.fail(verifierOf(req), id, body.reason, body.detail?.trim() || null);
+  }
+
+  @Post(':id/needs-info')
+  @HttpCode(200)
+  @RequireScope('verification:write')
+  @Audited('verification_task', 'update', 'param:id')
+  @ApiOperation({
+    summary: 'Ask the practice for information',
+    description: 'The task (and the request’s `verification`) shows `needs_info` until the practice answers.',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(400, NOT_FOUND, HELD)
+  needsInfo(@Req() req: AppRequest, @Param('id') id: string, @Body() body: TaskNoteDto): Promise<TaskView> {
+    return this.tasks.needsInfo(verifierOf(req), id, body.detail.trim());
+  }
+
+  @Post(':id/info')
+  @HttpCode(200)
+  @RequireScope('verification:write')
+  @Audited('verification_task', 'update', 'param:id')
+  @ApiOperation({
+    summary: 'Answer a task that needs information',
+    description: 'The practice’s answer; the task is queued again. 409 unless the task is `needs_info`.',
+  })
+  @ApiOkResponse({ type: VerificationTaskResponse })
+  @ApiStandardErrors(400, NOT_FOUND, [409, { detail: 'This task is queued, not waiting for information.' }])
+  info(@Req() req: AppRequest, @Param('id') id: string, @Body() body: TaskNoteDto): Promise<TaskView> {
+    return this.tasks.info(verifierOf(req), id, body.detail.trim());
+  }
+
+  @Get(':id/credentials')
+  @RequireScope('verification:credentials', 'read the insurer passwords of verification tasks')
+  @Audited('insurer_credentials', 'read', 'param:id')
+  @ApiOperation({
+    summary: "Read the account's portal credentials for the task's insurer",
+    description:
+      'For a portal bot to sign in. Needs the scope `verification:credentials`, which no other scope implies; ' +
+      'every read is an audit event. 404 when none are stored.',
+  })
+  @ApiOkResponse({ type: InsurerCredentialsResponse })
+  @ApiStandardErrors(NOT_FOUND)
+  credentials(@Req() req: AppRequest, @Param('id') id: string): Promise<InsurerCredentialsResponse> {
+    return this.tasks.credentials(req.auth!.accountId, id);
+  }
+}

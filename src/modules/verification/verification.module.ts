@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { InsurersModule } from '@/modules/insurers/insurers.module';
+import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { VerificationMaintenance } from './verification.maintenance';
+import { VerificationTasksController } from './verification-tasks.controller';
+import { VerificationTasks } from './verification-tasks.service';
+
+/**
+ * Assisted verification (CONTRACT §18): the tasks a person answers for insurers without
+ * 270/271, their API, and their clocks (leases, overdue events). The search side (opening a
+ * task, reading its answer) is eligibility's AssistedInsurers.
+ */
+@Module({
+  imports: [EligibilityModule, InsurersModule, WebhooksModule],
+  controllers: [VerificationTasksController],
+  providers: [VerificationTasks, VerificationMaintenance],
+  exports: [VerificationTasks],
+})
+export class VerificationModule {}
