@@ -20,7 +20,12 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/service/**/*.spec.ts'],
+      // test/*.spec.ts: checks of files outside src, e.g. the Kubernetes manifests in deploy/.
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/test/service/**/*.spec.ts',
+        '<rootDir>/test/*.spec.ts',
+      ],
       setupFiles: ['<rootDir>/test/support/env.ts'],
     },
     {

@@ -1,0 +1,284 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Job } from 'kubernetes-models/batch/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import ts from 'typescript';
+import { parse, parseAllDocuments } from 'yaml';
+import { ConfigError, loadConfig } from '@/config/env';
+
+/**
+ * CONTRACT §19: the manifests in deploy/ validate against the Kubernetes schemas. Each document is
+ * checked twice: against the JSON schema of its apiVersion/kind (kubernetes-models, generated from
+ * Kubernetes' OpenAPI document: types, required fields, enums), and for unknown fields (those
+ * schemas allow any, the API server's strict field validation refuses them) by type-checking the
+ * document as an object literal of the same package's interface. Then the facts that tie the
+ * manifests to the service and to one another.
+ */
+
+const ROOT = join(__dirname, '..');
+const DEPLOY = join(ROOT, 'deploy');
+
+type Manifest = { where: string; doc: any };
+type ModelClass = { apiVersion: string; kind: string; new (data: any): { validate(): void } };
+
+const MODELS = new Map<string, ModelClass>(
+  [
+    Namespace,
+    ConfigMap,
+    Secret,
+    Service,
+    Deployment,
+    Job,
+    PodDisruptionBudget,
+    HorizontalPodAutoscaler,
+  ].map((m: ModelClass) => [`${m.apiVersion} ${m.kind}`, m]),
+);
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? yamlFiles(join(dir, e.name))
+      : /\.ya?ml$/.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
+  );
+}
+
+function loadManifests(): Manifest[] {
+  return yamlFiles(DEPLOY)
+    .filter((f) => !f.endsWith('kustomization.yaml'))
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(file, 'utf8')).map((d, i) => {
+        if (d.errors.length > 0) throw new Error(`${file}: ${d.errors[0].message}`);
+        return { where: `${relative(ROOT, file)}#${i}`, doc: d.toJS() };
+      }),
+    );
+}
+
+/** The JSON schema of the document's apiVersion/kind; an unknown pair is an error too. */
+function schemaErrors(doc: any): string[] {
+  const Model = MODELS.get(`${doc?.apiVersion} ${doc?.kind}`);
+  if (!Model) return [`no schema for apiVersion ${doc?.apiVersion}, kind ${doc?.kind}`];
+  try {
+    new Model(doc).validate();
+    return [];
+  } catch (e) {
+    return [(e as Error).message];
+  }
+}
+
+/** Unknown fields, anywhere in each document: excess-property errors of the typed literal. */
+function unknownFieldErrors(docs: any[]): string[][] {
+  const file = join(DEPLOY, '__manifests__.ts');
+  const source = docs
+    .map((d, i) => {
+      const from = `kubernetes-models/${d.apiVersion}/${d.kind}`;
+      return `import type { I${d.kind} as T${i} } from '${from}';\nexport const d${i}: T${i} = ${JSON.stringify(d)};`;
+    })
+    .join('\n');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    lib: ['lib.es2022.d.ts'],
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, lang) : getSourceFile(name, lang, ...rest);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  const errors = docs.map((): string[] => []);
+  for (const d of ts.getPreEmitDiagnostics(program, program.getSourceFile(file))) {
+    const line = d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line ?? 0;
+    errors[Math.floor(line / 2)].push(ts.flattenDiagnosticMessageText(d.messageText, ' '));
+  }
+  return errors;
+}
+
+/** Names of environment variables the service reads: src/config/*.ts, specs excepted. */
+function namesReadBySrc(): Set<string> {
+  const dir = join(ROOT, 'src', 'config');
+  const text = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+  const patterns = [
+    /\benv\.([A-Z][A-Z0-9_]*)/g,
+    /\benv\['([A-Z][A-Z0-9_]*)'\]/g,
+    /\b\w+\('([A-Z][A-Z0-9_]*)'/g,
+  ];
+  return new Set(patterns.flatMap((p) => [...text.matchAll(p)].map((m) => m[1])));
+}
+/** CONTRACT §19 names these; another change adds them to src/config. */
+const PENDING_NAMES = ['DATABASE_POOLER', 'DATABASE_MIGRATION_URL'];
+
+/** The paths the health controller serves: @Controller('health') + @Get('live'), @Get('ready'). */
+function healthPaths(): string[] {
+  const src = readFileSync(join(ROOT, 'src/modules/health/health.controller.ts'), 'utf8');
+  const base = /@Controller\('([^']+)'\)/.exec(src)![1];
+  return [...src.matchAll(/@Get\('([^']+)'\)/g)].map((m) => `/${base}/${m[1]}`);
+}
+
+const manifests = loadManifests();
+const of = (kind: string) => manifests.filter((m) => m.doc.kind === kind).map((m) => m.doc);
+const deployments = of('Deployment');
+const byRole = (role: string) =>
+  deployments.find((d) =>
+    d.spec.template.spec.containers[0].env?.some((e: any) => e.name === 'ROLE' && e.value === role),
+  );
+const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+const podLabels = (d: any): Record<string, string> => d.spec.template.metadata.labels;
+const containers = (kinds: string[]) =>
+  manifests
+    .filter((m) => kinds.includes(m.doc.kind))
+    .flatMap((m) => m.doc.spec.template.spec.containers as any[]);
+
+describe('deploy/ Kubernetes manifests', () => {
+  it('every file is in kustomization.yaml, and every resource there exists', () => {
+    const k = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8'));
+    expect(k).toMatchObject({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+    });
+    const files = yamlFiles(DEPLOY)
+      .map((f) => relative(DEPLOY, f))
+      .filter((f) => f !== 'kustomization.yaml');
+    expect([...k.resources].sort()).toEqual(files.sort());
+    expect(k.images.map((i: any) => i.name)).toEqual(['vision-eligibility']);
+  });
+
+  it('every document validates against the schema of its apiVersion/kind, without unknown fields', () => {
+    expect(manifests.length).toBeGreaterThanOrEqual(10);
+    const strict = unknownFieldErrors(manifests.map((m) => m.doc));
+    const problems = manifests.flatMap((m, i) =>
+      [...schemaErrors(m.doc), ...strict[i]].map((p) => `${m.where}: ${p}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('rejects invalid manifests (the check is not vacuous)', () => {
+    const api = structuredClone(byRole('api'));
+    expect(schemaErrors({ ...api, spec: { ...api.spec, replicas: 'two' } }).join()).toMatch(
+      /replicas/,
+    );
+    const { selector: _gone, ...noSelector } = api.spec;
+    expect(schemaErrors({ ...api, spec: noSelector }).join()).toMatch(/selector/);
+    expect(schemaErrors({ ...api, kind: 'Deploymnet' })).not.toEqual([]);
+    // A misspelt field passes the JSON schema (it allows unknown fields), not the strict check.
+    const typo = structuredClone(api);
+    typo.spec.template.spec.containers[0].readinessProbes = { httpGet: { path: '/', port: 1 } };
+    expect(schemaErrors(typo)).toEqual([]);
+    expect(unknownFieldErrors([typo])[0].join()).toMatch(/readinessProbes/);
+  });
+
+  it('API and worker run the same image with ROLE api / worker; probes use paths the app serves', () => {
+    const [api, worker] = [byRole('api'), byRole('worker')];
+    expect(api && worker).toBeTruthy();
+    const images = containers(['Deployment', 'Job']).map((c) => c.image);
+    expect(new Set(images)).toEqual(new Set(['vision-eligibility']));
+
+    const served = healthPaths();
+    expect(served).toEqual(expect.arrayContaining(['/health/live', '/health/ready']));
+    const c = api.spec.template.spec.containers[0];
+    expect(c.readinessProbe.httpGet.path).toBe('/health/ready');
+    expect(c.livenessProbe.httpGet.path).toBe('/health/live');
+    for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
+      expect(served).toContain(probe.httpGet.path);
+      const port = c.ports.find((p: any) => p.name === probe.httpGet.port);
+      expect(port.containerPort).toBe(Number(of('ConfigMap')[0].data.PORT));
+    }
+    // A worker process serves no HTTP (src/serve.ts runWorker): nothing to probe there.
+    const w = worker.spec.template.spec.containers[0];
+    expect(w.ports ?? w.readinessProbe ?? w.livenessProbe).toBeUndefined();
+  });
+
+  it('names only settings the service reads, and the ConfigMap with the Secret passes its parser', () => {
+    const read = namesReadBySrc();
+    expect(read.has('DATABASE_URL') && read.has('SESSION_SECRET')).toBe(true);
+    const [configMap, secret] = [of('ConfigMap')[0], of('Secret')[0]];
+    const envNames = containers(['Deployment', 'Job']).flatMap((c) =>
+      (c.env ?? []).map((e: any) => e.name),
+    );
+    const names = [...Object.keys(configMap.data), ...Object.keys(secret.stringData), ...envNames];
+    expect(names.filter((n) => !read.has(n) && !PENDING_NAMES.includes(n))).toEqual([]);
+    for (const n of ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'APP_ENCRYPTION_KEY']) {
+      expect(Object.keys(secret.stringData)).toContain(n);
+    }
+
+    // The placeholders never start a pod: each is refused by the service's own parser...
+    const env = { ...configMap.data, ...secret.stringData, ROLE: 'api' };
+    const placeholders = Object.keys(secret.stringData).filter((k) =>
+      /^REPLACE/.test(secret.stringData[k]),
+    );
+    expect(placeholders.length).toBeGreaterThanOrEqual(6);
+    let refused: string[] = [];
+    try {
+      loadConfig(env, false);
+    } catch (e) {
+      refused = e instanceof ConfigError ? e.problems : [];
+    }
+    for (const k of placeholders.filter((n) => read.has(n))) {
+      expect(refused.some((p) => p.startsWith(`${k}:`))).toBe(true);
+    }
+    // ...and with real values the ConfigMap's settings are all accepted.
+    const config = loadConfig(
+      {
+        ...env,
+        DATABASE_URL: 'postgres://vision:pw@pgbouncer:6432/vision',
+        REDIS_URL: 'rediss://:pw@redis:6379',
+        APP_ENCRYPTION_KEY: 'ab'.repeat(32),
+        SESSION_SECRET: 'x'.repeat(32),
+        SMTP_URL: 'smtps://user:pw@smtp.example.com:465',
+      },
+      false,
+    );
+    expect(config).toMatchObject({ isProduction: true, webConcurrency: 1, port: 3000 });
+    // MAIL_DIR is a mounted volume: the root filesystem is read-only.
+    for (const c of containers(['Deployment'])) {
+      expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true });
+      expect(c.volumeMounts.map((v: any) => v.mountPath)).toContain(config.mailDir);
+    }
+  });
+
+  it('selectors match pod labels; PDBs, HPAs and the Service target existing Deployments', () => {
+    for (const d of deployments) {
+      expect(matches(d.spec.selector.matchLabels, podLabels(d))).toBe(true);
+    }
+    const selected = (selector: Record<string, string>) =>
+      deployments.filter((d) => matches(selector, podLabels(d))).map((d) => d.metadata.name);
+    const [api, worker] = [byRole('api'), byRole('worker')];
+    expect(selected(of('Service')[0].spec.selector)).toEqual([api.metadata.name]);
+
+    const pdbs = of('PodDisruptionBudget');
+    // One PDB per Deployment, each selecting exactly that Deployment's pods.
+    expect(pdbs.map((p) => selected(p.spec.selector.matchLabels)).sort()).toEqual(
+      [[api.metadata.name], [worker.metadata.name]].sort(),
+    );
+    const hpas = of('HorizontalPodAutoscaler');
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(
+      deployments.map((d) => d.metadata.name).sort(),
+    );
+    for (const h of hpas) {
+      expect(h.spec.scaleTargetRef).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment' });
+      expect(h.spec.metrics[0].resource.name).toBe('cpu');
+      const pdb = pdbs.find(
+        (p) => selected(p.spec.selector.matchLabels)[0] === h.spec.scaleTargetRef.name,
+      );
+      // A drain can always evict one pod.
+      expect(h.spec.minReplicas).toBeGreaterThan(pdb.spec.minAvailable);
+    }
+    for (const c of containers(['Deployment', 'Job'])) {
+      expect(Object.keys(c.resources.requests).sort()).toEqual(['cpu', 'memory']);
+      expect(Object.keys(c.resources.limits).sort()).toEqual(['cpu', 'memory']);
+    }
+  });
+});
