@@ -234,9 +234,10 @@ describe('errors that help a newcomer', () => {
   });
 
   describe('error_detail says why a check failed (CONTRACT §21)', () => {
-    it('is in the V1 and V2 answers and on the web page of a failed VSP check', async () => {
+    it('is in the V1 and V2 answers and on the web page of a failed Spectera check', async () => {
+      // No clearinghouse in this suite: Spectera has no path (VSP would wait for a person).
       const uid = await startSearch(t.app, a.auth, {
-        insurer_code: 'insurer:vision:vsp',
+        insurer_code: 'insurer:vision:spectera',
         patient: patient(),
       });
       const v2 = await waitForResult(t.app, a.auth, uid);

@@ -2,12 +2,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { OpenApiChecker, OpenApiDocument } from './support/openapi';
+import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
 
 type Json = Record<string, any>;
@@ -174,6 +177,24 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .send({ x12: readFileSync(join(__dirname, 'x12/reports/835-two-sets.x12'), 'utf8') })
       .expect(202);
     const remittances = await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200);
+    // CONTRACT §18: a VSP search waits for a person; its task, and the portal credentials a bot
+    // reads with a key that holds `verification:credentials`.
+    const vsp = await startSearch(t.app, a.auth, {
+      insurer_code: 'insurer:vision:vsp',
+      patient: patient(),
+    });
+    const task = await waitUntil('verification task', async () => {
+      const res = await http().get(`/api/auth/v1/eligibility/${vsp}/`).set(a.auth);
+      return res.body.verification?.task_id as string | undefined;
+    });
+    await t.app
+      .get(InsurerSettingsService)
+      .setCredentials(a.accountId, 'insurer:vision:vsp', 'u', 'p');
+    const { key: bot } = await t.app
+      .get(ApiKeysService)
+      .create(a.accountId, 'bot', ['verification:read', 'verification:credentials']);
+    const authFor = (path: string) =>
+      path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {
       code: '',
       batch_uid: 'docs-batch',
@@ -190,7 +211,9 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
               : a.locationCode
           : name === 'id' && path.startsWith('/api/auth/v1/remittances/')
             ? (remittances.body.result[0].id as string)
-            : values[name],
+            : name === 'id' && path.startsWith('/api/auth/v1/verification-tasks/')
+              ? task
+              : values[name],
       );
 
     const withETag: string[] = [];
@@ -198,7 +221,7 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       const get = (item as Json).get as Json | undefined;
       if (!get) continue;
       const url = concrete(path);
-      const first = await http().get(url).set(a.auth);
+      const first = await http().get(url).set(authFor(path));
       // A claim that went the paper route has no 837P.
       if (path.endsWith('/x12/') && first.status === 404) continue;
       expect([path, first.status]).toEqual([path, 200]);
@@ -214,7 +237,7 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       );
       const etag = first.headers.etag;
       expect([path, etag]).toEqual([path, expect.stringMatching(/^W\/".+"$/)]);
-      const again = await http().get(url).set(a.auth).set('If-None-Match', etag);
+      const again = await http().get(url).set(authFor(path)).set('If-None-Match', etag);
       expect([path, again.status, again.text ?? '']).toEqual([path, 304, '']);
       expect(again.headers.etag).toBe(etag);
       expect(again.headers['x-request-id']).toBeDefined();

@@ -5,7 +5,12 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { insurerName } from '@/modules/insurers/insurer-codes';
-import { TASK_VIEW_COLUMNS, TASK_VIEW_FROM, taskView, type TaskViewRow } from '@/modules/verification/task-view';
+import {
+  TASK_VIEW_COLUMNS,
+  TASK_VIEW_FROM,
+  taskView,
+  type TaskViewRow,
+} from '@/modules/verification/task-view';
 import type { FailReason, TaskState } from '@/modules/verification/verification-task.entity';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import type { EligibilityRequest } from './eligibility-request.entity';

@@ -113,7 +113,11 @@ export class InsurerSettingsService {
   }
 
   /** CONTRACT §18: sends the account's checks of `code` to a person (`assisted`) or back (null). */
-  async setEligibilityMode(accountId: string, code: string, mode: 'assisted' | null): Promise<void> {
+  async setEligibilityMode(
+    accountId: string,
+    code: string,
+    mode: 'assisted' | null,
+  ): Promise<void> {
     this.assertKnown(code);
     await this.db.query(
       `INSERT INTO account_insurers (account_id, insurer_code, eligibility_mode) VALUES ($1, $2, $3)

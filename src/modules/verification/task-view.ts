@@ -1,12 +1,7 @@
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { insurerName, type InsurerCode } from '@/modules/insurers/insurer-codes';
 import { SHIPPED_INSURERS } from '@/modules/insurers/insurer-directory.table';
-import type {
-  Evidence,
-  FailReason,
-  TaskHistoryEntry,
-  TaskState,
-} from './verification-task.entity';
+import type { Evidence, FailReason, TaskHistoryEntry, TaskState } from './verification-task.entity';
 
 /**
  * The select list of a task as the API shows it, over `verification_tasks t` joined to its
@@ -111,9 +106,12 @@ export function taskView(row: TaskViewRow, now = Date.now()): TaskView {
       ? { code: row.location_code, title: row.location_title ?? '', npi: row.location_npi }
       : null,
     due_by: dueBy.toISOString(),
-    overdue: (row.state === 'queued' || row.state === 'in_progress' || row.state === 'needs_info') &&
+    overdue:
+      (row.state === 'queued' || row.state === 'in_progress' || row.state === 'needs_info') &&
       dueBy.getTime() < now,
-    lease: leased ? { holder: row.lease_holder_name ?? row.lease_holder!, until: leaseUntil.toISOString() } : null,
+    lease: leased
+      ? { holder: row.lease_holder_name ?? row.lease_holder!, until: leaseUntil.toISOString() }
+      : null,
     failure_reason: row.failure_reason,
     detail: row.detail,
     evidence: row.evidence,

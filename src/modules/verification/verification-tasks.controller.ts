@@ -70,7 +70,8 @@ export class VerificationTasksController {
   @Audited('verification_task', 'read', 'param:id')
   @ApiOperation({
     summary: 'Get a verification task',
-    description: 'The patient as asked, the insurer and its portal, the location, `due_by`, the lease and the history.',
+    description:
+      'The patient as asked, the insurer and its portal, the location, `due_by`, the lease and the history.',
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(NOT_FOUND)
@@ -107,7 +108,32 @@ export class VerificationTasksController {
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(
-    [400, { errors: { plans: { '0': { persons: { '0': { plan: { items: { '0': { refresh_date: { $: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] } } } } } } } } } }],
+    [
+      400,
+      {
+        errors: {
+          plans: {
+            '0': {
+              persons: {
+                '0': {
+                  plan: {
+                    items: {
+                      '0': {
+                        refresh_date: {
+                          $: [
+                            'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+                          ],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
     NOT_FOUND,
     HELD,
   )
@@ -137,7 +163,11 @@ export class VerificationTasksController {
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(400, NOT_FOUND, HELD)
-  fail(@Req() req: AppRequest, @Param('id') id: string, @Body() body: FailTaskDto): Promise<TaskView> {
+  fail(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Body() body: FailTaskDto,
+  ): Promise<TaskView> {
     return this.tasks.fail(verifierOf(req), id, body.reason, body.detail?.trim() || null);
   }
 
@@ -147,11 +177,16 @@ export class VerificationTasksController {
   @Audited('verification_task', 'update', 'param:id')
   @ApiOperation({
     summary: 'Ask the practice for information',
-    description: 'The task (and the request’s `verification`) shows `needs_info` until the practice answers.',
+    description:
+      'The task (and the request’s `verification`) shows `needs_info` until the practice answers.',
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(400, NOT_FOUND, HELD)
-  needsInfo(@Req() req: AppRequest, @Param('id') id: string, @Body() body: TaskNoteDto): Promise<TaskView> {
+  needsInfo(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Body() body: TaskNoteDto,
+  ): Promise<TaskView> {
     return this.tasks.needsInfo(verifierOf(req), id, body.detail.trim());
   }
 
@@ -161,11 +196,19 @@ export class VerificationTasksController {
   @Audited('verification_task', 'update', 'param:id')
   @ApiOperation({
     summary: 'Answer a task that needs information',
-    description: 'The practice’s answer; the task is queued again. 409 unless the task is `needs_info`.',
+    description:
+      'The practice’s answer; the task is queued again. 409 unless the task is `needs_info`.',
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
-  @ApiStandardErrors(400, NOT_FOUND, [409, { detail: 'This task is queued, not waiting for information.' }])
-  info(@Req() req: AppRequest, @Param('id') id: string, @Body() body: TaskNoteDto): Promise<TaskView> {
+  @ApiStandardErrors(400, NOT_FOUND, [
+    409,
+    { detail: 'This task is queued, not waiting for information.' },
+  ])
+  info(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Body() body: TaskNoteDto,
+  ): Promise<TaskView> {
     return this.tasks.info(verifierOf(req), id, body.detail.trim());
   }
 
@@ -180,7 +223,10 @@ export class VerificationTasksController {
   })
   @ApiOkResponse({ type: InsurerCredentialsResponse })
   @ApiStandardErrors(NOT_FOUND)
-  credentials(@Req() req: AppRequest, @Param('id') id: string): Promise<InsurerCredentialsResponse> {
+  credentials(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+  ): Promise<InsurerCredentialsResponse> {
     return this.tasks.credentials(req.auth!.accountId, id);
   }
 }

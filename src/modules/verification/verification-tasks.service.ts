@@ -10,7 +10,13 @@ import { BatchSearchQueue } from '@/modules/eligibility/batch.queue';
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { TASK_VIEW_COLUMNS, TASK_VIEW_FROM, taskView, type TaskView, type TaskViewRow } from './task-view';
+import {
+  TASK_VIEW_COLUMNS,
+  TASK_VIEW_FROM,
+  taskView,
+  type TaskView,
+  type TaskViewRow,
+} from './task-view';
 import {
   type Evidence,
   type FailReason,
@@ -79,17 +85,20 @@ export class VerificationTasks {
     private readonly settings: InsurerSettingsService,
   ) {}
 
-  async list(accountId: string, filter: TaskFilter): Promise<{ result: TaskView[]; next_cursor: string | null }> {
+  async list(
+    accountId: string,
+    filter: TaskFilter,
+  ): Promise<{ result: TaskView[]; next_cursor: string | null }> {
     const qb = this.db
       .getRepository(VerificationTask)
       .createQueryBuilder('t')
-      .select('t.id', 'id')
       .where('t.account_id = :accountId', { accountId });
     if (filter.state) qb.andWhere('t.state = :state', { state: filter.state });
     if (filter.insurerCode) qb.andWhere('t.insurer_code = :code', { code: filter.insurerCode });
-    if (filter.dueBefore) qb.andWhere('t.due_by < CAST(:due AS timestamptz)', { due: filter.dueBefore });
+    if (filter.dueBefore)
+      qb.andWhere('t.due_by < CAST(:due AS timestamptz)', { due: filter.dueBefore });
     const page = await fetchKeysetPage(keysetQuery(qb, filter), filter);
-    const ids = (page.result as unknown as { id: string }[]).map((r) => r.id);
+    const ids = page.result.map((r) => r.id);
     const rows: TaskViewRow[] = ids.length
       ? await this.db.query(
           `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM} WHERE t.account_id = $1 AND t.id = ANY($2::uuid[])`,
@@ -97,7 +106,10 @@ export class VerificationTasks {
         )
       : [];
     const byId = new Map(rows.map((r) => [r.id, taskView(r)]));
-    return { result: ids.map((id) => byId.get(id)!).filter(Boolean), next_cursor: page.next_cursor };
+    return {
+      result: ids.map((id) => byId.get(id)!).filter(Boolean),
+      next_cursor: page.next_cursor,
+    };
   }
 
   /** The account's open tasks, soonest due first (the web queue). */
@@ -126,13 +138,22 @@ export class VerificationTasks {
       return {
         state: 'in_progress',
         detail: 'claimed',
-        lease: { holder: verifier.id, name: verifier.name, minutes: this.config.verificationLeaseMinutes },
+        lease: {
+          holder: verifier.id,
+          name: verifier.name,
+          minutes: this.config.verificationLeaseMinutes,
+        },
       };
     });
   }
 
   /** The search completes with exactly these plans (already validated and converted). */
-  complete(verifier: Verifier, id: string, plans: InsurerPlanResult[], evidence: Evidence): Promise<TaskView> {
+  complete(
+    verifier: Verifier,
+    id: string,
+    plans: InsurerPlanResult[],
+    evidence: Evidence,
+  ): Promise<TaskView> {
     return this.change(verifier, id, (task) => {
       this.assertOpen(task);
       return {
@@ -148,7 +169,12 @@ export class VerificationTasks {
    * `member_not_found` completes the search with no results; any other reason ends it
    * `insurer_problem` with the detail; `credentials_invalid` also marks the stored credentials.
    */
-  async fail(verifier: Verifier, id: string, reason: FailReason, detail: string | null): Promise<TaskView> {
+  async fail(
+    verifier: Verifier,
+    id: string,
+    reason: FailReason,
+    detail: string | null,
+  ): Promise<TaskView> {
     const view = await this.change(verifier, id, (task) => {
       this.assertOpen(task);
       return {
@@ -185,7 +211,9 @@ export class VerificationTasks {
     const task = await this.get(accountId, id);
     const credentials = await this.settings.credentialsOf(accountId, task.insurer_code);
     if (!credentials)
-      throw new NotFoundError(`No credentials are stored for ${task.insurer_name}: set them on the Passwords page.`);
+      throw new NotFoundError(
+        `No credentials are stored for ${task.insurer_name}: set them on the Passwords page.`,
+      );
     return credentials;
   }
 
@@ -211,14 +239,19 @@ export class VerificationTasks {
         [id, verifier.accountId],
       );
       if (!head) throw notFound(id);
-      await em.query('SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE', [head.request_id]);
+      await em.query('SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE', [
+        head.request_id,
+      ]);
       const [task]: LockedTask[] = await em.query(
         `SELECT t.id, t.request_id, r.batch_id, t.insurer_code, t.state, t.lease_holder, t.lease_until
          FROM verification_tasks t JOIN eligibility_requests r ON r.id = t.request_id
          WHERE t.id = $1 FOR UPDATE OF t`,
         [id],
       );
-      const leased = task.state === 'in_progress' && task.lease_until && new Date(task.lease_until).getTime() > Date.now();
+      const leased =
+        task.state === 'in_progress' &&
+        task.lease_until &&
+        new Date(task.lease_until).getTime() > Date.now();
       if (leased && task.lease_holder !== verifier.id)
         throw new ConflictError('Another verifier holds this task; try again when its lease ends.');
       const change = decide(task);
@@ -226,7 +259,9 @@ export class VerificationTasks {
       await showVerification(em, task.request_id);
       if (!change.wakes) return null;
       const queue = task.batch_id ? this.batchQueue : this.searchQueue;
-      return (await queue.wakeInTx(em, task.request_id)) ? { queue, requestId: task.request_id } : null;
+      return (await queue.wakeInTx(em, task.request_id))
+        ? { queue, requestId: task.request_id }
+        : null;
     });
     if (woken) await woken.queue.dispatch(woken.requestId);
     this.logger.log({ task: id, by: verifier.id }, 'verification task changed');
@@ -246,8 +281,8 @@ export class VerificationTasks {
     await em.query(
       `UPDATE verification_tasks
        SET state = $2, history = history || $3::jsonb, updated_at = now(),
-           lease_holder = $4, lease_holder_name = $5,
-           lease_until = CASE WHEN $4::text IS NULL THEN NULL ELSE now() + ($6 || ' minutes')::interval END${sets}
+           lease_holder = $4::varchar, lease_holder_name = $5::varchar,
+           lease_until = CASE WHEN $4::varchar IS NULL THEN NULL ELSE now() + ($6 || ' minutes')::interval END${sets}
        WHERE id = $1`,
       [
         task.id,
@@ -263,4 +298,3 @@ export class VerificationTasks {
 }
 
 const notFound = (id: string) => new NotFoundError(`Verification task ${id} not found.`);
-

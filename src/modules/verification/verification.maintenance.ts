@@ -48,7 +48,8 @@ export class VerificationMaintenance extends MaintenanceLoop {
         [limit],
       );
       for (const { request_id } of rows) await showVerification(em, String(request_id));
-      if (rows.length > 0) this.logger.log({ count: rows.length }, 'lapsed verification leases released');
+      if (rows.length > 0)
+        this.logger.log({ count: rows.length }, 'lapsed verification leases released');
       return rows.length;
     });
   }

@@ -53,7 +53,12 @@ export class VerifiedPersonDto {
   @DateField({ required: true, notFuture: true, example: '1984-06-15' }) dob: string;
   @StringField({ required: true, maxLength: 20, example: 'female' }) sex: string;
   @StringField({ maxLength: 64, example: 'DMV004512345' }) member_id?: string | null;
-  @StringField({ maxLength: 4, pattern: /^\d{4}$/, patternMessage: 'Enter the last four digits.', example: '6789' })
+  @StringField({
+    maxLength: 4,
+    pattern: /^\d{4}$/,
+    patternMessage: 'Enter the last four digits.',
+    example: '6789',
+  })
   ssn_last_four?: string | null;
   @StringField({ required: true, maxLength: 32, example: 'self' }) type: string;
   @NestedField(() => VerifiedAddressDto, { required: true }) address: VerifiedAddressDto;
@@ -124,6 +129,10 @@ export class FailTaskDto {
 }
 
 export class TaskNoteDto {
-  @StringField({ required: true, maxLength: 2000, example: 'Which member id is on the card: the subscriber is the spouse?' })
+  @StringField({
+    required: true,
+    maxLength: 2000,
+    example: 'Which member id is on the card: the subscriber is the spouse?',
+  })
   detail: string;
 }

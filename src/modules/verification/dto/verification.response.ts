@@ -12,14 +12,21 @@ class SubscriberDoc {
 }
 
 class TaskPatientDoc {
-  @ApiNullable('string', { example: 'Maria', description: 'null once erased (PHI_RETENTION_DAYS).' })
+  @ApiNullable('string', {
+    example: 'Maria',
+    description: 'null once erased (PHI_RETENTION_DAYS).',
+  })
   first_name: string | null;
   @ApiNullable('string', { example: 'Garcia' }) last_name: string | null;
   @ApiNullable('date', { example: '1984-06-15' }) dob: string | null;
   @ApiNullable('string', { example: '78701' }) zipcode: string | null;
   @ApiNullable('string', { example: 'VSP0099812' }) member_id: string | null;
   @ApiNullable('string', { example: '6789' }) ssn_last_four: string | null;
-  @ApiProperty({ type: SubscriberDoc, nullable: true, description: 'When the patient is a dependent.' })
+  @ApiProperty({
+    type: SubscriberDoc,
+    nullable: true,
+    description: 'When the patient is a dependent.',
+  })
   subscriber: SubscriberDoc | null;
 }
 
@@ -59,7 +66,10 @@ export class VerificationTaskResponse {
   state: string;
   @ApiProperty({ example: 'insurer:vision:vsp' }) insurer_code: string;
   @ApiProperty({ example: 'VSP Vision Care' }) insurer_name: string;
-  @ApiNullable('string', { example: 'https://www.eyefinity.com/', description: "The payer's provider portal." })
+  @ApiNullable('string', {
+    example: 'https://www.eyefinity.com/',
+    description: "The payer's provider portal.",
+  })
   portal_url: string | null;
   @ApiProperty({ example: 'visit-2026-11-24-0042' }) request_uid: string;
   @ApiProperty({ type: TaskPatientDoc, description: 'The patient as the search asked.' })
@@ -71,7 +81,7 @@ export class VerificationTaskResponse {
   @ApiNullable('string', { enum: FAIL_REASONS, example: null }) failure_reason: string | null;
   @ApiNullable('string', {
     example: null,
-    description: 'The question of `needs_info`, the practice\'s answer, or a failure\'s detail.',
+    description: "The question of `needs_info`, the practice's answer, or a failure's detail.",
   })
   detail: string | null;
   @ApiProperty({ type: EvidenceDoc, nullable: true }) evidence: EvidenceDoc | null;
