@@ -1,0 +1,164 @@
+import { ValidationFailed } from '@/common/errors';
+import { CompleteTaskDto } from '@/modules/verification/dto/verification-input.dto';
+import { plansFromVerified } from '@/modules/verification/verified-plans';
+import { bindForm } from './forms';
+import { placeErrors, verificationBody } from './verification-form';
+
+const filled: Record<string, string> = {
+  status: 'active',
+  plan_name: 'VSP Choice',
+  plan_group: 'Acme Manufacturing',
+  plan_group_id: 'GRP-104233',
+  plan_begin_date: '2026-01-01',
+  plan_end_date: '2026-12-31',
+  plan_refresh_date: '2027-01-01',
+  oon_benefits: 'oon',
+  first_name: 'Maria',
+  last_name: 'Garcia',
+  dob: '1984-06-15',
+  sex: 'female',
+  member_id: 'VSP104882211',
+  relationship: 'self',
+  address_line1: '412 Oak Street',
+  address_line2: '',
+  address_city: 'Austin',
+  address_state: 'tx',
+  address_zipcode: '78701',
+  phone: '512-555-0142',
+  exam_inn_copay: '10',
+  exam_oon_allowance: '$45.50',
+  exam_inn_quantity: '1',
+  exam_inn_frequency: '12',
+  frames_inn_allowance: '150',
+  frames_oon_allowance: '70',
+  frames_inn_frequency: '24',
+  lens_single_vision_inn_copay: '25',
+  cl_elective_inn_allowance: '1,130.00',
+  opt_anti_reflective_inn_copay: '41',
+  // A row left blank (spaces count as blank).
+  lens_bifocal_inn_copay: '  ',
+  evidence_source: 'portal',
+  evidence_reference_number: 'REF-9',
+  evidence_representative: '',
+  evidence_checked_at: '2026-11-24T15:04:00Z',
+};
+
+describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
+  it('a filled form gives a plan that passes CompleteTaskDto with what was typed', async () => {
+    const { body, errors } = verificationBody(filled);
+    expect(errors).toEqual({});
+    const dto = await bindForm(CompleteTaskDto, body);
+    expect(dto.evidence).toMatchObject({ source: 'portal', reference_number: 'REF-9' });
+    const [plan] = plansFromVerified(dto.plans);
+    expect(plan).toMatchObject({
+      status: 'active',
+      planName: 'VSP Choice',
+      planGroupId: 'GRP-104233',
+      planIsActive: true,
+      planRefreshDate: '2027-01-01',
+    });
+    const person = plan.persons[0];
+    expect(person).toMatchObject({
+      firstName: 'Maria',
+      sex: 'female',
+      memberId: 'VSP104882211',
+      type: 'self',
+      address: { line1: '412 Oak Street', line2: null, state: 'TX', zipcode: '78701' },
+    });
+    expect(person.plan.insurer_state).toBe('oon');
+    const r = '2027-01-01';
+    expect(person.plan.items).toEqual([
+      {
+        benefit_code: 'exam',
+        refresh_date: r,
+        copayment: [{ flags: ['inn'], value: '10' }],
+        quantity: [{ flags: ['inn'], value: 1, comment: 'every 12 months' }],
+        allowance: [{ flags: ['oon'], value: '45.50' }],
+      },
+      {
+        benefit_code: 'materials',
+        refresh_date: r,
+        items: [
+          {
+            benefit_code: 'materials.frames',
+            refresh_date: r,
+            allowance: [
+              { flags: ['inn'], value: '150' },
+              { flags: ['oon'], value: '70' },
+            ],
+            quantity: [{ flags: ['inn'], value: 1, comment: 'every 24 months' }],
+          },
+          {
+            benefit_code: 'materials.spectacle_lenses',
+            refresh_date: r,
+            items: [
+              {
+                benefit_code: 'materials.spectacle_lenses.single_vision',
+                refresh_date: r,
+                copayment: [{ flags: ['inn'], value: '25' }],
+              },
+              {
+                benefit_code: 'materials.spectacle_lenses.options',
+                refresh_date: r,
+                items: [
+                  {
+                    benefit_code: 'materials.spectacle_lenses.options.anti_reflective',
+                    refresh_date: r,
+                    copayment: [{ flags: ['inn'], value: '41' }],
+                  },
+                ],
+              },
+            ],
+          },
+          {
+            benefit_code: 'materials.contact_lenses',
+            refresh_date: r,
+            items: [
+              {
+                benefit_code: 'materials.contact_lenses.elective',
+                refresh_date: r,
+                allowance: [{ flags: ['inn'], value: '1130.00' }],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('an empty row gives no item', () => {
+    const { body } = verificationBody({ ...filled, lens_single_vision_inn_copay: '' });
+    const json = JSON.stringify(body);
+    expect(json).not.toContain('single_vision');
+    expect(json).not.toContain('bifocal');
+    expect(json).toContain('materials.frames');
+  });
+
+  it('a bad amount gives a field error next to its cell', async () => {
+    const { body, fieldOf, errors } = verificationBody({
+      ...filled,
+      frames_oon_allowance: 'seventy',
+      exam_inn_frequency: 'yearly',
+    });
+    expect(errors).toEqual({ exam_inn_frequency: { $: ['Enter the number of months, e.g. 12.'] } });
+    const refused = await bindForm(CompleteTaskDto, body).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationFailed);
+    const placed = placeErrors((refused as ValidationFailed).errors, fieldOf);
+    expect(placed).toEqual({ frames_oon_allowance: { $: ['A valid number is required.'] } });
+  });
+
+  it('places missing plan and evidence fields by their form names', async () => {
+    const { body, fieldOf } = verificationBody({ ...filled, plan_name: '', evidence_source: '' });
+    const refused = (await bindForm(CompleteTaskDto, body).catch(
+      (e: unknown) => e,
+    )) as ValidationFailed;
+    const placed = placeErrors(refused.errors, fieldOf);
+    expect(Object.keys(placed).sort()).toEqual(['evidence_source', 'plan_name']);
+  });
+
+  it('asks to tick out-of-network when out-of-network values are typed', () => {
+    const { errors, body } = verificationBody({ ...filled, oon_benefits: '' });
+    expect(Object.keys(errors)).toEqual(['oon_benefits']);
+    expect(JSON.stringify(body)).toContain('"insurer_state":"inn"');
+  });
+});

@@ -1,0 +1,290 @@
+import type { ErrorTree } from '@/common/errors';
+import type { TaskView } from '@/modules/verification/task-view';
+
+/**
+ * The benefit form of a verification task (CONTRACT §18) as a pure function: the form's fields
+ * become exactly the JSON a verifier POSTs to `complete` (`{plans: [V2 plan result], evidence}`),
+ * which the web controller then validates with the API's CompleteTaskDto. Each benefit row gives
+ * one item of the V2 tree (its parents added as plain containers), with its copay, allowance and
+ * quantity per network as flag-based entries (`inn` / `oon`, as the sandbox plan has them). A
+ * frequency ("every 24 months") is the quantity's comment, the way the sandbox and the 271 mapper
+ * word it. Blank rows give nothing.
+ */
+
+export type Network = 'inn' | 'oon';
+export const NETWORKS: readonly Network[] = ['inn', 'oon'];
+export const ROW_FIELDS = ['copay', 'allowance', 'quantity', 'frequency'] as const;
+type RowField = (typeof ROW_FIELDS)[number];
+
+export interface BenefitRowSpec {
+  key: string;
+  code: string;
+  label: string;
+  group: string;
+}
+
+/** The benefits the form asks about; codes as service-codes.ts and the sandbox plan use them. */
+export const BENEFIT_ROWS: readonly BenefitRowSpec[] = [
+  { key: 'exam', code: 'exam', label: 'Eye exam', group: 'Exams' },
+  { key: 'cl_exam', code: 'exam.contact_lens_fitting', label: 'Contact-lens exam', group: 'Exams' },
+  { key: 'frames', code: 'materials.frames', label: 'Frames', group: 'Frames' },
+  ...(['single_vision', 'bifocal', 'trifocal', 'progressive'] as const).map((type) => ({
+    key: `lens_${type}`,
+    code: `materials.spectacle_lenses.${type}`,
+    label: `Lenses: ${type.replace('_', ' ')}`,
+    group: 'Spectacle lenses',
+  })),
+  {
+    key: 'cl_elective',
+    code: 'materials.contact_lenses.elective',
+    label: 'Contacts: elective',
+    group: 'Contact lenses',
+  },
+  {
+    key: 'cl_medical',
+    code: 'materials.contact_lenses.medically_necessary',
+    label: 'Contacts: medically necessary',
+    group: 'Contact lenses',
+  },
+  ...(
+    [
+      ['anti_reflective', 'Anti-reflective coating'],
+      ['polycarbonate', 'Polycarbonate'],
+      ['photochromic', 'Photochromic'],
+    ] as const
+  ).map(([option, label]) => ({
+    key: `opt_${option}`,
+    code: `materials.spectacle_lenses.options.${option}`,
+    label: `Option: ${label}`,
+    group: 'Lens options',
+  })),
+];
+
+/** The field of one cell: `frames_oon_allowance`. */
+export const cellName = (row: string, net: Network, field: RowField) => `${row}_${net}_${field}`;
+
+/** Form field → where it goes in the `complete` body (for the plan, the person and evidence). */
+const SCALARS: readonly [string, string][] = [
+  ['status', 'plans.0.status'],
+  ['plan_name', 'plans.0.plan_name'],
+  ['plan_group', 'plans.0.plan_group'],
+  ['plan_group_id', 'plans.0.plan_group_id'],
+  ['plan_begin_date', 'plans.0.plan_begin_date'],
+  ['plan_end_date', 'plans.0.plan_end_date'],
+  ['plan_refresh_date', 'plans.0.plan_refresh_date'],
+  ['first_name', 'plans.0.persons.0.first_name'],
+  ['last_name', 'plans.0.persons.0.last_name'],
+  ['dob', 'plans.0.persons.0.dob'],
+  ['sex', 'plans.0.persons.0.sex'],
+  ['member_id', 'plans.0.persons.0.member_id'],
+  ['relationship', 'plans.0.persons.0.type'],
+  ['address_line1', 'plans.0.persons.0.address.line1'],
+  ['address_line2', 'plans.0.persons.0.address.line2'],
+  ['address_city', 'plans.0.persons.0.address.city'],
+  ['address_state', 'plans.0.persons.0.address.state'],
+  ['address_zipcode', 'plans.0.persons.0.address.zipcode'],
+  ['phone', 'plans.0.persons.0.phone'],
+  ['oon_benefits', 'plans.0.persons.0.plan.insurer_state'],
+  ['plan_refresh_date', 'plans.0.persons.0.plan.refresh_date'],
+  ['plan_begin_date', 'plans.0.persons.0.plan.begin_date'],
+  ['plan_end_date', 'plans.0.persons.0.plan.end_date'],
+  ['evidence_source', 'evidence.source'],
+  ['evidence_reference_number', 'evidence.reference_number'],
+  ['evidence_representative', 'evidence.representative'],
+  ['evidence_checked_at', 'evidence.checked_at'],
+];
+
+type Entry = { flags: Network[]; value: string | number; comment?: string };
+type Item = { benefit_code: string; refresh_date: string; [list: string]: unknown };
+type Node = { item: Item; children: Node[] };
+
+export interface VerificationFormResult {
+  /** Exactly what `POST .../complete/` takes (unvalidated: the DTO checks it). */
+  body: { plans: Record<string, unknown>[]; evidence: Record<string, unknown> };
+  /** The body's paths (`plans.0.persons.0.plan.items.1.allowance.0.value`) → form field. */
+  fieldOf: Record<string, string>;
+  /** What the DTO cannot see (a frequency is only a comment), keyed by form field. */
+  errors: ErrorTree;
+}
+
+const text = (v: string | undefined): string | undefined => {
+  const t = (v ?? '').trim();
+  return t === '' ? undefined : t;
+};
+
+/** "$1,250.00" → "1250.00"; anything else as typed, for the DTO to refuse. */
+const amount = (v: string) => v.replace(/^\$\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+const integer = (v: string): string | number => (/^\d{1,7}$/.test(v) ? Number(v) : v);
+
+/** The `complete` body of a filled benefit form. */
+export function verificationBody(fields: Record<string, string>): VerificationFormResult {
+  const f = (name: string) => text(fields[name]);
+  const errors: ErrorTree = {};
+  const fail = (field: string, message: string) => {
+    errors[field] = { $: [message] };
+  };
+  const source = new Map<Entry, string>();
+  const refresh = f('plan_refresh_date');
+  const roots: Node[] = [];
+  const nodes = new Map<string, Node>();
+  const node = (code: string): Node => {
+    const known = nodes.get(code);
+    if (known) return known;
+    const dot = code.lastIndexOf('.');
+    const made: Node = { item: { benefit_code: code, refresh_date: refresh ?? '' }, children: [] };
+    (dot < 0 ? roots : node(code.slice(0, dot)).children).push(made);
+    nodes.set(code, made);
+    return made;
+  };
+  let oonTyped = false;
+
+  for (const row of BENEFIT_ROWS) {
+    const lists: Record<string, Entry[]> = {};
+    const add = (list: string, entry: Entry, field: string) => {
+      (lists[list] ??= []).push(entry);
+      source.set(entry, field);
+    };
+    for (const net of NETWORKS) {
+      const cell = (field: RowField) => f(cellName(row.key, net, field));
+      const copay = cell('copay');
+      const allowance = cell('allowance');
+      const quantity = cell('quantity');
+      const frequency = cell('frequency');
+      if (net === 'oon' && (copay || allowance || quantity || frequency)) oonTyped = true;
+      if (copay)
+        add('copayment', { flags: [net], value: amount(copay) }, cellName(row.key, net, 'copay'));
+      if (allowance)
+        add(
+          'allowance',
+          { flags: [net], value: amount(allowance) },
+          cellName(row.key, net, 'allowance'),
+        );
+      if (frequency && !/^\d{1,3}$/.test(frequency))
+        fail(cellName(row.key, net, 'frequency'), 'Enter the number of months, e.g. 12.');
+      else if (frequency === '0')
+        fail(
+          cellName(row.key, net, 'frequency'),
+          'Ensure this value is greater than or equal to 1.',
+        );
+      if (quantity || frequency) {
+        const entry: Entry = { flags: [net], value: quantity ? integer(quantity) : 1 };
+        if (frequency) entry.comment = `every ${Number(frequency) || frequency} months`;
+        add('quantity', entry, cellName(row.key, net, quantity ? 'quantity' : 'frequency'));
+      }
+    }
+    if (Object.keys(lists).length > 0) Object.assign(node(row.code).item, lists);
+  }
+
+  const oon = fields.oon_benefits === 'oon' || fields.oon_benefits === 'on';
+  if (oonTyped && !oon)
+    fail('oon_benefits', 'Out-of-network values were entered: tick "Out-of-network benefits too".');
+
+  const fieldOf: Record<string, string> = Object.fromEntries(SCALARS.map(([n, p]) => [p, n]));
+  const toJson = (list: Node[], path: string): Item[] =>
+    list.map((n, i) => {
+      const at = `${path}.${i}`;
+      fieldOf[`${at}.refresh_date`] = 'plan_refresh_date';
+      for (const [name, value] of Object.entries(n.item))
+        if (Array.isArray(value))
+          (value as Entry[]).forEach((e, j) => {
+            fieldOf[`${at}.${name}.${j}.value`] = source.get(e)!;
+            fieldOf[`${at}.${name}.${j}`] = source.get(e)!;
+          });
+      return n.children.length ? { ...n.item, items: toJson(n.children, `${at}.items`) } : n.item;
+    });
+  const items = toJson(roots, 'plans.0.persons.0.plan.items');
+
+  const status = f('status') ?? 'active';
+  const plan = {
+    status,
+    plan_name: f('plan_name'),
+    plan_group: f('plan_group') ?? null,
+    plan_group_id: f('plan_group_id') ?? null,
+    plan_begin_date: f('plan_begin_date'),
+    plan_end_date: f('plan_end_date') ?? null,
+    plan_refresh_date: refresh ?? null,
+    plan_is_active: status === 'active',
+    persons: [
+      {
+        first_name: f('first_name'),
+        last_name: f('last_name'),
+        dob: f('dob'),
+        sex: f('sex'),
+        member_id: f('member_id') ?? null,
+        type: f('relationship') ?? 'self',
+        address: {
+          line1: f('address_line1'),
+          line2: f('address_line2') ?? null,
+          city: f('address_city'),
+          state: f('address_state')?.toUpperCase(),
+          zipcode: f('address_zipcode'),
+        },
+        phone: f('phone') ?? null,
+        plan: {
+          insurer_state: oon ? 'oon' : 'inn',
+          items,
+          refresh_date: refresh ?? null,
+          begin_date: f('plan_begin_date') ?? null,
+          end_date: f('plan_end_date') ?? null,
+          flags: [],
+        },
+      },
+    ],
+  };
+  const evidence = {
+    source: f('evidence_source'),
+    reference_number: f('evidence_reference_number') ?? null,
+    representative: f('evidence_representative') ?? null,
+    checked_at: f('evidence_checked_at'),
+  };
+  return { body: { plans: [plan], evidence }, fieldOf, errors };
+}
+
+/**
+ * The DTO's error tree (keyed like the body) as the form's: each message under the field it is
+ * about, `$` for what no field holds. Messages about every item's refresh date are said once.
+ */
+export function placeErrors(tree: ErrorTree, fieldOf: Record<string, string>): ErrorTree {
+  const out: Record<string, { $: string[] }> = {};
+  const put = (field: string, messages: string[]) => {
+    const list = (out[field] ??= { $: [] }).$;
+    for (const m of messages) if (!list.includes(m)) list.push(m);
+  };
+  const walk = (node: unknown, path: string[]) => {
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      if (key !== '$') {
+        walk(value, [...path, key]);
+        continue;
+      }
+      const messages = (value as string[]).filter((m) => typeof m === 'string');
+      let field: string | undefined;
+      for (let n = path.length; n > 0 && !field; n--) field = fieldOf[path.slice(0, n).join('.')];
+      const where = path.length ? `${path.join('.')}: ` : '';
+      if (field) put(field, messages);
+      else
+        put(
+          '$',
+          messages.map((m) => `${where}${m}`),
+        );
+    }
+  };
+  walk(tree, []);
+  return out;
+}
+
+/** The form as the task page first shows it: the patient as asked, a plan to fill. */
+export function initialFields(task: TaskView, now = new Date()): Record<string, string> {
+  const p = task.patient;
+  return {
+    status: 'active',
+    first_name: p.first_name ?? '',
+    last_name: p.last_name ?? '',
+    dob: p.dob ?? '',
+    member_id: p.member_id ?? '',
+    address_zipcode: p.zipcode ?? '',
+    relationship: 'self',
+    evidence_source: 'portal',
+    evidence_checked_at: `${now.toISOString().slice(0, 16)}:00Z`,
+  };
+}
