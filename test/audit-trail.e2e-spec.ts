@@ -33,6 +33,7 @@ const NOT_PATIENT_DATA_ROUTES = [
   'DELETE /api/auth/v1/webhooks/:id/',
   'GET /api/auth/v1/webhooks/:id/deliveries/',
   'POST /api/auth/v1/webhooks/:id/deliveries/:delivery_id/redeliver/',
+  'GET /api/auth/v1/insurers/',
 ];
 
 interface EventRow {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -40,6 +41,33 @@ function shape(answer: Answer, id: string): { status: number; body: string } {
   return { status: answer.status, body: JSON.stringify(answer.body).replace(token, '<id>') };
 }
 
+/** A valid `complete` of a verification task (CONTRACT §18). */
+const COMPLETE_BODY = {
+  plans: [
+    {
+      status: 'active',
+      plan_name: 'VSP Choice',
+      plan_begin_date: '2026-01-01',
+      plan_is_active: true,
+      persons: [
+        {
+          first_name: 'Ana',
+          last_name: 'Lopez',
+          dob: '1990-02-03',
+          sex: 'female',
+          type: 'self',
+          address: { line1: '1 Main St', city: 'Austin', zipcode: '78701', state: 'TX' },
+          plan: {
+            insurer_state: 'oon',
+            items: [{ benefit_code: 'exam.routine', refresh_date: '2027-01-01' }],
+          },
+        },
+      ],
+    },
+  ],
+  evidence: { source: 'portal', checked_at: '2026-11-24T10:00:00Z' },
+};
+
 describe('tenant isolation matrix: another account’s object is answered exactly like a missing one', () => {
   let t: TestApp;
   let a: TestAccount;
@@ -58,6 +86,8 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     bWebhookId: string;
     batchUid: string;
     remittanceId: string;
+    taskId: string;
+    bCredentialsAuth: { Authorization: string };
   };
   const http = () => request(t.app.getHttpServer());
 
@@ -139,6 +169,18 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     ids.remittanceId = (
       await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200)
     ).body.result[0].id;
+    // CONTRACT §18: a VSP search of A waits for a person: its verification task.
+    const vsp = await startSearch(t.app, a.auth, {
+      insurer_code: 'insurer:vision:vsp',
+      patient: searchPatient(),
+    });
+    ids.taskId = await waitUntil('the verification task', async () => {
+      const res = await http().get(`/api/auth/v1/eligibility/${vsp}/`).set(a.auth);
+      return res.body.verification?.task_id as string | undefined;
+    });
+    ids.bCredentialsAuth = {
+      Authorization: `Api ${(await t.app.get(ApiKeysService).create(b.accountId, 'bot', ['verification:credentials'])).key}`,
+    };
     expect(Object.values(ids).every((v) => v !== undefined)).toBe(true);
     // The claims worker moves the claim on (paper: no clearinghouse here, so it waits to be
     // mailed); snapshots start after.
@@ -179,6 +221,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       webhook: await get(`/api/auth/v1/webhooks/${ids.webhookId}/`),
       deliveries: await get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`),
       batchItems: await get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/items/`),
+      task: await get(`/api/auth/v1/verification-tasks/${ids.taskId}/`),
       requests: (
         await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM eligibility_requests')
       )[0].n,
@@ -327,6 +370,31 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       send: (id) => http().post(path('/api/auth/v1/claims/{}/mailed/')(id)).set(b.auth),
       status: 404,
     },
+    ...(
+      [
+        ['get', '', null],
+        ['post', 'claim/', null],
+        ['post', 'complete/', 'complete'],
+        ['post', 'fail/', { reason: 'portal_down', detail: 'down' }],
+        ['post', 'needs-info/', { detail: 'which card?' }],
+        ['post', 'info/', { detail: 'the blue one' }],
+        ['get', 'credentials/', null],
+      ] as const
+    ).map(([method, action, body]) => ({
+      endpoint: `${method.toUpperCase()} /api/auth/v1/verification-tasks/{id}/${action}`,
+      ofA: () => ids.taskId,
+      missing: () => randomUUID(),
+      send: (id: string) => {
+        const url = `/api/auth/v1/verification-tasks/${id}/${action}`;
+        const auth = action === 'credentials/' ? ids.bCredentialsAuth : b.auth;
+        if (method === 'get') return http().get(url).set(auth);
+        return http()
+          .post(url)
+          .set(auth)
+          .send(body === 'complete' ? COMPLETE_BODY : (body ?? {}));
+      },
+      status: 404 as const,
+    })),
     {
       endpoint: 'GET /api/auth/v1/remittances/{id}/',
       ofA: () => ids.remittanceId,

@@ -6,7 +6,13 @@ import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
 import { CreateBatchDto } from '@/modules/eligibility/dto/create-batch.dto';
 import { CreateEstimateDto } from '@/modules/estimates/dto/create-estimate.dto';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/modules/estimates/dto/estimate-plan.dto';
+import {
+  CompleteTaskDto,
+  VerifiedPlanDto,
+} from '@/modules/verification/dto/verification-input.dto';
 import { createTestApp, TestApp } from './support/app';
+import { patient, startSearch } from './support/eligibility';
+import { waitUntil } from './support/queues';
 import { createAccount, TestAccount } from './support/factories';
 
 /**
@@ -41,7 +47,41 @@ interface ListOfObjects {
    * endpoint that creates nothing (an estimate).
    */
   count?: (t: TestApp, a: TestAccount) => Promise<number>;
+  /** The path of each request when `path` names an object that must exist first (a task). */
+  pathFor?: (t: TestApp, a: TestAccount) => Promise<string>;
 }
+
+/** CONTRACT §18: a fresh VSP search's verification task, and its `complete` path. */
+async function completePath(t: TestApp, a: TestAccount): Promise<string> {
+  const uid = await startSearch(t.app, a.auth, {
+    insurer_code: 'insurer:vision:vsp',
+    patient: patient(),
+  });
+  const task = await waitUntil('verification task', async () => {
+    const res = await request(t.app.getHttpServer())
+      .get(`/api/auth/v1/eligibility/${uid}/`)
+      .set(a.auth);
+    return res.body.verification?.task_id as string | undefined;
+  });
+  return `/api/auth/v1/verification-tasks/${task}/complete/`;
+}
+const verifiedPerson = () => ({
+  ...person,
+  address: { line1: '1 Main St', city: 'Austin', zipcode: '78701', state: 'TX' },
+  phone: '512-555-0100',
+  plan: {
+    insurer_state: 'oon',
+    items: [{ benefit_code: 'exam.routine', refresh_date: '2027-01-01' }],
+  },
+});
+const verifiedPlan = (persons: unknown[] = [verifiedPerson()]) => ({
+  status: 'active',
+  plan_name: 'VSP Choice',
+  plan_begin_date: '2026-01-01',
+  plan_is_active: true,
+  persons,
+});
+const EVIDENCE = { source: 'portal', checked_at: '2026-11-24T10:00:00Z' };
 
 /** An inline plan for POST /api/auth/v1/estimates/ with one exam item. */
 const exam = (extra: Record<string, unknown> = {}) => ({
@@ -164,6 +204,29 @@ const LISTS: ListOfObjects[] = [
   })),
 ];
 
+LISTS.push(
+  {
+    dto: CompleteTaskDto,
+    property: 'plans',
+    method: 'post',
+    path: '/api/auth/v1/verification-tasks/{id}/complete/',
+    pathFor: completePath,
+    body: (plans) => ({ plans, evidence: EVIDENCE }),
+    element: () => verifiedPlan(),
+    at: ['plans'],
+  },
+  {
+    dto: VerifiedPlanDto,
+    property: 'persons',
+    method: 'post',
+    path: '/api/auth/v1/verification-tasks/{id}/complete/',
+    pathFor: completePath,
+    body: (persons) => ({ plans: [verifiedPlan(persons)], evidence: EVIDENCE }),
+    element: verifiedPerson,
+    at: ['plans', '0', 'persons'],
+  },
+);
+
 /** Elements that are not objects, as a client might send them. */
 const NOT_OBJECTS: [string, (valid: Record<string, unknown>) => unknown][] = [
   ['an empty list', () => []],
@@ -235,8 +298,9 @@ describe('an element of a list of objects that is not an object (issue 19)', () 
           const before = await list.count?.(t, a);
           const elements: unknown[] = [list.element(), list.element()];
           elements[index] = make(list.element());
+          const path = list.pathFor ? await list.pathFor(t, a) : list.path;
           const res = await request(t.app.getHttpServer())
-            [list.method](list.path)
+            [list.method](path)
             .set(a.auth)
             .send(list.body(elements.slice(0, index + 1)));
           expect(res.status).toBe(400);
@@ -253,8 +317,9 @@ describe('an element of a list of objects that is not an object (issue 19)', () 
 
       it('accepts the same body with valid elements, and counts what it created', async () => {
         const before = await list.count?.(t, a);
+        const path = list.pathFor ? await list.pathFor(t, a) : list.path;
         const res = await request(t.app.getHttpServer())
-          [list.method](list.path)
+          [list.method](path)
           .set(a.auth)
           .send(list.body([list.element(), list.element()]));
         expect([res.status, res.body]).toEqual([list.count ? 201 : 200, expect.anything()]);

@@ -279,10 +279,10 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     const text = JSON.stringify(doc.components.schemas.EligibilityResultV2.properties!.results);
     expect(text).toMatch(/insurer that failed/);
     expect(doc.paths['/api/auth/v1/eligibility/'].post.description).toMatch(/left out/);
-    // VSP has no connector for the account: it fails, the sandbox answers.
+    // Spectera has no path here (no clearinghouse): it fails, the sandbox answers.
     const uid = await startSearch(t.app, a.auth, {
       insurer_code: undefined,
-      insurer_code_list: [DEMO, 'insurer:vision:vsp'],
+      insurer_code_list: [DEMO, 'insurer:vision:spectera'],
       patient: patient(),
     });
     const result = await waitForResult(t.app, a.auth, uid);

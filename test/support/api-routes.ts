@@ -24,7 +24,45 @@ export interface Fixtures {
   locationCode: string;
   /** A batch of two sandbox checks. */
   batchUid: string;
+  /** CONTRACT §18: VSP searches' verification tasks, one per route that changes a task. */
+  tasks: {
+    read: string;
+    claim: string;
+    complete: string;
+    fail: string;
+    needsInfo: string;
+    info: string;
+  };
 }
+
+/** A valid `complete` of a verification task (CONTRACT §18). */
+export const COMPLETE_TASK_BODY = {
+  plans: [
+    {
+      status: 'active',
+      plan_name: 'VSP Choice',
+      plan_begin_date: '2026-01-01',
+      plan_is_active: true,
+      persons: [
+        {
+          first_name: 'Ana',
+          last_name: 'Lopez',
+          dob: '1990-02-03',
+          sex: 'female',
+          type: 'self',
+          address: { line1: '1 Main St', city: 'Austin', zipcode: '78701', state: 'TX' },
+          plan: {
+            insurer_state: 'oon',
+            items: [{ benefit_code: 'exam.routine', refresh_date: '2027-01-01' }],
+          },
+        },
+      ],
+    },
+  ],
+  evidence: { source: 'portal', checked_at: '2026-11-24T10:00:00Z' },
+};
+
+const TASKS = '/api/auth/v1/verification-tasks';
 
 export interface ExpectedAudit {
   resource_type: string;
@@ -217,6 +255,63 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     url: '/api/auth/v1/remittances/00000000-0000-4000-8000-000000000000/x12/',
     status: 404,
   }),
+  'GET /api/auth/v1/insurers/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/insurers/',
+    status: 200,
+  }),
+  'GET /api/auth/v1/verification-tasks/': () => ({
+    method: 'get',
+    url: `${TASKS}/`,
+    status: 200,
+    audit: audit('verification_task', 'list', () => null),
+  }),
+  'GET /api/auth/v1/verification-tasks/:id/': (fx) => ({
+    method: 'get',
+    url: `${TASKS}/${fx.tasks.read}/`,
+    status: 200,
+    audit: audit('verification_task', 'read', () => fx.tasks.read),
+  }),
+  'POST /api/auth/v1/verification-tasks/:id/claim/': (fx) => ({
+    method: 'post',
+    url: `${TASKS}/${fx.tasks.claim}/claim/`,
+    status: 200,
+    audit: audit('verification_task', 'update', () => fx.tasks.claim),
+  }),
+  'POST /api/auth/v1/verification-tasks/:id/complete/': (fx) => ({
+    method: 'post',
+    url: `${TASKS}/${fx.tasks.complete}/complete/`,
+    body: COMPLETE_TASK_BODY,
+    status: 200,
+    audit: audit('verification_task', 'update', () => fx.tasks.complete),
+  }),
+  'POST /api/auth/v1/verification-tasks/:id/fail/': (fx) => ({
+    method: 'post',
+    url: `${TASKS}/${fx.tasks.fail}/fail/`,
+    body: { reason: 'portal_down', detail: 'Maintenance.' },
+    status: 200,
+    audit: audit('verification_task', 'update', () => fx.tasks.fail),
+  }),
+  'POST /api/auth/v1/verification-tasks/:id/needs-info/': (fx) => ({
+    method: 'post',
+    url: `${TASKS}/${fx.tasks.needsInfo}/needs-info/`,
+    body: { detail: 'Which card?' },
+    status: 200,
+    audit: audit('verification_task', 'update', () => fx.tasks.needsInfo),
+  }),
+  'POST /api/auth/v1/verification-tasks/:id/info/': (fx) => ({
+    method: 'post',
+    url: `${TASKS}/${fx.tasks.info}/info/`,
+    body: { detail: 'The blue one.' },
+    status: 200,
+    audit: audit('verification_task', 'update', () => fx.tasks.info),
+  }),
+  // `verification:credentials` is never part of a key's default (CONTRACT §18): refused.
+  'GET /api/auth/v1/verification-tasks/:id/credentials/': (fx) => ({
+    method: 'get',
+    url: `${TASKS}/${fx.tasks.read}/credentials/`,
+    status: 403,
+  }),
   'POST /api/auth/v1/estimates/': (fx) => ({
     method: 'post',
     url: '/api/auth/v1/estimates/',
@@ -349,7 +444,33 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     .set(a.auth)
     .send({ url: 'http://127.0.0.1:9/hook', is_active: false })
     .expect(201);
+  const task = async () => {
+    const vsp = await startSearch(app, a.auth, {
+      insurer_code: 'insurer:vision:vsp',
+      patient: patient(),
+    });
+    for (let i = 0; i < 300; i++) {
+      const res = await http().get(`/api/auth/v1/eligibility/${vsp}/`).set(a.auth);
+      if (res.body.verification) return res.body.verification.task_id as string;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no verification task for ${vsp}`);
+  };
+  const tasks = {
+    read: await task(),
+    claim: await task(),
+    complete: await task(),
+    fail: await task(),
+    needsInfo: await task(),
+    info: await task(),
+  };
+  await http()
+    .post(`${TASKS}/${tasks.info}/needs-info/`)
+    .set(a.auth)
+    .send({ detail: 'Which card?' })
+    .expect(200);
   return {
+    tasks,
     uid,
     resultId: result.results[0].id,
     personId: result.results[0].persons[0].id,

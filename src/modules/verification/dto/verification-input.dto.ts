@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import {
   BoolField,
   DateField,
@@ -97,6 +98,7 @@ export class EvidenceDto {
   @StringField({ maxLength: 200, example: 'Dana at VSP provider services' })
   representative?: string | null;
 
+  @ApiProperty({ type: 'string', format: 'date-time' })
   @StringField({
     required: true,
     maxLength: 40,

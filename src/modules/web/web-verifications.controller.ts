@@ -1,0 +1,211 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ConflictError, type ErrorTree, NotFoundError, ValidationFailed } from '@/common/errors';
+import { Audited } from '@/modules/audit/audited';
+import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
+import {
+  CompleteTaskDto,
+  FailTaskDto,
+  TaskNoteDto,
+} from '@/modules/verification/dto/verification-input.dto';
+import type { TaskView } from '@/modules/verification/task-view';
+import { FAIL_REASONS } from '@/modules/verification/verification-task.entity';
+import { type Verifier, VerificationTasks } from '@/modules/verification/verification-tasks.service';
+import { plansFromVerified } from '@/modules/verification/verified-plans';
+import { bindForm, formFields } from './forms';
+import {
+  BENEFIT_ROWS,
+  initialFields,
+  NETWORKS,
+  placeErrors,
+  ROW_FIELDS,
+  verificationBody,
+} from './verification-form';
+import { flash, renderPage, webUser } from './web-context';
+
+/** The signed-in user as a verifier (CONTRACT §18): leases and history name them. */
+export function webVerifier(req: Request): Verifier {
+  const user = webUser(req)!;
+  return { accountId: user.accountId, id: `user:${user.userId}`, name: `user:${user.email}` };
+}
+
+interface TaskPage {
+  fields?: Record<string, string>;
+  errors?: ErrorTree | null;
+  /** Which form `errors` belong to: the benefit form, fail or needs-info. */
+  errorsOf?: 'complete' | 'fail' | 'needs_info' | 'info' | 'credentials';
+  credentials?: InsurerCredentials | null;
+}
+
+/**
+ * Verifications (CONTRACT §18): the account's open tasks soonest due first, and a task's page
+ * where staff claim it, read the portal password, and answer it with the benefit form (the
+ * API's CompleteTaskDto validates it) or fail it. Admins and staff; never embedded sessions.
+ */
+@ApiExcludeController()
+@Controller('app/verifications')
+export class WebVerificationsController {
+  constructor(private readonly tasks: VerificationTasks) {}
+
+  @Get()
+  @Audited('verification_task', 'list')
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const tasks = await this.tasks.queue(webVerifier(req).accountId);
+    renderPage(req, res, 'verifications.njk', { title: 'Verifications', section: 'verifications', tasks });
+  }
+
+  @Get(':id')
+  @Audited('verification_task', 'read', 'param:id')
+  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const task = await this.tasks.get(webVerifier(req).accountId, id);
+    this.render(req, res, task, {});
+  }
+
+  @Post(':id/claim')
+  @Audited('verification_task', 'update', 'param:id')
+  async claim(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    await this.act(req, res, id, () => this.tasks.claim(webVerifier(req), id), 'Task claimed.');
+  }
+
+  /** Shows the stored portal login in this answer only; each reveal is an audit event. */
+  @Post(':id/credentials')
+  @Audited('insurer_credentials', 'read', 'param:id')
+  async credentials(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const verifier = webVerifier(req);
+    const task = await this.tasks.get(verifier.accountId, id);
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const credentials = await this.tasks.credentials(verifier.accountId, id);
+      this.render(req, res, task, { credentials });
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+      // Nothing was shown: a 404 is not an audited read.
+      res.status(404);
+      this.render(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
+    }
+  }
+
+  @Post(':id/complete')
+  @Audited('verification_task', 'update', 'param:id')
+  async complete(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const verifier = webVerifier(req);
+    const task = await this.tasks.get(verifier.accountId, id);
+    const fields = formFields(req.body);
+    const { body, fieldOf, errors } = verificationBody(fields);
+    let dto: CompleteTaskDto;
+    try {
+      dto = await bindForm(CompleteTaskDto, body);
+      if (Object.keys(errors).length > 0) throw new ValidationFailed({});
+    } catch (e) {
+      if (!(e instanceof ValidationFailed)) throw e;
+      const placed = { ...placeErrors(e.errors, fieldOf), ...errors };
+      res.status(400);
+      return this.render(req, res, task, { fields, errors: placed, errorsOf: 'complete' });
+    }
+    const evidence = dto.evidence;
+    await this.act(
+      req,
+      res,
+      id,
+      () =>
+        this.tasks.complete(verifier, id, plansFromVerified(dto.plans), {
+          source: evidence.source,
+          reference_number: evidence.reference_number ?? null,
+          representative: evidence.representative ?? null,
+          checked_at: evidence.checked_at,
+        }),
+      'Task completed: the check now shows the plan.',
+      '/app/verifications/',
+    );
+  }
+
+  @Post(':id/fail')
+  @Audited('verification_task', 'update', 'param:id')
+  async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const form = formFields(req.body);
+    await this.withForm(req, res, id, 'fail', async () => {
+      const dto = await bindForm(FailTaskDto, { reason: form.reason, detail: form.detail });
+      return this.tasks.fail(webVerifier(req), id, dto.reason, dto.detail?.trim() || null);
+    }, 'Task failed.');
+  }
+
+  @Post(':id/needs-info')
+  @Audited('verification_task', 'update', 'param:id')
+  async needsInfo(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const form = formFields(req.body);
+    await this.withForm(req, res, id, 'needs_info', async () => {
+      const dto = await bindForm(TaskNoteDto, { detail: form.detail });
+      return this.tasks.needsInfo(webVerifier(req), id, dto.detail.trim());
+    }, 'Question sent to the practice.');
+  }
+
+  @Post(':id/info')
+  @Audited('verification_task', 'update', 'param:id')
+  async info(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    const form = formFields(req.body);
+    await this.withForm(req, res, id, 'info', async () => {
+      const dto = await bindForm(TaskNoteDto, { detail: form.detail });
+      return this.tasks.info(webVerifier(req), id, dto.detail.trim());
+    }, 'Answer saved: the task is queued again.');
+  }
+
+  /** A small form (fail, needs info, info): refused fields show by that form. */
+  private async withForm(
+    req: Request,
+    res: Response,
+    id: string,
+    which: TaskPage['errorsOf'],
+    run: () => Promise<TaskView>,
+    done: string,
+  ): Promise<void> {
+    try {
+      await this.act(req, res, id, run, done);
+    } catch (e) {
+      if (!(e instanceof ValidationFailed)) throw e;
+      const task = await this.tasks.get(webVerifier(req).accountId, id);
+      res.status(400);
+      this.render(req, res, task, { errors: e.errors, errorsOf: which, fields: formFields(req.body) });
+    }
+  }
+
+  /** Runs a change; a 409 (held by another, already done) is said on the task page. */
+  private async act(
+    req: Request,
+    res: Response,
+    id: string,
+    run: () => Promise<TaskView>,
+    done: string,
+    next = `/app/verifications/${encodeURIComponent(id)}`,
+  ): Promise<void> {
+    try {
+      await run();
+      flash(req, 'ok', done);
+      res.redirect(next);
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+      flash(req, 'error', e.message);
+      res.redirect(`/app/verifications/${encodeURIComponent(id)}`);
+    }
+  }
+
+  private render(req: Request, res: Response, task: TaskView, page: TaskPage): void {
+    const verifier = webVerifier(req);
+    renderPage(req, res, 'verification.njk', {
+      title: `Verification: ${task.insurer_name}`,
+      section: 'verifications',
+      task,
+      open: task.state !== 'completed' && task.state !== 'failed',
+      mine: task.lease?.holder === verifier.name,
+      fields: page.errorsOf === 'complete' ? page.fields : initialFields(task),
+      small: page.errorsOf !== 'complete' ? (page.fields ?? {}) : {},
+      errors: page.errors ?? null,
+      errorsOf: page.errorsOf ?? null,
+      credentials: page.credentials ?? null,
+      rows: BENEFIT_ROWS,
+      networks: NETWORKS,
+      cells: ROW_FIELDS,
+      failReasons: FAIL_REASONS,
+    });
+  }
+}
