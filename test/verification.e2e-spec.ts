@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { EligibilityScheduler } from '@/modules/eligibility/eligibility.scheduler';
 import { VerificationMaintenance } from '@/modules/verification/verification.maintenance';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
@@ -397,5 +398,30 @@ describe('assisted verification (CONTRACT §18)', () => {
       const batch = await http().get('/api/auth/v1/eligibility/batches/vsp-batch/').set(a.auth);
       return batch.body.status === 'complete' ? batch.body : undefined;
     });
+  });
+
+  it('the watchdog leaves a request that waits for a person alone', async () => {
+    const { uid } = await vspSearch();
+    expect(await t.app.get(EligibilityScheduler).expireStuck(0)).toBe(0);
+    const answer = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);
+    expect(answer.body.status).toBe('processing');
+  });
+
+  it('a restart in the middle loses nothing: the new process completes the task and the search', async () => {
+    const { uid, taskId } = await vspSearch();
+    await http().post(`${TASKS}${taskId}/claim/`).set(a.auth).expect(200);
+    await t.close();
+    t = await createTestApp({ keepState: true });
+    const task = await http().get(`${TASKS}${taskId}/`).set(a.auth);
+    expect(task.body).toMatchObject({ state: 'in_progress', request_uid: uid });
+    const plans = demoPlans.map((p) => ({ ...p, insurer_code: VSP }));
+    await http()
+      .post(`${TASKS}${taskId}/complete/`)
+      .set(a.auth)
+      .send({ plans, evidence })
+      .expect(200);
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    expect(v2.status).toBe('complete');
+    expect(v2.results).toHaveLength(demoPlans.length);
   });
 });
