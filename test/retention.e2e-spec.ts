@@ -178,6 +178,45 @@ describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => 
     expect((await requestRow(uid)).purged_at).toBeNull();
   });
 
+  it("erases a verification task's plans, evidence and notes with its request (CONTRACT §18)", async () => {
+    const hook = await http()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/tasks'), events: ['verification'] })
+      .expect(201);
+    const uid = await startSearch(t.app, a.auth, {
+      insurer_code: 'insurer:vision:vsp',
+      patient: patient({ first_name: 'Tasked' }),
+    });
+    let taskId: string | undefined;
+    for (let i = 0; i < 200 && !taskId; i++) {
+      taskId = (await http().get(`/api/auth/v1/eligibility/${uid}/`).set(a.auth)).body.verification
+        ?.task_id;
+      if (!taskId) await new Promise((r) => setTimeout(r, 50));
+    }
+    await http()
+      .post(`/api/auth/v1/verification-tasks/${taskId}/fail/`)
+      .set(a.auth)
+      .send({ reason: 'portal_down', detail: 'Tasked Garcia: portal down' })
+      .expect(200);
+    await waitForResult(t.app, a.auth, uid);
+    await backdate(uid, 31);
+    await t.app.get(PhiRetention).tick();
+    const [task] = await db.query(
+      'SELECT plans, evidence, detail, history::text AS history FROM verification_tasks WHERE id = $1',
+      [taskId],
+    );
+    expect(task).toMatchObject({ plans: null, evidence: null, detail: null });
+    expect(task.history).not.toMatch(/Tasked|portal down/);
+    const bodies = await db.query(
+      `SELECT body FROM webhook_deliveries WHERE request_uid = $1 AND event LIKE 'verification_task.%'`,
+      [taskId],
+    );
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const { body } of bodies) expect(body).not.toMatch(/Tasked/);
+    await http().delete(`/api/auth/v1/webhooks/${hook.body.id}/`).set(a.auth).expect(204);
+  });
+
   it('empties e-mails older than the limit once sent, keeping what they were about (CONTRACT §20)', async () => {
     const insert = (status: string, days: number) =>
       db.query(

@@ -146,6 +146,20 @@ export class PhiRetention extends MaintenanceLoop {
         WHERE d.request_id = p.id`,
       [ids, bodies],
     );
+    // CONTRACT §18: a verification task holds the plans a person read, the evidence and notes;
+    // its webhook deliveries carry the patient as asked. The task's states stay (an audit of
+    // who answered when), without their words.
+    await m.query(
+      `WITH purged AS (
+         UPDATE verification_tasks
+            SET plans = NULL, evidence = NULL, detail = NULL,
+                history = (SELECT COALESCE(jsonb_agg(h - 'detail'), '[]'::jsonb) FROM jsonb_array_elements(history) h)
+          WHERE request_id = ANY($1::bigint[])
+          RETURNING id::text AS id)
+       UPDATE webhook_deliveries d SET body = '{}'
+         FROM purged WHERE d.request_uid = purged.id AND d.event LIKE 'verification_task.%'`,
+      [ids],
+    );
     return rows.length;
   }
 }
