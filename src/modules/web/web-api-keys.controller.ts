@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { auditContextOf } from '@/modules/audit/security-events';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { ALL_SCOPES, isApiScope, SCOPE_AREAS } from '@/modules/auth/scopes';
+import { ALL_SCOPES, CREDENTIALS_SCOPE, isApiScope, SCOPE_AREAS } from '@/modules/auth/scopes';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
@@ -78,6 +78,7 @@ export class WebApiKeysController {
       newKey,
       errors,
       areas: SCOPE_AREAS,
+      credentialsScope: CREDENTIALS_SCOPE,
       chosen,
     });
   }

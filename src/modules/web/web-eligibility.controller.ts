@@ -9,11 +9,15 @@ import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { PatientLinksService } from '@/modules/patients/patient-links.service';
 import { PatientsService } from '@/modules/patients/patients.service';
+import { VerificationTasks } from '@/modules/verification/verification-tasks.service';
+import type { TaskView } from '@/modules/verification/task-view';
+import { TaskNoteDto } from '@/modules/verification/dto/verification-input.dto';
 import { benefitRows, planNotes } from './benefit-table';
+import { webVerifier } from './web-verifications.controller';
 import { exchangeViews } from './exchange-view';
 import { bindForm, formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
-import { accountOf, renderPage } from './web-context';
+import { accountOf, flash, renderPage } from './web-context';
 import { Audited } from '@/modules/audit/audited';
 
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
@@ -26,6 +30,7 @@ export class WebEligibilityController {
     private readonly patients: PatientsService,
     private readonly links: PatientLinksService,
     private readonly insurers: InsurerSettingsService,
+    private readonly tasks: VerificationTasks,
   ) {}
 
   /** `?patient=CODE` fills the form from a patient record and links the check to it. */
@@ -88,12 +93,19 @@ export class WebEligibilityController {
     @Req() req: Request,
     @Res() res: Response,
     @Param('uid') uid: string,
+    errors: ErrorTree | null = null,
   ): Promise<void> {
     const body = await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2');
     const result = JSON.parse(body) as {
       status: string;
       results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
+      verification?: { task_id: string };
     };
+    // CONTRACT §18: a person checks this insurer; a question of theirs is answered here.
+    const task: TaskView | null =
+      result.status === 'processing' && result.verification
+        ? await this.tasks.get(accountOf(req), result.verification.task_id)
+        : null;
     const rows: Record<string, unknown> = {};
     const notes: Record<string, string[]> = {};
     for (const r of result.results ?? [])
@@ -114,9 +126,39 @@ export class WebEligibilityController {
       reasons: [
         ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
       ],
-      // Without JavaScript, the page refreshes itself while the insurer is being asked.
-      refreshSeconds: result.status === 'processing' ? 2 : null,
+      task,
+      infoErrors: errors,
+      // Without JavaScript, the page refreshes itself while the insurer is being asked; a
+      // person's check takes longer, and a question to answer must not be refreshed away.
+      refreshSeconds:
+        result.status !== 'processing' || task?.state === 'needs_info' ? null : task ? 30 : 2,
     });
+  }
+
+  /** The practice answers the verifier's question (CONTRACT §18): the task is queued again. */
+  @Post(':uid/verification-info')
+  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
+  @Audited('eligibility_request', 'update', 'param:uid')
+  async answerVerifier(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+  ): Promise<void> {
+    const body = JSON.parse(await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2')) as {
+      verification?: { task_id: string };
+    };
+    const back = `/app/eligibility/${encodeURIComponent(uid)}`;
+    if (!body.verification) return res.redirect(back);
+    await submitForm(
+      res,
+      async () => {
+        const dto = await bindForm(TaskNoteDto, { detail: formFields(req.body).detail });
+        await this.tasks.info(webVerifier(req), body.verification!.task_id, dto.detail.trim());
+        flash(req, 'ok', 'Answer sent: the check is queued again.');
+        res.redirect(back);
+      },
+      (errors) => this.showCheck(req, res, uid, errors),
+    );
   }
 
   private async renderCheckForm(

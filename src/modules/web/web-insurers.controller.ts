@@ -2,11 +2,16 @@ import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import {
+  type InsurerSetting,
+  InsurerSettingsService,
+} from '@/modules/insurers/insurer-settings.service';
 import { formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
+
+const needsLogin = (i: InsurerSetting) => i.usesCredentials || i.eligibility === 'assisted';
 
 /** The insurers an account uses, and the passwords their connections sign in with. */
 @ApiExcludeController()
@@ -71,6 +76,22 @@ export class WebInsurersController {
     res.redirect('/app/insurers/');
   }
 
+  /** CONTRACT §18: checks of an insurer go to a person (`assisted`) or back to its default path. */
+  @Post('insurers/eligibility-mode')
+  @EmbeddedReach('insurers')
+  async setEligibilityMode(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    const code = form.insurer_code ?? '';
+    const mode = form.mode === 'assisted' ? 'assisted' : null;
+    await this.insurers.setEligibilityMode(accountOf(req), code, mode);
+    flash(
+      req,
+      'ok',
+      `Checks of ${code} ${mode ? 'now go to a person (assisted)' : 'use the default path'}.`,
+    );
+    res.redirect('/app/insurers/');
+  }
+
   @Get('passwords')
   @EmbeddedReach('passwords')
   async passwords(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -118,10 +139,11 @@ export class WebInsurersController {
     renderPage(req, res, 'passwords.njk', {
       title: 'Passwords',
       section: 'passwords',
-      // Only insurers whose connector signs in with the account's own login are asked about.
-      insurers: all.filter((i) => i.usesCredentials),
-      // Logins stored earlier that no connector reads: offered for deletion only.
-      unused: all.filter((i) => !i.usesCredentials && i.credentialsSetAt),
+      // Insurers whose connector signs in with the account's own login, and those a person
+      // checks (CONTRACT §18: the verifier signs in to the portal with the stored login).
+      insurers: all.filter(needsLogin),
+      // Logins stored earlier that nothing reads: offered for deletion only.
+      unused: all.filter((i) => !needsLogin(i) && i.credentialsSetAt),
       errorCode,
       errors,
     });

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConflictError, type ErrorTree, NotFoundError, ValidationFailed } from '@/common/errors';
@@ -11,7 +11,10 @@ import {
 } from '@/modules/verification/dto/verification-input.dto';
 import type { TaskView } from '@/modules/verification/task-view';
 import { FAIL_REASONS } from '@/modules/verification/verification-task.entity';
-import { type Verifier, VerificationTasks } from '@/modules/verification/verification-tasks.service';
+import {
+  type Verifier,
+  VerificationTasks,
+} from '@/modules/verification/verification-tasks.service';
 import { plansFromVerified } from '@/modules/verification/verified-plans';
 import { bindForm, formFields } from './forms';
 import {
@@ -52,7 +55,11 @@ export class WebVerificationsController {
   @Audited('verification_task', 'list')
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     const tasks = await this.tasks.queue(webVerifier(req).accountId);
-    renderPage(req, res, 'verifications.njk', { title: 'Verifications', section: 'verifications', tasks });
+    renderPage(req, res, 'verifications.njk', {
+      title: 'Verifications',
+      section: 'verifications',
+      tasks,
+    });
   }
 
   @Get(':id')
@@ -70,8 +77,13 @@ export class WebVerificationsController {
 
   /** Shows the stored portal login in this answer only; each reveal is an audit event. */
   @Post(':id/credentials')
+  @HttpCode(200)
   @Audited('insurer_credentials', 'read', 'param:id')
-  async credentials(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async credentials(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const verifier = webVerifier(req);
     const task = await this.tasks.get(verifier.accountId, id);
     res.setHeader('Cache-Control', 'no-store');
@@ -88,7 +100,11 @@ export class WebVerificationsController {
 
   @Post(':id/complete')
   @Audited('verification_task', 'update', 'param:id')
-  async complete(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async complete(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const verifier = webVerifier(req);
     const task = await this.tasks.get(verifier.accountId, id);
     const fields = formFields(req.body);
@@ -124,30 +140,55 @@ export class WebVerificationsController {
   @Audited('verification_task', 'update', 'param:id')
   async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const form = formFields(req.body);
-    await this.withForm(req, res, id, 'fail', async () => {
-      const dto = await bindForm(FailTaskDto, { reason: form.reason, detail: form.detail });
-      return this.tasks.fail(webVerifier(req), id, dto.reason, dto.detail?.trim() || null);
-    }, 'Task failed.');
+    await this.withForm(
+      req,
+      res,
+      id,
+      'fail',
+      async () => {
+        const dto = await bindForm(FailTaskDto, { reason: form.reason, detail: form.detail });
+        return this.tasks.fail(webVerifier(req), id, dto.reason, dto.detail?.trim() || null);
+      },
+      'Task failed.',
+    );
   }
 
   @Post(':id/needs-info')
   @Audited('verification_task', 'update', 'param:id')
-  async needsInfo(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async needsInfo(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+  ): Promise<void> {
     const form = formFields(req.body);
-    await this.withForm(req, res, id, 'needs_info', async () => {
-      const dto = await bindForm(TaskNoteDto, { detail: form.detail });
-      return this.tasks.needsInfo(webVerifier(req), id, dto.detail.trim());
-    }, 'Question sent to the practice.');
+    await this.withForm(
+      req,
+      res,
+      id,
+      'needs_info',
+      async () => {
+        const dto = await bindForm(TaskNoteDto, { detail: form.detail });
+        return this.tasks.needsInfo(webVerifier(req), id, dto.detail.trim());
+      },
+      'Question sent to the practice.',
+    );
   }
 
   @Post(':id/info')
   @Audited('verification_task', 'update', 'param:id')
   async info(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const form = formFields(req.body);
-    await this.withForm(req, res, id, 'info', async () => {
-      const dto = await bindForm(TaskNoteDto, { detail: form.detail });
-      return this.tasks.info(webVerifier(req), id, dto.detail.trim());
-    }, 'Answer saved: the task is queued again.');
+    await this.withForm(
+      req,
+      res,
+      id,
+      'info',
+      async () => {
+        const dto = await bindForm(TaskNoteDto, { detail: form.detail });
+        return this.tasks.info(webVerifier(req), id, dto.detail.trim());
+      },
+      'Answer saved: the task is queued again.',
+    );
   }
 
   /** A small form (fail, needs info, info): refused fields show by that form. */
@@ -165,7 +206,11 @@ export class WebVerificationsController {
       if (!(e instanceof ValidationFailed)) throw e;
       const task = await this.tasks.get(webVerifier(req).accountId, id);
       res.status(400);
-      this.render(req, res, task, { errors: e.errors, errorsOf: which, fields: formFields(req.body) });
+      this.render(req, res, task, {
+        errors: e.errors,
+        errorsOf: which,
+        fields: formFields(req.body),
+      });
     }
   }
 

@@ -16,6 +16,7 @@ import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.mod
 import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
 import { InjectRedis } from '@/modules/redis/redis.module';
+import { VerificationModule } from '@/modules/verification/verification.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { multipartForms } from './batch-upload';
 import { EmbeddedReachGuard, EmbeddedSessionCheck } from './embedded-session';
@@ -45,6 +46,7 @@ import { WebAccountController } from './web-account.controller';
 import { WebPasswordController } from './web-password.controller';
 import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
 import { WebUsersController } from './web-users.controller';
+import { WebVerificationsController } from './web-verifications.controller';
 
 /** Idle timeout (CONTRACT §20): the cookie and the stored session last this long past each use. */
 const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;
@@ -70,6 +72,7 @@ const PAGE_CONTROLLERS = [
   WebBatchesController,
   WebUsersController,
   WebAccountController,
+  WebVerificationsController,
 ];
 
 /** Signed-in pages outside the two-factor gate: where the gate sends users without it. */
@@ -89,6 +92,7 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
     InsurersModule,
     IframeSessionModule,
     MailModule,
+    VerificationModule,
   ],
   controllers: [
     WebAuthController,

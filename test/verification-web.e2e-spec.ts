@@ -1,0 +1,396 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { createTestApp, TestApp } from './support/app';
+import { patient, startSearch, waitForResult } from './support/eligibility';
+import { createAccount, TestAccount } from './support/factories';
+import { waitUntil } from './support/queues';
+import {
+  type Agent,
+  createUser,
+  csrfOf,
+  postForm as postPage,
+  signIn,
+} from './support/web-sign-in';
+
+/** postForm whose answer can be `.expect(status)`ed as supertest's can. */
+function postForm(...args: Parameters<typeof postPage>) {
+  const sent = postPage(...args);
+  return Object.assign(sent, {
+    expect: async (status: number) => {
+      const res = await sent;
+      expect(res.status).toBe(status);
+      return res;
+    },
+  });
+}
+
+const VSP = 'insurer:vision:vsp';
+const SPECTERA = 'insurer:vision:spectera';
+
+/** What the benefit form sends for a plan: every part of it, in and out of network. */
+const PLAN_FORM: Record<string, string> = {
+  status: 'active',
+  plan_name: 'VSP Signature',
+  plan_group: 'Acme Manufacturing',
+  plan_group_id: 'GRP-7781',
+  plan_begin_date: '2026-01-01',
+  plan_end_date: '2026-12-31',
+  plan_refresh_date: '2027-01-01',
+  oon_benefits: 'oon',
+  first_name: 'Maria',
+  last_name: 'Garcia',
+  dob: '1984-06-15',
+  sex: 'female',
+  member_id: 'VSP55501',
+  relationship: 'self',
+  address_line1: '412 Oak Street',
+  address_city: 'Austin',
+  address_state: 'TX',
+  address_zipcode: '78701',
+  phone: '512-555-0142',
+  exam_inn_copay: '10',
+  exam_oon_allowance: '45',
+  exam_inn_frequency: '12',
+  cl_exam_inn_copay: '60',
+  frames_inn_allowance: '150',
+  frames_oon_allowance: '70',
+  lens_single_vision_inn_copay: '25',
+  lens_progressive_inn_copay: '55',
+  cl_elective_inn_allowance: '130',
+  cl_elective_oon_allowance: '105',
+  opt_anti_reflective_inn_copay: '41',
+  evidence_source: 'portal',
+  evidence_reference_number: 'REF-31',
+  evidence_checked_at: '2026-11-24T15:04:00Z',
+};
+
+/** A plan's items flattened: `code → list → ["inn:10.0000"]` (containers have no lists). */
+function benefitsOf(items: any[], out: Record<string, Record<string, string[]>> = {}) {
+  for (const item of items) {
+    const lists: Record<string, string[]> = {};
+    for (const name of ['copayment', 'allowance', 'quantity'])
+      if (item[name])
+        lists[name] = item[name].map(
+          (e: any) =>
+            `${(e.flags ?? []).join('+')}:${e.value}${e.comment ? ` (${e.comment})` : ''}`,
+        );
+    if (Object.keys(lists).length) out[item.benefit_code] = lists;
+    benefitsOf(item.items ?? [], out);
+  }
+  return out;
+}
+
+/** CONTRACT §18 in the web application: the Verifications page and a task's page. */
+describe('verifications web pages (CONTRACT §18)', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  let b: TestAccount;
+  let admin: Agent;
+  let staff: Agent;
+  let other: Agent;
+  let staffEmail: string;
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await createAccount(t.app);
+    b = await createAccount(t.app);
+    admin = (await signIn(t.app, a.email, a.password)).agent;
+    other = (await signIn(t.app, b.email, b.password)).agent;
+    const s = await createUser(t.app, a.accountId, 'staff');
+    staffEmail = s.email;
+    staff = (await signIn(t.app, s.email, s.password)).agent;
+  });
+  afterAll(() => t.close());
+
+  async function vspSearch(who: TestAccount = a, overrides: Record<string, unknown> = {}) {
+    const uid = await startSearch(t.app, who.auth, {
+      insurer_code: VSP,
+      patient: patient({ member_id: 'VSP55501', ...overrides }),
+    });
+    const answer = await waitUntil(`task of ${uid}`, async () => {
+      const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(who.auth);
+      return res.body.verification ? res.body : undefined;
+    });
+    return { uid, taskId: answer.verification.task_id as string };
+  }
+
+  const taskUrl = (id: string) => `/app/verifications/${id}`;
+  const post = (agent: Agent, id: string, action: string, fields: Record<string, string> = {}) =>
+    postForm(agent, taskUrl(id), `${taskUrl(id)}/${action}`, fields);
+
+  it('lists the open tasks soonest due first, with insurer, patient, request, state and overdue', async () => {
+    const later = await vspSearch(a, { first_name: 'Later' });
+    const sooner = await vspSearch(a, { first_name: 'Sooner' });
+    await t.app
+      .get(DataSource)
+      .query(`UPDATE verification_tasks SET due_by = now() - interval '1 hour' WHERE id = $1`, [
+        sooner.taskId,
+      ]);
+    const page = await admin.get('/app/verifications/').expect(200);
+    expect(page.text).toContain('href="/app/verifications/"');
+    const rows = [...page.text.matchAll(/<tr data-task="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
+    const ids = rows.map((m) => m[1]);
+    expect(ids.indexOf(sooner.taskId)).toBeLessThan(ids.indexOf(later.taskId));
+    const soonerRow = rows.find((m) => m[1] === sooner.taskId)![2];
+    expect(soonerRow).toContain('VSP');
+    expect(soonerRow).toContain('Sooner Garcia');
+    expect(soonerRow).toContain(sooner.uid);
+    expect(soonerRow).toContain('queued');
+    expect(soonerRow).toContain('overdue');
+    expect(rows.find((m) => m[1] === later.taskId)![2]).not.toContain('overdue');
+  });
+
+  it('the task page shows the patient, the portal link, the location and the history', async () => {
+    const { uid, taskId } = await vspSearch();
+    const page = await admin.get(taskUrl(taskId)).expect(200);
+    expect(page.text).toContain('Maria Garcia');
+    expect(page.text).toContain('1984-06-15');
+    expect(page.text).toContain('78701');
+    expect(page.text).toContain('VSP55501');
+    expect(page.text).toContain(uid);
+    expect(page.text).toMatch(
+      /<a id="portal" href="https:\/\/www\.eyefinity\.com\/" target="_blank" rel="noopener">/,
+    );
+    expect(page.text).toContain('Nobody holds this task.');
+    expect(page.text).toContain('id="benefit-form"');
+    expect(page.text).toContain('id="history"');
+  });
+
+  it('claim leases the task to the signed-in user; the portal password is revealed and audited', async () => {
+    const { taskId } = await vspSearch();
+    const claimed = await post(admin, taskId, 'claim');
+    expect(claimed.status).toBe(302);
+    const page = await admin.get(taskUrl(taskId)).expect(200);
+    expect(page.text).toContain(`Claimed by <strong>${a.email}</strong>`);
+    const api = await http()
+      .get(`/api/auth/v1/eligibility/${(await taskOf(taskId)).request_uid}/`)
+      .set(a.auth);
+    expect(api.body.verification.state).toBe('in_progress');
+
+    // Nothing stored yet: said on the page, nothing audited.
+    const none = await post(admin, taskId, 'credentials');
+    expect(none.status).toBe(404);
+    expect(none.text).toContain('No credentials are stored');
+    await t.app
+      .get(InsurerSettingsService)
+      .setCredentials(a.accountId, VSP, 'drsmith', 'P0rtal!pw');
+    const reveal = await post(admin, taskId, 'credentials');
+    expect(reveal.status).toBe(200);
+    expect(reveal.headers['cache-control']).toContain('no-store');
+    expect(reveal.text).toContain('drsmith');
+    expect(reveal.text).toContain('P0rtal!pw');
+    expect((await admin.get(taskUrl(taskId))).text).not.toContain('P0rtal!pw');
+    const audit = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT actor_type, actor FROM audit_events WHERE resource_type = 'insurer_credentials' AND resource_id = $1`,
+        [taskId],
+      );
+    expect(audit).toHaveLength(1);
+  });
+
+  async function taskOf(id: string) {
+    return (await http().get(`/api/auth/v1/verification-tasks/${id}/`).set(a.auth)).body;
+  }
+
+  it('a refused benefit form comes back with the errors by their fields and what was typed', async () => {
+    const { taskId } = await vspSearch();
+    const res = await post(admin, taskId, 'complete', {
+      ...PLAN_FORM,
+      frames_inn_allowance: 'lots',
+      plan_name: '',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(
+      /id="frames_inn_allowance"[^>]*value="lots"[^>]*>\s*<div class="field-error">A valid number is required\.<\/div>/,
+    );
+    expect(res.text).toMatch(
+      /id="plan_name"[^>]*>\s*<div class="field-error">This field is required\.<\/div>/,
+    );
+    expect(res.text).toContain('value="VSP55501"');
+    expect((await taskOf(taskId)).state).toBe('queued');
+  });
+
+  it('the benefit form completes the task: the search answers exactly the plan typed', async () => {
+    const { uid, taskId } = await vspSearch();
+    await post(admin, taskId, 'claim').expect(302);
+    const done = await post(admin, taskId, 'complete', PLAN_FORM);
+    expect(done.status).toBe(302);
+    expect(done.headers.location).toBe('/app/verifications/');
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    expect(v2.status).toBe('complete');
+    expect(v2.results).toHaveLength(1);
+    const result = v2.results[0];
+    expect(result).toMatchObject({
+      insurer_code: VSP,
+      plan_name: 'VSP Signature',
+      plan_group_id: 'GRP-7781',
+      plan_begin_date: '2026-01-01',
+    });
+    const person = result.persons[0];
+    expect(person).toMatchObject({ first_name: 'Maria', member_id: 'VSP55501', type: 'self' });
+    expect(person.plan.insurer_state).toBe('oon');
+    expect(benefitsOf(person.plan.items)).toEqual({
+      exam: {
+        copayment: ['inn:10.0000'],
+        allowance: ['oon:45.0000'],
+        quantity: ['inn:1 (every 12 months)'],
+      },
+      'exam.contact_lens_fitting': { copayment: ['inn:60.0000'] },
+      'materials.frames': { allowance: ['inn:150.0000', 'oon:70.0000'] },
+      'materials.spectacle_lenses.single_vision': { copayment: ['inn:25.0000'] },
+      'materials.spectacle_lenses.progressive': { copayment: ['inn:55.0000'] },
+      'materials.spectacle_lenses.options.anti_reflective': { copayment: ['inn:41.0000'] },
+      'materials.contact_lenses.elective': { allowance: ['inn:130.0000', 'oon:105.0000'] },
+    });
+    const task = await taskOf(taskId);
+    expect(task).toMatchObject({
+      state: 'completed',
+      evidence: { source: 'portal', reference_number: 'REF-31' },
+    });
+    expect(task.history.at(-1).actor).toBe(`user:${a.email}`);
+    // No longer in the queue; its page has no forms.
+    expect((await admin.get('/app/verifications/')).text).not.toContain(taskId);
+    expect((await admin.get(taskUrl(taskId))).text).not.toContain('id="benefit-form"');
+  });
+
+  it('needs info: the question shows on the check page, the practice answers there, the task is queued again', async () => {
+    const { uid, taskId } = await vspSearch();
+    const check = await admin.get(`/app/eligibility/${uid}`).expect(200);
+    expect(check.text).toContain('Waiting for a person to check VSP Vision Care: task');
+    expect(check.text).toContain(`href="/app/verifications/${taskId}"`);
+    await post(staff, taskId, 'claim').expect(302);
+    await post(staff, taskId, 'needs-info', { detail: 'Which member id is on the card?' }).expect(
+      302,
+    );
+    const api = await http().get(`/api/auth/v1/eligibility/${uid}/`).set(a.auth);
+    expect(api.body.verification.state).toBe('needs_info');
+
+    const waiting = await admin.get(`/app/eligibility/${uid}`).expect(200);
+    expect(waiting.text).toContain('Which member id is on the card?');
+    expect(waiting.text).toContain('id="verification-info"');
+    expect(waiting.text).not.toContain('http-equiv="refresh"');
+    const blank = await postForm(
+      admin,
+      `/app/eligibility/${uid}`,
+      `/app/eligibility/${uid}/verification-info`,
+      {
+        detail: ' ',
+      },
+    );
+    expect(blank.status).toBe(400);
+    expect(blank.text).toContain('This field is required.');
+    const answered = await postForm(
+      admin,
+      `/app/eligibility/${uid}`,
+      `/app/eligibility/${uid}/verification-info`,
+      { detail: 'VSP55501, the patient is the subscriber.' },
+    );
+    expect(answered.status).toBe(302);
+    const task = await taskOf(taskId);
+    expect(task.state).toBe('queued');
+    expect(task.detail).toBe('VSP55501, the patient is the subscriber.');
+    expect(task.history.map((h: any) => h.actor)).toEqual([
+      expect.any(String),
+      `user:${staffEmail}`,
+      `user:${staffEmail}`,
+      `user:${a.email}`,
+    ]);
+  });
+
+  it('staff use the pages; fail with a reason ends the search', async () => {
+    const { uid, taskId } = await vspSearch();
+    const list = await staff.get('/app/verifications/').expect(200);
+    expect(list.text).toContain(taskId);
+    expect(list.text).toContain('href="/app/verifications/"');
+    await staff.get(taskUrl(taskId)).expect(200);
+    await post(staff, taskId, 'claim').expect(302);
+    // Another user of the account cannot take it while it is held.
+    const held = await post(admin, taskId, 'claim');
+    expect(held.status).toBe(302);
+    expect((await admin.get(taskUrl(taskId))).text).toContain('Another verifier holds this task');
+    await post(staff, taskId, 'fail', {
+      reason: 'portal_down',
+      detail: 'Maintenance until 6 pm.',
+    }).expect(302);
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    expect(v2).toMatchObject({ status: 'error', error_code: 'insurer_problem' });
+  });
+
+  it("another account's task is 404 on every page and form", async () => {
+    const { taskId } = await vspSearch();
+    await other.get(taskUrl(taskId)).expect(404);
+    const page = await other.get('/app/verifications/');
+    expect(page.text).not.toContain(taskId);
+    for (const action of ['claim', 'credentials', 'complete', 'fail', 'needs-info', 'info']) {
+      const res = await other
+        .post(`${taskUrl(taskId)}/${action}`)
+        .type('form')
+        .send({ _csrf: csrfOf(page.text), ...PLAN_FORM, reason: 'other', detail: 'x' });
+      expect([action, res.status]).toEqual([action, 404]);
+    }
+    expect((await taskOf(taskId)).state).toBe('queued');
+  });
+
+  it('the Insurers page shows each eligibility path and switches an insurer to assisted and back', async () => {
+    const page = await admin.get('/app/insurers/').expect(200);
+    const row = (html: string, code: string) =>
+      new RegExp(`<tr data-insurer="${code}">([\\s\\S]*?)</tr>`).exec(html)![1];
+    expect(row(page.text, VSP)).toContain('assisted');
+    expect(row(page.text, 'insurer:demo:vision')).toContain('sandbox');
+    expect(row(page.text, SPECTERA)).toContain('none');
+    const dir = async () =>
+      (await http().get('/api/auth/v1/insurers/').set(a.auth)).body.result.find(
+        (e: any) => e.insurer_code === SPECTERA,
+      ).eligibility;
+    await postForm(admin, '/app/insurers/', '/app/insurers/eligibility-mode', {
+      insurer_code: SPECTERA,
+      mode: 'assisted',
+    }).expect(302);
+    expect(await dir()).toBe('assisted');
+    expect(row((await admin.get('/app/insurers/')).text, SPECTERA)).toContain('Back to default');
+    // An assisted insurer's portal login is asked for on the Passwords page.
+    expect((await admin.get('/app/passwords/')).text).toContain(`data-insurer="${SPECTERA}"`);
+    await postForm(admin, '/app/insurers/', '/app/insurers/eligibility-mode', {
+      insurer_code: SPECTERA,
+      mode: 'default',
+    }).expect(302);
+    expect(await dir()).toBe('none');
+    await staff.get('/app/insurers/').expect(403);
+  });
+
+  it('the Passwords page says when a verifier found a login invalid', async () => {
+    const { taskId } = await vspSearch();
+    await t.app.get(InsurerSettingsService).setCredentials(a.accountId, VSP, 'drsmith', 'old-pw');
+    await post(admin, taskId, 'fail', { reason: 'credentials_invalid' }).expect(302);
+    const page = await admin.get('/app/passwords/').expect(200);
+    const card = new RegExp(`<div class="card" data-insurer="${VSP}">([\\s\\S]*?)</form>`).exec(
+      page.text,
+    )![1];
+    expect(card).toContain('Needs attention');
+  });
+
+  it('the API keys page offers verification read/write and, unticked, verification:credentials', async () => {
+    const page = await admin.get('/app/api-keys/').expect(200);
+    expect(page.text).toMatch(/value="verification:read" checked/);
+    expect(page.text).toMatch(/value="verification:write" checked/);
+    expect(page.text).toMatch(/value="verification:credentials" id="scope-credentials" >/);
+    const created = await admin
+      .post('/app/api-keys/')
+      .type('form')
+      .send(
+        `_csrf=${encodeURIComponent(csrfOf(page.text))}&name=Portal+bot&scopes=verification%3Aread&scopes=verification%3Acredentials`,
+      );
+    expect(created.status).toBe(201);
+    const key = /<p class="secret" id="new-key">([^<]+)<\/p>/.exec(created.text)![1];
+    const { taskId } = await vspSearch();
+    await t.app.get(InsurerSettingsService).setCredentials(a.accountId, VSP, 'bot', 'bot-pw');
+    const creds = await http()
+      .get(`/api/auth/v1/verification-tasks/${taskId}/credentials/`)
+      .set({ Authorization: `Api ${key}` });
+    expect(creds.status).toBe(200);
+    expect(creds.body).toEqual({ username: 'bot', password: 'bot-pw' });
+  });
+});
