@@ -334,6 +334,21 @@ describe('verifications web pages (CONTRACT §18)', () => {
     expect((await taskOf(taskId)).state).toBe('queued');
   });
 
+  it('embedded sessions reach neither the queue nor a task', async () => {
+    const e = await createAccount(t.app, { iframeEnabled: true });
+    const { taskId } = await vspSearch(e);
+    const minted = await http()
+      .post('/api/auth/v1/iframe-session/')
+      .set(e.auth)
+      .send({ entry_point: 'add_patient' });
+    expect(minted.status).toBe(200);
+    const url = new URL(minted.body.iframe_url as string);
+    const agent = request.agent(t.app.getHttpServer());
+    expect((await agent.get(`${url.pathname}${url.search}`)).status).toBe(302);
+    await agent.get('/app/verifications/').expect(403);
+    await agent.get(taskUrl(taskId)).expect(403);
+  });
+
   it('the Insurers page shows each eligibility path and switches an insurer to assisted and back', async () => {
     const page = await admin.get('/app/insurers/').expect(200);
     const row = (html: string, code: string) =>
