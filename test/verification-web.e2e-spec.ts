@@ -365,7 +365,13 @@ describe('verifications web pages (CONTRACT §18)', () => {
       mode: 'assisted',
     }).expect(302);
     expect(await dir()).toBe('assisted');
-    expect(row((await admin.get('/app/insurers/')).text, SPECTERA)).toContain('Back to default');
+    const path = (html: string, code: string) =>
+      new RegExp(`<tr data-path-insurer="${code}">([\\s\\S]*?)</tr>`).exec(html)![1];
+    const after = (await admin.get('/app/insurers/')).text;
+    expect(row(after, SPECTERA)).toContain('assisted');
+    expect(path(after, SPECTERA)).toContain('Back to default');
+    // One button per insurer row: its Enable/Disable.
+    expect(row(after, SPECTERA).match(/<button/g)).toHaveLength(1);
     // An assisted insurer's portal login is asked for on the Passwords page.
     expect((await admin.get('/app/passwords/')).text).toContain(`data-insurer="${SPECTERA}"`);
     await postForm(admin, '/app/insurers/', '/app/insurers/eligibility-mode', {
