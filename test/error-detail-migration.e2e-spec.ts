@@ -31,8 +31,9 @@ describe('migration: error_detail in stored eligibility bodies', () => {
 
   it('adds error_detail to old complete and error bodies, byte for byte as rendered today, and down takes it out again', async () => {
     const complete = await startSearch(t.app, a.auth, { patient: patient() });
+    // No clearinghouse here: Spectera has no path and fails (VSP would wait for a person).
     const failed = await startSearch(t.app, a.auth, {
-      insurer_code: 'insurer:vision:vsp',
+      insurer_code: 'insurer:vision:spectera',
       patient: patient(),
     });
     await waitForResult(t.app, a.auth, complete);

@@ -10,7 +10,15 @@ import { fakeConnector } from './support/fake-connector';
 type Agent = ReturnType<typeof request.agent>;
 
 const VSP = 'insurer:vision:vsp';
-const EYE_MED = 'insurer:vision:eye_med';
+const SPECTERA = 'insurer:vision:spectera';
+/** CONTRACT §18: the insurers a person checks on their portals by default, besides VSP here. */
+const ASSISTED = [
+  'insurer:vision:eye_med',
+  'insurer:vision:superior',
+  'insurer:vision:cigna_vision',
+  'insurer:vision:aetna_vision',
+  'insurer:vision:blue_view',
+];
 
 /**
  * What a front desk reads (CONTRACT §21, issue 26): "No plan found" never looks like a found
@@ -25,7 +33,8 @@ describe('web application as a front desk reads it', () => {
   let webB: Agent;
 
   beforeAll(async () => {
-    // VSP signs in with the practice's own login here; EyeMed has no connector; the sandbox none.
+    // VSP signs in with the practice's own login here; Spectera has no path (no clearinghouse);
+    // the sandbox needs none.
     t = await createTestApp({ providers: [fakeConnector(VSP, { usesAccountCredentials: true })] });
     a = await createAccount(t.app);
     b = await createAccount(t.app);
@@ -157,8 +166,8 @@ describe('web application as a front desk reads it', () => {
         { insurer_code: DEMO, patient: patient({ first_name: 'Found' }) },
         { insurer_code: DEMO, patient: patient({ first_name: 'not_found' }) },
         { insurer_code: DEMO, patient: patient({ first_name: 'in_err_ins' }) },
-        // No connector: fails without calling anyone.
-        { insurer_code: EYE_MED, patient: patient({ first_name: 'Nobody' }) },
+        // No path (no clearinghouse, not checked by a person): fails without calling anyone.
+        { insurer_code: SPECTERA, patient: patient({ first_name: 'Nobody' }) },
       ]);
     });
 
@@ -189,7 +198,10 @@ describe('web application as a front desk reads it', () => {
         error_code: 'insurer_problem',
         error_reason: 'Sandbox: simulated insurer outage (in_err_ins)',
       });
-      expect(rows[3]).toMatchObject({ insurer_code: EYE_MED, insurer_name: 'EyeMed' });
+      expect(rows[3]).toMatchObject({
+        insurer_code: SPECTERA,
+        insurer_name: 'Spectera (UnitedHealthcare Vision)',
+      });
       expect(rows[3].error_reason).not.toBe('');
       expect(rows[1]).toMatchObject({ insurer_code: DEMO, error_reason: '', plan_name: '' });
     });
@@ -206,7 +218,7 @@ describe('web application as a front desk reads it', () => {
         [4, 'error'],
       ]);
       expect(attentionRow(table, 3)).toContain('Sandbox: simulated insurer outage (in_err_ins)');
-      expect(attentionRow(table, 4)).toContain('<td>EyeMed</td>');
+      expect(attentionRow(table, 4)).toContain('<td>Spectera (UnitedHealthcare Vision)</td>');
       expect(reasonOf(attentionRow(table, 4))).not.toBe('');
       expect(attentionRow(table, 2)).toContain('The insurer found no plan for this patient');
       expect(page).toContain('(1 with no plan found)');
@@ -224,12 +236,12 @@ describe('web application as a front desk reads it', () => {
   });
 
   describe('Passwords page', () => {
-    it('asks only for the insurers whose connection signs in with the practice login', async () => {
+    it('asks only for the insurers whose connection or verifier signs in with the practice login', async () => {
       const page = (await web.get('/app/passwords/').expect(200)).text;
       const cards = [...page.matchAll(/<div class="card" data-insurer="([^"]+)">/g)].map(
         (m) => m[1],
       );
-      expect(cards).toEqual([VSP]);
+      expect(cards).toEqual([VSP, ...ASSISTED]);
       expect(page).not.toContain('id="none-needed"');
     });
 
@@ -273,16 +285,18 @@ describe('web application as a front desk reads it', () => {
     });
 
     it('offers a login stored for an insurer no connection signs in to for deletion only', async () => {
-      await t.app.get(InsurerSettingsService).setCredentials(a.accountId, EYE_MED, 'old', 'pw');
+      await t.app.get(InsurerSettingsService).setCredentials(a.accountId, SPECTERA, 'old', 'pw');
       const page = (await web.get('/app/passwords/').expect(200)).text;
       const unused = between(page, '<div class="card" id="unused">', '</ul>');
-      expect(unused).toContain(`<li data-insurer="${EYE_MED}">EyeMed: user <strong>old</strong>`);
+      expect(unused).toContain(
+        `<li data-insurer="${SPECTERA}">Spectera (UnitedHealthcare Vision): user <strong>old</strong>`,
+      );
       expect(unused).toContain('action="/app/passwords/delete"');
       expect(unused).not.toContain('name="password"');
       await web
         .post('/app/passwords/delete')
         .type('form')
-        .send({ _csrf: csrfOf(page), insurer_code: EYE_MED })
+        .send({ _csrf: csrfOf(page), insurer_code: SPECTERA })
         .expect(302);
       expect((await web.get('/app/passwords/').expect(200)).text).not.toContain('id="unused"');
     });

@@ -173,14 +173,16 @@ describe('provider web application (real browser)', () => {
     await screenshot(page, 'patients');
   });
 
-  it('says plainly that no insurer needs a password when no connection signs in with one', async () => {
-    // The shipped connectors: the sandbox needs no sign-in, the X12 connector signs in to the
-    // clearinghouse itself. (test/web-front-desk.e2e-spec.ts stores a login for one that does.)
+  it('asks for the portal logins a person uses for the insurers checked by hand (CONTRACT §18), not for the sandbox', async () => {
+    // The sandbox needs no sign-in and the X12 connector signs in to the clearinghouse itself;
+    // the insurers a person checks on their portals (VSP, EyeMed and its network, Superior) do.
     await page.goto(`${base}/app/passwords/`);
-    await expect(page.locator('#none-needed').textContent()).resolves.toContain(
-      'No insurer needs a password from you.',
-    );
-    expect(await page.locator('input[name=password]').count()).toBe(0);
+    const cards = await page
+      .locator('.card[data-insurer]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-insurer')));
+    expect(cards).toEqual(expect.arrayContaining(['insurer:vision:vsp', 'insurer:vision:eye_med']));
+    expect(cards).not.toContain('insurer:demo:vision');
+    expect(await page.locator('#none-needed').count()).toBe(0);
     await screenshot(page, 'passwords');
   });
 
