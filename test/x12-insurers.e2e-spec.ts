@@ -4,6 +4,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClearinghouse, ReceivedCall } from './support/fake-clearinghouse';
+import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
 import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 
@@ -357,6 +358,26 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     // Insurers by name on the page (issue 26), not by code.
     expect(page).toContain('Demo Vision (sandbox) · attempt 1');
     expect(page).toContain('Davis Vision · attempt 1');
+  });
+
+  it('Universal Search over an X12 insurer and one a person checks (CONTRACT §18): complete when both answered', async () => {
+    const uid = await search({ insurer_code_list: [DAVIS, 'insurer:vision:vsp'], patient: JANE });
+    const waiting = await waitUntil('the verification task', async () => {
+      const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);
+      return res.body.verification ? res.body : undefined;
+    });
+    expect(waiting.status).toBe('processing');
+    // The X12 insurer answered once and is not asked again while the request waits.
+    expect(fake.calls).toHaveLength(1);
+    const done = await http()
+      .post(`/api/auth/v1/verification-tasks/${waiting.verification.task_id}/fail/`)
+      .set(a.auth)
+      .send({ reason: 'member_not_found' });
+    expect(done.status).toBe(200);
+    const body = await waitForResult(t.app, a.auth, uid);
+    expect(body.status).toBe('complete');
+    expect(body.results.map((r: { insurer_code: string }) => r.insurer_code)).toEqual([DAVIS]);
+    expect(fake.calls).toHaveLength(1);
   });
 
   it('a details request asks a 271 for the one person, with the deeper service types', async () => {
