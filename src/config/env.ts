@@ -9,13 +9,14 @@ import { availableParallelism } from 'node:os';
 
 import { ClaimsConfig, loadClaimsConfig } from './claims';
 import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
+import { DatabaseSettings, loadDatabaseSettings } from './database';
 
 export type Role = 'all' | 'api' | 'worker';
 
 /** CMS's public NPPES NPI Registry API (version 2.1), asked in production unless turned off. */
 export const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
 
-export interface AppConfig {
+export interface AppConfig extends DatabaseSettings {
   nodeEnv: string;
   isProduction: boolean;
   role: Role;
@@ -232,6 +233,7 @@ export function loadConfig(
     publicUrl,
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
+    ...loadDatabaseSettings(env, databaseUrl, problems),
     redisUrl,
     redisPrefix,
     logLevel,

@@ -1,13 +1,15 @@
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { MigrationExecutor } from 'typeorm/migration/MigrationExecutor';
 import { AppConfig } from '@/config/env';
 import { entities } from './entities';
 import { migrations } from './migrations';
+import { connectionSettings } from './pooler';
+
+type DatabaseConfig = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'databasePooler'>;
 
 /** One builder for the app and the migration CLI (ormconfig.ts), so both see the same schema. */
-export function buildDataSourceOptions(
-  config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>,
-): DataSourceOptions {
+export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.databaseUrl,
@@ -21,17 +23,36 @@ export function buildDataSourceOptions(
     extra: {
       max: config.databasePoolSize,
       connectionTimeoutMillis: 5_000,
-      // Fail fast instead of hanging when PostgreSQL is unreachable or a query is stuck.
-      statement_timeout: 30_000,
-      application_name: 'vision-eligibility',
+      // Fail fast instead of hanging when PostgreSQL is unreachable or a query is stuck: the
+      // statement timeout, as a startup parameter or, behind a pooler, per transaction (pooler.ts).
+      ...connectionSettings(config.databasePooler),
     },
   };
 }
 
-/** Applies pending migrations under an advisory lock so several processes can start at once. */
-export async function runMigrations(dataSource: DataSource): Promise<number> {
+/**
+ * Applies pending migrations under an advisory lock so several processes can start at once.
+ * `pooled`: the connection goes through a transaction-mode pooler (no DATABASE_MIGRATION_URL),
+ * where a session lock could be taken on one server connection and released on another (and then
+ * held forever): the migrations then run in one transaction holding a transaction-level lock.
+ */
+export async function runMigrations(dataSource: DataSource, pooled = false): Promise<number> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
+  if (pooled) {
+    try {
+      await runner.startTransaction();
+      await runner.query('SELECT pg_advisory_xact_lock(7431001)');
+      const applied = await new MigrationExecutor(dataSource, runner).executePendingMigrations();
+      await runner.commitTransaction();
+      return applied.length;
+    } catch (e) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw e;
+    } finally {
+      await runner.release();
+    }
+  }
   try {
     await runner.query('SELECT pg_advisory_lock(7431001)');
     const applied = await dataSource.runMigrations({ transaction: 'each' });
@@ -42,15 +63,25 @@ export async function runMigrations(dataSource: DataSource): Promise<number> {
   }
 }
 
-/** Runs pending migrations with a short-lived connection of its own (start-up, CLI, tests). */
+/**
+ * Runs pending migrations with a short-lived connection of its own (start-up, CLI, tests), on
+ * DATABASE_MIGRATION_URL when given (direct to PostgreSQL while the service goes through a pooler).
+ */
 export async function migrateDatabase(
-  config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>,
+  config: DatabaseConfig & Partial<Pick<AppConfig, 'databaseMigrationUrl'>>,
 ): Promise<number> {
-  await ensureDatabase(config.databaseUrl);
-  const dataSource = new DataSource({ ...buildDataSourceOptions(config), extra: { max: 2 } });
+  const url = config.databaseMigrationUrl ?? config.databaseUrl;
+  // Through the pooler only when no direct URL was given.
+  const pooler = url === config.databaseUrl ? config.databasePooler : 'none';
+  await ensureDatabase(url);
+  const dataSource = new DataSource({
+    ...buildDataSourceOptions({ ...config, databaseUrl: url }),
+    // No statement timeout: a migration may rewrite a large table.
+    extra: { max: 2 },
+  });
   await dataSource.initialize();
   try {
-    return await runMigrations(dataSource);
+    return await runMigrations(dataSource, pooler === 'transaction');
   } finally {
     await dataSource.destroy();
   }

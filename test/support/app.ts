@@ -82,10 +82,13 @@ async function compile(
   return { config, moduleRef };
 }
 
-/** Creates the worker's database when missing, migrates it, and empties every table and queue. */
+/**
+ * Creates the worker's database when missing, migrates it, and empties every table and queue
+ * (on DATABASE_MIGRATION_URL when set: direct to PostgreSQL, past the pooler of `test:pooler`).
+ */
 export async function resetState(config: AppConfig): Promise<void> {
   await migrateDatabase(config);
-  const db = new Client({ connectionString: config.databaseUrl });
+  const db = new Client({ connectionString: config.databaseMigrationUrl });
   await db.connect();
   try {
     const { rows } = await db.query<{ tablename: string }>(

@@ -7,6 +7,11 @@ const base = process.env.TEST_DATABASE_BASE_URL ?? 'postgres://postgres@127.0.0.
 
 process.env.NODE_ENV = 'test';
 process.env.DATABASE_URL = `${base}/vision_test_${run}_w${worker}`;
+// The pooler run (npm run test:pooler): DATABASE_URL goes through PgBouncer, migrations, resets
+// and CREATE DATABASE go direct to PostgreSQL.
+if (process.env.TEST_DATABASE_DIRECT_URL) {
+  process.env.DATABASE_MIGRATION_URL = `${process.env.TEST_DATABASE_DIRECT_URL}/vision_test_${run}_w${worker}`;
+}
 process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 process.env.REDIS_PREFIX = `vision_test_${run}_w${worker}`;
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
