@@ -35,6 +35,10 @@ export interface AppConfig extends DatabaseSettings {
   encryptionKey: Buffer;
   sessionSecret: string;
   rateLimitPerMinute: number;
+  /** CONTRACT §19: while Redis does not answer, each process admits this many per key per minute. */
+  rateLimitFallbackPerMinute: number;
+  /** Processes heartbeat in `service_processes` this often; 3 missed = dead, its leases released. */
+  processHeartbeatMs: number;
   webhookAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -244,6 +248,14 @@ export function loadConfig(
     encryptionKey,
     sessionSecret,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+    // Defaults to the shared limit (an invalid RATE_LIMIT_PER_MINUTE is reported just above).
+    rateLimitFallbackPerMinute: int(
+      'RATE_LIMIT_FALLBACK_PER_MINUTE',
+      Number(env.RATE_LIMIT_PER_MINUTE?.trim() || 600) || 600,
+      1,
+      10_000_000,
+    ),
+    processHeartbeatMs: int('PROCESS_HEARTBEAT_MS', 2_000, 100, 60_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', !isProduction),
     webhookRetrySchedule,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),

@@ -1,15 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { withTimeout } from '@/common/timeout';
 import { THROTTLE_REDIS } from '@/modules/redis/redis.module';
+import { LocalRateBuckets } from './rate-fallback';
 
 export const RATE_WINDOW_MS = 60_000;
 /** Most tokens one lease takes; Redis grants at most an eighth of what is left (see TAKE). */
 export const MAX_LEASE = 100;
 /** Unused tokens older than this go back to the shared budget. */
 export const LEASE_MS = 1_000;
+/** Longest a request waits for Redis's answer before the per-process bound decides. */
+export const REDIS_WAIT_MS = 200;
+/** After Redis failed to answer, how long requests use the per-process bound before one probe. */
+export const REDIS_RETRY_MS = 1_000;
 
 /**
  * One call per lease: returns unused tokens of an earlier lease (only into the window they came
@@ -70,20 +76,36 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
  * to an eighth of what was left sits unspent in another process, for at most about LEASE_MS
  * (2 × LEASE_MS with the sweep) before it is returned. Refusals are remembered for LEASE_MS, so a
  * client hammering past its limit costs no Redis calls either.
+ *
+ * CONTRACT §19, Redis down: when Redis is not connected, or did not answer within REDIS_WAIT_MS,
+ * requests are counted by a per-process token bucket (LocalRateBuckets,
+ * RATE_LIMIT_FALLBACK_PER_MINUTE) without waiting; tokens already leased are still spent first.
+ * Redis is then asked again in the background (one lease every REDIS_RETRY_MS) and the shared
+ * budget applies again as soon as it answers.
  */
 @Injectable()
 export class RateLimiter implements OnModuleDestroy {
   private readonly buckets = new Map<string, Bucket>();
   private readonly limit: number;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly logger = new Logger(RateLimiter.name);
+  private readonly fallback: LocalRateBuckets;
+  /** Redis failed to answer: the per-process bound decides until a probe succeeds. */
+  private suspect = false;
+  private retryAt = 0;
+  private probing = false;
 
   constructor(
     @InjectConfig() config: AppConfig,
     @Inject(THROTTLE_REDIS) private readonly redis: Redis,
   ) {
     this.limit = config.rateLimitPerMinute;
+    this.fallback = new LocalRateBuckets(config.rateLimitFallbackPerMinute);
     this.redis.defineCommand('rateLease', { numberOfKeys: 1, lua: TAKE });
-    this.sweeper = setInterval(() => void this.sweep(), LEASE_MS);
+    this.sweeper = setInterval(() => {
+      this.fallback.sweep();
+      void this.sweep();
+    }, LEASE_MS);
     this.sweeper.unref();
   }
 
@@ -103,7 +125,16 @@ export class RateLimiter implements OnModuleDestroy {
       }
       if (bucket.exhaustedUntil > now) return refused(bucket, now);
     }
+    if (this.redisDown()) {
+      this.probe(key);
+      return this.fallback.take(key);
+    }
     return this.takeSlow(key);
+  }
+
+  /** True while the per-process bound decides (Redis not connected, or not answering). */
+  redisDown(): boolean {
+    return this.suspect || this.redis.status !== 'ready';
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -111,7 +142,7 @@ export class RateLimiter implements OnModuleDestroy {
     await this.sweep(true).catch(() => undefined);
   }
 
-  private async takeSlow(key: string): Promise<RateDecision> {
+  private bucketOf(key: string): Bucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = {
@@ -124,6 +155,40 @@ export class RateLimiter implements OnModuleDestroy {
       };
       this.buckets.set(key, bucket);
     }
+    return bucket;
+  }
+
+  private markDown(e: unknown): void {
+    if (!this.suspect)
+      this.logger.warn(
+        { err: (e as Error).message },
+        'Redis does not answer: the rate limit is per process until it does',
+      );
+    this.suspect = true;
+    this.retryAt = Date.now() + REDIS_RETRY_MS;
+  }
+
+  /** While Redis is suspect: one lease in the background now and then; an answer clears it. */
+  private probe(key: string): void {
+    if (!this.suspect || this.probing || Date.now() < this.retryAt) return;
+    if (this.redis.status !== 'ready') return;
+    this.probing = true;
+    const bucket = this.bucketOf(key);
+    // A call Redis never answered is abandoned (its answer, if it comes, still counts).
+    bucket.pending = null;
+    withTimeout(this.lease(key, bucket), REDIS_WAIT_MS * 5)
+      .then(
+        () => {
+          this.suspect = false;
+          this.logger.log('Redis answers again: the rate limit is shared again');
+        },
+        (e: unknown) => this.markDown(e),
+      )
+      .finally(() => (this.probing = false));
+  }
+
+  private async takeSlow(key: string): Promise<RateDecision> {
+    const bucket = this.bucketOf(key);
     // Each round either spends a token, or took at least one from Redis that another request
     // of this process spent first, or learns that the window is used up. Bounded all the same.
     for (let round = 0; round < 20; round++) {
@@ -134,7 +199,12 @@ export class RateLimiter implements OnModuleDestroy {
         return { allowed: true };
       }
       if (bucket.exhaustedUntil > now) return refused(bucket, now);
-      await (bucket.pending ?? this.lease(key, bucket));
+      try {
+        await withTimeout(bucket.pending ?? this.lease(key, bucket), REDIS_WAIT_MS);
+      } catch (e) {
+        this.markDown(e);
+        return this.fallback.take(key);
+      }
     }
     // Only near the end of the budget with many requests at once: they are at their limit.
     return refused(bucket, Date.now());
