@@ -3,33 +3,15 @@ import type { Queue } from 'bull';
 import type { DataSource, EntityManager } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
 import { queryPrepared } from '@/database/pg-pool';
+import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
+import type { DbJobData, DbQueueSpec } from './db-queue-spec';
 import type { LocalLane } from './local-lane';
 
-/** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
-export interface DbJobData {
-  id: string;
-}
-
-/** Where a queue's work lives: one row per unit of work, with its due time and attempt count. */
-export interface DbQueueSpec {
-  /** Bull queue name. */
-  name: string;
-  /** Bull job name (also the prefix of job ids). */
-  job: string;
-  table: string;
-  /** timestamptz column: when the next run is due (or, while a run holds the lease, its end). */
-  dueColumn: string;
-  /** integer column counted up by each lease. */
-  attemptsColumn: string;
-  /** SQL condition of the rows that still have work to do, e.g. `status = 'pending'`. */
-  pending: string;
-  /** How long one run may take before the sweeper assumes its worker died. */
-  leaseMs: number;
-  /** More assignments the lease makes, e.g. `started_at = COALESCE(started_at, now())`. */
-  leaseSets?: string;
-}
+export type { DbJobData, DbQueueSpec } from './db-queue-spec';
 
 const ENQUEUE_TIMEOUT_MS = 3_000;
+/** After an enqueue failed, further enqueues are skipped (rows stay due) for this long. */
+const ENQUEUE_RETRY_MS = 3_000;
 
 /**
  * The one queue idiom for work scheduled in PostgreSQL (searches, webhook deliveries, e-mails):
@@ -47,6 +29,9 @@ const ENQUEUE_TIMEOUT_MS = 3_000;
 export abstract class DbQueue {
   private readonly log: Logger;
   private lane: LocalLane | null = null;
+  private owner: string | null = null;
+  private enqueueDownUntil = 0;
+  private connectedOnce = false;
 
   protected constructor(
     readonly spec: DbQueueSpec,
@@ -54,6 +39,30 @@ export abstract class DbQueue {
     readonly queue: Queue<DbJobData>,
   ) {
     this.log = new Logger(`DbQueue:${spec.name}`);
+    queue.isReady().then(
+      () => (this.connectedOnce = true),
+      () => undefined,
+    );
+  }
+
+  /** Set at start: the registered process (ProcessRegistry) every lease taken here names. */
+  attachOwner(owner: string | null): void {
+    this.owner = owner;
+  }
+
+  get ownerId(): string | null {
+    return this.owner;
+  }
+
+  /**
+   * Redis known down: Bull's connection is not ready (after it was once), or an enqueue failed
+   * a moment ago. Enqueues are then skipped at once: rows stay due, for a lane or the sweeper.
+   */
+  get redisDown(): boolean {
+    if (Date.now() < this.enqueueDownUntil) return true;
+    const status = this.queue.client?.status;
+    if (this.connectedOnce) return status !== 'ready';
+    return status === 'reconnecting' || status === 'close' || status === 'end';
   }
 
   /** Set by QueueWorkers in a process that works on this queue. */
@@ -104,14 +113,8 @@ export abstract class DbQueue {
    */
   async handBack(id: string, jobId: string | null): Promise<void> {
     if (jobId !== null) {
-      const { table, dueColumn, attemptsColumn, pending } = this.spec;
       try {
-        await this.db.query(
-          `UPDATE ${table}
-           SET ${dueColumn} = now(), lease_job = NULL, ${attemptsColumn} = greatest(${attemptsColumn} - 1, 0)
-           WHERE id = $1 AND lease_job = $2 AND ${pending}`,
-          [id, jobId],
-        );
+        await giveBackRow(this.db, this.spec, id, jobId);
       } catch (e) {
         this.log.warn({ id, err: (e as Error).message }, 'lease not given back; the sweeper will');
         return;
@@ -140,6 +143,7 @@ export abstract class DbQueue {
    * stored as due, so the sweeper re-enqueues it when Redis is back.
    */
   async enqueue(id: string, delayMs = 0, tag = 'a0'): Promise<boolean> {
+    if (this.redisDown) return false;
     try {
       await withTimeout(
         this.queue.add(
@@ -157,6 +161,7 @@ export abstract class DbQueue {
       );
       return true;
     } catch (e) {
+      this.enqueueDownUntil = Date.now() + ENQUEUE_RETRY_MS;
       this.log.warn({ id, err: (e as Error).message }, 'job not enqueued; the sweeper will retry');
       return false;
     }
@@ -185,9 +190,7 @@ export abstract class DbQueue {
 
   /**
    * CONTRACT §18: row `id`, leased to `jobId`, waits for something outside the queue (a person's
-   * answer): it is not due (`infinity`) until `wakeInTx`. `stillWaiting` is asked with the row
-   * locked, so an answer stored meanwhile is never missed: then the row is due now instead. The
-   * attempt is given back either way. Answers what happened (`lost`: the lease was not held).
+   * answer) until `wakeInTx` (see parkRow); answers what happened (`lost`: no lease held).
    */
   async park(
     id: string,
@@ -195,25 +198,7 @@ export abstract class DbQueue {
     columns: Record<string, unknown>,
     stillWaiting: (manager: EntityManager) => Promise<boolean>,
   ): Promise<'parked' | 'due' | 'lost'> {
-    const { table, dueColumn, attemptsColumn, pending } = this.spec;
-    const names = Object.keys(columns);
-    const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
-    const result = await this.db.transaction(async (em) => {
-      const held: unknown[] = await em.query(
-        `SELECT id FROM ${table} WHERE id = $1 AND lease_job = $2 AND ${pending} FOR UPDATE`,
-        [id, jobId],
-      );
-      if (held.length === 0) return 'lost' as const;
-      const waits = await stillWaiting(em);
-      await em.query(
-        `UPDATE ${table}
-         SET ${dueColumn} = ${waits ? `'infinity'` : 'now()'}, lease_job = NULL,
-             ${attemptsColumn} = greatest(${attemptsColumn} - 1, 0)${sets}
-         WHERE id = $1 AND lease_job = $2`,
-        [id, jobId, ...names.map((n) => columns[n])],
-      );
-      return waits ? ('parked' as const) : ('due' as const);
-    });
+    const result = await parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
     if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
     return result;
   }
@@ -263,38 +248,43 @@ export abstract class DbQueue {
          UPDATE ${table}
          SET ${attemptsColumn} = ${attemptsColumn} + 1,
              ${dueColumn} = now() + ($3 || ' milliseconds')::interval,
-             lease_job = $2${leaseSets ? `, ${leaseSets}` : ''}
+             lease_job = $2, lease_owner = $4${leaseSets ? `, ${leaseSets}` : ''}
          WHERE id = $1 AND ${pending}
            AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
          RETURNING ${attemptsColumn} AS attempt${returning ? `, ${returning}` : ''})
        SELECT leased.*${extra ? `, ${extra}` : ''} FROM leased`,
-      [id, jobId, String(leaseMs)],
+      [id, jobId, String(leaseMs), this.owner],
     );
     if (rows.length === 0) return null;
     return { ...rows[0], attempt: Number(rows[0].attempt) };
   }
 
   /**
-   * Re-enqueues rows whose run is overdue by `graceSeconds` (job lost, worker dead). Several
-   * workers may run this at once: SKIP LOCKED hands each overdue row to one of them.
+   * Re-enqueues rows whose run is overdue by `graceSeconds` (job lost, worker dead). While Redis
+   * is down, rows due a second ago are taken, and run in this process's lane.
    */
   async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
-    const { table, dueColumn, pending } = this.spec;
-    // (A CTE, because TypeORM answers a bare UPDATE ... RETURNING as [rows, count].)
-    const rows: { id: string }[] = await this.db.query(
-      `WITH due AS (
-         UPDATE ${table} SET ${dueColumn} = now(), lease_job = NULL
-         WHERE id IN (
-           SELECT id FROM ${table}
-           WHERE ${pending} AND ${dueColumn} < now() - ($1 || ' seconds')::interval
-           ORDER BY ${dueColumn} LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id)
-       SELECT id FROM due`,
-      [String(graceSeconds), limit],
-    );
-    const tag = `q${Date.now()}`;
-    for (const { id } of rows) await this.enqueue(String(id), 0, tag);
-    if (rows.length > 0) this.log.warn({ count: rows.length }, 'overdue jobs re-enqueued');
-    return rows.length;
+    const down = this.redisDown && this.lane !== null;
+    const ids = await overdueRows(this.db, this.spec, down ? 1 : graceSeconds, limit);
+    await this.runOrEnqueue(ids, `q${Date.now()}`);
+    if (ids.length > 0) this.log.warn({ count: ids.length }, 'overdue jobs re-enqueued');
+    return ids.length;
+  }
+
+  /** Releases at once the rows leased by dead processes (`deadOwners`, or unregistered). */
+  async releaseDead(deadOwners: string[], limit = 500): Promise<number> {
+    const ids = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
+    // They waited already: this process's lane first (ahead of new work), Bull for the rest.
+    await this.runOrEnqueue(ids, `d${Date.now()}`, true);
+    if (ids.length > 0) this.log.warn({ count: ids.length }, "dead processes' leases released");
+    return ids.length;
+  }
+
+  /** Rows just made due: in this process's lane (`here`, or Redis down) when it has room, else Bull. */
+  private async runOrEnqueue(ids: string[], tag: string, here = false): Promise<void> {
+    for (const id of ids) {
+      if ((here || this.redisDown) && this.lane?.offer(id)) continue;
+      await this.enqueue(id, 0, tag);
+    }
   }
 }

@@ -7,14 +7,18 @@ import {
 import { DiscoveryService } from '@nestjs/core';
 import type { Job } from 'bull';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
+import { withTimeout } from '@/common/timeout';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig, runsWorkers } from '@/config/env';
 import { DbJobData, DbQueue } from './db-queue';
 import { LocalLane, Permits } from './local-lane';
+import { ProcessRegistry } from './process-registry';
 import { JobHandler, QUEUE_WORKER, QueueWorkerMeta } from './queue-worker';
 
 /** A lane holds at most this many concurrencies' worth of rows before dispatch goes to Bull. */
 const LANE_CAPACITY_PER_PERMIT = 20;
+/** On a graceful stop, how long Bull jobs in flight get to end before this process deregisters. */
+const ACTIVE_JOBS_GRACE_MS = 20_000;
 
 /**
  * Registers every @QueueWorker with its queue, in processes whose ROLE (from the injected config)
@@ -31,6 +35,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly discovery: DiscoveryService,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly registry: ProcessRegistry,
   ) {}
 
   /** The queues this process works on (empty in ROLE=api). */
@@ -52,6 +57,8 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
       if (!workers.some((w) => w.meta.queue === queue.spec.name))
         throw new Error(`Queue ${queue.spec.name} has no @QueueWorker`);
     }
+    // Leases name this process; one that runs the queues releases dead peers' leases now.
+    this.registry.attach(this.queues(), runsWorkers(this.config));
     if (!runsWorkers(this.config)) {
       this.logger.log({ role: this.config.role }, 'queue workers not started (ROLE=api)');
       return;
@@ -108,8 +115,13 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         if (left.length > 0)
           this.logger.log({ queue: queue.spec.name, count: left.length }, 'handed to Bull');
         await lane.idle();
+        await withTimeout(queue.queue.whenCurrentJobsFinished(), ACTIVE_JOBS_GRACE_MS).catch(
+          () => undefined,
+        );
       }),
     );
+    // Nothing of this process runs any more: what it still holds is released by the others.
+    await this.registry.deregister();
   }
 
   private workers(): { meta: QueueWorkerMeta; handler: JobHandler }[] {

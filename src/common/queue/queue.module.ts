@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { ProcessRegistry } from './process-registry';
 import { QueueSweeper, QueueWorkers } from './queue-workers';
 
 /** The queue idiom's machinery: worker registration by ROLE and the sweeper of every DbQueue. */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [QueueWorkers, QueueSweeper],
-  exports: [QueueWorkers],
+  providers: [ProcessRegistry, QueueWorkers, QueueSweeper],
+  exports: [QueueWorkers, ProcessRegistry],
 })
 export class QueueModule {}

@@ -21,6 +21,7 @@ import { EmbeddedSessionsBound1795492727000 } from './1795492727000-EmbeddedSess
 import { WebUsers1795495000000 } from './1795495000000-WebUsers';
 import { ClaimResponses1795500290000 } from './1795500290000-ClaimResponses';
 import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerification';
+import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   WebUsers1795495000000,
   ClaimResponses1795500290000,
   AssistedVerification1795510000000,
+  ServiceProcesses1795520000000,
 ];

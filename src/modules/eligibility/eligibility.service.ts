@@ -30,7 +30,7 @@ export class EligibilityService {
     private readonly scheduler: EligibilityScheduler,
     private readonly queue: SearchQueue,
   ) {
-    this.writer = new IntakeWriter(db, queue.spec.leaseMs);
+    this.writer = new IntakeWriter(db, queue.spec.leaseMs, () => queue.ownerId);
   }
 
   /** Stores the request as `processing`, enqueues its search, and returns its uid. */

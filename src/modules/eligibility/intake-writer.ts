@@ -27,8 +27,9 @@ export type IntakeStored = LeasedRow & { leaseJob: string | null };
 /**
  * Intake's INSERT, for many requests at once (one row of `q` each): every request in its
  * location (by id, by code, or the account's default), stored `processing`, due now or leased to
- * its local run for `$11` ms; a request whose location does not exist is not stored. Answers the
- * stored rows with what a leased row's run needs (SEARCH_SETUP_SQL).
+ * its local run for `$11` ms (the lease owned by process `$12`); a request whose location does not
+ * exist is not stored. Answers the stored rows with what a leased row's run needs
+ * (SEARCH_SETUP_SQL).
  */
 const INSERT_REQUESTS = `WITH q AS (
     SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::bigint[], $5::uuid[],
@@ -38,11 +39,12 @@ const INSERT_REQUESTS = `WITH q AS (
   leased AS (
     INSERT INTO eligibility_requests
       (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
-       job_due_at, attempts, lease_job)
+       job_due_at, attempts, lease_job, lease_owner)
     SELECT q.account_id, q.uid, q.kind, q.parent_id, l.id,
       ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, 'processing',
       CASE WHEN q.lease_job IS NULL THEN now() ELSE now() + ($11 || ' milliseconds')::interval END,
-      CASE WHEN q.lease_job IS NULL THEN 0 ELSE 1 END, q.lease_job
+      CASE WHEN q.lease_job IS NULL THEN 0 ELSE 1 END, q.lease_job,
+      CASE WHEN q.lease_job IS NULL THEN NULL ELSE $12::uuid END
     FROM q CROSS JOIN LATERAL (
       SELECT l.id FROM locations l
       WHERE l.account_id = q.account_id
@@ -65,6 +67,8 @@ export class IntakeWriter {
   constructor(
     private readonly db: DataSource,
     private readonly leaseMs: number,
+    /** The registered process leases name (ProcessRegistry), when registered. */
+    private readonly owner: () => string | null = () => null,
   ) {
     this.group = new GroupCommit((rows) => this.insert(rows), { maxBatch: 64, maxInFlight: 4 });
   }
@@ -90,6 +94,7 @@ export class IntakeWriter {
         rows.map((r) => (r.target ? JSON.stringify(r.target) : null)),
         rows.map((r) => r.leaseJob),
         String(this.leaseMs),
+        this.owner(),
       ],
     });
     // (account, uid) is unique: a batch holding the same twice is refused, then tried one by one.

@@ -93,11 +93,11 @@ export class WebhookOutbox {
     return {
       cte: `deliveries AS (
          INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
-                                         attempt_count, lease_job, next_attempt_at)
+                                         attempt_count, lease_job, next_attempt_at, lease_owner)
          SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
                 CASE w.version WHEN 'v1' THEN ${bodyParams.v1} ELSE ${bodyParams.v2} END, 'pending',
                 CASE WHEN ${$(1)}::text IS NULL THEN 0 ELSE 1 END, ${$(1)},
-                now() + (${$(2)} || ' milliseconds')::interval
+                now() + (${$(2)} || ' milliseconds')::interval, ${$(3)}::uuid
          FROM request JOIN webhooks w ON w.account_id = request.account_id
          WHERE w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
@@ -109,6 +109,7 @@ export class WebhookOutbox {
         EVENT_ELIGIBILITY_FINISHED,
         this.inline ? `first:${randomUUID()}` : null,
         this.inline ? String(this.queue.spec.leaseMs) : '0',
+        this.inline ? this.queue.ownerId : null,
       ],
       read: (summary) =>
         (summary as DeliverySummary[]).map((r) => ({

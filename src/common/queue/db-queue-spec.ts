@@ -1,0 +1,23 @@
+/** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
+export interface DbJobData {
+  id: string;
+}
+
+/** Where a queue's work lives: one row per unit of work, with its due time and attempt count. */
+export interface DbQueueSpec {
+  /** Bull queue name. */
+  name: string;
+  /** Bull job name (also the prefix of job ids). */
+  job: string;
+  table: string;
+  /** timestamptz column: when the next run is due (or, while a run holds the lease, its end). */
+  dueColumn: string;
+  /** integer column counted up by each lease. */
+  attemptsColumn: string;
+  /** SQL condition of the rows that still have work to do, e.g. `status = 'pending'`. */
+  pending: string;
+  /** How long one run may take before the sweeper assumes its worker died. */
+  leaseMs: number;
+  /** More assignments the lease makes, e.g. `started_at = COALESCE(started_at, now())`. */
+  leaseSets?: string;
+}
