@@ -39,6 +39,8 @@ export interface AppConfig extends DatabaseSettings {
   rateLimitFallbackPerMinute: number;
   /** Processes heartbeat in `service_processes` this often; 3 missed = dead, its leases released. */
   processHeartbeatMs: number;
+  /** On SIGTERM, how long readiness fails while the server still serves, before it closes. */
+  shutdownDelayMs: number;
   webhookAllowPrivate: boolean;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
@@ -256,6 +258,7 @@ export function loadConfig(
       10_000_000,
     ),
     processHeartbeatMs: int('PROCESS_HEARTBEAT_MS', 2_000, 100, 60_000),
+    shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', !isProduction),
     webhookRetrySchedule,
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),

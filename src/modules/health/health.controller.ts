@@ -14,6 +14,7 @@ import {
 import type Redis from 'ioredis';
 import { ApiNoAuth } from '@/common/api-docs';
 import { InjectRedis } from '@/modules/redis/redis.module';
+import { HttpDrain } from './http-drain';
 
 /** Terminus' health report: each check by name with its `status` (and a `message` when down). */
 const checks = {
@@ -46,6 +47,7 @@ export class HealthController {
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     @InjectRedis() private readonly redis: Redis,
+    private readonly drain: HttpDrain,
   ) {}
 
   @Get('live')
@@ -68,6 +70,11 @@ export class HealthController {
   @HealthCheck()
   ready() {
     return this.health.check([
+      // A stopping process is not ready before its server closes (a balancer stops sending).
+      async () => {
+        const check = this.indicators.check('process');
+        return this.drain.draining ? check.down({ message: 'shutting down' }) : check.up();
+      },
       () => this.db.pingCheck('database', { timeout: 2_000 }),
       async () => {
         const check = this.indicators.check('redis');
