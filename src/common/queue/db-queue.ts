@@ -271,13 +271,16 @@ export abstract class DbQueue {
     return ids.length;
   }
 
-  /** Releases at once the rows leased by dead processes (`deadOwners`, or unregistered). */
+  /** Releases at once the rows of dead processes (`deadOwners`, or unregistered): rowsOfDeadOwners. */
   async releaseDead(deadOwners: string[], limit = 500): Promise<number> {
-    const ids = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
-    // They waited already: this process's lane first (ahead of new work), Bull for the rest.
-    await this.runOrEnqueue(ids, `d${Date.now()}`, true);
-    if (ids.length > 0) this.log.warn({ count: ids.length }, "dead processes' leases released");
-    return ids.length;
+    const rows = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
+    const tag = `d${Date.now()}`;
+    // Due now: they waited already, so this process's lane first (ahead of new work), else Bull.
+    const now = rows.filter((r) => r.delayMs === 0).map((r) => r.id);
+    await this.runOrEnqueue(now, tag, true);
+    for (const r of rows) if (r.delayMs > 0) await this.enqueue(r.id, r.delayMs, tag);
+    if (rows.length > 0) this.log.warn({ count: rows.length }, "dead processes' leases released");
+    return rows.length;
   }
 
   /** Rows just made due: in this process's lane (`here`, or Redis down) when it has room, else Bull. */

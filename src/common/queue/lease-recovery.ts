@@ -33,32 +33,40 @@ export async function overdueRows(
 }
 
 /**
- * Rows leased by owners that are not alive: not in `service_processes` (deregistered, or removed
- * as dead), or in `deadOwners` (found dead just now, their rows about to be removed).
+ * Rows last leased by owners that are not alive: not in `service_processes` (deregistered, or
+ * removed as dead), or in `deadOwners` (found dead just now, their rows about to be removed).
+ * A row still leased is released (due now, the attempt given back); a row its owner had made due
+ * later (a retry) keeps its time, since its Bull job may never have been added (a process killed
+ * between the two); an overdue one is due now. Parked rows are left alone. Answers each row with
+ * the ms until it is due.
  */
 export async function rowsOfDeadOwners(
   db: DataSource,
   spec: DbQueueSpec,
   deadOwners: string[],
   limit: number,
-): Promise<string[]> {
+): Promise<{ id: string; delayMs: number }[]> {
   const { table, dueColumn, attemptsColumn, pending } = spec;
-  const rows: { id: string }[] = await db.query(
+  const rows: { id: string; delay_ms: number }[] = await db.query(
     `WITH released AS (
        UPDATE ${table}
-       SET ${dueColumn} = now(), lease_job = NULL, lease_owner = NULL,
-           ${attemptsColumn} = greatest(${attemptsColumn} - 1, 0)
+       SET ${dueColumn} = CASE WHEN lease_job IS NOT NULL OR ${dueColumn} IS NULL
+                                 OR ${dueColumn} <= now() THEN now() ELSE ${dueColumn} END,
+           ${attemptsColumn} = CASE WHEN lease_job IS NOT NULL
+                                    THEN greatest(${attemptsColumn} - 1, 0) ELSE ${attemptsColumn} END,
+           lease_job = NULL, lease_owner = NULL
        WHERE id IN (
          SELECT t.id FROM ${table} t
-         WHERE ${pending} AND t.lease_job IS NOT NULL AND t.lease_owner IS NOT NULL
+         WHERE ${pending} AND t.lease_owner IS NOT NULL
+           AND (t.${dueColumn} IS NULL OR t.${dueColumn} <> 'infinity')
            AND (t.lease_owner = ANY($1::uuid[])
                 OR NOT EXISTS (SELECT 1 FROM service_processes p WHERE p.id = t.lease_owner))
          LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id)
-     SELECT id FROM released`,
+       RETURNING id, greatest(0, extract(epoch FROM ${dueColumn} - now()) * 1000)::float8 AS delay_ms)
+     SELECT id, delay_ms FROM released`,
     [deadOwners, limit],
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => ({ id: String(r.id), delayMs: Math.round(Number(r.delay_ms)) }));
 }
 
 /**
