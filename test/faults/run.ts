@@ -2,16 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeWorkDir, PgCluster, RedisServer, removeWorkDir, ROOT, sleep, waitFor } from './infra';
+import { type PooledDatabase, withPgBouncer } from './pooled';
 import { rollingRestart } from './rolling';
-import {
-  type Figures,
-  Gate,
-  load,
-  outageAnswers,
-  post,
-  searchBody,
-  Stage,
-} from './stage';
+import { type Figures, Gate, load, outageAnswers, post, searchBody, Stage } from './stage';
 
 /**
  * The fault suite (`npm run test:faults`): the built service as child processes on its own
@@ -26,8 +19,9 @@ async function killAndRestart(
   pg: PgCluster,
   redis: RedisServer,
   workDir: string,
+  pooled: PooledDatabase | null = null,
 ): Promise<Figures> {
-  const stage = new Stage('kill9', pg, redis, workDir);
+  const stage = new Stage(pooled?.name ?? 'kill9', pg, redis, workDir, pooled?.env ?? {});
   const started = Date.now();
   try {
     const svc = stage.service('all', 'all');
@@ -78,7 +72,9 @@ async function killAndRestart(
       `${before} searches stored before the kill; the last finished ${slowestS.toFixed(1)} s after the restart (restart took ${((restartedAt - killedAt) / 1000).toFixed(1)} s)`,
     );
     if (slowestS > 15)
-      figures.problems.push(`a search stored before the kill finished ${slowestS.toFixed(1)} s after the restart (over 15 s)`);
+      figures.problems.push(
+        `a search stored before the kill finished ${slowestS.toFixed(1)} s after the restart (over 15 s)`,
+      );
     figures.notes.push(
       `kill -9 after 500 answers, with ${pendingAtKill} webhook deliveries pending; restarted at once`,
       `answers lost in flight at the kill: ${sent.filter((s) => s.status === 'no answer').length}; still processing at the end: ${processingAtRestart}`,
@@ -357,7 +353,12 @@ async function main(): Promise<void> {
       `fault suite: PostgreSQL on 127.0.0.1:${pg.port}, Redis on 127.0.0.1:${redis.port}, work dir ${workDir}`,
     );
     const scenarios: [string, (pg: PgCluster, r: RedisServer, w: string) => Promise<Figures>][] = [
-      ['1 kill -9 mid-load', killAndRestart],
+      ['1 kill -9 mid-load', (p, r, w) => killAndRestart(p, r, w)],
+      // CONTRACT §19: the same behind PgBouncer in transaction mode (DATABASE_POOLER=transaction).
+      [
+        '1b kill -9 mid-load behind PgBouncer',
+        (p, r, w) => withPgBouncer(p, 'kill9pooled', (db) => killAndRestart(p, r, w, db)),
+      ],
       ['2 Redis restart', redisRestart],
       ['3 PostgreSQL restart', postgresRestart],
       ['4 receiver down', receiverDown],
