@@ -21,7 +21,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { batchRows, runBatchScenario } from './batch';
 import { Api } from './lib/api';
-import { CpuMonitor, type CpuSplit } from './lib/cpu';
+import { CpuMonitor, type CpuSplit, treeCpuMs } from './lib/cpu';
 import { connect, dropDatabase, explain, seedPatients, seedRequests } from './lib/db';
 import type { CannonJob, CannonResult, E2eJob, E2eResult } from './lib/jobs';
 import { freePort, killAllNow, RssMonitor, run, runWorker, sleep } from './lib/proc';
@@ -52,7 +52,7 @@ const ONLY = new Set(
 const S = QUICK
   ? {
       s1: { connections: 64, warmupSec: 1, durationSec: 3, rounds: 1, stored: 2_000, paths: 2_000 },
-      s2: { connections: 64, durationSec: 3 },
+      s2: { connections: 64, durationSec: 3, rounds: 1 },
       s3: { rate: 25, durationSec: 6, graceSec: 30 },
       s4: { count: 500, code: 'delay_10', delaySec: 10, limitSec: 20, submitSec: 20, graceSec: 60 },
       s5: { requests: 20_000, patients: 10_000, pageDepth: 50, connections: 8, durationSec: 2 },
@@ -67,7 +67,7 @@ const S = QUICK
         stored: 10_000,
         paths: 10_000,
       },
-      s2: { connections: 64, durationSec: 10 },
+      s2: { connections: 64, durationSec: 10, rounds: 2 },
       s3: { rate: 200, durationSec: 30, graceSec: 30 },
       s4: {
         count: 10_000,
@@ -325,13 +325,13 @@ function mergeRounds(rounds: CannonResult[]): CannonResult {
  * the rest of the bench (the load generator). Their sum, times the searches per second wanted,
  * is what the machine's cores must give.
  */
-function splitRow(sc: string, split: CpuSplit, searches: number): Row {
+function splitRow(sc: string, split: CpuSplit, searches: number, bare = false): Row {
   const per = (v: number) => v / Math.max(1, searches);
   const total = split.service + split.postgres + split.redis + split.loadAndBench;
   return row(
     sc,
-    'CPU per search by process',
-    `service ${ms(per(split.service))}, PostgreSQL ${ms(per(split.postgres))}, Redis ` +
+    bare ? 'CPU per search by process (bare search baseline)' : 'CPU per search by process',
+    `${bare ? 'bare baseline' : 'service'} ${ms(per(split.service))}, PostgreSQL ${ms(per(split.postgres))}, Redis ` +
       `${ms(per(split.redis))}, load generator ${ms(per(split.loadAndBench))}; all ${ms(per(total))}`,
     'context',
     null,
@@ -465,12 +465,22 @@ async function main(): Promise<void> {
   });
 
   const db = await connect(DATABASE_URL);
-  const [get, post, e2e, inflight, postCluster] = await Promise.all(
-    ['get', 'post', 'e2e', 'inflight', 'post-cluster'].map((n) => createAccount(dist, env, n, db)),
+  const [get, post, e2e, inflight, postCluster, postBare] = await Promise.all(
+    ['get', 'post', 'e2e', 'inflight', 'post-cluster', 'post-bare'].map((n) =>
+      createAccount(dist, env, n, db),
+    ),
   );
   note('accounts created');
+  /** Scenario 2's bare search baseline (bench/search-baseline.ts), started once the template is. */
+  let searchBaseline: Server | null = null;
   const cpu = new CpuMonitor(
-    () => [...service.pids(), ...baseline.pids(), ...baselineRl.pids(), ...(cluster?.pids() ?? [])],
+    () => [
+      ...service.pids(),
+      ...baseline.pids(),
+      ...baselineRl.pids(),
+      ...(searchBaseline?.pids() ?? []),
+      ...(cluster?.pids() ?? []),
+    ],
     new URL(DATABASE_URL).pathname.slice(1),
   );
   /** Ends a measured phase: its CPU shares go into the scenario's figures. */
@@ -500,6 +510,21 @@ async function main(): Promise<void> {
       await sleep(100);
     }
     getApi.close();
+    if (ONLY.has('2'))
+      searchBaseline = await startBaseline({
+        benchDir: BENCH,
+        root: ROOT,
+        file: 'search-baseline.ts',
+        env: {
+          DATABASE_URL,
+          POOL_SIZE: String(POOL_SIZE),
+          TEMPLATE_ACCOUNT_ID: get.accountId,
+          TEMPLATE_UID: templateUid,
+          WEBHOOK_SECRET: SECRET,
+        },
+        logPath: baselineLog('search-baseline'),
+        onUnexpectedExit: (how) => fail('search baseline', `exited during the run (${how})`),
+      });
     await seedRequests(DATABASE_URL, templateUid, get.accountId, 'bench-', 1, S.s1.stored);
     await db.query('VACUUM ANALYZE eligibility_requests');
     note(`seeded ${S.s1.stored} stored requests`);
@@ -569,44 +594,159 @@ async function main(): Promise<void> {
         rows.push(...getRows('1 GET v2, 64 conn', svc, base, baseRl, true));
       });
 
-    // 2. POST at 64 connections -------------------------------------------------------------
+    // 2. POST at 64 connections, against the bare search baseline ---------------------------
     if (ONLY.has('2'))
       await scenario('2', async () => {
         const c = S.s2;
-        note('scenario 2: POST eligibility at 64 connections');
-        cpu.phase('before 2');
-        const r = await worker<CannonResult>(
-          {
-            mode: 'cannon',
-            url,
-            method: 'POST',
-            paths: ['/api/auth/v1/eligibility/'],
-            headers: { authorization: `Api ${post.apiKey}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
-            connections: c.connections,
-            durationSec: c.durationSec,
-            watchPid: service.child.pid!,
-          } satisfies CannonJob,
-          120_000,
+        note(
+          `scenario 2: POST eligibility at 64 connections (service and bare search baseline, ${c.rounds} rounds)`,
         );
-        const loadEnd = Date.now();
-        checkCannon('2', r);
-        const drain = await waitAllFinished(db, post.accountId, loadEnd, 60_000);
-        if (drain.pending > 0)
-          fail('2', `${drain.pending} accepted searches still processing 60 s after the load`);
-        if (drain.failed > 0) fail('2', `${drain.failed} searches ended in error`);
-        if (drain.total < r.ok) fail('2', `${r.ok} answered 201 but only ${drain.total} stored`);
-        const cpu2 = measured('2');
-        figures.s2 = { load: r, drain, rssPeakMb: rss.phase(), cpu: cpu2 };
+        const bare = searchBaseline!;
+        type Drain = Awaited<ReturnType<typeof waitAllFinished>>;
+        interface Round {
+          load: CannonResult;
+          drain: Drain;
+          /** Searches of this round (stored and finished). */
+          searches: number;
+          /** From the load's start to its last search's completion (or the load's end). */
+          e2eSec: number;
+          split: CpuSplit;
+          otherCpuPct: number;
+        }
+        const sides = [
+          { name: 'service', target: service, account: post, rounds: [] as Round[], stored: 0 },
+          { name: 'bare', target: bare, account: postBare, rounds: [] as Round[], stored: 0 },
+        ];
+        // The two take turns, as in scenario 1, so the machine's foreign load weighs on both.
+        for (let i = 0; i < c.rounds; i++) {
+          for (const side of sides) {
+            const label = `2${side.name === 'bare' ? ' bare' : ''}${c.rounds > 1 ? ` r${i + 1}` : ''}`;
+            cpu.phase(`before ${label}`);
+            const ownBefore = treeCpuMs(side.target.child.pid!);
+            const r = await worker<CannonResult>(
+              {
+                mode: 'cannon',
+                url: side.target.url,
+                method: 'POST',
+                paths: ['/api/auth/v1/eligibility/'],
+                headers: {
+                  authorization: `Api ${side.account.apiKey}`,
+                  'content-type': 'application/json',
+                },
+                body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
+                connections: c.connections,
+                durationSec: c.durationSec / c.rounds,
+                watchPid: side.target.child.pid!,
+              } satisfies CannonJob,
+              120_000,
+            );
+            const loadEnd = Date.now();
+            checkCannon(label, r);
+            const drain = await waitAllFinished(db, side.account.accountId, loadEnd, 60_000);
+            if (drain.pending > 0)
+              fail(
+                label,
+                `${drain.pending} accepted searches still processing 60 s after the load`,
+              );
+            if (drain.failed > 0) fail(label, `${drain.failed} searches ended in error`);
+            const searches = drain.total - side.stored;
+            if (searches < r.ok) fail(label, `${r.ok} answered 201 but only ${searches} stored`);
+            side.stored = drain.total;
+            const phase = measured(label);
+            // The process measured is the target alone; the other servers (idle) go with the rest.
+            const own = treeCpuMs(side.target.child.pid!) - ownBefore;
+            side.rounds.push({
+              load: r,
+              drain,
+              searches,
+              e2eSec: r.durationSec + drain.afterLoadSec,
+              split: {
+                ...phase.splitMs,
+                service: own,
+                loadAndBench: phase.splitMs.loadAndBench + phase.splitMs.service - own,
+              },
+              otherCpuPct: phase.otherCpuPct,
+            });
+          }
+        }
+        const merged = sides.map(({ rounds }) => {
+          const sum = (f: (r: Round) => number) => rounds.reduce((a, r) => a + f(r), 0);
+          const searches = sum((r) => r.searches);
+          return {
+            load: mergeRounds(rounds.map((r) => r.load)),
+            searches,
+            searchesPerSec:
+              searches /
+              Math.max(
+                0.001,
+                sum((r) => r.e2eSec),
+              ),
+            afterLoadSec: Math.max(...rounds.map((r) => r.drain.afterLoadSec)),
+            pending: sum((r) => r.drain.pending),
+            split: {
+              service: sum((r) => r.split.service),
+              postgres: sum((r) => r.split.postgres),
+              redis: sum((r) => r.split.redis),
+              loadAndBench: sum((r) => r.split.loadAndBench),
+            },
+            rounds,
+          };
+        });
+        const [svc, base] = merged;
+        const r = svc.load;
+        const per = (m: (typeof merged)[number], v: number) => v / Math.max(1, m.searches);
+        const pgRatio = per(svc, svc.split.postgres) / per(base, base.split.postgres);
+        const procRatio = per(svc, svc.split.service) / per(base, base.split.service);
+        const spsRatio = svc.searchesPerSec / base.searchesPerSec;
+        figures.s2 = {
+          load: r,
+          searches: svc.searches,
+          searchesPerSec: round(svc.searchesPerSec),
+          afterLoadSec: svc.afterLoadSec,
+          cpu: { splitMs: svc.split },
+          rounds: svc.rounds,
+          bareSearchBaseline: {
+            load: base.load,
+            searches: base.searches,
+            searchesPerSec: round(base.searchesPerSec),
+            afterLoadSec: base.afterLoadSec,
+            cpu: { splitMs: base.split },
+            rounds: base.rounds,
+          },
+          rssPeakMb: rss.phase(),
+        };
         const sc = '2 POST, 64 conn';
         rows.push(
-          splitRow(sc, cpu2.splitMs, drain.total),
+          splitRow(sc, svc.split, svc.searches),
+          splitRow(sc, base.split, base.searches, true),
           row(
             sc,
             'accepted per second',
             `${perSec(r.rps)} (p99 ${ms(r.latency.p99)}; CPU ${ms(r.cpuMsPerRequest ?? NaN)} each)`,
             '≥ 1000/s',
             r.rps >= 1000,
+          ),
+          row(
+            sc,
+            'end-to-end searches/s vs bare search baseline',
+            `${perSec(svc.searchesPerSec)} / ${perSec(base.searchesPerSec)} = ${ratio(spsRatio)} ` +
+              `(accepted ${perSec(r.rps)} / ${perSec(base.load.rps)}; p99 ${ms(r.latency.p99)} / ${ms(base.load.latency.p99)})`,
+            '≥ 0.6×',
+            spsRatio >= 0.6,
+          ),
+          row(
+            sc,
+            'PostgreSQL CPU per search vs bare baseline',
+            `${ms(per(svc, svc.split.postgres))} / ${ms(per(base, base.split.postgres))} = ${ratio(pgRatio)}`,
+            '≤ 1.5×',
+            pgRatio <= 1.5,
+          ),
+          row(
+            sc,
+            'service CPU per search vs bare baseline process CPU',
+            `${ms(per(svc, svc.split.service))} / ${ms(per(base, base.split.service))} = ${ratio(procRatio)}`,
+            '≤ 3×',
+            procRatio <= 3,
           ),
           row(
             sc,
@@ -618,9 +758,9 @@ async function main(): Promise<void> {
           row(
             sc,
             'all complete after load end',
-            `${secs(drain.afterLoadSec)} (${drain.total} requests)`,
+            `${secs(svc.afterLoadSec)} (${svc.searches} requests)`,
             '≤ 5 s',
-            drain.pending === 0 && drain.afterLoadSec <= 5,
+            svc.pending === 0 && svc.afterLoadSec <= 5,
           ),
         );
       });
@@ -1096,6 +1236,7 @@ async function main(): Promise<void> {
     await db.end().catch(() => undefined);
     await baseline.stop();
     await baselineRl.stop();
+    await searchBaseline?.stop();
     await service.stop(10_000);
     // A cluster stops all its processes on SIGTERM; it gets the supervisor's whole grace time.
     await (cluster as Server | null)?.stop(35_000);

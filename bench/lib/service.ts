@@ -67,9 +67,13 @@ export async function startService(opts: {
   return server;
 }
 
-/** Starts bench/baseline-server.ts (node:http + pg; `env` adds its Redis rate-limit call). */
+/**
+ * Starts bench/baseline-server.ts (node:http + pg; `env` adds its Redis rate-limit call), or
+ * another baseline of bench/ named by `file` (search-baseline.ts).
+ */
 export async function startBaseline(opts: {
   benchDir: string;
+  file?: string;
   root: string;
   env: NodeJS.ProcessEnv;
   logPath: string;
@@ -79,7 +83,7 @@ export async function startBaseline(opts: {
   const url = `http://127.0.0.1:${port}`;
   const { child, log } = startLogged(
     process.execPath,
-    tsNodeArgs(join(opts.benchDir, 'baseline-server.ts')),
+    tsNodeArgs(join(opts.benchDir, opts.file ?? 'baseline-server.ts')),
     {
       ...process.env,
       ...opts.env,

@@ -1,0 +1,428 @@
+/**
+ * The bare search baseline: what this machine can do for `POST /api/auth/v1/eligibility/` end to
+ * end with no framework, for scenario 2. A plain node:http server and a pg pool (POOL_SIZE, the
+ * service's size) doing the SQL work the service does per search, and nothing else:
+ *
+ * 1. Intake: the request row as the service's intake stores it (src/modules/eligibility/
+ *    intake-writer.ts: account, uid, kind, location resolved in the INSERT (the account's
+ *    default), insurer codes, query, `processing`, leased to its run (no owner), one attempt), one INSERT
+ *    per POST (not group-committed), then 201 `{"request_uid"}`.
+ * 2. Finishing, right after the answer: the service's statement (FINISH_CTES of
+ *    src/modules/eligibility/eligibility-results.ts and the deliveries CTE of
+ *    WebhookOutbox.finishingDeliveries, copied): the request `complete` with both bodies, its
+ *    results and persons rows (ids from blocks of 100 taken ahead, as SequenceBlock does), one
+ *    delivery per active webhook subscribed to `eligibility`, leased to this process.
+ * 3. Each delivery's first attempt: the body POSTed with the service's headers (X-Signature keyed
+ *    with WEBHOOK_SECRET, the bench's secret: the stored secret is sealed with the service's key),
+ *    then the service's attempt record (src/modules/webhooks/attempt-record.ts, copied).
+ *
+ * Bodies, results and persons are not rendered: they are the template's (TEMPLATE_ACCOUNT_ID,
+ * TEMPLATE_UID: a search the service answered earlier in the same bench run) with the new uid and
+ * fresh plan tokens spliced in, so they have the same sizes. Not done here, by design: the API
+ * key is looked up once per key (the service caches keys too), no validation beyond JSON.parse,
+ * no rate limit, no audit event, no insurer exchange log, no queue.
+ *
+ * Env: PORT (0 = any), DATABASE_URL, POOL_SIZE, TEMPLATE_ACCOUNT_ID, TEMPLATE_UID, WEBHOOK_SECRET.
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+
+const PATH = /^\/api\/auth\/v1\/eligibility\/?(?:\?.*)?$/;
+const EVENT = 'eligibility.finished';
+const LEASE_MS = 90_000;
+/**
+ * No lease owner: the service releases at once the leases of owners it does not know as live
+ * processes (src/common/queue/lease-recovery.ts), and would then run the bare baseline's searches.
+ */
+const OWNER = null;
+const PLAN_TOKEN_DAYS = 30;
+const SECRET = process.env.WEBHOOK_SECRET ?? '';
+
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.POOL_SIZE ?? 20),
+  application_name: 'vision-bench-search-baseline',
+  idleTimeoutMillis: 1_000,
+});
+
+/** Intake's INSERT for one request (the location resolved as the service does, by default). */
+const INSERT_REQUEST = `INSERT INTO eligibility_requests
+    (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
+     job_due_at, attempts, lease_job, lease_owner)
+  SELECT $1, $2, 'search', NULL, l.id, $3::varchar[], $4::jsonb, NULL, 'processing',
+    now() + ($5 || ' milliseconds')::interval, 1, $6, $7::uuid
+  FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
+  RETURNING id`;
+
+/** FINISH_CTES of src/modules/eligibility/eligibility-results.ts, unchanged. */
+const FINISH_CTES = `WITH request AS (
+    UPDATE eligibility_requests
+    SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
+    WHERE id = $1 AND status = 'processing'
+    RETURNING id, account_id, uid),
+  results AS (
+    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
+      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
+    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
+      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
+    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
+      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
+      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
+  persons AS (
+    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
+      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
+      plan_token_expired_at)
+    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
+      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
+      x.plan_token, x.plan_token_expired_at
+    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
+      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
+      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
+      plan_token char(64), plan_token_expired_at date))`;
+
+/** WebhookOutbox.finishingDeliveries (first = 8, bodies in $4 and $5), with its summary. */
+const FINISH = `${FINISH_CTES}, deliveries AS (
+     INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
+                                     attempt_count, lease_job, next_attempt_at, lease_owner)
+     SELECT w.id, w.account_id, $8, request.id, request.uid,
+            CASE w.version WHEN 'v1' THEN $4 ELSE $5 END, 'pending',
+            CASE WHEN $9::text IS NULL THEN 0 ELSE 1 END, $9,
+            now() + ($10 || ' milliseconds')::interval, $11::uuid
+     FROM request JOIN webhooks w ON w.account_id = request.account_id
+     WHERE w.is_active AND 'eligibility' = ANY(w.events)
+     ON CONFLICT (webhook_id, request_id, event) DO NOTHING
+     RETURNING id, webhook_id)
+  SELECT request.id, (SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
+       'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
+     FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id) AS deliveries FROM request`;
+
+/** recordAttempt of src/modules/webhooks/attempt-record.ts, unchanged. */
+const RECORD_ATTEMPT = `WITH d AS (
+     SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+     WHERE d.id = $1 FOR UPDATE OF d),
+   attempt AS (
+     INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
+     SELECT d.id, $2, $3, $4, $5, $6, false FROM d),
+   next AS (
+     SELECT d.id, CASE WHEN d.status <> 'pending' THEN d.status
+                       WHEN $7::boolean THEN 'succeeded'
+                       WHEN $8::boolean OR NOT d.is_active THEN 'failed'
+                       ELSE 'pending' END AS status
+     FROM d),
+   updated AS (
+     UPDATE webhook_deliveries t
+     SET status = next.status, lease_job = NULL,
+         next_attempt_at = CASE WHEN next.status = 'pending' THEN now() + ($9 || ' milliseconds')::interval END,
+         completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
+     FROM next, d WHERE t.id = next.id AND d.status = 'pending')
+   SELECT status FROM next`;
+
+/** Ids taken ahead from a sequence, 100 per query (the service's SequenceBlock). */
+class IdBlock {
+  private ids: string[] = [];
+  private refill: Promise<void> | null = null;
+  constructor(private readonly sequence: string) {}
+
+  async take(n: number): Promise<string[]> {
+    while (this.ids.length < n) {
+      this.refill ??= pool
+        .query<{ id: string }>({
+          name: `ids-${this.sequence}`,
+          text: `SELECT nextval('${this.sequence}')::text AS id FROM generate_series(1, 100)`,
+        })
+        .then(({ rows }) => {
+          this.ids.push(...rows.map((r) => r.id));
+        })
+        .finally(() => (this.refill = null));
+      await this.refill;
+    }
+    return this.ids.splice(0, n);
+  }
+}
+const resultIds = new IdBlock('eligibility_results_id_seq');
+const personIds = new IdBlock('eligibility_persons_id_seq');
+
+/** A body cut where the template's uid and plan tokens were: slots between the parts. */
+interface Cut {
+  parts: string[];
+  /** Per slot: -1 = the uid, else the index of the plan token. */
+  slots: number[];
+}
+
+interface Template {
+  insurerCodes: string[];
+  query: string;
+  v1: Cut;
+  v2: Cut;
+  results: Record<string, unknown>[];
+  /** Persons with their result's position and, for those that had one, their token's index. */
+  persons: { row: Record<string, unknown>; resultPosition: number; token: number }[];
+  tokens: number;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function cut(body: string, uid: string, tokens: string[]): Cut {
+  const re = new RegExp([uid, ...tokens].map(escapeRe).join('|'), 'g');
+  const parts: string[] = [];
+  const slots: number[] = [];
+  let last = 0;
+  for (const m of body.matchAll(re)) {
+    parts.push(body.slice(last, m.index));
+    slots.push(m[0] === uid ? -1 : tokens.indexOf(m[0]));
+    last = m.index + m[0].length;
+  }
+  parts.push(body.slice(last));
+  return { parts, slots };
+}
+
+function splice(c: Cut, uid: string, tokens: string[]): string {
+  let out = c.parts[0];
+  for (let i = 0; i < c.slots.length; i++)
+    out += (c.slots[i] < 0 ? uid : tokens[c.slots[i]]) + c.parts[i + 1];
+  return out;
+}
+
+async function loadTemplate(accountId: string, uid: string): Promise<Template> {
+  const { rows: req } = await pool.query<{
+    id: string;
+    insurer_codes: string[];
+    query: unknown;
+    body_v1: string;
+    body_v2: string;
+  }>(
+    `SELECT id, insurer_codes, query, body_v1, body_v2 FROM eligibility_requests
+     WHERE account_id = $1 AND uid = $2 AND status = 'complete'`,
+    [accountId, uid],
+  );
+  if (req.length === 0) throw new Error(`template ${uid} not found or not complete`);
+  const { rows: results } = await pool.query<Record<string, unknown>>(
+    `SELECT position, insurer_code, status, plan_name, plan_group, plan_group_id,
+            plan_begin_date::text, plan_end_date::text, plan_refresh_date::text, plan_is_active
+     FROM eligibility_results WHERE request_id = $1 ORDER BY position`,
+    [req[0].id],
+  );
+  const { rows: persons } = await pool.query<Record<string, unknown> & { result_position: number }>(
+    `SELECT r.position AS result_position, p.position, p.first_name, p.last_name, p.dob::text, p.sex,
+            p.member_id, p.ssn_last_four, p.type, p.address, p.email, p.phone, p.is_active,
+            p.insurer_state, p.plan, p.plan_token
+     FROM eligibility_persons p JOIN eligibility_results r ON r.id = p.result_id
+     WHERE r.request_id = $1 ORDER BY r.position, p.position`,
+    [req[0].id],
+  );
+  const tokens = persons.map((p) => p.plan_token as string | null).filter((t) => t !== null);
+  return {
+    insurerCodes: req[0].insurer_codes,
+    query: JSON.stringify(req[0].query),
+    v1: cut(req[0].body_v1, uid, tokens),
+    v2: cut(req[0].body_v2, uid, tokens),
+    results,
+    persons: persons.map(({ result_position, ...row }) => ({
+      row,
+      resultPosition: result_position,
+      token: row.plan_token === null ? -1 : tokens.indexOf(row.plan_token as string),
+    })),
+    tokens: tokens.length,
+  };
+}
+
+function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+let template: Template;
+/** API keys by SHA-256: looked up once each (the service caches keys as well). */
+const accounts = new Map<string, Promise<string | null>>();
+
+function accountOf(header: string): Promise<string | null> {
+  const hash = createHash('sha256').update(header.slice(4).trim(), 'utf8').digest('hex');
+  let found = accounts.get(hash);
+  if (!found) {
+    found = pool
+      .query<{ account_id: string }>(
+        'SELECT account_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+        [hash],
+      )
+      .then(({ rows }) => rows[0]?.account_id ?? null);
+    accounts.set(hash, found);
+  }
+  return found;
+}
+
+function send(res: http.ServerResponse, status: number, body: string): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'POST' || !PATH.test(req.url ?? ''))
+    return send(res, 404, '{"detail":"Not found."}');
+  const header = req.headers.authorization ?? '';
+  const raw = await readBody(req);
+  if (!header.startsWith('Api '))
+    return send(res, 401, '{"detail":"Invalid authentication token."}');
+  const accountId = await accountOf(header);
+  if (!accountId) return send(res, 401, '{"detail":"Invalid authentication token."}');
+  let dto: { request_uid?: unknown };
+  try {
+    dto = JSON.parse(raw) as { request_uid?: unknown };
+  } catch {
+    return send(res, 400, '{"detail":"JSON parse error."}');
+  }
+  const uid =
+    typeof dto.request_uid === 'string' && dto.request_uid
+      ? dto.request_uid
+      : randomBytes(16).toString('hex');
+  const { rows } = await pool.query<{ id: string }>({
+    name: 'bare-intake',
+    text: INSERT_REQUEST,
+    values: [
+      accountId,
+      uid,
+      template.insurerCodes,
+      template.query,
+      String(LEASE_MS),
+      `bare:${randomUUID()}`,
+      OWNER,
+    ],
+  });
+  send(res, 201, JSON.stringify({ request_uid: uid }));
+  await finish(rows[0].id, uid);
+}
+
+async function finish(requestId: string, uid: string): Promise<void> {
+  const [rIds, pIds] = await Promise.all([
+    resultIds.take(template.results.length),
+    personIds.take(template.persons.length),
+  ]);
+  const tokens = Array.from({ length: template.tokens }, () => randomBytes(32).toString('hex'));
+  const expires = daysFromNow(PLAN_TOKEN_DAYS);
+  const bodyV1 = splice(template.v1, uid, tokens);
+  const bodyV2 = splice(template.v2, uid, tokens);
+  const results = template.results.map((r, i) => ({ ...r, id: rIds[i] }));
+  const persons = template.persons.map((p, i) => ({
+    ...p.row,
+    id: pIds[i],
+    result_id: rIds[p.resultPosition],
+    plan_token: p.token < 0 ? null : tokens[p.token],
+    plan_token_expired_at: p.token < 0 ? null : expires,
+  }));
+  const { rows } = await pool.query<{
+    deliveries: { id: string; url: string; version: 'v1' | 'v2' }[];
+  }>({
+    name: 'bare-finish',
+    text: FINISH,
+    values: [
+      requestId,
+      'complete',
+      null,
+      bodyV1,
+      bodyV2,
+      JSON.stringify(results),
+      JSON.stringify(persons),
+      EVENT,
+      `first:${randomUUID()}`,
+      String(LEASE_MS),
+      OWNER,
+    ],
+  });
+  for (const d of rows[0]?.deliveries ?? [])
+    void attempt(d.id, d.url, d.version === 'v1' ? bodyV1 : bodyV2);
+}
+
+/** The first attempt of a delivery: POST, then the attempt record. */
+async function attempt(deliveryId: string, url: string, body: string): Promise<void> {
+  const startedAt = new Date();
+  const t0 = Date.now();
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body, 'utf8')),
+    'User-Agent': 'vision-bench-search-baseline',
+    'X-Delivery-Id': deliveryId,
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'X-Event-Type': EVENT,
+    'X-Signature': createHmac('sha256', SECRET).update(body, 'utf8').digest('hex'),
+  };
+  const result = await new Promise<{
+    status: number | null;
+    text: string | null;
+    error: string | null;
+  }>((resolve) => {
+    const req = http.request(url, { method: 'POST', headers, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8').slice(0, 1024),
+          error: null,
+        }),
+      );
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (e) => resolve({ status: null, text: null, error: e.message }));
+    req.end(body);
+  });
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  await pool.query({
+    name: 'bare-attempt',
+    text: RECORD_ATTEMPT,
+    values: [
+      deliveryId,
+      startedAt,
+      result.status,
+      Date.now() - t0,
+      ok ? null : (result.error ?? `HTTP ${result.status}`),
+      result.text,
+      ok,
+      false,
+      '60000',
+    ],
+  });
+}
+
+const server = http.createServer((req, res) => {
+  handle(req, res).catch((e: Error) => {
+    process.stderr.write(`search baseline: ${e.message}\n`);
+    if (!res.headersSent) send(res, 500, '{"detail":"Internal server error."}');
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+loadTemplate(process.env.TEMPLATE_ACCOUNT_ID ?? '', process.env.TEMPLATE_UID ?? '').then(
+  (t) => {
+    template = t;
+    server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      process.stdout.write(`${JSON.stringify({ event: 'ready', port })}\n`);
+    });
+  },
+  (e: Error) => {
+    process.stderr.write(`search baseline: ${e.message}\n`);
+    process.exit(1);
+  },
+);
+
+const stop = () => {
+  server.close();
+  void pool.end().finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2_000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
