@@ -226,6 +226,22 @@ describe('assisted verification (CONTRACT §18)', () => {
     expect(v2.results.map((r: any) => r.insurer_code)).toEqual([DEMO]);
   });
 
+  it('filters by due_before, and answers a date that does not exist with a field error', async () => {
+    const { taskId } = await vspSearch();
+    const later = await http()
+      .get(TASKS)
+      .query({ due_before: new Date(Date.now() + 241 * 60_000).toISOString() })
+      .set(a.auth);
+    expect(later.body.result.map((x: any) => x.id)).toContain(taskId);
+    const sooner = await http().get(TASKS).query({ due_before: '2026-01-01' }).set(a.auth);
+    expect(sooner.body.result).toEqual([]);
+    for (const bad of ['2026-13-45', '2026-02-30T99:00', 'tomorrow']) {
+      const res = await http().get(TASKS).query({ due_before: bad }).set(a.auth);
+      expect([bad, res.status]).toEqual([bad, 400]);
+      expect(res.body.errors.due_before.$).toHaveLength(1);
+    }
+  });
+
   it('two verifiers racing for one task: one gets 409', async () => {
     const { taskId } = await vspSearch();
     const { key: other } = await t.app.get(ApiKeysService).create(a.accountId, 'bot');

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors } from '@/common/api-docs';
+import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { Audited } from '@/modules/audit/audited';
 import { RequireScope } from '@/modules/auth/scopes';
@@ -27,6 +28,17 @@ const HELD: [409, unknown] = [
   409,
   { detail: 'Another verifier holds this task; try again when its lease ends.' },
 ];
+
+/**
+ * `due_before` as an exact instant: the pattern lets `2026-13-45` through, which PostgreSQL
+ * would refuse (a 500); a date without a time is its midnight UTC.
+ */
+function instant(text: string): string {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime()))
+    throw ValidationFailed.field('due_before', 'Enter a valid date/time (ISO 8601).');
+  return at.toISOString();
+}
 
 /** The calling key as a verifier: it holds leases and is named in the task's history. */
 function verifierOf(req: AppRequest): Verifier {
@@ -59,7 +71,7 @@ export class VerificationTasksController {
     return this.tasks.list(req.auth!.accountId, {
       state: query.state,
       insurerCode: query.insurer_code,
-      dueBefore: query.due_before,
+      dueBefore: query.due_before ? instant(query.due_before) : undefined,
       limit: query.limit ?? 50,
       cursor: query.cursor,
     });
