@@ -6,7 +6,6 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
@@ -15,9 +14,12 @@ import { MSG } from './messages';
 import type { AppRequest } from './request-context';
 
 /** Thrown by the rate-limit guard; carries the seconds until the key may call again. */
-export class ThrottledError extends ThrottlerException {
+export class ThrottledError extends HttpException {
   constructor(readonly retryAfterSeconds: number) {
-    super(`Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
+    super(
+      `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`,
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
   }
 }
 
