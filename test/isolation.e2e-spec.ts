@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { COMPLETE_TASK_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -40,33 +41,6 @@ function shape(answer: Answer, id: string): { status: number; body: string } {
   const token = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'g');
   return { status: answer.status, body: JSON.stringify(answer.body).replace(token, '<id>') };
 }
-
-/** A valid `complete` of a verification task (CONTRACT §18). */
-const COMPLETE_BODY = {
-  plans: [
-    {
-      status: 'active',
-      plan_name: 'VSP Choice',
-      plan_begin_date: '2026-01-01',
-      plan_is_active: true,
-      persons: [
-        {
-          first_name: 'Ana',
-          last_name: 'Lopez',
-          dob: '1990-02-03',
-          sex: 'female',
-          type: 'self',
-          address: { line1: '1 Main St', city: 'Austin', zipcode: '78701', state: 'TX' },
-          plan: {
-            insurer_state: 'oon',
-            items: [{ benefit_code: 'exam.routine', refresh_date: '2027-01-01' }],
-          },
-        },
-      ],
-    },
-  ],
-  evidence: { source: 'portal', checked_at: '2026-11-24T10:00:00Z' },
-};
 
 describe('tenant isolation matrix: another account’s object is answered exactly like a missing one', () => {
   let t: TestApp;
@@ -391,7 +365,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         return http()
           .post(url)
           .set(auth)
-          .send(body === 'complete' ? COMPLETE_BODY : (body ?? {}));
+          .send(body === 'complete' ? COMPLETE_TASK_BODY : (body ?? {}));
       },
       status: 404 as const,
     })),

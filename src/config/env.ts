@@ -1,5 +1,4 @@
 import { DEFAULT_PASSWORD_HASH_COST } from '@/common/passwords';
-import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -10,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { ClaimsConfig, loadClaimsConfig } from './claims';
 import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
 import { DatabaseSettings, loadDatabaseSettings } from './database';
+import { envReaders, parseTrustProxy, smtpRequiresTls } from './env-parts';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -111,41 +111,7 @@ export function loadConfig(
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const isProduction = nodeEnv === 'production';
 
-  const str = (name: string, fallback: string): string => {
-    const raw = env[name];
-    return raw === undefined || raw.trim() === '' ? fallback : raw.trim();
-  };
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
-      problems.push(`${name}: must be an integer from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    const v = raw.trim().toLowerCase();
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    if (['0', 'false', 'no', 'off'].includes(v)) return false;
-    problems.push(`${name}: must be true or false (got "${raw}")`);
-    return fallback;
-  };
-  const url = (name: string, fallback: string, protocols: string[]): string => {
-    const value = str(name, fallback);
-    try {
-      const parsed = new URL(value);
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name}: must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
-      }
-    } catch {
-      problems.push(`${name}: must be a URL (got "${value}")`);
-    }
-    return value;
-  };
+  const { str, int, bool, url } = envReaders(env, problems);
 
   const role = str('ROLE', 'all') as Role;
   if (!['all', 'api', 'worker'].includes(role)) {
@@ -299,50 +265,7 @@ export function loadConfig(
   return config;
 }
 
-/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
-export function smtpRequiresTls(smtpUrl: string): boolean {
-  try {
-    const parsed = new URL(smtpUrl);
-    return (
-      parsed.protocol === 'smtps:' ||
-      ['true', '1'].includes((parsed.searchParams.get('requireTLS') ?? '').toLowerCase())
-    );
-  } catch {
-    return false;
-  }
-}
-
-const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/** `TRUST_PROXY`: a hop count (0 = trust nobody), or a comma list of names, addresses, CIDRs. */
-function parseTrustProxy(raw: string, problems: string[]): number | string[] {
-  if (/^\d+$/.test(raw)) {
-    const hops = Number(raw);
-    if (hops > 20) problems.push(`TRUST_PROXY: a hop count from 0 to 20 (got "${raw}")`);
-    return Math.min(hops, 20);
-  }
-  const entries = raw
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  const bad = entries.filter((e) => !PROXY_NAMES.includes(e) && !isAddressOrCidr(e));
-  if (entries.length === 0 || bad.length > 0) {
-    problems.push(
-      `TRUST_PROXY: a hop count, or a comma list of addresses, CIDRs, loopback, linklocal, uniquelocal (bad: "${bad.join(', ') || raw}")`,
-    );
-    return ['loopback'];
-  }
-  return entries;
-}
-
-function isAddressOrCidr(entry: string): boolean {
-  const [address, bits, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  if (!/^\d+$/.test(bits)) return false;
-  return Number(bits) <= (family === 4 ? 32 : 128);
-}
+export { smtpRequiresTls } from './env-parts';
 
 /** Nest's ConfigModule `validate` hook: returns the typed config under the `app` key. */
 export function validateEnv(env: Env): { app: AppConfig } {

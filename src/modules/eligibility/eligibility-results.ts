@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { pgQueryable, type Queryable } from '@/database/pg-pool';
 import { SequenceBlock } from '@/database/sequence-block';
-import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
@@ -267,40 +267,4 @@ function personRow(p: EligibilityPerson) {
 
 function daysFromNow(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** A stored person as the connector described it (for a details request). */
-export function toInsurerPerson(p: EligibilityPerson): InsurerPerson {
-  return {
-    firstName: p.firstName,
-    lastName: p.lastName,
-    dob: p.dob,
-    sex: p.sex,
-    memberId: p.memberId,
-    ssnLastFour: p.ssnLastFour,
-    type: p.type,
-    address: p.address,
-    email: p.email,
-    phone: p.phone,
-    isActive: p.isActive,
-    plan: p.plan,
-  };
-}
-
-/** A stored result as the connector described it (for a details request). */
-export function toPlanResult(
-  r: EligibilityResult,
-  persons: EligibilityPerson[],
-): InsurerPlanResult {
-  return {
-    status: r.status,
-    planName: r.planName,
-    planGroup: r.planGroup,
-    planGroupId: r.planGroupId,
-    planBeginDate: r.planBeginDate,
-    planEndDate: r.planEndDate,
-    planRefreshDate: r.planRefreshDate,
-    planIsActive: r.planIsActive,
-    persons: persons.map(toInsurerPerson),
-  };
 }

@@ -18,7 +18,7 @@ import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.serv
 import type { EligibilityRequest } from './eligibility-request.entity';
 import type { SearchSetup } from './search-lease';
 import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
-import { toInsurerPerson, toPlanResult } from './eligibility-results';
+import { toInsurerPerson, toPlanResult } from './stored-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
 import type { InsurerOutcome } from './search-outcome';
 import { AssistedInsurers } from './assisted-insurers';
