@@ -18,7 +18,8 @@ import { ScopeGuard } from '@/modules/auth/scope.guard';
 import { AuditGuard } from '@/modules/audit/audit.guard';
 import { AuditModule } from '@/modules/audit/audit.module';
 import { RateLimitModule } from '@/modules/auth/rate-limit.module';
-import { SeedModule } from '@/database/database.module';
+import { SeedModule } from '@/database/seed.module';
+import { DatabaseModule } from '@/database/database.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { VerificationModule } from '@/modules/verification/verification.module';
 import { EstimatesModule } from '@/modules/estimates/estimates.module';
@@ -56,6 +57,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
     AuditModule,
     RateLimitModule,
     AccountsModule,
+    DatabaseModule,
     SeedModule,
     EligibilityModule,
     VerificationModule,

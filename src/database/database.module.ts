@@ -1,11 +1,7 @@
-import { Module } from '@nestjs/common';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { AuthModule } from '@/modules/auth/auth.module';
-import { DemoSeeder } from './seed';
+import { Global, Module } from '@nestjs/common';
+import { Database } from './database';
 
-@Module({
-  imports: [AccountsModule, AuthModule],
-  providers: [DemoSeeder],
-  exports: [DemoSeeder],
-})
-export class SeedModule {}
+/** `Database` (transactions) for every module; the data source itself stays with repositories. */
+@Global()
+@Module({ providers: [Database], exports: [Database] })
+export class DatabaseModule {}

@@ -1,13 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
+import { type Database, dataSourceOf, managerOf, type Tx } from '@/database/database';
 import { queryPrepared } from '@/database/pg-pool';
 import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
 import type { LocalLane } from './local-lane';
+import { type JobTag, jobId, tags } from './job-id';
+import { QueueSql } from './queue-sql';
 
 export type { DbJobData, DbQueueSpec } from './db-queue-spec';
+export { type JobTag, jobId, tags } from './job-id';
 
 const ENQUEUE_TIMEOUT_MS = 3_000;
 /** After an enqueue failed, further enqueues are skipped (rows stay due) for this long. */
@@ -32,12 +36,17 @@ export abstract class DbQueue {
   private owner: string | null = null;
   private enqueueDownUntil = 0;
   private connectedOnce = false;
+  protected readonly db: DataSource;
+  /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
+  readonly sql: QueueSql;
 
   protected constructor(
     readonly spec: DbQueueSpec,
-    protected readonly db: DataSource,
+    database: Database,
     readonly queue: Queue<DbJobData>,
   ) {
+    this.db = dataSourceOf(database);
+    this.sql = new QueueSql(spec);
     this.log = new Logger(`DbQueue:${spec.name}`);
     queue.isReady().then(
       () => (this.connectedOnce = true),
@@ -142,7 +151,7 @@ export abstract class DbQueue {
    * Wakes a worker for row `id` in `delayMs`. Never throws (answers false): the row is already
    * stored as due, so the sweeper re-enqueues it when Redis is back.
    */
-  async enqueue(id: string, delayMs = 0, tag = 'a0'): Promise<boolean> {
+  async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
     if (this.redisDown) return false;
     try {
       await withTimeout(
@@ -150,7 +159,7 @@ export abstract class DbQueue {
           this.spec.job,
           { id },
           {
-            jobId: `${this.spec.job}:${id}:${tag}`,
+            jobId: jobId(this.spec.job, id, tag),
             delay: Math.max(0, Math.round(delayMs)),
             attempts: 1,
             removeOnComplete: true,
@@ -168,24 +177,41 @@ export abstract class DbQueue {
   }
 
   /**
-   * Makes the next run of row `id` due in `delayMs` (setting `columns` too, in the same UPDATE)
-   * and enqueues its job. Nothing happens to a row that has no work left.
+   * Makes the next run of row `id` due in `delayMs` (setting `columns`, and the attempt count to
+   * `attempts` when given, in the same UPDATE) and enqueues its job. Nothing happens to a row that
+   * has no work left.
    */
   async schedule(
     id: string,
     delayMs: number,
-    tag: string,
+    tag: JobTag,
     columns: Record<string, unknown> = {},
+    attempts?: number,
   ): Promise<void> {
-    const names = Object.keys(columns);
+    const all =
+      attempts === undefined ? columns : { ...columns, [this.spec.attemptsColumn]: attempts };
+    const names = Object.keys(all);
     const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
     await this.db.query(
       `UPDATE ${this.spec.table}
        SET ${this.spec.dueColumn} = now() + ($2 || ' milliseconds')::interval, lease_job = NULL${sets}
        WHERE id = $1 AND ${this.spec.pending}`,
-      [id, String(Math.round(delayMs)), ...names.map((n) => columns[n])],
+      [id, String(Math.round(delayMs)), ...names.map((n) => all[n])],
     );
     await this.enqueue(id, delayMs, tag);
+  }
+
+  /**
+   * Row `id`'s next run due in `delayMs` (null: the row has no work left), its lease released,
+   * in the caller's transaction `tx` when given. Nothing is enqueued: after the commit, `enqueue`
+   * the row (or `dispatch` it when due now).
+   */
+  async setDue(id: string, delayMs: number | null, tx?: Tx): Promise<void> {
+    const due = delayMs === null ? 'NULL' : `now() + ($2 || ' milliseconds')::interval`;
+    await managerOf(this.db, tx).query(
+      `UPDATE ${this.spec.table} SET ${this.sql.releaseSets(due)} WHERE id = $1`,
+      delayMs === null ? [id] : [id, String(Math.round(delayMs))],
+    );
   }
 
   /**
@@ -196,7 +222,7 @@ export abstract class DbQueue {
     id: string,
     jobId: string,
     columns: Record<string, unknown>,
-    stillWaiting: (manager: EntityManager) => Promise<boolean>,
+    stillWaiting: (tx: Tx) => Promise<boolean>,
   ): Promise<'parked' | 'due' | 'lost'> {
     const result = await parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
     if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
@@ -208,9 +234,9 @@ export abstract class DbQueue {
    * parked (a run holds it or it is already due: that run sees the answer). After the commit,
    * `dispatch` it.
    */
-  async wakeInTx(manager: EntityManager, id: string): Promise<boolean> {
+  async wakeInTx(tx: Tx, id: string): Promise<boolean> {
     const { table, dueColumn, pending } = this.spec;
-    const rows: unknown[] = await manager.query(
+    const rows: unknown[] = await managerOf(this.db, tx).query(
       `WITH woken AS (
          UPDATE ${table} SET ${dueColumn} = now(), lease_job = NULL
          WHERE id = $1 AND ${pending} AND ${dueColumn} = 'infinity' RETURNING id)
@@ -225,8 +251,8 @@ export abstract class DbQueue {
    * after this lease), or null when the row has no due work (finished, not due yet, or leased by
    * another job that still holds it).
    */
-  async lease(id: string, jobId: string): Promise<number | null> {
-    return (await this.leaseReturning<object>(id, jobId, null))?.attempt ?? null;
+  async lease(id: string, job: string): Promise<number | null> {
+    return (await this.leaseReturning<object>(id, job, null))?.attempt ?? null;
   }
 
   /**
@@ -274,7 +300,7 @@ export abstract class DbQueue {
   /** Releases at once the rows of dead processes (`deadOwners`, or unregistered): rowsOfDeadOwners. */
   async releaseDead(deadOwners: string[], limit = 500): Promise<number> {
     const rows = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
-    const tag = `d${Date.now()}`;
+    const tag = tags.dueAt(Date.now());
     // Due now: they waited already, so this process's lane first (ahead of new work), else Bull.
     const now = rows.filter((r) => r.delayMs === 0).map((r) => r.id);
     await this.runOrEnqueue(now, tag, true);
@@ -284,7 +310,7 @@ export abstract class DbQueue {
   }
 
   /** Rows just made due: in this process's lane (`here`, or Redis down) when it has room, else Bull. */
-  private async runOrEnqueue(ids: string[], tag: string, here = false): Promise<void> {
+  private async runOrEnqueue(ids: string[], tag: JobTag, here = false): Promise<void> {
     for (const id of ids) {
       if ((here || this.redisDown) && this.lane?.offer(id)) continue;
       await this.enqueue(id, 0, tag);

@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { asTx, type Tx } from '@/database/database';
 import type { DbQueueSpec } from './db-queue-spec';
 
 /**
@@ -80,7 +81,7 @@ export async function parkRow(
   id: string,
   jobId: string,
   columns: Record<string, unknown>,
-  stillWaiting: (manager: EntityManager) => Promise<boolean>,
+  stillWaiting: (tx: Tx) => Promise<boolean>,
 ): Promise<'parked' | 'due' | 'lost'> {
   const { table, dueColumn, attemptsColumn, pending } = spec;
   const names = Object.keys(columns);
@@ -91,7 +92,7 @@ export async function parkRow(
       [id, jobId],
     );
     if (held.length === 0) return 'lost' as const;
-    const waits = await stillWaiting(em);
+    const waits = await stillWaiting(asTx(em));
     await em.query(
       `UPDATE ${table}
        SET ${dueColumn} = ${waits ? `'infinity'` : 'now()'}, lease_job = NULL,

@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 
 export const CLAIMS_QUEUE = 'claims';
@@ -15,7 +14,7 @@ export const CLAIMS_QUEUE = 'claims';
 @Injectable()
 export class ClaimsQueue extends DbQueue {
   constructor(
-    @InjectDataSource() db: DataSource,
+    database: Database,
     @InjectQueue(CLAIMS_QUEUE) queue: Queue<DbJobData>,
   ) {
     super(
@@ -29,7 +28,7 @@ export class ClaimsQueue extends DbQueue {
         // One clearinghouse call (bounded by INSURER_TIMEOUT_MS, at most 5 minutes) and margin.
         leaseMs: 360_000,
       },
-      db,
+      database,
       queue,
     );
   }

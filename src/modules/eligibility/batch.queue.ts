@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -21,7 +20,7 @@ export class BatchSearchQueue extends DbQueue {
   private readonly logger = new Logger(BatchSearchQueue.name);
 
   constructor(
-    @InjectDataSource() db: DataSource,
+    database: Database,
     @InjectQueue(BATCH_QUEUE) queue: Queue<DbJobData>,
     @InjectConfig() config: AppConfig,
   ) {
@@ -38,7 +37,7 @@ export class BatchSearchQueue extends DbQueue {
         // The watchdog times an item from its first run (it may wait in line for long).
         leaseSets: 'started_at = COALESCE(started_at, now())',
       },
-      db,
+      database,
       queue,
     );
   }

@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -16,7 +15,7 @@ export const SEARCH_QUEUE = 'eligibility-search';
 @Injectable()
 export class SearchQueue extends DbQueue {
   constructor(
-    @InjectDataSource() db: DataSource,
+    database: Database,
     @InjectQueue(SEARCH_QUEUE) queue: Queue<DbJobData>,
     @InjectConfig() config: AppConfig,
   ) {
@@ -31,7 +30,7 @@ export class SearchQueue extends DbQueue {
         // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
         leaseMs: config.insurerTimeoutMs + 30_000,
       },
-      db,
+      database,
       queue,
     );
   }

@@ -1,3 +1,5 @@
+import { managerOf } from '@/database/database';
+import type { JobTag } from '@/common/queue/db-queue';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -32,15 +34,18 @@ export class EligibilityScheduler {
   async reschedule(
     requestId: string,
     delayMs: number,
-    tag: string,
+    tag: JobTag,
     attempts: number,
     settled: SettledOutcomes,
     lane: SearchLane = 'single',
   ): Promise<void> {
-    await (lane === 'batch' ? this.batchQueue : this.queue).schedule(requestId, delayMs, tag, {
+    await (lane === 'batch' ? this.batchQueue : this.queue).schedule(
+      requestId,
+      delayMs,
+      tag,
+      { insurer_outcomes: JSON.stringify(settled) },
       attempts,
-      insurer_outcomes: JSON.stringify(settled),
-    });
+    );
   }
 
   /**
@@ -59,8 +64,8 @@ export class EligibilityScheduler {
       requestId,
       jobId,
       { insurer_outcomes: JSON.stringify(settled) },
-      async (em) => {
-        const answered: unknown[] = await em.query(
+      async (tx) => {
+        const answered: unknown[] = await managerOf(this.db, tx).query(
           `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
              AND state IN ('completed', 'failed') LIMIT 1`,
           [requestId, codes],

@@ -1,3 +1,4 @@
+import { tags } from '@/common/queue/db-queue';
 import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -68,7 +69,7 @@ export class SearchRunner {
         return this.scheduler.reschedule(
           requestId,
           decision.delayMs,
-          `d${Date.now() + decision.delayMs}`,
+          tags.dueAt(Date.now() + decision.delayMs),
           attempt - 1,
           settled,
           lane,
@@ -80,7 +81,7 @@ export class SearchRunner {
             retryDelayMs(decision.attempt, this.config.searchRetryBaseMs),
             decision.retryAfterMs ?? 0,
           ),
-          `r${decision.attempt}`,
+          tags.retry(decision.attempt),
           decision.attempt,
           settled,
           lane,

@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 
 export const MAIL_QUEUE = 'mail';
@@ -18,7 +17,7 @@ export const mailRetryDelayMs = (attempt: number) => 5_000 * 2 ** (attempt - 1);
 @Injectable()
 export class MailQueue extends DbQueue {
   constructor(
-    @InjectDataSource() db: DataSource,
+    database: Database,
     @InjectQueue(MAIL_QUEUE) queue: Queue<DbJobData>,
   ) {
     super(
@@ -32,7 +31,7 @@ export class MailQueue extends DbQueue {
         // SMTP connection, greeting and socket timeouts together, and some margin.
         leaseMs: 90_000,
       },
-      db,
+      database,
       queue,
     );
   }

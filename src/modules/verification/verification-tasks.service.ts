@@ -1,3 +1,4 @@
+import { asTx } from '@/database/database';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -259,7 +260,7 @@ export class VerificationTasks {
       await showVerification(em, task.request_id);
       if (!change.wakes) return null;
       const queue = task.batch_id ? this.batchQueue : this.searchQueue;
-      return (await queue.wakeInTx(em, task.request_id))
+      return (await queue.wakeInTx(asTx(em), task.request_id))
         ? { queue, requestId: task.request_id }
         : null;
     });

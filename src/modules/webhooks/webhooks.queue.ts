@@ -1,8 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -13,7 +12,7 @@ export const DELIVERY_QUEUE = 'webhook-delivery';
 @Injectable()
 export class DeliveryQueue extends DbQueue {
   constructor(
-    @InjectDataSource() db: DataSource,
+    database: Database,
     @InjectQueue(DELIVERY_QUEUE) queue: Queue<DbJobData>,
     @InjectConfig() config: AppConfig,
   ) {
@@ -27,7 +26,7 @@ export class DeliveryQueue extends DbQueue {
         pending: `status = 'pending'`,
         leaseMs: config.webhookTimeoutMs + 30_000,
       },
-      db,
+      database,
       queue,
     );
   }
