@@ -5,6 +5,7 @@ import { Command, CommandFactory, CommandRunner, Option } from 'nest-commander';
 import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { buildDataSourceOptions, migrateDatabase } from '@/database/data-source';
+import { DatabaseModule } from '@/database/database.module';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuthModule } from '@/modules/auth/auth.module';
@@ -231,6 +232,7 @@ class UpdateLocationCommand extends CommandRunner {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), logging: false }),
     }),
+    DatabaseModule,
     AccountsModule,
     AuthModule,
   ],

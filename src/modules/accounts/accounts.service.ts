@@ -1,13 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '@/common/passwords';
+import { Database } from '@/database/database';
 import { NpiRegistry } from './npi-registry';
-import { Account } from './account.entity';
-import { DEFAULT_TAXONOMY_CODE, Location } from './location.entity';
-import { User } from './user.entity';
+import type { Account } from './account.entity';
+import { AccountsRepository } from './accounts.repository';
+import { DEFAULT_TAXONOMY_CODE, type Location } from './location.entity';
+import { LocationsRepository } from './locations.repository';
+import type { User } from './user.entity';
+import { UsersRepository } from './users.repository';
 import {
   addressColumns,
   checkRenderingProvider,
@@ -29,10 +31,10 @@ export class AccountsService {
   private readonly logger = new Logger(AccountsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectRepository(Location) private readonly locations: Repository<Location>,
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly database: Database,
+    private readonly accounts: AccountsRepository,
+    private readonly locations: LocationsRepository,
+    private readonly users: UsersRepository,
     private readonly npiRegistry: NpiRegistry,
   ) {}
 
@@ -44,28 +46,31 @@ export class AccountsService {
     const passwordHash = await hashPassword(input.password);
     try {
       return await withUniqueRetry(() =>
-        this.db.transaction(async (em) => {
-          const account = await em.save(
-            em.create(Account, { name: input.name, iframeEnabled: input.iframeEnabled ?? false }),
+        this.database.transaction(async (tx) => {
+          const account = await this.accounts.insert(
+            { name: input.name, iframeEnabled: input.iframeEnabled ?? false },
+            tx,
           );
-          const location = await em.save(
-            em.create(Location, {
+          const location = await this.locations.insert(
+            {
               accountId: account.id,
               code: generateCode('LOC'),
               title: input.locationTitle ?? 'Main office',
               status: 'enabled',
               isDefault: true,
-            }),
+            },
+            tx,
           );
-          const user = await em.save(
+          const user = await this.users.insert(
             // The account's first user administers it (CONTRACT §20).
-            em.create(User, {
+            {
               accountId: account.id,
               email,
               role: 'admin',
               passwordHash,
               passwordChangedAt: new Date(),
-            }),
+            },
+            tx,
           );
           this.logger.log({ accountId: account.id }, 'account created');
           return { account, location, user };
@@ -80,7 +85,7 @@ export class AccountsService {
   }
 
   async getAccount(id: string): Promise<Account> {
-    const account = await this.accounts.findOne({ where: { id } });
+    const account = await this.accounts.findById(id);
     if (!account) throw new NotFoundError(`Account ${id} not found.`);
     return account;
   }
@@ -89,7 +94,7 @@ export class AccountsService {
     id: string,
     changes: Partial<Pick<Account, 'iframeEnabled' | 'frameAncestors' | 'name'>>,
   ) {
-    await this.accounts.update({ id }, changes);
+    await this.accounts.update(id, changes);
     return this.getAccount(id);
   }
 
@@ -98,11 +103,11 @@ export class AccountsService {
   }
 
   findUserByEmail(email: string): Promise<User | null> {
-    return this.users.findOne({ where: { email: email.trim().toLowerCase() } });
+    return this.users.findByEmail(email.trim().toLowerCase());
   }
 
   findUserById(id: string): Promise<User | null> {
-    return this.users.findOne({ where: { id } });
+    return this.users.findById(id);
   }
 
   /**
@@ -119,13 +124,13 @@ export class AccountsService {
     // A hash made at an older cost is made again at today's, now that the password is known.
     if (needsRehash(user.passwordHash)) {
       user.passwordHash = await hashPassword(password);
-      await this.users.update({ id: user.id }, { passwordHash: user.passwordHash });
+      await this.users.updatePasswordHash(user.id, user.passwordHash);
     }
     return user;
   }
 
   firstUserOfAccount(accountId: string): Promise<User | null> {
-    return this.users.findOne({ where: { accountId }, order: { createdAt: 'ASC' } });
+    return this.users.firstOfAccount(accountId);
   }
 
   // Locations -----------------------------------------------------------------------------
@@ -137,7 +142,7 @@ export class AccountsService {
   }
 
   listLocations(accountId: string): Promise<Location[]> {
-    return this.locations.find({ where: { accountId }, order: { createdAt: 'ASC', code: 'ASC' } });
+    return this.locations.listByAccount(accountId);
   }
 
   async createLocation(
@@ -147,27 +152,25 @@ export class AccountsService {
     checkRenderingProvider(fields.npi, fields.rendering_provider?.npi);
     await this.checkRegistry(fields.rendering_provider?.npi);
     return withUniqueRetry(() =>
-      this.locations.save(
-        this.locations.create({
-          accountId,
-          title: fields.title,
-          code: generateCode('LOC'),
-          status: 'enabled',
-          isDefault: false,
-          npi: fields.npi ?? null,
-          organizationName: fields.organization_name ?? null,
-          taxId: fields.tax_id ?? null,
-          ...addressColumns(fields.address),
-          taxonomyCode: fields.taxonomy_code?.toUpperCase() ?? DEFAULT_TAXONOMY_CODE,
-          ...renderingColumns(fields.rendering_provider),
-        }),
-      ),
+      this.locations.insert({
+        accountId,
+        title: fields.title,
+        code: generateCode('LOC'),
+        status: 'enabled',
+        isDefault: false,
+        npi: fields.npi ?? null,
+        organizationName: fields.organization_name ?? null,
+        taxId: fields.tax_id ?? null,
+        ...addressColumns(fields.address),
+        taxonomyCode: fields.taxonomy_code?.toUpperCase() ?? DEFAULT_TAXONOMY_CODE,
+        ...renderingColumns(fields.rendering_provider),
+      }),
     );
   }
 
   /** Changes the fields given; another account's location is answered as a missing one. */
   async updateLocation(accountId: string, code: string, fields: LocationFields): Promise<Location> {
-    const location = await this.locations.findOne({ where: { accountId, code } });
+    const location = await this.locations.findByCode(accountId, code);
     if (!location) throw new NotFoundError(`Location ${code} not found.`);
     if (fields.title !== undefined) location.title = fields.title;
     if (fields.npi !== undefined) location.npi = fields.npi;
@@ -181,42 +184,39 @@ export class AccountsService {
       Object.assign(location, renderingColumns(fields.rendering_provider));
     checkRenderingProvider(location.npi, location.renderingNpi);
     if (fields.rendering_provider) await this.checkRegistry(fields.rendering_provider.npi);
-    await this.locations.update(
-      { id: location.id, accountId },
-      {
-        title: location.title,
-        npi: location.npi,
-        organizationName: location.organizationName,
-        taxId: location.taxId,
-        taxonomyCode: location.taxonomyCode,
-        renderingNpi: location.renderingNpi,
-        renderingFirstName: location.renderingFirstName,
-        renderingLastName: location.renderingLastName,
-        renderingTaxonomyCode: location.renderingTaxonomyCode,
-        ...addressColumns(
-          location.addressLine1
-            ? {
-                line1: location.addressLine1,
-                line2: location.addressLine2,
-                city: location.city!,
-                state: location.state!,
-                zipcode: location.zipcode!,
-              }
-            : null,
-        ),
-      },
-    );
+    await this.locations.update(accountId, location.id, {
+      title: location.title,
+      npi: location.npi,
+      organizationName: location.organizationName,
+      taxId: location.taxId,
+      taxonomyCode: location.taxonomyCode,
+      renderingNpi: location.renderingNpi,
+      renderingFirstName: location.renderingFirstName,
+      renderingLastName: location.renderingLastName,
+      renderingTaxonomyCode: location.renderingTaxonomyCode,
+      ...addressColumns(
+        location.addressLine1
+          ? {
+              line1: location.addressLine1,
+              line2: location.addressLine2,
+              city: location.city!,
+              state: location.state!,
+              zipcode: location.zipcode!,
+            }
+          : null,
+      ),
+    });
     this.logger.log({ accountId, location: code }, 'location updated');
     return location;
   }
 
   /** A location by its code alone, for the admin CLI (operators act across accounts). */
   findLocationByCode(code: string): Promise<Location | null> {
-    return this.locations.findOne({ where: { code } });
+    return this.locations.findByCodeAnyAccount(code);
   }
 
   async getLocationById(accountId: string, id: string): Promise<Location | null> {
-    return this.locations.findOne({ where: { id, accountId } });
+    return this.locations.findById(accountId, id);
   }
 
   /**
@@ -229,8 +229,8 @@ export class AccountsService {
     field = 'location_code',
   ): Promise<Location> {
     const location = code
-      ? await this.locations.findOne({ where: { accountId, code } })
-      : await this.locations.findOne({ where: { accountId, isDefault: true } });
+      ? await this.locations.findByCode(accountId, code)
+      : await this.locations.findDefault(accountId);
     if (!location) {
       throw ValidationFailed.field(
         field,

@@ -1,15 +1,15 @@
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Secret, TOTP } from 'otpauth';
-import { DataSource, IsNull, Repository } from 'typeorm';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { openSecret, sealSecret } from '@/common/secret-box';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { Account } from './account.entity';
-import { RecoveryCode } from './recovery-code.entity';
-import { User } from './user.entity';
+import { Database } from '@/database/database';
+import { AccountsRepository } from './accounts.repository';
+import { RecoveryCodesRepository } from './recovery-codes.repository';
+import type { User } from './user.entity';
+import { UsersRepository } from './users.repository';
 
 export const TOTP_ISSUER = 'Vision Eligibility';
 export const RECOVERY_CODE_COUNT = 10;
@@ -53,11 +53,11 @@ export class TwoFactorService {
   private readonly recoveryKey: Buffer;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: Database,
     @InjectConfig() private readonly config: AppConfig,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(Account) private readonly accounts: Repository<Account>,
-    @InjectRepository(RecoveryCode) private readonly recoveryCodes: Repository<RecoveryCode>,
+    private readonly users: UsersRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly recoveryCodes: RecoveryCodesRepository,
   ) {
     this.recoveryKey = Buffer.from(
       hkdfSync('sha256', config.encryptionKey, Buffer.alloc(0), 'vision:recovery-codes', 32),
@@ -66,23 +66,15 @@ export class TwoFactorService {
 
   /** What the sign-in gate needs, in one query. */
   async state(userId: string): Promise<TwoFactorState> {
-    const row = await this.users
-      .createQueryBuilder('u')
-      .innerJoin(Account, 'a', 'a.id = u.account_id')
-      .select('u.totp_enabled_at IS NOT NULL', 'enabled')
-      .addSelect('a.require_two_factor', 'required')
-      .where('u.id = :userId', { userId })
-      .getRawOne<{ enabled: boolean; required: boolean }>();
+    const row = await this.users.twoFactorState(userId);
     if (!row) throw new NotFoundError(`User ${userId} not found.`);
     return { enabled: row.enabled, required: row.required };
   }
 
   async status(userId: string): Promise<TwoFactorStatus> {
     const user = await this.user(userId);
-    const account = await this.accounts.findOneByOrFail({ id: user.accountId });
-    const recoveryCodesLeft = user.totpEnabledAt
-      ? await this.recoveryCodes.countBy({ userId, usedAt: IsNull() })
-      : 0;
+    const account = await this.accounts.findByIdOrFail(user.accountId);
+    const recoveryCodesLeft = user.totpEnabledAt ? await this.recoveryCodes.countUnused(userId) : 0;
     return {
       enabled: user.totpEnabledAt !== null,
       required: account.requireTwoFactor,
@@ -101,10 +93,7 @@ export class TwoFactorService {
     let secret = user.totpSecretSealed ? this.open(user) : null;
     if (!secret) {
       secret = new Secret({ size: 20 }).base32;
-      await this.users.update(
-        { id: userId, totpEnabledAt: IsNull() },
-        { totpSecretSealed: this.seal(userId, secret), totpLastStep: null },
-      );
+      await this.users.setTotpSecret(userId, this.seal(userId, secret));
     }
     const totp = new TOTP({
       issuer: TOTP_ISSUER,
@@ -126,21 +115,14 @@ export class TwoFactorService {
     const step = this.matchTotp(this.open(user), code, null);
     if (step === null) return null;
     const raw = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
-    const enabled = await this.db.transaction(async (em) => {
-      const result = await em
-        .createQueryBuilder()
-        .update(User)
-        .set({ totpEnabledAt: () => 'now()', totpLastStep: step })
-        .where('id = :userId AND totp_enabled_at IS NULL AND totp_secret_sealed = :sealed', {
-          userId,
-          sealed: user.totpSecretSealed,
-        })
-        .execute();
-      if (!result.affected) return false;
-      await em.delete(RecoveryCode, { userId });
-      await em.insert(
-        RecoveryCode,
-        raw.map((c) => ({ userId, codeHash: this.hashRecoveryCode(c) })),
+    const sealed = user.totpSecretSealed;
+    const enabled = await this.database.transaction(async (tx) => {
+      if (!(await this.users.enableTotp(userId, sealed, step, tx))) return false;
+      await this.recoveryCodes.deleteAllOf(userId, tx);
+      await this.recoveryCodes.insertMany(
+        userId,
+        raw.map((c) => this.hashRecoveryCode(c)),
+        tx,
       );
       return true;
     });
@@ -161,29 +143,11 @@ export class TwoFactorService {
       const step = this.matchTotp(this.open(user), compact, user.totpLastStep);
       if (step === null) return null;
       // Conditional on the stored step: two requests with the same code cannot both pass.
-      const result = await this.users
-        .createQueryBuilder()
-        .update(User)
-        .set({ totpLastStep: step })
-        .where('id = :userId AND (totp_last_step IS NULL OR totp_last_step < :step)', {
-          userId,
-          step,
-        })
-        .execute();
-      return result.affected ? 'totp' : null;
+      return (await this.users.advanceTotpStep(userId, step)) ? 'totp' : null;
     }
     const normalised = normaliseRecoveryCode(compact);
     if (!normalised) return null;
-    const spent = await this.recoveryCodes
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: () => 'now()' })
-      .where('user_id = :userId AND code_hash = :hash AND used_at IS NULL', {
-        userId,
-        hash: this.hashRecoveryCode(normalised),
-      })
-      .execute();
-    if (!spent.affected) return null;
+    if (!(await this.recoveryCodes.spend(userId, this.hashRecoveryCode(normalised)))) return null;
     this.logger.log({ userId }, 'two-factor recovery code used');
     return 'recovery';
   }
@@ -191,13 +155,9 @@ export class TwoFactorService {
   /** Turns two-factor off after a current code (or a recovery code); false when not right. */
   async disable(userId: string, code: string): Promise<boolean> {
     if (!(await this.verifyCode(userId, code))) return false;
-    await this.db.transaction(async (em) => {
-      await em.update(
-        User,
-        { id: userId },
-        { totpSecretSealed: null, totpEnabledAt: null, totpLastStep: null },
-      );
-      await em.delete(RecoveryCode, { userId });
+    await this.database.transaction(async (tx) => {
+      await this.users.clearTotp(userId, tx);
+      await this.recoveryCodes.deleteAllOf(userId, tx);
     });
     this.logger.log({ userId }, 'two-factor sign-in disabled');
     return true;
@@ -216,12 +176,12 @@ export class TwoFactorService {
         'Turn on two-factor sign-in for yourself before requiring it of everyone.',
       );
     }
-    await this.accounts.update({ id: accountId }, { requireTwoFactor: required });
+    await this.accounts.update(accountId, { requireTwoFactor: required });
     this.logger.log({ accountId, userId, required }, 'two-factor requirement changed');
   }
 
   private async user(userId: string): Promise<User> {
-    const user = await this.users.findOneBy({ id: userId });
+    const user = await this.users.findById(userId);
     if (!user) throw new NotFoundError(`User ${userId} not found.`);
     return user;
   }

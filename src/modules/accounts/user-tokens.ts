@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { EntityManager, IsNull, MoreThan, Repository } from 'typeorm';
-import { UserToken, type UserTokenPurpose } from './user-token.entity';
-import { User } from './user.entity';
+import type { Tx } from '@/database/database';
+import type { UserTokenPurpose } from './user-token.entity';
+import type { User } from './user.entity';
+import type { UsersRepository } from './users.repository';
+import type { UserTokensRepository } from './user-tokens.repository';
 import type { UserSummary } from './users.service';
 
 /** A user with the link token just minted for them (the token is mailed, never stored). */
@@ -28,41 +30,34 @@ export function tokenFits(purpose: UserTokenPurpose, user: User): boolean {
 }
 
 export async function mintToken(
-  em: EntityManager,
+  tokens: UserTokensRepository,
   userId: string,
   purpose: UserTokenPurpose,
+  tx?: Tx,
 ): Promise<string> {
   const token = randomBytes(32).toString('hex');
-  await em.insert(UserToken, {
-    tokenHash: hashToken(token),
-    userId,
-    purpose,
-    expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
-  });
+  await tokens.insert(
+    {
+      tokenHash: hashToken(token),
+      userId,
+      purpose,
+      expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS[purpose]),
+    },
+    tx,
+  );
   return token;
-}
-
-export async function voidTokens(em: EntityManager, userId: string, purpose: UserTokenPurpose) {
-  await em.update(UserToken, { userId, purpose, usedAt: IsNull() }, { usedAt: new Date() });
 }
 
 /** Whom a link would serve (unused, unexpired, and fitting the user); null when it cannot. */
 export async function liveTokenUser(
-  tokens: Repository<UserToken>,
-  users: Repository<User>,
+  tokens: UserTokensRepository,
+  users: UsersRepository,
   purpose: UserTokenPurpose,
   token: string,
 ): Promise<User | null> {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;
-  const row = await tokens.findOne({
-    where: {
-      tokenHash: hashToken(token),
-      purpose,
-      usedAt: IsNull(),
-      expiresAt: MoreThan(new Date()),
-    },
-  });
-  const user = row ? await users.findOne({ where: { id: row.userId } }) : null;
+  const row = await tokens.findLive(hashToken(token), purpose);
+  const user = row ? await users.findById(row.userId) : null;
   return user && tokenFits(purpose, user) ? user : null;
 }
 
@@ -70,32 +65,20 @@ export async function liveTokenUser(
  * Uses a link up with a conditional UPDATE, so it works once even when submitted twice at the
  * same moment: the id of the user it was for, or null when the link is unknown, used or expired.
  */
-export async function claimToken(
-  em: EntityManager,
+export function claimToken(
+  tokens: UserTokensRepository,
   purpose: UserTokenPurpose,
   token: string,
+  tx: Tx,
 ): Promise<string | null> {
-  // An UPDATE's answer through TypeORM is [rows, count].
-  const [claimed]: [{ user_id: string }[], number] = await em.query(
-    `UPDATE user_tokens SET used_at = now()
-      WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > now()
-      RETURNING user_id`,
-    [hashToken(token), purpose],
-  );
-  return claimed.length === 0 ? null : claimed[0].user_id;
+  return tokens.claim(hashToken(token), purpose, tx);
 }
 
 /** Whether the user has had as many reset links this hour as they may. */
 export async function resetLimitReached(
-  tokens: Repository<UserToken>,
+  tokens: UserTokensRepository,
   userId: string,
 ): Promise<boolean> {
-  const recent = await tokens.count({
-    where: {
-      userId,
-      purpose: 'password_reset',
-      createdAt: MoreThan(new Date(Date.now() - 3600_000)),
-    },
-  });
+  const recent = await tokens.countResetsSince(userId, new Date(Date.now() - 3600_000));
   return recent >= RESETS_PER_HOUR;
 }

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '@/common/codes';
 import { ConflictError, NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, verifyPassword } from '@/common/passwords';
-import { UserToken, type UserTokenPurpose } from './user-token.entity';
-import { User, type UserRole } from './user.entity';
+import { Database, type Tx } from '@/database/database';
+import type { UserTokenPurpose } from './user-token.entity';
+import type { User, UserRole } from './user.entity';
 import {
   claimToken,
   liveTokenUser,
@@ -13,8 +12,9 @@ import {
   resetLimitReached,
   tokenFits,
   type UserWithToken,
-  voidTokens,
 } from './user-tokens';
+import { UsersRepository } from './users.repository';
+import { UserTokensRepository } from './user-tokens.repository';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
@@ -65,16 +65,13 @@ export class UsersService {
   private readonly logger = new Logger(UsersService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(UserToken) private readonly tokens: Repository<UserToken>,
+    private readonly database: Database,
+    private readonly users: UsersRepository,
+    private readonly tokens: UserTokensRepository,
   ) {}
 
   async list(accountId: string): Promise<UserSummary[]> {
-    const users = await this.users.find({
-      where: { accountId },
-      order: { createdAt: 'ASC', email: 'ASC' },
-    });
+    const users = await this.users.listByAccount(accountId);
     return users.map(summarize);
   }
 
@@ -99,7 +96,7 @@ export class UsersService {
   /** A user without a password yet, and the invitation link's token (valid 72 hours). */
   async invite(accountId: string, email: string, role: UserRole): Promise<UserWithToken> {
     const user = await this.insert(accountId, email, role, null);
-    const token = await mintToken(this.db.manager, user.id, 'invitation');
+    const token = await mintToken(this.tokens, user.id, 'invitation');
     this.logger.log({ accountId, userId: user.id, role }, 'user invited');
     return { user: summarize(user), token };
   }
@@ -109,9 +106,9 @@ export class UsersService {
     const user = await this.userOf(accountId, userId);
     if (user.passwordHash || user.disabledAt)
       throw new ConflictError(`${user.email} has no open invitation.`);
-    const token = await this.db.transaction(async (em) => {
-      await voidTokens(em, user.id, 'invitation');
-      return mintToken(em, user.id, 'invitation');
+    const token = await this.database.transaction(async (tx) => {
+      await this.tokens.voidUnused(user.id, 'invitation', tx);
+      return mintToken(this.tokens, user.id, 'invitation', tx);
     });
     return { user: summarize(user), token };
   }
@@ -135,16 +132,13 @@ export class UsersService {
     this.checkPassword(password);
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
     const passwordHash = await hashPassword(password);
-    return this.db.transaction(async (em) => {
-      const userId = await claimToken(em, purpose, token);
+    return this.database.transaction(async (tx) => {
+      const userId = await claimToken(this.tokens, purpose, token, tx);
       if (!userId) return null;
-      const user = await em.findOne(User, {
-        where: { id: userId },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const user = await this.users.lockById(userId, tx);
       if (!user || !tokenFits(purpose, user)) return null;
-      await voidTokens(em, user.id, purpose);
-      const changed = await this.storePassword(em, user, passwordHash);
+      await this.tokens.voidUnused(user.id, purpose, tx);
+      const changed = await this.storePassword(user, passwordHash, tx);
       this.logger.log({ userId: user.id, purpose }, 'password set from a link');
       return summarize(changed);
     });
@@ -155,36 +149,38 @@ export class UsersService {
    * (or too many were sent this hour): the caller answers the same either way.
    */
   async requestPasswordReset(email: string): Promise<UserWithToken | null> {
-    const user = await this.users.findOne({ where: { email: email.trim().toLowerCase() } });
+    const user = await this.users.findByEmail(email.trim().toLowerCase());
     if (!user || !tokenFits('password_reset', user)) return null;
     if (await resetLimitReached(this.tokens, user.id)) {
       this.logger.warn({ userId: user.id }, 'password reset not sent: hourly limit');
       return null;
     }
-    const token = await mintToken(this.db.manager, user.id, 'password_reset');
+    const token = await mintToken(this.tokens, user.id, 'password_reset');
     return { user: summarize(user), token };
   }
 
   /** The signed-in user's change: the current password is required. */
   async changePassword(userId: string, current: string, next: string): Promise<UserSummary> {
     this.checkPassword(next, 'new_password');
-    const user = await this.users.findOne({ where: { id: userId } });
+    const user = await this.users.findById(userId);
     if (!user?.passwordHash || !(await verifyPassword(current, user.passwordHash)))
       throw ValidationFailed.field('current_password', 'The current password is not right.');
     const passwordHash = await hashPassword(next);
-    return summarize(await this.db.transaction((em) => this.storePassword(em, user, passwordHash)));
+    return summarize(
+      await this.database.transaction((tx) => this.storePassword(user, passwordHash, tx)),
+    );
   }
 
   /** The operator's reset (CLI users:reset-password): no current password, sessions end. */
   async setPassword(email: string, password: string): Promise<UserSummary> {
     this.checkPassword(password);
-    const user = await this.users.findOne({ where: { email: email.trim().toLowerCase() } });
+    const user = await this.users.findByEmail(email.trim().toLowerCase());
     if (!user) throw new NotFoundError(`No user with e-mail ${email.trim().toLowerCase()}.`);
     const passwordHash = await hashPassword(password);
     return summarize(
-      await this.db.transaction(async (em) => {
-        await voidTokens(em, user.id, 'password_reset');
-        return this.storePassword(em, user, passwordHash);
+      await this.database.transaction(async (tx) => {
+        await this.tokens.voidUnused(user.id, 'password_reset', tx);
+        return this.storePassword(user, passwordHash, tx);
       }),
     );
   }
@@ -207,12 +203,9 @@ export class UsersService {
 
   /** Raises the epoch: every session of the user ends ("sign out everywhere"). */
   async endAllSessions(userId: string): Promise<number> {
-    const [rows]: [{ session_epoch: number }[], number] = await this.db.query(
-      `UPDATE users SET session_epoch = session_epoch + 1 WHERE id = $1 RETURNING session_epoch`,
-      [userId],
-    );
-    if (rows.length === 0) throw new NotFoundError('User not found.');
-    return rows[0].session_epoch;
+    const epoch = await this.users.raiseSessionEpoch(userId);
+    if (epoch === null) throw new NotFoundError('User not found.');
+    return epoch;
   }
 
   /**
@@ -225,23 +218,15 @@ export class UsersService {
     userId: string,
     change: (user: User) => void,
   ): Promise<UserSummary> {
-    return this.db.transaction(async (em) => {
-      const all = await em.find(User, {
-        where: { accountId },
-        order: { id: 'ASC' },
-        lock: { mode: 'pessimistic_write' },
-      });
+    return this.database.transaction(async (tx) => {
+      const all = await this.users.lockAllOfAccount(accountId, tx);
       const user = all.find((u) => u.id === userId);
       if (!user) throw new NotFoundError('User not found.');
       change(user);
       const admins = all.filter((u) => u.role === 'admin' && !u.disabledAt && u.passwordHash);
       if (admins.length === 0)
         throw new ConflictError('An account keeps at least one enabled admin.');
-      await em.update(
-        User,
-        { id: user.id, accountId },
-        { role: user.role, disabledAt: user.disabledAt, sessionEpoch: user.sessionEpoch },
-      );
+      await this.users.updateAccess(user, tx);
       this.logger.log({ accountId, userId, role: user.role }, 'user changed');
       return summarize(user);
     });
@@ -249,7 +234,7 @@ export class UsersService {
 
   private async userOf(accountId: string, userId: string): Promise<User> {
     const user = /^[0-9a-f-]{36}$/.test(userId)
-      ? await this.users.findOne({ where: { id: userId, accountId } })
+      ? await this.users.findInAccount(accountId, userId)
       : null;
     if (!user) throw new NotFoundError('User not found.');
     return user;
@@ -262,15 +247,13 @@ export class UsersService {
     passwordHash: string | null,
   ): Promise<User> {
     try {
-      return await this.users.save(
-        this.users.create({
-          accountId,
-          email: email.trim().toLowerCase(),
-          role,
-          passwordHash,
-          passwordChangedAt: passwordHash ? new Date() : null,
-        }),
-      );
+      return await this.users.insert({
+        accountId,
+        email: email.trim().toLowerCase(),
+        role,
+        passwordHash,
+        passwordChangedAt: passwordHash ? new Date() : null,
+      });
     } catch (e) {
       if (isUniqueViolation(e, 'users_email_key'))
         throw ValidationFailed.field('email', 'A user with this e-mail already exists.');
@@ -279,16 +262,11 @@ export class UsersService {
   }
 
   /** The new password, and a new epoch: the user's other sessions end. */
-  private async storePassword(em: EntityManager, user: User, passwordHash: string): Promise<User> {
-    const [rows]: [{ session_epoch: number; password_changed_at: Date }[], number] = await em.query(
-      `UPDATE users SET password_hash = $2, password_changed_at = now(),
-         session_epoch = session_epoch + 1
-       WHERE id = $1 RETURNING session_epoch, password_changed_at`,
-      [user.id, passwordHash],
-    );
+  private async storePassword(user: User, passwordHash: string, tx: Tx): Promise<User> {
+    const row = await this.users.storePassword(user.id, passwordHash, tx);
     user.passwordHash = passwordHash;
-    user.sessionEpoch = rows[0].session_epoch;
-    user.passwordChangedAt = rows[0].password_changed_at;
+    user.sessionEpoch = row.session_epoch;
+    user.passwordChangedAt = row.password_changed_at;
     return user;
   }
 

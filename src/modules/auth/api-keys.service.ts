@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
 import type { AuthContext } from '@/common/request-context';
 import { AuditService } from '@/modules/audit/audit.service';
 import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
-import { ApiKey } from './api-key.entity';
+import type { ApiKey } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ALL_SCOPES, type ApiScope, normalizeScopes } from './scopes';
 import { ApiKeyCache } from './api-key-cache';
 
@@ -33,8 +32,7 @@ export class ApiKeysService {
   private readonly lastUsedWritten = new Map<string, number>();
 
   constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly cache: ApiKeyCache,
     private readonly audit: AuditService,
   ) {}
@@ -52,15 +50,13 @@ export class ApiKeysService {
     const chosen = normalizeScopes(scopes);
     if (chosen.length === 0) throw new Error('An API key needs at least one scope.');
     const key = `vk_${randomBytes(32).toString('base64url')}`;
-    const apiKey = await this.keys.save(
-      this.keys.create({
-        accountId,
-        name,
-        prefix: key.slice(0, 10),
-        keyHash: hashKey(key),
-        scopes: chosen,
-      }),
-    );
+    const apiKey = await this.keys.insert({
+      accountId,
+      name,
+      prefix: key.slice(0, 10),
+      keyHash: hashKey(key),
+      scopes: chosen,
+    });
     // From the web application: a security event of the account (CONTRACT §20). The CLI is the
     // operator's, outside any account's trail; its log line remains.
     if (by) await this.audit.record(securityEvent(by, 'api_key', 'create', apiKey.prefix));
@@ -69,7 +65,7 @@ export class ApiKeysService {
   }
 
   list(accountId: string): Promise<ApiKey[]> {
-    return this.keys.find({ where: { accountId }, order: { createdAt: 'DESC' } });
+    return this.keys.listByAccount(accountId);
   }
 
   /**
@@ -77,7 +73,7 @@ export class ApiKeysService {
    * caches hear of it before this returns (see ApiKeyCache). Revoking again repeats the notice.
    */
   async revoke(accountId: string, id: string, by?: AuditContext): Promise<ApiKey> {
-    const key = await this.keys.findOne({ where: { id, accountId } });
+    const key = await this.keys.findInAccount(accountId, id);
     if (!key) throw new NotFoundError(`API key ${id} not found.`);
     if (!key.revokedAt) {
       key.revokedAt = new Date();
@@ -91,10 +87,9 @@ export class ApiKeysService {
 
   /** Revokes by the key itself or by its display prefix (admin CLI). */
   async revokeByKeyOrPrefix(keyOrPrefix: string): Promise<ApiKey[]> {
-    const where = KEY_PATTERN.test(keyOrPrefix)
-      ? { keyHash: hashKey(keyOrPrefix), revokedAt: IsNull() }
-      : { prefix: keyOrPrefix, revokedAt: IsNull() };
-    const found = await this.keys.find({ where });
+    const found = await this.keys.findUnrevoked(
+      KEY_PATTERN.test(keyOrPrefix) ? { keyHash: hashKey(keyOrPrefix) } : { prefix: keyOrPrefix },
+    );
     for (const key of found) await this.revoke(key.accountId, key.id);
     return found;
   }
@@ -112,13 +107,9 @@ export class ApiKeysService {
       return cached;
     }
     const ticket = this.cache.ticket();
-    const rows: { id: string; account_id: string; prefix: string; scopes: string[] }[] =
-      await this.db.query(
-        'SELECT id, account_id, prefix, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-        [keyHash],
-      );
-    if (rows.length === 0) return null;
-    const { id, account_id: accountId, prefix, scopes } = rows[0];
+    const row = await this.keys.findAuth(keyHash);
+    if (!row) return null;
+    const { id, account_id: accountId, prefix, scopes } = row;
     // The scopes travel with the cached key: a key's scopes never change after creation.
     const auth: AuthContext = { apiKeyId: id, accountId, apiKeyPrefix: prefix, scopes };
     this.cache.set(keyHash, auth, ticket);
@@ -133,12 +124,9 @@ export class ApiKeysService {
   async isActive(id: string): Promise<boolean> {
     if (this.cache.isActive(id)) return true;
     const ticket = this.cache.ticket();
-    const rows: { key_hash: string }[] = await this.db.query(
-      'SELECT key_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
-      [id],
-    );
-    if (rows.length === 0) return false;
-    this.cache.markActive(id, rows[0].key_hash, ticket);
+    const keyHash = await this.keys.activeKeyHash(id);
+    if (keyHash === null) return false;
+    this.cache.markActive(id, keyHash, ticket);
     return true;
   }
 
@@ -146,8 +134,8 @@ export class ApiKeysService {
     const now = Date.now();
     if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWritten.set(id, now);
-    this.db
-      .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id])
+    this.keys
+      .touchLastUsed(id)
       .catch((e: Error) =>
         this.logger.warn({ apiKeyId: id, err: e.message }, 'last_used_at not recorded'),
       );

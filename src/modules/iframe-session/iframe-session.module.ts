@@ -3,11 +3,12 @@ import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AuditModule } from '@/modules/audit/audit.module';
 import { IframeSessionController } from './iframe-session.controller';
 import { IframeSessionService } from './iframe-session.service';
+import { IframeSessionsRepository } from './iframe-sessions.repository';
 
 @Module({
   imports: [AccountsModule, AuditModule],
   controllers: [IframeSessionController],
-  providers: [IframeSessionService],
+  providers: [IframeSessionService, IframeSessionsRepository],
   exports: [IframeSessionService],
 })
 export class IframeSessionModule {}

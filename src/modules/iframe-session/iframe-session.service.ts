@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ForbiddenError } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuditService } from '@/modules/audit/audit.service';
 import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
+import { type IframeTokenRow, IframeSessionsRepository } from './iframe-sessions.repository';
 
 export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords'] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
@@ -22,20 +21,13 @@ export interface RedeemedToken {
   apiKeyId: string;
 }
 
-type TokenRow = {
-  account_id: string;
-  user_id: string;
-  entry_point: EntryPoint;
-  api_key_id: string;
-};
-
 /** Embedded sessions (CONTRACT §7): single-use, five-minute tokens, stored as SHA-256 only. */
 @Injectable()
 export class IframeSessionService {
   private readonly logger = new Logger(IframeSessionService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly tokens: IframeSessionsRepository,
     private readonly accounts: AccountsService,
     @InjectConfig() private readonly config: AppConfig,
     private readonly audit: AuditService,
@@ -51,13 +43,16 @@ export class IframeSessionService {
     const user = await this.accounts.firstUserOfAccount(accountId);
     if (!user) throw new ForbiddenError('Iframe is not activated for the current user.');
     const token = randomBytes(32).toString('hex');
-    await this.db.query(
-      `INSERT INTO iframe_tokens (token_hash, account_id, user_id, entry_point, api_key_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + ($6 || ' seconds')::interval)`,
-      [hashToken(token), accountId, user.id, entryPoint, apiKeyId, String(TOKEN_TTL_SECONDS)],
-    );
+    await this.tokens.insert({
+      tokenHash: hashToken(token),
+      accountId,
+      userId: user.id,
+      entryPoint,
+      apiKeyId,
+      ttlSeconds: TOKEN_TTL_SECONDS,
+    });
     // Old tokens are useless; keep the table small.
-    await this.db.query(`DELETE FROM iframe_tokens WHERE expires_at < now() - interval '1 day'`);
+    await this.tokens.deleteExpired();
     await this.audit.record(securityEvent(ctx, 'embed_link', 'mint', entryPoint));
     this.logger.log({ accountId, entryPoint }, 'iframe session created');
     const params = new URLSearchParams({ token, entry_point: entryPoint });
@@ -67,15 +62,8 @@ export class IframeSessionService {
   /** Marks the token used and returns whom it signs in; null when unknown, used or expired. */
   async redeem(token: string): Promise<RedeemedToken | null> {
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
-    const rows: TokenRow[] = await this.db.query(
-      `WITH used AS (
-         UPDATE iframe_tokens SET used_at = now()
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() AND api_key_id IS NOT NULL
-         RETURNING account_id, user_id, entry_point, api_key_id)
-       SELECT * FROM used`,
-      [hashToken(token)],
-    );
-    return rows.length === 0 ? null : redeemed(rows[0]);
+    const row = await this.tokens.redeem(hashToken(token));
+    return row ? redeemed(row) : null;
   }
 
   /**
@@ -84,20 +72,16 @@ export class IframeSessionService {
    */
   async peek(token: string): Promise<RedeemedToken | null> {
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
-    const rows: TokenRow[] = await this.db.query(
-      `SELECT account_id, user_id, entry_point, api_key_id FROM iframe_tokens
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() AND api_key_id IS NOT NULL`,
-      [hashToken(token)],
-    );
-    return rows.length === 0 ? null : redeemed(rows[0]);
+    const row = await this.tokens.peek(hashToken(token));
+    return row ? redeemed(row) : null;
   }
 }
 
-function redeemed(row: TokenRow): RedeemedToken {
+function redeemed(row: IframeTokenRow): RedeemedToken {
   return {
     accountId: row.account_id,
     userId: row.user_id,
-    entryPoint: row.entry_point,
+    entryPoint: row.entry_point as EntryPoint,
     apiKeyId: row.api_key_id,
   };
 }
