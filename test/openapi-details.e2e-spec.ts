@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
@@ -119,8 +119,8 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
     // The delivery a status change records: the claim's GET body (claim-transitions.ts).
     const got = await http().get(`/api/auth/v1/claims/${claim.code}/`).set(a.auth).expect(200);
     const outbox = t.app.get(WebhookOutbox);
-    const ids = await t.app.get(DataSource).transaction((em) =>
-      outbox.recordEventInTx(em, {
+    const ids = await t.app.get(Database).transaction((tx) =>
+      outbox.recordEventInTx(tx, {
         accountId: a.accountId,
         topic: 'claim',
         event: 'claim.status_changed',

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
@@ -95,10 +95,10 @@ describe('webhook events (topics)', () => {
       resourceUid: 'CLMTEST0001',
       body: '{"code":"CLMTEST0001","status":"submitted"}',
     };
-    const db = t.app.get(DataSource);
-    const ids = await db.transaction((em) => outbox.recordEventInTx(em, event));
+    const db = t.app.get(Database);
+    const ids = await db.transaction((tx) => outbox.recordEventInTx(tx, event));
     expect(ids).toHaveLength(1);
-    const again = await db.transaction((em) => outbox.recordEventInTx(em, event));
+    const again = await db.transaction((tx) => outbox.recordEventInTx(tx, event));
     expect(again).toEqual([]);
     await outbox.dispatch(ids);
 

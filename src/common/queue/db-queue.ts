@@ -116,6 +116,11 @@ export abstract class DbQueue {
     this.lane?.cancel();
   }
 
+  /** `task` within the permits of this process's lane (LocalLane.withPermit); null without one. */
+  withLanePermit<T>(task: () => Promise<T>): Promise<T> | null {
+    return this.lane ? this.lane.withPermit(task) : null;
+  }
+
   /**
    * A row leased to a local run that will not happen: the lease and its attempt are given back,
    * and a Bull job wakes a worker. Never throws: the sweeper takes the row once its lease is over.

@@ -126,6 +126,16 @@ export class LocalLane {
     this.reserved = Math.max(0, this.reserved - 1);
   }
 
+  /**
+   * Runs `task` within the permits the lane shares with its queue's worker: for work of the same
+   * kind that this process starts outside the lane (e.g. a first attempt made by the process
+   * that stored its row already leased), so all of it together stays within the permits. Waits
+   * its turn (first come, first served with the lane and the worker); answers the task's result.
+   */
+  withPermit<T>(task: () => Promise<T>): Promise<T> {
+    return this.permits.use(task);
+  }
+
   /** Rows handed to the lane and not finished (waiting or running). */
   get pending(): number {
     return this.waiting.size + this.inFlight.size;

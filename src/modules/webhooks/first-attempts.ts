@@ -1,11 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { tags } from '@/common/queue/job-id';
+import { Permits } from '@/common/queue/local-lane';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { pgQueryable } from '@/database/pg-pool';
-import { recordAttempt } from './attempt-record';
 import { DeliverySender } from './delivery-sender';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { DeliveryQueue } from './webhooks.queue';
 
 /** A delivery just recorded (with its first attempt leased to this process where it makes it). */
@@ -23,27 +22,37 @@ export interface LeasedDelivery {
  * commit: no queue round trip between a finished search and its webhook. The delivery is stored
  * already leased (attempt 1, due when the lease ends), so if this process dies, or the attempt
  * waits here longer than half the lease, the queue sweeper hands it to a worker like any lost
- * job. Retries go through the delivery queue. At most SEARCH_CONCURRENCY attempts run at once
- * (what the delivery worker runs); the rest wait their turn.
+ * job. Retries go through the delivery queue.
+ *
+ * Each attempt runs within the permits of the delivery queue's lane in this process
+ * (`DbQueue.withLanePermit`): the same SEARCH_CONCURRENCY permits the delivery worker's runs
+ * take, so first attempts and retries together never make more webhook requests at once. Where
+ * the process has no delivery lane (before the workers start, after they stop), a limit of its
+ * own, as large, bounds them.
  */
 @Injectable()
 export class FirstAttempts implements BeforeApplicationShutdown {
   private readonly logger = new Logger(FirstAttempts.name);
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly ownPermits: Permits;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: DeliverySender,
     private readonly queue: DeliveryQueue,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.ownPermits = new Permits(config.searchConcurrency);
+  }
 
   /** Starts the attempts; never throws, never waits for them. */
   start(deliveries: readonly LeasedDelivery[]): void {
     for (const delivery of deliveries) {
-      const run = this.attempt(delivery).finally(() => this.inFlight.delete(run));
+      const queuedAt = Date.now();
+      const attempt = () => this.attempt(delivery, queuedAt);
+      const run = (this.queue.withLanePermit(attempt) ?? this.ownPermits.use(attempt)).finally(() =>
+        this.inFlight.delete(run),
+      );
       this.inFlight.add(run);
     }
   }
@@ -53,9 +62,8 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async attempt(delivery: LeasedDelivery): Promise<void> {
-    const queuedAt = Date.now();
-    await this.turn();
+  /** The attempt, once it holds a permit. Never throws. */
+  private async attempt(delivery: LeasedDelivery, queuedAt: number): Promise<void> {
     try {
       // Waited too long for a turn: the lease may be near its end; the sweeper takes it over.
       if (Date.now() - queuedAt > this.queue.spec.leaseMs / 2) return;
@@ -63,13 +71,7 @@ export class FirstAttempts implements BeforeApplicationShutdown {
       const schedule = this.config.webhookRetrySchedule;
       const final = schedule.length === 0;
       const delayMs = final ? 0 : schedule[0] * 1000;
-      const outcome = await recordAttempt(
-        pgQueryable(this.db),
-        delivery.id,
-        result,
-        final,
-        delayMs,
-      );
+      const outcome = await this.deliveries.recordAttempt(delivery.id, result, final, delayMs);
       this.logger.log(
         {
           deliveryId: delivery.id,
@@ -80,29 +82,13 @@ export class FirstAttempts implements BeforeApplicationShutdown {
         },
         'webhook attempt',
       );
-      if (outcome === 'pending') await this.queue.enqueue(delivery.id, delayMs, 'a2');
+      if (outcome === 'pending') await this.queue.enqueue(delivery.id, delayMs, tags.attempt(2));
     } catch (e) {
       // Not recorded (database away): the lease runs out and the sweeper retries the delivery.
       this.logger.warn(
         { deliveryId: delivery.id, err: (e as Error).message },
         'first webhook attempt not recorded; the sweeper will retry',
       );
-    } finally {
-      this.release();
     }
-  }
-
-  private turn(): Promise<void> {
-    if (this.running < this.config.searchConcurrency) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
   }
 }

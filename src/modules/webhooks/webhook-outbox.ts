@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { tags } from '@/common/queue/job-id';
 import { InjectConfig } from '@/config/config.module';
 import { type AppConfig, runsWorkers } from '@/config/env';
+import type { Tx } from '@/database/database';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
+import { type FinishingSql, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookTopic, WebhookVersion } from './webhook.entity';
 import { DeliveryQueue } from './webhooks.queue';
+
+export type { FinishingSql } from './webhook-deliveries.repository';
 
 /** The `event` of an eligibility result delivery (webhook_deliveries.event). */
 export const EVENT_ELIGIBILITY_FINISHED = 'eligibility.finished';
@@ -33,17 +37,27 @@ export interface OutboxEvent {
   body: string;
 }
 
+/**
+ * The finishing statement the deliveries' part is built into: its own values, and where it
+ * carries each version's body (an SQL expression of its own, e.g. one of its parameters).
+ */
+export interface FinishingStatement {
+  /** The statement's own values ($1, $2, …), in order; the deliveries' values follow them. */
+  values: readonly unknown[];
+  /** Per webhook version, the statement's SQL expression carrying that body (sent once). */
+  bodies: Record<WebhookVersion, string>;
+}
+
 /** The deliveries' part of the statement that finishes an eligibility request. */
 export interface FinishingDeliveries {
   /**
-   * A CTE named `deliveries`, selecting from the statement's CTE `request` (columns id,
-   * account_id, uid; at most one row: none when the request was finished already).
+   * For `statement`: `cte`, a CTE named `deliveries` selecting from the statement's CTE
+   * `request` (columns id, account_id, uid; at most one row: none when the request was finished
+   * already); `summary`, an expression for the statement's last SELECT (the recorded deliveries,
+   * as JSON); `values`, all the statement's values (its own, then the CTE's): the caller never
+   * numbers the CTE's parameters.
    */
-  cte: string;
-  /** An expression for the statement's last SELECT: the recorded deliveries, as JSON. */
-  summary: string;
-  /** The CTE's parameters, numbered from the `first` given. */
-  params: unknown[];
+  sql(statement: FinishingStatement): FinishingSql;
   /** The recorded deliveries, from the value of `summary` in the statement's answer. */
   read(summary: unknown): LeasedDelivery[];
 }
@@ -69,6 +83,7 @@ export class WebhookOutbox {
 
   constructor(
     private readonly queue: DeliveryQueue,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly firstAttempts: FirstAttempts,
     @InjectConfig() config: AppConfig,
   ) {
@@ -78,39 +93,23 @@ export class WebhookOutbox {
   /**
    * The deliveries' part of the one statement that finishes an eligibility request (so a finished
    * request never lacks them, even after a crash): one pending delivery per active webhook of the
-   * account subscribed to eligibility, carrying the body of the webhook's version; where first
-   * attempts are made here, stored with that attempt leased to this process. The unique key
-   * makes a repeated call harmless. Pass what `read` answers to `deliver` after the commit.
-   * `bodyParams`: the statement's parameters that already carry the bodies (e.g. `$4`), so they
-   * are sent once; `first`: the number of the first parameter of its own.
+   * account subscribed to eligibility, carrying the body of the webhook's version (`bodies`);
+   * where first attempts are made here, stored with that attempt leased to this process. The
+   * unique key makes a repeated call harmless. Pass what `read` answers to `deliver` after the
+   * commit.
    */
-  finishingDeliveries(
-    first: number,
-    bodies: Record<WebhookVersion, string>,
-    bodyParams: Record<WebhookVersion, string>,
-  ): FinishingDeliveries {
-    const $ = (i: number) => `$${first + i}`;
+  finishingDeliveries(bodies: Record<WebhookVersion, string>): FinishingDeliveries {
+    const leaseJob = this.inline ? `first:${randomUUID()}` : null;
     return {
-      cte: `deliveries AS (
-         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
-                                         attempt_count, lease_job, next_attempt_at, lease_owner)
-         SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
-                CASE w.version WHEN 'v1' THEN ${bodyParams.v1} ELSE ${bodyParams.v2} END, 'pending',
-                CASE WHEN ${$(1)}::text IS NULL THEN 0 ELSE 1 END, ${$(1)},
-                now() + (${$(2)} || ' milliseconds')::interval, ${$(3)}::uuid
-         FROM request JOIN webhooks w ON w.account_id = request.account_id
-         WHERE w.is_active AND 'eligibility' = ANY(w.events)
-         ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-         RETURNING id, webhook_id)`,
-      summary: `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
-           'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
-         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id)`,
-      params: [
-        EVENT_ELIGIBILITY_FINISHED,
-        this.inline ? `first:${randomUUID()}` : null,
-        this.inline ? String(this.queue.spec.leaseMs) : '0',
-        this.inline ? this.queue.ownerId : null,
-      ],
+      sql: (statement) =>
+        this.deliveries.finishing({
+          values: statement.values,
+          bodies: statement.bodies,
+          event: EVENT_ELIGIBILITY_FINISHED,
+          leaseJob,
+          leaseMs: this.inline ? String(this.queue.spec.leaseMs) : '0',
+          owner: this.inline ? this.queue.ownerId : null,
+        }),
       read: (summary) =>
         (summary as DeliverySummary[]).map((r) => ({
           id: r.id,
@@ -134,29 +133,12 @@ export class WebhookOutbox {
    * inside the caller's transaction. Answers the new deliveries' ids: pass them to `dispatch`
    * after the commit (the sweeper queues them anyway if the process dies in between).
    */
-  async recordEventInTx(manager: EntityManager, message: OutboxEvent): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `WITH created AS (
-         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status, next_attempt_at)
-         SELECT w.id, w.account_id, $2, NULL, $3, $4, $5, 'pending', now()
-         FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND $6 = ANY(w.events)
-         ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
-         RETURNING id)
-       SELECT id FROM created`,
-      [
-        message.accountId,
-        message.event,
-        message.resourceUid,
-        message.resourceKey,
-        message.body,
-        message.topic,
-      ],
-    );
-    return rows.map((r) => r.id);
+  recordEventInTx(tx: Tx, message: OutboxEvent): Promise<string[]> {
+    return this.deliveries.recordEvent(message, tx);
   }
 
   /** After commit: queue the first attempt of deliveries recorded by `recordEventInTx`. */
   async dispatch(deliveryIds: readonly string[]): Promise<void> {
-    for (const id of deliveryIds) await this.queue.enqueue(id, 0, 'a1');
+    for (const id of deliveryIds) await this.queue.enqueue(id, 0, tags.attempt(1));
   }
 }

@@ -8,7 +8,13 @@ import {
 
 export type WebhookVersion = 'v1' | 'v2';
 /** The topics a webhook subscribes to (CONTRACT §12/§13); `eligibility` alone by default. */
-export const WEBHOOK_TOPICS = ['eligibility', 'claim', 'batch', 'remittance', 'verification'] as const;
+export const WEBHOOK_TOPICS = [
+  'eligibility',
+  'claim',
+  'batch',
+  'remittance',
+  'verification',
+] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -87,7 +93,7 @@ export class WebhookDelivery {
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
 
-  /** Millisecond precision, so the keyset cursor (a JS Date) names a row exactly. */
+  /** Millisecond precision (the column's type); the keyset paginator's cursor is exact at any. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

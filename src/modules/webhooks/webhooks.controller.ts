@@ -168,7 +168,7 @@ export class WebhooksController {
       result: page.result.map(({ delivery, attempts }) =>
         DeliveryResponse.from(delivery, attempts),
       ),
-      next_cursor: page.nextCursor,
+      next_cursor: page.next_cursor,
     };
   }
 

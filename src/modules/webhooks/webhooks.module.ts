@@ -5,10 +5,12 @@ import { AuditModule } from '@/modules/audit/audit.module';
 import { DeliverySender } from './delivery-sender';
 import { FirstAttempts } from './first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksProcessor } from './webhooks.processor';
 import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
@@ -23,6 +25,8 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   // The processor starts taking jobs only where the injected config's ROLE runs workers.
   providers: [
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
     WebhooksService,
     WebhookOutbox,
     DeliveryQueue,

@@ -1,14 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { tags } from '@/common/queue/job-id';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { DeliverySender } from './delivery-sender';
-import { pgQueryable } from '@/database/pg-pool';
-import { recordAttempt } from './attempt-record';
-import { Webhook, WebhookDelivery } from './webhook.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhooksRepository } from './webhooks.repository';
 import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
 
 /**
@@ -22,9 +20,8 @@ export class WebhooksProcessor implements JobHandler {
   private readonly logger = new Logger(WebhooksProcessor.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly sender: DeliverySender,
     @InjectConfig() private readonly config: AppConfig,
@@ -38,9 +35,9 @@ export class WebhooksProcessor implements JobHandler {
   async attempt(deliveryId: string, jobId: string): Promise<void> {
     const attemptNo = await this.queue.lease(deliveryId, jobId);
     if (attemptNo === null) return;
-    const delivery = await this.deliveries.findOne({ where: { id: deliveryId } });
+    const delivery = await this.deliveries.findById(deliveryId);
     if (!delivery) return; // deleted with its webhook meanwhile
-    const webhook = await this.webhooks.findOne({ where: { id: delivery.webhookId } });
+    const webhook = await this.webhooks.findById(delivery.webhookId);
     if (!webhook?.isActive) {
       await this.end(deliveryId, 'webhook inactive');
       return;
@@ -50,7 +47,7 @@ export class WebhooksProcessor implements JobHandler {
     const schedule = this.config.webhookRetrySchedule;
     const final = attemptNo > schedule.length;
     const delayMs = final ? 0 : schedule[attemptNo - 1] * 1000;
-    const outcome = await recordAttempt(pgQueryable(this.db), deliveryId, result, final, delayMs);
+    const outcome = await this.deliveries.recordAttempt(deliveryId, result, final, delayMs);
     this.logger.log(
       {
         deliveryId,
@@ -61,16 +58,13 @@ export class WebhooksProcessor implements JobHandler {
       },
       'webhook attempt',
     );
-    if (outcome === 'pending') await this.queue.enqueue(deliveryId, delayMs, `a${attemptNo + 1}`);
+    if (outcome === 'pending')
+      await this.queue.enqueue(deliveryId, delayMs, tags.attempt(attemptNo + 1));
   }
 
   /** Ends a pending delivery whose webhook no longer takes deliveries. */
   private async end(deliveryId: string, reason: string): Promise<void> {
-    await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_job = NULL, completed_at = now()
-       WHERE id = $1 AND status = 'pending'`,
-      [deliveryId],
-    );
+    await this.deliveries.endPending(deliveryId);
     this.logger.log({ deliveryId, reason }, 'webhook delivery stopped');
   }
 }

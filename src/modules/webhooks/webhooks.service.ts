@@ -1,16 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { decodeCursor, encodeCursor } from '@/common/keyset-cursor';
+import type { KeysetPage } from '@/common/pagination/keyset-paginator';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { Database } from '@/database/database';
 import { AuditService } from '@/modules/audit/audit.service';
 import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
 import { resolveTarget, TargetRefused } from './target-guard';
 import { type HeldScopes, requireTopicScopes, topicOfEvent } from './webhook-scopes';
-import {
+import type {
   Webhook,
   WebhookAttempt,
   WebhookDelivery,
@@ -18,6 +17,8 @@ import {
   WebhookVersion,
 } from './webhook.entity';
 import { DeliverySender } from './delivery-sender';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhooksRepository } from './webhooks.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -52,10 +53,9 @@ export class WebhooksService {
   private readonly logger = new Logger(WebhooksService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
-    @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
+    private readonly database: Database,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: DeliverySender,
     @InjectConfig() private readonly config: AppConfig,
     private readonly audit: AuditService,
@@ -74,31 +74,28 @@ export class WebhooksService {
     // Production: every webhook is signed (CONTRACT §20); without a secret of its own it gets one.
     const generate = input.rotateSecret || (this.config.isProduction && !input.secret);
     const secret = generate ? generateSecret() : (input.secret ?? null);
-    const webhook = this.webhooks.create({
+    const id = randomUUID();
+    const saved = await this.webhooks.create({
+      id,
       accountId,
       url: input.url!,
       isActive: input.isActive ?? true,
       description: input.description ?? '',
       version: input.version ?? 'v2',
       events: input.events ?? ['eligibility'],
-      secretSealed: null,
+      secretSealed: secret ? this.sender.seal(id, secret) : null,
     });
-    webhook.id = randomUUID();
-    webhook.secretSealed = secret ? this.sender.seal(webhook.id, secret) : null;
-    const saved = await this.webhooks.save(webhook);
     await this.audit.record(securityEvent(by.ctx, 'webhook', 'create', saved.id));
     this.logger.log({ webhookId: saved.id, accountId }, 'webhook created');
     return { webhook: saved, secret };
   }
 
   list(accountId: string): Promise<Webhook[]> {
-    return this.webhooks.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.webhooks.listOfAccount(accountId);
   }
 
   async get(accountId: string, id: string): Promise<Webhook> {
-    const webhook = UUID.test(id)
-      ? await this.webhooks.findOne({ where: { id, accountId } })
-      : null;
+    const webhook = UUID.test(id) ? await this.webhooks.findOfAccount(accountId, id) : null;
     if (!webhook) throw new NotFoundError(`Webhook ${id} not found.`);
     return webhook;
   }
@@ -138,10 +135,10 @@ export class WebhooksService {
       webhook.secretSealed =
         input.secret === null ? null : this.sender.seal(webhook.id, input.secret);
     }
-    const saved = await this.db.transaction(async (em) => {
-      const row = await em.save(webhook);
+    const saved = await this.database.transaction(async (tx) => {
+      const row = await this.webhooks.save(webhook, tx);
       // A deactivated webhook takes no more deliveries: its pending ones end now (redeliver stays).
-      if (!row.isActive) await endPending(em, row.id);
+      if (!row.isActive) await this.deliveries.endPendingOfWebhook(row.id, tx);
       return row;
     });
     await this.audit.record(securityEvent(by.ctx, 'webhook', 'update', id));
@@ -152,39 +149,30 @@ export class WebhooksService {
   async remove(by: WebhookActor, id: string): Promise<void> {
     const accountId = by.ctx.actor.accountId;
     const webhook = await this.get(accountId, id);
-    await this.webhooks.delete({ id: webhook.id, accountId });
+    await this.webhooks.delete(accountId, webhook.id);
     await this.audit.record(securityEvent(by.ctx, 'webhook', 'delete', id));
     this.logger.log({ webhookId: id, accountId }, 'webhook deleted');
   }
 
-  /** A webhook's deliveries, newest first, each with its attempts; keyset-paginated. */
+  /**
+   * A webhook's deliveries, newest first, each with its attempts; keyset-paginated (`cursor`:
+   * the previous page's `next_cursor`; a malformed one is a 400 on `cursor`).
+   */
   async listDeliveries(
     accountId: string,
     webhookId: string,
     limit = 50,
     cursor?: string,
-  ): Promise<{ result: DeliveryWithAttempts[]; nextCursor: string | null }> {
+  ): Promise<KeysetPage<DeliveryWithAttempts>> {
     await this.get(accountId, webhookId);
-    const qb = this.deliveries
-      .createQueryBuilder('d')
-      .where('d.webhook_id = :webhookId AND d.account_id = :accountId', { webhookId, accountId })
-      .orderBy('d.created_at', 'DESC')
-      .addOrderBy('d.id', 'DESC')
-      .take(limit + 1);
-    if (cursor) {
-      const position = decodeCursor(cursor);
-      qb.andWhere('(d.created_at, d.id) < (:createdAt, :id)', position);
-    }
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const attempts = await this.attemptsOf(page.map((d) => d.id));
-    const last = page[page.length - 1];
+    const page = await this.deliveries.pageOfWebhook(accountId, webhookId, { limit, cursor });
+    const attempts = await this.deliveries.attemptsOf(page.result.map((d) => d.id));
     return {
-      result: page.map((delivery) => ({ delivery, attempts: attempts.get(delivery.id) ?? [] })),
-      nextCursor:
-        rows.length > limit && last
-          ? encodeCursor({ createdAt: last.createdAt, id: last.id })
-          : null,
+      result: page.result.map((delivery) => ({
+        delivery,
+        attempts: attempts.get(delivery.id) ?? [],
+      })),
+      next_cursor: page.next_cursor,
     };
   }
 
@@ -195,10 +183,11 @@ export class WebhooksService {
   ): Promise<DeliveryWithAttempts> {
     const delivery =
       UUID.test(deliveryId) && UUID.test(webhookId)
-        ? await this.deliveries.findOne({ where: { id: deliveryId, webhookId, accountId } })
+        ? await this.deliveries.findOfWebhook(accountId, webhookId, deliveryId)
         : null;
     if (!delivery) throw new NotFoundError(`Delivery ${deliveryId} not found.`);
-    return { delivery, attempts: (await this.attemptsOf([delivery.id])).get(delivery.id) ?? [] };
+    const attempts = await this.deliveries.attemptsOf([delivery.id]);
+    return { delivery, attempts: attempts.get(delivery.id) ?? [] };
   }
 
   /** One new attempt of the same delivery, made now; a success ends the delivery `succeeded`. */
@@ -214,15 +203,9 @@ export class WebhooksService {
     requireTopicScopes(by.scopes, [topicOfEvent(delivery.event)]);
     await this.audit.record(securityEvent(by.ctx, 'webhook', 'redeliver', webhookId));
     const result = await this.sender.send(webhook, delivery);
-    await this.db.transaction(async (em) => {
-      await em.insert(WebhookAttempt, this.sender.attemptRow(delivery.id, result, true));
-      if (result.ok) {
-        await em.update(
-          WebhookDelivery,
-          { id: delivery.id },
-          { status: 'succeeded', completedAt: new Date(), nextAttemptAt: null },
-        );
-      }
+    await this.database.transaction(async (tx) => {
+      await this.deliveries.insertAttempt(this.sender.attemptRow(delivery.id, result, true), tx);
+      if (result.ok) await this.deliveries.succeed(delivery.id, new Date(), tx);
     });
     this.logger.log(
       { deliveryId, webhookId, ok: result.ok, statusCode: result.statusCode },
@@ -232,19 +215,6 @@ export class WebhooksService {
   }
 
   // Internals -------------------------------------------------------------------------------
-
-  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
-    const map = new Map<string, WebhookAttempt[]>();
-    if (deliveryIds.length === 0) return map;
-    const rows = await this.attempts
-      .createQueryBuilder('a')
-      .where('a.delivery_id IN (:...ids)', { ids: deliveryIds })
-      .orderBy('a.started_at', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .getMany();
-    for (const row of rows) map.set(row.deliveryId, [...(map.get(row.deliveryId) ?? []), row]);
-    return map;
-  }
 
   private async checkUrl(url: string): Promise<void> {
     // Production: PHI travels to receivers only over TLS (CONTRACT §20), unless the operator
@@ -268,13 +238,4 @@ function sameTopics(a: readonly string[], b: readonly string[]): boolean {
 /** `whsec_` + 32 random bytes in base64: usable as-is with Standard Webhooks libraries. */
 export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
-/** Ends a webhook's pending deliveries as `failed`; their jobs then find nothing to do. */
-async function endPending(em: EntityManager, webhookId: string): Promise<void> {
-  await em.query(
-    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_job = NULL, completed_at = now()
-     WHERE webhook_id = $1 AND status = 'pending'`,
-    [webhookId],
-  );
 }
