@@ -8,7 +8,7 @@
  *    default), insurer codes, query, `processing`, leased to its run (no owner), one attempt), one INSERT
  *    per POST (not group-committed), then 201 `{"request_uid"}`.
  * 2. Finishing, right after the answer: the service's statement (FINISH_CTES of
- *    src/modules/eligibility/eligibility-results.ts and the deliveries CTE of
+ *    src/modules/eligibility/search-runs.repository.ts and the deliveries CTE of
  *    WebhookOutbox.finishingDeliveries, copied): the request `complete` with both bodies, its
  *    results and persons rows (ids from blocks of 100 taken ahead, as SequenceBlock does), one
  *    delivery per active webhook subscribed to `eligibility`, leased to this process.
@@ -56,7 +56,7 @@ const INSERT_REQUEST = `INSERT INTO eligibility_requests
   FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
   RETURNING id`;
 
-/** FINISH_CTES of src/modules/eligibility/eligibility-results.ts, unchanged. */
+/** FINISH_CTES of src/modules/eligibility/search-runs.repository.ts, unchanged. */
 const FINISH_CTES = `WITH request AS (
     UPDATE eligibility_requests
     SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()

@@ -3,7 +3,7 @@ import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
-import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
+import { SearchFinisher } from '@/modules/eligibility/search-finisher';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
@@ -180,7 +180,7 @@ describe('SearchRunner (service level, scripted insurers)', () => {
         {} as never,
       )) as { kind: 'found'; plans: InsurerPlanResult[] };
     const found = [{ code: VSP, plan: plan.plans[0] }];
-    const results = t.ctx.get(EligibilityResults);
+    const results = t.ctx.get(SearchFinisher);
     const outcomes = await Promise.all([results.complete(id, found), results.complete(id, found)]);
     expect(outcomes.sort()).toEqual([false, true]);
     expect(await results.fail(id, 'unexpected_error')).toBe(false);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
-import { EligibilityResults } from '@/modules/eligibility/eligibility-results';
+import { SearchFinisher } from '@/modules/eligibility/search-finisher';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { WebhooksProcessor } from '@/modules/webhooks/webhooks.processor';
 import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
@@ -59,7 +59,7 @@ describe('webhook deliveries (service level)', () => {
       .get(EligibilityService)
       .create(accountId, { insurer_code: 'insurer:demo:vision', patient: patient() });
     const [row] = await db.query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
-    expect(await t.ctx.get(EligibilityResults).fail(String(row.id), 'unexpected_error')).toBe(true);
+    expect(await t.ctx.get(SearchFinisher).fail(String(row.id), 'unexpected_error')).toBe(true);
     return { id: String(row.id), uid };
   }
 

@@ -1,23 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '@/database/database';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import type { EligibilityBatch } from './batch.entity';
 import { BatchResponse } from './dto/batch.response';
+import { BatchProgressRepository, type BatchProgressRow } from './batch-progress.repository';
 
 export const EVENT_BATCH_FINISHED = 'eligibility.batch_finished';
-
-interface BatchRow {
-  id: string;
-  account_id: string;
-  uid: string;
-  status: 'processing' | 'complete';
-  item_count: number;
-  processing_count: number;
-  complete_count: number;
-  error_count: number;
-  created_at: Date;
-  completed_at: Date | null;
-}
 
 /**
  * A batch's counters, moved by the transaction that finishes each of its items. The UPDATE takes
@@ -29,34 +17,21 @@ interface BatchRow {
 export class BatchCompletion {
   private readonly logger = new Logger(BatchCompletion.name);
 
-  constructor(private readonly outbox: WebhookOutbox) {}
+  constructor(
+    private readonly progress: BatchProgressRepository,
+    private readonly outbox: WebhookOutbox,
+  ) {}
 
   /**
    * Counts one item of `batchId` as finished with `status`. Answers the ids of the batch
    * deliveries recorded when this was the last item (pass them to `dispatch` after the commit).
    */
-  async itemFinishedInTx(
-    em: EntityManager,
-    batchId: string,
-    status: 'complete' | 'error',
-  ): Promise<string[]> {
-    const [row]: BatchRow[] = await em.query(
-      `WITH counted AS (
-         UPDATE eligibility_batches SET
-           processing_count = processing_count - 1,
-           complete_count = complete_count + CASE WHEN $2 = 'complete' THEN 1 ELSE 0 END,
-           error_count = error_count + CASE WHEN $2 = 'error' THEN 1 ELSE 0 END,
-           status = CASE WHEN processing_count = 1 THEN 'complete' ELSE status END,
-           completed_at = CASE WHEN processing_count = 1 THEN clock_timestamp() ELSE completed_at END
-         WHERE id = $1 AND processing_count > 0
-         RETURNING *)
-       SELECT * FROM counted`,
-      [batchId, status],
-    );
+  async itemFinishedInTx(tx: Tx, batchId: string, status: 'complete' | 'error'): Promise<string[]> {
+    const row = await this.progress.countFinished(batchId, status, tx);
     if (!row || row.status !== 'complete') return [];
     const body = JSON.stringify(BatchResponse.from(toEntity(row)));
-    await em.query(`UPDATE eligibility_batches SET body = $2 WHERE id = $1`, [batchId, body]);
-    const ids = await this.outbox.recordEventInTx(em, {
+    await this.progress.setBody(batchId, body, tx);
+    const ids = await this.outbox.recordEventInTx(tx, {
       accountId: row.account_id,
       topic: 'batch',
       event: EVENT_BATCH_FINISHED,
@@ -77,7 +52,7 @@ export class BatchCompletion {
   }
 }
 
-function toEntity(row: BatchRow): EligibilityBatch {
+function toEntity(row: BatchProgressRow): EligibilityBatch {
   return {
     id: row.id,
     accountId: row.account_id,

@@ -16,7 +16,11 @@ import { EligibilityMaintenance } from './eligibility.maintenance';
 import { EligibilityProcessor } from './eligibility.processor';
 import { SEARCH_QUEUE, SearchQueue } from './eligibility.queue';
 import { EligibilityQueryService } from './eligibility-query.service';
-import { EligibilityResults } from './eligibility-results';
+import { SearchFinisher } from './search-finisher';
+import { SearchRunsRepository } from './search-runs.repository';
+import { AssistedSearchesRepository } from './assisted-searches.repository';
+import { BatchProgressRepository } from './batch-progress.repository';
+import { InsurerExchangesRepository } from './insurer-exchanges.repository';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { EligibilityService } from './eligibility.service';
 import { InsurerCalls } from './insurer-calls';
@@ -50,7 +54,11 @@ import { SearchRunner } from './search-runner';
     InsurerCalls,
     InsurerExchangeLog,
     SearchRunner,
-    EligibilityResults,
+    SearchFinisher,
+    SearchRunsRepository,
+    AssistedSearchesRepository,
+    BatchProgressRepository,
+    InsurerExchangesRepository,
     SearchQueue,
     BatchSearchQueue,
     BatchIntake,

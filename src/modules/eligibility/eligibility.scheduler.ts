@@ -1,9 +1,8 @@
-import { managerOf } from '@/database/database';
 import type { JobTag } from '@/common/queue/db-queue';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { EligibilityResults } from './eligibility-results';
+import { AssistedSearchesRepository } from './assisted-searches.repository';
+import { SearchFinisher } from './search-finisher';
+import { SearchRunsRepository } from './search-runs.repository';
 import { BatchSearchQueue } from './batch.queue';
 import { SearchQueue } from './eligibility.queue';
 import type { SearchLane } from './insurer-slots';
@@ -19,10 +18,11 @@ export class EligibilityScheduler {
   private readonly logger = new Logger(EligibilityScheduler.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly queue: SearchQueue,
-    private readonly results: EligibilityResults,
+    private readonly finisher: SearchFinisher,
     private readonly batchQueue: BatchSearchQueue,
+    private readonly runs: SearchRunsRepository,
+    private readonly tasks: AssistedSearchesRepository,
   ) {}
 
   /** The first run of a stored request, at once (in this process when it runs searches). */
@@ -64,14 +64,7 @@ export class EligibilityScheduler {
       requestId,
       jobId,
       { insurer_outcomes: JSON.stringify(settled) },
-      async (tx) => {
-        const answered: unknown[] = await managerOf(this.db, tx).query(
-          `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
-             AND state IN ('completed', 'failed') LIMIT 1`,
-          [requestId, codes],
-        );
-        return answered.length === 0;
-      },
+      async (tx) => !(await this.tasks.anyAnswered(requestId, codes, tx)),
     );
   }
 
@@ -82,19 +75,10 @@ export class EligibilityScheduler {
    * task has its own deadline (`due_by`) and overdue event.
    */
   async expireStuck(limitSeconds: number, limit = 500): Promise<number> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM eligibility_requests
-       WHERE status = 'processing'
-         AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
-             < now() - ($1 || ' seconds')::interval
-         AND NOT EXISTS (SELECT 1 FROM verification_tasks t WHERE t.request_id = eligibility_requests.id
-           AND t.state IN ('queued', 'in_progress', 'needs_info'))
-       ORDER BY created_at LIMIT $2`,
-      [String(limitSeconds), limit],
-    );
+    const ids = await this.runs.stuck(limitSeconds, limit);
     let expired = 0;
-    for (const { id } of rows) {
-      if (await this.results.fail(String(id), 'unexpected_error')) expired++;
+    for (const id of ids) {
+      if (await this.finisher.fail(id, 'unexpected_error')) expired++;
     }
     if (expired > 0)
       this.logger.warn({ count: expired }, 'stuck searches ended as unexpected_error');

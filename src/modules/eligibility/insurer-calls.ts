@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { TimeoutError, withTimeout } from '@/common/timeout';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
@@ -17,7 +15,7 @@ import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import type { SearchSetup } from './search-lease';
-import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import { SearchRunsRepository } from './search-runs.repository';
 import { toInsurerPerson, toPlanResult } from './stored-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
 import type { InsurerOutcome } from './search-outcome';
@@ -41,7 +39,7 @@ export class InsurerCalls {
   private readonly logger = new Logger(InsurerCalls.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly runs: SearchRunsRepository,
     private readonly insurers: InsurerRegistry,
     private readonly insurerSettings: InsurerSettingsService,
     private readonly exchanges: InsurerExchangeLog,
@@ -86,14 +84,9 @@ export class InsurerCalls {
     const usable = assisted ? null : this.connectorFor(request, code, setup);
     if (usable && 'kind' in usable) return usable;
     const target = request.target!;
-    const result = await this.db
-      .getRepository(EligibilityResult)
-      .findOne({ where: { id: String(target.result_id) } });
-    const person = await this.db
-      .getRepository(EligibilityPerson)
-      .findOne({ where: { id: String(target.person_id), resultId: String(target.result_id) } });
-    if (!result || !person)
-      return { code, kind: 'failed', error: 'target result or person is gone' };
+    const found = await this.runs.target(String(target.result_id), String(target.person_id));
+    if (!found) return { code, kind: 'failed', error: 'target result or person is gone' };
+    const { result, person } = found;
     // A verifier already gave the whole plan they read (CONTRACT §18): the details are those.
     if (!usable) return { code, kind: 'found', plans: [toPlanResult(result, [person])] };
     return this.call(request, code, usable, setup, async (context) => {

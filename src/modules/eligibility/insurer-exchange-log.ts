@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { queryPrepared } from '@/database/pg-pool';
 import { GroupCommit } from '@/common/group-commit';
 import type { WireExchange } from '@/modules/insurers/insurer-connector';
+import {
+  InsurerExchangesRepository,
+  type NewInsurerExchange,
+} from './insurer-exchanges.repository';
 
 export type ExchangeOutcome =
   'found' | 'not_found' | 'rejected' | 'unavailable' | 'unexpected' | 'deferred';
@@ -23,21 +24,6 @@ export interface InsurerExchangeEntry extends WireExchange {
   error: string | null;
 }
 
-interface Row {
-  insurer_code: string;
-  attempt: number;
-  started_at: Date;
-  duration_ms: number;
-  url: string | null;
-  request: string | null;
-  response: string | null;
-  http_status: number | null;
-  aaa_codes: string[];
-  outcome: ExchangeOutcome;
-  error: string | null;
-  trace_number: string | null;
-}
-
 /**
  * The insurer exchange log: every call to an insurer (the sandbox included), per eligibility
  * request. It holds patient data (the 270 and 271): staff read it on the check's page; it is
@@ -49,12 +35,15 @@ export class InsurerExchangeLog {
    * Group-committed: the calls that end while a write is in flight are written together by the
    * next one (a row the database refuses fails only its own call's record).
    */
-  private readonly writes = new GroupCommit<object>((rows) => this.insert(rows), {
-    maxBatch: 200,
-    maxInFlight: 4,
-  });
+  private readonly writes = new GroupCommit<NewInsurerExchange>(
+    (rows) => this.rows.insertMany(rows),
+    {
+      maxBatch: 200,
+      maxInFlight: 4,
+    },
+  );
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly rows: InsurerExchangesRepository) {}
 
   record(accountId: string, requestId: string, entry: InsurerExchangeEntry): Promise<void> {
     return this.writes.add({
@@ -75,29 +64,9 @@ export class InsurerExchangeLog {
     });
   }
 
-  private async insert(rows: object[]): Promise<void> {
-    await queryPrepared(
-      this.db,
-      `INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
-         duration_ms, url, request, response, http_status, aaa_codes, outcome, error, trace_number)
-       SELECT account_id, request_id, insurer_code, attempt, started_at, duration_ms, url, request,
-         response, http_status, aaa_codes, outcome, error, trace_number
-       FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, request_id bigint,
-         insurer_code varchar, attempt integer, started_at timestamptz, duration_ms integer, url text,
-         request text, response text, http_status integer, aaa_codes text[], outcome varchar,
-         error text, trace_number varchar)`,
-      [JSON.stringify(rows)],
-    );
-  }
-
   /** The calls made for one request of the account, oldest first. */
   async forRequest(accountId: string, requestId: string): Promise<InsurerExchangeEntry[]> {
-    const rows: Row[] = await this.db.query(
-      `SELECT insurer_code, attempt, started_at, duration_ms, url, request, response, http_status,
-              aaa_codes, outcome, error, trace_number
-       FROM insurer_exchanges WHERE account_id = $1 AND request_id = $2 ORDER BY id`,
-      [accountId, requestId],
-    );
+    const rows = await this.rows.forRequest(accountId, requestId);
     return rows.map((r) => ({
       insurerCode: r.insurer_code,
       attempt: r.attempt,
@@ -108,7 +77,7 @@ export class InsurerExchangeLog {
       response: r.response,
       httpStatus: r.http_status,
       aaaCodes: r.aaa_codes,
-      outcome: r.outcome,
+      outcome: r.outcome as ExchangeOutcome,
       error: r.error,
       traceNumber: r.trace_number,
     }));

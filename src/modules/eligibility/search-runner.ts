@@ -3,14 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityRequest } from './eligibility-request.entity';
-import {
-  LEASED_REQUEST_COLUMNS,
-  type LeasedRow,
-  SEARCH_SETUP_SQL,
-  type SearchSetup,
-  setupOf,
-} from './search-lease';
-import { EligibilityResults, type Head } from './eligibility-results';
+import { type LeasedRow, type SearchSetup, setupOf } from './search-lease';
+import { SearchFinisher, type Head } from './search-finisher';
+import { SearchRunsRepository } from './search-runs.repository';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch.queue';
@@ -29,11 +24,12 @@ export class SearchRunner {
     private readonly queue: SearchQueue,
     private readonly calls: InsurerCalls,
     private readonly scheduler: EligibilityScheduler,
-    private readonly results: EligibilityResults,
+    private readonly finisher: SearchFinisher,
     @InjectConfig() private readonly config: AppConfig,
     private readonly batchQueue: BatchSearchQueue,
     private readonly slots: InsurerSlots,
     private readonly insurers: InsurerRegistry,
+    private readonly runs: SearchRunsRepository,
   ) {}
 
   /**
@@ -89,10 +85,10 @@ export class SearchRunner {
       case 'wait':
         return this.scheduler.park(requestId, jobId, settled, decision.codes, lane);
       case 'complete':
-        await this.results.complete(requestId, decision.found, head);
+        await this.finisher.complete(requestId, decision.found, head);
         return;
       case 'fail':
-        await this.results.fail(requestId, decision.errorCode, head, decision.errorDetail ?? null);
+        await this.finisher.fail(requestId, decision.errorCode, head, decision.errorDetail ?? null);
         return;
     }
   }
@@ -113,12 +109,7 @@ export class SearchRunner {
       const fresh = Date.now() - stored.at < queue.spec.leaseMs / 2;
       return fresh || (await queue.renew(requestId, jobId)) ? (stored.row as LeasedRow) : null;
     }
-    return queue.leaseReturning<LeasedRow>(
-      requestId,
-      jobId,
-      LEASED_REQUEST_COLUMNS,
-      SEARCH_SETUP_SQL,
-    );
+    return this.runs.lease(queue, requestId, jobId);
   }
 
   /** One outcome per insurer, in the request's order: settled ones as stored, the others asked now. */

@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { Database } from '@/database/database';
+import { AssistedSearchesRepository } from '@/modules/eligibility/assisted-searches.repository';
+import { BatchIntake } from '@/modules/eligibility/batch-intake';
+import { BatchProgressRepository } from '@/modules/eligibility/batch-progress.repository';
+import type { EligibilityPerson } from '@/modules/eligibility/eligibility-result.entity';
+import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
+import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { InsurerExchangesRepository } from '@/modules/eligibility/insurer-exchanges.repository';
+import { type Finishing, SearchRunsRepository } from '@/modules/eligibility/search-runs.repository';
+import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { createTestContext, TestContext } from '../support/app';
+import { createAccountId } from '../support/factories';
+import { patient } from '../support/eligibility';
+import { recordSql, SqlRecording } from '../support/sql-recorder';
+
+const VSP = 'insurer:vision:vsp';
+const tag = () => randomBytes(4).toString('hex');
+
+/**
+ * The SQL of eligibility's running side (a search's lease and finishing, the batch counters, the
+ * insurer exchange log, assisted verification's tasks), one snapshot per method: a change to a
+ * statement shows in review as a snapshot diff.
+ */
+describe('eligibility run repositories', () => {
+  let t: TestContext;
+  let sql: SqlRecording;
+  let db: DataSource;
+  let runs: SearchRunsRepository;
+  let accountId: string;
+
+  /** Runs `call` alone on the recording and snapshots its statements (sorted when `sorted`). */
+  const rec = async <T>(name: string, call: () => Promise<T>, sorted = false): Promise<T> => {
+    sql.take();
+    const out = await call();
+    const seen = sql.take();
+    expect(sorted ? seen.sort() : seen).toMatchSnapshot(name);
+    return out;
+  };
+
+  /** A stored request, processing (not run: ROLE=api). */
+  const accept = async (codes = [VSP]): Promise<{ id: string; uid: string }> => {
+    const uid = await t.ctx
+      .get(EligibilityService)
+      .create(accountId, { insurer_code_list: codes, patient: patient() });
+    const [row] = await db.query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
+    return { id: String(row.id), uid };
+  };
+
+  /** How a request ends `complete` with one plan of one person, ids taken ahead. */
+  const finishing = async (requestId: string): Promise<Finishing> => {
+    const [[resultId], [personId]] = await runs.takeIds(1, 1);
+    const person = {
+      id: personId,
+      resultId,
+      accountId,
+      position: 0,
+      firstName: 'Ana',
+      lastName: 'Lee',
+      dob: '1980-01-02',
+      sex: 'F',
+      memberId: 'M-1',
+      ssnLastFour: null,
+      type: 'subscriber',
+      address: {},
+      email: null,
+      phone: '555',
+      isActive: true,
+      insurerState: 'oon',
+      plan: {},
+      planToken: null,
+      planTokenExpiredAt: null,
+    } as unknown as EligibilityPerson;
+    return {
+      requestId,
+      status: 'complete',
+      errorCode: null,
+      bodyV1: '{"v":1}',
+      bodyV2: '{"v":2}',
+      results: [
+        {
+          result: {
+            id: resultId,
+            requestId,
+            accountId,
+            position: 0,
+            insurerCode: VSP,
+            status: 'active',
+            planName: 'Plan',
+            planGroup: 'Group',
+            planGroupId: null,
+            planBeginDate: '2026-01-01',
+            planEndDate: null,
+            planRefreshDate: null,
+            planIsActive: true,
+          } as never,
+          persons: [person],
+        },
+      ],
+    };
+  };
+
+  const deliveries = () =>
+    t.ctx.get(WebhookOutbox).finishingDeliveries({ v1: '{"v":1}', v2: '{"v":2}' });
+
+  beforeAll(async () => {
+    t = await createTestContext();
+    db = t.ctx.get(DataSource);
+    runs = t.ctx.get(SearchRunsRepository);
+    accountId = await createAccountId(t.ctx);
+    sql = recordSql();
+  });
+  afterAll(async () => {
+    sql?.stop();
+    await t.close();
+  });
+
+  it('SearchRunsRepository.lease: the row and its setup, leased in one statement', async () => {
+    const { id, uid } = await accept();
+    const row = await rec('lease', () => runs.lease(t.ctx.get(SearchQueue), id, 'job-lease'));
+    expect(row).toMatchObject({
+      uid,
+      accountId,
+      attempt: 1,
+      insurerCodes: [VSP],
+      status: 'processing',
+    });
+    expect(row!.settings).toEqual([]);
+  });
+
+  it('SearchRunsRepository.head and takeIds', async () => {
+    const { id, uid } = await accept();
+    const head = await rec('head', () => runs.head(id));
+    expect(head).toEqual({ requestId: id, uid, accountId, batchId: null });
+    const [results, persons] = await rec('takeIds', () => runs.takeIds(2, 3), true);
+    expect([results.length, persons.length]).toEqual([2, 3]);
+  });
+
+  it('SearchRunsRepository.finish: once; then target finds the stored result and person', async () => {
+    const { id } = await accept();
+    const f = await finishing(id);
+    const first = await rec('finish', () => runs.finish(f, deliveries()));
+    expect(first).toEqual([]);
+    expect(await runs.finish(f, deliveries())).toBeNull();
+    expect(await runs.head(id)).toBeNull();
+
+    const result = f.results[0].result;
+    const person = f.results[0].persons[0];
+    const found = await rec('target', () => runs.target(result.id, person.id));
+    expect(found?.result).toMatchObject({ id: result.id, requestId: id, planName: 'Plan' });
+    expect(found?.person).toMatchObject({ id: person.id, firstName: 'Ana' });
+    expect(await runs.target(result.id, '0')).toBeNull();
+  });
+
+  it('SearchRunsRepository.stuck: processing requests past the limit', async () => {
+    const { id } = await accept();
+    const ids = await rec('stuck', () => runs.stuck(0, 1000));
+    expect(ids).toContain(id);
+    expect(await runs.stuck(3600, 1000)).not.toContain(id);
+  });
+
+  it("BatchProgressRepository: a batch item's finishing transaction counts it", async () => {
+    const batchUid = `batch-${tag()}`;
+    await t.ctx.get(BatchIntake).create(accountId, {
+      batch_uid: batchUid,
+      items: [{ insurer_code: VSP, patient: patient() }],
+    });
+    const [item] = await db.query(
+      `SELECT r.id, b.id AS batch_id FROM eligibility_requests r
+       JOIN eligibility_batches b ON b.id = r.batch_id WHERE b.uid = $1`,
+      [batchUid],
+    );
+    const f = await finishing(String(item.id));
+    const progress = t.ctx.get(BatchProgressRepository);
+    const counted = await t.ctx.get(Database).transaction(async (tx) => {
+      expect(await runs.finish(f, deliveries(), tx)).toEqual([]);
+      const row = await rec('countFinished', () =>
+        progress.countFinished(String(item.batch_id), 'complete', tx),
+      );
+      await rec('setBody', () => progress.setBody(String(item.batch_id), '{"done":true}', tx));
+      return row;
+    });
+    expect(counted).toMatchObject({ status: 'complete', processing_count: 0, complete_count: 1 });
+    expect(await progress.countFinished(String(item.batch_id), 'error')).toBeNull();
+    const [batch] = await db.query('SELECT body FROM eligibility_batches WHERE id = $1', [
+      item.batch_id,
+    ]);
+    expect(batch.body).toBe('{"done":true}');
+  });
+
+  it('InsurerExchangesRepository: stored together, read per request', async () => {
+    const { id } = await accept();
+    const exchanges = t.ctx.get(InsurerExchangesRepository);
+    const call = {
+      account_id: accountId,
+      request_id: id,
+      insurer_code: VSP,
+      attempt: 1,
+      started_at: new Date(),
+      duration_ms: 12,
+      url: 'https://payer.example/270',
+      request: 'ISA*270',
+      response: 'ISA*271',
+      http_status: 200,
+      aaa_codes: ['72'],
+      outcome: 'found',
+      error: null,
+      trace_number: 'T-1',
+    };
+    await rec('insertMany', () =>
+      exchanges.insertMany([call, { ...call, attempt: 2, outcome: 'unavailable' }]),
+    );
+    const rows = await rec('forRequest', () => exchanges.forRequest(accountId, id));
+    expect(rows.map((r) => [r.attempt, r.outcome, r.aaa_codes])).toEqual([
+      [1, 'found', ['72']],
+      [2, 'unavailable', ['72']],
+    ]);
+  });
+
+  it("AssistedSearchesRepository: a run's task, its view, and the request's bodies", async () => {
+    const { id } = await accept();
+    const tasks = t.ctx.get(AssistedSearchesRepository);
+    expect(await rec('answer', () => tasks.answer(id, VSP))).toBeNull();
+    const task = { accountId, requestId: id, code: VSP, slaMinutes: 60 };
+    const taskId = await rec('open', () => tasks.open(task));
+    expect(taskId).toEqual(expect.any(String));
+    expect(await tasks.open(task)).toBeNull();
+    expect(await tasks.answer(id, VSP)).toMatchObject({ state: 'queued', plans: null });
+    expect(await rec('anyAnswered', () => tasks.anyAnswered(id, [VSP]))).toBe(false);
+
+    const view = await rec('taskView', () => tasks.taskView(accountId, taskId!));
+    expect(view).toMatchObject({ id: taskId, state: 'queued', insurer_code: VSP });
+    await rec('showVerification', () => tasks.showVerification(id));
+    const [row] = await db.query('SELECT body_v2 FROM eligibility_requests WHERE id = $1', [id]);
+    expect(JSON.stringify(row.body_v2)).toContain(taskId!);
+
+    await db.query(`UPDATE verification_tasks SET state = 'completed' WHERE id = $1`, [taskId]);
+    expect(await tasks.anyAnswered(id, [VSP])).toBe(true);
+  });
+});
