@@ -6,6 +6,7 @@ import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
 
 interface DeliveryRow {
@@ -122,5 +123,58 @@ describe('first webhook attempts', () => {
     const [got] = await receiver.waitFor('/lost', 1);
     expect(JSON.parse(got.raw.toString())).toEqual(body);
     expect(await settled(uid, 'succeeded')).toMatchObject({ attempts: '1' });
+  });
+});
+
+/**
+ * First attempts take the permits of the delivery queue's lane, the ones its worker's runs take:
+ * with a slow receiver, first attempts and queued retries together never make more than
+ * SEARCH_CONCURRENCY requests at once.
+ */
+describe('first webhook attempts and retries share the delivery permits', () => {
+  let t: TestApp;
+  let a: TestAccount;
+  const receiver = new TestReceiver();
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await createTestApp({
+      env: { SEARCH_CONCURRENCY: '2', WEBHOOK_RETRY_SCHEDULE: '0.1,0.1' },
+    });
+    a = await createAccount(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  it('makes at most SEARCH_CONCURRENCY webhook requests at once', async () => {
+    await request(t.app.getHttpServer())
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: receiver.url('/slow') })
+      .expect(201);
+    const searches = 6;
+    receiver.delayMs = 300;
+    // Every first attempt fails: its retry (due 100 ms later, a delivery job) runs while the
+    // later first attempts still wait for a permit.
+    receiver.replies = Array.from({ length: searches }, () => 500);
+    const enqueued = jest.spyOn(t.app.get(DeliveryQueue), 'enqueue');
+    const uids = await Promise.all(
+      Array.from({ length: searches }, () => startSearch(t.app, a.auth, { patient: patient() })),
+    );
+    await receiver.waitFor('/slow', 2 * searches, 30_000);
+    const db = t.app.get(DataSource);
+    await waitUntil('every delivery ended', async () => {
+      const [{ ended }] = await db.query(
+        `SELECT count(*)::int AS ended FROM webhook_deliveries
+         WHERE request_uid = ANY($1) AND status <> 'pending'`,
+        [uids],
+      );
+      return ended === searches ? true : undefined;
+    });
+    // Retries went through the delivery queue, and requests overlapped up to the permits.
+    expect(enqueued.mock.calls.some(([, , tag]) => tag === 'a2')).toBe(true);
+    expect(receiver.maxOpen).toBe(2);
   });
 });

@@ -18,6 +18,11 @@ export class TestReceiver {
   private hanging: http.ServerResponse[] = [];
   replies: Reply[] = [];
   defaultReply: Reply = 200;
+  /** A slow receiver: every answer waits this long. */
+  delayMs = 0;
+  /** Requests received and not answered yet, and the most there were at once. */
+  open = 0;
+  maxOpen = 0;
   port = 0;
 
   async start(port = 0): Promise<this> {
@@ -36,8 +41,14 @@ export class TestReceiver {
           this.hanging.push(res);
           return;
         }
-        res.writeHead(reply, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ received: true, status: reply }));
+        const answer = () => {
+          this.open--;
+          res.writeHead(reply, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ received: true, status: reply }));
+        };
+        this.maxOpen = Math.max(this.maxOpen, ++this.open);
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
