@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
 import { isoWithOffset } from '@/common/dates';
+import { tags } from '@/common/queue/db-queue';
+import { Database, type Tx } from '@/database/database';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { canMove } from './claim-lifecycle';
-import { ClaimServiceLine } from './claim-service-line.entity';
-import { Claim, ClaimStatus } from './claim.entity';
+import type { Claim, ClaimStatus } from './claim.entity';
 import { ClaimsQueue } from './claims.queue';
+import { ClaimsRepository } from './claims.repository';
 import { ClaimResponse } from './dto/claim.response';
 
 export const EVENT_CLAIM_STATUS_CHANGED = 'claim.status_changed';
@@ -51,7 +51,8 @@ export class ClaimTransitions {
   private readonly logger = new Logger(ClaimTransitions.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: Database,
+    private readonly claims: ClaimsRepository,
     private readonly outbox: WebhookOutbox,
     private readonly queue: ClaimsQueue,
   ) {}
@@ -61,7 +62,9 @@ export class ClaimTransitions {
    * same kind is recorded too: its detail says what happened). Answers false when it may not.
    */
   async move(claimId: string, location: Location, change: ClaimChange): Promise<boolean> {
-    const result = await this.db.transaction((em) => this.moveInTx(em, claimId, location, change));
+    const result = await this.database.transaction((tx) =>
+      this.moveInTx(tx, claimId, location, change),
+    );
     if (!result) return false;
     await this.afterCommit(result);
     return true;
@@ -73,35 +76,27 @@ export class ClaimTransitions {
    * transaction has committed.
    */
   async moveInTx(
-    em: EntityManager,
+    tx: Tx,
     claimId: string,
     location: Location,
     change: ClaimChange,
   ): Promise<ClaimMoved | null> {
-    const claim = await em.findOne(Claim, {
-      where: { id: claimId },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const claim = await this.claims.lockById(claimId, tx);
     if (!claim || !canMove(claim.status, change.status)) return null;
     const history = [
       ...(claim.statusHistory ?? []),
       { status: change.status, at: isoWithOffset(new Date()), detail: change.detail },
     ];
-    const due = change.nextInMs === null ? null : new Date(Date.now() + change.nextInMs);
-    await em.update(Claim, claimId, {
-      ...change.set,
-      status: change.status,
-      statusHistory: history,
-      jobDueAt: due,
-      leaseJob: null,
-    });
+    await this.claims.update(
+      claimId,
+      { ...change.set, status: change.status, statusHistory: history },
+      tx,
+    );
+    await this.queue.setDue(claimId, change.nextInMs, tx);
     Object.assign(claim, change.set, { status: change.status, statusHistory: history });
-    const lines = await em.find(ClaimServiceLine, {
-      where: { claimId },
-      order: { position: 'ASC' },
-    });
+    const lines = await this.claims.linesOf(claimId, tx);
     const body = JSON.stringify(ClaimResponse.from(claim, lines, LocationRef.from(location)));
-    const deliveries = await this.outbox.recordEventInTx(em, {
+    const deliveries = await this.outbox.recordEventInTx(tx, {
       accountId: claim.accountId,
       topic: 'claim',
       event: EVENT_CLAIM_STATUS_CHANGED,
@@ -120,7 +115,7 @@ export class ClaimTransitions {
     );
     await this.outbox.dispatch(moved.deliveries);
     if (moved.nextInMs !== null)
-      await this.queue.enqueue(moved.claim.id, moved.nextInMs, `t${Date.now()}`);
+      await this.queue.enqueue(moved.claim.id, moved.nextInMs, tags.transition());
   }
 
   /**
@@ -128,44 +123,28 @@ export class ClaimTransitions {
    * claim has none yet; otherwise those kept at its first attempt are answered, so every retry
    * sends the same ISA13/GS06/ST02.
    */
-  async keepEnvelope(
+  keepEnvelope(
     claimId: string,
     fresh: { controlNumber: number; createdAt: Date },
   ): Promise<{ controlNumber: number; createdAt: Date }> {
-    await this.db
-      .createQueryBuilder()
-      .update(Claim)
-      .set({ x12ControlNumber: fresh.controlNumber, x12CreatedAt: fresh.createdAt })
-      .where('id = :claimId AND x12_control_number IS NULL', { claimId })
-      .execute();
-    const kept = await this.db.getRepository(Claim).findOneOrFail({
-      where: { id: claimId },
-      select: { id: true, x12ControlNumber: true, x12CreatedAt: true },
-    });
-    return { controlNumber: kept.x12ControlNumber!, createdAt: kept.x12CreatedAt! };
+    return this.claims.keepEnvelope(claimId, fresh);
   }
 
   /**
    * CONTRACT §16: no more status checks (the insurer does not answer 276s, or the claim had its
    * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
    */
-  async stopChecks(claimId: string): Promise<void> {
-    await this.db.query(`UPDATE claims SET job_due_at = NULL, lease_job = NULL WHERE id = $1`, [
-      claimId,
-    ]);
+  stopChecks(claimId: string): Promise<void> {
+    return this.queue.setDue(claimId, null);
   }
 
   /** Counts one 276 status check of the claim; answers the count. */
-  async countCheck(claimId: string): Promise<number> {
-    const rows: { status_checks: number }[] = await this.db.query(
-      `UPDATE claims SET status_checks = status_checks + 1 WHERE id = $1 RETURNING status_checks`,
-      [claimId],
-    );
-    return rows[0]?.status_checks ?? 0;
+  countCheck(claimId: string): Promise<number> {
+    return this.claims.countCheck(claimId);
   }
 
   /** Nothing changed: the next run (a status check) is due in `delayMs`. */
   later(claimId: string, delayMs: number): Promise<void> {
-    return this.queue.schedule(claimId, delayMs, `t${Date.now()}`);
+    return this.queue.schedule(claimId, delayMs, tags.transition());
   }
 }

@@ -15,13 +15,16 @@ import { Claim } from './claim.entity';
 import { ClaimsController } from './claims.controller';
 import { ClaimsProcessor } from './claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
+import { ClaimsRepository } from './claims.repository';
 import { ClaimsService } from './claims.service';
 import { ClaimReport } from './reports/claim-report.entity';
 import { ClaimReportApplier } from './reports/claim-report-apply';
 import { ClaimReportPoller } from './reports/claim-report-poller';
+import { ClaimReportsRepository } from './reports/claim-reports.repository';
 import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
 import { ClaimReportsService } from './reports/claim-reports.service';
 import { Remittance } from './reports/remittance.entity';
+import { RemittancesRepository } from './reports/remittances.repository';
 
 @Module({
   imports: [
@@ -35,6 +38,9 @@ import { Remittance } from './reports/remittance.entity';
   controllers: [ClaimsController, ClaimReportsController, RemittancesController],
   // The processor takes jobs only where the injected config's ROLE runs workers.
   providers: [
+    ClaimsRepository,
+    ClaimReportsRepository,
+    RemittancesRepository,
     ClaimsService,
     ClaimReportsService,
     ClaimReportApplier,

@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { BillingProviders } from './claim-billing-provider';
-import { ClaimServiceLine } from './claim-service-line.entity';
 import { ClaimStatusChecker } from './claim-status-checker';
 import { ClaimSubmitter } from './claim-submitter';
-import { Claim } from './claim.entity';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
+import { ClaimsRepository } from './claims.repository';
 
 /**
  * Runs the due work of a claim: its submission (`ready`, or a retry of `submission_failed`) or a
@@ -19,8 +16,7 @@ import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 @QueueWorker(CLAIMS_QUEUE, { concurrency: () => 5 })
 export class ClaimsProcessor implements JobHandler {
   constructor(
-    @InjectRepository(Claim) private readonly claims: Repository<Claim>,
-    @InjectRepository(ClaimServiceLine) private readonly lines: Repository<ClaimServiceLine>,
+    private readonly claims: ClaimsRepository,
     private readonly queue: ClaimsQueue,
     private readonly providers: BillingProviders,
     private readonly submitter: ClaimSubmitter,
@@ -30,10 +26,10 @@ export class ClaimsProcessor implements JobHandler {
   async handle(job: QueueJob): Promise<void> {
     const attempt = await this.queue.lease(job.data.id, String(job.id));
     if (attempt === null) return;
-    const claim = await this.claims.findOne({ where: { id: job.data.id } });
+    const claim = await this.claims.findById(job.data.id);
     if (!claim) return;
     const [lines, { location, provider }] = await Promise.all([
-      this.lines.find({ where: { claimId: claim.id }, order: { position: 'ASC' } }),
+      this.claims.linesOf(claim.id),
       this.providers.forLocation(claim.accountId, claim.locationId),
     ]);
     const ctx = { claim, lines, location, provider };

@@ -13,10 +13,7 @@ export const CLAIMS_QUEUE = 'claims';
  */
 @Injectable()
 export class ClaimsQueue extends DbQueue {
-  constructor(
-    database: Database,
-    @InjectQueue(CLAIMS_QUEUE) queue: Queue<DbJobData>,
-  ) {
+  constructor(database: Database, @InjectQueue(CLAIMS_QUEUE) queue: Queue<DbJobData>) {
     super(
       {
         name: CLAIMS_QUEUE,

@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
 import { generateCode, withUniqueRetry } from '@/common/codes';
 import {
   addFieldError,
@@ -10,7 +8,7 @@ import {
   ValidationFailed,
 } from '@/common/errors';
 import { formatDecimal4 } from '@/common/decimal';
-import { paginateKeyset } from '@/common/pagination/keyset-paginator';
+import { Database } from '@/database/database';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/location-fields';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
@@ -24,12 +22,12 @@ import { BillingProviders, locationAddress } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
 import { ClaimTransitions } from './claim-transitions';
 import { renderClaimNotification } from './claim-notification';
-import { ClaimServiceLine } from './claim-service-line.entity';
-import { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
+import type { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
 import { ClaimListResponse, ClaimResponse } from './dto/claim.response';
 import type { ClaimAddressDto, ClaimPersonDto, CreateClaimDto } from './dto/create-claim.dto';
 import { DEFAULT_CLAIM_PAGE_SIZE, ListClaimsQuery } from './dto/list-claims.query';
 import { ClaimsQueue } from './claims.queue';
+import { ClaimsRepository } from './claims.repository';
 import { insurerName, isClaimInsurer } from './insurer-codes';
 import { insurerRuleViolations } from './insurer-rules';
 
@@ -38,9 +36,8 @@ export class ClaimsService {
   private readonly logger = new Logger(ClaimsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Claim) private readonly claims: Repository<Claim>,
-    @InjectRepository(ClaimServiceLine) private readonly lines: Repository<ClaimServiceLine>,
+    private readonly database: Database,
+    private readonly claims: ClaimsRepository,
     private readonly accounts: AccountsService,
     private readonly mail: MailService,
     private readonly queue: ClaimsQueue,
@@ -86,18 +83,16 @@ export class ClaimsService {
     if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
 
     const { claim, services } = await withUniqueRetry(() =>
-      this.db.transaction(async (em) => {
+      this.database.transaction(async (tx) => {
         const now = new Date();
-        const claim = await em.save(
-          em.create(Claim, {
+        const stored = await this.claims.insert(
+          {
             accountId,
             locationId: location!.id,
             code: generateCode('CLM'),
             status: 'ready',
             statusHistory: [{ status: 'ready', at: isoWithOffset(now), detail: null }],
             createdAt: now,
-            // Due at once: the claims worker submits it (CONTRACT §12).
-            jobDueAt: now,
             insurerCode: insurer,
             patient: toPerson(input.patient),
             primaryMember: toPerson(input.primary_member),
@@ -112,22 +107,20 @@ export class ClaimsService {
                   taxonomy_code: input.rendering_provider.taxonomy_code?.toUpperCase() ?? null,
                 }
               : null,
-          }),
+          },
+          input.services.map((s, position) => ({
+            position,
+            codes: s.codes.map((c) => c.toUpperCase()),
+            serviceDate: s.date,
+            quantity: s.quantity,
+            cost: formatDecimal4(s.cost)!,
+            diagnosisCodes: (s.diagnosis_codes ?? []).map((c) => c.toUpperCase()),
+          })),
+          tx,
         );
-        const services = await em.save(
-          input.services.map((s, position) =>
-            em.create(ClaimServiceLine, {
-              claimId: claim.id,
-              position,
-              codes: s.codes.map((c) => c.toUpperCase()),
-              serviceDate: s.date,
-              quantity: s.quantity,
-              cost: formatDecimal4(s.cost)!,
-              diagnosisCodes: (s.diagnosis_codes ?? []).map((c) => c.toUpperCase()),
-            }),
-          ),
-        );
-        return { claim, services };
+        // Due at once: the claims worker submits it (CONTRACT §12).
+        await this.queue.setDue(stored.claim.id, 0, tx);
+        return stored;
       }),
     );
     this.logger.log({ accountId, claim: claim.code, insurer }, 'claim created');
@@ -138,7 +131,7 @@ export class ClaimsService {
   async getByCode(accountId: string, code: string): Promise<ClaimResponse> {
     const claim = await this.find(accountId, code);
     const [services, location] = await Promise.all([
-      this.lines.find({ where: { claimId: claim.id }, order: { position: 'ASC' } }),
+      this.claims.linesOf(claim.id),
       this.accounts.getLocationById(accountId, claim.locationId),
     ]);
     return ClaimResponse.from(claim, services, LocationRef.from(location!));
@@ -146,15 +139,13 @@ export class ClaimsService {
 
   /** Newest first, keyset-paginated on (created_at, id) like the patient list. */
   async list(accountId: string, query: ListClaimsQuery): Promise<ClaimListResponse> {
-    const page = await paginateKeyset(
-      this.claims.createQueryBuilder('c').where('c.account_id = :accountId', { accountId }),
-      { limit: query.limit ?? DEFAULT_CLAIM_PAGE_SIZE, cursor: query.cursor },
+    const page = await this.claims.page(
+      accountId,
+      query.limit ?? DEFAULT_CLAIM_PAGE_SIZE,
+      query.cursor,
     );
     const lines = page.result.length
-      ? await this.lines.find({
-          where: { claimId: In(page.result.map((c) => c.id)) },
-          order: { position: 'ASC' },
-        })
+      ? await this.claims.linesOfClaims(page.result.map((c) => c.id))
       : [];
     const locations = new Map(
       (await this.accounts.listLocations(accountId)).map((l) => [l.id, LocationRef.from(l)]),
@@ -212,7 +203,7 @@ export class ClaimsService {
   }
 
   private async find(accountId: string, code: string): Promise<Claim> {
-    const claim = await this.claims.findOne({ where: { accountId, code } });
+    const claim = await this.claims.findByCode(accountId, code);
     if (!claim) throw new NotFoundError(`Claim ${code} not found.`);
     return claim;
   }

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { tags } from '@/common/queue/db-queue';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
-import { MailMessage } from './mail-message.entity';
+import { MailMessagesRepository } from './mail-messages.repository';
 import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE, MailQueue, mailRetryDelayMs } from './mail.queue';
 import { MailTransport, PermanentMailError } from './mail.transport';
 
@@ -17,7 +16,7 @@ export class MailProcessor implements JobHandler {
   private readonly logger = new Logger(MailProcessor.name);
 
   constructor(
-    @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
+    private readonly messages: MailMessagesRepository,
     private readonly queue: MailQueue,
     private readonly transport: MailTransport,
   ) {}
@@ -27,7 +26,7 @@ export class MailProcessor implements JobHandler {
     const id = job.data.id;
     const attempt = await this.queue.lease(id, String(job.id));
     if (attempt === null) return;
-    const message = await this.messages.findOne({ where: { id } });
+    const message = await this.messages.findById(id);
     if (!message) return;
     try {
       const deliveredTo = await this.transport.send({
@@ -42,10 +41,7 @@ export class MailProcessor implements JobHandler {
           content: Buffer.from(a.content, 'base64'),
         })),
       });
-      await this.messages.update(
-        { id },
-        { status: 'sent', sentAt: new Date(), lastError: null, deliveredTo },
-      );
+      await this.messages.markSent(id, deliveredTo);
       this.logger.log(
         { mail: id, kind: message.kind, ref: message.ref, via: this.transport.mode },
         'mail sent',
@@ -54,9 +50,9 @@ export class MailProcessor implements JobHandler {
       const permanent = e instanceof PermanentMailError;
       const final = permanent || attempt >= MAIL_MAX_ATTEMPTS;
       const error = (e as Error).message.slice(0, 1000);
-      if (final) await this.messages.update({ id }, { lastError: error, status: 'failed' });
+      if (final) await this.messages.markFailed(id, error);
       else
-        await this.queue.schedule(id, mailRetryDelayMs(attempt), `a${attempt + 1}`, {
+        await this.queue.schedule(id, mailRetryDelayMs(attempt), tags.attempt(attempt + 1), {
           last_error: error,
         });
       this.logger.warn(

@@ -16,10 +16,7 @@ export const mailRetryDelayMs = (attempt: number) => 5_000 * 2 ** (attempt - 1);
 /** E-mails: one row of mail_messages each, due at `next_attempt_at` while `queued`. */
 @Injectable()
 export class MailQueue extends DbQueue {
-  constructor(
-    database: Database,
-    @InjectQueue(MAIL_QUEUE) queue: Queue<DbJobData>,
-  ) {
+  constructor(database: Database, @InjectQueue(MAIL_QUEUE) queue: Queue<DbJobData>) {
     super(
       {
         name: MAIL_QUEUE,

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { MailAttachment, MailMessage } from './mail-message.entity';
+import type { MailAttachment, MailMessage } from './mail-message.entity';
+import { MailMessagesRepository } from './mail-messages.repository';
 import { MailQueue } from './mail.queue';
 
 export interface NewMail {
@@ -28,31 +27,29 @@ export class MailService {
   private readonly logger = new Logger(MailService.name);
 
   constructor(
-    @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
+    private readonly messages: MailMessagesRepository,
     private readonly queue: MailQueue,
   ) {}
 
   /** Stores the message and queues its delivery; returns the message id. */
   async enqueue(mail: NewMail): Promise<string> {
-    const message = await this.messages.save(
-      this.messages.create({
-        accountId: mail.accountId,
-        kind: mail.kind,
-        ref: mail.ref,
-        toAddress: mail.to,
-        subject: mail.subject,
-        textBody: mail.text,
-        htmlBody: mail.html,
-        attachments: mail.attachments?.length
-          ? mail.attachments.map((a): MailAttachment => ({
-              filename: a.filename,
-              contentType: a.contentType,
-              content: a.content.toString('base64'),
-            }))
-          : null,
-        status: 'queued',
-      }),
-    );
+    const message = await this.messages.insert({
+      accountId: mail.accountId,
+      kind: mail.kind,
+      ref: mail.ref,
+      toAddress: mail.to,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html,
+      attachments: mail.attachments?.length
+        ? mail.attachments.map((a): MailAttachment => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content.toString('base64'),
+          }))
+        : null,
+      status: 'queued',
+    });
     // Stored as due now: if the job cannot be added (Redis down), the sweeper adds it later.
     await this.queue.enqueue(message.id);
     this.logger.log({ mail: message.id, kind: mail.kind, ref: mail.ref }, 'mail queued');
@@ -60,6 +57,6 @@ export class MailService {
   }
 
   findMessage(id: string): Promise<MailMessage | null> {
-    return this.messages.findOne({ where: { id } });
+    return this.messages.findById(id);
   }
 }

@@ -2,7 +2,7 @@ import { formatDecimal4 } from '@/common/decimal';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, In } from 'typeorm';
+import type { Tx } from '@/database/database';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import type { ClaimReport as ParsedReport } from '@/modules/x12/claim-report.reader';
@@ -11,7 +11,8 @@ import { isRejection } from '@/modules/x12/x999.reader';
 import { BillingProviders } from '../claim-billing-provider';
 import type { ClaimChange, ClaimMoved } from '../claim-transitions';
 import { ClaimTransitions } from '../claim-transitions';
-import { Claim } from '../claim.entity';
+import type { Claim } from '../claim.entity';
+import { type ClaimScope, ClaimsRepository } from '../claims.repository';
 import type { ReportOrigin } from './claim-reports.service';
 import {
   claimRemittance,
@@ -23,7 +24,7 @@ import {
   statusFromClp,
 } from './claim-report-words';
 import { RemittanceResponse } from './dto/remittance.response';
-import { Remittance } from './remittance.entity';
+import { RemittancesRepository } from './remittances.repository';
 
 export const EVENT_REMITTANCE_RECEIVED = 'remittance.received';
 
@@ -48,10 +49,12 @@ export class ClaimReportApplier {
     private readonly providers: BillingProviders,
     private readonly outbox: WebhookOutbox,
     private readonly clearinghouse: ClaimsClearinghouseClient,
+    private readonly claims: ClaimsRepository,
+    private readonly remittances: RemittancesRepository,
   ) {}
 
   async apply(
-    em: EntityManager,
+    tx: Tx,
     reportId: string,
     report: ParsedReport,
     origin: ReportOrigin,
@@ -59,11 +62,11 @@ export class ClaimReportApplier {
   ): Promise<void> {
     const scope = origin.accountId ? { accountId: origin.accountId } : {};
     for (const ta1 of report.interchangeAcknowledgments) {
-      const claims = await this.byControlNumber(em, scope, ta1.controlNumber);
+      const claims = await this.byControlNumber(tx, scope, ta1.controlNumber);
       count(work, claims.length);
       if (ta1.status.code !== 'R') continue;
       for (const c of claims)
-        await this.move(em, c, work, {
+        await this.move(tx, c, work, {
           status: 'rejected',
           detail: describeTa1(ta1),
           nextInMs: null,
@@ -72,11 +75,11 @@ export class ClaimReportApplier {
     for (const group of report.groupAcknowledgments) {
       const groupRejected = isRejection(group.status.code);
       for (const set of group.sets) {
-        const claims = await this.byControlNumber(em, scope, set.setControlNumber);
+        const claims = await this.byControlNumber(tx, scope, set.setControlNumber);
         count(work, claims.length);
         if (!isRejection(set.status.code) && !(groupRejected && set.status.code === '')) continue;
         for (const c of claims)
-          await this.move(em, c, work, {
+          await this.move(tx, c, work, {
             status: 'rejected',
             detail: describe999(set, groupRejected),
             nextInMs: null,
@@ -84,25 +87,24 @@ export class ClaimReportApplier {
       }
       if (group.sets.length === 0 && groupRejected) {
         // A group rejected as a whole (AK9*R without AK2): its 837Ps by GS06.
-        const claims = await this.byControlNumber(em, scope, group.groupControlNumber);
+        const claims = await this.byControlNumber(tx, scope, group.groupControlNumber);
         count(work, claims.length);
         const detail = `999: the 837P functional group ${group.groupControlNumber} was rejected: ${[group.status, ...group.syntaxErrors].map((e) => `${e.description} (${e.code})`).join('. ')}.`;
         for (const c of claims)
-          await this.move(em, c, work, { status: 'rejected', detail, nextInMs: null });
+          await this.move(tx, c, work, { status: 'rejected', detail, nextInMs: null });
       }
     }
     for (const ack of report.claimAcknowledgments) {
       for (const claimAck of ack.claims) {
-        const where = [
-          { ...scope, code: claimAck.patientControlNumber },
-          ...(claimAck.clearinghouseTrace
-            ? [{ ...scope, clearinghouseId: claimAck.clearinghouseTrace }]
-            : []),
-        ];
-        const claim = await em.findOne(Claim, { where });
+        const claim = await this.claims.byCodeOrTrace(
+          scope,
+          claimAck.patientControlNumber,
+          claimAck.clearinghouseTrace,
+          tx,
+        );
         count(work, claim ? 1 : 0);
         if (!claim || !claimAck.outcome) continue;
-        await this.move(em, claim, work, {
+        await this.move(tx, claim, work, {
           status: claimAck.outcome,
           detail: describe277ca(claimAck),
           // Accepted: status checks go on where they run at all; otherwise the 835 will tell.
@@ -115,20 +117,18 @@ export class ClaimReportApplier {
         });
       }
     }
-    for (const r of report.remittances) await this.applyRemittance(em, reportId, r, scope, work);
+    for (const r of report.remittances) await this.applyRemittance(tx, reportId, r, scope, work);
   }
 
   private async applyRemittance(
-    em: EntityManager,
+    tx: Tx,
     reportId: string,
     r: Remittance835,
-    scope: { accountId?: string },
+    scope: ClaimScope,
     work: Work,
   ): Promise<void> {
     const codes = [...new Set(r.claims.map((c) => c.patientControlNumber))];
-    const found = codes.length
-      ? await em.find(Claim, { where: { ...scope, code: In(codes) } })
-      : [];
+    const found = await this.claims.byCodes(scope, codes, tx);
     const byCode = new Map(found.map((c) => [c.code, c]));
     const accounts = scope.accountId
       ? [scope.accountId]
@@ -148,44 +148,37 @@ export class ClaimReportApplier {
         return remittanceEntry(c, claim ? claim.code : null);
       });
       const matched = entries.filter((e) => e.claim_code !== null).length;
-      const inserted: { id: string }[] = await em.query(
-        `INSERT INTO remittances (account_id, report_id, payer_id, payer_name, trace_number,
-           payment_amount, payment_method, paid_at, claims, provider_adjustments, claims_matched,
-           claims_unmatched)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT ON CONSTRAINT remittances_once DO NOTHING RETURNING id`,
-        [
+      const remittanceId = await this.remittances.insertOnce(
+        {
           accountId,
           reportId,
-          r.payerId.slice(0, 80),
-          r.payerName.slice(0, 80),
-          r.traceNumber.slice(0, 80),
-          r.paymentAmount,
-          r.paymentMethod,
-          r.paidAt,
-          JSON.stringify(entries),
-          JSON.stringify(
-            r.providerAdjustments.map((p) => ({
-              reason: p.reason,
-              reference: p.reference,
-              amount: formatDecimal4(p.amount),
-              fiscal_period_end: p.fiscalPeriodEnd,
-            })),
-          ),
-          matched,
-          entries.length - matched,
-        ],
+          payerId: r.payerId.slice(0, 80),
+          payerName: r.payerName.slice(0, 80),
+          traceNumber: r.traceNumber.slice(0, 80),
+          paymentAmount: r.paymentAmount,
+          paymentMethod: r.paymentMethod,
+          paidAt: r.paidAt,
+          claims: entries,
+          providerAdjustments: r.providerAdjustments.map((p) => ({
+            reason: p.reason,
+            reference: p.reference,
+            amount: formatDecimal4(p.amount)!,
+            fiscal_period_end: p.fiscalPeriodEnd,
+          })),
+          claimsMatched: matched,
+          claimsUnmatched: entries.length - matched,
+        },
+        tx,
       );
       count(work, matched, entries.length - matched);
-      if (inserted.length === 0) continue; // this payment was received before
-      const remittanceId = inserted[0].id;
+      if (remittanceId === null) continue; // this payment was received before
       for (const c of mine) {
         const claim = byCode.get(c.patientControlNumber);
         if (!claim) continue;
         const remittance = claimRemittance(remittanceId, r, c);
         const status = statusFromClp(c.statusCode);
         const moved = status
-          ? await this.move(em, claim, work, {
+          ? await this.move(tx, claim, work, {
               status,
               detail: describeClp(r, c),
               set: { remittance },
@@ -193,11 +186,11 @@ export class ClaimReportApplier {
             })
           : false;
         // A supplemental payment (or a CLP02 23/25) changes the remittance, not the state.
-        if (!moved) await em.update(Claim, claim.id, { remittance });
+        if (!moved) await this.claims.update(claim.id, { remittance }, tx);
       }
-      const row = await em.findOneByOrFail(Remittance, { id: remittanceId });
+      const row = await this.remittances.getById(remittanceId, tx);
       work.deliveries.push(
-        ...(await this.outbox.recordEventInTx(em, {
+        ...(await this.outbox.recordEventInTx(tx, {
           accountId,
           topic: 'remittance',
           event: EVENT_REMITTANCE_RECEIVED,
@@ -209,26 +202,17 @@ export class ClaimReportApplier {
     }
   }
 
-  private async move(
-    em: EntityManager,
-    claim: Claim,
-    work: Work,
-    change: ClaimChange,
-  ): Promise<boolean> {
+  private async move(tx: Tx, claim: Claim, work: Work, change: ClaimChange): Promise<boolean> {
     const { location } = await this.providers.forLocation(claim.accountId, claim.locationId);
-    const moved = await this.transitions.moveInTx(em, claim.id, location, change);
+    const moved = await this.transitions.moveInTx(tx, claim.id, location, change);
     if (moved) work.moved.push(moved);
     return moved !== null;
   }
 
   /** The claims whose 837P interchange had this control number (ISA13 = GS06 = ST02). */
-  private byControlNumber(
-    em: EntityManager,
-    scope: { accountId?: string },
-    controlNumber: string,
-  ): Promise<Claim[]> {
+  private byControlNumber(tx: Tx, scope: ClaimScope, controlNumber: string): Promise<Claim[]> {
     if (!/^\d{1,9}$/.test(controlNumber)) return Promise.resolve([]);
-    return em.find(Claim, { where: { ...scope, x12ControlNumber: Number(controlNumber) } });
+    return this.claims.byControlNumber(scope, Number(controlNumber), tx);
   }
 }
 

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
 import { CallFailure } from '@/modules/insurers/clearinghouse/clearinghouse-http';
 import { X12ParseError } from '@/modules/x12/x12.errors';
+import { ClaimReportsRepository } from './claim-reports.repository';
 import { ClaimReportsService } from './claim-reports.service';
 
 /** Pages read per tick: a backlog drains over a few ticks instead of holding one for long. */
@@ -26,7 +25,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
 
   constructor(
     @InjectConfig() config: AppConfig,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly stored: ClaimReportsRepository,
     private readonly client: ClaimsClearinghouseClient,
     private readonly reports: ClaimReportsService,
   ) {
@@ -41,7 +40,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
     const url = this.config.claims.reportsUrl;
     if (!url || !this.client.pollsReports()) return;
     const timeout = this.config.insurerTimeoutMs;
-    let token = await this.pageToken(url);
+    let token = await this.stored.pageToken(url);
     for (let page = 0; page < MAX_PAGES_PER_TICK; page++) {
       let list;
       try {
@@ -53,7 +52,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
       }
       for (const item of list.items) await this.take(item.id, timeout);
       token = list.nextPageToken;
-      await this.savePageToken(url, token);
+      await this.stored.savePageToken(url, token);
       if (!token) return;
     }
   }
@@ -61,7 +60,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
   /** Store (and apply) one report, then delete it upstream; a failure leaves it for next time. */
   private async take(id: string, timeoutMs: number): Promise<void> {
     try {
-      if (!(await this.stored(id))) {
+      if (!(await this.stored.isStored(id))) {
         const x12 = await this.client.fetchReport(id, timeoutMs);
         const outcome = await this.reports.ingest(x12, {
           accountId: null,
@@ -86,29 +85,5 @@ export class ClaimReportPoller extends MaintenanceLoop {
       if (!(e instanceof CallFailure)) throw e;
       this.logger.warn({ report: id, err: e.message }, 'claim report not taken; next poll retries');
     }
-  }
-
-  private async stored(externalId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      'SELECT 1 FROM claim_reports WHERE external_id = $1',
-      [externalId],
-    );
-    return rows.length > 0;
-  }
-
-  private async pageToken(url: string): Promise<string | null> {
-    const rows: { page_token: string | null }[] = await this.db.query(
-      'SELECT page_token FROM claim_report_polls WHERE url = $1',
-      [url],
-    );
-    return rows[0]?.page_token ?? null;
-  }
-
-  private async savePageToken(url: string, token: string | null): Promise<void> {
-    await this.db.query(
-      `INSERT INTO claim_report_polls (url, page_token, polled_at) VALUES ($1, $2, now())
-       ON CONFLICT (url) DO UPDATE SET page_token = $2, polled_at = now()`,
-      [url, token],
-    );
   }
 }

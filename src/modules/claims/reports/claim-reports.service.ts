@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError } from '@/common/errors';
-import { paginateKeyset } from '@/common/pagination/keyset-paginator';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
+import { Database } from '@/database/database';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { readClaimReport } from '@/modules/x12/claim-report.reader';
 import { ClaimTransitions } from '../claim-transitions';
-import { ClaimReport, type ClaimReportSource } from './claim-report.entity';
+import type { ClaimReport, ClaimReportSource } from './claim-report.entity';
 import { ClaimReportApplier, type Work } from './claim-report-apply';
+import { ClaimReportsRepository } from './claim-reports.repository';
 import {
   RemittanceListResponse,
   RemittanceResponse,
   RemittanceSummaryResponse,
 } from './dto/remittance.response';
-import { Remittance } from './remittance.entity';
+import type { Remittance } from './remittance.entity';
+import { RemittancesRepository } from './remittances.repository';
 
 export { EVENT_REMITTANCE_RECEIVED } from './claim-report-apply';
 
@@ -50,7 +50,9 @@ export class ClaimReportsService {
   private readonly logger = new Logger(ClaimReportsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: Database,
+    private readonly reports: ClaimReportsRepository,
+    private readonly remittances: RemittancesRepository,
     private readonly transitions: ClaimTransitions,
     private readonly outbox: WebhookOutbox,
     private readonly applier: ClaimReportApplier,
@@ -60,34 +62,28 @@ export class ClaimReportsService {
     const parsed = readClaimReport(text);
     const sha = createHash('sha256').update(text).digest('hex');
     const work: Work = { moved: [], deliveries: [], matched: 0, unmatched: 0 };
-    const outcome = await this.db.transaction(async (em) => {
-      const rows: { id: string }[] = await em.query(
-        `INSERT INTO claim_reports (account_id, source, external_id, content_sha256, type, x12, warnings)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-        [
-          origin.accountId,
-          origin.source,
-          origin.externalId ?? null,
-          sha,
-          parsed.type,
-          text,
-          JSON.stringify(parsed.warnings),
-        ],
+    const outcome = await this.database.transaction(async (tx) => {
+      const received = {
+        accountId: origin.accountId,
+        externalId: origin.externalId ?? null,
+        contentSha256: sha,
+      };
+      const id = await this.reports.insertOnce(
+        {
+          ...received,
+          source: origin.source,
+          type: parsed.type,
+          x12: text,
+          warnings: parsed.warnings,
+        },
+        tx,
       );
-      if (rows.length === 0) {
-        const existing = await em.findOneOrFail(ClaimReport, {
-          where: origin.externalId
-            ? { externalId: origin.externalId }
-            : { contentSha256: sha, accountId: origin.accountId ?? IsNull() },
-        });
+      if (id === null) {
+        const existing = await this.reports.getReceived(received, tx);
         return { ...summary(existing), duplicate: true };
       }
-      const id = rows[0].id;
-      await this.applier.apply(em, id, parsed, origin, work);
-      await em.update(ClaimReport, id, {
-        claimsMatched: work.matched,
-        claimsUnmatched: work.unmatched,
-      });
+      await this.applier.apply(tx, id, parsed, origin, work);
+      await this.reports.setCounts(id, work.matched, work.unmatched, tx);
       return {
         id,
         type: parsed.type,
@@ -118,13 +114,7 @@ export class ClaimReportsService {
     accountId: string,
     query: { limit?: number | null; cursor?: string | null },
   ): Promise<RemittanceListResponse> {
-    const page = await paginateKeyset(
-      this.db
-        .getRepository(Remittance)
-        .createQueryBuilder('r')
-        .where('r.account_id = :accountId', { accountId }),
-      { limit: query.limit ?? 50, cursor: query.cursor },
-    );
+    const page = await this.remittances.page(accountId, query.limit ?? 50, query.cursor);
     return {
       result: page.result.map((r) => RemittanceSummaryResponse.from(r)),
       next_cursor: page.next_cursor,
@@ -138,14 +128,11 @@ export class ClaimReportsService {
   /** The interchange the remittance came in (its 835). */
   async remittanceX12(accountId: string, id: string): Promise<string> {
     const r = await this.remittance(accountId, id);
-    const report = await this.db.getRepository(ClaimReport).findOneByOrFail({ id: r.reportId });
-    return report.x12;
+    return this.reports.x12Of(r.reportId);
   }
 
   private async remittance(accountId: string, id: string): Promise<Remittance> {
-    const found = UUID.test(id)
-      ? await this.db.getRepository(Remittance).findOneBy({ id, accountId })
-      : null;
+    const found = UUID.test(id) ? await this.remittances.findOfAccount(accountId, id) : null;
     if (!found) throw new NotFoundError(`Remittance ${id} not found.`);
     return found;
   }

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { managerOf, type Tx } from '@/database/database';
+import { ClaimReport, type ClaimReportSource, type ClaimReportType } from './claim-report.entity';
+
+export interface NewClaimReport {
+  accountId: string | null;
+  source: ClaimReportSource;
+  externalId: string | null;
+  contentSha256: string;
+  type: ClaimReportType;
+  x12: string;
+  warnings: string[];
+}
+
+/**
+ * Claim reports as received (`claim_reports`) and the poller's place in the clearinghouse's
+ * report list (`claim_report_polls`).
+ */
+@Injectable()
+export class ClaimReportsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Stores the report; null when it was received before (same upstream id, or same bytes). */
+  async insertOnce(r: NewClaimReport, tx?: Tx): Promise<string | null> {
+    const rows: { id: string }[] = await managerOf(this.db, tx).query(
+      `INSERT INTO claim_reports (account_id, source, external_id, content_sha256, type, x12, warnings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
+      [
+        r.accountId,
+        r.source,
+        r.externalId,
+        r.contentSha256,
+        r.type,
+        r.x12,
+        JSON.stringify(r.warnings),
+      ],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * The report `insertOnce` found stored before: by its upstream id when it has one, else by
+   * its bytes' hash for the same account (or for no account).
+   */
+  getReceived(
+    key: { externalId: string | null; contentSha256: string; accountId: string | null },
+    tx?: Tx,
+  ): Promise<ClaimReport> {
+    return managerOf(this.db, tx).findOneOrFail(ClaimReport, {
+      where: key.externalId
+        ? { externalId: key.externalId }
+        : { contentSha256: key.contentSha256, accountId: key.accountId ?? IsNull() },
+    });
+  }
+
+  /** How many of the report's claims were found, and not. */
+  async setCounts(id: string, matched: number, unmatched: number, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).update(ClaimReport, id, {
+      claimsMatched: matched,
+      claimsUnmatched: unmatched,
+    });
+  }
+
+  /** The report's interchange as received (it must exist). */
+  async x12Of(id: string): Promise<string> {
+    return (await this.db.getRepository(ClaimReport).findOneByOrFail({ id })).x12;
+  }
+
+  /** Whether the clearinghouse's report `externalId` is stored. */
+  async isStored(externalId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      'SELECT 1 FROM claim_reports WHERE external_id = $1',
+      [externalId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The report list's page token the poller of `url` goes on from (null: the first page). */
+  async pageToken(url: string): Promise<string | null> {
+    const rows: { page_token: string | null }[] = await this.db.query(
+      'SELECT page_token FROM claim_report_polls WHERE url = $1',
+      [url],
+    );
+    return rows[0]?.page_token ?? null;
+  }
+
+  async savePageToken(url: string, token: string | null): Promise<void> {
+    await this.db.query(
+      `INSERT INTO claim_report_polls (url, page_token, polled_at) VALUES ($1, $2, now())
+       ON CONFLICT (url) DO UPDATE SET page_token = $2, polled_at = now()`,
+      [url, token],
+    );
+  }
+}
