@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '@/common/codes';
+import { EligibilityRequestsRepository } from '@/modules/eligibility/eligibility-requests.repository';
 import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/intake-writer';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
@@ -21,7 +22,7 @@ describe('IntakeWriter', () => {
   beforeAll(async () => {
     t = await createTestContext({ env: { ROLE: 'api' } });
     db = t.ctx.get(DataSource);
-    writer = new IntakeWriter(db, 60_000);
+    writer = new IntakeWriter(t.ctx.get(EligibilityRequestsRepository), 60_000);
     for (let i = 0; i < 2; i++) accounts.push(await createAccountId(t.ctx));
   });
   afterAll(() => t.close());

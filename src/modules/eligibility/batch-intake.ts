@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, ValidationFailed } from '@/common/errors';
+import { Database } from '@/database/database';
 import { AccountsService } from '@/modules/accounts/accounts.service';
-import type { Location } from '@/modules/accounts/location.entity';
 import { BatchSearchQueue } from './batch.queue';
+import { type BatchItemRow, BatchesRepository } from './batches.repository';
 import { validateBatchBody } from './batch-validation';
 import type { CreateEligibilityDto } from './dto/create-eligibility.dto';
+import { EligibilityRequestsRepository } from './eligibility-requests.repository';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 
 const DUPLICATE_BATCH_UID = 'Eligibility batch with this batch uid already exists.';
-
-interface ItemRow {
-  uid: string;
-  location_id: string;
-  codes: string[];
-  query: unknown;
-  key: string;
-}
 
 /**
  * Batch intake (CONTRACT §13): every item is checked exactly as a single request is (the DTO,
@@ -32,7 +24,9 @@ export class BatchIntake {
   private readonly logger = new Logger(BatchIntake.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: Database,
+    private readonly batches: BatchesRepository,
+    private readonly requests: EligibilityRequestsRepository,
     private readonly accounts: AccountsService,
     private readonly queue: BatchSearchQueue,
   ) {}
@@ -45,14 +39,17 @@ export class BatchIntake {
     const dto = await validateBatchBody(body);
     const errors = new ErrorCollector();
     const batchUid = dto.batch_uid || generateUid();
-    if (dto.batch_uid && (await this.batchExists(accountId, dto.batch_uid)))
+    if (dto.batch_uid && (await this.batches.exists(accountId, dto.batch_uid)))
       errors.add('batch_uid', DUPLICATE_BATCH_UID);
     const rows = await this.checkItems(accountId, dto.items, errors);
     errors.throwIfAny();
 
     let ids: string[];
     try {
-      ids = await this.db.transaction((em) => this.insert(em, accountId, batchUid, rows));
+      ids = await this.database.transaction(async (tx) => {
+        const batchId = await this.batches.insert(accountId, batchUid, rows.length, tx);
+        return this.batches.insertItems(accountId, batchId, rows, tx);
+      });
     } catch (e) {
       // Lost a race with a concurrent request: the unique indexes decide, reported as above.
       if (isUniqueViolation(e, 'eligibility_batches_account_uid_key'))
@@ -76,9 +73,9 @@ export class BatchIntake {
     accountId: string,
     items: CreateEligibilityDto[],
     errors: ErrorCollector,
-  ): Promise<ItemRow[]> {
+  ): Promise<BatchItemRow[]> {
     // Every distinct location code is looked up once.
-    const locations = new Map<string, Location | string>();
+    const locations = new Map<string, { id: string } | string>();
     for (const code of new Set(items.map((i) => i.location_code || ''))) {
       try {
         locations.set(code, await this.accounts.resolveLocation(accountId, code || null));
@@ -90,7 +87,7 @@ export class BatchIntake {
     const firstIndexOfUid = new Map<string, number>();
     // Keys in descending order: the newest-first paginator then lists items in upload order.
     const keys = items.map(() => randomUUID()).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
-    const rows = items.map((item, index): ItemRow => {
+    const rows = items.map((item, index): BatchItemRow => {
       const at = (field: string) => (field ? `items.${index}.${field}` : `items.${index}`);
       const { codes, fieldErrors, requestErrors } = insurerCodesOf(item);
       for (const [field, message] of Object.entries(fieldErrors)) errors.add(at(field), message);
@@ -123,52 +120,10 @@ export class BatchIntake {
   ): Promise<void> {
     const given = items.map((i) => i.request_uid).filter((u): u is string => Boolean(u));
     if (given.length === 0) return;
-    const taken: { uid: string }[] = await this.db.query(
-      `SELECT uid FROM eligibility_requests WHERE account_id = $1 AND uid = ANY($2::text[])`,
-      [accountId, given],
-    );
-    const takenSet = new Set(taken.map((t) => t.uid));
+    const takenSet = await this.requests.takenUids(accountId, given);
     items.forEach((item, index) => {
       if (item.request_uid && takenSet.has(item.request_uid))
         errors.add(`items.${index}.request_uid`, DUPLICATE_UID);
     });
-  }
-
-  private async batchExists(accountId: string, uid: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM eligibility_batches WHERE account_id = $1 AND uid = $2`,
-      [accountId, uid],
-    );
-    return rows.length > 0;
-  }
-
-  /** One INSERT for the batch, one set-based INSERT for its items; answers the items' ids in order. */
-  private async insert(
-    em: EntityManager,
-    accountId: string,
-    batchUid: string,
-    rows: ItemRow[],
-  ): Promise<string[]> {
-    const [batch]: { id: string }[] = await em.query(
-      `INSERT INTO eligibility_batches (account_id, uid, item_count, processing_count)
-       VALUES ($1, $2, $3, $3) RETURNING id`,
-      [accountId, batchUid, rows.length],
-    );
-    const inserted: { id: string }[] = await em.query(
-      `WITH created AS (
-         INSERT INTO eligibility_requests
-           (account_id, uid, kind, location_id, insurer_codes, query, status, job_due_at, batch_id, batch_key)
-         SELECT $1, x.uid, 'search', x.location_id,
-                ARRAY(SELECT jsonb_array_elements_text(x.codes)), x.query, 'processing', now(), $2, x.key
-         FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
-                AS (uid text, location_id uuid, codes jsonb, query jsonb, key uuid))
-              WITH ORDINALITY AS x(uid, location_id, codes, query, key, position)
-         ORDER BY x.position
-         RETURNING id)
-       SELECT id FROM created`,
-      [accountId, batch.id, JSON.stringify(rows)],
-    );
-    // bigserial ids follow the insert order, which follows the items' order.
-    return inserted.map((r) => String(r.id)).sort((a, b) => Number(a) - Number(b));
   }
 }

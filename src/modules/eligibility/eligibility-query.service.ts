@@ -1,24 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { NotFoundError } from '@/common/errors';
-import { pgPool } from '@/database/pg-pool';
 import type { StatementAuditEvent } from '@/modules/audit/audit.guard';
 import { AuditService, type RecordedReads } from '@/modules/audit/audit.service';
 import { REQUEST_UID_MAX_LENGTH } from './dto/create-eligibility.dto';
-import { EligibilityRequest } from './eligibility-request.entity';
+import type { EligibilityRequest } from './eligibility-request.entity';
+import { EligibilityRequestsRepository } from './eligibility-requests.repository';
 import { renderProcessing, ResultVersion } from './eligibility.renderer';
 import { InsurerExchangeEntry, InsurerExchangeLog } from './insurer-exchange-log';
-
-const SELECT_BODY_V1 =
-  'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
-const SELECT_BODY_V2 =
-  'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2';
-
-/** The body of each read of a group (`RecordedReads`: `q.key` is the uid). */
-const RECORDED_BODY = (column: 'body_v1' | 'body_v2') =>
-  `SELECT q.n, er.${column} AS body FROM q
-    JOIN eligibility_requests er ON er.account_id = q.account_id AND er.uid = q.key`;
 
 const notFound = (uid: string) => new NotFoundError(`Eligibility request ${uid} not found.`);
 
@@ -43,13 +31,13 @@ export class EligibilityQueryService {
   private readonly recordedBodies: Record<ResultVersion, RecordedReads<{ body: string | null }>>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly requests: EligibilityRequestsRepository,
     private readonly exchangeLog: InsurerExchangeLog,
     audit: AuditService,
   ) {
     this.recordedBodies = {
-      v1: audit.recordedReads('eligibility-body-recorded-v1', RECORDED_BODY('body_v1')),
-      v2: audit.recordedReads('eligibility-body-recorded-v2', RECORDED_BODY('body_v2')),
+      v1: audit.recordedReads('eligibility-body-recorded-v1', requests.recordedBodySelect('v1')),
+      v2: audit.recordedReads('eligibility-body-recorded-v2', requests.recordedBodySelect('v2')),
     };
   }
 
@@ -61,7 +49,7 @@ export class EligibilityQueryService {
   }
 
   async findRequest(accountId: string, uid: string): Promise<EligibilityRequest | null> {
-    return this.db.getRepository(EligibilityRequest).findOne({ where: { accountId, uid } });
+    return this.requests.findByUid(accountId, uid);
   }
 
   /**
@@ -71,13 +59,9 @@ export class EligibilityQueryService {
    */
   async getBody(accountId: string, uid: string, version: ResultVersion): Promise<string> {
     if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
-    const { rows } = await pgPool(this.db).query<{ body: string | null }>({
-      name: `eligibility-body-${version}`,
-      text: version === 'v1' ? SELECT_BODY_V1 : SELECT_BODY_V2,
-      values: [accountId, uid],
-    });
-    if (rows.length === 0) throw notFound(uid);
-    return rows[0].body ?? renderProcessing(uid);
+    const row = await this.requests.body(accountId, uid, version);
+    if (!row) throw notFound(uid);
+    return row.body ?? renderProcessing(uid);
   }
 
   /**
@@ -103,12 +87,7 @@ export class EligibilityQueryService {
   ): Promise<Map<string, { uid: string; status: string; results: unknown }>> {
     const map = new Map<string, { uid: string; status: string; results: unknown }>();
     if (ids.length === 0) return map;
-    const rows: { id: string; uid: string; status: string; body: string | null }[] =
-      await this.db.query(
-        'SELECT id, uid, status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND id = ANY($2::bigint[])',
-        [accountId, ids],
-      );
-    for (const r of rows) {
+    for (const r of await this.requests.v2BodiesByIds(accountId, ids)) {
       map.set(String(r.id), {
         uid: r.uid,
         status: r.status,
@@ -119,20 +98,11 @@ export class EligibilityQueryService {
   }
 
   async listRecent(accountId: string, limit = 50): Promise<EligibilitySummary[]> {
-    const rows = await this.db.getRepository(EligibilityRequest).find({
-      where: { accountId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+    const rows = await this.requests.listRecent(accountId, limit);
     const complete = rows.filter((r) => r.status === 'complete').map((r) => r.id);
-    const withPlans: { request_id: string }[] = complete.length
-      ? await this.db.query(
-          `SELECT DISTINCT request_id FROM eligibility_results
-           WHERE account_id = $1 AND request_id = ANY($2::bigint[])`,
-          [accountId, complete],
-        )
-      : [];
-    const found = new Set(withPlans.map((r) => String(r.request_id)));
+    const found = complete.length
+      ? await this.requests.withResults(accountId, complete)
+      : new Set<string>();
     return rows.map((r) => summary(r, r.status === 'complete' && !found.has(String(r.id))));
   }
 }

@@ -8,6 +8,7 @@ import { AssistedInsurers } from './assisted-insurers';
 import { BatchCompletion } from './batch-completion';
 import { BatchIntake } from './batch-intake';
 import { BatchQueryService } from './batch-query.service';
+import { BatchesRepository } from './batches.repository';
 import { BatchController } from './batch.controller';
 import { BatchItemProcessor } from './batch.processor';
 import { BATCH_QUEUE, BatchSearchQueue } from './batch.queue';
@@ -16,6 +17,7 @@ import { EligibilityMaintenance } from './eligibility.maintenance';
 import { EligibilityProcessor } from './eligibility.processor';
 import { SEARCH_QUEUE, SearchQueue } from './eligibility.queue';
 import { EligibilityQueryService } from './eligibility-query.service';
+import { EligibilityRequestsRepository } from './eligibility-requests.repository';
 import { SearchFinisher } from './search-finisher';
 import { SearchRunsRepository } from './search-runs.repository';
 import { AssistedSearchesRepository } from './assisted-searches.repository';
@@ -66,6 +68,8 @@ import { SearchRunner } from './search-runner';
     BatchCompletion,
     InsurerSlots,
     AssistedInsurers,
+    EligibilityRequestsRepository,
+    BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.
     EligibilityProcessor,
     BatchItemProcessor,

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
-import { EligibilityRequest } from './eligibility-request.entity';
+import type { EligibilityRequest } from './eligibility-request.entity';
+import { EligibilityRequestsRepository } from './eligibility-requests.repository';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { SearchQueue } from './eligibility.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
@@ -24,13 +23,13 @@ export class EligibilityService {
   private readonly writer: IntakeWriter;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly requests: EligibilityRequestsRepository,
     private readonly accounts: AccountsService,
     private readonly queries: EligibilityQueryService,
     private readonly scheduler: EligibilityScheduler,
     private readonly queue: SearchQueue,
   ) {
-    this.writer = new IntakeWriter(db, queue.spec.leaseMs, () => queue.ownerId);
+    this.writer = new IntakeWriter(requests, queue.spec.leaseMs, () => queue.ownerId);
   }
 
   /** Stores the request as `processing`, enqueues its search, and returns its uid. */
@@ -87,26 +86,17 @@ export class EligibilityService {
         $: [`Eligibility request ${pathUid} is not complete.`],
       });
     }
-    const [result] = await this.db.query(
-      'SELECT id, insurer_code FROM eligibility_results WHERE id = $1 AND request_id = $2',
-      [dto.result_id, parent.id],
-    );
+    const result = await this.requests.findResult(dto.result_id, parent.id);
     if (!result)
       errors.add(
         'result_id',
         `Result ${dto.result_id} does not belong to eligibility request ${pathUid}.`,
       );
-    else {
-      const [person] = await this.db.query(
-        'SELECT id FROM eligibility_persons WHERE id = $1 AND result_id = $2',
-        [dto.person_id, result.id],
+    else if (!(await this.requests.personOfResult(dto.person_id, result.id)))
+      errors.add(
+        'person_id',
+        `Person ${dto.person_id} does not belong to result ${dto.result_id}.`,
       );
-      if (!person)
-        errors.add(
-          'person_id',
-          `Person ${dto.person_id} does not belong to result ${dto.result_id}.`,
-        );
-    }
     errors.throwIfAny();
     return (await this.insertAndEnqueue({
       accountId,
@@ -115,7 +105,7 @@ export class EligibilityService {
       kind: 'details',
       parentId: parent.id,
       location: { id: parent.locationId },
-      insurerCodes: [result.insurer_code],
+      insurerCodes: [result!.insurer_code],
       query: parent.query,
       target: { result_id: dto.result_id, person_id: dto.person_id },
     }))!;
