@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PatientsService } from '@/modules/patients/patients.service';
+import { PatientsRepository } from '@/modules/patients/patients.repository';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
@@ -416,10 +416,13 @@ describe('patients (CONTRACT §6)', () => {
     });
 
     it('keeps deep pages as cheap as the first: an index range scan, no sort, no offset', async () => {
-      const service = t.app.get(PatientsService);
+      const repository = t.app.get(PatientsRepository);
       const page1 = await list(c, { limit: 50 });
       const explain = async (query: Record<string, unknown>) => {
-        const [sql, params] = (await service.listQuery(c.accountId, query)).getQueryAndParameters();
+        const request = { limit: 50, cursor: query.cursor as string | undefined };
+        const [sql, params] = repository
+          .pageQuery(c.accountId, { words: [] }, request)
+          .getQueryAndParameters();
         const runner = t.app.get(DataSource).createQueryRunner();
         await runner.connect();
         await runner.startTransaction();

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ValidationFailed } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
 import { PatientEligibilityLink } from './dto/patient-link.dto';
+import { PatientsRepository } from './patients.repository';
 import { PatientsService } from './patients.service';
 
 /** Ties eligibility requests to a patient record (CONTRACT §6). */
 @Injectable()
 export class PatientLinksService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: PatientsRepository,
     private readonly patients: PatientsService,
     private readonly eligibility: EligibilityQueryService,
     @InjectConfig() private readonly config: AppConfig,
@@ -24,11 +23,7 @@ export class PatientLinksService {
     const request = await this.eligibility.findRequest(accountId, requestUid);
     if (!request)
       throw ValidationFailed.field('request_uid', `Eligibility request ${requestUid} not found.`);
-    await this.db.query(
-      `INSERT INTO patient_eligibility_links (patient_id, request_id, account_id) VALUES ($1, $2, $3)
-       ON CONFLICT (patient_id, request_id) DO NOTHING`,
-      [patient.id, request.id, accountId],
-    );
+    await this.repository.link(accountId, patient.id, request.id);
     const [link] = await this.render(accountId, patient.code, [request.id]);
     return link;
   }
@@ -36,16 +31,8 @@ export class PatientLinksService {
   /** The patient's links, newest first. */
   async list(accountId: string, code: string): Promise<PatientEligibilityLink[]> {
     const patient = await this.patients.findByCode(accountId, code);
-    const rows: { request_id: string }[] = await this.db.query(
-      `SELECT request_id FROM patient_eligibility_links WHERE patient_id = $1 AND account_id = $2
-       ORDER BY created_at DESC, request_id DESC LIMIT 500`,
-      [patient.id, accountId],
-    );
-    return this.render(
-      accountId,
-      patient.code,
-      rows.map((r) => String(r.request_id)),
-    );
+    const requestIds = await this.repository.linkedRequestIds(accountId, patient.id);
+    return this.render(accountId, patient.code, requestIds);
   }
 
   /** Where staff see the patient in the web application. */

@@ -5,12 +5,13 @@ import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { PatientLinksService } from './patient-links.service';
 import { Patient } from './patient.entity';
 import { PatientsController } from './patients.controller';
+import { PatientsRepository } from './patients.repository';
 import { PatientsService } from './patients.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule],
   controllers: [PatientsController],
-  providers: [PatientsService, PatientLinksService],
+  providers: [PatientsRepository, PatientsService, PatientLinksService],
   exports: [PatientsService, PatientLinksService],
 })
 export class PatientsModule {}
