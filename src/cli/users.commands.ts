@@ -1,5 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { USER_ROLES, type UserRole } from '@/modules/accounts/user.entity';
+import { USER_ROLES, type UserRole } from '@/modules/accounts/user-roles';
 import { UsersService } from '@/modules/accounts/users.service';
 import { describeError, fail, print } from './output';
 

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import type { UserRole } from '@/modules/accounts/user.entity';
+import type { UserRole } from '@/modules/accounts/user-roles';
 import { UsersService } from '@/modules/accounts/users.service';
 import { REDIS } from '@/modules/redis/redis.module';
 

@@ -1,8 +1,5 @@
+import type { UserRole } from './user-roles';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-/** CONTRACT §20: `admin` does everything; `staff` works with patients, checks and claims only. */
-export const USER_ROLES = ['admin', 'staff'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 /** A person who signs in to the web application; belongs to one account. */
 @Entity('users')

@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError, ValidationFailed } from '@/common/errors'
 import { hashPassword, verifyPassword } from '@/common/passwords';
 import { Database, type Tx } from '@/database/database';
 import type { UserTokenPurpose } from './user-token.entity';
-import type { User, UserRole } from './user.entity';
+import type { User } from './user.entity';
+import type { UserRole } from './user-roles';
 import {
   claimToken,
   liveTokenUser,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import type { UserRole } from '@/modules/accounts/user.entity';
+import type { UserRole } from '@/modules/accounts/user-roles';
 import { type UserSummary, UsersService } from '@/modules/accounts/users.service';
 import { AuditService } from '@/modules/audit/audit.service';
 import {

@@ -5,7 +5,8 @@ import type session from 'express-session';
 import 'express-session';
 import type Redis from 'ioredis';
 import { AccountsService } from '@/modules/accounts/accounts.service';
-import type { User, UserRole } from '@/modules/accounts/user.entity';
+import type { User } from '@/modules/accounts/user.entity';
+import type { UserRole } from '@/modules/accounts/user-roles';
 import { InjectRedis } from '@/modules/redis/redis.module';
 
 /** CONTRACT §20: a session ends after 30 minutes without a request, and 12 hours after sign-in. */

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConflictError, type ErrorTree } from '@/common/errors';
-import type { UserRole } from '@/modules/accounts/user.entity';
+import type { UserRole } from '@/modules/accounts/user-roles';
 import { UsersService } from '@/modules/accounts/users.service';
 import { type AuditContext, auditContextOf } from '@/modules/audit/security-events';
 import { ChangeRoleDto, InviteUserDto } from './dto/users.dto';

@@ -1,4 +1,4 @@
-import { USER_ROLES } from '@/modules/accounts/user.entity';
+import { USER_ROLES } from '@/modules/accounts/user-roles';
 import { MIN_PASSWORD_LENGTH } from '@/modules/accounts/users.service';
 import { EmailField, StringField } from '@/common/validation/fields';
 
