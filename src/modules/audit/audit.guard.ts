@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import type { AppRequest } from '@/common/request-context';
-import { webUser } from '@/modules/web/web-context';
+import { webUser } from '@/common/web-user';
 import { AUDIT_METADATA, type AuditIdSource, type AuditSpec } from './audited';
 import { type AuditActor, type AuditRecord, AuditService } from './audit.service';
 

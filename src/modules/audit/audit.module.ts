@@ -2,9 +2,11 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditEvent } from './audit-event.entity';
+import { AuditEventsRepository } from './audit-events.repository';
 import { AuditController } from './audit.controller';
 import { AuditGuard } from './audit.guard';
 import { AuditService } from './audit.service';
+import { PhiPurgesRepository } from './retention/phi-purges.repository';
 import { PhiRetention } from './retention/phi-retention';
 import { RouteDeclarationCheck } from './route-declarations';
 
@@ -16,7 +18,14 @@ import { RouteDeclarationCheck } from './route-declarations';
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEvent]), DiscoveryModule],
   controllers: [AuditController],
-  providers: [AuditService, AuditGuard, RouteDeclarationCheck, PhiRetention],
+  providers: [
+    AuditEventsRepository,
+    AuditService,
+    AuditGuard,
+    RouteDeclarationCheck,
+    PhiPurgesRepository,
+    PhiRetention,
+  ],
   exports: [AuditService, AuditGuard],
 })
 export class AuditModule {}

@@ -1,12 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
+import { type WebUser, webUser } from '@/common/web-user';
 
 declare module 'express-session' {
   interface SessionData {
-    userId?: string;
-    accountId?: string;
-    email?: string;
     csrf?: string;
     /** Signed in through an embedded-session link: pages render without the top navigation. */
     embedded?: boolean;
@@ -14,25 +12,7 @@ declare module 'express-session' {
   }
 }
 
-export interface WebUser {
-  userId: string;
-  accountId: string;
-  email: string;
-  /** CONTRACT §20; a session without one is granted nothing beyond staff. */
-  role: 'admin' | 'staff';
-}
-
-export function webUser(req: Request): WebUser | null {
-  const s = req.session;
-  return s?.userId && s.accountId && s.email
-    ? {
-        userId: s.userId,
-        accountId: s.accountId,
-        email: s.email,
-        role: s.role === 'admin' ? 'admin' : 'staff',
-      }
-    : null;
-}
+export { type WebUser, webUser };
 
 /** The signed-in user's account: every page behind requireSignIn has one. */
 export function accountOf(req: Request): string {
