@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ValidationFailed } from '@/common/errors';
 import { openSecret, sealSecret } from '@/common/secret-box';
 import { InjectConfig } from '@/config/config.module';
@@ -10,16 +8,9 @@ import { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-address
 import { type InsurerCode, isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
 import { type EligibilityPath, eligibilityPath } from './insurer-directory.table';
 import { InsurerRegistry } from './insurer-registry.service';
+import { type InsurerSettingRow, InsurerSettingsRepository } from './insurer-settings.repository';
 
-/** An `account_insurers` row as a search reads it. */
-export interface InsurerSettingRow {
-  insurer_code: string;
-  enabled: boolean;
-  username: string | null;
-  password_sealed: string | null;
-  /** CONTRACT §18: `assisted` when the account sends this insurer's checks to a person. */
-  eligibility_mode?: 'assisted' | null;
-}
+export type { InsurerSettingRow } from './insurer-settings.repository';
 
 export interface InsurerSetting {
   code: string;
@@ -62,26 +53,13 @@ export class InsurerSettingsService {
   private readonly logger = new Logger(InsurerSettingsService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly settings: InsurerSettingsRepository,
     @InjectConfig() private readonly config: AppConfig,
     private readonly registry: InsurerRegistry,
   ) {}
 
   async list(accountId: string): Promise<InsurerSetting[]> {
-    const rows: {
-      insurer_code: string;
-      enabled: boolean;
-      username: string | null;
-      credentials_set_at: Date | null;
-      claims_mailing_address: string | null;
-      eligibility_mode: 'assisted' | null;
-      credentials_status: 'ok' | 'needs_attention';
-    }[] = await this.db.query(
-      `SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address, eligibility_mode,
-              credentials_status
-       FROM account_insurers WHERE account_id = $1`,
-      [accountId],
-    );
+    const rows = await this.settings.list(accountId);
     const byCode = new Map(rows.map((r) => [r.insurer_code, r]));
     return KNOWN_INSURERS.map(({ code, name }) => {
       const row = byCode.get(code);
@@ -119,40 +97,24 @@ export class InsurerSettingsService {
     mode: 'assisted' | null,
   ): Promise<void> {
     this.assertKnown(code);
-    await this.db.query(
-      `INSERT INTO account_insurers (account_id, insurer_code, eligibility_mode) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET eligibility_mode = $3, updated_at = now()`,
-      [accountId, code, mode],
-    );
+    await this.settings.upsertEligibilityMode(accountId, code, mode);
     this.logger.log({ accountId, insurer: code, mode: mode ?? 'default' }, 'insurer path set');
   }
 
   /** A verifier could not sign in with the stored credentials: the Passwords page says so. */
   async markCredentialsNeedAttention(accountId: string, code: string): Promise<void> {
-    await this.db.query(
-      `UPDATE account_insurers SET credentials_status = 'needs_attention', updated_at = now()
-       WHERE account_id = $1 AND insurer_code = $2 AND password_sealed IS NOT NULL`,
-      [accountId, code],
-    );
+    await this.settings.markCredentialsNeedAttention(accountId, code);
   }
 
   /** The account's stored credentials for `code`, decrypted; null when none are stored. */
   async credentialsOf(accountId: string, code: string): Promise<InsurerCredentials | null> {
-    const rows: InsurerSettingRow[] = await this.db.query(
-      `SELECT insurer_code, enabled, username, password_sealed FROM account_insurers
-       WHERE account_id = $1 AND insurer_code = $2`,
-      [accountId, code],
-    );
-    return rows[0] ? this.forSearch(accountId, code, rows[0]).credentials : null;
+    const row = await this.settings.findForSearch(accountId, code);
+    return row ? this.forSearch(accountId, code, row).credentials : null;
   }
 
   async setEnabled(accountId: string, code: string, enabled: boolean): Promise<void> {
     this.assertKnown(code);
-    await this.db.query(
-      `INSERT INTO account_insurers (account_id, insurer_code, enabled) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET enabled = $3, updated_at = now()`,
-      [accountId, code, enabled],
-    );
+    await this.settings.upsertEnabled(accountId, code, enabled);
     this.logger.log({ accountId, insurer: code, enabled }, 'insurer toggled');
   }
 
@@ -172,25 +134,13 @@ export class InsurerSettingsService {
       errors.password = { $: ['Ensure this field has no more than 500 characters.'] };
     if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
     const sealed = sealSecret(this.config.encryptionKey, password, aad(accountId, code));
-    await this.db.query(
-      `INSERT INTO account_insurers (account_id, insurer_code, username, password_sealed, credentials_set_at)
-       VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (account_id, insurer_code)
-       DO UPDATE SET username = $3, password_sealed = $4, credentials_set_at = now(),
-         credentials_status = 'ok', updated_at = now()`,
-      [accountId, code, username.trim(), sealed],
-    );
+    await this.settings.upsertCredentials(accountId, code, username.trim(), sealed);
     this.logger.log({ accountId, insurer: code }, 'insurer credentials set');
   }
 
   async deleteCredentials(accountId: string, code: string): Promise<void> {
     this.assertKnown(code);
-    await this.db.query(
-      `UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL,
-         credentials_status = 'ok', updated_at = now()
-       WHERE account_id = $1 AND insurer_code = $2`,
-      [accountId, code],
-    );
+    await this.settings.clearCredentials(accountId, code);
     this.logger.log({ accountId, insurer: code }, 'insurer credentials deleted');
   }
 
@@ -221,11 +171,7 @@ export class InsurerSettingsService {
 
   /** Where the account's paper claims to `code` are mailed (CONTRACT §21). */
   async claimsMailing(accountId: string, code: string): Promise<ClaimsMailing> {
-    const rows: { claims_mailing_address: string | null }[] = await this.db.query(
-      'SELECT claims_mailing_address FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
-      [accountId, code],
-    );
-    return mailingOf(code, rows[0]?.claims_mailing_address ?? null);
+    return mailingOf(code, await this.settings.findClaimsMailingAddress(accountId, code));
   }
 
   /**
@@ -246,11 +192,7 @@ export class InsurerSettingsService {
           ? "Write the payer's name, the street or P.O. box, and last the city, state and ZIP code (Mason, OH 45040), one line each."
           : null;
     if (problem) throw ValidationFailed.field('claims_mailing_address', problem);
-    await this.db.query(
-      `INSERT INTO account_insurers (account_id, insurer_code, claims_mailing_address) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET claims_mailing_address = $3, updated_at = now()`,
-      [accountId, code, stored],
-    );
+    await this.settings.upsertClaimsMailingAddress(accountId, code, stored);
     this.logger.log(
       { accountId, insurer: code, override: stored !== null },
       'claims mailing address set',

@@ -6,6 +6,7 @@ import { DemoVisionConnector } from './demo/demo-vision.connector';
 import { InsurerDirectory } from './insurer-directory.service';
 import { InsurersController } from './insurers.controller';
 import { InsurerRegistry } from './insurer-registry.service';
+import { InsurerSettingsRepository } from './insurer-settings.repository';
 import { InsurerSettingsService } from './insurer-settings.service';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */
@@ -14,6 +15,7 @@ import { InsurerSettingsService } from './insurer-settings.service';
   controllers: [InsurersController],
   providers: [
     InsurerRegistry,
+    InsurerSettingsRepository,
     InsurerSettingsService,
     DemoVisionConnector,
     clearinghouseClientProvider,
