@@ -1,31 +1,24 @@
-import { asTx } from '@/database/database';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '@/common/errors';
-import { fetchKeysetPage, keysetQuery } from '@/common/pagination/keyset-paginator';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { readTaskView, showVerification } from '@/modules/eligibility/assisted-insurers';
+import { Database, type Tx } from '@/database/database';
+import { showVerification } from '@/modules/eligibility/assisted-insurers';
 import { BatchSearchQueue } from '@/modules/eligibility/batch.queue';
 import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
 import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { taskView, type TaskView } from './task-view';
+import type { Evidence, FailReason, TaskState } from './verification-task.entity';
 import {
-  TASK_VIEW_COLUMNS,
-  TASK_VIEW_FROM,
-  taskView,
-  type TaskView,
-  type TaskViewRow,
-} from './task-view';
-import {
-  type Evidence,
-  type FailReason,
-  type TaskHistoryEntry,
-  type TaskState,
-  VerificationTask,
-} from './verification-task.entity';
+  type LockedTask,
+  type TaskColumns,
+  type TaskFilter,
+  VerificationTasksRepository,
+} from './verification-tasks.repository';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+
+export type { TaskFilter } from './verification-tasks.repository';
 
 /** Who acts on a task: an API key (a bot, a vendor) or a web user (staff). */
 export interface Verifier {
@@ -36,31 +29,13 @@ export interface Verifier {
   name: string;
 }
 
-export interface TaskFilter {
-  state?: string;
-  insurerCode?: string;
-  dueBefore?: string;
-  limit: number;
-  cursor?: string | null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface LockedTask {
-  id: string;
-  request_id: string;
-  batch_id: string | null;
-  insurer_code: string;
-  state: TaskState;
-  lease_holder: string | null;
-  lease_until: Date | null;
-}
 
 /** What a change does to a locked task: its new columns, and the history line it adds. */
 interface Change {
   state: TaskState;
   detail: string | null;
-  columns?: Record<string, unknown>;
+  columns?: TaskColumns;
   /** Keep (claim) or drop (anything else) the lease. */
   lease?: { holder: string; name: string; minutes: number };
   /** The request may go on (an answer): wake it. */
@@ -79,7 +54,8 @@ export class VerificationTasks {
   private readonly logger = new Logger(VerificationTasks.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly database: Database,
+    private readonly tasks: VerificationTasksRepository,
     @InjectConfig() private readonly config: AppConfig,
     private readonly searchQueue: SearchQueue,
     private readonly batchQueue: BatchSearchQueue,
@@ -90,22 +66,9 @@ export class VerificationTasks {
     accountId: string,
     filter: TaskFilter,
   ): Promise<{ result: TaskView[]; next_cursor: string | null }> {
-    const qb = this.db
-      .getRepository(VerificationTask)
-      .createQueryBuilder('t')
-      .where('t.account_id = :accountId', { accountId });
-    if (filter.state) qb.andWhere('t.state = :state', { state: filter.state });
-    if (filter.insurerCode) qb.andWhere('t.insurer_code = :code', { code: filter.insurerCode });
-    if (filter.dueBefore)
-      qb.andWhere('t.due_by < CAST(:due AS timestamptz)', { due: filter.dueBefore });
-    const page = await fetchKeysetPage(keysetQuery(qb, filter), filter);
+    const page = await this.tasks.page(accountId, filter);
     const ids = page.result.map((r) => r.id);
-    const rows: TaskViewRow[] = ids.length
-      ? await this.db.query(
-          `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM} WHERE t.account_id = $1 AND t.id = ANY($2::uuid[])`,
-          [accountId, ids],
-        )
-      : [];
+    const rows = ids.length ? await this.tasks.viewsByIds(accountId, ids) : [];
     const byId = new Map(rows.map((r) => [r.id, taskView(r)]));
     return {
       result: ids.map((id) => byId.get(id)!).filter(Boolean),
@@ -115,19 +78,14 @@ export class VerificationTasks {
 
   /** The account's open tasks, soonest due first (the web queue). */
   async queue(accountId: string, limit = 200): Promise<TaskView[]> {
-    const rows: TaskViewRow[] = await this.db.query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM}
-       WHERE t.account_id = $1 AND t.state IN ('queued', 'in_progress', 'needs_info')
-       ORDER BY t.due_by, t.id LIMIT $2`,
-      [accountId, limit],
-    );
+    const rows = await this.tasks.openViews(accountId, limit);
     return rows.map((r) => taskView(r));
   }
 
   async get(accountId: string, id: string): Promise<TaskView> {
-    const view = UUID.test(id) ? await readTaskView(this.db, accountId, id) : null;
-    if (!view) throw notFound(id);
-    return view;
+    const row = UUID.test(id) ? await this.tasks.findView(accountId, id) : undefined;
+    if (!row) throw notFound(id);
+    return taskView(row);
   }
 
   /** Leases the task to the verifier for VERIFICATION_LEASE_MINUTES (again: extends it). */
@@ -234,21 +192,11 @@ export class VerificationTasks {
     decide: (task: LockedTask) => Change,
   ): Promise<TaskView> {
     if (!UUID.test(id)) throw notFound(id);
-    const woken = await this.db.transaction(async (em) => {
-      const [head]: { request_id: string }[] = await em.query(
-        'SELECT request_id FROM verification_tasks WHERE id = $1 AND account_id = $2',
-        [id, verifier.accountId],
-      );
-      if (!head) throw notFound(id);
-      await em.query('SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE', [
-        head.request_id,
-      ]);
-      const [task]: LockedTask[] = await em.query(
-        `SELECT t.id, t.request_id, r.batch_id, t.insurer_code, t.state, t.lease_holder, t.lease_until
-         FROM verification_tasks t JOIN eligibility_requests r ON r.id = t.request_id
-         WHERE t.id = $1 FOR UPDATE OF t`,
-        [id],
-      );
+    const woken = await this.database.transaction(async (tx) => {
+      const requestId = await this.tasks.requestIdOf(verifier.accountId, id, tx);
+      if (!requestId) throw notFound(id);
+      await this.tasks.lockRequest(requestId, tx);
+      const task = (await this.tasks.lockTask(id, tx))!;
       const leased =
         task.state === 'in_progress' &&
         task.lease_until &&
@@ -256,11 +204,11 @@ export class VerificationTasks {
       if (leased && task.lease_holder !== verifier.id)
         throw new ConflictError('Another verifier holds this task; try again when its lease ends.');
       const change = decide(task);
-      await this.write(em, task, verifier, change);
-      await showVerification(em, task.request_id);
+      await this.write(tx, task, verifier, change);
+      await showVerification(tx, task.request_id);
       if (!change.wakes) return null;
       const queue = task.batch_id ? this.batchQueue : this.searchQueue;
-      return (await queue.wakeInTx(asTx(em), task.request_id))
+      return (await queue.wakeInTx(tx, task.request_id))
         ? { queue, requestId: task.request_id }
         : null;
     });
@@ -269,31 +217,17 @@ export class VerificationTasks {
     return this.get(verifier.accountId, id);
   }
 
-  private async write(em: EntityManager, task: LockedTask, verifier: Verifier, change: Change) {
-    const entry: TaskHistoryEntry = {
+  private write(tx: Tx, task: LockedTask, verifier: Verifier, change: Change): Promise<void> {
+    const entry = {
       at: new Date().toISOString(),
       state: change.state,
       actor: verifier.name,
       detail: change.detail,
     };
-    const columns = change.columns ?? {};
-    const names = Object.keys(columns);
-    const sets = names.map((n, i) => `, ${n} = $${i + 7}`).join('');
-    await em.query(
-      `UPDATE verification_tasks
-       SET state = $2, history = history || $3::jsonb, updated_at = now(),
-           lease_holder = $4::varchar, lease_holder_name = $5::varchar,
-           lease_until = CASE WHEN $4::varchar IS NULL THEN NULL ELSE now() + ($6 || ' minutes')::interval END${sets}
-       WHERE id = $1`,
-      [
-        task.id,
-        change.state,
-        JSON.stringify([entry]),
-        change.lease?.holder ?? null,
-        change.lease?.name ?? null,
-        String(change.lease?.minutes ?? 0),
-        ...names.map((n) => columns[n]),
-      ],
+    return this.tasks.write(
+      task.id,
+      { state: change.state, entry, lease: change.lease, columns: change.columns },
+      tx,
     );
   }
 }

@@ -4,6 +4,7 @@ import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
+import { VerificationTasksRepository } from './verification-tasks.repository';
 import { VerificationTasks } from './verification-tasks.service';
 
 /**
@@ -14,7 +15,7 @@ import { VerificationTasks } from './verification-tasks.service';
 @Module({
   imports: [EligibilityModule, InsurersModule, WebhooksModule],
   controllers: [VerificationTasksController],
-  providers: [VerificationTasks, VerificationMaintenance],
+  providers: [VerificationTasksRepository, VerificationTasks, VerificationMaintenance],
   exports: [VerificationTasks],
 })
 export class VerificationModule {}
