@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { read837 } from '@/modules/x12/x837.reader';
+import { read837 } from './x12/x837.reader';
 import { check837Structure } from '@/modules/x12/x837.structure';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { Inquiry270 } from '@/modules/x12/x270.reader';
+import type { Inquiry270 } from './x12/x270.reader';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

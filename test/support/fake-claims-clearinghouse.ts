@@ -3,7 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { readInterchange } from '@/modules/x12/x12.envelope';
 import { writeInterchange } from '@/modules/x12/x12.writer';
-import { Claim837, read837 } from '@/modules/x12/x837.reader';
+import { Claim837, read837 } from '../x12/x837.reader';
 
 /** What the fake answers to one 837P submission. */
 export type SubmitStep =

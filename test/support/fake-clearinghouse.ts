@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { read270, Inquiry270 } from '@/modules/x12/x270.reader';
+import { read270, Inquiry270 } from '../x12/x270.reader';
 import { aaa271, found271, inactive271 } from '../x12/fixtures';
 
 /** What the fake answers to one eligibility call. */

@@ -1,6 +1,6 @@
 import { write837 } from '@/modules/x12/x837.writer';
 import { check837Structure } from '@/modules/x12/x837.structure';
-import { read837 } from '@/modules/x12/x837.reader';
+import { read837 } from '../../../test/x12/x837.reader';
 import { VARIANT_ENVELOPE } from '@/modules/x12/x837.variants';
 import type { BillingProvider } from './claim-billing-provider';
 import type { ClaimServiceLine } from './claim-service-line.entity';

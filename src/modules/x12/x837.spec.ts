@@ -1,7 +1,7 @@
 import { sumDecimals } from '@/common/decimal';
 import { X12WriteError } from './x12.errors';
 import { tokenize } from './x12.tokenizer';
-import { read837 } from './x837.reader';
+import { read837 } from '../../../test/x12/x837.reader';
 import { ProfessionalClaim, write837, x12Amount } from './x837.writer';
 import type { EnvelopeSettings } from './x12.writer';
 import { check837Structure } from './x837.structure';
