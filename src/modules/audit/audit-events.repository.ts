@@ -15,6 +15,9 @@ export interface AuditFilter {
   resourceId?: string | null;
 }
 
+/** A row a recorded read answers (its columns as the caller's select names them). */
+export type RecordedRow = QueryResultRow;
+
 /**
  * The reads of a group as the select of `recordedReads` sees them, one row per read: the select
  * reads `FROM ${q.reads}` and answers `${q.n}` (as `n`) with its columns, for the row of

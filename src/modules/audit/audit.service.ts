@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryResultRow } from 'pg';
 import { GroupCommit } from '@/common/group-commit';
 import type { KeysetPage } from '@/common/pagination/keyset-paginator';
 import type { AuditEvent } from './audit-event.entity';
@@ -8,6 +7,7 @@ import {
   AuditEventsRepository,
   type RecordedReads,
   type RecordedReadsSource,
+  type RecordedRow,
 } from './audit-events.repository';
 import { type AuditEventRow, type AuditRecord, eventRow } from './audit-record';
 
@@ -37,7 +37,7 @@ export class AuditService {
    * Reads recorded in groups (`RecordedReads`): `select` reads the caller's rows for the reads
    * of a group (`RecordedReadsSource`); `name` names the prepared statement.
    */
-  recordedReads<R extends QueryResultRow>(
+  recordedReads<R extends RecordedRow>(
     name: string,
     select: (q: RecordedReadsSource) => string,
   ): RecordedReads<R> {
