@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SEARCH_QUEUE } from '@/modules/eligibility/eligibility.queue';
+import { SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';

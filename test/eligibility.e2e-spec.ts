@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SEARCH_QUEUE } from '@/modules/eligibility/eligibility.queue';
+import { SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
-import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
+import { DeliveryQueue } from '@/modules/webhooks/delivery.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

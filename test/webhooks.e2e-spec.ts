@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { DELIVERY_QUEUE } from '@/modules/webhooks/webhooks.queue';
+import { DELIVERY_QUEUE } from '@/modules/webhooks/delivery.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -5,7 +5,7 @@ import { AssistedSearchesRepository } from '@/modules/eligibility/assisted-searc
 import { BatchIntake } from '@/modules/eligibility/batch-intake';
 import { BatchProgressRepository } from '@/modules/eligibility/batch-progress.repository';
 import type { EligibilityPerson } from '@/modules/eligibility/eligibility-result.entity';
-import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
+import { SearchQueue } from '@/modules/eligibility/search.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerExchangesRepository } from '@/modules/eligibility/insurer-exchanges.repository';
 import { type Finishing, SearchRunsRepository } from '@/modules/eligibility/search-runs.repository';

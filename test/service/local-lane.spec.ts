@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/eligibility.queue';
+import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
-import { SearchQueue } from '@/modules/eligibility/eligibility.queue';
+import { SearchQueue } from '@/modules/eligibility/search.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
 import { SearchFinisher } from '@/modules/eligibility/search-finisher';

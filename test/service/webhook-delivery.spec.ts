@@ -3,7 +3,7 @@ import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query
 import { SearchFinisher } from '@/modules/eligibility/search-finisher';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { WebhooksProcessor } from '@/modules/webhooks/webhooks.processor';
-import { DeliveryQueue } from '@/modules/webhooks/webhooks.queue';
+import { DeliveryQueue } from '@/modules/webhooks/delivery.queue';
 import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';

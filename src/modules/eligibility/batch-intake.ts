@@ -4,7 +4,7 @@ import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, ValidationFailed } from '@/common/errors';
 import { Database } from '@/database/database';
 import { AccountsService } from '@/modules/accounts/accounts.service';
-import { BatchSearchQueue } from './batch.queue';
+import { BatchSearchQueue } from './batch-search.queue';
 import { type BatchItemRow, BatchesRepository } from './batches.repository';
 import { validateBatchBody } from './batch-validation';
 import type { CreateEligibilityDto } from './dto/create-eligibility.dto';

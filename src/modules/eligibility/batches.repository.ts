@@ -5,7 +5,7 @@ import { type KeysetPage, paginateKeyset } from '@/common/pagination/keyset-pagi
 import { managerOf, type Tx } from '@/database/database';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { EligibilityBatch } from './batch.entity';
-import { BatchSearchQueue } from './batch.queue';
+import { BatchSearchQueue } from './batch-search.queue';
 import { EligibilityRequest } from './eligibility-request.entity';
 
 /** A batch item as intake stores it (an eligibility request of the batch). */

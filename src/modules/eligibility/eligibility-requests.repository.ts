@@ -6,7 +6,7 @@ import { pgPool } from '@/database/pg-pool';
 import type { RecordedReadsSource } from '@/modules/audit/audit.service';
 import type { MemberQuery } from '@/modules/insurers/insurer-connector';
 import { EligibilityRequest } from './eligibility-request.entity';
-import { SearchQueue } from './eligibility.queue';
+import { SearchQueue } from './search.queue';
 import type { ResultVersion } from './eligibility.renderer';
 import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from './search-lease';
 
@@ -53,14 +53,14 @@ const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
     SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::bigint[], $5::uuid[],
       $6::varchar[], $7::jsonb[], $8::jsonb[], $9::jsonb[], $10::varchar[])
       AS q(account_id, uid, kind, parent_id, location_id, location_code, insurer_codes, query,
-        target, lease_job)),
+        target, run_job)),
   leased AS (
     INSERT INTO eligibility_requests
       (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
        ${queue.sql.insertColumns})
     SELECT q.account_id, q.uid, q.kind, q.parent_id, l.id,
       ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, 'processing',
-      ${queue.sql.leasedValues({ job: 'q.lease_job', leaseMs: '$11', owner: '$12' })}
+      ${queue.sql.leasedValues({ job: 'q.run_job', leaseMs: '$11', owner: '$12' })}
     FROM q CROSS JOIN LATERAL (
       SELECT l.id FROM locations l
       WHERE l.account_id = q.account_id

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
-import { SEARCH_QUEUE } from './eligibility.queue';
+import { SEARCH_QUEUE } from './search.queue';
 import { SearchRunner } from './search-runner';
 
 /** Thin: the runner decides everything; a run is idempotent, so duplicates are harmless. */

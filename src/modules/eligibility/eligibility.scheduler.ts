@@ -3,8 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AssistedSearchesRepository } from './assisted-searches.repository';
 import { SearchFinisher } from './search-finisher';
 import { SearchRunsRepository } from './search-runs.repository';
-import { BatchSearchQueue } from './batch.queue';
-import { SearchQueue } from './eligibility.queue';
+import { BatchSearchQueue } from './batch-search.queue';
+import { SearchQueue } from './search.queue';
 import type { SearchLane } from './insurer-slots';
 import type { SettledOutcomes } from './search-outcome';
 

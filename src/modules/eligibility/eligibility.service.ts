@@ -7,7 +7,7 @@ import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility
 import type { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityRequestsRepository } from './eligibility-requests.repository';
 import { EligibilityQueryService } from './eligibility-query.service';
-import { SearchQueue } from './eligibility.queue';
+import { SearchQueue } from './search.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { type IntakeStored, IntakeWriter } from './intake-writer';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';

@@ -5,7 +5,7 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { DeliverySender } from './delivery-sender';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { DeliveryQueue } from './webhooks.queue';
+import { DeliveryQueue } from './delivery.queue';
 
 /** A delivery just recorded (with its first attempt leased to this process where it makes it). */
 export interface LeasedDelivery {

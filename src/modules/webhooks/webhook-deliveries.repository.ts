@@ -15,7 +15,7 @@ import {
   type WebhookTopic,
   type WebhookVersion,
 } from './webhook.entity';
-import { DeliveryQueue } from './webhooks.queue';
+import { DeliveryQueue } from './delivery.queue';
 
 /** A claim, batch, remittance or verification event, one delivery per subscribed webhook. */
 export interface EventDeliveries {

@@ -7,7 +7,7 @@ import type { Tx } from '@/database/database';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import { type FinishingSql, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookTopic, WebhookVersion } from './webhook.entity';
-import { DeliveryQueue } from './webhooks.queue';
+import { DeliveryQueue } from './delivery.queue';
 
 export type { FinishingSql } from './webhook-deliveries.repository';
 

@@ -9,7 +9,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksProcessor } from './webhooks.processor';
-import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from './delivery.queue';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 

@@ -7,7 +7,7 @@ import type { AppConfig } from '@/config/env';
 import { DeliverySender } from './delivery-sender';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksRepository } from './webhooks.repository';
-import { DELIVERY_QUEUE, DeliveryQueue } from './webhooks.queue';
+import { DELIVERY_QUEUE, DeliveryQueue } from './delivery.queue';
 
 /**
  * Automatic delivery attempts. A delivery stops when it succeeds, when its retries run out

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
-import { BATCH_QUEUE } from './batch.queue';
+import { BATCH_QUEUE } from './batch-search.queue';
 import { SearchRunner } from './search-runner';
 
 /** Thin, like the single lane's processor: the runner decides everything. */
