@@ -3,8 +3,103 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * Boundaries (issue 32). Feature code (services, controllers, processors) reaches the database
+ * only through repositories (`*.repository.ts`) and `Database.transaction`; entities and module
+ * files declare tables; src/database and src/common/queue are the data layer itself.
+ */
+const DATA_LAYER = [
+  'src/**/*.repository.ts',
+  'src/**/*.entity.ts',
+  'src/**/*.module.ts',
+  'src/**/*.spec.ts',
+  'src/database/**',
+  // DbQueue is the repository of every queue's lease columns; lease-recovery.ts holds its sweeps.
+  'src/common/queue/db-queue.ts',
+  'src/common/queue/lease-recovery.ts',
+  // The keyset paginator extends a repository's query builder.
+  'src/common/pagination/**',
+  // The HTTP error filter maps the driver's QueryFailedError (unique violations) to 409/400.
+  'src/common/http-exception.filter.ts',
+  // The CLI's composition root opens the data source like AppModule does.
+  'src/cli.ts',
+];
+const REPOSITORY_ONLY =
+  'Only repositories (*.repository.ts) and src/database use this; inject a repository, or Database for a transaction.';
+const boundaries = {
+  files: ['src/**/*.ts'],
+  ignores: DATA_LAYER,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          { name: 'typeorm', message: REPOSITORY_ONLY },
+          { name: '@nestjs/typeorm', message: REPOSITORY_ONLY },
+          { name: 'pg', message: REPOSITORY_ONLY },
+          { name: '@/database/pg-pool', message: REPOSITORY_ONLY },
+          { name: '@/database/data-source', message: REPOSITORY_ONLY },
+          {
+            name: '@/database/database',
+            importNames: ['managerOf', 'queryableOf', 'asTx', 'dataSourceOf'],
+            message: REPOSITORY_ONLY,
+          },
+        ],
+        patterns: [
+          {
+            // Another module's table is that module's business: use its service or its types.
+            group: ['@/modules/*/**/*.entity'],
+            allowTypeImports: true,
+            message:
+              "Import another module's entity as a type only; its rows are that module's repository's.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
+/** Lease columns are DbQueue's, in every file that is not the queue's own definition. */
+const leaseColumns = {
+  files: ['src/**/*.ts'],
+  ignores: [
+    'src/common/queue/**',
+    'src/**/*.queue.ts',
+    'src/**/*.entity.ts',
+    'src/**/*.spec.ts',
+    'src/database/migrations/**',
+  ],
+  rules: {
+    // The queue's lease columns are DbQueue's (src/common/queue): use queue.sql, setDue, schedule.
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector:
+          'TemplateElement[value.raw=/\\b(lease_job|lease_owner|job_due_at|next_attempt_at|attempt_count)\\b/]',
+        message:
+          "Lease columns belong to DbQueue: use the queue's sql fragments, setDue or schedule.",
+      },
+      {
+        selector:
+          'Literal[value=/\\b(lease_job|lease_owner|job_due_at|next_attempt_at|attempt_count)\\b/]',
+        message:
+          "Lease columns belong to DbQueue: use the queue's sql fragments, setDue or schedule.",
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'var/**', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'var/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -23,7 +118,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
+  boundaries,
+  leaseColumns,
 );

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { DbQueue } from './db-queue';
+import { ServiceProcessesRepository } from './service-processes.repository';
 
 /** A peer is dead when it has missed this many heartbeats. */
 const LAPSED_BEATS = 3;
@@ -36,7 +35,7 @@ export class ProcessRegistry implements OnModuleInit {
   private reaping: Promise<void> | null = null;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly processes: ServiceProcessesRepository,
     @InjectConfig() private readonly config: AppConfig,
   ) {
     this.lapseMs = config.processHeartbeatMs * LAPSED_BEATS;
@@ -64,8 +63,8 @@ export class ProcessRegistry implements OnModuleInit {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.reaping;
-    await this.db
-      .query('DELETE FROM service_processes WHERE id = $1', [this.id])
+    await this.processes
+      .remove([this.id])
       .catch((e: unknown) => this.logger.warn({ err: (e as Error).message }, 'not deregistered'));
   }
 
@@ -78,7 +77,7 @@ export class ProcessRegistry implements OnModuleInit {
       const dead = await this.deadPeers();
       for (const queue of this.queues) released += await queue.releaseDead(dead);
       if (dead.length > 0) {
-        await this.db.query('DELETE FROM service_processes WHERE id = ANY($1::uuid[])', [dead]);
+        await this.processes.remove(dead);
         this.logger.warn({ dead, released }, 'dead processes found; their leases released');
       }
     })()
@@ -96,11 +95,12 @@ export class ProcessRegistry implements OnModuleInit {
   private async beat(): Promise<void> {
     if (this.stopped) return;
     try {
-      await this.db.query(
-        `INSERT INTO service_processes (id, host, pid, role) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
-        [this.id, this.host, process.pid, this.config.role],
-      );
+      await this.processes.beat({
+        id: this.id,
+        host: this.host,
+        pid: process.pid,
+        role: this.config.role,
+      });
       if (!this.registered) {
         this.registered = true;
         for (const q of this.queues) q.attachOwner(this.id);
@@ -112,13 +112,9 @@ export class ProcessRegistry implements OnModuleInit {
   }
 
   private async deadPeers(): Promise<string[]> {
-    const rows: { id: string; host: string; pid: number; lapsed: boolean }[] = await this.db.query(
-      `SELECT id, host, pid, heartbeat_at < now() - ($2 || ' milliseconds')::interval AS lapsed
-       FROM service_processes WHERE id <> $1`,
-      [this.id, String(this.lapseMs)],
-    );
+    const rows = await this.processes.others(this.id, this.lapseMs);
     return rows
-      .filter((r) => r.lapsed || (r.host === this.host && !pidAlive(Number(r.pid))))
+      .filter((r) => r.lapsed || (r.host === this.host && !pidAlive(r.pid)))
       .map((r) => r.id);
   }
 }

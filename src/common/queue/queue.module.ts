@@ -2,12 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ProcessRegistry } from './process-registry';
 import { QueueSweeper, QueueWorkers } from './queue-workers';
+import { ServiceProcessesRepository } from './service-processes.repository';
 
 /** The queue idiom's machinery: worker registration by ROLE and the sweeper of every DbQueue. */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ProcessRegistry, QueueWorkers, QueueSweeper],
+  providers: [ServiceProcessesRepository, ProcessRegistry, QueueWorkers, QueueSweeper],
   exports: [QueueWorkers, ProcessRegistry],
 })
 export class QueueModule {}

@@ -1,22 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { EvidenceSource, FailReason, TaskState } from './task-codes';
 
-export const TASK_STATES = ['queued', 'in_progress', 'needs_info', 'completed', 'failed'] as const;
-export type TaskState = (typeof TASK_STATES)[number];
-
-/** The states a verifier may still act on. */
-export const OPEN_STATES: readonly TaskState[] = ['queued', 'in_progress', 'needs_info'];
-
-export const FAIL_REASONS = [
-  'member_not_found',
-  'credentials_invalid',
-  'portal_down',
-  'other',
-] as const;
-export type FailReason = (typeof FAIL_REASONS)[number];
-
-export const EVIDENCE_SOURCES = ['portal', 'phone', 'fax'] as const;
-export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
+export * from './task-codes';
 
 export interface Evidence {
   source: EvidenceSource;

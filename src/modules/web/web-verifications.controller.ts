@@ -10,7 +10,7 @@ import {
   TaskNoteDto,
 } from '@/modules/verification/dto/verification-input.dto';
 import type { TaskView } from '@/modules/verification/task-view';
-import { FAIL_REASONS } from '@/modules/verification/verification-task.entity';
+import { FAIL_REASONS } from '@/modules/verification/task-codes';
 import {
   type Verifier,
   VerificationTasks,

@@ -1,0 +1,17 @@
+/** The code sets of a verification task (CONTRACT §18): its states, failure reasons, evidence sources. */
+export const TASK_STATES = ['queued', 'in_progress', 'needs_info', 'completed', 'failed'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+/** The states a verifier may still act on. */
+export const OPEN_STATES: readonly TaskState[] = ['queued', 'in_progress', 'needs_info'];
+
+export const FAIL_REASONS = [
+  'member_not_found',
+  'credentials_invalid',
+  'portal_down',
+  'other',
+] as const;
+export type FailReason = (typeof FAIL_REASONS)[number];
+
+export const EVIDENCE_SOURCES = ['portal', 'phone', 'fax'] as const;
+export type EvidenceSource = (typeof EVIDENCE_SOURCES)[number];
