@@ -1,6 +1,8 @@
 /**
- * Small domain errors thrown by services; the global exception filter maps each to the
- * contract's envelope (CONTRACT §3). Services never build HTTP responses themselves.
+ * The service's one error family: small domain errors thrown by services, guards and pipes; the
+ * global exception filter maps each to the contract's envelope (CONTRACT §3) with its status and
+ * headers. Services never build HTTP responses themselves, and never throw Nest's HttpExceptions
+ * (the filter still maps those the framework throws itself: an unknown route, a body too large).
  */
 
 /** `{"<field>": {"$": [...]}, "nested": {...}}`, or `{"$": [...]}` for whole-request errors. */
@@ -58,6 +60,22 @@ export class ValidationFailed extends DomainError {
 /** 409 `{"detail": "..."}`: the object is not in a state that allows the request. */
 export class ConflictError extends DomainError {
   readonly status = 409;
+  body() {
+    return { detail: this.message };
+  }
+}
+
+/**
+ * 429 `{"detail": "..."}` from the rate limit (CONTRACT §2), with `Retry-After`: the seconds until
+ * the key may call again.
+ */
+export class ThrottledError extends DomainError {
+  readonly status = 429;
+  override readonly headers: Record<string, string>;
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
+    this.headers = { 'Retry-After': String(retryAfterSeconds) };
+  }
   body() {
     return { detail: this.message };
   }

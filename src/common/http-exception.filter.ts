@@ -13,16 +13,6 @@ import { DomainError } from './errors';
 import { MSG } from './messages';
 import type { AppRequest } from './request-context';
 
-/** Thrown by the rate-limit guard; carries the seconds until the key may call again. */
-export class ThrottledError extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
-    super(
-      `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`,
-      HttpStatus.TOO_MANY_REQUESTS,
-    );
-  }
-}
-
 /**
  * The one place errors become HTTP answers (CONTRACT §3). Anything not recognised is a 500 with
  * a fixed body; the stack goes to the log with the request id, never to the client.
@@ -37,9 +27,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = ctx.getRequest<AppRequest>();
     if (res.headersSent) return;
     const [status, body] = this.map(exception, req);
-    if (exception instanceof ThrottledError) {
-      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    }
     if (exception instanceof DomainError && exception.headers) {
       for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
     }
@@ -49,7 +36,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private map(exception: unknown, req: AppRequest): [number, unknown] {
     if (exception instanceof DomainError) return [exception.status, exception.body()];
-    if (exception instanceof ThrottledError) return [429, { detail: exception.message }];
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === Number(HttpStatus.NOT_FOUND)) return [404, { detail: MSG.notFound }];

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottledError } from '@/common/http-exception.filter';
+import { ThrottledError } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { RateDecision, RateLimiter } from './rate-limiter';
 
