@@ -14,7 +14,7 @@
  *    delivery per active webhook subscribed to `eligibility`, leased to this process.
  * 3. Each delivery's first attempt: the body POSTed with the service's headers (X-Signature keyed
  *    with WEBHOOK_SECRET, the bench's secret: the stored secret is sealed with the service's key),
- *    then the service's attempt record (src/modules/webhooks/attempt-record.ts, copied).
+ *    then the service's attempt record (WebhookDeliveriesRepository.recordAttempt, copied).
  *
  * Bodies, results and persons are not rendered: they are the template's (TEMPLATE_ACCOUNT_ID,
  * TEMPLATE_UID: a search the service answered earlier in the same bench run) with the new uid and
@@ -98,7 +98,7 @@ const FINISH = `${FINISH_CTES}, deliveries AS (
        'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
      FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id) AS deliveries FROM request`;
 
-/** recordAttempt of src/modules/webhooks/attempt-record.ts, unchanged. */
+/** recordAttempt of src/modules/webhooks/webhook-deliveries.repository.ts, unchanged. */
 const RECORD_ATTEMPT = `WITH d AS (
      SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
      WHERE d.id = $1 FOR UPDATE OF d),

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * What a Bull job id says after `<job>:<row id>:`, so two wake-ups of one row for different
  * reasons never collapse into one job, and the same one twice does: `a<n>` the n-th attempt
@@ -18,3 +20,11 @@ export const tags = {
   dueAt: (ms: number): JobTag => `d${ms}`,
   transition: (ms = Date.now()): JobTag => `t${ms}`,
 } as const;
+
+/**
+ * The run id a row is stored leased to when the process that stores it makes its first attempt
+ * itself, outside any lane or Bull job (a finished search's first webhook attempts).
+ */
+export function firstAttemptRun(): string {
+  return `first:${randomUUID()}`;
+}

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { tags } from '@/common/queue/job-id';
+import { firstAttemptRun, tags } from '@/common/queue/job-id';
 import { InjectConfig } from '@/config/config.module';
 import { type AppConfig, runsWorkers } from '@/config/env';
 import type { Tx } from '@/database/database';
@@ -99,7 +98,7 @@ export class WebhookOutbox {
    * commit.
    */
   finishingDeliveries(bodies: Record<WebhookVersion, string>): FinishingDeliveries {
-    const leaseJob = this.inline ? `first:${randomUUID()}` : null;
+    const leaseJob = this.inline ? firstAttemptRun() : null;
     return {
       sql: (statement) =>
         this.deliveries.finishing({
