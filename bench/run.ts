@@ -1101,6 +1101,9 @@ async function main(): Promise<void> {
     if (ONLY.has('7'))
       await scenario('7', async () => {
         const c = S.s7;
+        // One process per core: what the default was before it left a core to a local
+        // PostgreSQL (src/config/database.ts defaultProcessCount); this scenario measures that
+        // choice against the single process of scenarios 1-6.
         const apiProcesses = availableParallelism();
         note(`scenario 7: the cluster (${apiProcesses} processes, each API and queue worker)`);
         // The single process goes first: two services on one small machine would share it.
@@ -1109,8 +1112,7 @@ async function main(): Promise<void> {
         cluster = await startService({
           dist,
           nodeArgs,
-          // WEB_CONCURRENCY unset: the default, one API process per CPU.
-          env: (port) => serviceEnv(port),
+          env: (port) => serviceEnv(port, { WEB_CONCURRENCY: String(apiProcesses) }),
           logPath: clusterLog,
           onUnexpectedExit: (how) =>
             fail('cluster', `exited during the run (${how}); see ${clusterLog}`),

@@ -41,3 +41,33 @@ export function loadDatabaseSettings(
     databaseMigrationUrl: migrationUrl,
   };
 }
+
+/**
+ * The processes `npm start` runs when WEB_CONCURRENCY is unset: one per core, less one when
+ * PostgreSQL answers on this machine (DATABASE_URL names a loopback address, `localhost`, or a
+ * Unix socket). Measured on two cores with PostgreSQL beside the service (bench/README.md,
+ * scenario 7): a process per core read at 0.60× one process and accepted 730 POSTs/s against
+ * 955, since every search costs PostgreSQL as much CPU as the service; the core left over is the
+ * database's. With PostgreSQL on other machines every core serves.
+ */
+export function defaultProcessCount(databaseUrl: string, cores: number): number {
+  return databaseIsLocal(databaseUrl) ? Math.max(1, cores - 1) : Math.max(1, cores);
+}
+
+function databaseIsLocal(databaseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return false;
+  }
+  // libpq's `?host=/var/run/postgresql` (a socket directory) wins over the URL's host.
+  const host = (url.searchParams.get('host') ?? url.hostname).replace(/^\[|\]$/g, '');
+  return (
+    host === '' ||
+    host.startsWith('/') ||
+    host === 'localhost' ||
+    host === '::1' ||
+    /^127\./.test(host)
+  );
+}

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 
 import { ClaimsConfig, loadClaimsConfig } from './claims';
 import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
-import { DatabaseSettings, loadDatabaseSettings } from './database';
+import { DatabaseSettings, defaultProcessCount, loadDatabaseSettings } from './database';
 import { envReaders, parseTrustProxy, smtpRequiresTls } from './env-parts';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -249,7 +249,12 @@ export function loadConfig(
       ? int('PHI_RETENTION_DAYS', 0, 1, 36_500)
       : null,
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
-    webConcurrency: int('WEB_CONCURRENCY', availableParallelism(), 1, 64),
+    webConcurrency: int(
+      'WEB_CONCURRENCY',
+      defaultProcessCount(databaseUrl, availableParallelism()),
+      1,
+      64,
+    ),
     insurerConcurrency: int('INSURER_CONCURRENCY', 10, 1, 1000),
     batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
     trustProxy,
