@@ -14,9 +14,11 @@ const DATA_LAYER = [
   'src/**/*.module.ts',
   'src/**/*.spec.ts',
   'src/database/**',
-  // DbQueue is the repository of every queue's lease columns; lease-recovery.ts holds its sweeps.
+  // DbQueue is the repository of every queue's lease columns; lease-statements.ts and
+  // lease-recovery.ts hold its statements and sweeps.
   'src/common/queue/db-queue.ts',
   'src/common/queue/lease-recovery.ts',
+  'src/common/queue/lease-statements.ts',
   // The keyset paginator extends a repository's query builder.
   'src/common/pagination/**',
   // The HTTP error filter maps the driver's QueryFailedError (unique violations) to 409/400.

@@ -3,8 +3,8 @@ import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
 import { type Database, dataSourceOf, managerOf, type Tx } from '@/database/database';
-import { queryPrepared } from '@/database/pg-pool';
 import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
+import { leaseRow, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
 import type { LocalLane } from './local-lane';
 import { type JobTag, jobId, tags } from './job-id';
@@ -142,14 +142,7 @@ export abstract class DbQueue {
    * or the sweeper gave it to another run).
    */
   async renew(id: string, jobId: string): Promise<boolean> {
-    const { table, dueColumn, pending, leaseMs } = this.spec;
-    const { rows } = await queryPrepared(
-      this.db,
-      `UPDATE ${table} SET ${dueColumn} = now() + ($3 || ' milliseconds')::interval
-       WHERE id = $1 AND lease_job = $2 AND ${pending} RETURNING id`,
-      [id, jobId, String(leaseMs)],
-    );
-    return rows.length > 0;
+    return renewRow(this.db, this.spec, id, jobId);
   }
 
   /**
@@ -195,14 +188,7 @@ export abstract class DbQueue {
   ): Promise<void> {
     const all =
       attempts === undefined ? columns : { ...columns, [this.spec.attemptsColumn]: attempts };
-    const names = Object.keys(all);
-    const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
-    await this.db.query(
-      `UPDATE ${this.spec.table}
-       SET ${this.spec.dueColumn} = now() + ($2 || ' milliseconds')::interval, lease_job = NULL${sets}
-       WHERE id = $1 AND ${this.spec.pending}`,
-      [id, String(Math.round(delayMs)), ...names.map((n) => all[n])],
-    );
+    await scheduleRow(this.db, this.spec, id, delayMs, all);
     await this.enqueue(id, delayMs, tag);
   }
 
@@ -240,15 +226,7 @@ export abstract class DbQueue {
    * `dispatch` it.
    */
   async wakeInTx(tx: Tx, id: string): Promise<boolean> {
-    const { table, dueColumn, pending } = this.spec;
-    const rows: unknown[] = await managerOf(this.db, tx).query(
-      `WITH woken AS (
-         UPDATE ${table} SET ${dueColumn} = now(), lease_job = NULL
-         WHERE id = $1 AND ${pending} AND ${dueColumn} = 'infinity' RETURNING id)
-       SELECT id FROM woken`,
-      [id],
-    );
-    return rows.length > 0;
+    return wakeRow(this.db, this.spec, tx, id);
   }
 
   /**
@@ -272,22 +250,7 @@ export abstract class DbQueue {
     returning: string | null,
     extra: string | null = null,
   ): Promise<(T & { attempt: number }) | null> {
-    const { table, dueColumn, attemptsColumn, pending, leaseMs, leaseSets } = this.spec;
-    const { rows } = await queryPrepared<T & { attempt: number }>(
-      this.db,
-      `WITH leased AS (
-         UPDATE ${table}
-         SET ${attemptsColumn} = ${attemptsColumn} + 1,
-             ${dueColumn} = now() + ($3 || ' milliseconds')::interval,
-             lease_job = $2, lease_owner = $4${leaseSets ? `, ${leaseSets}` : ''}
-         WHERE id = $1 AND ${pending}
-           AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
-         RETURNING ${attemptsColumn} AS attempt${returning ? `, ${returning}` : ''})
-       SELECT leased.*${extra ? `, ${extra}` : ''} FROM leased`,
-      [id, jobId, String(leaseMs), this.owner],
-    );
-    if (rows.length === 0) return null;
-    return { ...rows[0], attempt: Number(rows[0].attempt) };
+    return leaseRow<T>(this.db, this.spec, { id, jobId, owner: this.owner, returning, extra });
   }
 
   /**
