@@ -26,7 +26,8 @@ type QueryFn = (...args: unknown[]) => unknown;
  */
 const BACKGROUND = /\bservice_processes\b/;
 
-export function recordSql(): SqlRecording {
+export function recordSql(options: { keepBackground?: boolean } = {}): SqlRecording {
+  const background = options.keepBackground ? null : BACKGROUND;
   const proto = Client.prototype as unknown as { query: QueryFn };
   const original = proto.query;
   let seen: string[] = [];
@@ -38,7 +39,7 @@ export function recordSql(): SqlRecording {
         : config && typeof config === 'object' && 'text' in config
           ? String(config.text)
           : null;
-    if (text !== null && !BACKGROUND.test(text)) seen.push(text.replace(/\s+/g, ' ').trim());
+    if (text !== null && !background?.test(text)) seen.push(text.replace(/\s+/g, ' ').trim());
     return original.apply(this, args);
   };
   return {
