@@ -24,7 +24,8 @@ export class ServiceProcesses1795520000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of LEASED_TABLES) await q.query(`ALTER TABLE ${table} DROP COLUMN lease_owner`);
+    for (const table of LEASED_TABLES)
+      await q.query(`ALTER TABLE ${table} DROP COLUMN lease_owner`);
     await q.query(`DROP TABLE service_processes`);
   }
 }

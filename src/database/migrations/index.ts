@@ -22,6 +22,7 @@ import { WebUsers1795495000000 } from './1795495000000-WebUsers';
 import { ClaimResponses1795500290000 } from './1795500290000-ClaimResponses';
 import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerification';
 import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses';
+import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   ClaimResponses1795500290000,
   AssistedVerification1795510000000,
   ServiceProcesses1795520000000,
+  SearchRowsWithoutAccountLocks1795530000000,
 ];
