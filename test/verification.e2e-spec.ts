@@ -169,6 +169,58 @@ describe('assisted verification (CONTRACT §18)', () => {
     expect(again.body).toEqual({ detail: 'This task is already completed.' });
   });
 
+  it("stores each plan once: a sandbox person's plan only in the bodies, a verifier's in the row too, which a details request answers again", async () => {
+    const db = t.app.get(DataSource);
+    const storedPlans = async (uid: string): Promise<(object | null)[]> =>
+      (
+        await db.query(
+          `SELECT p.plan FROM eligibility_persons p
+           JOIN eligibility_results r ON r.id = p.result_id
+           JOIN eligibility_requests q ON q.id = r.request_id
+           WHERE q.uid = $1 ORDER BY r.position, p.position`,
+          [uid],
+        )
+      ).map((r: { plan: object | null }) => r.plan);
+
+    const sandbox = await waitForResult(
+      t.app,
+      a.auth,
+      await startSearch(t.app, a.auth, { patient: patient() }),
+    );
+    expect(sandbox.results[0].persons[0].plan.items.length).toBeGreaterThan(0);
+    expect(await storedPlans(sandbox.request_uid)).toEqual([null]);
+
+    const { uid, taskId } = await vspSearch();
+    await http().post(`${TASKS}${taskId}/claim/`).set(a.auth).expect(200);
+    const plans = demoPlans.map((p) => ({ ...p, insurer_code: VSP }));
+    await http()
+      .post(`${TASKS}${taskId}/complete/`)
+      .set(a.auth)
+      .send({ plans, evidence })
+      .expect(200);
+    const parent = await waitForResult(t.app, a.auth, uid);
+    const stored = await storedPlans(uid);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      insurer_state: parent.results[0].persons[0].plan.insurer_state,
+    });
+
+    const res = await http()
+      .post(`/api/auth/v1/eligibility/${uid}/details/`)
+      .set(a.auth)
+      .send({
+        request_uid: uid,
+        result_id: parent.results[0].id,
+        person_id: parent.results[0].persons[0].id,
+        details_request_uid: `${uid}-d`,
+      });
+    expect(res.status).toBe(201);
+    const details = await waitForResult(t.app, a.auth, `${uid}-d`);
+    expect(details.status).toBe('complete');
+    expect(details.results[0].persons[0].plan).toEqual(parent.results[0].persons[0].plan);
+    expect((await storedPlans(`${uid}-d`))[0]).not.toBeNull();
+  });
+
   it('refuses a malformed plan with field errors keyed into the plan, changing nothing', async () => {
     const { taskId } = await vspSearch();
     const bad = structuredClone(demoPlans);

@@ -4,7 +4,7 @@ import { Database } from '@/database/database';
 import { AssistedSearchesRepository } from '@/modules/eligibility/assisted-searches.repository';
 import { BatchIntake } from '@/modules/eligibility/batch-intake';
 import { BatchProgressRepository } from '@/modules/eligibility/batch-progress.repository';
-import type { EligibilityPerson } from '@/modules/eligibility/eligibility-result.entity';
+import type { FoundPerson } from '@/modules/eligibility/eligibility-result.entity';
 import { SearchQueue } from '@/modules/eligibility/search.queue';
 import { EligibilityService } from '@/modules/eligibility/eligibility.service';
 import { InsurerExchangesRepository } from '@/modules/eligibility/insurer-exchanges.repository';
@@ -71,7 +71,7 @@ describe('eligibility run repositories', () => {
       plan: {},
       planToken: null,
       planTokenExpiredAt: null,
-    } as unknown as EligibilityPerson;
+    } as unknown as FoundPerson;
     return {
       requestId,
       status: 'complete',

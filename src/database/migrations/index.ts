@@ -23,6 +23,7 @@ import { ClaimResponses1795500290000 } from './1795500290000-ClaimResponses';
 import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerification';
 import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses';
 import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
+import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   AssistedVerification1795510000000,
   ServiceProcesses1795520000000,
   SearchRowsWithoutAccountLocks1795530000000,
+  PlansStoredOnce1795540000000,
 ];

@@ -42,7 +42,8 @@ export class AssistedInsurers {
       await this.open(request, code);
       return { code, kind: 'waiting' };
     }
-    if (task.state === 'completed') return { code, kind: 'found', plans: task.plans ?? [] };
+    if (task.state === 'completed')
+      return { code, kind: 'found', plans: task.plans ?? [], keepPlans: true };
     if (task.state !== 'failed') return { code, kind: 'waiting' };
     if (task.failure_reason === 'member_not_found') return { code, kind: 'found', plans: [] };
     const words = `${insurerName(code)} ${FAILURE_WORDS[task.failure_reason ?? 'other']}`;

@@ -96,8 +96,12 @@ export class EligibilityPerson {
   @Column({ name: 'insurer_state', type: 'varchar', length: 3 })
   insurerState: 'inn' | 'oon';
 
-  @Column({ type: 'jsonb' })
-  plan: Plan;
+  /**
+   * The person's plan, stored here only where a verifier gave it (CONTRACT §18): otherwise it is
+   * in the request's stored bodies alone (null here), written once.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  plan: Plan | null;
 
   @Column({ name: 'plan_token', type: 'char', length: 64, nullable: true })
   planToken: string | null;
@@ -105,3 +109,6 @@ export class EligibilityPerson {
   @Column({ name: 'plan_token_expired_at', type: 'date', nullable: true })
   planTokenExpiredAt: string | null;
 }
+
+/** A person as a search finishes with them: the plan in hand, rendered into the bodies. */
+export type FoundPerson = EligibilityPerson & { plan: Plan };

@@ -1,6 +1,6 @@
 import { serializePlan } from '@/modules/benefits/benefit.serializer';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
-import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import {
   entryFields,
   personFields,
@@ -36,7 +36,7 @@ function reference(input: RenderInput, version: ResultVersion): string {
 
 const dates = { begin: '2026-01-01', end: '2026-12-31', refresh: '2027-01-01' };
 
-function person(i: number, insurerState: 'inn' | 'oon', odd: boolean): EligibilityPerson {
+function person(i: number, insurerState: 'inn' | 'oon', odd: boolean): FoundPerson {
   return {
     id: String(100 + i),
     resultId: '1',

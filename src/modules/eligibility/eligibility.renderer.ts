@@ -1,6 +1,6 @@
 import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
-import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import { errorDetailOf } from './error-details';
 
 export type ResultVersion = 'v1' | 'v2';
@@ -9,7 +9,7 @@ export interface RenderInput {
   uid: string;
   status: EligibilityStatus;
   errorCode: EligibilityErrorCode | null;
-  results: { result: EligibilityResult; persons: EligibilityPerson[] }[] | null;
+  results: { result: EligibilityResult; persons: FoundPerson[] }[] | null;
   /** The words of `error_detail` when they are not the error code's own (a verifier's reason). */
   errorDetail?: string | null;
 }
@@ -54,7 +54,7 @@ function withLast(json: string, key: string, valueJson: string): string {
 
 function renderEntry(
   result: EligibilityResult,
-  persons: EligibilityPerson[],
+  persons: FoundPerson[],
   version: ResultVersion,
 ): string {
   return withLast(
@@ -64,7 +64,7 @@ function renderEntry(
   );
 }
 
-function renderPerson(p: EligibilityPerson, version: ResultVersion): string {
+function renderPerson(p: FoundPerson, version: ResultVersion): string {
   const json = JSON.stringify(personFields(p));
   return version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
 }
@@ -86,7 +86,7 @@ export function entryFields(result: EligibilityResult): Record<string, unknown> 
 }
 
 /** A person's fields before the V2 `plan`, in the spec's order. */
-export function personFields(p: EligibilityPerson): Record<string, unknown> {
+export function personFields(p: FoundPerson): Record<string, unknown> {
   const out: Record<string, unknown> = {
     first_name: p.firstName,
     last_name: p.lastName,

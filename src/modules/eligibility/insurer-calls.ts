@@ -88,7 +88,14 @@ export class InsurerCalls {
     if (!found) return { code, kind: 'failed', error: 'target result or person is gone' };
     const { result, person } = found;
     // A verifier already gave the whole plan they read (CONTRACT §18): the details are those.
-    if (!usable) return { code, kind: 'found', plans: [toPlanResult(result, [person])] };
+    if (!usable) {
+      // Stored with the person's row when a verifier answered (search-finisher.ts).
+      if (!person.plan)
+        return { code, kind: 'failed', error: 'the target person has no stored plan' };
+      const stored = toPlanResult(result, []);
+      const plan = { ...stored, persons: [{ ...toInsurerPerson(person), plan: person.plan }] };
+      return { code, kind: 'found', plans: [plan], keepPlans: true };
+    }
     return this.call(request, code, usable, setup, async (context) => {
       const outcome = await usable.connector.fetchPlanDetails(
         {

@@ -1,11 +1,11 @@
+import type { FoundPlan } from './search-outcome';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { BatchCompletion } from './batch-completion';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
-import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import { renderResult } from './eligibility.renderer';
 import { type Finishing, type Head, SearchRunsRepository } from './search-runs.repository';
 
@@ -45,17 +45,13 @@ export class SearchFinisher {
    * Ends the request `complete` with these plans (in this order); false when already finished.
    * `known`: the request as the caller's lease answered it (else it is read).
    */
-  async complete(
-    requestId: string,
-    found: { code: string; plan: InsurerPlanResult }[],
-    known?: Head,
-  ): Promise<boolean> {
+  async complete(requestId: string, found: FoundPlan[], known?: Head): Promise<boolean> {
     const head = known ?? (await this.runs.head(requestId));
     if (!head) return false;
     const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
     const [resultIds, personIdList] = await this.runs.takeIds(found.length, personCount);
     const personIds = personIdList.values();
-    const results: StoredResults = found.map(({ code, plan }, position) => {
+    const results: StoredResults = found.map(({ code, plan, keepPlans }, position) => {
       const result: EligibilityResult = {
         id: resultIds[position],
         requestId,
@@ -71,7 +67,7 @@ export class SearchFinisher {
         planRefreshDate: plan.planRefreshDate,
         planIsActive: plan.planIsActive,
       };
-      const persons = plan.persons.map((p, i): EligibilityPerson => ({
+      const persons = plan.persons.map((p, i): FoundPerson => ({
         // The connector's person has the entity's own field names.
         ...p,
         id: personIds.next().value!,
@@ -82,7 +78,7 @@ export class SearchFinisher {
         planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
         planTokenExpiredAt: p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
       }));
-      return { result, persons };
+      return { result, persons, keepPlans: keepPlans === true };
     });
     return this.finish(head, { status: 'complete', errorCode: null, results });
   }

@@ -8,13 +8,24 @@ export const retryDelayMs = (attempt: number, baseMs: number) => baseMs * 2 ** (
 /** The longest wait an insurer's Retry-After may impose between two attempts. */
 export const MAX_RETRY_AFTER_MS = 120_000;
 
+/** One plan a search completes with, and whether its persons' plans are stored in their rows. */
+export interface FoundPlan {
+  code: string;
+  plan: InsurerPlanResult;
+  keepPlans?: true;
+}
+
 /**
  * What one insurer answered in one run of a search. `found` with no plans is "not found";
  * `rejected` is the practice's setup (no NPI, provider not on file): no retry can help;
  * `unavailable` and not `retryable`: no connector, or the insurer switched off for the account.
  */
 export type InsurerOutcome =
-  | { code: string; kind: 'found'; plans: InsurerPlanResult[] }
+  /**
+   * `keepPlans`: the persons' plans are stored in their rows too, not only in the answer's bodies:
+   * a person gave them (CONTRACT §18), and a details request answers them again from there.
+   */
+  | { code: string; kind: 'found'; plans: InsurerPlanResult[]; keepPlans?: true }
   | { code: string; kind: 'deferred'; retryAfterMs: number }
   | {
       code: string;
@@ -44,7 +55,7 @@ export type Decision =
    * not due, until one of their tasks is answered.
    */
   | { next: 'wait'; codes: string[] }
-  | { next: 'complete'; found: { code: string; plan: InsurerPlanResult }[] }
+  | { next: 'complete'; found: FoundPlan[] }
   | { next: 'fail'; errorCode: EligibilityErrorCode; errorDetail?: string };
 
 /**
@@ -73,7 +84,11 @@ export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decisio
   if (found.length > 0) {
     return {
       next: 'complete',
-      found: found.flatMap((o) => o.plans.map((plan) => ({ code: o.code, plan }))),
+      found: found.flatMap((o) =>
+        o.plans.map((plan): FoundPlan =>
+          o.keepPlans ? { code: o.code, plan, keepPlans: true } : { code: o.code, plan },
+        ),
+      ),
     };
   }
   const allUnavailable =

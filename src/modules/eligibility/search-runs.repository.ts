@@ -7,7 +7,11 @@ import { SequenceBlock } from '@/database/sequence-block';
 import type { DbQueue } from '@/common/queue/db-queue';
 import type { FinishingDeliveries } from '@/modules/webhooks/webhook-outbox';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
-import { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import {
+  EligibilityPerson,
+  EligibilityResult,
+  type FoundPerson,
+} from './eligibility-result.entity';
 import type { LeasedRow } from './search-lease';
 
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
@@ -76,7 +80,8 @@ export interface Finishing {
   errorCode: EligibilityErrorCode | null;
   bodyV1: string;
   bodyV2: string;
-  results: { result: EligibilityResult; persons: EligibilityPerson[] }[];
+  /** `keepPlans`: the persons' plans are stored in their rows too (else only in the bodies). */
+  results: { result: EligibilityResult; persons: FoundPerson[]; keepPlans?: boolean }[];
 }
 
 /**
@@ -144,7 +149,11 @@ export class SearchRunsRepository {
         f.bodyV1,
         f.bodyV2,
         JSON.stringify(f.results.map(({ result }) => resultRow(result))),
-        JSON.stringify(f.results.flatMap(({ persons }) => persons.map(personRow))),
+        JSON.stringify(
+          f.results.flatMap(({ persons, keepPlans }) =>
+            persons.map((p) => personRow(p, keepPlans === true)),
+          ),
+        ),
       ],
       bodies: { v1: '$4', v2: '$5' },
     });
@@ -208,7 +217,8 @@ function resultRow(r: EligibilityResult) {
 }
 
 /** A person as a row of FINISH_CTES's recordset. */
-function personRow(p: EligibilityPerson) {
+/** `keepPlan`: the plan goes into the row too (else it is in the request's bodies only). */
+function personRow(p: EligibilityPerson, keepPlan: boolean) {
   return {
     id: p.id,
     result_id: p.resultId,
@@ -225,7 +235,7 @@ function personRow(p: EligibilityPerson) {
     phone: p.phone,
     is_active: p.isActive,
     insurer_state: p.insurerState,
-    plan: p.plan,
+    plan: keepPlan ? p.plan : null,
     plan_token: p.planToken,
     plan_token_expired_at: p.planTokenExpiredAt,
   };

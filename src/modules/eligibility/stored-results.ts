@@ -1,8 +1,8 @@
-import type { InsurerPerson, InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { PlanDetailsQuery, StoredInsurerPerson } from '@/modules/insurers/insurer-connector';
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 
 /** A stored person as the connector described it (for a details request). */
-export function toInsurerPerson(p: EligibilityPerson): InsurerPerson {
+export function toInsurerPerson(p: EligibilityPerson): StoredInsurerPerson {
   return {
     firstName: p.firstName,
     lastName: p.lastName,
@@ -23,7 +23,7 @@ export function toInsurerPerson(p: EligibilityPerson): InsurerPerson {
 export function toPlanResult(
   r: EligibilityResult,
   persons: EligibilityPerson[],
-): InsurerPlanResult {
+): PlanDetailsQuery['plan'] {
   return {
     status: r.status,
     planName: r.planName,

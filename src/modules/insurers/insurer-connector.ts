@@ -44,12 +44,18 @@ export interface SubscriberQuery {
   memberId: string | null;
 }
 
+/**
+ * A person as an earlier search stored them. Their plan is in the stored answer's bodies; the
+ * person's row keeps it only where a verifier gave it (CONTRACT §18), else `null`.
+ */
+export type StoredInsurerPerson = Omit<InsurerPerson, 'plan'> & { plan: Plan | null };
+
 export interface PlanDetailsQuery {
   /** The search query that found the person. */
   query: MemberQuery;
   /** What the earlier search said about the plan and the person (the connector's own keys). */
-  plan: InsurerPlanResult;
-  person: InsurerPerson;
+  plan: Omit<InsurerPlanResult, 'persons'> & { persons: StoredInsurerPerson[] };
+  person: StoredInsurerPerson;
 }
 
 export interface ConnectorContext {

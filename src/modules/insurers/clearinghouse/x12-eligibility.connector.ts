@@ -100,7 +100,9 @@ function wireOf(exchange: InsurerExchange): WireExchange {
   };
 }
 
-function samePerson(a: InsurerPerson, b: InsurerPerson): boolean {
+type PersonKey = Pick<InsurerPerson, 'type' | 'firstName' | 'dob'>;
+
+function samePerson(a: PersonKey, b: PersonKey): boolean {
   const norm = (s: string) => s.trim().toLowerCase();
   return a.type === b.type && norm(a.firstName) === norm(b.firstName) && a.dob === b.dob;
 }

@@ -1,0 +1,23 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Issue 34: a person's plan was stored twice, in their row (jsonb, parsed and compressed by
+ * PostgreSQL) and in the request's V2 body, which holds it again. New rows keep it in the body
+ * only; a row keeps its own copy where a verifier gave the plan (CONTRACT §18), since a details
+ * request answers that plan again from the row. Rows stored before keep theirs.
+ */
+export class PlansStoredOnce1795540000000 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE eligibility_persons ALTER COLUMN plan DROP NOT NULL`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    // Rows stored since have their plan in their request's V2 body only: nothing here could put
+    // an exact copy back, so the rollback refuses rather than invent one.
+    const [{ n }]: { n: number }[] = await q.query(
+      `SELECT count(*)::int AS n FROM eligibility_persons WHERE plan IS NULL`,
+    );
+    if (n > 0) throw new Error(`${n} stored persons keep their plan in their request's body only`);
+    await q.query(`ALTER TABLE eligibility_persons ALTER COLUMN plan SET NOT NULL`);
+  }
+}
