@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SearchRowsWithoutAccountLocks1795530000000 } from '@/database/migrations/1795530000000-SearchRowsWithoutAccountLocks';
+import { PlansStoredOnce1795540000000 } from '@/database/migrations/1795540000000-PlansStoredOnce';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';
@@ -60,6 +61,24 @@ describe('migration: search rows without account locks', () => {
       expect(await accountKeys()).toEqual(CHILDREN.slice().sort());
       await new SearchRowsWithoutAccountLocks1795530000000().up(runner);
       expect(await accountKeys()).toEqual([]);
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('plans stored once: the rollback refuses while a person keeps their plan in the body only', async () => {
+    const a = await createAccount(t.app);
+    const uid = await startSearch(t.app, a.auth, { patient: patient() });
+    expect((await waitForResult(t.app, a.auth, uid)).status).toBe('complete');
+    const runner = db.createQueryRunner();
+    try {
+      await expect(new PlansStoredOnce1795540000000().down(runner)).rejects.toThrow(
+        /keep their plan in their request's body only/,
+      );
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM pg_constraint WHERE conname = 'eligibility_persons_plan_token_key'`,
+      );
+      expect(n).toBe(0);
     } finally {
       await runner.release();
     }
