@@ -93,10 +93,11 @@ const FINISH = `${FINISH_CTES}, deliveries AS (
      FROM request JOIN webhooks w ON w.account_id = request.account_id
      WHERE w.is_active AND 'eligibility' = ANY(w.events)
      ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-     RETURNING id, webhook_id)
+     RETURNING id, webhook_id, request_id)
   SELECT request.id, (SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
        'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
-     FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id) AS deliveries FROM request`;
+     FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id) AS deliveries
+  FROM request`;
 
 /** recordAttempt of src/modules/webhooks/webhook-deliveries.repository.ts, unchanged. */
 const RECORD_ATTEMPT = `WITH d AS (

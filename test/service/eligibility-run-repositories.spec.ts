@@ -153,6 +153,68 @@ describe('eligibility run repositories', () => {
     expect(await runs.target(result.id, '0')).toBeNull();
   });
 
+  it('SearchRunsRepository.finishGrouped: finishes ready together share one statement, each with its own deliveries', async () => {
+    const hooks: { id: string; version: string }[] = await db.query(
+      `INSERT INTO webhooks (account_id, url, version, events)
+       VALUES ($1, 'http://127.0.0.1:9/v1', 'v1', '{eligibility}'), ($1, 'http://127.0.0.1:9/v2', 'v2', '{eligibility}')
+       RETURNING id, version`,
+      [accountId],
+    );
+    try {
+      // Seven finishes at once: GroupCommit starts four statements of one, and the three that
+      // wait meanwhile go together in the fifth; the last was finished already.
+      const requests: { id: string; uid: string }[] = [];
+      for (let i = 0; i < 7; i++) requests.push(await accept());
+      const fs = await Promise.all(requests.map(({ id }) => finishing(id)));
+      fs.forEach((f, i) => {
+        f.bodyV1 = `{"request":${i},"v":1}`;
+        f.bodyV2 = `{"request":${i},"v":2}`;
+      });
+      const outbox = t.ctx.get(WebhookOutbox);
+      await runs.finish(fs[6], outbox.finishingDeliveries({ v1: '1', v2: '2' }));
+      sql.take();
+      const answers = await Promise.all(
+        fs.map((f) =>
+          runs.finishGrouped(f, outbox.finishingDeliveries({ v1: f.bodyV1, v2: f.bodyV2 })),
+        ),
+      );
+      const statements = sql.take();
+      expect(statements).toHaveLength(5);
+      expect(statements.slice(3)).toMatchSnapshot('finishGrouped');
+      expect(answers[6]).toBeNull();
+      for (const i of [0, 1, 2, 3, 4, 5]) {
+        const byVersion = new Map(
+          answers[i]!.map((d) => [hooks.find((h) => h.id === d.webhookId)!.version, d.body]),
+        );
+        expect(Object.fromEntries(byVersion)).toEqual({ v1: fs[i].bodyV1, v2: fs[i].bodyV2 });
+      }
+      const stored: { request_id: string; v2: string }[] = await db.query(
+        `SELECT d.request_id::text, d.body AS v2 FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id AND w.version = 'v2'
+         WHERE d.request_id = ANY($1::bigint[])`,
+        [requests.map((r) => r.id)],
+      );
+      // The finished one has those of its own earlier finish: one per webhook, as for the others.
+      expect(Object.fromEntries(stored.map((r) => [r.request_id, r.v2]))).toEqual(
+        Object.fromEntries(requests.map((r, i) => [r.id, fs[i].bodyV2])),
+      );
+      const bodies: { id: string; v2: string }[] = await db.query(
+        'SELECT id::text, body_v2 AS v2 FROM eligibility_requests WHERE id = ANY($1::bigint[])',
+        [requests.map((r) => r.id)],
+      );
+      expect(Object.fromEntries(bodies.map((b) => [b.id, b.v2]))).toEqual(
+        Object.fromEntries(requests.map((r, i) => [r.id, fs[i].bodyV2])),
+      );
+      const [{ n }] = await db.query(
+        'SELECT count(*)::int AS n FROM eligibility_results WHERE request_id = ANY($1::bigint[])',
+        [requests.map((r) => r.id)],
+      );
+      expect(n).toBe(7);
+    } finally {
+      await db.query('DELETE FROM webhooks WHERE id = ANY($1::uuid[])', [hooks.map((h) => h.id)]);
+    }
+  });
+
   it('SearchRunsRepository.stuck: processing requests past the limit', async () => {
     const { id } = await accept();
     const ids = await rec('stuck', () => runs.stuck(0, 1000));

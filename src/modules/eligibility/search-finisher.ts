@@ -111,11 +111,12 @@ export class SearchFinisher {
       bodyV2,
       results: outcome.results ?? [],
     };
-    // A single request is one statement, atomic by itself; a batch item also counts in its batch,
-    // in the same transaction (last, so the batch's row lock is held for the shortest time).
+    // A single request is one statement, atomic by itself (shared with the single requests that
+    // finish at the same moment: a group commit); a batch item also counts in its batch, in the
+    // same transaction (last, so the batch's row lock is held for the shortest time).
     const finished = !head.batchId
       ? await this.runs
-          .finish(finishing, deliveries)
+          .finishGrouped(finishing, deliveries)
           .then((leased) =>
             leased ? { deliveries: leased, batchDeliveries: [] as string[] } : null,
           )

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { queryableOf, type Tx } from '@/database/database';
 import { pgQueryable, type Queryable } from '@/database/pg-pool';
 import { SequenceBlock } from '@/database/sequence-block';
+import { GroupCommit } from '@/common/group-commit';
 import type { DbQueue } from '@/common/queue/db-queue';
 import type { FinishingDeliveries } from '@/modules/webhooks/webhook-outbox';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
@@ -13,6 +14,7 @@ import {
   type FoundPerson,
 } from './eligibility-result.entity';
 import type { LeasedRow } from './search-lease';
+import { FINISH_CTES, FINISH_MANY_CTES, personRow, resultRow } from './search-runs.sql';
 
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
 export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
@@ -34,37 +36,6 @@ export const SEARCH_SETUP_SQL = `
    FROM locations l
    WHERE l.id = leased."locationId" AND l.account_id = leased."accountId" AND l.npi IS NOT NULL) AS provider`;
 
-/**
- * The finishing write, one statement: the request ends (only while it is still `processing`:
- * the row lock makes a second finisher wait and then find it finished) and its results and
- * persons are stored, with the ids allocated beforehand; the webhook outbox adds its deliveries
- * (a CTE `deliveries` selecting from `request`). Answers one row when it finished the request.
- */
-const FINISH_CTES = `WITH request AS (
-    UPDATE eligibility_requests
-    SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
-    WHERE id = $1 AND status = 'processing'
-    RETURNING id, account_id, uid),
-  results AS (
-    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
-      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
-    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
-      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
-    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
-      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
-      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
-  persons AS (
-    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
-      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
-      plan_token_expired_at)
-    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
-      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
-      x.plan_token, x.plan_token_expired_at
-    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
-      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
-      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
-      plan_token char(64), plan_token_expired_at date))`;
-
 /** What finishing needs of a request (a run has it from its lease; others read it). */
 export interface Head {
   requestId: string;
@@ -84,6 +55,14 @@ export interface Finishing {
   results: { result: EligibilityResult; persons: FoundPerson[]; keepPlans?: boolean }[];
 }
 
+/** What a finish answers: the deliveries it recorded, or null (the request was finished already). */
+type FinishAnswer = ReturnType<FinishingDeliveries['read']> | null;
+
+interface GroupedFinish {
+  f: Finishing;
+  deliveries: FinishingDeliveries;
+}
+
 /**
  * A search's run on `eligibility_requests` and its results: the lease's select list (the row and
  * what its insurer calls need), the stored result a details request asks about, and finishing
@@ -97,11 +76,17 @@ export class SearchRunsRepository {
   private readonly pg: Queryable;
   private readonly resultIds: SequenceBlock;
   private readonly personIds: SequenceBlock;
+  /** Finishes of single searches, group-committed: those ready together share one statement. */
+  private readonly finishes: GroupCommit<GroupedFinish, FinishAnswer>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
     this.pg = pgQueryable(db);
     this.resultIds = new SequenceBlock(this.pg, 'eligibility_results_id_seq');
     this.personIds = new SequenceBlock(this.pg, 'eligibility_persons_id_seq');
+    this.finishes = new GroupCommit((items) => this.finishMany(items), {
+      maxBatch: 32,
+      maxInFlight: 4,
+    });
   }
 
   /** Leases request `id` to run `jobId` on `queue`, answering the row (LeasedRow) or null. */
@@ -136,11 +121,7 @@ export class SearchRunsRepository {
    * as its $4 and $5): answers the recorded deliveries, or null when the request was finished
    * already.
    */
-  async finish(
-    f: Finishing,
-    deliveries: FinishingDeliveries,
-    tx?: Tx,
-  ): Promise<ReturnType<FinishingDeliveries['read']> | null> {
+  async finish(f: Finishing, deliveries: FinishingDeliveries, tx?: Tx): Promise<FinishAnswer> {
     const { cte, summary, values } = deliveries.sql({
       values: [
         f.requestId,
@@ -164,6 +145,54 @@ export class SearchRunsRepository {
       values,
     );
     return rows.length === 0 ? null : deliveries.read(rows[0].deliveries);
+  }
+
+  /**
+   * `finish` for a single search (no transaction of the caller's), group-committed: the finishes
+   * that become ready while one statement is in flight go together in the next (FINISH_MANY_CTES),
+   * one statement and one commit for many searches; a lone one goes at once. Answers as `finish`.
+   */
+  async finishGrouped(f: Finishing, deliveries: FinishingDeliveries): Promise<FinishAnswer> {
+    return (await this.finishes.add({ f, deliveries })) ?? null;
+  }
+
+  /** One statement finishing `items`' requests (each with its own deliveries). */
+  private async finishMany(items: GroupedFinish[]): Promise<FinishAnswer[]> {
+    const fs = items.map((i) => i.f);
+    const { cte, summary, values } = items[0].deliveries.sql({
+      values: [
+        fs.map((f) => f.requestId),
+        fs.map((f) => f.status),
+        fs.map((f) => f.errorCode),
+        fs.map((f) => f.bodyV1),
+        fs.map((f) => f.bodyV2),
+        JSON.stringify(
+          fs.flatMap((f) =>
+            f.results.map(({ result }) => ({ request_id: f.requestId, ...resultRow(result) })),
+          ),
+        ),
+        JSON.stringify(
+          fs.flatMap((f) =>
+            f.results.flatMap(({ persons, keepPlans }) =>
+              persons.map((p) => ({
+                request_id: f.requestId,
+                ...personRow(p, keepPlans === true),
+              })),
+            ),
+          ),
+        ),
+      ],
+      bodies: { v1: 'request.v1', v2: 'request.v2' },
+    });
+    const rows = await this.pg.query<{ id: string; deliveries: unknown }[]>(
+      `${FINISH_MANY_CTES}, ${cte}
+      SELECT request.id, ${summary} AS deliveries FROM request`,
+      values,
+    );
+    const finished = new Map(rows.map((r) => [String(r.id), r.deliveries]));
+    return items.map(({ f, deliveries }) =>
+      finished.has(f.requestId) ? deliveries.read(finished.get(f.requestId)) : null,
+    );
   }
 
   /** A details request's target: the stored result and its person (null when either is gone). */
@@ -197,46 +226,4 @@ export class SearchRunsRepository {
     );
     return rows.map((r) => String(r.id));
   }
-}
-
-/** A result as a row of FINISH_CTES's recordset. */
-function resultRow(r: EligibilityResult) {
-  return {
-    id: r.id,
-    position: r.position,
-    insurer_code: r.insurerCode,
-    status: r.status,
-    plan_name: r.planName,
-    plan_group: r.planGroup,
-    plan_group_id: r.planGroupId,
-    plan_begin_date: r.planBeginDate,
-    plan_end_date: r.planEndDate,
-    plan_refresh_date: r.planRefreshDate,
-    plan_is_active: r.planIsActive,
-  };
-}
-
-/** A person as a row of FINISH_CTES's recordset. */
-/** `keepPlan`: the plan goes into the row too (else it is in the request's bodies only). */
-function personRow(p: EligibilityPerson, keepPlan: boolean) {
-  return {
-    id: p.id,
-    result_id: p.resultId,
-    position: p.position,
-    first_name: p.firstName,
-    last_name: p.lastName,
-    dob: p.dob,
-    sex: p.sex,
-    member_id: p.memberId,
-    ssn_last_four: p.ssnLastFour,
-    type: p.type,
-    address: p.address,
-    email: p.email,
-    phone: p.phone,
-    is_active: p.isActive,
-    insurer_state: p.insurerState,
-    plan: keepPlan ? p.plan : null,
-    plan_token: p.planToken,
-    plan_token_expired_at: p.planTokenExpiredAt,
-  };
 }

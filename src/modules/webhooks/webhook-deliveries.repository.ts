@@ -213,12 +213,13 @@ export class WebhookDeliveriesRepository {
 
   /**
    * The deliveries' part of another module's finishing statement: a CTE named `deliveries` that
-   * selects from the statement's CTE `request` (columns id, account_id, uid; at most one row) one
-   * pending delivery per active webhook of the account subscribed to eligibility, with the body
-   * of its version, stored leased to `leaseJob` (else due now); the unique key makes a repeated
-   * call harmless. `summary`: an expression for the statement's last SELECT answering them as
-   * JSON (id, webhook_id, url, secret_sealed, version). `values`: the statement's values followed
-   * by the CTE's, numbered after them.
+   * selects from the statement's CTE `request` (columns id, account_id, uid; a row per request
+   * finished) one pending delivery per active webhook of the request's account subscribed to
+   * eligibility, with the body of its version, stored leased to `leaseJob` (else due now); the
+   * unique key makes a repeated call harmless. `summary`: an expression for the statement's last
+   * SELECT (one row per `request` row) answering that request's deliveries as JSON (id,
+   * webhook_id, url, secret_sealed, version). `values`: the statement's values followed by the
+   * CTE's, numbered after them.
    */
   finishing(p: FinishingParams): FinishingSql {
     const $ = (i: number) => `$${p.values.length + 1 + i}`;
@@ -231,10 +232,10 @@ export class WebhookDeliveriesRepository {
          FROM request JOIN webhooks w ON w.account_id = request.account_id
          WHERE w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-         RETURNING id, webhook_id)`;
+         RETURNING id, webhook_id, request_id)`;
     const summary = `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
            'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
-         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id)`;
+         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id)`;
     return {
       cte,
       summary,

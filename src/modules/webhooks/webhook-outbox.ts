@@ -51,10 +51,10 @@ export interface FinishingStatement {
 export interface FinishingDeliveries {
   /**
    * For `statement`: `cte`, a CTE named `deliveries` selecting from the statement's CTE
-   * `request` (columns id, account_id, uid; at most one row: none when the request was finished
-   * already); `summary`, an expression for the statement's last SELECT (the recorded deliveries,
-   * as JSON); `values`, all the statement's values (its own, then the CTE's): the caller never
-   * numbers the CTE's parameters.
+   * `request` (columns id, account_id, uid; one row per request the statement finished: none
+   * when it was finished already); `summary`, an expression for the statement's last SELECT over
+   * `request` (that request's recorded deliveries, as JSON); `values`, all the statement's values
+   * (its own, then the CTE's): the caller never numbers the CTE's parameters.
    */
   sql(statement: FinishingStatement): FinishingSql;
   /** The recorded deliveries, from the value of `summary` in the statement's answer. */

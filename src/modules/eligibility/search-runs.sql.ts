@@ -1,0 +1,116 @@
+import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+
+/**
+ * The SQL of a search's finishing (SearchRunsRepository's statements): the request ends with its
+ * bodies, its results and persons are stored, in one statement with the outbox's deliveries.
+ */
+
+/**
+ * The finishing write, one statement: the request ends (only while it is still `processing`:
+ * the row lock makes a second finisher wait and then find it finished) and its results and
+ * persons are stored, with the ids allocated beforehand; the webhook outbox adds its deliveries
+ * (a CTE `deliveries` selecting from `request`). Answers one row when it finished the request.
+ */
+export const FINISH_CTES = `WITH request AS (
+    UPDATE eligibility_requests
+    SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
+    WHERE id = $1 AND status = 'processing'
+    RETURNING id, account_id, uid),
+  results AS (
+    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
+      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
+    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
+      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
+    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
+      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
+      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
+  persons AS (
+    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
+      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
+      plan_token_expired_at)
+    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
+      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
+      x.plan_token, x.plan_token_expired_at
+    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
+      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
+      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
+      plan_token char(64), plan_token_expired_at date))`;
+
+/**
+ * FINISH_CTES for many requests at once (the group commit of `finishGrouped`): one row of `f`
+ * per request, the results' and persons' rows each naming their request; `request` answers the
+ * requests it finished with their bodies (`v1`, `v2`), for the deliveries' CTE. A request
+ * finished already (not `processing`) is left out, with its results and persons.
+ */
+export const FINISH_MANY_CTES = `WITH f AS (
+    SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::text[], $5::text[])
+      AS f(id, status, error_code, body_v1, body_v2)),
+  request AS (
+    UPDATE eligibility_requests r
+    SET status = f.status, error_code = f.error_code, body_v1 = f.body_v1, body_v2 = f.body_v2,
+        insurer_outcomes = NULL, completed_at = now()
+    FROM f WHERE r.id = f.id AND r.status = 'processing'
+    RETURNING r.id, r.account_id, r.uid, f.body_v1 AS v1, f.body_v2 AS v2),
+  results AS (
+    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
+      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
+    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
+      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
+    FROM jsonb_to_recordset($6::jsonb) AS x(request_id bigint, id bigint, position smallint,
+      insurer_code varchar, status varchar, plan_name text, plan_group text, plan_group_id text,
+      plan_begin_date date, plan_end_date date, plan_refresh_date date, plan_is_active boolean)
+    JOIN request ON request.id = x.request_id),
+  persons AS (
+    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
+      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
+      plan_token_expired_at)
+    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
+      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
+      x.plan_token, x.plan_token_expired_at
+    FROM jsonb_to_recordset($7::jsonb) AS x(request_id bigint, id bigint, result_id bigint,
+      position smallint, first_name text, last_name text, dob date, sex text, member_id text,
+      ssn_last_four text, type text, address jsonb, email text, phone text, is_active boolean,
+      insurer_state varchar, plan jsonb, plan_token char(64), plan_token_expired_at date)
+    JOIN request ON request.id = x.request_id)`;
+
+/** A result as a row of FINISH_CTES's recordset. */
+export function resultRow(r: EligibilityResult) {
+  return {
+    id: r.id,
+    position: r.position,
+    insurer_code: r.insurerCode,
+    status: r.status,
+    plan_name: r.planName,
+    plan_group: r.planGroup,
+    plan_group_id: r.planGroupId,
+    plan_begin_date: r.planBeginDate,
+    plan_end_date: r.planEndDate,
+    plan_refresh_date: r.planRefreshDate,
+    plan_is_active: r.planIsActive,
+  };
+}
+
+/** A person as a row of FINISH_CTES's recordset. */
+/** `keepPlan`: the plan goes into the row too (else it is in the request's bodies only). */
+export function personRow(p: EligibilityPerson, keepPlan: boolean) {
+  return {
+    id: p.id,
+    result_id: p.resultId,
+    position: p.position,
+    first_name: p.firstName,
+    last_name: p.lastName,
+    dob: p.dob,
+    sex: p.sex,
+    member_id: p.memberId,
+    ssn_last_four: p.ssnLastFour,
+    type: p.type,
+    address: p.address,
+    email: p.email,
+    phone: p.phone,
+    is_active: p.isActive,
+    insurer_state: p.insurerState,
+    plan: keepPlan ? p.plan : null,
+    plan_token: p.planToken,
+    plan_token_expired_at: p.planTokenExpiredAt,
+  };
+}
