@@ -46,9 +46,9 @@ export function loadDatabaseSettings(
  * The processes `npm start` runs when WEB_CONCURRENCY is unset: one per core, less one when
  * PostgreSQL answers on this machine (DATABASE_URL names a loopback address, `localhost`, or a
  * Unix socket). Measured on two cores with PostgreSQL beside the service (bench/README.md,
- * scenario 7): a process per core read at 0.60× one process and accepted 730 POSTs/s against
- * 955, since every search costs PostgreSQL as much CPU as the service; the core left over is the
- * database's. With PostgreSQL on other machines every core serves.
+ * scenario 7): a process per core read at 0.85× one process and accepted 833 POSTs/s against
+ * 986 (0.60× and 730 against 955 a round earlier), since every search costs PostgreSQL CPU too;
+ * the core left over is the database's. With PostgreSQL on other machines every core serves.
  */
 export function defaultProcessCount(databaseUrl: string, cores: number): number {
   return databaseIsLocal(databaseUrl) ? Math.max(1, cores - 1) : Math.max(1, cores);
