@@ -1,4 +1,4 @@
-import { batchShare, InsurerSlots, SearchLane } from '@/modules/eligibility/insurer-slots';
+import { batchShare, InsurerSlots, SearchOrigin } from '@/modules/eligibility/insurer-slots';
 import { createTestContext, TestContext } from '../support/app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -14,13 +14,13 @@ describe('InsurerSlots', () => {
   });
   afterAll(() => t.close());
 
-  /** Runs `count` calls of `lane` on `code` at once; the most that ran together, and the refusals. */
-  async function crowd(code: string, lane: SearchLane, count: number, callMs = 20) {
+  /** Runs `count` calls of `origin` on `code` at once; the most that ran together, and the refusals. */
+  async function crowd(code: string, origin: SearchOrigin, count: number, callMs = 20) {
     let now = 0;
     let max = 0;
     const results = await Promise.all(
       Array.from({ length: count }, () =>
-        slots.withSlot(code, lane, async () => {
+        slots.withSlot(code, origin, async () => {
           max = Math.max(max, ++now);
           await sleep(callMs);
           now--;

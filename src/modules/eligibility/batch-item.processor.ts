@@ -4,7 +4,7 @@ import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { BATCH_QUEUE } from './batch-search.queue';
 import { SearchRunner } from './search-runner';
 
-/** Thin, like the single lane's processor: the runner decides everything. */
+/** Thin, like EligibilityProcessor: the runner decides everything. */
 @Injectable()
 @QueueWorker(BATCH_QUEUE, { concurrency: (config) => config.batchConcurrency })
 export class BatchItemProcessor implements JobHandler {

@@ -5,7 +5,7 @@ import { SearchFinisher } from './search-finisher';
 import { SearchRunsRepository } from './search-runs.repository';
 import { BatchSearchQueue } from './batch-search.queue';
 import { SearchQueue } from './search.queue';
-import type { SearchLane } from './insurer-slots';
+import type { SearchOrigin } from './insurer-slots';
 import type { SettledOutcomes } from './search-outcome';
 
 /**
@@ -37,9 +37,9 @@ export class EligibilityScheduler {
     tag: JobTag,
     attempts: number,
     settled: SettledOutcomes,
-    lane: SearchLane = 'single',
+    origin: SearchOrigin = 'single',
   ): Promise<void> {
-    await (lane === 'batch' ? this.batchQueue : this.queue).schedule(
+    await (origin === 'batch' ? this.batchQueue : this.queue).schedule(
       requestId,
       delayMs,
       tag,
@@ -58,9 +58,9 @@ export class EligibilityScheduler {
     jobId: string,
     settled: SettledOutcomes,
     codes: string[],
-    lane: SearchLane = 'single',
+    origin: SearchOrigin = 'single',
   ): Promise<void> {
-    await (lane === 'batch' ? this.batchQueue : this.queue).park(
+    await (origin === 'batch' ? this.batchQueue : this.queue).park(
       requestId,
       jobId,
       { insurer_outcomes: JSON.stringify(settled) },

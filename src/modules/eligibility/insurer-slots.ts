@@ -5,8 +5,11 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { InjectRedis } from '@/modules/redis/redis.module';
 
-/** Which line a search stands in: the front desk's single checks, or a batch's items. */
-export type SearchLane = 'single' | 'batch';
+/**
+ * Where a search comes from: the front desk's single checks, or a batch's items (each has its
+ * own line for insurer slots and its own queue).
+ */
+export type SearchOrigin = 'single' | 'batch';
 
 /**
  * Polling for a free slot (by the head of each process's line): from 10 ms, backing off to 40 ms
@@ -23,7 +26,7 @@ const WAITING_TTL_MS = 500;
  * Takes one slot of an insurer, or refuses. Holders live in a sorted set scored by their
  * expiry (so a crashed process's slots free themselves); singles waiting for a slot are listed
  * too, and while any is waiting no batch item takes a slot, so a freed slot goes to a single.
- * KEYS: holders, waiting singles. ARGV: token, limit, slot ttl ms, lane, waiting ttl ms.
+ * KEYS: holders, waiting singles. ARGV: token, limit, slot ttl ms, origin, waiting ttl ms.
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
@@ -55,7 +58,7 @@ type SlotRedis = Redis & {
     token: string,
     limit: number,
     ttlMs: number,
-    lane: SearchLane,
+    origin: SearchOrigin,
     waitingTtlMs: number,
   ): Promise<number>;
 };
@@ -70,7 +73,7 @@ type SlotRedis = Redis & {
 export class InsurerSlots {
   private readonly logger = new Logger(InsurerSlots.name);
   private readonly redis: SlotRedis;
-  /** This process's searches waiting for a slot, by lane and insurer. */
+  /** This process's searches waiting for a slot, by origin and insurer. */
   private readonly lines = new Map<string, Line>();
 
   constructor(
@@ -81,9 +84,9 @@ export class InsurerSlots {
     this.redis = redis as SlotRedis;
   }
 
-  /** Slots a lane may fill: all of them for singles, the batch share for batch items. */
-  limit(lane: SearchLane): number {
-    return lane === 'single'
+  /** Slots the searches of an origin may fill: all of them for singles, the batch share for batch items. */
+  limit(origin: SearchOrigin): number {
+    return origin === 'single'
       ? this.config.insurerConcurrency
       : batchShare(this.config.insurerConcurrency);
   }
@@ -92,10 +95,10 @@ export class InsurerSlots {
    * Runs `call` holding a slot of insurer `code`; answers null, without calling, when no slot was
    * free in time (a single waits up to INSURER_TIMEOUT_MS, a batch item a couple of seconds).
    */
-  async withSlot<T>(code: string, lane: SearchLane, call: () => Promise<T>): Promise<T | null> {
+  async withSlot<T>(code: string, origin: SearchOrigin, call: () => Promise<T>): Promise<T | null> {
     const deadline =
-      Date.now() + (lane === 'single' ? this.config.insurerTimeoutMs : BATCH_WAIT_MS);
-    const token = await this.acquire(code, lane, deadline);
+      Date.now() + (origin === 'single' ? this.config.insurerTimeoutMs : BATCH_WAIT_MS);
+    const token = await this.acquire(code, origin, deadline);
     if (token === null) return null;
     try {
       return await call();
@@ -108,21 +111,21 @@ export class InsurerSlots {
   }
 
   /**
-   * Waits in this process's line for `code` and `lane` (first come, first served): only the head
+   * Waits in this process's line for `code` and `origin` (first come, first served): only the head
    * of the line asks Redis, so fifty searches waiting for a slot cost one poll, not fifty.
    */
-  private acquire(code: string, lane: SearchLane, deadline: number): Promise<string | null> {
-    const key = `${lane}:${code}`;
+  private acquire(code: string, origin: SearchOrigin, deadline: number): Promise<string | null> {
+    const key = `${origin}:${code}`;
     let line = this.lines.get(key);
     if (!line) this.lines.set(key, (line = { waiters: [], pumping: false }));
     const waiting = line;
     return new Promise((resolve) => {
       waiting.waiters.push({ token: randomUUID(), deadline, resolve });
-      if (!waiting.pumping) void this.pump(code, lane, waiting);
+      if (!waiting.pumping) void this.pump(code, origin, waiting);
     });
   }
 
-  private async pump(code: string, lane: SearchLane, line: Line): Promise<void> {
+  private async pump(code: string, origin: SearchOrigin, line: Line): Promise<void> {
     line.pumping = true;
     let pollMs = SINGLE_POLL_MS;
     try {
@@ -132,14 +135,14 @@ export class InsurerSlots {
         line.waiters = line.waiters.filter((w) => w.deadline > now);
         const head = line.waiters[0];
         if (!head) break;
-        if (await this.tryAcquire(code, lane, head.token)) {
+        if (await this.tryAcquire(code, origin, head.token)) {
           line.waiters.shift();
           head.resolve(head.token);
           pollMs = SINGLE_POLL_MS;
           continue;
         }
         await sleep(pollMs);
-        pollMs = Math.min(pollMs * 2, lane === 'single' ? SINGLE_POLL_MAX_MS : BATCH_POLL_MAX_MS);
+        pollMs = Math.min(pollMs * 2, origin === 'single' ? SINGLE_POLL_MAX_MS : BATCH_POLL_MAX_MS);
       }
     } finally {
       line.pumping = false;
@@ -148,15 +151,15 @@ export class InsurerSlots {
     }
   }
 
-  private async tryAcquire(code: string, lane: SearchLane, token: string): Promise<boolean> {
+  private async tryAcquire(code: string, origin: SearchOrigin, token: string): Promise<boolean> {
     try {
       const got = await this.redis.acquireInsurerSlot(
         holdersKey(code),
         waitingKey(code),
         token,
-        this.limit(lane),
+        this.limit(origin),
         this.config.insurerTimeoutMs + 5_000,
-        lane,
+        origin,
         WAITING_TTL_MS,
       );
       return got === 1;

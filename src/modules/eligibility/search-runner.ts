@@ -11,7 +11,7 @@ import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch-search.queue';
 import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
 import { InsurerCalls } from './insurer-calls';
-import { InsurerSlots, type SearchLane } from './insurer-slots';
+import { InsurerSlots, type SearchOrigin } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
 
 /**
@@ -34,16 +34,16 @@ export class SearchRunner {
 
   /**
    * Idempotent: the lease skips a request that is finished, not due, or being run by another job
-   * (`jobId` identifies this one). `lane`: the queue the job came from (batch items have their own).
+   * (`jobId` identifies this one). `origin`: the queue the job came from (batch items have their own).
    * `stored`: the request as intake stored it, already leased to this run (a local run).
    */
   async run(
     requestId: string,
     jobId: string,
-    lane: SearchLane = 'single',
+    origin: SearchOrigin = 'single',
     stored?: { row: unknown; at: number },
   ): Promise<void> {
-    const leased = await this.lease(requestId, jobId, lane, stored);
+    const leased = await this.lease(requestId, jobId, origin, stored);
     if (!leased) return;
     const { attempt, settings, provider, ...row } = leased;
     // `attempts` is the count after this lease, as the entity read after it would say.
@@ -68,7 +68,7 @@ export class SearchRunner {
           tags.dueAt(Date.now() + decision.delayMs),
           attempt - 1,
           settled,
-          lane,
+          origin,
         );
       case 'retry':
         return this.scheduler.reschedule(
@@ -80,10 +80,10 @@ export class SearchRunner {
           tags.retry(decision.attempt),
           decision.attempt,
           settled,
-          lane,
+          origin,
         );
       case 'wait':
-        return this.scheduler.park(requestId, jobId, settled, decision.codes, lane);
+        return this.scheduler.park(requestId, jobId, settled, decision.codes, origin);
       case 'complete':
         await this.finisher.complete(requestId, decision.found, head);
         return;
@@ -101,10 +101,10 @@ export class SearchRunner {
   private async lease(
     requestId: string,
     jobId: string,
-    lane: SearchLane,
+    origin: SearchOrigin,
     stored: { row: unknown; at: number } | undefined,
   ): Promise<LeasedRow | null> {
-    const queue = lane === 'batch' ? this.batchQueue : this.queue;
+    const queue = origin === 'batch' ? this.batchQueue : this.queue;
     if (stored) {
       const fresh = Date.now() - stored.at < queue.spec.leaseMs / 2;
       return fresh || (await queue.renew(requestId, jobId)) ? (stored.row as LeasedRow) : null;
@@ -132,7 +132,7 @@ export class SearchRunner {
 
   /**
    * One call holding a slot of the insurer (INSURER_CONCURRENCY, CONTRACT §13); batch items use
-   * the batch lane. No slot in time → deferred: asked again shortly, not counted as an attempt.
+   * the batch origin. No slot in time → deferred: asked again shortly, not counted as an attempt.
    * A connector that answers in this process (the sandbox) protects no payer: no slot.
    */
   private async withSlot(
@@ -141,8 +141,8 @@ export class SearchRunner {
     call: () => Promise<InsurerOutcome>,
   ): Promise<InsurerOutcome> {
     if (this.insurers.get(code)?.local) return call();
-    const lane: SearchLane = request.batchId ? 'batch' : 'single';
-    const outcome = await this.slots.withSlot(code, lane, call);
-    return outcome ?? { code, kind: 'deferred', retryAfterMs: lane === 'batch' ? 500 : 100 };
+    const origin: SearchOrigin = request.batchId ? 'batch' : 'single';
+    const outcome = await this.slots.withSlot(code, origin, call);
+    return outcome ?? { code, kind: 'deferred', retryAfterMs: origin === 'batch' ? 500 : 100 };
   }
 }
