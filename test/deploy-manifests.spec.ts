@@ -113,7 +113,7 @@ function namesReadBySrc(): Set<string> {
   const patterns = [
     /\benv\.([A-Z][A-Z0-9_]*)/g,
     /\benv\['([A-Z][A-Z0-9_]*)'\]/g,
-    /\b\w+\('([A-Z][A-Z0-9_]*)'/g,
+    /\b\w+\(\s*'([A-Z][A-Z0-9_]*)'/g,
   ];
   return new Set(patterns.flatMap((p) => [...text.matchAll(p)].map((m) => m[1])));
 }

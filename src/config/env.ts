@@ -127,6 +127,8 @@ export function loadConfig(
     'postgres:',
     'postgresql:',
   ]);
+  // Unset: one process per CPU, less one for a PostgreSQL on this machine (src/config/database.ts).
+  const processes = defaultProcessCount(databaseUrl, availableParallelism());
   const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
   const redisPrefix = str('REDIS_PREFIX', 'vision');
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisPrefix)) {
@@ -249,12 +251,7 @@ export function loadConfig(
       ? int('PHI_RETENTION_DAYS', 0, 1, 36_500)
       : null,
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
-    webConcurrency: int(
-      'WEB_CONCURRENCY',
-      defaultProcessCount(databaseUrl, availableParallelism()),
-      1,
-      64,
-    ),
+    webConcurrency: int('WEB_CONCURRENCY', processes, 1, 64),
     insurerConcurrency: int('INSURER_CONCURRENCY', 10, 1, 1000),
     batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
     trustProxy,
