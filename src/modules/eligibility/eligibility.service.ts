@@ -15,7 +15,7 @@ import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 /**
  * Intake: validates a search or details request against the account's data, stores it as
  * `processing` and enqueues its search. The route from there: EligibilityScheduler → (queue) →
- * SearchRunner → decideNext → EligibilityResults → webhook outbox.
+ * SearchRunner → decideNext → SearchFinisher → webhook outbox.
  */
 @Injectable()
 export class EligibilityService {
