@@ -141,12 +141,25 @@ describe('webhooks repositories', () => {
     const page = await rec('deliveries.pageOfWebhook', () =>
       deliveries.pageOfWebhook(accountId, hook.id, { limit: 2 }),
     );
-    expect(page.result.map((d) => d.id)).toEqual([third, second]);
+    // Newest first, on (created_at, id): deliveries stored within one millisecond (the column's
+    // precision) are ordered by id, so the expected order is read, not assumed.
+    const order: { id: string }[] = await t.ctx
+      .get(DataSource)
+      .query(
+        `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) ORDER BY created_at DESC, id DESC`,
+        [[first, second, third]],
+      );
+    const newestFirst = order.map((r) => r.id);
+    expect(newestFirst).toHaveLength(3);
+    expect(page.result.map((d) => d.id)).toEqual(newestFirst.slice(0, 2));
     expect(page.next_cursor).not.toBeNull();
     const rest = await rec('deliveries.pageOfWebhook.after', () =>
       deliveries.pageOfWebhook(accountId, hook.id, { limit: 2, cursor: page.next_cursor }),
     );
-    expect(rest).toEqual({ result: [expect.objectContaining({ id: first })], next_cursor: null });
+    expect(rest).toEqual({
+      result: [expect.objectContaining({ id: newestFirst[2] })],
+      next_cursor: null,
+    });
 
     const one = await rec('deliveries.findOfWebhook', () =>
       deliveries.findOfWebhook(accountId, hook.id, first),
