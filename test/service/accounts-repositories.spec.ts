@@ -33,12 +33,7 @@ describe('accounts, auth and iframe-session repositories', () => {
   let userId: string;
 
   /** Runs `call` alone on the recording and snapshots its statements. */
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   beforeAll(async () => {
     t = await createTestContext();

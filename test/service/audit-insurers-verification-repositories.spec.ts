@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/database/database';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuditEventsRepository } from '@/modules/audit/audit-events.repository';
 import { eventRow, type AuditRecord } from '@/modules/audit/audit-record';
 import { PhiPurgesRepository } from '@/modules/audit/retention/phi-purges.repository';
 import { InsurerSettingsRepository } from '@/modules/insurers/insurer-settings.repository';
 import { VerificationTasksRepository } from '@/modules/verification/verification-tasks.repository';
 import { createTestContext, TestContext } from '../support/app';
+import { createPractice } from '../support/factories';
 import { recordSql, SqlRecording } from '../support/sql-recorder';
 
 const VSP = 'insurer:vision:vsp';
@@ -26,12 +26,7 @@ describe('audit, insurers and verification repositories', () => {
   let accountId: string;
   let locationId: string;
 
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   /** A request of the account (processing unless told), created at `createdAt` (default now). */
   const request = async (
@@ -60,14 +55,7 @@ describe('audit, insurers and verification repositories', () => {
     t = await createTestContext();
     db = t.ctx.get(DataSource);
     database = t.ctx.get(Database);
-    const suffix = randomUUID().slice(0, 8);
-    const { account, location } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${suffix}`,
-      email: `staff-${suffix}@practice.test`,
-      password: `pw-${suffix}-secret`,
-    });
-    accountId = account.id;
-    locationId = location.id;
+    ({ accountId, locationId } = await createPractice(t.ctx));
     sql = recordSql();
   });
   afterAll(async () => {

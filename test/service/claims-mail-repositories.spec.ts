@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Database } from '@/database/database';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import type { Claim } from '@/modules/claims/claim.entity';
 import { ClaimsQueue } from '@/modules/claims/claims.queue';
 import { ClaimsRepository, type NewServiceLine } from '@/modules/claims/claims.repository';
@@ -8,6 +7,7 @@ import { ClaimReportsRepository } from '@/modules/claims/reports/claim-reports.r
 import { RemittancesRepository } from '@/modules/claims/reports/remittances.repository';
 import { MailMessagesRepository } from '@/modules/mail/mail-messages.repository';
 import { createTestContext, TestContext } from '../support/app';
+import { createPractice } from '../support/factories';
 import { recordSql, SqlRecording } from '../support/sql-recorder';
 
 const tag = () => randomBytes(4).toString('hex');
@@ -51,12 +51,7 @@ describe('claims and mail repositories', () => {
   let locationId: string;
 
   /** Runs `call` alone on the recording and snapshots its statements. */
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   const newClaim = (code: string) =>
     database.transaction(async (tx) => {
@@ -90,14 +85,7 @@ describe('claims and mail repositories', () => {
     reports = t.ctx.get(ClaimReportsRepository);
     remittances = t.ctx.get(RemittancesRepository);
     mail = t.ctx.get(MailMessagesRepository);
-    const s = tag();
-    const { account, location } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${s}`,
-      email: `staff-${s}@practice.test`,
-      password: `pw-${s}-secret`,
-    });
-    accountId = account.id;
-    locationId = location.id;
+    ({ accountId, locationId } = await createPractice(t.ctx));
     sql = recordSql();
   });
   afterAll(async () => {

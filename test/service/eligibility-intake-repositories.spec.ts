@@ -29,12 +29,7 @@ describe('eligibility intake and read repositories', () => {
   let locationId: string;
 
   /** Runs `call` alone on the recording and snapshots its statements. */
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   const intakeRow = (uid: string, extra: Partial<IntakeRow> = {}): IntakeRow => ({
     accountId,

@@ -31,13 +31,8 @@ describe('eligibility run repositories', () => {
   let accountId: string;
 
   /** Runs `call` alone on the recording and snapshots its statements (sorted when `sorted`). */
-  const rec = async <T>(name: string, call: () => Promise<T>, sorted = false): Promise<T> => {
-    sql.take();
-    const out = await call();
-    const seen = sql.take();
-    expect(sorted ? seen.sort() : seen).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>, sorted = false) =>
+    sql.snapshot(name, call, sorted);
 
   /** A stored request, processing (not run: ROLE=api). */
   const accept = async (codes = [VSP]): Promise<{ id: string; uid: string }> => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/database/database';
-import { AccountsService } from '@/modules/accounts/accounts.service';
 import { PatientsRepository } from '@/modules/patients/patients.repository';
 import { createTestContext, TestContext } from '../support/app';
+import { createPractice } from '../support/factories';
 import { recordSql, SqlRecording } from '../support/sql-recorder';
 
 /** The SQL of PatientsRepository, one snapshot per method, each with what the method answered. */
@@ -14,24 +14,12 @@ describe('patients repository', () => {
   let accountId: string;
   let locationId: string;
 
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   beforeAll(async () => {
     t = await createTestContext();
     patients = t.ctx.get(PatientsRepository);
-    const suffix = randomUUID().slice(0, 8);
-    const { account, location } = await t.ctx.get(AccountsService).createAccount({
-      name: `Practice ${suffix}`,
-      email: `staff-${suffix}@practice.test`,
-      password: `pw-${suffix}-secret`,
-    });
-    accountId = account.id;
-    locationId = location.id;
+    ({ accountId, locationId } = await createPractice(t.ctx));
     sql = recordSql();
   });
   afterAll(async () => {

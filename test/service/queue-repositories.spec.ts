@@ -22,12 +22,7 @@ describe('service processes repository', () => {
     await t.close();
   });
 
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   it('registers, beats, lists and removes processes', async () => {
     const id = randomUUID();

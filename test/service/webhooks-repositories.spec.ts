@@ -27,12 +27,7 @@ describe('webhooks repositories', () => {
   let accountId: string;
 
   /** Runs `call` alone on the recording and snapshots its statements. */
-  const rec = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
-    sql.take();
-    const out = await call();
-    expect(sql.take()).toMatchSnapshot(name);
-    return out;
-  };
+  const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 
   const newWebhook = (events: WebhookTopic[] = ['eligibility', 'claim']) => ({
     id: randomUUID(),

@@ -16,13 +16,20 @@ export interface TestAccount {
 
 /** A fresh account with its default location and a web user (no API key): its id. */
 export async function createAccountId(ctx: INestApplicationContext): Promise<string> {
+  return (await createPractice(ctx)).accountId;
+}
+
+/** A fresh account (no API key) and its default location, straight through AccountsService. */
+export async function createPractice(
+  ctx: INestApplicationContext,
+): Promise<{ accountId: string; locationId: string }> {
   const suffix = randomBytes(4).toString('hex');
-  const { account } = await ctx.get(AccountsService).createAccount({
+  const { account, location } = await ctx.get(AccountsService).createAccount({
     name: `Practice ${suffix}`,
     email: `staff-${suffix}@practice.test`,
     password: `pw-${suffix}-secret`,
   });
-  return account.id;
+  return { accountId: account.id, locationId: location.id };
 }
 
 /** A fresh account with its default location, a web user and an API key. */

@@ -7,13 +7,18 @@ import { Client } from 'pg';
  * aliases kept), values are not recorded.
  *
  *   const sql = recordSql();
- *   await repo.findByCode(accountId, 'PAT-1');
- *   expect(sql.take()).toMatchSnapshot();
+ *   const patient = await sql.snapshot('findOne', () => repo.findOne(accountId, 'PAT-1'));
+ *   expect(patient?.code).toBe('PAT-1');   // and what it answered
  *   sql.stop();
  */
 export interface SqlRecording {
   /** The statements run since the last `take` (or the start), in order; clears the list. */
   take(): string[];
+  /**
+   * Runs `call` alone on the recording and snapshots its statements as `name` (`sorted`: in text
+   * order, for statements made concurrently); answers what `call` answered.
+   */
+  snapshot<T>(name: string, call: () => Promise<T>, sorted?: boolean): Promise<T>;
   /** Puts `pg`'s own `query` back. */
   stop(): void;
 }
@@ -42,10 +47,18 @@ export function recordSql(options: { keepBackground?: boolean } = {}): SqlRecord
     if (text !== null && !background?.test(text)) seen.push(text.replace(/\s+/g, ' ').trim());
     return original.apply(this, args);
   };
+  const take = (): string[] => {
+    const out = seen.filter((t) => !/^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)\b/i.test(t));
+    seen = [];
+    return out;
+  };
   return {
-    take: () => {
-      const out = seen.filter((t) => !/^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)\b/i.test(t));
-      seen = [];
+    take,
+    snapshot: async (name, call, sorted = false) => {
+      take();
+      const out = await call();
+      const statements = take();
+      expect(sorted ? statements.sort() : statements).toMatchSnapshot(name);
       return out;
     },
     stop: () => {
