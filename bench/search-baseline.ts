@@ -7,9 +7,9 @@
  *    intake-writer.ts: account, uid, kind, location resolved in the INSERT (the account's
  *    default), insurer codes, query, `processing`, leased to its run (no owner), one attempt), one INSERT
  *    per POST (not group-committed), then 201 `{"request_uid"}`.
- * 2. Finishing, right after the answer: the service's statement (FINISH_CTES of
- *    src/modules/eligibility/search-runs.repository.ts and the deliveries CTE of
- *    WebhookOutbox.finishingDeliveries, copied): the request `complete` with both bodies, its
+ * 2. Finishing, right after the answer: the service's statement for one search (FINISH_CTES of
+ *    src/modules/eligibility/search-runs.sql.ts, imported, and the deliveries CTE of
+ *    WebhookDeliveriesRepository.finishing, copied): the request `complete` with both bodies, its
  *    results and persons rows (ids from blocks of 100 taken ahead, as SequenceBlock does), one
  *    delivery per active webhook subscribed to `eligibility`, leased to this process.
  * 3. Each delivery's first attempt: the body POSTed with the service's headers (X-Signature keyed
@@ -28,6 +28,8 @@ import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
+// The service's own finishing SQL (one search's statement), not a copy: they cannot drift apart.
+import { FINISH_CTES } from '../src/modules/eligibility/search-runs.sql';
 
 const PATH = /^\/api\/auth\/v1\/eligibility\/?(?:\?.*)?$/;
 const EVENT = 'eligibility.finished';
@@ -56,31 +58,6 @@ const INSERT_REQUEST = `INSERT INTO eligibility_requests
   FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
   RETURNING id`;
 
-/** FINISH_CTES of src/modules/eligibility/search-runs.repository.ts, unchanged. */
-const FINISH_CTES = `WITH request AS (
-    UPDATE eligibility_requests
-    SET status = $2, error_code = $3, body_v1 = $4, body_v2 = $5, insurer_outcomes = NULL, completed_at = now()
-    WHERE id = $1 AND status = 'processing'
-    RETURNING id, account_id, uid),
-  results AS (
-    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
-      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
-    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
-      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
-    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
-      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
-      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
-  persons AS (
-    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
-      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
-      plan_token_expired_at)
-    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
-      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
-      x.plan_token, x.plan_token_expired_at
-    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
-      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
-      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
-      plan_token char(64), plan_token_expired_at date))`;
 
 /** WebhookOutbox.finishingDeliveries (first = 8, bodies in $4 and $5), with its summary. */
 const FINISH = `${FINISH_CTES}, deliveries AS (
