@@ -14,7 +14,7 @@ import {
   type FoundPerson,
 } from './eligibility-result.entity';
 import type { LeasedRow } from './search-lease';
-import { FINISH_CTES, FINISH_MANY_CTES, personRow, resultRow } from './search-runs.sql';
+import { FINISH_CTES, finishManyCtes, personRow, resultRow } from './search-runs.sql';
 
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
 export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
@@ -149,7 +149,7 @@ export class SearchRunsRepository {
 
   /**
    * `finish` for a single search (no transaction of the caller's), group-committed: the finishes
-   * that become ready while one statement is in flight go together in the next (FINISH_MANY_CTES),
+   * that become ready while one statement is in flight go together in the next (finishManyCtes),
    * one statement and one commit for many searches; a lone one goes at once. Answers as `finish`.
    */
   async finishGrouped(f: Finishing, deliveries: FinishingDeliveries): Promise<FinishAnswer> {
@@ -161,11 +161,6 @@ export class SearchRunsRepository {
     const fs = items.map((i) => i.f);
     const { cte, summary, values } = items[0].deliveries.sql({
       values: [
-        fs.map((f) => f.requestId),
-        fs.map((f) => f.status),
-        fs.map((f) => f.errorCode),
-        fs.map((f) => f.bodyV1),
-        fs.map((f) => f.bodyV2),
         JSON.stringify(
           fs.flatMap((f) =>
             f.results.map(({ result }) => ({ request_id: f.requestId, ...resultRow(result) })),
@@ -181,11 +176,12 @@ export class SearchRunsRepository {
             ),
           ),
         ),
+        ...fs.flatMap((f) => [f.requestId, f.status, f.errorCode, f.bodyV1, f.bodyV2]),
       ],
       bodies: { v1: 'request.v1', v2: 'request.v2' },
     });
     const rows = await this.pg.query<{ id: string; deliveries: unknown }[]>(
-      `${FINISH_MANY_CTES}, ${cte}
+      `${finishManyCtes(fs.length)}, ${cte}
       SELECT request.id, ${summary} AS deliveries FROM request`,
       values,
     );

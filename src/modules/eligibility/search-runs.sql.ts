@@ -37,14 +37,31 @@ export const FINISH_CTES = `WITH request AS (
       plan_token char(64), plan_token_expired_at date))`;
 
 /**
- * FINISH_CTES for many requests at once (the group commit of `finishGrouped`): one row of `f`
- * per request, the results' and persons' rows each naming their request; `request` answers the
- * requests it finished with their bodies (`v1`, `v2`), for the deliveries' CTE. A request
- * finished already (not `processing`) is left out, with its results and persons.
+ * FINISH_CTES for `n` requests at once (the group commit of `finishGrouped`): the results' and
+ * persons' recordsets are $1 and $2, each row naming its request; then each request's five values
+ * follow (id, status, error code, body_v1, body_v2: $3–$7 for the first, $8–$12 for the next, …).
+ * The bodies go as parameters of their own, not as text arrays: an array would have every quote of
+ * the JSON escaped by the driver and parsed back by PostgreSQL. `request` answers the requests it
+ * finished with their bodies (`v1`, `v2`), for the deliveries' CTE. A request finished already
+ * (not `processing`) is left out, with its results and persons.
  */
-export const FINISH_MANY_CTES = `WITH f AS (
-    SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::varchar[], $4::text[], $5::text[])
-      AS f(id, status, error_code, body_v1, body_v2)),
+export function finishManyCtes(n: number): string {
+  let sql = finishMany.get(n);
+  if (sql === undefined) {
+    sql = finishManySql(n);
+    finishMany.set(n, sql);
+  }
+  return sql;
+}
+
+const finishMany = new Map<number, string>();
+
+function finishManySql(n: number): string {
+  const rows = Array.from({ length: n }, (_, i) => {
+    const $ = (k: number) => `$${3 + i * 5 + k}`;
+    return `(${$(0)}::bigint, ${$(1)}::varchar, ${$(2)}::varchar, ${$(3)}::text, ${$(4)}::text)`;
+  });
+  return `WITH f(id, status, error_code, body_v1, body_v2) AS (VALUES ${rows.join(', ')}),
   request AS (
     UPDATE eligibility_requests r
     SET status = f.status, error_code = f.error_code, body_v1 = f.body_v1, body_v2 = f.body_v2,
@@ -56,7 +73,7 @@ export const FINISH_MANY_CTES = `WITH f AS (
       plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
     SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
       x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
-    FROM jsonb_to_recordset($6::jsonb) AS x(request_id bigint, id bigint, position smallint,
+    FROM jsonb_to_recordset($1::jsonb) AS x(request_id bigint, id bigint, position smallint,
       insurer_code varchar, status varchar, plan_name text, plan_group text, plan_group_id text,
       plan_begin_date date, plan_end_date date, plan_refresh_date date, plan_is_active boolean)
     JOIN request ON request.id = x.request_id),
@@ -67,11 +84,12 @@ export const FINISH_MANY_CTES = `WITH f AS (
     SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
       x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
       x.plan_token, x.plan_token_expired_at
-    FROM jsonb_to_recordset($7::jsonb) AS x(request_id bigint, id bigint, result_id bigint,
+    FROM jsonb_to_recordset($2::jsonb) AS x(request_id bigint, id bigint, result_id bigint,
       position smallint, first_name text, last_name text, dob date, sex text, member_id text,
       ssn_last_four text, type text, address jsonb, email text, phone text, is_active boolean,
       insurer_state varchar, plan jsonb, plan_token char(64), plan_token_expired_at date)
     JOIN request ON request.id = x.request_id)`;
+}
 
 /** A result as a row of FINISH_CTES's recordset. */
 export function resultRow(r: EligibilityResult) {
