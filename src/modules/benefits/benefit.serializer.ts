@@ -79,59 +79,114 @@ function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
  * a search's rendering (bench/README.md).
  */
 export function serializePlanJson(plan: Plan): string {
-  let out = prop('insurer_state', plan.insurer_state);
-  out += `,"items":[${plan.items.map(itemJson).join(',')}]`;
-  out += prop('refresh_date', plan.refresh_date ?? null);
-  out += prop('begin_date', plan.begin_date ?? null);
-  out += prop('end_date', plan.end_date ?? null);
-  out += prop('flags', plan.flags ?? []);
-  for (const name of DOUBLE_LISTS) if (plan[name]) out += listJson(name, plan[name], true);
-  for (const name of BOOLEAN_LISTS) if (plan[name]) out += listJson(name, plan[name], false);
-  if (plan.comment !== undefined) out += prop('comment', plan.comment);
-  if (plan.carve_out !== undefined) out += prop('carve_out', carveOut(plan.carve_out));
-  if (plan.other_payers !== undefined)
-    out += `,"other_payers":[${plan.other_payers.map((p) => toJson(otherPayer(p))).join(',')}]`;
-  return `{${out.slice(1)}}`;
+  const out: string[] = [];
+  writePlanJson(plan, out);
+  return out.join('');
 }
 
-function itemJson(item: BenefitItem): string {
-  let out = prop('benefit_code', item.benefit_code);
-  out += prop('refresh_date', item.refresh_date);
-  out += prop('flags', item.flags ?? []);
-  if (item.comment !== undefined) out += prop('comment', item.comment);
-  for (const name of DOUBLE_LISTS) if (item[name]) out += listJson(name, item[name], true);
-  for (const name of INTEGER_LISTS) if (item[name]) out += listJson(name, item[name], false);
-  for (const name of BOOLEAN_LISTS) if (item[name]) out += listJson(name, item[name], false);
-  out += `,"items":[${(item.items ?? []).map(itemJson).join(',')}]`;
-  if (item.end_date !== undefined) out += prop('end_date', item.end_date);
-  if (item.last_service_date !== undefined)
-    out += prop('last_service_date', item.last_service_date);
+/**
+ * serializePlanJson's text, as pieces pushed onto `out` for the caller to join once: nesting
+ * concatenated and sliced strings copied every level's text again (a 10 KB body allocated about
+ * 16 times its size, bench/README.md).
+ */
+export function writePlanJson(plan: Plan, out: string[]): void {
+  const start = open(out);
+  prop(out, 'insurer_state', plan.insurer_state);
+  out.push(',"items":[');
+  for (let i = 0; i < plan.items.length; i++) {
+    if (i > 0) out.push(',');
+    writeItem(plan.items[i], out);
+  }
+  out.push(']');
+  prop(out, 'refresh_date', plan.refresh_date ?? null);
+  prop(out, 'begin_date', plan.begin_date ?? null);
+  prop(out, 'end_date', plan.end_date ?? null);
+  prop(out, 'flags', plan.flags ?? []);
+  for (const name of DOUBLE_LISTS) if (plan[name]) writeList(out, name, plan[name], true);
+  for (const name of BOOLEAN_LISTS) if (plan[name]) writeList(out, name, plan[name], false);
+  if (plan.comment !== undefined) prop(out, 'comment', plan.comment);
+  if (plan.carve_out !== undefined) prop(out, 'carve_out', carveOut(plan.carve_out));
+  if (plan.other_payers !== undefined) {
+    out.push(',"other_payers":[');
+    plan.other_payers.forEach((p, i) => {
+      if (i > 0) out.push(',');
+      out.push(toJson(otherPayer(p))!);
+    });
+    out.push(']');
+  }
+  close(out, start);
+}
+
+function writeItem(item: BenefitItem, out: string[]): void {
+  const start = open(out);
+  prop(out, 'benefit_code', item.benefit_code);
+  prop(out, 'refresh_date', item.refresh_date);
+  prop(out, 'flags', item.flags ?? []);
+  if (item.comment !== undefined) prop(out, 'comment', item.comment);
+  for (const name of DOUBLE_LISTS) if (item[name]) writeList(out, name, item[name], true);
+  for (const name of INTEGER_LISTS) if (item[name]) writeList(out, name, item[name], false);
+  for (const name of BOOLEAN_LISTS) if (item[name]) writeList(out, name, item[name], false);
+  out.push(',"items":[');
+  const items = item.items ?? [];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out.push(',');
+    writeItem(items[i], out);
+  }
+  out.push(']');
+  if (item.end_date !== undefined) prop(out, 'end_date', item.end_date);
+  if (item.last_service_date !== undefined) prop(out, 'last_service_date', item.last_service_date);
   if (item.next_eligible_date !== undefined)
-    out += prop('next_eligible_date', item.next_eligible_date);
-  return `{${out.slice(1)}}`;
+    prop(out, 'next_eligible_date', item.next_eligible_date);
+  close(out, start);
 }
 
 /** A list property, with its leading comma. */
-function listJson(name: string, list: FlagEntry<unknown>[], decimal: boolean): string {
-  const entries = list.map((entry) => {
-    let out = '';
-    if (entry.flags && entry.flags.length > 0) out += prop('flags', entry.flags);
-    if (entry.comment !== undefined) out += prop('comment', entry.comment);
-    out += decimal
-      ? `,"value":${decimalJson(entry.value as string | null | undefined)}`
-      : prop('value', entry.value);
-    return `{${out.slice(1)}}`;
-  });
-  return `,"${name}":[${entries.join(',')}]`;
+function writeList(out: string[], name: string, list: FlagEntry<unknown>[], decimal: boolean) {
+  out.push(keyOf(name), '[');
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    if (i > 0) out.push(',');
+    const start = open(out);
+    if (entry.flags && entry.flags.length > 0) prop(out, 'flags', entry.flags);
+    if (entry.comment !== undefined) prop(out, 'comment', entry.comment);
+    if (decimal) out.push(',"value":', decimalJson(entry.value as string | null | undefined));
+    else prop(out, 'value', entry.value);
+    close(out, start);
+  }
+  out.push(']');
+}
+
+/** Opens an object; answers where its first property's piece will be. */
+function open(out: string[]): number {
+  out.push('{');
+  return out.length;
+}
+
+/** Closes the object opened at `start`: its first property loses its leading comma. */
+function close(out: string[], start: number): void {
+  if (out.length > start) out[start] = out[start].slice(1);
+  out.push('}');
 }
 
 /**
  * A property as JSON.stringify writes it inside an object, with its leading comma; nothing when
  * the value has no JSON (undefined).
  */
-function prop(key: string, value: unknown): string {
+function prop(out: string[], key: string, value: unknown): void {
   const json = toJson(value);
-  return json === undefined ? '' : `,"${key}":${json}`;
+  if (json !== undefined) out.push(keyOf(key), json);
+}
+
+/** `,"key":`, built once per key (a plan has a few dozen). */
+const keys = new Map<string, string>();
+
+function keyOf(key: string): string {
+  let piece = keys.get(key);
+  if (piece === undefined) {
+    piece = `,${JSON.stringify(key)}:`;
+    keys.set(key, piece);
+  }
+  return piece;
 }
 
 /** Printable ASCII without `"` and `\`: JSON.stringify writes it between quotes as it is. */

@@ -1,4 +1,4 @@
-import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
+import { writePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import { errorDetailOf } from './error-details';
@@ -36,37 +36,45 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
         ? input.errorDetail
         : errorDetailOf(input.status, input.errorCode),
   });
-  const results =
-    input.status === 'complete' && input.results
-      ? `[${input.results.map(({ result, persons }) => renderEntry(result, persons, version)).join(',')}]`
-      : 'null';
-  return withLast(head, 'results', results);
+  if (input.status !== 'complete' || !input.results) return withLast(head, 'results', 'null');
+  // The body in pieces, joined once: each plan is written by writePlanJson, without a tree of
+  // every person's plan and without copying a nested level's text into the next.
+  const out: string[] = [];
+  openLast(out, head, 'results');
+  out.push('[');
+  input.results.forEach(({ result, persons }, i) => {
+    if (i > 0) out.push(',');
+    openLast(out, JSON.stringify(entryFields(result)), 'persons');
+    out.push('[');
+    persons.forEach((p, j) => {
+      if (j > 0) out.push(',');
+      const json = JSON.stringify(personFields(p));
+      if (version === 'v1') return void out.push(json);
+      openLast(out, json, 'plan');
+      writePlanJson(p.plan, out);
+      out.push('}');
+    });
+    out.push(']}');
+  });
+  out.push(']}');
+  return out.join('');
 }
 
 /**
  * An object's JSON with one more property at its end, whose value is already JSON: what
- * JSON.stringify writes for the object with that property last. The bodies are put together so,
- * each plan written once by serializePlanJson, without a tree of every person's plan.
+ * JSON.stringify writes for the object with that property last. The bodies are put together so.
  */
 function withLast(json: string, key: string, valueJson: string): string {
-  return json === '{}' ? `{"${key}":${valueJson}}` : `${json.slice(0, -1)},"${key}":${valueJson}}`;
+  const out: string[] = [];
+  openLast(out, json, key);
+  out.push(valueJson, '}');
+  return out.join('');
 }
 
-function renderEntry(
-  result: EligibilityResult,
-  persons: FoundPerson[],
-  version: ResultVersion,
-): string {
-  return withLast(
-    JSON.stringify(entryFields(result)),
-    'persons',
-    `[${persons.map((p) => renderPerson(p, version)).join(',')}]`,
-  );
-}
-
-function renderPerson(p: FoundPerson, version: ResultVersion): string {
-  const json = JSON.stringify(personFields(p));
-  return version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
+/** withLast's pieces up to the value: the object's JSON, reopened, and `"key":` (the caller closes it). */
+function openLast(out: string[], json: string, key: string): void {
+  if (json === '{}') out.push(`{"${key}":`);
+  else out.push(json.slice(0, -1), `,"${key}":`);
 }
 
 /** A result entry's fields before its `persons`, in the spec's order. */
