@@ -14,7 +14,13 @@ import {
   type FoundPerson,
 } from './eligibility-result.entity';
 import type { LeasedRow } from './search-lease';
-import { FINISH_CTES, finishManyCtes, personRow, resultRow } from './search-runs.sql';
+import {
+  FINISH_CTES,
+  FINISH_MANY_CTES,
+  FINISH_MANY_MAX,
+  personRow,
+  resultRow,
+} from './search-runs.sql';
 
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
 export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
@@ -84,7 +90,7 @@ export class SearchRunsRepository {
     this.resultIds = new SequenceBlock(this.pg, 'eligibility_results_id_seq');
     this.personIds = new SequenceBlock(this.pg, 'eligibility_persons_id_seq');
     this.finishes = new GroupCommit((items) => this.finishMany(items), {
-      maxBatch: 32,
+      maxBatch: FINISH_MANY_MAX,
       maxInFlight: 4,
     });
   }
@@ -149,7 +155,7 @@ export class SearchRunsRepository {
 
   /**
    * `finish` for a single search (no transaction of the caller's), group-committed: the finishes
-   * that become ready while one statement is in flight go together in the next (finishManyCtes),
+   * that become ready while one statement is in flight go together in the next (FINISH_MANY_CTES),
    * one statement and one commit for many searches; a lone one goes at once. Answers as `finish`.
    */
   async finishGrouped(f: Finishing, deliveries: FinishingDeliveries): Promise<FinishAnswer> {
@@ -177,11 +183,12 @@ export class SearchRunsRepository {
           ),
         ),
         ...fs.flatMap((f) => [f.requestId, f.status, f.errorCode, f.bodyV1, f.bodyV2]),
+        ...new Array<null>((FINISH_MANY_MAX - fs.length) * 5).fill(null),
       ],
       bodies: { v1: 'request.v1', v2: 'request.v2' },
     });
     const rows = await this.pg.query<{ id: string; deliveries: unknown }[]>(
-      `${finishManyCtes(fs.length)}, ${cte}
+      `${FINISH_MANY_CTES}, ${cte}
       SELECT request.id, ${summary} AS deliveries FROM request`,
       values,
     );

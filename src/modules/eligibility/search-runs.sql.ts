@@ -36,25 +36,22 @@ export const FINISH_CTES = `WITH request AS (
       address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
       plan_token char(64), plan_token_expired_at date))`;
 
+/** The most requests one grouped finishing statement carries (its group commit's batch). */
+export const FINISH_MANY_MAX = 32;
+
 /**
- * FINISH_CTES for `n` requests at once (the group commit of `finishGrouped`): the results' and
- * persons' recordsets are $1 and $2, each row naming its request; then each request's five values
- * follow (id, status, error code, body_v1, body_v2: $3–$7 for the first, $8–$12 for the next, …).
- * The bodies go as parameters of their own, not as text arrays: an array would have every quote of
- * the JSON escaped by the driver and parsed back by PostgreSQL. `request` answers the requests it
+ * FINISH_CTES for up to FINISH_MANY_MAX requests at once (the group commit of `finishGrouped`):
+ * the results' and persons' recordsets are $1 and $2, each row naming its request; then each
+ * request's five values follow (id, status, error code, body_v1, body_v2: $3–$7 for the first,
+ * $8–$12 for the next, …), FINISH_MANY_MAX slots in all, the unused ones null (a null id finishes
+ * nothing). The bodies go as parameters of their own, not as text arrays: an array would have
+ * every quote of the JSON escaped by the driver and parsed back by PostgreSQL. The text is the
+ * same for every group size, so each connection plans it once (a text per size was planned anew
+ * for each size until PostgreSQL settled on a generic plan). `request` answers the requests it
  * finished with their bodies (`v1`, `v2`), for the deliveries' CTE. A request finished already
  * (not `processing`) is left out, with its results and persons.
  */
-export function finishManyCtes(n: number): string {
-  let sql = finishMany.get(n);
-  if (sql === undefined) {
-    sql = finishManySql(n);
-    finishMany.set(n, sql);
-  }
-  return sql;
-}
-
-const finishMany = new Map<number, string>();
+export const FINISH_MANY_CTES = finishManySql(FINISH_MANY_MAX);
 
 function finishManySql(n: number): string {
   const rows = Array.from({ length: n }, (_, i) => {
