@@ -124,6 +124,38 @@ describe('eligibility run repositories', () => {
     expect(row!.settings).toEqual([]);
   });
 
+  it('SearchRunsRepository.lease: leases asked together share one statement, each answered its own row', async () => {
+    const queue = t.ctx.get(SearchQueue);
+    const requests = [];
+    for (let i = 0; i < 7; i++) requests.push(await accept());
+    const last = requests[6];
+    sql.take();
+    // Eight runs at once: four statements may be in flight, so the first four go alone and the
+    // four that wait share the next statement; the last request, asked by two jobs in that
+    // statement, is leased to one of them.
+    const leased = await Promise.all([
+      ...requests.map((r, i) => runs.lease(queue, r.id, `job-group-${i}`)),
+      runs.lease(queue, last.id, 'job-group-twice'),
+    ]);
+    const statements = sql.take().filter((s) => s.includes('json_populate_recordset'));
+    expect(statements).toHaveLength(5);
+    requests
+      .slice(0, 6)
+      .forEach((r, i) => expect(leased[i]).toMatchObject({ uid: r.uid, attempt: 1 }));
+    expect(leased.slice(6).filter((row) => row !== null)).toEqual([
+      expect.objectContaining({ uid: last.uid, attempt: 1 }),
+    ]);
+    const [{ lease_job }]: { lease_job: string }[] = await db.query(
+      'SELECT lease_job FROM eligibility_requests WHERE id = $1',
+      [last.id],
+    );
+    expect(lease_job).toBe(leased[6] ? 'job-group-6' : 'job-group-twice');
+    // Held by its job: another job does not take it; the same job leases it again.
+    const first = requests[0];
+    expect(await runs.lease(queue, first.id, 'job-other')).toBeNull();
+    expect(await runs.lease(queue, first.id, 'job-group-0')).toMatchObject({ attempt: 2 });
+  });
+
   it('SearchRunsRepository.head and takeIds', async () => {
     const { id, uid } = await accept();
     const head = await rec('head', () => runs.head(id));

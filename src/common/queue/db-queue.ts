@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
 import { type Database, dataSourceOf, managerOf, type Tx } from '@/database/database';
 import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
-import { leaseRow, renewRow, scheduleRow, wakeRow } from './lease-statements';
+import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
 import type { LocalLane } from './local-lane';
 import { type JobTag, jobId, tags } from './job-id';
@@ -39,6 +39,7 @@ export abstract class DbQueue {
   protected readonly db: DataSource;
   /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
   readonly sql: QueueSql;
+  private readonly leases: LeaseGroups;
 
   protected constructor(
     readonly spec: DbQueueSpec,
@@ -47,6 +48,7 @@ export abstract class DbQueue {
   ) {
     this.db = dataSourceOf(database);
     this.sql = new QueueSql(spec);
+    this.leases = new LeaseGroups(this.db, spec, () => this.owner);
     this.log = new Logger(`DbQueue:${spec.name}`);
     queue.isReady().then(
       () => (this.connectedOnce = true),
@@ -250,7 +252,7 @@ export abstract class DbQueue {
     returning: string | null,
     extra: string | null = null,
   ): Promise<(T & { attempt: number }) | null> {
-    return leaseRow<T>(this.db, this.spec, { id, jobId, owner: this.owner, returning, extra });
+    return this.leases.lease<T>(id, jobId, returning, extra);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
 import { queryPrepared } from '@/database/pg-pool';
+import { GroupCommit } from '@/common/group-commit';
 import type { DbQueueSpec } from './db-queue-spec';
 
 /**
@@ -8,34 +9,89 @@ import type { DbQueueSpec } from './db-queue-spec';
  * it, extending it, ending it with the next due time, waking a parked row.
  */
 
-/** `DbQueue.leaseReturning`'s statement: the row leased to `jobId` by `owner`, or no row. */
-export async function leaseRow<T extends object>(
+type Leased<T> = (T & { attempt: number }) | null;
+
+/**
+ * `DbQueue.leaseReturning`'s statements, group-committed: the leases asked for while one statement
+ * is in flight go together in the next (one statement and one commit for a burst of runs coming
+ * due, e.g. thousands of delayed searches), a lone one at once. One group per select list.
+ */
+export class LeaseGroups {
+  private readonly groups = new Map<
+    string,
+    GroupCommit<{ id: string; jobId: string }, Leased<object>>
+  >();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly spec: DbQueueSpec,
+    private readonly owner: () => string | null,
+  ) {}
+
+  /** The row leased to `jobId`, with its attempt number and the `returning`/`extra` columns, or null. */
+  lease<T extends object>(
+    id: string,
+    jobId: string,
+    returning: string | null,
+    extra: string | null,
+  ): Promise<Leased<T>> {
+    const key = `${returning ?? ''}\u0000${extra ?? ''}`;
+    let group = this.groups.get(key);
+    if (!group) {
+      group = new GroupCommit<{ id: string; jobId: string }, Leased<object>>(
+        (items) => leaseRows(this.db, this.spec, { items, owner: this.owner(), returning, extra }),
+        { maxBatch: 64, maxInFlight: 4 },
+      );
+      this.groups.set(key, group);
+    }
+    return group.add({ id, jobId }).then((row) => (row ?? null) as Leased<T>);
+  }
+}
+
+/**
+ * The lease of many rows, each to its job (`items`), by `owner`: one answer per item, in order,
+ * null where the row has no due work (finished, not due yet, or leased by another job that still
+ * holds it). The ids and jobs come as one JSON recordset typed by the queue's own table
+ * (`json_populate_recordset`), so each id has its column's type. Asked twice for one row in one
+ * statement, it leases it to one of the two jobs only.
+ */
+export async function leaseRows<T extends object>(
   db: DataSource,
   spec: DbQueueSpec,
   p: {
-    id: string;
-    jobId: string;
+    items: { id: string; jobId: string }[];
     owner: string | null;
     returning: string | null;
     extra: string | null;
   },
-): Promise<(T & { attempt: number }) | null> {
+): Promise<Leased<T>[]> {
   const { table, dueColumn, attemptsColumn, pending, leaseMs, leaseSets } = spec;
-  const { rows } = await queryPrepared<T & { attempt: number }>(
+  const { rows } = await queryPrepared<T & { attempt: number; run_id: string; run_job: string }>(
     db,
-    `WITH leased AS (
+    `WITH runs AS (
+       SELECT id AS run_id, lease_job AS run_job
+       FROM json_populate_recordset(NULL::${table}, $1::json)),
+     leased AS (
        UPDATE ${table}
        SET ${attemptsColumn} = ${attemptsColumn} + 1,
-           ${dueColumn} = now() + ($3 || ' milliseconds')::interval,
-           lease_job = $2, lease_owner = $4${leaseSets ? `, ${leaseSets}` : ''}
-       WHERE id = $1 AND ${pending}
-         AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second' OR lease_job = $2)
-       RETURNING ${attemptsColumn} AS attempt${p.returning ? `, ${p.returning}` : ''})
+           ${dueColumn} = now() + ($2 || ' milliseconds')::interval,
+           lease_job = runs.run_job, lease_owner = $3${leaseSets ? `, ${leaseSets}` : ''}
+       FROM runs
+       WHERE id = runs.run_id AND ${pending}
+         AND (${dueColumn} IS NULL OR ${dueColumn} <= now() + interval '1 second'
+              OR lease_job = runs.run_job)
+       RETURNING runs.run_id, runs.run_job, ${attemptsColumn} AS attempt${p.returning ? `, ${p.returning}` : ''})
      SELECT leased.*${p.extra ? `, ${p.extra}` : ''} FROM leased`,
-    [p.id, p.jobId, String(leaseMs), p.owner],
+    [
+      JSON.stringify(p.items.map((i) => ({ id: i.id, lease_job: i.jobId }))),
+      String(leaseMs),
+      p.owner,
+    ],
   );
-  if (rows.length === 0) return null;
-  return { ...rows[0], attempt: Number(rows[0].attempt) };
+  const byRun = new Map<string, T & { attempt: number }>();
+  for (const { run_id, run_job, ...row } of rows)
+    byRun.set(`${run_id} ${run_job}`, { ...(row as unknown as T), attempt: Number(row.attempt) });
+  return p.items.map((i) => byRun.get(`${i.id} ${i.jobId}`) ?? null);
 }
 
 /** `DbQueue.renew`'s statement: true when `jobId` still held the lease. */
