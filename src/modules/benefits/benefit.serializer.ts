@@ -77,117 +77,119 @@ function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
  * tree, plain ASCII strings quoted without the serializer, each decimal formatted once per
  * distinct text. The stored V2 body renders a plan per person, and building the tree was most of
  * a search's rendering (bench/README.md).
+ *
+ * The text is built by appending only (V8 keeps the pieces as a rope and copies them once, when
+ * the string is first read whole): slicing a level's text, or joining a list's, copied every
+ * level's text again into the next (a 10 KB body allocated about 16 times its size).
  */
 export function serializePlanJson(plan: Plan): string {
-  const out: string[] = [];
-  writePlanJson(plan, out);
-  return out.join('');
+  let s = field('', K.insurer_state, toJson(plan.insurer_state));
+  s = field(s, K.items, arrayJson(plan.items, itemJson));
+  s = field(s, K.refresh_date, toJson(plan.refresh_date ?? null));
+  s = field(s, K.begin_date, toJson(plan.begin_date ?? null));
+  s = field(s, K.end_date, toJson(plan.end_date ?? null));
+  s = field(s, K.flags, flagsJson(plan.flags ?? []));
+  for (let i = 0; i < DOUBLE_LISTS.length; i++) {
+    const list = plan[DOUBLE_LISTS[i]];
+    if (list) s = field(s, DOUBLE_KEYS[i], listJson(list, true));
+  }
+  for (let i = 0; i < BOOLEAN_LISTS.length; i++) {
+    const list = plan[BOOLEAN_LISTS[i]];
+    if (list) s = field(s, BOOLEAN_KEYS[i], listJson(list, false));
+  }
+  if (plan.comment !== undefined) s = field(s, K.comment, toJson(plan.comment));
+  if (plan.carve_out !== undefined)
+    s = field(s, K.carve_out, toJson(carveOut(plan.carve_out)));
+  if (plan.other_payers !== undefined)
+    s = field(s, K.other_payers, arrayJson(plan.other_payers, (p) => toJson(otherPayer(p))!));
+  return `{${s}}`;
 }
 
-/**
- * serializePlanJson's text, as pieces pushed onto `out` for the caller to join once: nesting
- * concatenated and sliced strings copied every level's text again (a 10 KB body allocated about
- * 16 times its size, bench/README.md).
- */
-export function writePlanJson(plan: Plan, out: string[]): void {
-  const start = open(out);
-  prop(out, 'insurer_state', plan.insurer_state);
-  out.push(',"items":[');
-  for (let i = 0; i < plan.items.length; i++) {
-    if (i > 0) out.push(',');
-    writeItem(plan.items[i], out);
+function itemJson(item: BenefitItem): string {
+  let s = field('', K.benefit_code, toJson(item.benefit_code));
+  s = field(s, K.refresh_date, toJson(item.refresh_date));
+  s = field(s, K.flags, flagsJson(item.flags ?? []));
+  if (item.comment !== undefined) s = field(s, K.comment, toJson(item.comment));
+  for (let i = 0; i < DOUBLE_LISTS.length; i++) {
+    const list = item[DOUBLE_LISTS[i]];
+    if (list) s = field(s, DOUBLE_KEYS[i], listJson(list, true));
   }
-  out.push(']');
-  prop(out, 'refresh_date', plan.refresh_date ?? null);
-  prop(out, 'begin_date', plan.begin_date ?? null);
-  prop(out, 'end_date', plan.end_date ?? null);
-  prop(out, 'flags', plan.flags ?? []);
-  for (const name of DOUBLE_LISTS) if (plan[name]) writeList(out, name, plan[name], true);
-  for (const name of BOOLEAN_LISTS) if (plan[name]) writeList(out, name, plan[name], false);
-  if (plan.comment !== undefined) prop(out, 'comment', plan.comment);
-  if (plan.carve_out !== undefined) prop(out, 'carve_out', carveOut(plan.carve_out));
-  if (plan.other_payers !== undefined) {
-    out.push(',"other_payers":[');
-    plan.other_payers.forEach((p, i) => {
-      if (i > 0) out.push(',');
-      out.push(toJson(otherPayer(p))!);
-    });
-    out.push(']');
+  for (let i = 0; i < INTEGER_LISTS.length; i++) {
+    const list = item[INTEGER_LISTS[i]];
+    if (list) s = field(s, INTEGER_KEYS[i], listJson(list, false));
   }
-  close(out, start);
-}
-
-function writeItem(item: BenefitItem, out: string[]): void {
-  const start = open(out);
-  prop(out, 'benefit_code', item.benefit_code);
-  prop(out, 'refresh_date', item.refresh_date);
-  prop(out, 'flags', item.flags ?? []);
-  if (item.comment !== undefined) prop(out, 'comment', item.comment);
-  for (const name of DOUBLE_LISTS) if (item[name]) writeList(out, name, item[name], true);
-  for (const name of INTEGER_LISTS) if (item[name]) writeList(out, name, item[name], false);
-  for (const name of BOOLEAN_LISTS) if (item[name]) writeList(out, name, item[name], false);
-  out.push(',"items":[');
-  const items = item.items ?? [];
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) out.push(',');
-    writeItem(items[i], out);
+  for (let i = 0; i < BOOLEAN_LISTS.length; i++) {
+    const list = item[BOOLEAN_LISTS[i]];
+    if (list) s = field(s, BOOLEAN_KEYS[i], listJson(list, false));
   }
-  out.push(']');
-  if (item.end_date !== undefined) prop(out, 'end_date', item.end_date);
-  if (item.last_service_date !== undefined) prop(out, 'last_service_date', item.last_service_date);
+  s = field(s, K.items, arrayJson(item.items ?? [], itemJson));
+  if (item.end_date !== undefined) s = field(s, K.end_date, toJson(item.end_date));
+  if (item.last_service_date !== undefined)
+    s = field(s, K.last_service_date, toJson(item.last_service_date));
   if (item.next_eligible_date !== undefined)
-    prop(out, 'next_eligible_date', item.next_eligible_date);
-  close(out, start);
+    s = field(s, K.next_eligible_date, toJson(item.next_eligible_date));
+  return `{${s}}`;
 }
 
-/** A list property, with its leading comma. */
-function writeList(out: string[], name: string, list: FlagEntry<unknown>[], decimal: boolean) {
-  out.push(keyOf(name), '[');
+/** A flag list's JSON: each entry's flags and comment when present, then its value. */
+function listJson(list: FlagEntry<unknown>[], decimal: boolean): string {
+  let s = '';
   for (let i = 0; i < list.length; i++) {
     const entry = list[i];
-    if (i > 0) out.push(',');
-    const start = open(out);
-    if (entry.flags && entry.flags.length > 0) prop(out, 'flags', entry.flags);
-    if (entry.comment !== undefined) prop(out, 'comment', entry.comment);
-    if (decimal) out.push(',"value":', decimalJson(entry.value as string | null | undefined));
-    else prop(out, 'value', entry.value);
-    close(out, start);
+    let e = '';
+    if (entry.flags && entry.flags.length > 0) e = field(e, K.flags, flagsJson(entry.flags));
+    if (entry.comment !== undefined) e = field(e, K.comment, toJson(entry.comment));
+    e = field(
+      e,
+      K.value,
+      decimal ? decimalJson(entry.value as string | null | undefined) : toJson(entry.value),
+    );
+    s = i === 0 ? `{${e}}` : `${s},{${e}}`;
   }
-  out.push(']');
+  return `[${s}]`;
 }
 
-/** Opens an object; answers where its first property's piece will be. */
-function open(out: string[]): number {
-  out.push('{');
-  return out.length;
+function arrayJson<T>(list: readonly T[], json: (value: T) => string): string {
+  let s = '';
+  for (let i = 0; i < list.length; i++) s = i === 0 ? json(list[i]) : `${s},${json(list[i])}`;
+  return `[${s}]`;
 }
 
-/** Closes the object opened at `start`: its first property loses its leading comma. */
-function close(out: string[], start: number): void {
-  if (out.length > start) out[start] = out[start].slice(1);
-  out.push('}');
+/** A property's name as it is written first in its object, and after another. */
+interface Key {
+  first: string;
+  next: string;
 }
+
+const key = (name: string): Key => ({ first: `"${name}":`, next: `,"${name}":` });
 
 /**
- * A property as JSON.stringify writes it inside an object, with its leading comma; nothing when
- * the value has no JSON (undefined).
+ * The object's properties so far (`s`, empty for none) with one more, whose value is already
+ * JSON; nothing added when the value has no JSON (undefined), as JSON.stringify leaves it out.
  */
-function prop(out: string[], key: string, value: unknown): void {
-  const json = toJson(value);
-  if (json !== undefined) out.push(keyOf(key), json);
+function field(s: string, k: Key, json: string | undefined): string {
+  if (json === undefined) return s;
+  return s === '' ? k.first + json : s + k.next + json;
 }
 
-/** `,"key":`, built once per key (a plan has a few dozen). */
-const keys = new Map<string, string>();
-
-function keyOf(key: string): string {
-  let piece = keys.get(key);
-  if (piece === undefined) {
-    piece = `,${JSON.stringify(key)}:`;
-    keys.set(key, piece);
-  }
-  return piece;
-}
+const K = {
+  insurer_state: key('insurer_state'),
+  items: key('items'),
+  refresh_date: key('refresh_date'),
+  begin_date: key('begin_date'),
+  end_date: key('end_date'),
+  flags: key('flags'),
+  comment: key('comment'),
+  carve_out: key('carve_out'),
+  other_payers: key('other_payers'),
+  benefit_code: key('benefit_code'),
+  last_service_date: key('last_service_date'),
+  next_eligible_date: key('next_eligible_date'),
+  value: key('value'),
+};
+const DOUBLE_KEYS = DOUBLE_LISTS.map(key);
+const INTEGER_KEYS = INTEGER_LISTS.map(key);
+const BOOLEAN_KEYS = BOOLEAN_LISTS.map(key);
 
 /** Printable ASCII without `"` and `\`: JSON.stringify writes it between quotes as it is. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
@@ -207,6 +209,23 @@ function allStrings(list: unknown[]): boolean {
   for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
   return true;
 }
+
+/**
+ * A flag list's JSON (toJson's): a list of one flag, as most are, remembered per flag (flags are
+ * the contract's few codes, `BenefitFlag`).
+ */
+function flagsJson(flags: readonly unknown[]): string | undefined {
+  if (flags.length !== 1 || typeof flags[0] !== 'string') return toJson(flags);
+  let json = oneFlag.get(flags[0]);
+  if (json === undefined) {
+    json = toJson(flags)!;
+    if (oneFlag.size >= 256) oneFlag.clear();
+    oneFlag.set(flags[0], json);
+  }
+  return json;
+}
+
+const oneFlag = new Map<string, string>();
 
 /** formatDecimal4's JSON, remembered per input text (plans repeat a few dozen figures). */
 const decimals = new Map<string, string>();

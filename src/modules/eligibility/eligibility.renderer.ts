@@ -1,4 +1,4 @@
-import { writePlanJson } from '@/modules/benefits/benefit.serializer';
+import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import { errorDetailOf } from './error-details';
@@ -37,27 +37,20 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
         : errorDetailOf(input.status, input.errorCode),
   });
   if (input.status !== 'complete' || !input.results) return withLast(head, 'results', 'null');
-  // The body in pieces, joined once: each plan is written by writePlanJson, without a tree of
-  // every person's plan and without copying a nested level's text into the next.
-  const out: string[] = [];
-  openLast(out, head, 'results');
-  out.push('[');
+  // Appended only, copied once when read whole (see serializePlanJson): each plan's text is
+  // serializePlanJson's, without a tree of every person's plan.
+  let results = '';
   input.results.forEach(({ result, persons }, i) => {
-    if (i > 0) out.push(',');
-    openLast(out, JSON.stringify(entryFields(result)), 'persons');
-    out.push('[');
+    let list = '';
     persons.forEach((p, j) => {
-      if (j > 0) out.push(',');
       const json = JSON.stringify(personFields(p));
-      if (version === 'v1') return void out.push(json);
-      openLast(out, json, 'plan');
-      writePlanJson(p.plan, out);
-      out.push('}');
+      const person = version === 'v2' ? withLast(json, 'plan', serializePlanJson(p.plan)) : json;
+      list = j === 0 ? person : `${list},${person}`;
     });
-    out.push(']}');
+    const entry = withLast(JSON.stringify(entryFields(result)), 'persons', `[${list}]`);
+    results = i === 0 ? entry : `${results},${entry}`;
   });
-  out.push(']}');
-  return out.join('');
+  return withLast(head, 'results', `[${results}]`);
 }
 
 /**
@@ -65,16 +58,7 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
  * JSON.stringify writes for the object with that property last. The bodies are put together so.
  */
 function withLast(json: string, key: string, valueJson: string): string {
-  const out: string[] = [];
-  openLast(out, json, key);
-  out.push(valueJson, '}');
-  return out.join('');
-}
-
-/** withLast's pieces up to the value: the object's JSON, reopened, and `"key":` (the caller closes it). */
-function openLast(out: string[], json: string, key: string): void {
-  if (json === '{}') out.push(`{"${key}":`);
-  else out.push(json.slice(0, -1), `,"${key}":`);
+  return json === '{}' ? `{"${key}":${valueJson}}` : `${json.slice(0, -1)},"${key}":${valueJson}}`;
 }
 
 /** A result entry's fields before its `persons`, in the spec's order. */
