@@ -89,19 +89,16 @@ export function serializePlanJson(plan: Plan): string {
   s = field(s, K.begin_date, toJson(plan.begin_date ?? null));
   s = field(s, K.end_date, toJson(plan.end_date ?? null));
   s = field(s, K.flags, flagsJson(plan.flags ?? []));
-  for (let i = 0; i < DOUBLE_LISTS.length; i++) {
-    const list = plan[DOUBLE_LISTS[i]];
-    if (list) s = field(s, DOUBLE_KEYS[i], listJson(list, true));
-  }
-  for (let i = 0; i < BOOLEAN_LISTS.length; i++) {
-    const list = plan[BOOLEAN_LISTS[i]];
-    if (list) s = field(s, BOOLEAN_KEYS[i], listJson(list, false));
-  }
+  s = lists(s, plan, DOUBLE_LISTS, DOUBLE_KEYS, true);
+  s = lists(s, plan, BOOLEAN_LISTS, BOOLEAN_KEYS, false);
   if (plan.comment !== undefined) s = field(s, K.comment, toJson(plan.comment));
-  if (plan.carve_out !== undefined)
-    s = field(s, K.carve_out, toJson(carveOut(plan.carve_out)));
+  if (plan.carve_out !== undefined) s = field(s, K.carve_out, toJson(carveOut(plan.carve_out)));
   if (plan.other_payers !== undefined)
-    s = field(s, K.other_payers, arrayJson(plan.other_payers, (p) => toJson(otherPayer(p))!));
+    s = field(
+      s,
+      K.other_payers,
+      arrayJson(plan.other_payers, (p) => toJson(otherPayer(p))!),
+    );
   return `{${s}}`;
 }
 
@@ -110,18 +107,9 @@ function itemJson(item: BenefitItem): string {
   s = field(s, K.refresh_date, toJson(item.refresh_date));
   s = field(s, K.flags, flagsJson(item.flags ?? []));
   if (item.comment !== undefined) s = field(s, K.comment, toJson(item.comment));
-  for (let i = 0; i < DOUBLE_LISTS.length; i++) {
-    const list = item[DOUBLE_LISTS[i]];
-    if (list) s = field(s, DOUBLE_KEYS[i], listJson(list, true));
-  }
-  for (let i = 0; i < INTEGER_LISTS.length; i++) {
-    const list = item[INTEGER_LISTS[i]];
-    if (list) s = field(s, INTEGER_KEYS[i], listJson(list, false));
-  }
-  for (let i = 0; i < BOOLEAN_LISTS.length; i++) {
-    const list = item[BOOLEAN_LISTS[i]];
-    if (list) s = field(s, BOOLEAN_KEYS[i], listJson(list, false));
-  }
+  s = lists(s, item, DOUBLE_LISTS, DOUBLE_KEYS, true);
+  s = lists(s, item, INTEGER_LISTS, INTEGER_KEYS, false);
+  s = lists(s, item, BOOLEAN_LISTS, BOOLEAN_KEYS, false);
   s = field(s, K.items, arrayJson(item.items ?? [], itemJson));
   if (item.end_date !== undefined) s = field(s, K.end_date, toJson(item.end_date));
   if (item.last_service_date !== undefined)
@@ -129,6 +117,21 @@ function itemJson(item: BenefitItem): string {
   if (item.next_eligible_date !== undefined)
     s = field(s, K.next_eligible_date, toJson(item.next_eligible_date));
   return `{${s}}`;
+}
+
+/** `s` with the flag lists of `holder` named in `names` (in that order), those it has. */
+function lists<N extends string>(
+  s: string,
+  holder: Partial<Record<N, FlagEntry<unknown>[]>>,
+  names: readonly N[],
+  keys: readonly Key[],
+  decimal: boolean,
+): string {
+  for (let i = 0; i < names.length; i++) {
+    const list = holder[names[i]];
+    if (list) s = field(s, keys[i], listJson(list, decimal));
+  }
+  return s;
 }
 
 /** A flag list's JSON: each entry's flags and comment when present, then its value. */

@@ -5,6 +5,31 @@ import type { EligibilityPerson, EligibilityResult } from './eligibility-result.
  * bodies, its results and persons are stored, in one statement with the outbox's deliveries.
  */
 
+/** A result's INSERT from the recordset `x` and the CTE `request` (both statements share it). */
+const INSERT_RESULTS = `INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
+      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
+    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
+      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active`;
+
+/** The results' recordset columns (resultRow's fields). */
+const RESULT_FIELDS = `id bigint, position smallint, insurer_code varchar,
+      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
+      plan_end_date date, plan_refresh_date date, plan_is_active boolean`;
+
+/** A person's INSERT from the recordset `x` and the CTE `request` (both statements share it). */
+const INSERT_PERSONS = `INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
+      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
+      plan_token_expired_at)
+    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
+      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
+      x.plan_token, x.plan_token_expired_at`;
+
+/** The persons' recordset columns (personRow's fields). */
+const PERSON_FIELDS = `id bigint, result_id bigint, position smallint,
+      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
+      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
+      plan_token char(64), plan_token_expired_at date`;
+
 /**
  * The finishing write, one statement: the request ends (only while it is still `processing`:
  * the row lock makes a second finisher wait and then find it finished) and its results and
@@ -17,24 +42,11 @@ export const FINISH_CTES = `WITH request AS (
     WHERE id = $1 AND status = 'processing'
     RETURNING id, account_id, uid),
   results AS (
-    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
-      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
-    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
-      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
-    FROM request, jsonb_to_recordset($6::jsonb) AS x(id bigint, position smallint, insurer_code varchar,
-      status varchar, plan_name text, plan_group text, plan_group_id text, plan_begin_date date,
-      plan_end_date date, plan_refresh_date date, plan_is_active boolean)),
+    ${INSERT_RESULTS}
+    FROM request, jsonb_to_recordset($6::jsonb) AS x(${RESULT_FIELDS})),
   persons AS (
-    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
-      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
-      plan_token_expired_at)
-    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
-      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
-      x.plan_token, x.plan_token_expired_at
-    FROM request, jsonb_to_recordset($7::jsonb) AS x(id bigint, result_id bigint, position smallint,
-      first_name text, last_name text, dob date, sex text, member_id text, ssn_last_four text, type text,
-      address jsonb, email text, phone text, is_active boolean, insurer_state varchar, plan jsonb,
-      plan_token char(64), plan_token_expired_at date))`;
+    ${INSERT_PERSONS}
+    FROM request, jsonb_to_recordset($7::jsonb) AS x(${PERSON_FIELDS}))`;
 
 /** The most requests one grouped finishing statement carries (its group commit's batch). */
 export const FINISH_MANY_MAX = 32;
@@ -66,25 +78,12 @@ function finishManySql(n: number): string {
     FROM f WHERE r.id = f.id AND r.status = 'processing'
     RETURNING r.id, r.account_id, r.uid, f.body_v1 AS v1, f.body_v2 AS v2),
   results AS (
-    INSERT INTO eligibility_results (id, request_id, account_id, position, insurer_code, status, plan_name,
-      plan_group, plan_group_id, plan_begin_date, plan_end_date, plan_refresh_date, plan_is_active)
-    SELECT x.id, request.id, request.account_id, x.position, x.insurer_code, x.status, x.plan_name,
-      x.plan_group, x.plan_group_id, x.plan_begin_date, x.plan_end_date, x.plan_refresh_date, x.plan_is_active
-    FROM jsonb_to_recordset($1::jsonb) AS x(request_id bigint, id bigint, position smallint,
-      insurer_code varchar, status varchar, plan_name text, plan_group text, plan_group_id text,
-      plan_begin_date date, plan_end_date date, plan_refresh_date date, plan_is_active boolean)
+    ${INSERT_RESULTS}
+    FROM jsonb_to_recordset($1::jsonb) AS x(request_id bigint, ${RESULT_FIELDS})
     JOIN request ON request.id = x.request_id),
   persons AS (
-    INSERT INTO eligibility_persons (id, result_id, account_id, position, first_name, last_name, dob, sex,
-      member_id, ssn_last_four, type, address, email, phone, is_active, insurer_state, plan, plan_token,
-      plan_token_expired_at)
-    SELECT x.id, x.result_id, request.account_id, x.position, x.first_name, x.last_name, x.dob, x.sex,
-      x.member_id, x.ssn_last_four, x.type, x.address, x.email, x.phone, x.is_active, x.insurer_state, x.plan,
-      x.plan_token, x.plan_token_expired_at
-    FROM jsonb_to_recordset($2::jsonb) AS x(request_id bigint, id bigint, result_id bigint,
-      position smallint, first_name text, last_name text, dob date, sex text, member_id text,
-      ssn_last_four text, type text, address jsonb, email text, phone text, is_active boolean,
-      insurer_state varchar, plan jsonb, plan_token char(64), plan_token_expired_at date)
+    ${INSERT_PERSONS}
+    FROM jsonb_to_recordset($2::jsonb) AS x(request_id bigint, ${PERSON_FIELDS})
     JOIN request ON request.id = x.request_id)`;
 }
 
