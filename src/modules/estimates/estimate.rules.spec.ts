@@ -219,14 +219,15 @@ describe('estimateReimbursement (CONTRACT §11), worked by hand', () => {
 
   it('estimates in network with the in-network values', () => {
     // frames: charge 200, inn cap 150, inn copay 15 → min(185, 150) = 150.
-    // exam: no in-network allowance → 0 (the copay still belongs to its group).
+    // exam: no in-network allowance but an in-network copayment of 10: covered in full after
+    // the copayment → 90 − 10 = 80; the patient pays the copayment only.
     const e = estimateReimbursement(plan(), 'inn', [line(['V2020'], '200'), line(['92014'], '90')]);
     expect(e.network).toBe('inn');
     expect(e.lines[0]).toMatchObject({ cap: '150.0000', capped: '150.0000' });
     expect(e.lines[0].notes).toContain('in-network allowance $150.00 on materials.frames');
-    expect(e.lines[1]).toMatchObject({ cap: null, capped: '0.0000' });
+    expect(e.lines[1]).toMatchObject({ cap: null, capped: '90.0000' });
     expect(e.lines[1].notes).toContain(
-      'no in-network benefit: exam.routine has no in-network allowance',
+      'in-network: covered without an allowance, the patient pays the copayment',
     );
     expect(e.groups).toEqual([
       {
@@ -240,11 +241,31 @@ describe('estimateReimbursement (CONTRACT §11), worked by hand', () => {
         benefit_code: 'exam.routine',
         copayment: '10.0000',
         max_after_copayment: '80.0000',
-        sum_of_caps: '0.0000',
-        reimbursement: '0.0000',
+        sum_of_caps: '90.0000',
+        reimbursement: '80.0000',
       },
     ]);
-    expect(e.estimated_reimbursement).toBe('150.0000');
-    expect(e.patient_responsibility).toBe('140.0000');
+    expect(e.estimated_reimbursement).toBe('230.0000');
+    expect(e.patient_responsibility).toBe('60.0000');
+  });
+
+  it('owes nothing for an in-network exam with a $0 copayment', () => {
+    const zero = plan();
+    zero.items[0].copayment = [{ flags: ['inn'], value: '0' }];
+    const e = estimateReimbursement(zero, 'inn', [line(['92014'], '145')]);
+    expect(e.estimated_reimbursement).toBe('145.0000');
+    expect(e.patient_responsibility).toBe('0.0000');
+  });
+
+  it('pays nothing for a benefit the plan names as not covered, in either network', () => {
+    const p = plan({ frames: { flags: ['not_covered'] } });
+    for (const network of ['inn', 'oon'] as const) {
+      const e = estimateReimbursement(p, network, [line(['V2020'], '120')]);
+      expect(e.lines[0]).toMatchObject({ cap: null, capped: '0.0000' });
+      expect(e.lines[0].notes).toContain(
+        'not covered: the plan names materials.frames and does not cover it',
+      );
+      expect(e.estimated_reimbursement).toBe('0.0000');
+    }
   });
 });

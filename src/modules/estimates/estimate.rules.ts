@@ -5,13 +5,16 @@ import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from
 import { IndexedBenefit, indexPlan, PLAN_LEVEL } from './plan-index';
 
 /**
- * The reimbursement rules of CONTRACT §11, in integer ten-thousandths (BigInt): no float ever
+ * The reimbursement rules of docs/api.md (Estimates), in integer ten-thousandths (BigInt): no float ever
  * touches money. Per benefit group (a package item and its sub-items form one group; any other
  * benefit is its own group):
  *   capped(line)  = min(cost × quantity, allowance left for the line) × (1 − coinsurance/100)
  *   reimbursement = max(0, min(Σ charges − group copayment, Σ capped))
- * A benefit absent from the plan, without an allowance on the network, not applying on it, or
- * used up (no quantity left) caps its line at 0. Lines whose allowance comes from the same item
+ * In network, a benefit without an allowance but with a copayment or coinsurance on the network
+ * is covered in full (no cap): the group's copayment is what the patient pays (a $0 copayment
+ * exam owes $0). A benefit absent from the plan, not covered (`not_covered`), without an
+ * allowance (out of network, or in network with neither copayment nor coinsurance), not applying
+ * on the network, or used up (no quantity left) caps its line at 0. Lines whose allowance comes from the same item
  * (two lines of one benefit, a lens option inheriting the lenses' allowance) share that one
  * allowance in line order, and an allowance already partly used or reserved counts only what is
  * left. Every line's `notes` say why its cap is what it is.
@@ -136,6 +139,16 @@ function capLine(
     notes.push(usedUp);
     return { cap: allowance ? 0n : null, capped: 0n };
   }
+  if (node.effective.flags.includes('not_covered')) {
+    notes.push(`not covered: the plan names ${node.code} and does not cover it`);
+    return { cap: null, capped: 0n };
+  }
+  if ((!allowance || node.allowanceSource === null) && coveredAfterCopay(node, side)) {
+    // In network the practice accepts the insurer's fee: a benefit the plan gives a copayment
+    // (or coinsurance) without an allowance is covered in full once the copayment is paid.
+    notes.push(`${side}: covered without an allowance, the patient pays the copayment`);
+    return { cap: null, capped: withPlanShare(node, charge, notes) };
+  }
   if (!allowance || node.allowanceSource === null) {
     notes.push(`no ${side} benefit: ${node.code} has no ${side} allowance`);
     if (node.descendantsWithAllowance.length > 0)
@@ -180,13 +193,26 @@ function capLine(
       : `charge ${dollars(charge)} is within the cap`,
   );
 
+  return { cap, capped: withPlanShare(node, base, notes) };
+}
+
+/** In network, a benefit with a copayment or coinsurance stated on the network is covered. */
+function coveredAfterCopay(node: IndexedBenefit, side: string): boolean {
+  if (side !== 'in-network') return false;
+  const v = node.effective.values;
+  return v.copayment !== undefined || v.coinsurance !== undefined;
+}
+
+/** The part of `base` the plan pays after the benefit's coinsurance (all of it without one). */
+function withPlanShare(node: IndexedBenefit, base: bigint, notes: string[]): bigint {
+  const values = node.effective.values;
   const coinsurance = values.coinsurance ? money(values.coinsurance.value as string) : 0n;
-  if (coinsurance <= 0n) return { cap, capped: base };
+  if (coinsurance <= 0n) return base;
   const capped = withCoinsurance(base, coinsurance);
   notes.push(
     `coinsurance ${percent(coinsurance)}% on ${node.code}: the plan pays ${percent(HUNDRED_PERCENT - min(coinsurance, HUNDRED_PERCENT))}% of ${dollars(base)} = ${dollars(capped)}`,
   );
-  return { cap, capped };
+  return capped;
 }
 
 /** "benefit used this period" and why, when no unit (or none of the allowance) is left. */
