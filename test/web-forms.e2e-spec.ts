@@ -115,6 +115,36 @@ describe('web forms refused with the API messages', () => {
     });
   });
 
+  it('keeps every topic of a webhook through the web edit form, as a browser submits it', async () => {
+    const all = ['eligibility', 'claim', 'batch', 'remittance', 'verification'];
+    const created = await api()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: 'http://127.0.0.1:9/all', events: all });
+    expect(created.status).toBe(201);
+    expect(created.body.events).toEqual(all);
+    const id = created.body.id as string;
+
+    const shown = await web.get(`/app/webhooks/${id}`).expect(200);
+    const boxes = [
+      ...shown.text.matchAll(/<input type="checkbox" name="events" value="([a-z]+)"( checked)?>/g),
+    ];
+    expect(boxes.map((m) => m[1])).toEqual(all);
+    const checked = boxes.filter((m) => m[2]).map((m) => m[1]);
+    expect(checked).toEqual(all);
+
+    // The form as a browser sends it: every checked box, the description changed.
+    const form = new URLSearchParams({ _csrf: csrfOf(shown.text), url: 'http://127.0.0.1:9/all' });
+    form.append('description', 'edited');
+    form.append('version', 'v2');
+    form.append('is_active', 'true');
+    for (const topic of checked) form.append('events', topic);
+    const saved = await web.post(`/app/webhooks/${id}`).type('form').send(form.toString());
+    expect(saved.status).toBe(302);
+    const after = await api().get(`/api/auth/v1/webhooks/${id}/`).set(a.auth);
+    expect(after.body).toMatchObject({ description: 'edited', events: all });
+  });
+
   it('shows the API messages for a location title that is too long or unstorable', async () => {
     for (const title of ['L'.repeat(201), 'Uptown\u0000office']) {
       const fromApi = await api().post('/api/auth/v1/locations/').set(a.auth).send({ title });

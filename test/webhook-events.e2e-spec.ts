@@ -44,6 +44,12 @@ describe('webhook events (topics)', () => {
     expect(changed.body.events).toEqual(['claim', 'eligibility']);
   });
 
+  it('takes every documented topic at once', async () => {
+    const all = ['eligibility', 'claim', 'batch', 'remittance', 'verification'];
+    const hook = await addWebhook(a, { url: receiver.url('/all'), events: all });
+    expect(hook.events).toEqual(all);
+  });
+
   it.each([
     [{ events: ['nope'] }, { events: { '0': { $: ['"nope" is not a valid choice.'] } } }],
     [{ events: [] }, { events: { $: ['Ensure this field has at least 1 elements.'] } }],

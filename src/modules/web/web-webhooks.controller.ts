@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { CreateWebhookDto, UpdateWebhookDto } from '@/modules/webhooks/dto/webhook.dto';
 import { auditContextOf } from '@/modules/audit/security-events';
+import { WEBHOOK_TOPICS, type WebhookTopic } from '@/modules/webhooks/webhook-topics';
 import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
@@ -16,6 +17,16 @@ function checkedEvents(body: unknown): string[] | undefined {
   const events = list.filter((v): v is string => typeof v === 'string');
   return events.length > 0 ? events : undefined;
 }
+
+/** Every topic the API takes, in words: the forms list them all, so saving never drops one. */
+const TOPIC_LABELS: Record<WebhookTopic, string> = {
+  eligibility: 'Eligibility results',
+  claim: 'Claim status changes',
+  batch: 'Finished batches',
+  remittance: 'Remittances (835 payments)',
+  verification: 'Verification tasks (created, overdue)',
+};
+const TOPICS = WEBHOOK_TOPICS.map((topic) => ({ topic, label: TOPIC_LABELS[topic] }));
 
 /** A web user manages webhooks by role, not by API key scopes; the changes are audited. */
 function managerOf(req: Request): WebhookActor {
@@ -147,7 +158,8 @@ export class WebWebhooksController {
       title: 'Webhooks',
       section: 'webhooks',
       webhooks,
-      form,
+      topics: TOPICS,
+      form: { ...form, events: checkedEvents(req.body) },
       errors,
     });
   }
@@ -175,6 +187,7 @@ export class WebWebhooksController {
       section: 'webhooks',
       webhook,
       deliveries: result,
+      topics: TOPICS,
       newSecret,
       errors,
       form: form

@@ -7,15 +7,9 @@ import {
 } from 'typeorm';
 
 export type WebhookVersion = 'v1' | 'v2';
-/** The topics a webhook subscribes to (CONTRACT §12/§13); `eligibility` alone by default. */
-export const WEBHOOK_TOPICS = [
-  'eligibility',
-  'claim',
-  'batch',
-  'remittance',
-  'verification',
-] as const;
-export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
+import type { WebhookTopic } from './webhook-topics';
+
+export { WEBHOOK_TOPICS, type WebhookTopic } from './webhook-topics';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** An account's endpoint that receives eligibility results. */

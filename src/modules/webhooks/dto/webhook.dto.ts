@@ -23,7 +23,7 @@ const EventsField = () =>
   StringListField({
     nullable: false,
     minItems: 1,
-    maxItems: 4,
+    maxItems: WEBHOOK_TOPICS.length,
     itemMaxLength: 16,
     unique: true,
     choices: WEBHOOK_TOPICS,
@@ -32,7 +32,8 @@ const EventsField = () =>
       'What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`), ' +
       '`claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, ' +
       '`eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the ' +
-      'remittance\'s GET body). Default `["eligibility"]`.',
+      "remittance's GET body), `verification` (assisted verification tasks: " +
+      '`verification_task.created` and `verification_task.overdue`). Default `["eligibility"]`.',
   });
 
 export class CreateWebhookDto {

@@ -1,0 +1,9 @@
+/** The topics a webhook subscribes to (docs/api.md, Webhooks); `eligibility` alone by default. */
+export const WEBHOOK_TOPICS = [
+  'eligibility',
+  'claim',
+  'batch',
+  'remittance',
+  'verification',
+] as const;
+export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
