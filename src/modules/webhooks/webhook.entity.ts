@@ -5,11 +5,11 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-
-export type WebhookVersion = 'v1' | 'v2';
 import type { WebhookTopic } from './webhook-topics';
 
 export { WEBHOOK_TOPICS, type WebhookTopic } from './webhook-topics';
+
+export type WebhookVersion = 'v1' | 'v2';
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** An account's endpoint that receives eligibility results. */
