@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS, notConnectedDetail } from '@/modules/eligibility/error-details';
 
 type Json = any;
 
@@ -381,7 +381,7 @@ describe('eligibility', () => {
         request_uid: uid,
         status: 'error',
         error_code: 'insurer_problem',
-        error_detail: ERROR_DETAILS.insurer_problem,
+        error_detail: notConnectedDetail('insurer:vision:spectera', false),
         results: null,
       });
     });

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -241,19 +242,46 @@ describe('errors that help a newcomer', () => {
         patient: patient(),
       });
       const v2 = await waitForResult(t.app, a.auth, uid);
+      // Not connected is its own sentence: the insurer by name and the setting to change, never
+      // "try again later" (a retry can never work).
+      const detail =
+        'Spectera (UnitedHealthcare Vision) is not connected to this service, so it cannot be ' +
+        'checked until the operator configures a clearinghouse (CLEARINGHOUSE_ELIGIBILITY_URL), ' +
+        'or an administrator switches Spectera (UnitedHealthcare Vision) to assisted ' +
+        'verification on the Insurers page. Trying again will not help.';
       expect(v2).toMatchObject({
         status: 'error',
         error_code: 'insurer_problem',
-        error_detail: ERROR_DETAILS.insurer_problem,
+        error_detail: detail,
       });
+      expect(v2.error_detail).not.toMatch(/try again later/i);
       const v1 = await waitForResult(t.app, a.auth, uid, 'v1');
-      expect(v1.error_detail).toBe(ERROR_DETAILS.insurer_problem);
+      expect(v1.error_detail).toBe(detail);
       // No patient data in it.
       expect(v2.error_detail).not.toMatch(/Maria|Garcia|1984|78701/);
 
       const web = await signIn(a);
       const page = await web.get(`/app/eligibility/${uid}`).expect(200);
-      expect(page.text).toContain(`<p id="error-detail">${ERROR_DETAILS.insurer_problem}</p>`);
+      expect(page.text).toContain(`<p id="error-detail">${detail}</p>`);
+    });
+
+    it('says an insurer switched off for the practice is off, by name', async () => {
+      // The Insurers page's switch (admins only; no API route).
+      const settings = t.app.get(InsurerSettingsService);
+      await settings.setEnabled(a.accountId, DEMO, false);
+      try {
+        const uid = await startSearch(t.app, a.auth, {
+          insurer_code: DEMO,
+          patient: patient(),
+        });
+        const v2 = await waitForResult(t.app, a.auth, uid);
+        expect(v2.error_detail).toBe(
+          'Demo Vision (sandbox) is switched off for this practice, so it was not checked: an ' +
+            'administrator can switch it on on the Insurers page.',
+        );
+      } finally {
+        await settings.setEnabled(a.accountId, DEMO, true);
+      }
     });
 
     it('says our side failed for unexpected_error', async () => {

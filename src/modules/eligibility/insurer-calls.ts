@@ -20,6 +20,7 @@ import { toInsurerPerson, toPlanResult } from './stored-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
 import type { InsurerOutcome } from './search-outcome';
 import { AssistedInsurers } from './assisted-insurers';
+import { notConnectedDetail, switchedOffDetail } from './error-details';
 
 /** What a connector answered, plans first (a details answer is one plan). */
 type Answer = { kind: 'found'; plans: InsurerPlanResult[] } | OutcomeWithoutPlans;
@@ -126,6 +127,7 @@ export class InsurerCalls {
         kind: 'unavailable',
         error: 'no connector for this insurer',
         retryable: false,
+        detail: notConnectedDetail(code, this.config.clearinghouse.eligibilityUrl !== null),
       };
     }
     const setting = this.insurerSettings.forSearch(
@@ -139,6 +141,7 @@ export class InsurerCalls {
         kind: 'unavailable',
         error: 'insurer disabled for the account',
         retryable: false,
+        detail: switchedOffDetail(code),
       };
     }
     return { connector, credentials: setting.credentials };

@@ -34,6 +34,8 @@ export type InsurerOutcome =
       retryable: boolean;
       /** The insurer asked not to be called again sooner (HTTP Retry-After). */
       retryAfterMs?: number | null;
+      /** Words for the answer's `error_detail` when no retry can help (not connected, off). */
+      detail?: string;
     }
   /** `detail`: words for the answer's `error_detail` (a verifier's reason, CONTRACT §18). */
   | { code: string; kind: 'rejected'; error: string; detail?: string }
@@ -93,7 +95,9 @@ export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decisio
   }
   const allUnavailable =
     outcomes.length > 0 && outcomes.every((o) => o.kind === 'unavailable' || o.kind === 'rejected');
-  const details = outcomes.flatMap((o) => (o.kind === 'rejected' && o.detail ? [o.detail] : []));
+  const details = outcomes.flatMap((o) =>
+    (o.kind === 'rejected' || o.kind === 'unavailable') && o.detail ? [o.detail] : [],
+  );
   const errorCode = allUnavailable ? 'insurer_problem' : 'unexpected_error';
   return details.length > 0
     ? { next: 'fail', errorCode, errorDetail: details.join(' ') }
