@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
@@ -72,5 +73,31 @@ describe('Swagger UI at /docs (real browser)', () => {
     expect(curl).toContain(`Authorization: Api ${a.apiKey}`);
     expect(problems).toEqual([]);
     await screenshot(page, 'docs-try-it-out');
+  }, 60_000);
+
+  it('runs the eligibility POST example as it is, twice in a row (201 each time)', async () => {
+    // The key is authorized by the previous test of this page.
+    const operation = page.locator('#operations-Eligibility-EligibilityController_create');
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('.try-out__btn').click();
+    const uids: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      await operation.locator('.execute').click();
+      const response = operation.locator('.live-responses-table .response').first();
+      await response.waitFor({ timeout: 30_000 });
+      await expect(response.locator('.response-col_status').textContent()).resolves.toMatch(/^201/);
+      const body = (await response.locator('.response-col_description pre').first().textContent())!;
+      uids.push((JSON.parse(body) as { request_uid: string }).request_uid);
+      await operation.locator('.btn-clear').click();
+    }
+    expect(new Set(uids).size).toBe(2);
+    // The example asks the sandbox alone: no person's task is opened by trying the API.
+    const tasks = await t.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM verification_tasks WHERE account_id = $1', [
+        a.accountId,
+      ]);
+    expect(tasks[0].n).toBe(0);
+    expect(problems).toEqual([]);
   }, 60_000);
 });

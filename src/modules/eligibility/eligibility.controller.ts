@@ -52,7 +52,44 @@ export class EligibilityController {
       'insurer that answered; an insurer that failed is left out of `results` (no error is ' +
       'reported for it). The request ends `error` only when every insurer failed.',
   })
-  @ApiBody({ type: CreateEligibilityDto })
+  @ApiBody({
+    type: CreateEligibilityDto,
+    // What "Try it out" sends: it runs as it is on any account, as often as you like (the
+    // sandbox answers at once, no request_uid to collide, the account's default location).
+    examples: {
+      sandbox: {
+        summary: 'A sandbox check (runs as it is)',
+        value: {
+          insurer_code: 'insurer:demo:vision',
+          patient: {
+            first_name: 'Maria',
+            last_name: 'Garcia',
+            dob: '1984-06-15',
+            zipcode: '78701',
+            member_id: 'VSP123456789',
+          },
+        },
+      },
+      universal: {
+        summary: 'Universal Search with your own request_uid and location',
+        value: {
+          insurer_code_list: [
+            'insurer:demo:vision',
+            'insurer:vision:vsp',
+            'insurer:vision:eye_med',
+          ],
+          request_uid: 'visit-2026-11-21-0042',
+          location_code: 'LOC7K2M9QXA',
+          patient: {
+            first_name: 'Maria',
+            last_name: 'Garcia',
+            dob: '1984-06-15',
+            zipcode: '78701',
+          },
+        },
+      },
+    },
+  })
   @ApiCreatedResponse({ type: RequestUidResponse })
   @ApiStandardErrors([400, { errors: { $: ['Unknown insurer code: insurer:vision:nope.'] } }])
   async create(
