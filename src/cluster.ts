@@ -33,6 +33,14 @@ export function superviseCluster(config: AppConfig): void {
   for (let i = 0; i < config.webConcurrency; i++) slots.push(slot(role));
   let stopping = false;
   let listening = 0;
+  // The demo banner a process sends, printed once every process listens (after the route logs).
+  let banner: string | null = null;
+  const printBanner = () => {
+    if (banner !== null && listening >= config.webConcurrency) {
+      process.stdout.write(banner);
+      banner = null;
+    }
+  };
 
   const start = (s: Slot) => {
     s.startedAt = Date.now();
@@ -46,6 +54,13 @@ export function superviseCluster(config: AppConfig): void {
           `Listening on ${config.publicUrl} with ${config.webConcurrency} ${what} ` +
             `(API docs: ${config.publicUrl}/docs)`,
         );
+        printBanner();
+      }
+    });
+    s.worker.on('message', (m: { kind?: unknown; text?: unknown }) => {
+      if (m?.kind === 'demo-banner' && typeof m.text === 'string') {
+        banner = m.text;
+        printBanner();
       }
     });
     s.worker.once('exit', (code, signal) => {

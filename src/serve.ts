@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -26,15 +27,22 @@ export async function runApi(config: AppConfig, { announce }: { announce: boolea
   });
   configureApp(app);
 
+  let banner: string | null = null;
   if (config.demoSeed) {
     // Safe when several API processes start at once: exactly one creates the account.
     const demo = await app.get(DemoSeeder).seedIfEmpty();
-    if (demo) process.stdout.write(demoBanner(demo, config));
+    if (demo) banner = demoBanner(demo, config);
   }
 
   await app.listen(config.port);
   if (announce)
     process.stdout.write(`Listening on ${config.publicUrl} (API docs: ${config.publicUrl}/docs)\n`);
+  // Last, after the route log and the listening line, so the one-time key does not scroll away.
+  if (banner === null) return;
+  // A cluster process hands it to the supervisor (src/cluster.ts), which prints it once every
+  // process listens.
+  if (cluster.isWorker && process.send) process.send({ kind: 'demo-banner', text: banner });
+  else process.stdout.write(banner);
 }
 
 /**

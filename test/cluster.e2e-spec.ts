@@ -83,7 +83,12 @@ describe('npm start as a cluster', () => {
       await until(() => output.includes('Listening on'), 'the cluster to listen', STARTUP_MS);
       expect(output).toContain('with 2 processes serving the API and running the queues');
       // Every API process seeds on an empty database; the advisory lock lets exactly one do it.
+      // Its banner comes last, after every process listens (the route log cannot bury it).
+      await until(() => output.includes('Try it:'), 'the demo banner', STARTUP_MS);
       expect(output.match(/Demo account created/g)).toHaveLength(1);
+      expect(output.indexOf('Demo account created')).toBeGreaterThan(
+        output.indexOf('Listening on'),
+      );
       const key = /API key:\s+(vk_\S+)/.exec(output)![1];
       const auth = { Authorization: `Api ${key}` };
       const children = childPids(main.pid!);
