@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import { EMBEDDED_SESSION_MS } from '@/modules/web/embedded-session';
 import { createTestApp, TestApp } from './support/app';
+import { NO_FRAMING_ORIGIN } from '@/modules/iframe-session/iframe-session.service';
 import { createAccount, TestAccount } from './support/factories';
 
 type Agent = ReturnType<typeof request.agent>;
@@ -55,6 +56,19 @@ describe('embedded sessions stay embedded (CONTRACT §20)', () => {
     expect(res.headers.location).toBe('/app/');
     return agent;
   }
+
+  it('are not minted while no origin may frame the application: 409 says why, nothing stored', async () => {
+    const bare = await createAccount(t.app, { iframeEnabled: true, frameAncestors: [] });
+    const before = await db.query('SELECT count(*)::int AS n FROM iframe_tokens');
+    const res = await http()
+      .post('/api/auth/v1/iframe-session/')
+      .set(bare.auth)
+      .send({ entry_point: 'add_patient' });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ detail: NO_FRAMING_ORIGIN });
+    expect(res.body.detail).toContain('Settings, Embedding');
+    expect(await db.query('SELECT count(*)::int AS n FROM iframe_tokens')).toEqual(before);
+  });
 
   it('get 403 on the API keys, webhooks, settings, audit, locations and other entry points pages', async () => {
     const agent = await embedded();

@@ -35,7 +35,7 @@ export async function createPractice(
 /** A fresh account with its default location, a web user and an API key. */
 export async function createAccount(
   app: INestApplication,
-  overrides: { name?: string; iframeEnabled?: boolean } = {},
+  overrides: { name?: string; iframeEnabled?: boolean; frameAncestors?: string[] } = {},
 ): Promise<TestAccount> {
   const suffix = randomBytes(4).toString('hex');
   const email = `staff-${suffix}@practice.test`;
@@ -46,6 +46,11 @@ export async function createAccount(
     password,
     iframeEnabled: overrides.iframeEnabled ?? false,
   });
+  // An account enabled for embedding names the vendor's origin, as it must to mint links.
+  const frameAncestors =
+    overrides.frameAncestors ?? (overrides.iframeEnabled ? ['https://pms.example.test'] : []);
+  if (frameAncestors.length > 0)
+    await app.get(AccountsService).updateAccount(account.id, { frameAncestors });
   const { key, apiKey } = await app.get(ApiKeysService).create(account.id, 'test key');
   return {
     accountId: account.id,

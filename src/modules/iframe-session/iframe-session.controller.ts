@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagg
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
-import { IframeSessionService } from './iframe-session.service';
+import { IframeSessionService, NO_FRAMING_ORIGIN } from './iframe-session.service';
 import { NotPatientData } from '@/modules/audit/audited';
 import { auditContextOf } from '@/modules/audit/security-events';
 import { EMBED_SCOPES, RequireScope } from '@/modules/auth/scopes';
@@ -22,12 +22,15 @@ export class IframeSessionController {
     summary: 'Create an embedded session',
     description:
       "Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, " +
-      '`insurers` or `passwords`. The account must be enabled for embedded sessions (arranged with support).',
+      '`insurers` or `passwords`. The account must be enabled for embedded sessions (arranged with support), ' +
+      'and name at least one origin allowed to frame the web application (Settings, Embedding): ' +
+      'without one the answer is 409, since a browser would refuse the frame.',
   })
   @ApiOkResponse({ type: IframeSessionResponse })
   @ApiStandardErrors(
     [400, { errors: { entry_point: { $: ['"home" is not a valid choice.'] } } }],
     [403, { detail: 'Iframe is not activated for the current user.' }],
+    [409, { detail: NO_FRAMING_ORIGIN }],
   )
   async create(
     @Req() req: AppRequest,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { ForbiddenError } from '@/common/errors';
+import { ConflictError, ForbiddenError } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { AccountsService } from '@/modules/accounts/accounts.service';
@@ -12,6 +12,11 @@ export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords'] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
 
 const TOKEN_TTL_SECONDS = 300;
+
+export const NO_FRAMING_ORIGIN =
+  'No site may frame the web application yet, so a browser would refuse this link in an ' +
+  "iframe. An administrator adds the embedding page's origin (such as https://pms.example.com) " +
+  'in the web application under Settings, Embedding; then mint the link again.';
 
 export interface RedeemedToken {
   accountId: string;
@@ -40,6 +45,9 @@ export class IframeSessionService {
     const account = await this.accounts.getAccount(accountId);
     if (!account.iframeEnabled)
       throw new ForbiddenError('Iframe is not activated for the current user.');
+    // Browsers refuse a frame whose page names no framing origin: the link would only fail
+    // there, with nothing but a console error, so minting says why instead (docs/api.md).
+    if (account.frameAncestors.length === 0) throw new ConflictError(NO_FRAMING_ORIGIN);
     const user = await this.accounts.firstUserOfAccount(accountId);
     if (!user) throw new ForbiddenError('Iframe is not activated for the current user.');
     const token = randomBytes(32).toString('hex');
