@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
+import { label as benefitLabel } from '@/modules/web/benefit-table';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { patient, startSearch, waitForResult } from './support/eligibility';
@@ -98,12 +99,17 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
       const cells = (await rows.nth(line.index).locator('td').allTextContents()).map((c) =>
         c.trim(),
       );
+      // The benefit in words; its code in the cell's title.
       expect(cells.slice(2, 6)).toEqual([
-        line.benefit_code ?? '—',
+        line.benefit_code === null ? '—' : benefitLabel(line.benefit_code),
         dollars(line.charge),
         line.cap === null ? '—' : dollars(line.cap),
         dollars(line.capped),
       ]);
+      if (line.benefit_code !== null)
+        await expect(rows.nth(line.index).locator('td').nth(2).getAttribute('title')).resolves.toBe(
+          line.benefit_code,
+        );
       const notes = await rows.nth(line.index).locator('ul.notes li').allTextContents();
       expect(notes).toEqual(line.notes);
     }

@@ -253,7 +253,8 @@ describe('web forms refused with the API messages', () => {
     const [before] = await t.app
       .get(DataSource)
       .query('SELECT frame_ancestors FROM accounts WHERE id = $1', [a.accountId]);
-    expect(before.frame_ancestors).toEqual([]);
+    // Unchanged: the origin the account was created with (test/support/factories.ts).
+    expect(before.frame_ancestors).toEqual(['https://pms.example.test']);
 
     const saved = await postForm('/app/settings/', '/app/settings/', {
       frame_ancestors: 'https://pms.example.com\nhttp://localhost:8080',

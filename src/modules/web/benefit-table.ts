@@ -55,7 +55,8 @@ const LABELS: Record<string, string> = {
   package: 'Frame and lens package',
 };
 
-function label(code: string): string {
+/** A benefit in words ("Single vision" for `materials.spectacle_lenses.single_vision`). */
+export function label(code: string): string {
   const last = code.split('.').pop() ?? code;
   return LABELS[last] ?? last.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 }

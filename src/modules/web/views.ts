@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
 import { insurerName } from '@/modules/insurers/insurer-codes';
+import { label as benefitLabel } from './benefit-table';
 
 export const VIEWS_DIR = join(__dirname, 'views');
 export const STATIC_DIR = join(__dirname, 'static');
@@ -30,6 +31,8 @@ export function setupViews(app: NestExpressApplication, cache: boolean): void {
   });
   // Pages name insurers as people know them; an unknown code is shown as it is.
   env.addFilter('insurerName', (code: string) => insurerName(code));
+  // Benefits likewise, by the words of the benefit table; the code stays in a title attribute.
+  env.addFilter('benefitName', (code: string) => benefitLabel(code));
   app.setBaseViewsDir(VIEWS_DIR);
   app.setViewEngine('njk');
   app.useStaticAssets(STATIC_DIR, {

@@ -6,6 +6,7 @@ import {
   type InsurerSetting,
   InsurerSettingsService,
 } from '@/modules/insurers/insurer-settings.service';
+import { insurerName } from '@/modules/insurers/insurer-codes';
 import { formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
@@ -40,7 +41,7 @@ export class WebInsurersController {
           code,
           form.claims_mailing_address ?? '',
         );
-        flash(req, 'ok', `Claims mailing address of ${code} saved.`);
+        flash(req, 'ok', `Claims mailing address of ${insurerName(code)} saved.`);
         res.redirect('/app/insurers/');
       },
       (errors) => this.renderInsurers(req, res, code, errors, form.claims_mailing_address ?? ''),
@@ -72,7 +73,11 @@ export class WebInsurersController {
     const form = formFields(req.body);
     const enabled = form.enabled === 'true';
     await this.insurers.setEnabled(accountOf(req), form.insurer_code ?? '', enabled);
-    flash(req, 'ok', `${form.insurer_code} ${enabled ? 'enabled' : 'disabled'}.`);
+    flash(
+      req,
+      'ok',
+      `${insurerName(form.insurer_code ?? '')} ${enabled ? 'switched on' : 'switched off'}.`,
+    );
     res.redirect('/app/insurers/');
   }
 
@@ -87,7 +92,7 @@ export class WebInsurersController {
     flash(
       req,
       'ok',
-      `Checks of ${code} ${mode ? 'now go to a person (assisted)' : 'use the default path'}.`,
+      `Checks of ${insurerName(code)} ${mode ? 'now go to a person (assisted)' : 'use the default path'}.`,
     );
     res.redirect('/app/insurers/');
   }
