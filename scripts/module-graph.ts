@@ -1,0 +1,116 @@
+/**
+ * Prints the module graph of src/: which area imports which (src/modules/<name>, common, config,
+ * database, cli, and the root files), how many files make each edge (real imports, and imports
+ * of types only), and every two-way pair with the files on each side, so a cycle can be found
+ * and cut. `npm run --silent graph` (add `--json` for the raw edges). Spec files are left out.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..');
+const SRC = join(ROOT, 'src');
+
+interface Edge {
+  from: string;
+  to: string;
+  /** Files of `from` with a real (value) import of `to`, and with type-only imports. */
+  real: Set<string>;
+  types: Set<string>;
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : files(path);
+    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** The area a file of src/ belongs to. */
+export function areaOf(path: string): string {
+  const parts = relative(SRC, path).split(/[\\/]/);
+  if (parts[0] === 'modules') return parts[1];
+  if (parts.length === 1) return parts[0].startsWith('cli') ? 'cli' : '(root)';
+  return parts[0];
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s+'([^']+)'/gm;
+const DYNAMIC = /import\(\s*'([^']+)'\s*\)/g;
+
+/** Where an import specifier points inside src/, or null (a package). */
+function target(from: string, spec: string): string | null {
+  if (spec.startsWith('@/')) return join(SRC, spec.slice(2));
+  if (spec.startsWith('.')) return resolve(dirname(from), spec);
+  return null;
+}
+
+/** Only `import type` / `export type`, or braces whose every name is marked `type`. */
+function typeOnly(keyword: string | undefined, clause: string): boolean {
+  if (keyword) return true;
+  const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
+  if (!braces) return false;
+  const names = braces[1]
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+}
+
+export function moduleGraph(): Map<string, Edge> {
+  const edges = new Map<string, Edge>();
+  for (const file of files(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const from = areaOf(file);
+    const add = (spec: string, isType: boolean) => {
+      const path = target(file, spec);
+      if (!path) return;
+      const to = areaOf(path);
+      if (to === from) return;
+      const key = `${from} -> ${to}`;
+      const edge = edges.get(key) ?? { from, to, real: new Set(), types: new Set() };
+      (isType ? edge.types : edge.real).add(relative(ROOT, file));
+      edges.set(key, edge);
+    };
+    for (const m of text.matchAll(IMPORT)) add(m[4], typeOnly(m[2], m[3]));
+    for (const m of text.matchAll(DYNAMIC)) add(m[1], false);
+  }
+  return edges;
+}
+
+function main(): void {
+  const edges = moduleGraph();
+  const list = [...edges.values()].sort((a, b) =>
+    a.from === b.from ? a.to.localeCompare(b.to) : a.from.localeCompare(b.from),
+  );
+  if (process.argv.includes('--json')) {
+    const json = list.map((e) => ({
+      from: e.from,
+      to: e.to,
+      real: [...e.real],
+      types: [...e.types],
+    }));
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  const areas = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort();
+  process.stdout.write(`Module graph of src/ (${areas.length} areas, ${list.length} edges)\n\n`);
+  for (const area of areas) {
+    const out = list.filter((e) => e.from === area);
+    if (out.length === 0) continue;
+    const deps = out.map(
+      (e) => `${e.to} (${e.real.size}${e.types.size ? ` + ${e.types.size} types` : ''})`,
+    );
+    process.stdout.write(`${area} -> ${deps.join(', ')}\n`);
+  }
+  const pairs = list.filter((e) => e.from < e.to && edges.has(`${e.to} -> ${e.from}`));
+  process.stdout.write(`\nTwo-way pairs: ${pairs.length}\n`);
+  for (const e of pairs) {
+    const back = edges.get(`${e.to} -> ${e.from}`)!;
+    const side = (x: Edge) =>
+      [...x.real, ...[...x.types].map((f) => `${f} (types)`)].map((f) => `    ${f}`).join('\n');
+    process.stdout.write(`  ${e.from} <-> ${e.to}\n  ${e.from} -> ${e.to}:\n${side(e)}\n`);
+    process.stdout.write(`  ${e.to} -> ${e.from}:\n${side(back)}\n`);
+  }
+}
+
+if (require.main === module) main();
