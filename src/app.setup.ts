@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { API_TAGS, finishDocument } from '@/common/api-document';
@@ -19,11 +20,28 @@ import { setupViews } from '@/modules/web/views';
 export const API_TITLE = 'Vision Eligibility & Claims API';
 
 /**
+ * The Express instance every app is built on (main.ts and the e2e tests). Routing is
+ * case-sensitive: Express matches routes case-insensitively by default, so `/API/auth/v1/...`
+ * reached the API's handlers while every check keyed on the path (`/api/`) let it through.
+ * Express reads the setting once, when its router is created, which the adapter's constructor
+ * already does: it must be set on the instance before the adapter exists.
+ */
+export function createHttpAdapter(): ExpressAdapter {
+  const server = express();
+  server.set('case sensitive routing', true);
+  return new ExpressAdapter(server);
+}
+
+/**
  * Everything about the HTTP stack that is not a Nest provider, shared by main.ts and the e2e
- * tests so they exercise the production pipeline. The app must be created with
- * `{ bodyParser: false, bufferLogs: true }`.
+ * tests so they exercise the production pipeline. The app must be created on createHttpAdapter()
+ * with `{ bodyParser: false, bufferLogs: true }`.
  */
 export function configureApp(app: NestExpressApplication): void {
+  if (!app.getHttpAdapter().getRouteMatchingOptions?.()?.caseSensitive)
+    throw new Error(
+      'The application must be created with createHttpAdapter() (case-sensitive routes).',
+    );
   app.useLogger(app.get(Logger));
   // TRUST_PROXY (CONTRACT §20): whose X-Forwarded-For names the client. Sign-in throttling and the
   // audit trail key on req.ip, so trusting too much lets anyone pick their own IP.

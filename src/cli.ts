@@ -10,6 +10,7 @@ import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { AuthModule } from '@/modules/auth/auth.module';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { operatorContext } from '@/modules/audit/security-events';
 import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes';
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
@@ -64,7 +65,12 @@ class CreateAccountCommand extends CommandRunner {
         password: options.password,
         iframeEnabled: Boolean(options.iframe),
       });
-      const { key } = await this.apiKeys.create(account.id, 'CLI key', options.scopes);
+      const { key } = await this.apiKeys.create(
+        account.id,
+        'CLI key',
+        options.scopes,
+        operatorContext(account.id),
+      );
       print({
         account: {
           id: account.id,
@@ -129,6 +135,7 @@ class CreateApiKeyCommand extends CommandRunner {
       user.accountId,
       options.name ?? 'CLI key',
       options.scopes,
+      operatorContext(user.accountId),
     );
     print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix, scopes: apiKey.scopes });
   }
@@ -203,7 +210,12 @@ class UpdateLocationCommand extends CommandRunner {
       })) as UpdateLocationDto;
       const found = await this.accounts.findLocationByCode(options.code);
       if (!found) fail(`Location ${options.code} not found.`);
-      const location = await this.accounts.updateLocation(found.accountId, options.code, fields);
+      const location = await this.accounts.updateLocation(
+        found.accountId,
+        options.code,
+        fields,
+        operatorContext(found.accountId),
+      );
       print(LocationResponse.from(location));
     } catch (e) {
       fail(describeError(e));

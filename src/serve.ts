@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, createHttpAdapter } from './app.setup';
 import type { AppConfig } from './config/env';
 import { DemoSeeder } from './database/seed';
 
@@ -21,7 +21,7 @@ export async function runWorker(): Promise<void> {
  * listening line (the cluster's supervisor prints one for all its API processes instead).
  */
 export async function runApi(config: AppConfig, { announce }: { announce: boolean }) {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, createHttpAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

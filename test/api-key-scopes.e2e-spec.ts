@@ -226,6 +226,37 @@ describe('API key scopes (CONTRACT §14)', () => {
       expect(quiet.status).toBe(200);
     });
 
+    it('a webhooks:write-only key gets 403 setting, rotating or removing the secret, which stays as it was', async () => {
+      const writeOnly = await keyWith(['webhooks:write']);
+      const sealed = async () =>
+        (
+          await t.app
+            .get(DataSource)
+            .query('SELECT secret_sealed FROM webhooks WHERE id = $1', [hookId])
+        )[0].secret_sealed as string | null;
+      const before = await sealed();
+      for (const body of [
+        { secret: 'attacker-chosen-secret-0123456789' },
+        { rotate_secret: true },
+        { secret: null },
+      ]) {
+        const res = await http().patch(`${hooks()}${hookId}/`).set(writeOnly).send(body);
+        expect({ body, status: res.status }).toEqual({ body, status: 403 });
+        expect(res.body).toEqual({
+          detail: 'This API key is not allowed to read eligibility requests.',
+        });
+        expect(JSON.stringify(res.body)).not.toContain('whsec_');
+      }
+      expect(await sealed()).toBe(before);
+      const allowed = await keyWith(['webhooks:write', 'eligibility:read', 'claims:read']);
+      const rotated = await http()
+        .patch(`${hooks()}${hookId}/`)
+        .set(allowed)
+        .send({ rotate_secret: true });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_/);
+    });
+
     it('needs the read scope of each topic: claims:read for claim events', async () => {
       const eligibilityReader = await keyWith(['webhooks:write', 'eligibility:read']);
       const eligibility = await http()

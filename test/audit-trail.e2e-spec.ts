@@ -448,6 +448,8 @@ const SECURITY_EVENTS: Record<string, string[]> = {
   'PATCH /api/auth/v1/webhooks/:id/': ['webhook update'],
   'DELETE /api/auth/v1/webhooks/:id/': ['webhook delete'],
   'POST /api/auth/v1/iframe-session/': ['embed_link mint'],
+  'POST /api/auth/v1/locations/': ['location create'],
+  'PATCH /api/auth/v1/locations/:code/': ['location update'],
 };
 
 function isSecurityEvent(resourceType: string): boolean {

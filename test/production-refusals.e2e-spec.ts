@@ -112,6 +112,34 @@ describe('production refusals (CONTRACT §20)', () => {
       expect(Object.keys(unsigned.body.errors)).toEqual(['secret']);
     });
 
+    it('refuses a secret of its own shorter than 32 characters, on create and update', async () => {
+      const short = 'x'.repeat(31);
+      const error = {
+        errors: {
+          secret: {
+            $: ['Use at least 32 characters in production, or let the service generate one.'],
+          },
+        },
+      };
+      const create = await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(a.auth)
+        .send({ url: 'https://127.0.0.1:9/hook', secret: short });
+      expect(create.status).toBe(400);
+      expect(create.body).toEqual(error);
+      const created = await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(a.auth)
+        .send({ url: 'https://127.0.0.1:9/hook', secret: 'y'.repeat(32) });
+      expect(created.status).toBe(201);
+      const update = await http()
+        .patch(`/api/auth/v1/webhooks/${created.body.id}/`)
+        .set(a.auth)
+        .send({ secret: '8-chars!' });
+      expect(update.status).toBe(400);
+      expect(update.body).toEqual(error);
+    });
+
     it('answers /api with Cache-Control: no-store', async () => {
       const res = await http().get('/api/auth/v1/patients/').set(a.auth);
       expect(res.status).toBe(200);

@@ -402,12 +402,16 @@ describe('verifications web pages (CONTRACT §18)', () => {
       .post('/app/api-keys/')
       .type('form')
       .send(
-        `_csrf=${encodeURIComponent(csrfOf(page.text))}&name=Portal+bot&scopes=verification%3Aread&scopes=verification%3Acredentials`,
+        `_csrf=${encodeURIComponent(csrfOf(page.text))}&name=Portal+bot&scopes=verification%3Awrite&scopes=verification%3Acredentials`,
       );
     expect(created.status).toBe(201);
     const key = /<p class="secret" id="new-key">([^<]+)<\/p>/.exec(created.text)![1];
     const { taskId } = await vspSearch();
     await t.app.get(InsurerSettingsService).setCredentials(a.accountId, VSP, 'bot', 'bot-pw');
+    await http()
+      .post(`/api/auth/v1/verification-tasks/${taskId}/claim/`)
+      .set({ Authorization: `Api ${key}` })
+      .expect(200);
     const creds = await http()
       .get(`/api/auth/v1/verification-tasks/${taskId}/credentials/`)
       .set({ Authorization: `Api ${key}` });

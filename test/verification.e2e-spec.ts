@@ -375,6 +375,7 @@ describe('assisted verification (CONTRACT §18)', () => {
       .get(ApiKeysService)
       .create(a.accountId, 'portal bot', ['verification:write', 'verification:credentials']);
     const botAuth = { Authorization: `Api ${bot}` };
+    await http().post(`${TASKS}${taskId}/claim/`).set(botAuth).expect(200);
     expect((await http().get(`${TASKS}${taskId}/credentials/`).set(botAuth)).status).toBe(404);
     await t.app
       .get(InsurerSettingsService)

@@ -157,6 +157,16 @@ export function loadConfig(
     );
   }
 
+  const npiRegistryUrl = ['', 'off'].includes(
+    str('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '').trim(),
+  )
+    ? null
+    : url('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '', ['https:', 'http:']);
+  // Its answers decide whether a claim's provider is accepted: in production only over TLS.
+  if (isProduction && npiRegistryUrl?.startsWith('http:')) {
+    problems.push('NPI_REGISTRY_URL: must be https:// when NODE_ENV=production (or off)');
+  }
+
   const smtpRaw = env.SMTP_URL?.trim();
   let smtpUrl: string | null = null;
   if (smtpRaw) smtpUrl = url('SMTP_URL', smtpRaw, ['smtp:', 'smtps:']);
@@ -232,11 +242,7 @@ export function loadConfig(
     webhookTimeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     demoSeed: bool('DEMO_SEED', !isProduction),
     docsPublic: bool('DOCS_PUBLIC', !isProduction),
-    npiRegistryUrl: ['', 'off'].includes(
-      str('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '').trim(),
-    )
-      ? null
-      : url('NPI_REGISTRY_URL', isProduction ? NPPES_API_URL : '', ['https:', 'http:']),
+    npiRegistryUrl,
     npiRegistryTimeoutMs: int('NPI_REGISTRY_TIMEOUT_MS', 3_000, 100, 60_000),
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
     verificationLeaseMinutes: int('VERIFICATION_LEASE_MINUTES', 30, 1, 1_440),

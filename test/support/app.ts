@@ -4,7 +4,7 @@ import { Test, TestingModule } from '@nestjs/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { AppModule } from '@/app.module';
-import { configureApp } from '@/app.setup';
+import { configureApp, createHttpAdapter } from '@/app.setup';
 import { APP_CONFIG } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { migrateDatabase } from '@/database/data-source';
@@ -35,7 +35,7 @@ export interface TestAppOptions {
 /** Builds the production AppModule with the production HTTP pipeline (configureApp). */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const { config, moduleRef } = await compile(options);
-  const app = moduleRef.createNestApplication<NestExpressApplication>({
+  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });

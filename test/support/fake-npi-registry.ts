@@ -4,11 +4,16 @@ import type { AddressInfo } from 'node:net';
 /**
  * NPPES NPI Registry API 2.1 on loopback, as CMS's answers it: `GET /api/?version=2.1&number=N`
  * → `{"result_count": n, "results": [{"number", "enumeration_type", "basic": {...}}]}` (no
- * result: `{"result_count": 0, "results": []}`). `down` answers 503; every query is recorded.
+ * result: `{"result_count": 0, "results": []}`). `down` answers 503, `redirectTo` a redirect,
+ * `padding` makes answers that large; every query is recorded.
  */
 export class FakeNpiRegistry {
   readonly queries: string[] = [];
   down = false;
+  /** Answers a 302 to this URL instead. */
+  redirectTo: string | null = null;
+  /** Bytes of filler added to every answer (a field the client does not read). */
+  padding = 0;
   private server?: Server;
   private readonly types = new Map<string, 'NPI-1' | 'NPI-2'>();
 
@@ -34,6 +39,10 @@ export class FakeNpiRegistry {
       res.writeHead(503).end();
       return;
     }
+    if (this.redirectTo) {
+      res.writeHead(302, { Location: `${this.redirectTo}${url.search}` }).end();
+      return;
+    }
     const number = url.searchParams.get('number') ?? '';
     const type = url.searchParams.get('version') === '2.1' ? this.types.get(number) : undefined;
     const results = type
@@ -48,8 +57,12 @@ export class FakeNpiRegistry {
           },
         ]
       : [];
-    res
-      .writeHead(200, { 'Content-Type': 'application/json' })
-      .end(JSON.stringify({ result_count: results.length, results }));
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+      JSON.stringify({
+        result_count: results.length,
+        results,
+        ...(this.padding > 0 ? { filler: 'x'.repeat(this.padding) } : {}),
+      }),
+    );
   }
 }

@@ -3,6 +3,7 @@ import { setPasswordHashCost } from '@/common/passwords';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig } from '@/config/env';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@/modules/audit/audit.module';
 import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
@@ -20,7 +21,10 @@ import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Account, Location, User, RecoveryCode, UserToken])],
+  imports: [
+    TypeOrmModule.forFeature([Account, Location, User, RecoveryCode, UserToken]),
+    AuditModule,
+  ],
   controllers: [LocationsController],
   providers: [
     AccountsService,

@@ -3,6 +3,8 @@ import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, needsRehash, verifyPassword } from '@/common/passwords';
 import { Database } from '@/database/database';
+import { AuditService } from '@/modules/audit/audit.service';
+import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
 import { NpiRegistry } from './npi-registry';
 import type { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
@@ -36,6 +38,7 @@ export class AccountsService {
     private readonly locations: LocationsRepository,
     private readonly users: UsersRepository,
     private readonly npiRegistry: NpiRegistry,
+    private readonly audit: AuditService,
   ) {}
 
   /** An account with its default location and first user, in one transaction. */
@@ -145,13 +148,18 @@ export class AccountsService {
     return this.locations.listByAccount(accountId);
   }
 
+  /**
+   * `by`: who adds it (an API key, a web user, the operator), for the audit trail: a location's
+   * NPI and tax id are what its claims are paid to.
+   */
   async createLocation(
     accountId: string,
     fields: LocationFields & { title: string },
+    by?: AuditContext,
   ): Promise<Location> {
     checkRenderingProvider(fields.npi, fields.rendering_provider?.npi);
     await this.checkRegistry(fields.rendering_provider?.npi);
-    return withUniqueRetry(() =>
+    const location = await withUniqueRetry(() =>
       this.locations.insert({
         accountId,
         title: fields.title,
@@ -166,10 +174,17 @@ export class AccountsService {
         ...renderingColumns(fields.rendering_provider),
       }),
     );
+    if (by) await this.audit.record(securityEvent(by, 'location', 'create', location.code));
+    return location;
   }
 
   /** Changes the fields given; another account's location is answered as a missing one. */
-  async updateLocation(accountId: string, code: string, fields: LocationFields): Promise<Location> {
+  async updateLocation(
+    accountId: string,
+    code: string,
+    fields: LocationFields,
+    by?: AuditContext,
+  ): Promise<Location> {
     const location = await this.locations.findByCode(accountId, code);
     if (!location) throw new NotFoundError(`Location ${code} not found.`);
     if (fields.title !== undefined) location.title = fields.title;
@@ -206,6 +221,7 @@ export class AccountsService {
           : null,
       ),
     });
+    if (by) await this.audit.record(securityEvent(by, 'location', 'update', location.code));
     this.logger.log({ accountId, location: code }, 'location updated');
     return location;
   }

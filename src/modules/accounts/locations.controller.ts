@@ -17,6 +17,7 @@ import {
   UpdateLocationDto,
 } from './dto/location.dto';
 import { NotPatientData } from '@/modules/audit/audited';
+import { auditContextOf } from '@/modules/audit/security-events';
 import { RequireScope } from '@/modules/auth/scopes';
 
 @ApiTags('Locations')
@@ -59,7 +60,9 @@ export class LocationsController {
     },
   ])
   async create(@Req() req: AppRequest, @Body() body: CreateLocationDto): Promise<LocationResponse> {
-    return LocationResponse.from(await this.accounts.createLocation(req.auth!.accountId, body));
+    return LocationResponse.from(
+      await this.accounts.createLocation(req.auth!.accountId, body, auditContextOf(req)!),
+    );
   }
 
   @Patch(':code')
@@ -82,7 +85,7 @@ export class LocationsController {
     @Body() body: UpdateLocationDto,
   ): Promise<LocationResponse> {
     return LocationResponse.from(
-      await this.accounts.updateLocation(req.auth!.accountId, code, body),
+      await this.accounts.updateLocation(req.auth!.accountId, code, body, auditContextOf(req)!),
     );
   }
 }

@@ -7,6 +7,8 @@ export type NpiEntity = 'individual' | 'organization' | 'unknown';
 
 const CACHE_TTL_MS = 24 * 3600 * 1000;
 const CACHE_MAX = 5_000;
+/** The registry's answer for one NPI is a few KiB; anything far larger is not its answer. */
+export const MAX_ANSWER_BYTES = 256 * 1024;
 
 /**
  * The NPPES NPI Registry (CMS's public read API, version 2.1: `GET <url>?version=2.1&number=N`
@@ -37,10 +39,13 @@ export class NpiRegistry {
       target.searchParams.set('number', npi);
       const res = await fetch(target, {
         headers: { Accept: 'application/json' },
+        // The configured registry answers itself: a redirect could send the NPI (and our trust
+        // in the answer) to any host.
+        redirect: 'error',
         signal: AbortSignal.timeout(this.config.npiRegistryTimeoutMs),
       });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      entity = entityFromAnswer(await res.json(), npi);
+      entity = entityFromAnswer(JSON.parse(await readCapped(res, MAX_ANSWER_BYTES)), npi);
     } catch (e) {
       this.logger.warn(
         `NPI registry not answered (${e instanceof Error ? e.message : 'error'}): NPI type unchecked`,
@@ -51,6 +56,26 @@ export class NpiRegistry {
     this.cache.set(npi, { entity, at: Date.now() });
     return entity;
   }
+}
+
+/** The body as text, refused (without reading on) once it passes `max` bytes. */
+async function readCapped(res: Response, max: number): Promise<string> {
+  if (Number(res.headers.get('content-length') ?? 0) > max) throw new Error('answer too large');
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new Error('answer too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The entity type in a registry answer for `npi`; anything else (no result, odd shapes) is unknown. */

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AuditActorType = 'api_key' | 'user' | 'embedded';
+export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator';
 
 /** One read or change of patient data (CONTRACT §14). The table refuses UPDATE and DELETE. */
 @Entity('audit_events')

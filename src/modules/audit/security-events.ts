@@ -18,6 +18,15 @@ export const SECURITY_RESOURCE_TYPES = [
   // People (CONTRACT §20): a user invited, changed, disabled; a password changed or reset.
   'user',
   'password',
+  // Account settings: an insurer's stored portal login set or deleted, an insurer switched on or
+  // off, its checks sent to a person (assisted) or not, two-factor required of everyone or not,
+  // the origins allowed to embed the application, a location's provider identity.
+  'insurer_credentials',
+  'insurer',
+  'assisted_insurer',
+  'two_factor_requirement',
+  'embedding',
+  'location',
 ] as const;
 export type SecurityResourceType = (typeof SECURITY_RESOURCE_TYPES)[number];
 
@@ -42,8 +51,7 @@ export type SecurityAction = (typeof SECURITY_ACTIONS)[number] | 'create' | 'upd
 
 /** Everything the trail's `resource_type` and `action` can say (the list's filter, the docs). */
 export const TRAIL_RESOURCE_TYPES: readonly string[] = [
-  ...AUDIT_RESOURCE_TYPES,
-  ...SECURITY_RESOURCE_TYPES,
+  ...new Set<string>([...AUDIT_RESOURCE_TYPES, ...SECURITY_RESOURCE_TYPES]),
 ];
 export const TRAIL_ACTIONS: readonly string[] = [
   ...new Set<string>([...AUDIT_ACTIONS, ...SECURITY_ACTIONS]),
@@ -77,6 +85,18 @@ export function userContext(
     },
     requestId: (req as AppRequest).id ?? null,
     ip: req.ip ?? null,
+  };
+}
+
+/**
+ * The operator at the command line (`npm run cli -- api-keys:create ...`): no key, no user, no
+ * request; the event still lands in the account's trail, said to be the operator's.
+ */
+export function operatorContext(accountId: string): AuditContext {
+  return {
+    actor: { accountId, type: 'operator', name: 'cli', apiKeyId: null, userId: null },
+    requestId: null,
+    ip: null,
   };
 }
 

@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { DomainError } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { ApiKeysService } from './api-keys.service';
+import { REQUIRED_SCOPES } from './scopes';
 
 export const AUTH_MESSAGES = {
   missing: 'Authentication credentials were not provided.',
@@ -23,15 +25,23 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-/** Global guard: every route under /api/ needs `Authorization: Api <key>`. */
+/**
+ * Global guard: every route that declares a scope (@RequireScope: every API route) needs
+ * `Authorization: Api <key>`, and so does any path under /api/. The route's metadata decides, not
+ * only the path as written: a spelling of the path the checks did not expect cannot skip the key.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
-    if (!req.path.startsWith('/api/')) return true;
+    const declared = this.reflector.get<unknown>(REQUIRED_SCOPES, context.getHandler());
+    if (declared === undefined && !req.path.startsWith('/api/')) return true;
 
     const header = req.headers.authorization;
     if (header === undefined || header.trim() === '')

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { NotFoundError } from '@/common/errors';
 import type { AuthContext } from '@/common/request-context';
 import { AuditService } from '@/modules/audit/audit.service';
-import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
+import { type AuditContext, operatorContext, securityEvent } from '@/modules/audit/security-events';
 import type { ApiKey } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ALL_SCOPES, type ApiScope, normalizeScopes } from './scopes';
@@ -57,8 +57,7 @@ export class ApiKeysService {
       keyHash: hashKey(key),
       scopes: chosen,
     });
-    // From the web application: a security event of the account (CONTRACT §20). The CLI is the
-    // operator's, outside any account's trail; its log line remains.
+    // A security event of the account: by a web user, or by the operator at the command line.
     if (by) await this.audit.record(securityEvent(by, 'api_key', 'create', apiKey.prefix));
     this.logger.log({ apiKeyId: apiKey.id, accountId }, 'api key created');
     return { apiKey, key };
@@ -85,12 +84,13 @@ export class ApiKeysService {
     return key;
   }
 
-  /** Revokes by the key itself or by its display prefix (admin CLI). */
+  /** Revokes by the key itself or by its display prefix (admin CLI: the operator's events). */
   async revokeByKeyOrPrefix(keyOrPrefix: string): Promise<ApiKey[]> {
     const found = await this.keys.findUnrevoked(
       KEY_PATTERN.test(keyOrPrefix) ? { keyHash: hashKey(keyOrPrefix) } : { prefix: keyOrPrefix },
     );
-    for (const key of found) await this.revoke(key.accountId, key.id);
+    for (const key of found)
+      await this.revoke(key.accountId, key.id, operatorContext(key.accountId));
     return found;
   }
 

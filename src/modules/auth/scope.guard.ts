@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
+import { AUTH_MESSAGES, UnauthorizedError } from './api-key.guard';
 import {
   grants,
   REQUIRED_SCOPES,
@@ -14,6 +15,8 @@ import {
  * Global guard after ApiKeyGuard: the key must hold the scope its route declares
  * (@RequireScope). A route under /api/ that declares none is refused outright; start-up
  * (RouteDeclarationCheck) already refuses to run with one, this only keeps the default closed.
+ * A route that declares a scope but was reached without a checked key is refused 401: whatever
+ * let the request past the key guard, it does not reach the handler.
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
@@ -22,11 +25,14 @@ export class ScopeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
-    if (!req.auth) return true;
     const required = this.reflector.get<ScopeRequirement | undefined>(
       REQUIRED_SCOPES,
       context.getHandler(),
     );
+    if (!req.auth) {
+      if (required) throw new UnauthorizedError(AUTH_MESSAGES.missing);
+      return true;
+    }
     if (!required) throw new Error(`Route ${req.method} ${req.path} declares no API key scope.`);
     const missing = required.scopes.find((s) => !grants(req.auth!.scopes, s));
     if (missing) throw new ForbiddenError(scopeRefusal(required.action ?? scopeAction(missing)));

@@ -52,7 +52,7 @@ const AREA_NOUNS: Record<ScopeArea, string> = {
 };
 
 export function scopeAction(scope: ApiScope): string {
-  if (scope === CREDENTIALS_SCOPE) return "read the insurer passwords of verification tasks";
+  if (scope === CREDENTIALS_SCOPE) return 'read the insurer passwords of verification tasks';
   const [area, access] = scope.split(':') as [ScopeArea, ScopeAccess];
   return `${access} ${AREA_NOUNS[area]}`;
 }
@@ -95,7 +95,9 @@ export function parseScopeList(text: string): ApiScope[] {
   if (parts.length === 0) throw new Error('--scopes: give at least one scope');
   const bad = parts.filter((s) => !isApiScope(s));
   if (bad.length > 0)
-    throw new Error(`--scopes: unknown scope ${bad.join(', ')} (known: ${KNOWN_SCOPES.join(', ')})`);
+    throw new Error(
+      `--scopes: unknown scope ${bad.join(', ')} (known: ${KNOWN_SCOPES.join(', ')})`,
+    );
   return normalizeScopes(parts as ApiScope[]);
 }
 

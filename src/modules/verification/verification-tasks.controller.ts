@@ -16,6 +16,7 @@ import {
   VerificationTaskListResponse,
   VerificationTaskResponse,
 } from './dto/verification.response';
+import { CREDENTIAL_READS_PER_HOUR } from './credentials-throttle';
 import type { TaskView } from './task-view';
 import { plansFromVerified } from './verified-plans';
 import { type Verifier, VerificationTasks } from './verification-tasks.service';
@@ -231,14 +232,27 @@ export class VerificationTasksController {
     summary: "Read the account's portal credentials for the task's insurer",
     description:
       'For a portal bot to sign in. Needs the scope `verification:credentials`, which no other scope implies; ' +
-      'every read is an audit event. 404 when none are stored.',
+      'every read is an audit event. Only for an open task whose lease the calling key holds (claim it ' +
+      'first): 403 otherwise, 409 for a completed or failed task. At most ' +
+      `${CREDENTIAL_READS_PER_HOUR} reads an hour per key, then 429 with \`Retry-After\`. ` +
+      '404 when none are stored.',
   })
   @ApiOkResponse({ type: InsurerCredentialsResponse })
-  @ApiStandardErrors(NOT_FOUND)
+  @ApiStandardErrors(
+    NOT_FOUND,
+    [
+      403,
+      {
+        detail:
+          'Claim this task first: its portal password is shown only to the verifier holding its lease.',
+      },
+    ],
+    [409, { detail: 'This task is already completed.' }],
+  )
   credentials(
     @Req() req: AppRequest,
     @Param('id') id: string,
   ): Promise<InsurerCredentialsResponse> {
-    return this.tasks.credentials(req.auth!.accountId, id);
+    return this.tasks.credentials(verifierOf(req), id);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '@/common/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database, type Tx } from '@/database/database';
@@ -8,6 +8,7 @@ import { BatchSearchQueue } from '@/modules/eligibility/batch-search.queue';
 import { SearchQueue } from '@/modules/eligibility/search.queue';
 import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { CredentialsThrottle } from './credentials-throttle';
 import { taskView, type TaskView } from './task-view';
 import type { Evidence, FailReason, TaskState } from './verification-task.entity';
 import {
@@ -60,6 +61,7 @@ export class VerificationTasks {
     private readonly searchQueue: SearchQueue,
     private readonly batchQueue: BatchSearchQueue,
     private readonly settings: InsurerSettingsService,
+    private readonly credentialReads: CredentialsThrottle,
   ) {}
 
   async list(
@@ -165,10 +167,21 @@ export class VerificationTasks {
     });
   }
 
-  /** The account's stored credentials for the task's insurer (CONTRACT §18: a portal bot signs in). */
-  async credentials(accountId: string, id: string): Promise<InsurerCredentials> {
-    const task = await this.get(accountId, id);
-    const credentials = await this.settings.credentialsOf(accountId, task.insurer_code);
+  /**
+   * The account's stored credentials for the task's insurer (a portal bot, or a person, signs in
+   * with them): only for an open task, only to the verifier holding its lease, and at most
+   * CREDENTIAL_READS_PER_HOUR times an hour per verifier. Anyone else learns nothing of them.
+   */
+  async credentials(verifier: Verifier, id: string): Promise<InsurerCredentials> {
+    const row = UUID.test(id) ? await this.tasks.findView(verifier.accountId, id) : undefined;
+    if (!row) throw notFound(id);
+    const task = taskView(row);
+    if (task.state === 'completed' || task.state === 'failed')
+      throw new ConflictError(`This task is already ${task.state}.`);
+    // taskView shows a lapsed lease as `queued` with no lease: only a live one counts.
+    if (task.state !== 'in_progress' || row.lease_holder !== verifier.id) throw notHolder();
+    await this.credentialReads.take(verifier.id);
+    const credentials = await this.settings.credentialsOf(verifier.accountId, task.insurer_code);
     if (!credentials)
       throw new NotFoundError(
         `No credentials are stored for ${task.insurer_name}: set them on the Passwords page.`,
@@ -232,4 +245,8 @@ export class VerificationTasks {
   }
 }
 
+const notHolder = () =>
+  new ForbiddenError(
+    'Claim this task first: its portal password is shown only to the verifier holding its lease.',
+  );
 const notFound = (id: string) => new NotFoundError(`Verification task ${id} not found.`);

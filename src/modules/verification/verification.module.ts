@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { CredentialsThrottle } from './credentials-throttle';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
 import { VerificationTasksRepository } from './verification-tasks.repository';
@@ -15,7 +16,12 @@ import { VerificationTasks } from './verification-tasks.service';
 @Module({
   imports: [EligibilityModule, InsurersModule, WebhooksModule],
   controllers: [VerificationTasksController],
-  providers: [VerificationTasksRepository, VerificationTasks, VerificationMaintenance],
+  providers: [
+    CredentialsThrottle,
+    VerificationTasksRepository,
+    VerificationTasks,
+    VerificationMaintenance,
+  ],
   exports: [VerificationTasks],
 })
 export class VerificationModule {}

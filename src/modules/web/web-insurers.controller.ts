@@ -7,6 +7,13 @@ import {
   InsurerSettingsService,
 } from '@/modules/insurers/insurer-settings.service';
 import { insurerName } from '@/modules/insurers/insurer-codes';
+import { AuditService } from '@/modules/audit/audit.service';
+import {
+  auditContextOf,
+  type SecurityAction,
+  type SecurityResourceType,
+  securityEvent,
+} from '@/modules/audit/security-events';
 import { formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
@@ -19,7 +26,20 @@ const needsLogin = (i: InsurerSetting) => i.usesCredentials || i.eligibility ===
 @AdminOnly()
 @Controller('app')
 export class WebInsurersController {
-  constructor(private readonly insurers: InsurerSettingsService) {}
+  constructor(
+    private readonly insurers: InsurerSettingsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** Each change of who checks an insurer, or of the login it signs in with, is in the trail. */
+  private record(
+    req: Request,
+    type: SecurityResourceType,
+    action: SecurityAction,
+    code: string,
+  ): Promise<void> {
+    return this.audit.record(securityEvent(auditContextOf(req)!, type, action, code));
+  }
 
   @Get('insurers')
   @EmbeddedReach('insurers')
@@ -73,6 +93,7 @@ export class WebInsurersController {
     const form = formFields(req.body);
     const enabled = form.enabled === 'true';
     await this.insurers.setEnabled(accountOf(req), form.insurer_code ?? '', enabled);
+    await this.record(req, 'insurer', enabled ? 'enable' : 'disable', form.insurer_code ?? '');
     flash(
       req,
       'ok',
@@ -89,6 +110,7 @@ export class WebInsurersController {
     const code = form.insurer_code ?? '';
     const mode = form.mode === 'assisted' ? 'assisted' : null;
     await this.insurers.setEligibilityMode(accountOf(req), code, mode);
+    await this.record(req, 'assisted_insurer', mode ? 'enable' : 'disable', code);
     flash(
       req,
       'ok',
@@ -118,6 +140,7 @@ export class WebInsurersController {
           form.username ?? '',
           form.password ?? '',
         );
+        await this.record(req, 'insurer_credentials', 'change', code);
         flash(req, 'ok', 'Password saved.');
         res.redirect('/app/passwords/');
       },
@@ -128,7 +151,9 @@ export class WebInsurersController {
   @Post('passwords/delete')
   @EmbeddedReach('passwords')
   async deletePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.insurers.deleteCredentials(accountOf(req), formFields(req.body).insurer_code ?? '');
+    const code = formFields(req.body).insurer_code ?? '';
+    await this.insurers.deleteCredentials(accountOf(req), code);
+    await this.record(req, 'insurer_credentials', 'delete', code);
     flash(req, 'ok', 'Password deleted.');
     res.redirect('/app/passwords/');
   }

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts/accounts.service';
+import { auditContextOf } from '@/modules/audit/security-events';
 import { CreateLocationDto, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
@@ -35,7 +36,11 @@ export class WebLocationsController {
           organization_name: form.organization_name,
           tax_id: form.tax_id,
         });
-        const location = await this.accounts.createLocation(accountOf(req), body);
+        const location = await this.accounts.createLocation(
+          accountOf(req),
+          body,
+          auditContextOf(req)!,
+        );
         flash(req, 'ok', `Location ${location.code} added.`);
         res.redirect('/app/locations/');
       },
@@ -63,7 +68,12 @@ export class WebLocationsController {
           taxonomy_code: form.taxonomy_code?.trim() ? form.taxonomy_code : undefined,
           rendering_provider: renderingProviderOf(form),
         });
-        const location = await this.accounts.updateLocation(accountOf(req), code, body);
+        const location = await this.accounts.updateLocation(
+          accountOf(req),
+          code,
+          body,
+          auditContextOf(req)!,
+        );
         flash(req, 'ok', `Location ${location.code} saved.`);
         res.redirect('/app/locations/');
       },

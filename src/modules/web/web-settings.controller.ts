@@ -3,6 +3,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AuditService } from '@/modules/audit/audit.service';
+import { auditContextOf, securityEvent } from '@/modules/audit/security-events';
 import { EmbeddingSettingsDto } from './dto/embedding-settings.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
@@ -13,7 +15,10 @@ import { AdminOnly } from './web-roles';
 @AdminOnly()
 @Controller('app/settings')
 export class WebSettingsController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly audit: AuditService,
+  ) {}
 
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -34,6 +39,8 @@ export class WebSettingsController {
         await this.accounts.updateAccount(accountOf(req), {
           frameAncestors: body.frame_ancestors,
         });
+        // Which sites may frame the signed-in application: a security event.
+        await this.audit.record(securityEvent(auditContextOf(req)!, 'embedding', 'change', null));
         flash(req, 'ok', 'Settings saved.');
         res.redirect('/app/settings/');
       },

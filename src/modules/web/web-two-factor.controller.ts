@@ -124,6 +124,14 @@ export class WebTwoFactorController {
           require_two_factor: formFields(req.body).require_two_factor === 'true',
         });
         await this.twoFactor.setRequired(accountOf(req), userIdOf(req), form.require_two_factor);
+        await this.audit.record(
+          securityEvent(
+            auditContextOf(req)!,
+            'two_factor_requirement',
+            form.require_two_factor ? 'enable' : 'disable',
+            null,
+          ),
+        );
         flash(
           req,
           'ok',

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConflictError, type ErrorTree, NotFoundError, ValidationFailed } from '@/common/errors';
+import { ConflictError, DomainError, type ErrorTree, ValidationFailed } from '@/common/errors';
 import { Audited } from '@/modules/audit/audited';
 import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import {
@@ -26,6 +26,9 @@ import {
   verificationBody,
 } from './verification-form';
 import { flash, renderPage, webUser } from './web-context';
+
+/** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
+const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
 
 /** The signed-in user as a verifier (CONTRACT §18): leases and history name them. */
 export function webVerifier(req: Request): Verifier {
@@ -75,7 +78,11 @@ export class WebVerificationsController {
     await this.act(req, res, id, () => this.tasks.claim(webVerifier(req), id), 'Task claimed.');
   }
 
-  /** Shows the stored portal login in this answer only; each reveal is an audit event. */
+  /**
+   * Shows the stored portal login in this answer only; each reveal is an audit event. The rule is
+   * the API's, for admins and staff alike: an open task, to the user holding its lease, a few
+   * times an hour (VerificationTasks.credentials). The Passwords page sets logins, never shows them.
+   */
   @Post(':id/credentials')
   @HttpCode(200)
   @Audited('insurer_credentials', 'read', 'param:id')
@@ -88,12 +95,14 @@ export class WebVerificationsController {
     const task = await this.tasks.get(verifier.accountId, id);
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const credentials = await this.tasks.credentials(verifier.accountId, id);
+      const credentials = await this.tasks.credentials(verifier, id);
       this.render(req, res, task, { credentials });
     } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
-      // Nothing was shown: a 404 is not an audited read.
-      res.status(404);
+      if (!(e instanceof DomainError) || !REVEAL_REFUSALS.has(e.status)) throw e;
+      // Nothing was shown: a refusal is not an audited read.
+      res.status(e.status);
+      if (e.headers)
+        for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
       this.render(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
     }
   }

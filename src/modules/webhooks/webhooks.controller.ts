@@ -115,7 +115,7 @@ export class WebhooksController {
   @ApiOperation({
     summary:
       'Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)',
-    description: `Changing \`url\` or \`events\`: ${WEBHOOK_SCOPES_NOTE}`,
+    description: `Changing \`url\`, \`events\` or the secret: ${WEBHOOK_SCOPES_NOTE}`,
   })
   @ApiOkResponse({ type: WebhookResponse })
   @ApiStandardErrors(400, NOT_FOUND)

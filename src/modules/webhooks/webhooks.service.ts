@@ -70,6 +70,7 @@ export class WebhooksService {
   ): Promise<{ webhook: Webhook; secret: string | null }> {
     const accountId = by.ctx.actor.accountId;
     requireTopicScopes(by.scopes, input.events ?? ['eligibility']);
+    this.checkSecret(input.secret);
     await this.checkUrl(input.url!);
     // Production: every webhook is signed (CONTRACT §20); without a secret of its own it gets one.
     const generate = input.rotateSecret || (this.config.isProduction && !input.secret);
@@ -108,10 +109,16 @@ export class WebhooksService {
   ): Promise<{ webhook: Webhook; secret: string | null }> {
     const accountId = by.ctx.actor.accountId;
     const webhook = await this.get(accountId, id);
+    // Setting, rotating or removing the secret decides which deliveries the receiver trusts (and
+    // a rotation shows the new secret): who can sign for the webhook's data needs its read scopes
+    // too, as for pointing it somewhere.
     const retargeted =
       (input.url !== undefined && input.url !== webhook.url) ||
-      (input.events !== undefined && !sameTopics(input.events, webhook.events));
+      (input.events !== undefined && !sameTopics(input.events, webhook.events)) ||
+      input.secret !== undefined ||
+      input.rotateSecret === true;
     if (retargeted) requireTopicScopes(by.scopes, input.events ?? webhook.events);
+    this.checkSecret(input.secret);
     if (input.secret === null && this.config.isProduction) {
       throw ValidationFailed.field(
         'secret',
@@ -216,6 +223,14 @@ export class WebhooksService {
 
   // Internals -------------------------------------------------------------------------------
 
+  private checkSecret(secret: string | null | undefined): void {
+    if (this.config.isProduction && secret && secret.length < MIN_PRODUCTION_SECRET)
+      throw ValidationFailed.field(
+        'secret',
+        `Use at least ${MIN_PRODUCTION_SECRET} characters in production, or let the service generate one.`,
+      );
+  }
+
   private async checkUrl(url: string): Promise<void> {
     // Production: PHI travels to receivers only over TLS (CONTRACT §20), unless the operator
     // said the deployment runs without TLS (ALLOW_INSECURE_HTTP=true: a loopback trial, the bench).
@@ -236,6 +251,12 @@ function sameTopics(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** `whsec_` + 32 random bytes in base64: usable as-is with Standard Webhooks libraries. */
+/**
+ * In production a secret of its own is at least as long as a generated one's key (32 bytes):
+ * an HMAC-SHA256 key shorter than the hash's output gives forgers less to guess.
+ */
+export const MIN_PRODUCTION_SECRET = 32;
+
 export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

@@ -49,11 +49,11 @@ export class AuditEventResponse {
   created_at: string;
 
   @ApiField('string', {
-    enum: ['api_key', 'user', 'embedded'],
+    enum: ['api_key', 'user', 'embedded', 'operator'],
     example: 'api_key',
     description:
-      'An API key, a user of the web application, or an embedded session (the user, signed in ' +
-      "by an API key's link; CONTRACT §20).",
+      'An API key, a user of the web application, an embedded session (the user, signed in ' +
+      "by an API key's link; CONTRACT §20), or the operator at the command line (actor `cli`).",
   })
   actor_type: string;
 
@@ -72,7 +72,9 @@ export class AuditEventResponse {
       '§20): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), ' +
       '`create`, `revoke` (api_key), `create`, `update`, `delete`, `redeliver` (webhook), ' +
       '`mint`, `redeem` (embed_link), `invite`, `accept`, `update`, `disable`, `enable` (user), ' +
-      '`change`, `reset` (password).',
+      '`change`, `reset` (password); `change`, `delete` (insurer_credentials), `enable`, ' +
+      '`disable` (insurer, assisted_insurer, two_factor_requirement), `change` (embedding), ' +
+      '`create`, `update` (location).',
   })
   action: string;
 

@@ -16,7 +16,9 @@ const SECRET_HELP =
   'Signing secret (8–200 printable ASCII characters). Receivers verify `webhook-signature` (Standard Webhooks: ' +
   'the id, the timestamp and the body, so a replay is refused): a `whsec_…` secret works as-is with Standard ' +
   "Webhooks libraries, any other with `new Webhook(secret, { format: 'raw' })`. The legacy X-Signature (hex " +
-  'HMAC-SHA256 of the raw body alone) is still sent. In production a secret is always set (generated when none is given).';
+  'HMAC-SHA256 of the raw body alone) is still sent. In production a secret is always set (generated when none is given) ' +
+  'and one of its own has at least 32 characters. Setting, rotating or removing it needs the read scopes of the ' +
+  "webhook's topics, as creating does.";
 
 /** The topics a webhook receives (CONTRACT §12/§13), the same on create and update. */
 const EventsField = () =>
