@@ -1,8 +1,19 @@
 import { ValidationFailed } from '@/common/errors';
 import { CompleteTaskDto } from '@/modules/verification/dto/verification-input.dto';
-import { plansFromVerified } from '@/modules/verification/verified-plans';
+import { type AskedPatient, plansFromVerified } from '@/modules/verification/verified-plans';
 import { bindForm } from './forms';
 import { placeErrors, verificationBody } from './verification-form';
+
+/** The patient as a task's search asked for them (no subscriber). */
+const ASKED: AskedPatient = {
+  first_name: 'Maria',
+  last_name: 'Garcia',
+  dob: '1984-06-15',
+  zipcode: '78701',
+  member_id: 'VSP104882211',
+  ssn_last_four: null,
+  subscriber: null,
+};
 
 const filled: Record<string, string> = {
   status: 'active',
@@ -49,7 +60,7 @@ describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
     expect(errors).toEqual({});
     const dto = await bindForm(CompleteTaskDto, body);
     expect(dto.evidence).toMatchObject({ source: 'portal', reference_number: 'REF-9' });
-    const [plan] = plansFromVerified(dto.plans);
+    const [plan] = plansFromVerified(dto.plans, ASKED);
     expect(plan).toMatchObject({
       status: 'active',
       planName: 'VSP Choice',

@@ -125,7 +125,7 @@ export class WebVerificationsController {
       res,
       id,
       () =>
-        this.tasks.complete(verifier, id, plansFromVerified(dto.plans), {
+        this.tasks.complete(verifier, id, plansFromVerified(dto.plans, task.patient), {
           source: evidence.source,
           reference_number: evidence.reference_number ?? null,
           representative: evidence.representative ?? null,
