@@ -165,6 +165,11 @@ export class VerificationTasks {
     });
   }
 
+  /** The insurers the task's request still waits for (none once it has finished). */
+  waitingFor(accountId: string, id: string): Promise<string[]> {
+    return UUID.test(id) ? this.tasks.waitingFor(accountId, id) : Promise.resolve([]);
+  }
+
   /** The account's stored credentials for the task's insurer (CONTRACT §18: a portal bot signs in). */
   async credentials(accountId: string, id: string): Promise<InsurerCredentials> {
     const task = await this.get(accountId, id);
