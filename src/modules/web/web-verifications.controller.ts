@@ -89,6 +89,7 @@ export class WebVerificationsController {
     try {
       const task = await this.tasks.claim(verifier, id);
       flash(req, 'ok', 'Task claimed.');
+      res.status(200);
       this.render(req, res, task, {});
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
@@ -132,7 +133,10 @@ export class WebVerificationsController {
     const task = await this.tasks.get(verifier.accountId, id);
     const fields = formFields(req.body);
     // "Add a person": the same form again with one more block, nothing saved.
-    if (fields.add_person) return this.render(req, res, task, { form: fields, addPerson: true });
+    if (fields.add_person) {
+      res.status(200);
+      return this.render(req, res, task, { form: fields, addPerson: true });
+    }
     const { body, fieldOf, errors } = verificationBody(fields);
     let dto: CompleteTaskDto;
     let plans: ReturnType<typeof plansFromVerified>;
