@@ -40,7 +40,21 @@ describe('assisted verification (real browser)', () => {
     a = await createAccount(t.app);
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
+    await page.goto(`${base}/app/login`);
+    await page.fill('#email', a.email);
+    await page.fill('#password', a.password);
+    await page.click('main button[type=submit]');
+    await page.waitForURL(`${base}/app/`);
   }, 60_000);
+
+  /** The task of search `uid` once the search waits for a person. */
+  const taskOf = (uid: string) =>
+    waitUntil(`task of ${uid}`, async () => {
+      const res = await request(t.app.getHttpServer())
+        .get(`/api/auth/v2/eligibility/${uid}/`)
+        .set(a.auth);
+      return res.body.verification?.task_id as string | undefined;
+    });
 
   afterAll(async () => {
     await browser?.close();
@@ -52,19 +66,9 @@ describe('assisted verification (real browser)', () => {
       insurer_code: VSP,
       patient: patient({ member_id: 'VSP20931' }),
     });
-    const taskId = await waitUntil(`task of ${uid}`, async () => {
-      const res = await request(t.app.getHttpServer())
-        .get(`/api/auth/v2/eligibility/${uid}/`)
-        .set(a.auth);
-      return res.body.verification?.task_id as string | undefined;
-    });
+    const taskId = await taskOf(uid);
 
-    await page.goto(`${base}/app/login`);
-    await page.fill('#email', a.email);
-    await page.fill('#password', a.password);
-    await page.click('main button[type=submit]');
-    await page.waitForURL(`${base}/app/`);
-
+    await page.goto(`${base}/app/`);
     await page.click('nav a[href="/app/verifications/"]');
     await page.waitForURL(`${base}/app/verifications/`);
     const row = page.locator(`tr[data-task="${taskId}"]`);
@@ -74,7 +78,7 @@ describe('assisted verification (real browser)', () => {
     await expect(page.getAttribute('#portal', 'target')).resolves.toBe('_blank');
 
     await page.click('#claim');
-    await page.waitForURL(`${base}/app/verifications/${taskId}`);
+    await page.waitForURL(`${base}/app/verifications/${taskId}/claim`);
     await expect(page.textContent('#lease')).resolves.toContain(`Claimed by ${a.email}`);
 
     await page.fill('#plan_name', 'VSP Choice');
@@ -82,10 +86,11 @@ describe('assisted verification (real browser)', () => {
     await page.fill('#plan_end_date', '2026-12-31');
     await page.fill('#plan_refresh_date', '2027-01-01');
     await page.check('#oon_benefits');
-    await page.selectOption('#sex', 'female');
-    await page.fill('#address_line1', '412 Oak Street');
-    await page.fill('#address_city', 'Austin');
-    await page.fill('#address_state', 'TX');
+    await page.selectOption('#p0_sex', 'female');
+    await page.fill('#p0_address_line1', '412 Oak Street');
+    await page.fill('#p0_address_city', 'Austin');
+    await page.fill('#p0_address_state', 'Texas');
+    await page.fill('#p0_address_zipcode', '78701');
     await page.fill('#exam_inn_copay', '10');
     await page.fill('#exam_oon_allowance', '45');
     await page.fill('#frames_inn_allowance', '150');
@@ -110,6 +115,7 @@ describe('assisted verification (real browser)', () => {
       first_name: 'Maria',
       last_name: 'Garcia',
       member_id: 'VSP20931',
+      address: { line1: '412 Oak Street', state: 'TX' },
     });
     expect(person.plan.insurer_state).toBe('oon');
     expect(benefitsOf(person.plan.items)).toEqual({
@@ -126,5 +132,92 @@ describe('assisted verification (real browser)', () => {
     await page.goto(`${base}/app/eligibility/${uid}`);
     await expect(page.textContent('#status')).resolves.toContain('complete');
     await expect(page.textContent('main')).resolves.toContain('VSP Choice');
+  }, 60_000);
+
+  it("a dependent's task: a subscriber and a dependent block, no address; Claim keeps what was typed; the messages read as a person expects", async () => {
+    const uid = await startSearch(t.app, a.auth, {
+      insurer_code: VSP,
+      patient: patient({ first_name: 'Lucia', dob: '2015-03-02' }),
+      subscriber: {
+        first_name: 'Maria',
+        last_name: 'Garcia',
+        dob: '1984-06-15',
+        member_id: 'VSP77',
+      },
+    });
+    const taskId = await taskOf(uid);
+    await page.goto(`${base}/app/verifications/${taskId}`);
+    await expect(page.textContent('#person-0 legend')).resolves.toBe('Subscriber');
+    await expect(page.inputValue('#p0_first_name')).resolves.toBe('Maria');
+    await expect(page.inputValue('#p0_member_id')).resolves.toBe('VSP77');
+    await expect(page.inputValue('#p0_relationship')).resolves.toBe('self');
+    await expect(page.inputValue('#p1_first_name')).resolves.toBe('Lucia');
+    await expect(page.inputValue('#p1_dob')).resolves.toBe('2015-03-02');
+    await expect(page.inputValue('#p1_relationship')).resolves.toBe('dependent');
+
+    // Typed before claiming: Claim brings the page back with it.
+    await page.fill('#plan_name', 'VSP Choice');
+    await page.fill('#exam_inn_copay', '10');
+    await page.fill('#exam_inn_frequency', '12');
+    await page.fill('#exam_oon_allowance', '45');
+    await page.check('#oon_benefits');
+    await page.selectOption('#p1_relationship', 'child');
+    await page.click('#claim');
+    await expect(page.textContent('.flash')).resolves.toContain('Task claimed.');
+    await expect(page.textContent('#lease')).resolves.toContain(`Claimed by ${a.email}`);
+    await expect(page.inputValue('#plan_name')).resolves.toBe('VSP Choice');
+    await expect(page.inputValue('#exam_inn_copay')).resolves.toBe('10');
+    await expect(page.inputValue('#p1_relationship')).resolves.toBe('child');
+
+    // No dates yet: each says what to do, not "wrong format".
+    await page.click('#complete');
+    await expect(page.textContent('#plan_begin_date + .field-error')).resolves.toBe(
+      'Enter a date.',
+    );
+    await expect(page.textContent('#plan_refresh_date + .field-error')).resolves.toBe(
+      'Enter a date.',
+    );
+    await expect(page.textContent('main')).resolves.not.toContain('wrong format');
+    await page.fill('#plan_begin_date', '2026-01-01');
+    await page.fill('#plan_refresh_date', '2027-01-01');
+    await screenshot(page, 'verification-dependent');
+    // Enter in a field completes (the form's first button is a clipped Complete, not Claim).
+    await page.press('#plan_name', 'Enter');
+    await page.waitForURL(`${base}/app/verifications/`);
+    await expect(page.textContent('.flash')).resolves.toContain(
+      'Task completed: the check now shows the plan.',
+    );
+
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    const blank = { sex: null, address: null, phone: null };
+    expect(v2.results[0].persons).toEqual([
+      expect.objectContaining({
+        first_name: 'Maria',
+        last_name: 'Garcia',
+        dob: '1984-06-15',
+        member_id: 'VSP77',
+        type: 'self',
+        ...blank,
+      }),
+      expect.objectContaining({
+        first_name: 'Lucia',
+        last_name: 'Garcia',
+        dob: '2015-03-02',
+        type: 'child',
+        ...blank,
+      }),
+    ]);
+    // The out-of-network frequency was typed once.
+    expect(benefitsOf(v2.results[0].persons[1].plan.items)).toEqual({
+      exam: {
+        copayment: ['inn:10.0000'],
+        allowance: ['oon:45.0000'],
+        quantity: ['inn:1', 'oon:1'],
+      },
+    });
+    expect(v2.results[0].persons[1].plan.items[0].quantity.map((q: any) => q.comment)).toEqual([
+      'every 12 months',
+      'every 12 months',
+    ]);
   }, 60_000);
 });

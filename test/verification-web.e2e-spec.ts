@@ -27,6 +27,7 @@ function postForm(...args: Parameters<typeof postPage>) {
 
 const VSP = 'insurer:vision:vsp';
 const SPECTERA = 'insurer:vision:spectera';
+const EYEMED = 'insurer:vision:eye_med';
 
 /** What the benefit form sends for a plan: every part of it, in and out of network. */
 const PLAN_FORM: Record<string, string> = {
@@ -38,17 +39,18 @@ const PLAN_FORM: Record<string, string> = {
   plan_end_date: '2026-12-31',
   plan_refresh_date: '2027-01-01',
   oon_benefits: 'oon',
-  first_name: 'Maria',
-  last_name: 'Garcia',
-  dob: '1984-06-15',
-  sex: 'female',
-  member_id: 'VSP55501',
-  relationship: 'self',
-  address_line1: '412 Oak Street',
-  address_city: 'Austin',
-  address_state: 'TX',
-  address_zipcode: '78701',
-  phone: '512-555-0142',
+  benefit_form: '1',
+  p0_first_name: 'Maria',
+  p0_last_name: 'Garcia',
+  p0_dob: '1984-06-15',
+  p0_sex: 'female',
+  p0_member_id: 'VSP55501',
+  p0_relationship: 'self',
+  p0_address_line1: '412 Oak Street',
+  p0_address_city: 'Austin',
+  p0_address_state: 'TX',
+  p0_address_zipcode: '78701',
+  p0_phone: '512-555-0142',
   exam_inn_copay: '10',
   exam_oon_allowance: '45',
   exam_inn_frequency: '12',
@@ -104,10 +106,15 @@ describe('verifications web pages (CONTRACT §18)', () => {
   });
   afterAll(() => t.close());
 
-  async function vspSearch(who: TestAccount = a, overrides: Record<string, unknown> = {}) {
+  async function vspSearch(
+    who: TestAccount = a,
+    overrides: Record<string, unknown> = {},
+    body: Record<string, unknown> = {},
+  ) {
     const uid = await startSearch(t.app, who.auth, {
       insurer_code: VSP,
       patient: patient({ member_id: 'VSP55501', ...overrides }),
+      ...body,
     });
     const answer = await waitUntil(`task of ${uid}`, async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(who.auth);
@@ -236,7 +243,7 @@ describe('verifications web pages (CONTRACT §18)', () => {
       exam: {
         copayment: ['inn:10.0000'],
         allowance: ['oon:45.0000'],
-        quantity: ['inn:1 (every 12 months)'],
+        quantity: ['inn:1 (every 12 months)', 'oon:1 (every 12 months)'],
       },
       'exam.contact_lens_fitting': { copayment: ['inn:60.0000'] },
       'materials.frames': { allowance: ['inn:150.0000', 'oon:70.0000'] },
@@ -254,6 +261,99 @@ describe('verifications web pages (CONTRACT §18)', () => {
     // No longer in the queue; its page has no forms.
     expect((await admin.get('/app/verifications/')).text).not.toContain(taskId);
     expect((await admin.get(taskUrl(taskId))).text).not.toContain('id="benefit-form"');
+  });
+
+  it('Claim and Show portal password after typing bring the page back with what was typed', async () => {
+    const { taskId } = await vspSearch();
+    const typed = { ...PLAN_FORM, plan_name: 'Typed before claiming', frames_inn_allowance: '149' };
+    const claimed = await post(admin, taskId, 'claim', typed);
+    expect(claimed.status).toBe(200);
+    expect(claimed.text).toContain('Task claimed.');
+    expect(claimed.text).toMatch(/id="plan_name"[^>]*value="Typed before claiming"/);
+    expect(claimed.text).toMatch(/id="frames_inn_allowance"[^>]*value="149"/);
+    expect(claimed.text).toContain(`Claimed by <strong>${a.email}</strong>`);
+    expect((await taskOf(taskId)).state).toBe('in_progress');
+    // The buttons submit the benefit form itself.
+    expect(claimed.text).toMatch(/id="claim" form="benefit-form" formaction="[^"]+\/claim"/);
+    expect(claimed.text).toMatch(/id="reveal" form="benefit-form" formaction="[^"]+\/credentials"/);
+
+    await t.app.get(InsurerSettingsService).setCredentials(a.accountId, VSP, 'drsmith', 'pw-1');
+    const revealed = await post(admin, taskId, 'credentials', typed);
+    expect(revealed.status).toBe(200);
+    expect(revealed.text).toContain('pw-1');
+    expect(revealed.text).toMatch(/id="plan_name"[^>]*value="Typed before claiming"/);
+    // Held by another user: said on the page, what was typed kept.
+    const held = await post(staff, taskId, 'claim', typed);
+    expect(held.status).toBe(409);
+    expect(held.text).toContain('Another verifier holds this task');
+    expect(held.text).toMatch(/id="frames_inn_allowance"[^>]*value="149"/);
+  });
+
+  it("a dependent's task shows a subscriber and a dependent block; Add a person adds one, keeping what was typed", async () => {
+    const { taskId } = await vspSearch(
+      a,
+      { first_name: 'Lucia', dob: '2015-03-02' },
+      {
+        subscriber: {
+          first_name: 'Maria',
+          last_name: 'Garcia',
+          dob: '1984-06-15',
+          member_id: 'VSP77',
+        },
+      },
+    );
+    const page = await admin.get(taskUrl(taskId)).expect(200);
+    const block = (html: string, i: number) =>
+      new RegExp(`<fieldset class="person" id="person-${i}">([\\s\\S]*?)</fieldset>`).exec(
+        html,
+      )?.[1];
+    expect(block(page.text, 0)).toMatch(/<legend>Subscriber<\/legend>/);
+    expect(block(page.text, 0)).toMatch(/id="p0_first_name"[^>]*value="Maria"/);
+    expect(block(page.text, 0)).toMatch(/<option value="self" selected>/);
+    expect(block(page.text, 1)).toMatch(/id="p1_first_name"[^>]*value="Lucia"/);
+    expect(block(page.text, 1)).toMatch(/<option value="dependent" selected>/);
+    expect(block(page.text, 1)).not.toMatch(/<option value="self" selected>/);
+    expect(block(page.text, 2)).toBeUndefined();
+
+    const added = await post(admin, taskId, 'complete', {
+      benefit_form: '1',
+      p0_first_name: 'Maria',
+      p1_first_name: 'Lucia',
+      p1_relationship: 'child',
+      plan_name: 'Typed',
+      add_person: '1',
+    });
+    expect(added.status).toBe(200);
+    expect(block(added.text, 1)).toMatch(/<option value="child" selected>/);
+    expect(block(added.text, 2)).toMatch(/id="p2_first_name"[^>]*value=""/);
+    expect(added.text).toMatch(/id="plan_name"[^>]*value="Typed"/);
+    expect((await taskOf(taskId)).state).toBe('queued');
+  });
+
+  it('the flash says which insurers the check still waits for, then that it shows the plan', async () => {
+    const uid = await startSearch(t.app, a.auth, {
+      insurer_code: undefined,
+      insurer_code_list: [VSP, EYEMED],
+      patient: patient({ member_id: 'VSP55501' }),
+    });
+    const tasks = await waitUntil(`tasks of ${uid}`, async () => {
+      const res = await http()
+        .get('/api/auth/v1/verification-tasks/')
+        .set(a.auth)
+        .query({ limit: 200 });
+      const mine = res.body.result.filter((x: any) => x.request_uid === uid);
+      return mine.length === 2 ? mine : undefined;
+    });
+    const byInsurer = new Map<string, string>(tasks.map((x: any) => [x.insurer_code, x.id]));
+    await post(admin, byInsurer.get(VSP)!, 'complete', PLAN_FORM).expect(302);
+    const first = await admin.get('/app/verifications/');
+    expect(first.text).toContain('Saved. The check still waits for: EyeMed.');
+    expect(first.text).not.toContain('the check now shows the plan');
+    await post(admin, byInsurer.get(EYEMED)!, 'complete', PLAN_FORM).expect(302);
+    const second = await admin.get('/app/verifications/');
+    expect(second.text).toContain('Task completed: the check now shows the plan.');
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    expect(v2.results.map((r: any) => r.insurer_code)).toEqual([VSP, EYEMED]);
   });
 
   it('needs info: the question shows on the check page, the practice answers there, the task is queued again', async () => {

@@ -239,6 +239,100 @@ describe('assisted verification (CONTRACT §18)', () => {
     expect(task.body.history).toHaveLength(1);
   });
 
+  /** A sandbox plan's benefits as a verifier sends them: the person's `plan` and nothing else. */
+  const onlyPlan = () => structuredClone(demoPlans[0].persons[0].plan);
+  const planOf = (persons: object[]) => {
+    const { persons: _persons, ...plan } = structuredClone(demoPlans[0]);
+    return { ...plan, insurer_code: VSP, persons };
+  };
+
+  it('persons with only `plan` take the names, birth date and member id asked; sex, address and phone are null', async () => {
+    const { uid, taskId } = await vspSearch(a, {
+      patient: patient({ first_name: 'Lucia', dob: '2015-03-02' }),
+      subscriber: {
+        first_name: 'Maria',
+        last_name: 'Garcia',
+        dob: '1984-06-15',
+        member_id: 'VSP77001',
+      },
+    });
+    const done = await http()
+      .post(`${TASKS}${taskId}/complete/`)
+      .set(a.auth)
+      .send({
+        plans: [
+          planOf([
+            { type: 'self', plan: onlyPlan() },
+            { type: 'child', plan: onlyPlan() },
+          ]),
+        ],
+        evidence,
+      });
+    expect(done.status).toBe(200);
+    const v2 = await waitForResult(t.app, a.auth, uid);
+    const blank = { sex: null, address: null, phone: null, email: null, ssn_last_four: null };
+    expect(v2.results[0].persons).toEqual([
+      expect.objectContaining({
+        first_name: 'Maria',
+        last_name: 'Garcia',
+        dob: '1984-06-15',
+        member_id: 'VSP77001',
+        type: 'self',
+        ...blank,
+      }),
+      expect.objectContaining({
+        first_name: 'Lucia',
+        last_name: 'Garcia',
+        dob: '2015-03-02',
+        member_id: null,
+        type: 'child',
+        ...blank,
+      }),
+    ]);
+    const v1 = await http().get(`/api/auth/v1/eligibility/${uid}/`).set(a.auth);
+    expect(v1.body.results[0].persons[1]).toMatchObject({ full_name: 'Lucia Garcia', ...blank });
+
+    // No subscriber named: a person without a type is the patient, `self`.
+    const single = await vspSearch(a, { patient: patient({ member_id: 'VSP55501' }) });
+    await http()
+      .post(`${TASKS}${single.taskId}/complete/`)
+      .set(a.auth)
+      .send({ plans: [planOf([{ plan: onlyPlan() }])], evidence })
+      .expect(200);
+    const alone = await waitForResult(t.app, a.auth, single.uid);
+    expect(alone.results[0].persons[0]).toMatchObject({
+      first_name: 'Maria',
+      last_name: 'Garcia',
+      dob: '1984-06-15',
+      member_id: 'VSP55501',
+      type: 'self',
+      ...blank,
+    });
+  });
+
+  it('a partial person still gets field errors for what it does give, changing nothing', async () => {
+    const { taskId } = await vspSearch();
+    const res = await http()
+      .post(`${TASKS}${taskId}/complete/`)
+      .set(a.auth)
+      .send({
+        plans: [
+          planOf([
+            { dob: '15/06/1984', address: { line1: '412 Oak Street' }, sex: 7, plan: onlyPlan() },
+            { first_name: '', plan: undefined },
+          ]),
+        ],
+        evidence,
+      });
+    expect(res.status).toBe(400);
+    const persons = res.body.errors.plans['0'].persons;
+    expect(persons['0'].dob.$[0]).toMatch(/Date has wrong format/);
+    expect(Object.keys(persons['0'].address).sort()).toEqual(['city', 'state', 'zipcode']);
+    expect(persons['0'].sex.$).toHaveLength(1);
+    expect(persons['1'].plan.$).toEqual(['This field is required.']);
+    expect((await http().get(`${TASKS}${taskId}/`).set(a.auth)).body.state).toBe('queued');
+  });
+
   it('member_not_found completes with no results; portal_down ends insurer_problem with the detail', async () => {
     const first = await vspSearch();
     const nf = await http()

@@ -69,8 +69,9 @@ export class EligibilityPerson {
   @Column({ type: 'date' })
   dob: string;
 
-  @Column({ type: 'text' })
-  sex: string;
+  /** Null only where a verifier did not see it (sex, address, phone): docs/api.md "Verification tasks". */
+  @Column({ type: 'text', nullable: true })
+  sex: string | null;
 
   @Column({ name: 'member_id', type: 'text', nullable: true })
   memberId: string | null;
@@ -81,14 +82,14 @@ export class EligibilityPerson {
   @Column({ type: 'text' })
   type: string;
 
-  @Column({ type: 'jsonb' })
-  address: Address;
+  @Column({ type: 'jsonb', nullable: true })
+  address: Address | null;
 
   @Column({ type: 'text', nullable: true })
   email: string | null;
 
-  @Column({ type: 'text' })
-  phone: string;
+  @Column({ type: 'text', nullable: true })
+  phone: string | null;
 
   @Column({ name: 'is_active', type: 'boolean', nullable: true })
   isActive: boolean | null;

@@ -87,7 +87,7 @@ export function personFields(p: FoundPerson): Record<string, unknown> {
     member_id: p.memberId,
     ssn_last_four: p.ssnLastFour,
     type: p.type,
-    address: {
+    address: p.address && {
       line1: p.address.line1,
       line2: p.address.line2 ?? null,
       city: p.address.city,

@@ -126,14 +126,17 @@ export interface InsurerPerson {
   firstName: string;
   lastName: string;
   dob: string;
-  sex: string;
+  /** Null only where a verifier did not see it (docs/api.md "Verification tasks"). */
+  sex: string | null;
   memberId: string | null;
   ssnLastFour: string | null;
   /** Relationship to the member: `self`, `spouse`, `child`, ... */
   type: string;
-  address: Address;
+  /** Null only where a verifier did not see it, as `sex`. */
+  address: Address | null;
   email: string | null;
-  phone: string;
+  /** Null only where a verifier did not see it, as `sex`. */
+  phone: string | null;
   isActive: boolean | null;
   plan: Plan;
 }

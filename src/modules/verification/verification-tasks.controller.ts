@@ -117,7 +117,12 @@ export class VerificationTasksController {
     description:
       'The search completes with exactly these plans (V2 plan results with persons; ids are assigned by the ' +
       'service) and its webhooks fire as for any search. A malformed plan is a 400 keyed into `plans` and ' +
-      'changes nothing; a task already completed or failed is 409.',
+      'changes nothing; a task already completed or failed is 409. A person needs only `plan`: its ' +
+      'first and last name, date of birth and member id default to the one asked for, and `sex`, ' +
+      '`address`, `email` and `phone` may be left out (null in the answer). When the search named ' +
+      'a subscriber (the patient is a dependent), a person of type `self` or `subscriber` is that ' +
+      'subscriber and any other type is the patient; otherwise every person is the patient. A ' +
+      'person without `type` is the patient, `self` (or `dependent` when a subscriber was named).',
   })
   @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(
@@ -150,12 +155,14 @@ export class VerificationTasksController {
     NOT_FOUND,
     HELD,
   )
-  complete(
+  async complete(
     @Req() req: AppRequest,
     @Param('id') id: string,
     @Body() body: CompleteTaskDto,
   ): Promise<TaskView> {
-    return this.tasks.complete(verifierOf(req), id, plansFromVerified(body.plans), {
+    const verifier = verifierOf(req);
+    const task = await this.tasks.get(verifier.accountId, id);
+    return this.tasks.complete(verifier, id, plansFromVerified(body.plans, task.patient), {
       source: body.evidence.source,
       reference_number: body.evidence.reference_number ?? null,
       representative: body.evidence.representative ?? null,

@@ -110,6 +110,26 @@ export class VerificationTasksRepository {
     return head?.request_id;
   }
 
+  /**
+   * The insurers the request of the account's task `id` still waits for: while it is processing,
+   * those asked that have neither a settled outcome (kept between a search's attempts) nor an
+   * answered task. Empty once the request has finished.
+   */
+  async waitingFor(accountId: string, id: string): Promise<string[]> {
+    const rows: { code: string }[] = await this.db.query(
+      `SELECT c.code FROM verification_tasks t
+         JOIN eligibility_requests r ON r.id = t.request_id AND r.status = 'processing'
+         CROSS JOIN LATERAL unnest(r.insurer_codes) WITH ORDINALITY AS c(code, n)
+       WHERE t.id = $1 AND t.account_id = $2
+         AND NOT coalesce(r.insurer_outcomes ? c.code, false)
+         AND NOT EXISTS (SELECT 1 FROM verification_tasks o WHERE o.request_id = r.id
+           AND o.insurer_code = c.code AND o.state IN ('completed', 'failed'))
+       ORDER BY c.n`,
+      [id, accountId],
+    );
+    return rows.map((r) => r.code);
+  }
+
   /** Locks the task's request (`FOR UPDATE`): a change serialises with the run that parks it. */
   async lockRequest(requestId: string, tx?: Tx): Promise<void> {
     await managerOf(this.db, tx).query(

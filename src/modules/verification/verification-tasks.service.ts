@@ -167,6 +167,11 @@ export class VerificationTasks {
     });
   }
 
+  /** The insurers the task's request still waits for (none once it has finished). */
+  waitingFor(accountId: string, id: string): Promise<string[]> {
+    return UUID.test(id) ? this.tasks.waitingFor(accountId, id) : Promise.resolve([]);
+  }
+
   /**
    * The account's stored credentials for the task's insurer (a portal bot, or a person, signs in
    * with them): only for an open task, only to the verifier holding its lease, and at most

@@ -1,8 +1,20 @@
 import { ValidationFailed } from '@/common/errors';
 import { CompleteTaskDto } from '@/modules/verification/dto/verification-input.dto';
-import { plansFromVerified } from '@/modules/verification/verified-plans';
+import { type AskedPatient, plansFromVerified } from '@/modules/verification/verified-plans';
 import { bindForm } from './forms';
-import { placeErrors, verificationBody } from './verification-form';
+import { initialFields, placeErrors, verificationBody } from './verification-form';
+import type { TaskView } from '@/modules/verification/task-view';
+
+/** The patient as a task's search asked for them (no subscriber). */
+const ASKED: AskedPatient = {
+  first_name: 'Maria',
+  last_name: 'Garcia',
+  dob: '1984-06-15',
+  zipcode: '78701',
+  member_id: 'VSP104882211',
+  ssn_last_four: null,
+  subscriber: null,
+};
 
 const filled: Record<string, string> = {
   status: 'active',
@@ -13,18 +25,18 @@ const filled: Record<string, string> = {
   plan_end_date: '2026-12-31',
   plan_refresh_date: '2027-01-01',
   oon_benefits: 'oon',
-  first_name: 'Maria',
-  last_name: 'Garcia',
-  dob: '1984-06-15',
-  sex: 'female',
-  member_id: 'VSP104882211',
-  relationship: 'self',
-  address_line1: '412 Oak Street',
-  address_line2: '',
-  address_city: 'Austin',
-  address_state: 'tx',
-  address_zipcode: '78701',
-  phone: '512-555-0142',
+  p0_first_name: 'Maria',
+  p0_last_name: 'Garcia',
+  p0_dob: '1984-06-15',
+  p0_sex: 'female',
+  p0_member_id: 'VSP104882211',
+  p0_relationship: 'self',
+  p0_address_line1: '412 Oak Street',
+  p0_address_line2: '',
+  p0_address_city: 'Austin',
+  p0_address_state: 'tx',
+  p0_address_zipcode: '78701',
+  p0_phone: '512-555-0142',
   exam_inn_copay: '10',
   exam_oon_allowance: '$45.50',
   exam_inn_quantity: '1',
@@ -49,7 +61,7 @@ describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
     expect(errors).toEqual({});
     const dto = await bindForm(CompleteTaskDto, body);
     expect(dto.evidence).toMatchObject({ source: 'portal', reference_number: 'REF-9' });
-    const [plan] = plansFromVerified(dto.plans);
+    const [plan] = plansFromVerified(dto.plans, ASKED);
     expect(plan).toMatchObject({
       status: 'active',
       planName: 'VSP Choice',
@@ -72,7 +84,11 @@ describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
         benefit_code: 'exam',
         refresh_date: r,
         copayment: [{ flags: ['inn'], value: '10' }],
-        quantity: [{ flags: ['inn'], value: 1, comment: 'every 12 months' }],
+        // The out-of-network frequency left blank is the in-network one.
+        quantity: [
+          { flags: ['inn'], value: 1, comment: 'every 12 months' },
+          { flags: ['oon'], value: 1, comment: 'every 12 months' },
+        ],
         allowance: [{ flags: ['oon'], value: '45.50' }],
       },
       {
@@ -86,7 +102,10 @@ describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
               { flags: ['inn'], value: '150' },
               { flags: ['oon'], value: '70' },
             ],
-            quantity: [{ flags: ['inn'], value: 1, comment: 'every 24 months' }],
+            quantity: [
+              { flags: ['inn'], value: 1, comment: 'every 24 months' },
+              { flags: ['oon'], value: 1, comment: 'every 24 months' },
+            ],
           },
           {
             benefit_code: 'materials.spectacle_lenses',
@@ -160,5 +179,120 @@ describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
     const { errors, body } = verificationBody({ ...filled, oon_benefits: '' });
     expect(Object.keys(errors)).toEqual(['oon_benefits']);
     expect(JSON.stringify(body)).toContain('"insurer_state":"inn"');
+  });
+
+  it('keeps a blank out-of-network frequency blank when the row has no out-of-network value', () => {
+    const { body } = verificationBody({
+      ...filled,
+      exam_oon_allowance: '',
+      frames_oon_allowance: '',
+    });
+    const json = JSON.stringify(body);
+    expect(json).not.toContain('"flags":["oon"],"value":1');
+  });
+});
+
+/** A dependent's search: the patient Lucia, her mother Maria the subscriber. */
+const DEPENDENT: AskedPatient = {
+  first_name: 'Lucia',
+  last_name: 'Garcia',
+  dob: '2015-03-02',
+  zipcode: '78701',
+  member_id: null,
+  ssn_last_four: null,
+  subscriber: { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', member_id: 'VSP77' },
+};
+
+/** What the page shows first for a dependent's task, with a plan typed; no address anywhere. */
+function dependentForm(): Record<string, string> {
+  const first = initialFields({ patient: DEPENDENT } as TaskView, new Date('2026-11-24T15:04:00Z'));
+  return {
+    ...first,
+    plan_name: 'VSP Choice',
+    plan_begin_date: '2026-01-01',
+    plan_refresh_date: '2027-01-01',
+    exam_inn_copay: '10',
+  };
+}
+
+describe('the benefit form for a dependent (one block per person, only what a portal shows)', () => {
+  it('shows the subscriber as `self` and the patient as a dependent, never `self`', () => {
+    const first = initialFields({ patient: DEPENDENT } as TaskView);
+    expect(first).toMatchObject({
+      p0_first_name: 'Maria',
+      p0_dob: '1984-06-15',
+      p0_member_id: 'VSP77',
+      p0_relationship: 'self',
+      p1_first_name: 'Lucia',
+      p1_dob: '2015-03-02',
+      p1_relationship: 'dependent',
+    });
+    expect(Object.keys(first).filter((k) => k.includes('address'))).toEqual([]);
+  });
+
+  it('completes with both persons and no address, sex or phone', async () => {
+    const { body, errors } = verificationBody(dependentForm());
+    expect(errors).toEqual({});
+    const dto = await bindForm(CompleteTaskDto, body);
+    const [plan] = plansFromVerified(dto.plans, DEPENDENT);
+    expect(plan.persons.map((p) => [p.firstName, p.dob, p.type, p.memberId])).toEqual([
+      ['Maria', '1984-06-15', 'self', 'VSP77'],
+      ['Lucia', '2015-03-02', 'dependent', null],
+    ]);
+    expect(plan.persons.map((p) => [p.address, p.sex, p.phone])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
+    expect(plan.persons[1].plan.items.map((i) => i.benefit_code)).toEqual(['exam']);
+  });
+
+  it('a block added and left blank is no person; errors of a second block are by its fields', async () => {
+    const added = verificationBody({ ...dependentForm(), p2_relationship: 'child' });
+    expect(added.body.plans[0].persons).toHaveLength(2);
+    const { body, fieldOf } = verificationBody({ ...dependentForm(), p1_sex: 'x'.repeat(30) });
+    const refused = (await bindForm(CompleteTaskDto, body).catch(
+      (e: unknown) => e,
+    )) as ValidationFailed;
+    expect(Object.keys(placeErrors(refused.errors, fieldOf))).toEqual(['p1_sex']);
+  });
+
+  it('an empty date says "Enter a date."; a wrong one names the format the picker shows', () => {
+    const empty = verificationBody({
+      ...dependentForm(),
+      plan_begin_date: '',
+      plan_refresh_date: ' ',
+    });
+    expect(empty.errors).toEqual({
+      plan_begin_date: { $: ['Enter a date.'] },
+      plan_refresh_date: { $: ['Enter a date.'] },
+    });
+    const wrong = verificationBody({
+      ...dependentForm(),
+      p1_dob: '2015-13-02',
+      plan_end_date: 'soon',
+    });
+    const format = 'Enter the date as mm/dd/yyyy, e.g. 06/15/1984.';
+    expect(wrong.errors).toEqual({ p1_dob: { $: [format] }, plan_end_date: { $: [format] } });
+    const typed = verificationBody({ ...dependentForm(), p1_dob: '3/2/2015' });
+    expect(typed.errors).toEqual({});
+    expect(typed.body.plans[0]).toMatchObject({ persons: [{}, { dob: '2015-03-02' }] });
+  });
+
+  it('a state typed as its name is stored as its code; an unknown one asks for the code', async () => {
+    const address = {
+      p1_address_line1: '412 Oak Street',
+      p1_address_city: 'Austin',
+      p1_address_zipcode: '78701',
+    };
+    const named = verificationBody({ ...dependentForm(), ...address, p1_address_state: ' texas ' });
+    expect(named.errors).toEqual({});
+    const dto = await bindForm(CompleteTaskDto, named.body);
+    expect(plansFromVerified(dto.plans, DEPENDENT)[0].persons[1].address).toMatchObject({
+      state: 'TX',
+    });
+    const unknown = verificationBody({ ...dependentForm(), ...address, p1_address_state: 'Tejas' });
+    expect(unknown.errors).toEqual({
+      p1_address_state: { $: ['Use the two-letter code, e.g. TX.'] },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { ErrorTree } from '@/common/errors';
 import type { TaskView } from '@/modules/verification/task-view';
+import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**
  * The benefit form of a verification task (CONTRACT §18) as a pure function: the form's fields
@@ -8,7 +9,8 @@ import type { TaskView } from '@/modules/verification/task-view';
  * one item of the V2 tree (its parents added as plain containers), with its copay, allowance and
  * quantity per network as flag-based entries (`inn` / `oon`, as the sandbox plan has them). A
  * frequency ("every 24 months") is the quantity's comment, the way the sandbox and the 271 mapper
- * word it. Blank rows give nothing.
+ * word it; an out-of-network cell left without one takes the row's in-network frequency (a plan
+ * rarely counts them apart). Blank rows give nothing. The persons are verification-persons.ts's.
  */
 
 export type Network = 'inn' | 'oon';
@@ -72,18 +74,6 @@ const SCALARS: readonly [string, string][] = [
   ['plan_begin_date', 'plans.0.plan_begin_date'],
   ['plan_end_date', 'plans.0.plan_end_date'],
   ['plan_refresh_date', 'plans.0.plan_refresh_date'],
-  ['first_name', 'plans.0.persons.0.first_name'],
-  ['last_name', 'plans.0.persons.0.last_name'],
-  ['dob', 'plans.0.persons.0.dob'],
-  ['sex', 'plans.0.persons.0.sex'],
-  ['member_id', 'plans.0.persons.0.member_id'],
-  ['relationship', 'plans.0.persons.0.type'],
-  ['address_line1', 'plans.0.persons.0.address.line1'],
-  ['address_line2', 'plans.0.persons.0.address.line2'],
-  ['address_city', 'plans.0.persons.0.address.city'],
-  ['address_state', 'plans.0.persons.0.address.state'],
-  ['address_zipcode', 'plans.0.persons.0.address.zipcode'],
-  ['phone', 'plans.0.persons.0.phone'],
   ['oon_benefits', 'plans.0.persons.0.plan.insurer_state'],
   ['plan_refresh_date', 'plans.0.persons.0.plan.refresh_date'],
   ['plan_begin_date', 'plans.0.persons.0.plan.begin_date'],
@@ -123,8 +113,16 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
   const fail = (field: string, message: string) => {
     errors[field] = { $: [message] };
   };
+  const date = (name: string) => {
+    const { date: value, error } = formDate(fields[name]);
+    if (error) fail(name, error);
+    return value;
+  };
   const source = new Map<Entry, string>();
-  const refresh = f('plan_refresh_date');
+  const refresh = date('plan_refresh_date');
+  const begin = date('plan_begin_date');
+  const end = date('plan_end_date');
+  if (!begin && !errors.plan_begin_date) fail('plan_begin_date', ENTER_A_DATE);
   const roots: Node[] = [];
   const nodes = new Map<string, Node>();
   const node = (code: string): Node => {
@@ -149,7 +147,11 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
       const copay = cell('copay');
       const allowance = cell('allowance');
       const quantity = cell('quantity');
-      const frequency = cell('frequency');
+      const innFrequency = f(cellName(row.key, 'inn', 'frequency'));
+      const frequency =
+        cell('frequency') ??
+        (net === 'oon' && (copay || allowance || quantity) ? innFrequency : undefined);
+      const frequencyCell = cellName(row.key, cell('frequency') ? net : 'inn', 'frequency');
       if (net === 'oon' && (copay || allowance || quantity || frequency)) oonTyped = true;
       if (copay)
         add('copayment', { flags: [net], value: amount(copay) }, cellName(row.key, net, 'copay'));
@@ -160,20 +162,20 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
           cellName(row.key, net, 'allowance'),
         );
       if (frequency && !/^\d{1,3}$/.test(frequency))
-        fail(cellName(row.key, net, 'frequency'), 'Enter the number of months, e.g. 12.');
+        fail(frequencyCell, 'Enter the number of months, e.g. 12.');
       else if (frequency === '0')
-        fail(
-          cellName(row.key, net, 'frequency'),
-          'Ensure this value is greater than or equal to 1.',
-        );
+        fail(frequencyCell, 'Ensure this value is greater than or equal to 1.');
       if (quantity || frequency) {
         const entry: Entry = { flags: [net], value: quantity ? integer(quantity) : 1 };
         if (frequency) entry.comment = `every ${Number(frequency) || frequency} months`;
-        add('quantity', entry, cellName(row.key, net, quantity ? 'quantity' : 'frequency'));
+        add('quantity', entry, quantity ? cellName(row.key, net, 'quantity') : frequencyCell);
       }
     }
     if (Object.keys(lists).length > 0) Object.assign(node(row.code).item, lists);
   }
+  // Every benefit item renews on a date: asked once, for the whole plan.
+  if (roots.length > 0 && !refresh && !errors.plan_refresh_date)
+    fail('plan_refresh_date', ENTER_A_DATE);
 
   const oon = fields.oon_benefits === 'oon' || fields.oon_benefits === 'on';
   if (oonTyped && !oon)
@@ -195,41 +197,26 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
   const items = toJson(roots, 'plans.0.persons.0.plan.items');
 
   const status = f('status') ?? 'active';
+  const personPlan = {
+    insurer_state: oon ? 'oon' : 'inn',
+    items,
+    refresh_date: refresh ?? null,
+    begin_date: begin ?? null,
+    end_date: end ?? null,
+    flags: [],
+  };
+  const { persons, fieldOf: personFields } = personsBody(fields, personPlan, fail);
+  for (const [path, field] of Object.entries(personFields)) fieldOf[`plans.0.${path}`] = field;
   const plan = {
     status,
     plan_name: f('plan_name'),
     plan_group: f('plan_group') ?? null,
     plan_group_id: f('plan_group_id') ?? null,
-    plan_begin_date: f('plan_begin_date'),
-    plan_end_date: f('plan_end_date') ?? null,
+    plan_begin_date: begin,
+    plan_end_date: end ?? null,
     plan_refresh_date: refresh ?? null,
     plan_is_active: status === 'active',
-    persons: [
-      {
-        first_name: f('first_name'),
-        last_name: f('last_name'),
-        dob: f('dob'),
-        sex: f('sex'),
-        member_id: f('member_id') ?? null,
-        type: f('relationship') ?? 'self',
-        address: {
-          line1: f('address_line1'),
-          line2: f('address_line2') ?? null,
-          city: f('address_city'),
-          state: f('address_state')?.toUpperCase(),
-          zipcode: f('address_zipcode'),
-        },
-        phone: f('phone') ?? null,
-        plan: {
-          insurer_state: oon ? 'oon' : 'inn',
-          items,
-          refresh_date: refresh ?? null,
-          begin_date: f('plan_begin_date') ?? null,
-          end_date: f('plan_end_date') ?? null,
-          flags: [],
-        },
-      },
-    ],
+    persons,
   };
   const evidence = {
     source: f('evidence_source'),
@@ -258,8 +245,13 @@ export function placeErrors(tree: ErrorTree, fieldOf: Record<string, string>): E
         continue;
       }
       const messages = (value as string[]).filter((m) => typeof m === 'string');
+      // Every person carries the same plan: its errors are said once, by the table's cells.
+      const at = path
+        .join('.')
+        .replace(/^plans\.0\.persons\.\d+\.plan\b/, 'plans.0.persons.0.plan');
+      const parts = at.split('.');
       let field: string | undefined;
-      for (let n = path.length; n > 0 && !field; n--) field = fieldOf[path.slice(0, n).join('.')];
+      for (let n = parts.length; n > 0 && !field; n--) field = fieldOf[parts.slice(0, n).join('.')];
       const where = path.length ? `${path.join('.')}: ` : '';
       if (field) put(field, messages);
       else
@@ -275,15 +267,9 @@ export function placeErrors(tree: ErrorTree, fieldOf: Record<string, string>): E
 
 /** The form as the task page first shows it: the patient as asked, a plan to fill. */
 export function initialFields(task: TaskView, now = new Date()): Record<string, string> {
-  const p = task.patient;
   return {
     status: 'active',
-    first_name: p.first_name ?? '',
-    last_name: p.last_name ?? '',
-    dob: p.dob ?? '',
-    member_id: p.member_id ?? '',
-    address_zipcode: p.zipcode ?? '',
-    relationship: 'self',
+    ...initialPersons(task),
     evidence_source: 'portal',
     evidence_checked_at: `${now.toISOString().slice(0, 16)}:00Z`,
   };

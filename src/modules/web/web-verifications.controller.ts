@@ -25,7 +25,9 @@ import {
   ROW_FIELDS,
   verificationBody,
 } from './verification-form';
+import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';
 import { flash, renderPage, webUser } from './web-context';
+import { insurerName } from '@/modules/insurers/insurer-codes';
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
@@ -37,7 +39,12 @@ export function webVerifier(req: Request): Verifier {
 }
 
 interface TaskPage {
+  /** The small forms' fields (fail, needs info, info). */
   fields?: Record<string, string>;
+  /** The benefit form's fields as posted (else as the task first shows them). */
+  form?: Record<string, string>;
+  /** The benefit form gets one more person block ("Add a person"). */
+  addPerson?: boolean;
   errors?: ErrorTree | null;
   /** Which form `errors` belong to: the benefit form, fail or needs-info. */
   errorsOf?: 'complete' | 'fail' | 'needs_info' | 'info' | 'credentials';
@@ -72,10 +79,27 @@ export class WebVerificationsController {
     this.render(req, res, task, {});
   }
 
+  /**
+   * The Claim button submits the benefit form (its `formaction`): the page comes back with what
+   * was typed rather than a redirect that would lose it. A bare claim (no benefit form) redirects.
+   */
   @Post(':id/claim')
   @Audited('verification_task', 'update', 'param:id')
   async claim(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.act(req, res, id, () => this.tasks.claim(webVerifier(req), id), 'Task claimed.');
+    const verifier = webVerifier(req);
+    if (!postedForm(req))
+      return this.act(req, res, id, () => this.tasks.claim(verifier, id), 'Task claimed.');
+    try {
+      const task = await this.tasks.claim(verifier, id);
+      flash(req, 'ok', 'Task claimed.');
+      res.status(200);
+      this.render(req, res, task, {});
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+      flash(req, 'error', e.message);
+      res.status(409);
+      this.render(req, res, await this.tasks.get(verifier.accountId, id), {});
+    }
   }
 
   /**
@@ -117,30 +141,44 @@ export class WebVerificationsController {
     const verifier = webVerifier(req);
     const task = await this.tasks.get(verifier.accountId, id);
     const fields = formFields(req.body);
+    // "Add a person": the same form again with one more block, nothing saved.
+    if (fields.add_person) {
+      res.status(200);
+      return this.render(req, res, task, { form: fields, addPerson: true });
+    }
     const { body, fieldOf, errors } = verificationBody(fields);
     let dto: CompleteTaskDto;
+    let plans: ReturnType<typeof plansFromVerified>;
     try {
       dto = await bindForm(CompleteTaskDto, body);
       if (Object.keys(errors).length > 0) throw new ValidationFailed({});
+      plans = plansFromVerified(dto.plans, task.patient);
     } catch (e) {
       if (!(e instanceof ValidationFailed)) throw e;
       const placed = { ...placeErrors(e.errors, fieldOf), ...errors };
       res.status(400);
-      return this.render(req, res, task, { fields, errors: placed, errorsOf: 'complete' });
+      return this.render(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
     const evidence = dto.evidence;
+    let done = 'Task completed: the check now shows the plan.';
     await this.act(
       req,
       res,
       id,
-      () =>
-        this.tasks.complete(verifier, id, plansFromVerified(dto.plans), {
+      async () => {
+        const view = await this.tasks.complete(verifier, id, plans, {
           source: evidence.source,
           reference_number: evidence.reference_number ?? null,
           representative: evidence.representative ?? null,
           checked_at: evidence.checked_at,
-        }),
-      'Task completed: the check now shows the plan.',
+        });
+        // A Universal Search shows its plans once every insurer asked has answered.
+        const waiting = await this.tasks.waitingFor(verifier.accountId, id);
+        if (waiting.length > 0)
+          done = `Saved. The check still waits for: ${waiting.map(insurerName).join(', ')}.`;
+        return view;
+      },
+      () => done,
       '/app/verifications/',
     );
   }
@@ -229,12 +267,12 @@ export class WebVerificationsController {
     res: Response,
     id: string,
     run: () => Promise<TaskView>,
-    done: string,
+    done: string | (() => string),
     next = `/app/verifications/${encodeURIComponent(id)}`,
   ): Promise<void> {
     try {
       await run();
-      flash(req, 'ok', done);
+      flash(req, 'ok', typeof done === 'string' ? done : done());
       res.redirect(next);
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
@@ -245,13 +283,19 @@ export class WebVerificationsController {
 
   private render(req: Request, res: Response, task: TaskView, page: TaskPage): void {
     const verifier = webVerifier(req);
+    // A button that submits the benefit form (Claim, Show portal password) keeps what was typed.
+    const form = page.form ?? (postedForm(req) ? formFields(req.body) : initialFields(task));
+    const persons = Math.min(MAX_PERSONS, personCount(form) + (page.addPerson ? 1 : 0));
     renderPage(req, res, 'verification.njk', {
       title: `Verification: ${task.insurer_name}`,
       section: 'verifications',
       task,
       open: task.state !== 'completed' && task.state !== 'failed',
       mine: task.lease?.holder === verifier.name,
-      fields: page.errorsOf === 'complete' ? page.fields : initialFields(task),
+      fields: form,
+      persons: [...Array(persons).keys()],
+      maxPersons: MAX_PERSONS,
+      relationships: RELATIONSHIPS,
       small: page.errorsOf !== 'complete' ? (page.fields ?? {}) : {},
       errors: page.errors ?? null,
       errorsOf: page.errorsOf ?? null,
@@ -263,3 +307,7 @@ export class WebVerificationsController {
     });
   }
 }
+
+/** Whether this POST carries the benefit form (its hidden `benefit_form` field). */
+const postedForm = (req: Request): boolean =>
+  req.method === 'POST' && formFields(req.body).benefit_form === '1';

@@ -21,14 +21,27 @@ export class PersonV1Doc {
   @ApiProperty({ example: 'Maria' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1984-06-15' }) dob: string;
-  @ApiProperty({ example: 'female' }) sex: string;
+  @ApiNullable('string', {
+    example: 'female',
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  sex: string | null;
   @ApiNullable('string', { example: 'DMV004512345' }) member_id: string | null;
   @ApiNullable('string', { example: '6789' }) ssn_last_four: string | null;
   @ApiProperty({ example: 'self', description: 'Relationship of the person to the member.' })
   type: string;
-  @ApiProperty({ type: PersonAddressDoc }) address: PersonAddressDoc;
+  @ApiProperty({
+    type: PersonAddressDoc,
+    nullable: true,
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  address: PersonAddressDoc | null;
   @ApiNullable('string', { example: 'maria.garcia@example.com' }) email: string | null;
-  @ApiProperty({ example: '512-555-0142' }) phone: string;
+  @ApiNullable('string', {
+    example: '512-555-0142',
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  phone: string | null;
   @ApiField('integer', {
     example: 97,
     description:

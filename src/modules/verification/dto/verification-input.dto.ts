@@ -48,11 +48,16 @@ export class VerifiedAddressDto {
   @StringField({ required: true, maxLength: 2, example: 'TX' }) state: string;
 }
 
+/**
+ * A person found: only `plan` is required. Names, date of birth and member id default to the
+ * one asked for (verified-plans.ts: the subscriber for a person of type `self`/`subscriber`
+ * when the search named one, else the patient); sex, address, e-mail and phone stay null.
+ */
 export class VerifiedPersonDto {
-  @StringField({ required: true, maxLength: 100, example: 'Maria' }) first_name: string;
-  @StringField({ required: true, maxLength: 100, example: 'Garcia' }) last_name: string;
-  @DateField({ required: true, notFuture: true, example: '1984-06-15' }) dob: string;
-  @StringField({ required: true, maxLength: 20, example: 'female' }) sex: string;
+  @StringField({ maxLength: 100, example: 'Maria' }) first_name?: string | null;
+  @StringField({ maxLength: 100, example: 'Garcia' }) last_name?: string | null;
+  @DateField({ notFuture: true, example: '1984-06-15' }) dob?: string | null;
+  @StringField({ maxLength: 20, example: 'female' }) sex?: string | null;
   @StringField({ maxLength: 64, example: 'DMV004512345' }) member_id?: string | null;
   @StringField({
     maxLength: 4,
@@ -61,8 +66,16 @@ export class VerifiedPersonDto {
     example: '6789',
   })
   ssn_last_four?: string | null;
-  @StringField({ required: true, maxLength: 32, example: 'self' }) type: string;
-  @NestedField(() => VerifiedAddressDto, { required: true }) address: VerifiedAddressDto;
+  @StringField({
+    maxLength: 32,
+    example: 'self',
+    description:
+      'Relationship to the subscriber. When the search named a subscriber, `self` or ' +
+      '`subscriber` is that subscriber and any other type the patient; absent: `self`, or ' +
+      '`dependent` when the search named a subscriber.',
+  })
+  type?: string | null;
+  @NestedField(() => VerifiedAddressDto) address?: VerifiedAddressDto | null;
   @StringField({ maxLength: 254, example: 'maria.garcia@example.com' }) email?: string | null;
   @StringField({ maxLength: 32, allowBlank: true, example: '512-555-0142' }) phone?: string | null;
   @BoolField({ example: true }) is_active?: boolean | null;
