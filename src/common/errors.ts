@@ -81,6 +81,22 @@ export class ThrottledError extends DomainError {
   }
 }
 
+/**
+ * 429 `{"detail": "..."}` with `Retry-After`: an account's quota (not the key's rate limit) is
+ * used up until the time named.
+ */
+export class QuotaExceededError extends DomainError {
+  readonly status = 429;
+  override readonly headers: Record<string, string>;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.headers = { 'Retry-After': String(Math.max(0, Math.ceil(retryAfterSeconds))) };
+  }
+  body() {
+    return { detail: this.message };
+  }
+}
+
 /** 503 `{"detail": "..."}` when a dependency (PostgreSQL, Redis) is down. */
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;

@@ -42,6 +42,13 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
 };
 
 /**
+ * A claim report upload (docs/api.md "Claim reports and remittances"): the largest 835 a small
+ * practice receives is far below this. It was 16 MiB, and a file of that size, read whole,
+ * needed more memory than a process has (issue 40).
+ */
+export const CLAIM_REPORT_MAX_BYTES = 5 * MIB;
+
+/**
  * Routes with their own limits. CONTRACT §13: a batch takes up to 10,000 eligibility request
  * bodies in 16 MiB; its value cap scales with its item count (a full item, Universal Search
  * list included, has under 40 values), its depth cap stays.
@@ -52,17 +59,24 @@ export const ROUTE_BODY_LIMITS: { method: string; path: RegExp; limits: BodyLimi
     path: /^\/api\/auth\/v1\/eligibility\/batches\/?$/,
     limits: { limitBytes: 16 * MIB, maxValues: 10_000 * 40, maxDepth: MAX_BODY_DEPTH },
   },
-  // CONTRACT §16: an 835 of a busy month runs to megabytes.
   {
     method: 'POST',
     path: /^\/api\/auth\/v1\/claim-reports\/?$/,
-    limits: { limitBytes: 16 * MIB, maxValues: MAX_BODY_VALUES, maxDepth: MAX_BODY_DEPTH },
+    limits: {
+      limitBytes: CLAIM_REPORT_MAX_BYTES,
+      maxValues: MAX_BODY_VALUES,
+      maxDepth: MAX_BODY_DEPTH,
+    },
   },
 ];
 
-/** Routes that also read a `text/plain` body (CONTRACT §16: a claim report is X12 text). */
+/** Routes that also read a `text/plain` body (a claim report is X12 text). */
 export const TEXT_BODY_ROUTES: { method: string; path: RegExp; limitBytes: number }[] = [
-  { method: 'POST', path: /^\/api\/auth\/v1\/claim-reports\/?$/, limitBytes: 16 * MIB },
+  {
+    method: 'POST',
+    path: /^\/api\/auth\/v1\/claim-reports\/?$/,
+    limitBytes: CLAIM_REPORT_MAX_BYTES,
+  },
 ];
 
 /**

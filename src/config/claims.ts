@@ -22,6 +22,11 @@ export interface ClaimsConfig {
   reportsUrl: string | null;
   /** Between two polls of the reports endpoint. */
   reportsIntervalMs: number;
+  /**
+   * Claim reports an account may upload (and have stored) in 24 hours: each is up to 5 MiB kept
+   * for good, so one key could otherwise fill the database for every account.
+   */
+  reportsMaxPerDay: number;
   /** INSURER_CLAIM_STATUS: the insurers whose claims are followed with 276/277 (default none). */
   statusInsurers: string[];
   /** 276 checks of one claim before it waits for reports only. */
@@ -85,6 +90,7 @@ export function loadClaimsConfig(
     submitMaxAttempts: int('CLAIM_SUBMIT_MAX_ATTEMPTS', 8, 1, 50),
     reportsUrl: reportsUrl?.replace(/\/+$/, '') ?? null,
     reportsIntervalMs: int('CLAIM_REPORTS_INTERVAL_MS', 300_000, 100, 86_400_000),
+    reportsMaxPerDay: int('CLAIM_REPORTS_MAX_PER_DAY', 200, 1, 100_000),
     statusInsurers: (get('INSURER_CLAIM_STATUS') ?? '')
       .split(',')
       .map((c) => c.trim())

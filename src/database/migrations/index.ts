@@ -24,6 +24,7 @@ import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerif
 import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses';
 import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
 import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
+import { ClaimReportUploadsIndex1795545000000 } from './1795545000000-ClaimReportUploadsIndex';
 import { OperatorAuditActor1795551234000 } from './1795551234000-OperatorAuditActor';
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
 
@@ -55,6 +56,7 @@ export const migrations = [
   ServiceProcesses1795520000000,
   SearchRowsWithoutAccountLocks1795530000000,
   PlansStoredOnce1795540000000,
+  ClaimReportUploadsIndex1795545000000,
   OperatorAuditActor1795551234000,
   VerifiedPersonsPartial1795556000000,
 ];

@@ -4,6 +4,15 @@
  */
 export class X12ParseError extends Error {
   override readonly name = 'X12ParseError';
+
+  /**
+   * The message for a log: every quoted piece of the interchange (its opening, a segment, an
+   * element's value) becomes "…", since report text holds patients' names and ids. The sender
+   * gets the whole message; a log keeps only where and what.
+   */
+  get redacted(): string {
+    return this.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"');
+  }
 }
 
 /** A value that cannot be written (it holds a separator, or does not fit its element). */

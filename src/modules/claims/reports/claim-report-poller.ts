@@ -77,7 +77,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
       if (e instanceof X12ParseError) {
         // Kept upstream for the operator: deleting it would lose what the service cannot read.
         this.logger.warn(
-          { report: id, err: e.message },
+          { report: id, err: e.redacted },
           'claim report not readable; left upstream',
         );
         return;

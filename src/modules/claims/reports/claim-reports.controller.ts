@@ -45,9 +45,12 @@ export class ClaimReportsController {
       "the claims of the rejected 837P to `rejected`; a 277CA's STC A1/A2/A5 to `accepted`, " +
       'A3/A4/A6-A8 to `rejected`; an 835 CLP (matched by CLP01, the claim code) to `paid`, ' +
       "`denied` or `reversed`, with the claim's `remittance`. Only the account's claims are " +
-      'matched. The same report uploaded again changes nothing (the first answer is repeated); ' +
-      'a remittance is stored once per payer and trace number. A file that is not X12 → 400 ' +
-      'with the parse error (segment and reason), and nothing is stored.',
+      'matched. The same report uploaded again changes nothing (the first answer is repeated, ' +
+      'the file is not read again); a remittance is stored once per payer and trace number. A ' +
+      'file that is not X12, or has more than 100,000 segments → 400 with the parse error ' +
+      '(segment and reason), and nothing is stored. A body over 5 MiB → 413. An account stores ' +
+      'at most `CLAIM_REPORTS_MAX_PER_DAY` uploads (default 200) in 24 hours; past it → 429 ' +
+      'with `Retry-After`.',
   })
   @ApiConsumes('text/plain', 'application/json')
   @ApiBody({
@@ -63,16 +66,26 @@ export class ClaimReportsController {
     },
   })
   @ApiAcceptedResponse({ type: ClaimReportAcceptedResponse })
-  @ApiStandardErrors([
-    400,
-    {
-      errors: {
-        x12: {
-          $: ['X12: an interchange starts with ISA, this text starts with "hello, thi"'],
+  @ApiStandardErrors(
+    [
+      400,
+      {
+        errors: {
+          x12: {
+            $: ['X12: an interchange starts with ISA, this text starts with "hello, thi"'],
+          },
         },
       },
-    },
-  ])
+    ],
+    [
+      429,
+      {
+        detail:
+          'This account has uploaded 200 claim reports in the last 24 hours, the most it may; ' +
+          'upload again later.',
+      },
+    ],
+  )
   async upload(
     @Req() req: AppRequest,
     @Body() body: unknown,

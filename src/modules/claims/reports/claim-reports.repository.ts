@@ -4,6 +4,19 @@ import { DataSource, IsNull } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
 import { ClaimReport, type ClaimReportSource, type ClaimReportType } from './claim-report.entity';
 
+/** How a report received before is found: its upstream id, else its bytes for the account. */
+export interface ReceivedKey {
+  externalId: string | null;
+  contentSha256: string;
+  accountId: string | null;
+}
+
+function receivedWhere(key: ReceivedKey) {
+  return key.externalId
+    ? { externalId: key.externalId }
+    : { contentSha256: key.contentSha256, accountId: key.accountId ?? IsNull() };
+}
+
 export interface NewClaimReport {
   accountId: string | null;
   source: ClaimReportSource;
@@ -44,15 +57,37 @@ export class ClaimReportsRepository {
    * The report `insertOnce` found stored before: by its upstream id when it has one, else by
    * its bytes' hash for the same account (or for no account).
    */
-  getReceived(
-    key: { externalId: string | null; contentSha256: string; accountId: string | null },
-    tx?: Tx,
-  ): Promise<ClaimReport> {
-    return managerOf(this.db, tx).findOneOrFail(ClaimReport, {
-      where: key.externalId
-        ? { externalId: key.externalId }
-        : { contentSha256: key.contentSha256, accountId: key.accountId ?? IsNull() },
-    });
+  async getReceived(key: ReceivedKey, tx?: Tx): Promise<ClaimReport> {
+    return managerOf(this.db, tx).findOneOrFail(ClaimReport, { where: receivedWhere(key) });
+  }
+
+  /**
+   * The same report received before, or null: looked up before the report is read, by the
+   * unique index `insertOnce` conflicts on.
+   */
+  findReceived(key: ReceivedKey): Promise<ClaimReport | null> {
+    const query = this.db.getRepository(ClaimReport).createQueryBuilder('r');
+    if (key.externalId) return query.where('r.external_id = :id', { id: key.externalId }).getOne();
+    return query
+      .where("coalesce(r.account_id::text, '') = :account", { account: key.accountId ?? '' })
+      .andWhere('r.content_sha256 = :sha AND r.external_id IS NULL', { sha: key.contentSha256 })
+      .getOne();
+  }
+
+  /**
+   * The account's uploaded reports stored in the last `hours`, and when the oldest of them was
+   * (null when none): what the per-account quota counts.
+   */
+  async uploadsSince(
+    accountId: string,
+    hours: number,
+  ): Promise<{ count: number; oldest: Date | null }> {
+    const [row]: { count: number; oldest: Date | null }[] = await this.db.query(
+      `SELECT count(*)::int AS count, min(created_at) AS oldest FROM claim_reports
+       WHERE account_id = $1 AND source = 'upload' AND created_at > now() - make_interval(hours => $2)`,
+      [accountId, hours],
+    );
+    return row;
   }
 
   /** How many of the report's claims were found, and not. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { NotFoundError } from '@/common/errors';
+import { NotFoundError, QuotaExceededError } from '@/common/errors';
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { readClaimReport } from '@/modules/x12/claim-report.reader';
@@ -18,6 +20,7 @@ import { RemittancesRepository } from './remittances.repository';
 
 export { EVENT_REMITTANCE_RECEIVED } from './claim-report-apply';
 
+const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ReportOrigin {
@@ -39,8 +42,9 @@ export interface ReportOutcome {
 
 /**
  * Processes claim reports (CONTRACT §16): 999 and TA1 rejections, 277CA acceptances and
- * rejections, 835 remittances. A report is parsed first (an X12ParseError stores nothing), then
- * stored and applied in one transaction: a report received again (same upstream id, or the same
+ * rejections, 835 remittances. A report received before is answered as it was, unread; an
+ * upload past the account's daily quota is refused; a report is parsed next (an X12ParseError
+ * stores nothing), then stored and applied in one transaction: a report received again (same upstream id, or the same
  * bytes for the same account) changes nothing, a remittance is stored once per (account, payer,
  * TRN02), and a claim moves only along the lifecycle's arrows. Webhook deliveries and the claims'
  * next runs are queued after the commit.
@@ -50,6 +54,7 @@ export class ClaimReportsService {
   private readonly logger = new Logger(ClaimReportsService.name);
 
   constructor(
+    @InjectConfig() private readonly config: AppConfig,
     private readonly database: Database,
     private readonly reports: ClaimReportsRepository,
     private readonly remittances: RemittancesRepository,
@@ -59,8 +64,20 @@ export class ClaimReportsService {
   ) {}
 
   async ingest(text: string, origin: ReportOrigin): Promise<ReportOutcome> {
-    const parsed = readClaimReport(text);
     const sha = createHash('sha256').update(text).digest('hex');
+    // A report received before is answered from its row without being read again: reading costs
+    // memory and time in proportion to its size, and it would change nothing (issue 40).
+    const before = await this.reports.findReceived({
+      accountId: origin.accountId,
+      externalId: origin.externalId ?? null,
+      contentSha256: sha,
+    });
+    if (before) {
+      this.logger.log({ report: before.id, source: origin.source }, 'claim report seen before');
+      return { ...summary(before), duplicate: true };
+    }
+    if (origin.source === 'upload' && origin.accountId) await this.withinQuota(origin.accountId);
+    const parsed = readClaimReport(text);
     const work: Work = { moved: [], deliveries: [], matched: 0, unmatched: 0 };
     const outcome = await this.database.transaction(async (tx) => {
       const received = {
@@ -107,6 +124,22 @@ export class ClaimReportsService {
       'claim report processed',
     );
     return outcome;
+  }
+
+  /**
+   * An account stores at most CLAIM_REPORTS_MAX_PER_DAY uploaded reports in 24 hours
+   * (docs/api.md "Claim reports and remittances"); the answer says when the next may come.
+   */
+  private async withinQuota(accountId: string): Promise<void> {
+    const most = this.config.claims.reportsMaxPerDay;
+    const { count, oldest } = await this.reports.uploadsSince(accountId, 24);
+    if (count < most || !oldest) return;
+    const retryAfter = (oldest.getTime() + DAY_MS - Date.now()) / 1000;
+    throw new QuotaExceededError(
+      `This account has uploaded ${most} claim reports in the last 24 hours, the most it may; ` +
+        'upload again later.',
+      retryAfter,
+    );
   }
 
   /** CONTRACT §16: the account's remittances, newest first. */
