@@ -1,6 +1,7 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { PasswordHashBusy } from '@/common/passwords';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
 import type { User } from '@/modules/accounts/user.entity';
@@ -53,8 +54,16 @@ export class WebAuthController {
     // Counted before the password is checked (CONTRACT §20): parallel guesses cannot pass the limit.
     const attempt = await this.throttle.begin({ email }, req.ip);
     if (attempt.refused) return refuse(429, tooMany);
-    const user =
-      email && form.password ? await this.accounts.verifyCredentials(email, form.password) : null;
+    let user: User | null = null;
+    try {
+      if (email && form.password) user = await this.accounts.verifyCredentials(email, form.password);
+    } catch (e) {
+      if (!(e instanceof PasswordHashBusy)) throw e;
+      // Every hashing slot is taken (a burst of sign-ins): not checked, so not counted.
+      await this.throttle.withdraw({ email }, req.ip);
+      res.setHeader('Retry-After', String(e.retryAfterSeconds));
+      return refuse(429, e.message);
+    }
     if (!user) {
       await this.recordFailedSignIn(req, email);
       // The IP's count alone never refuses the right password, only wrong ones.
