@@ -76,10 +76,24 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
     const gate = new BoundedGate(1, 2);
     const order: string[] = [];
     const first = deferred();
-    const a = gate.run(() => first.done, () => new Busy());
-    const b = gate.run(async () => void order.push('b'), () => new Busy());
-    const c = gate.run(async () => void order.push('c'), () => new Busy());
-    await expect(gate.run(async () => undefined, () => new Busy())).rejects.toBeInstanceOf(Busy);
+    const a = gate.run(
+      () => first.done,
+      () => new Busy(),
+    );
+    const b = gate.run(
+      async () => void order.push('b'),
+      () => new Busy(),
+    );
+    const c = gate.run(
+      async () => void order.push('c'),
+      () => new Busy(),
+    );
+    await expect(
+      gate.run(
+        async () => undefined,
+        () => new Busy(),
+      ),
+    ).rejects.toBeInstanceOf(Busy);
     first.fail(new Error('boom'));
     await expect(a).rejects.toThrow('boom');
     await Promise.all([b, c]);

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { UserRole } from '@/modules/accounts/user-roles';
-import { type UserSummary, UsersService } from '@/modules/accounts/users.service';
+import {
+  type UserSummary,
+  UsersService,
+  WrongCurrentPassword,
+} from '@/modules/accounts/users.service';
 import { AuditService } from '@/modules/audit/audit.service';
 import {
   type AuditContext,
@@ -67,16 +71,34 @@ export class UserAccessService {
     next: string,
     keepSid: string,
   ): Promise<UserSummary> {
-    const user = await this.users.changePassword(ctx.actor.userId!, current, next);
+    const user = await this.users.changePassword(ctx.actor.userId!, current, next).catch(
+      async (e: unknown) => {
+        if (e instanceof WrongCurrentPassword)
+          await this.audit.record(securityEvent(ctx, 'password', 'change_failed', ctx.actor.name));
+        throw e;
+      },
+    );
     await this.sessions.endOthers(user.id, keepSid);
     await this.record(ctx, 'password', 'change', user);
     return user;
   }
 
-  /** "Sign out everywhere": every session of the user ends, this one included. */
-  async endAllSessions(userId: string): Promise<void> {
+  /** Ends one of the signed-in user's sessions (by its handle); false when it had ended. */
+  async endSession(ctx: AuditContext, handle: string): Promise<boolean> {
+    const ended = await this.sessions.end(ctx.actor.userId!, handle);
+    if (ended) await this.audit.record(securityEvent(ctx, 'session', 'end', handle));
+    return ended;
+  }
+
+  /**
+   * "Sign out everywhere": every session of the user ends, this one included, and so do the
+   * user's open reset links.
+   */
+  async endAllSessions(ctx: AuditContext): Promise<void> {
+    const userId = ctx.actor.userId!;
     await this.users.endAllSessions(userId);
     await this.sessions.endOthers(userId, null);
+    await this.audit.record(securityEvent(ctx, 'session', 'end_all', null));
   }
 
   /** Mails a reset link when the e-mail belongs to a user who can sign in; silent otherwise. */

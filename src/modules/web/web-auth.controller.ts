@@ -1,6 +1,8 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import { PasswordHashBusy } from '@/common/passwords';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
@@ -10,6 +12,7 @@ import { auditContextOf, securityEvent, userContext } from '@/modules/audit/secu
 import { IframeSessionService } from '@/modules/iframe-session/iframe-session.service';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
 import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from './embedded-session';
+import { clearSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { ENROL_PATH } from './two-factor-gate';
@@ -32,6 +35,7 @@ export class WebAuthController {
     private readonly iframe: IframeSessionService,
     private readonly throttle: SignInThrottle,
     private readonly audit: AuditService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get('app/login')
@@ -149,7 +153,7 @@ export class WebAuthController {
   @Post('app/logout')
   logout(@Req() req: Request, @Res() res: Response): void {
     req.session.destroy(() => {
-      res.clearCookie('vision.sid', { path: '/' });
+      clearSessionCookie(res, this.config.publicUrl);
       res.redirect('/app/login');
     });
   }
