@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { UserAccessService } from '@/modules/web/user-access.service';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { csrfOf, lastMail, linkIn, postForm, signIn } from './support/web-sign-in';
@@ -43,6 +45,58 @@ describe('reset links, session events and the session cookie', () => {
       );
     return rows;
   }
+
+  it('keeps no usable token at rest: the outbox row holds a marker, the e-mail the working link', async () => {
+    const a = await createAccount(t.app);
+    const admin = await signIn(t.app, a.email, a.password);
+    const invitee = `invitee-${Date.now()}@practice.test`;
+    const sent = await postForm(admin.agent, '/app/users/', '/app/users/', {
+      email: invitee,
+      role: 'staff',
+    });
+    expect(sent.status).toBe(302);
+    const resetFor = await resetLink(a);
+    const link = linkIn((await lastMail(t.app, invitee, 'user_invitation'))!.text);
+    for (const [to, l] of [
+      [invitee, link],
+      [a.email, resetFor],
+    ]) {
+      const token = l.split('token=')[1];
+      expect(token).toMatch(/^[0-9a-f]{64}$/);
+      const rows: { row: string; link_sealed: string | null; text_body: string }[] = await db.query(
+        `SELECT row_to_json(m)::text AS row, link_sealed, text_body FROM mail_messages m
+            WHERE to_address = $1`,
+        [to],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].row).not.toContain(token);
+      expect(rows[0].row).not.toMatch(/[0-9a-f]{64}/);
+      expect(rows[0].text_body).toContain('[link withheld]');
+      // Sent: the sealed link is gone too.
+      expect(rows[0].link_sealed).toBeNull();
+      const stored: { row: string }[] = await db.query(
+        `SELECT row_to_json(t)::text AS row FROM user_tokens t WHERE token_hash = $1`,
+        [createHash('sha256').update(token).digest('hex')],
+      );
+      expect(stored).toHaveLength(1);
+      expect(stored[0].row).not.toContain(token);
+    }
+    // The hash-only row still serves the link the e-mail carried.
+    const browser = request.agent(t.app.getHttpServer());
+    const form = await browser.get(link).expect(200);
+    const password = 'the invitee password';
+    const accepted = await browser
+      .post('/app/login/invitation')
+      .type('form')
+      .send({
+        _csrf: csrfOf(form.text),
+        token: link.split('token=')[1],
+        password,
+        password_confirmation: password,
+      });
+    expect(accepted.status).toBe(302);
+    await signIn(t.app, invitee, password);
+  });
 
   it('a reset link mailed before a password change no longer works after it', async () => {
     const a = await createAccount(t.app);
@@ -182,5 +236,17 @@ describe('the session cookie in production (https)', () => {
     const cleared = (out.headers['set-cookie'] as unknown as string[])[0];
     expect(cleared).toMatch(/^__Host-vision\.sid=; Path=\/; Expires=Thu, 01 Jan 1970/);
     expect(cleared).toContain('Secure');
+  });
+
+  it('without SMTP_URL, writes reset e-mails without their link: no file holds a working token', async () => {
+    await t.app.get(UserAccessService).forgotPassword(a.email);
+    const delivered = (await lastMail(t.app, a.email, 'password_reset'))!;
+    expect(delivered.text).toContain('Choose a new password here');
+    expect(delivered.text).toContain('[link withheld]');
+    expect(`${delivered.text}${delivered.html}`).not.toMatch(/[0-9a-f]{64}/);
+    const rows: { link_sealed: string | null }[] = await t.app
+      .get(DataSource)
+      .query(`SELECT link_sealed FROM mail_messages WHERE to_address = $1`, [a.email]);
+    expect(rows).toEqual([{ link_sealed: null }]);
   });
 });

@@ -100,4 +100,18 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
     expect(order).toEqual(['b', 'c']);
     expect(gate.load).toEqual({ running: 0, waiting: 0 });
   });
+  it('lets a caller without a busy answer wait past the queue, still one slot at a time', async () => {
+    const gate = new BoundedGate(1, 1);
+    let running = 0;
+    let peak = 0;
+    const task = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await flush();
+      running--;
+    };
+    await Promise.all(Array.from({ length: 6 }, () => gate.run(task)));
+    expect(peak).toBe(1);
+    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  });
 });

@@ -12,10 +12,13 @@ export class BoundedGate {
     readonly maxWaiting: number,
   ) {}
 
-  /** Runs `task` when a slot is free; throws `busy()` when every slot and queue place is taken. */
-  async run<T>(task: () => Promise<T>, busy: () => Error): Promise<T> {
+  /**
+   * Runs `task` when a slot is free; throws `busy()` when every slot and queue place is taken.
+   * Without `busy` the task waits however long the queue (it still runs only in a slot).
+   */
+  async run<T>(task: () => Promise<T>, busy?: () => Error): Promise<T> {
     if (this.running < this.atOnce) this.running++;
-    else if (this.waiting.length < this.maxWaiting)
+    else if (!busy || this.waiting.length < this.maxWaiting)
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     else throw busy();
     try {

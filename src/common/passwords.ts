@@ -39,19 +39,24 @@ export class PasswordHashBusy extends DomainError {
   override readonly headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
   readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
   constructor() {
-    super(
-      `Too many sign-ins at this moment. Try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`,
-    );
+    super(`Too many sign-ins at this moment. Try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`);
   }
   body() {
     return { detail: this.message };
   }
 }
 
-const gated = (pw: string, salt: Buffer, len: number, opts: object) =>
+/**
+ * How a hash waits for the gate: `refuse` (requests anyone can send: sign-in, password forms)
+ * answers busy past the queue; `wait` (an operator's command, account creation) waits its turn,
+ * still inside the two slots.
+ */
+export type HashWait = 'refuse' | 'wait';
+
+const gated = (pw: string, salt: Buffer, len: number, opts: object, wait: HashWait) =>
   gate.run(
     () => scrypt(pw, salt, len, opts),
-    () => new PasswordHashBusy(),
+    wait === 'refuse' ? () => new PasswordHashBusy() : undefined,
   );
 
 /** Sets the scrypt cost (log2 N) new hashes are made at; hashes at any other cost are rehashed. */
@@ -63,29 +68,45 @@ export function setPasswordHashCost(log2N: number): void {
  * scrypt with a random salt; the parameters travel with the hash so they can be raised later.
  * Throws PasswordHashBusy when the gate is full (as verifyPassword does).
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, wait: HashWait = 'refuse'): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await gated(password.normalize('NFKC'), salt, LEN, {
-    N,
-    r: R,
-    p: P,
-    maxmem: MAX_MEM,
-  });
+  const hash = await gated(
+    password.normalize('NFKC'),
+    salt,
+    LEN,
+    {
+      N,
+      r: R,
+      p: P,
+      maxmem: MAX_MEM,
+    },
+    wait,
+  );
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  stored: string,
+  wait: HashWait = 'refuse',
+): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   const salt = Buffer.from(parts[4], 'base64');
   const expected = Buffer.from(parts[5], 'base64');
-  const actual = await gated(password.normalize('NFKC'), salt, expected.length, {
-    N: n,
-    r,
-    p,
-    maxmem: MAX_MEM,
-  });
+  const actual = await gated(
+    password.normalize('NFKC'),
+    salt,
+    expected.length,
+    {
+      N: n,
+      r,
+      p,
+      maxmem: MAX_MEM,
+    },
+    wait,
+  );
   return timingSafeEqual(actual, expected);
 }
 

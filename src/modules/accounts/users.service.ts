@@ -95,7 +95,8 @@ export class UsersService {
     password: string,
   ): Promise<UserSummary> {
     this.checkPassword(password);
-    const passwordHash = await hashPassword(password);
+    // The CLI's: it waits for a hashing slot rather than fail.
+    const passwordHash = await hashPassword(password, 'wait');
     const user = await this.insert(accountId, email, role, passwordHash);
     this.logger.log({ accountId, userId: user.id, role }, 'user created');
     return summarize(user);
@@ -173,7 +174,8 @@ export class UsersService {
     const user = await this.users.findById(userId);
     if (!user?.passwordHash || !(await verifyPassword(current, user.passwordHash)))
       throw new WrongCurrentPassword();
-    const passwordHash = await hashPassword(next);
+    // Past the gate once already: the new hash waits its turn rather than fail the change.
+    const passwordHash = await hashPassword(next, 'wait');
     return summarize(
       await this.database.transaction((tx) => this.storePassword(user, passwordHash, tx)),
     );
@@ -184,7 +186,7 @@ export class UsersService {
     this.checkPassword(password);
     const user = await this.users.findByEmail(email.trim().toLowerCase());
     if (!user) throw new NotFoundError(`No user with e-mail ${email.trim().toLowerCase()}.`);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, 'wait');
     return summarize(
       await this.database.transaction((tx) => this.storePassword(user, passwordHash, tx)),
     );
