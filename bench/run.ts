@@ -220,10 +220,9 @@ async function createAccount(
       `Bench ${name}`,
       '--email',
       `${name}@bench.test`,
-      '--password',
-      'bench-password-1',
     ],
-    { env, timeoutMs: 60_000 },
+    // Production refuses a password on the command line: it goes on standard input.
+    { env, timeoutMs: 60_000, input: 'bench-password-1\n' },
   );
   const line = out.trim().split('\n').pop() ?? '';
   const created = JSON.parse(line) as { api_key: string; account: { id: string } };

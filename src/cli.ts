@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Command, CommandFactory, CommandRunner, Option } from 'nest-commander';
-import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
+import { APP_CONFIG, AppConfigModule, InjectConfig } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { buildDataSourceOptions, migrateDatabase } from '@/database/data-source';
 import { DatabaseModule } from '@/database/database.module';
@@ -14,7 +14,7 @@ import { operatorContext } from '@/modules/audit/security-events';
 import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes';
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
-import { CreateUserCommand, ResetPasswordCommand } from '@/cli/users.commands';
+import { CreateUserCommand, passwordFromStdin, ResetPasswordCommand } from '@/cli/users.commands';
 import { describeError, fail, print } from '@/cli/output';
 
 /** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
@@ -22,7 +22,7 @@ import { describeError, fail, print } from '@/cli/output';
 interface CreateAccountOptions {
   name: string;
   email: string;
-  password: string;
+  password?: string;
   iframe?: boolean;
   scopes?: ApiScope[];
 }
@@ -49,6 +49,7 @@ class CreateAccountCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
     private readonly apiKeys: ApiKeysService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {
     super();
   }
@@ -56,13 +57,16 @@ class CreateAccountCommand extends CommandRunner {
   async run(_params: string[], options: CreateAccountOptions): Promise<void> {
     if (!options.name?.trim()) fail('--name is required');
     if (!options.email?.includes('@')) fail('--email must be an e-mail address');
-    if (!options.password || options.password.length < 8)
-      fail('--password must have at least 8 characters');
+    // The command line is visible to every user of the machine (process list, shell history).
+    if (options.password !== undefined && this.config.isProduction)
+      fail('--password is refused when NODE_ENV=production: give the password on standard input');
+    const password = options.password ?? (await passwordFromStdin());
+    if (password.length < 8) fail('The password must have at least 8 characters');
     try {
       const { account, location, user } = await this.accounts.createAccount({
         name: options.name.trim(),
         email: options.email,
-        password: options.password,
+        password,
         iframeEnabled: Boolean(options.iframe),
       });
       const { key } = await this.apiKeys.create(
@@ -98,8 +102,9 @@ class CreateAccountCommand extends CommandRunner {
 
   @Option({
     flags: '--password <password>',
-    description: 'Password of the first web user',
-    required: true,
+    description:
+      "Development only (refused in production): the first web user's password. Without it the " +
+      'password is read from standard input',
   })
   parsePassword(v: string) {
     return v;

@@ -1,7 +1,9 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { runCli } from './support/cli';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount } from './support/factories';
+import { signIn } from './support/web-sign-in';
 
 describe('admin CLI (CONTRACT §9)', () => {
   let t: TestApp;
@@ -12,16 +14,18 @@ describe('admin CLI (CONTRACT §9)', () => {
   afterAll(() => t.close());
 
   it('creates an account and keys that authenticate, and revokes a key', async () => {
-    const created = await runCli([
-      'accounts:create',
-      '--name',
-      'Clear Sight Optometry',
-      '--email',
-      'Owner@ClearSight.test',
-      '--password',
-      'long-enough-pw',
-      '--iframe',
-    ]);
+    // The password on standard input, never on the command line (issue 40).
+    const created = await runCli(
+      [
+        'accounts:create',
+        '--name',
+        'Clear Sight Optometry',
+        '--email',
+        'Owner@ClearSight.test',
+        '--iframe',
+      ],
+      'long-enough-pw\n',
+    );
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
@@ -43,6 +47,8 @@ describe('admin CLI (CONTRACT §9)', () => {
       .set('Authorization', `Api ${out.api_key}`);
     expect(locations.status).toBe(200);
     expect(locations.body.result[0].code).toBe(out.location_code);
+    const { agent } = await signIn(t.app, 'owner@clearsight.test', 'long-enough-pw');
+    await agent.get('/app/').expect(200);
 
     const second = await runCli(['api-keys:create', '--email', 'owner@clearsight.test']);
     expect(second.code).toBe(0);
@@ -86,6 +92,53 @@ describe('admin CLI (CONTRACT §9)', () => {
     expect(dup.code).toBe(1);
     expect(dup.stdout).toBe('');
     expect(dup.stderr).toContain('already exists');
+  });
+});
+
+describe('accounts:create in production', () => {
+  it('refuses --password with a clear line, and reads the password from standard input', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      APP_ENCRYPTION_KEY: 'ef'.repeat(32),
+      SESSION_SECRET: 'a-production-session-secret',
+      PUBLIC_URL: 'https://vision.example.test',
+      PASSWORD_HASH_COST: '17',
+    };
+    const argv = await runCli(
+      [
+        'accounts:create',
+        '--name',
+        'Argv',
+        '--email',
+        'argv@x.test',
+        '--password',
+        'long-enough-pw',
+      ],
+      '',
+      production,
+    );
+    expect(argv.code).toBe(1);
+    expect(argv.stdout).toBe('');
+    expect(argv.stderr).toContain(
+      '--password is refused when NODE_ENV=production: give the password on standard input',
+    );
+    const stdin = await runCli(
+      ['accounts:create', '--name', 'Stdin', '--email', 'stdin@x.test'],
+      'long-enough-pw\n',
+      production,
+    );
+    expect(stdin.stderr).toBe('');
+    expect(stdin.code).toBe(0);
+    expect(JSON.parse(stdin.stdout.trim()).account.email).toBe('stdin@x.test');
+    const t = await createTestApp({ keepState: true });
+    try {
+      const rows: { email: string }[] = await t.app
+        .get(DataSource)
+        .query(`SELECT email FROM users WHERE email IN ('argv@x.test', 'stdin@x.test')`);
+      expect(rows.map((r) => r.email)).toEqual(['stdin@x.test']);
+    } finally {
+      await t.close();
+    }
   });
 });
 

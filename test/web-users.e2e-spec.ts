@@ -341,6 +341,12 @@ describe('web users, roles and sessions', () => {
     expect(await peopleEvents(account.accountId)).toEqual([
       {
         actor: account.email,
+        action: 'change_failed',
+        resource_type: 'password',
+        resource_id: account.email,
+      },
+      {
+        actor: account.email,
         action: 'change',
         resource_type: 'password',
         resource_id: account.email,

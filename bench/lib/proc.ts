@@ -44,10 +44,12 @@ export async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> 
 export function run(
   command: string,
   args: string[],
-  options: SpawnOptions & { timeoutMs?: number } = {},
+  options: SpawnOptions & { timeoutMs?: number; input?: string } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = track(spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const stdin = options.input === undefined ? 'ignore' : 'pipe';
+    const child = track(spawn(command, args, { ...options, stdio: [stdin, 'pipe', 'pipe'] }));
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let out = '';
     let err = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -7,7 +7,7 @@ import { describeError, fail, print } from './output';
  * The password, read from standard input (its first line) and never from the command line,
  * where other users of the machine could read it in the process list and the shell history.
  */
-async function passwordFromStdin(): Promise<string> {
+export async function passwordFromStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Password (then Enter, Ctrl-D): ');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

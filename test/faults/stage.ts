@@ -173,10 +173,12 @@ export class Stage {
         `Faults ${this.name}`,
         '--email',
         `faults-${this.name}@example.test`,
-        '--password',
-        'fault-suite-password',
       ],
-      { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...this.env, LOG_LEVEL: 'silent' } },
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', ...this.env, LOG_LEVEL: 'silent' },
+        input: 'fault-suite-password\n',
+      },
     ).toString();
     const created = JSON.parse(out.trim().split('\n').pop()!) as {
       account: { id: string };
@@ -361,4 +363,3 @@ export function outageAnswers(
     problems,
   };
 }
-

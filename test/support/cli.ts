@@ -8,6 +8,7 @@ import { join } from 'node:path';
 export function runCli(
   args: string[],
   stdin = '',
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(
@@ -22,7 +23,7 @@ export function runCli(
       ],
       {
         cwd: join(__dirname, '..', '..'),
-        env: { ...process.env, TS_NODE_PROJECT: 'tsconfig.json' },
+        env: { ...process.env, ...env, TS_NODE_PROJECT: 'tsconfig.json' },
       },
     );
     let stdout = '';

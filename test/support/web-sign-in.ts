@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { INestApplication } from '@nestjs/common';
+import { simpleParser } from 'mailparser';
 import type Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -77,18 +79,34 @@ export async function createUser(
   return { email, password };
 }
 
-/** The text of the newest e-mail queued to `to` of `kind` (the outbox, mail_messages). */
+/**
+ * The newest e-mail queued to `to` of `kind`, as the recipient gets it: the outbox row stores
+ * links withheld, so this waits for the send and reads the .eml file written (no SMTP_URL in
+ * tests). Null when no such e-mail was queued.
+ */
 export async function lastMail(
   app: INestApplication,
   to: string,
   kind: string,
 ): Promise<{ text: string; html: string } | null> {
-  const rows: { text_body: string; html_body: string }[] = await app.get(DataSource).query(
-    `SELECT text_body, html_body FROM mail_messages WHERE to_address = $1 AND kind = $2
-        ORDER BY created_at DESC LIMIT 1`,
-    [to, kind],
-  );
-  return rows[0] ? { text: rows[0].text_body, html: rows[0].html_body } : null;
+  const newest = async () => {
+    const rows: { status: string; delivered_to: string | null }[] = await app.get(DataSource).query(
+      `SELECT status, delivered_to FROM mail_messages WHERE to_address = $1 AND kind = $2
+            ORDER BY created_at DESC LIMIT 1`,
+      [to, kind],
+    );
+    return rows[0] ?? null;
+  };
+  let row = await newest();
+  if (!row) return null;
+  for (let waited = 0; row.status === 'queued' && waited < 15_000; waited += 50) {
+    await new Promise((r) => setTimeout(r, 50));
+    row = (await newest())!;
+  }
+  if (row.status !== 'sent' || !row.delivered_to)
+    throw new Error(`the ${kind} e-mail to ${to} was not sent (${row.status})`);
+  const mail = await simpleParser(await readFile(row.delivered_to));
+  return { text: mail.text ?? '', html: mail.html || '' };
 }
 
 /** The path and query of the first link to the web application in a text. */

@@ -25,6 +25,7 @@ import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses'
 import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
 import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
 import { ClaimReportUploadsIndex1795545000000 } from './1795545000000-ClaimReportUploadsIndex';
+import { MailLinksSealed1795550000000 } from './1795550000000-MailLinksSealed';
 import { OperatorAuditActor1795551234000 } from './1795551234000-OperatorAuditActor';
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
 
@@ -57,6 +58,7 @@ export const migrations = [
   SearchRowsWithoutAccountLocks1795530000000,
   PlansStoredOnce1795540000000,
   ClaimReportUploadsIndex1795545000000,
+  MailLinksSealed1795550000000,
   OperatorAuditActor1795551234000,
   VerifiedPersonsPartial1795556000000,
 ];

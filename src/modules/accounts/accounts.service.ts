@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { hashPassword, needsRehash, verifyPassword } from '@/common/passwords';
+import {
+  hashPassword,
+  needsRehash,
+  PasswordHashBusy,
+  verifyPassword,
+} from '@/common/passwords';
 import { Database } from '@/database/database';
 import { AuditService } from '@/modules/audit/audit.service';
 import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
@@ -46,7 +51,8 @@ export class AccountsService {
     input: NewAccount,
   ): Promise<{ account: Account; location: Location; user: User }> {
     const email = input.email.trim().toLowerCase();
-    const passwordHash = await hashPassword(input.password);
+    // An operator's command (or the demo seed): it waits for a hashing slot rather than fail.
+    const passwordHash = await hashPassword(input.password, 'wait');
     try {
       return await withUniqueRetry(() =>
         this.database.transaction(async (tx) => {
@@ -126,8 +132,15 @@ export class AccountsService {
     if (!(await verifyPassword(password, user.passwordHash)) || user.disabledAt) return null;
     // A hash made at an older cost is made again at today's, now that the password is known.
     if (needsRehash(user.passwordHash)) {
-      user.passwordHash = await hashPassword(password);
-      await this.users.updatePasswordHash(user.id, user.passwordHash);
+      // Best effort: a full hashing gate must not refuse a password that was just found right.
+      const rehashed = await hashPassword(password).catch((e: unknown) => {
+        if (e instanceof PasswordHashBusy) return null;
+        throw e;
+      });
+      if (rehashed) {
+        user.passwordHash = rehashed;
+        await this.users.updatePasswordHash(user.id, rehashed);
+      }
     }
     return user;
   }

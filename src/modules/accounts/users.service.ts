@@ -19,6 +19,13 @@ import { UserTokensRepository } from './user-tokens.repository';
 
 export const MIN_PASSWORD_LENGTH = 12;
 
+/** A password change with a wrong current password: a field error, and a security event. */
+export class WrongCurrentPassword extends ValidationFailed {
+  constructor() {
+    super({ current_password: { $: ['The current password is not right.'] } });
+  }
+}
+
 /** A user as pages and the CLI show it: never the password hash or the TOTP secret. */
 export interface UserSummary {
   id: string;
@@ -88,7 +95,8 @@ export class UsersService {
     password: string,
   ): Promise<UserSummary> {
     this.checkPassword(password);
-    const passwordHash = await hashPassword(password);
+    // The CLI's: it waits for a hashing slot rather than fail.
+    const passwordHash = await hashPassword(password, 'wait');
     const user = await this.insert(accountId, email, role, passwordHash);
     this.logger.log({ accountId, userId: user.id, role }, 'user created');
     return summarize(user);
@@ -165,8 +173,9 @@ export class UsersService {
     this.checkPassword(next, 'new_password');
     const user = await this.users.findById(userId);
     if (!user?.passwordHash || !(await verifyPassword(current, user.passwordHash)))
-      throw ValidationFailed.field('current_password', 'The current password is not right.');
-    const passwordHash = await hashPassword(next);
+      throw new WrongCurrentPassword();
+    // Past the gate once already: the new hash waits its turn rather than fail the change.
+    const passwordHash = await hashPassword(next, 'wait');
     return summarize(
       await this.database.transaction((tx) => this.storePassword(user, passwordHash, tx)),
     );
@@ -177,12 +186,9 @@ export class UsersService {
     this.checkPassword(password);
     const user = await this.users.findByEmail(email.trim().toLowerCase());
     if (!user) throw new NotFoundError(`No user with e-mail ${email.trim().toLowerCase()}.`);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, 'wait');
     return summarize(
-      await this.database.transaction(async (tx) => {
-        await this.tokens.voidUnused(user.id, 'password_reset', tx);
-        return this.storePassword(user, passwordHash, tx);
-      }),
+      await this.database.transaction((tx) => this.storePassword(user, passwordHash, tx)),
     );
   }
 
@@ -202,11 +208,17 @@ export class UsersService {
     });
   }
 
-  /** Raises the epoch: every session of the user ends ("sign out everywhere"). */
+  /**
+   * Raises the epoch: every session of the user ends ("sign out everywhere"), and every reset
+   * link still open dies with them (someone who read the mailbox must not sign back in).
+   */
   async endAllSessions(userId: string): Promise<number> {
-    const epoch = await this.users.raiseSessionEpoch(userId);
-    if (epoch === null) throw new NotFoundError('User not found.');
-    return epoch;
+    return this.database.transaction(async (tx) => {
+      await this.tokens.voidUnused(userId, 'password_reset', tx);
+      const epoch = await this.users.raiseSessionEpoch(userId, tx);
+      if (epoch === null) throw new NotFoundError('User not found.');
+      return epoch;
+    });
   }
 
   /**
@@ -262,8 +274,12 @@ export class UsersService {
     }
   }
 
-  /** The new password, and a new epoch: the user's other sessions end. */
+  /**
+   * The new password, and a new epoch: the user's other sessions end, and so does every reset
+   * link still open (one mailed before the change must not undo it).
+   */
   private async storePassword(user: User, passwordHash: string, tx: Tx): Promise<User> {
+    await this.tokens.voidUnused(user.id, 'password_reset', tx);
     const row = await this.users.storePassword(user.id, passwordHash, tx);
     user.passwordHash = passwordHash;
     user.sessionEpoch = row.session_epoch;

@@ -46,6 +46,11 @@ export const SECURITY_ACTIONS = [
   'accept',
   'change',
   'reset',
+  // A password change refused for a wrong current password (someone at an open session guessing).
+  'change_failed',
+  // A session ended by its user: one of them, or all ("sign out everywhere").
+  'end',
+  'end_all',
 ] as const;
 export type SecurityAction = (typeof SECURITY_ACTIONS)[number] | 'create' | 'update';
 

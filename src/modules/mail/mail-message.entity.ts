@@ -45,6 +45,14 @@ export class MailMessage {
   @Column({ type: 'jsonb', nullable: true })
   attachments: MailAttachment[] | null;
 
+  /**
+   * The e-mail's link (an invitation or reset link: a usable token), sealed under
+   * APP_ENCRYPTION_KEY until it is sent; the bodies hold MAIL_LINK in its place. Null once the
+   * message is sent or failed for good, and for e-mails without one.
+   */
+  @Column({ name: 'link_sealed', type: 'text', nullable: true })
+  linkSealed: string | null;
+
   @Column({ type: 'varchar', length: 16, default: 'queued' })
   status: MailStatus;
 

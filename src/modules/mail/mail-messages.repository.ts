@@ -15,7 +15,8 @@ export type NewMailMessage = Pick<
   | 'htmlBody'
   | 'attachments'
   | 'status'
->;
+> &
+  Partial<Pick<MailMessage, 'linkSealed'>>;
 
 /**
  * Outgoing e-mails (`mail_messages`). The queue columns (`next_attempt_at`, `attempts`,
@@ -33,16 +34,16 @@ export class MailMessagesRepository {
     return this.messages.findOne({ where: { id } });
   }
 
-  /** Sent: `deliveredTo` is the SMTP server's answer (or the .eml file written). */
+  /** Sent: `deliveredTo` is the SMTP server's answer (or the .eml file written); no link kept. */
   async markSent(id: string, deliveredTo: string): Promise<void> {
     await this.messages.update(
       { id },
-      { status: 'sent', sentAt: new Date(), lastError: null, deliveredTo },
+      { status: 'sent', sentAt: new Date(), lastError: null, deliveredTo, linkSealed: null },
     );
   }
 
-  /** Failed for good, with the last error. */
+  /** Failed for good, with the last error (its link is dropped: it will never be sent). */
   async markFailed(id: string, error: string): Promise<void> {
-    await this.messages.update({ id }, { lastError: error, status: 'failed' });
+    await this.messages.update({ id }, { lastError: error, status: 'failed', linkSealed: null });
   }
 }

@@ -1,8 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { escapeHtml } from '@/common/html';
+import { openSecret } from '@/common/secret-box';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import { tags } from '@/common/queue/db-queue';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
+import type { MailMessage } from './mail-message.entity';
 import { MailMessagesRepository } from './mail-messages.repository';
+import { MAIL_LINK, mailLinkPurpose } from './mail.service';
 import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE, MailQueue, mailRetryDelayMs } from './mail.queue';
 import { MailTransport, PermanentMailError } from './mail.transport';
 
@@ -19,7 +25,31 @@ export class MailProcessor implements JobHandler {
     private readonly messages: MailMessagesRepository,
     private readonly queue: MailQueue,
     private readonly transport: MailTransport,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
+
+  /**
+   * The bodies as sent: the sealed link in place of MAIL_LINK. Where the transport keeps what
+   * it sends (the .eml files) in production, the link is left out: a file on the pod's disk must
+   * not hold a working token (production mail goes over SMTP).
+   */
+  private withLink(message: MailMessage): { text: string; html: string } {
+    const { textBody: text, htmlBody: html, linkSealed } = message;
+    if (!linkSealed) return { text, html };
+    if (!this.transport.mayKeepLinks) {
+      this.logger.warn({ mail: message.id, kind: message.kind }, 'link left out: SMTP_URL unset');
+      return { text, html };
+    }
+    const link = openSecret(
+      this.config.encryptionKey,
+      linkSealed,
+      mailLinkPurpose(message.toAddress),
+    );
+    return {
+      text: text.replaceAll(MAIL_LINK, link),
+      html: html.replaceAll(MAIL_LINK, escapeHtml(link)),
+    };
+  }
 
   /** Idempotent: the lease skips a message already sent, failed or being sent by another job. */
   async handle(job: QueueJob): Promise<void> {
@@ -29,11 +59,12 @@ export class MailProcessor implements JobHandler {
     const message = await this.messages.findById(id);
     if (!message) return;
     try {
+      const { text, html } = this.withLink(message);
       const deliveredTo = await this.transport.send({
         to: message.toAddress,
         subject: message.subject,
-        text: message.textBody,
-        html: message.htmlBody,
+        text,
+        html,
         messageId: `<${message.id}@${this.transport.domain}>`,
         attachments: (message.attachments ?? []).map((a) => ({
           filename: a.filename,

@@ -1,7 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { sealSecret } from '@/common/secret-box';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import type { MailAttachment, MailMessage } from './mail-message.entity';
 import { MailMessagesRepository } from './mail-messages.repository';
 import { MailQueue } from './mail.queue';
+
+/** Stands for a mail's link in its stored bodies; replaced by the link only as it is sent. */
+export const MAIL_LINK = '[link withheld]';
+
+/** The sealed link's associated data: it opens only for the recipient it was sealed for. */
+export const mailLinkPurpose = (to: string) => `mail-link:${to}`;
 
 export interface NewMail {
   accountId: string | null;
@@ -13,6 +22,11 @@ export interface NewMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * A link that works on its own (an invitation or reset token): `text` and `html` say MAIL_LINK
+   * where it goes. It is never stored in the bodies, only sealed until the e-mail is sent.
+   */
+  link?: string;
   /** Files sent with it, e.g. the claim form PDF. */
   attachments?: { filename: string; contentType: string; content: Buffer }[];
 }
@@ -29,6 +43,7 @@ export class MailService {
   constructor(
     private readonly messages: MailMessagesRepository,
     private readonly queue: MailQueue,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   /** Stores the message and queues its delivery; returns the message id. */
@@ -47,6 +62,9 @@ export class MailService {
             contentType: a.contentType,
             content: a.content.toString('base64'),
           }))
+        : null,
+      linkSealed: mail.link
+        ? sealSecret(this.config.encryptionKey, mail.link, mailLinkPurpose(mail.to))
         : null,
       status: 'queued',
     });

@@ -42,6 +42,14 @@ export class MailTransport implements OnModuleDestroy {
     return this.config.smtpUrl ? 'smtp' : 'file';
   }
 
+  /**
+   * Whether a message may carry a working link: always over SMTP (the mailbox is the recipient's);
+   * into an .eml file only outside production, where the file is the developer's mailbox.
+   */
+  get mayKeepLinks(): boolean {
+    return this.mode === 'smtp' || !this.config.isProduction;
+  }
+
   /** Domain for Message-IDs, taken from MAIL_FROM. */
   get domain(): string {
     return /@([A-Za-z0-9.-]+)>?\s*$/.exec(this.config.mailFrom)?.[1] ?? 'vision.localhost';

@@ -80,6 +80,21 @@ export class SignInThrottle {
     if (left <= 0) await this.redis.del(byIp);
   }
 
+  /**
+   * The attempt was never checked (every hashing slot was taken): it counts against nobody, so
+   * a busy moment cannot lock a person out.
+   */
+  async withdraw(subject: ThrottleSubject, ip: string | undefined): Promise<void> {
+    const key = subjectKey(subject);
+    const byIp = ipKey(ip);
+    const replies = await this.redis.multi().decr(key).decr(byIp).exec();
+    const [subjectLeft, ipLeft] = [Number(replies?.[0]?.[1]), Number(replies?.[1]?.[1])];
+    const drop = [subjectLeft <= 0 ? key : null, ipLeft <= 0 ? byIp : null].filter(
+      (k): k is string => k !== null,
+    );
+    if (drop.length > 0) await this.redis.del(...drop);
+  }
+
   /** Whether the subject's limit is reached now (no attempt counted). */
   async isBlocked(subject: ThrottleSubject): Promise<boolean> {
     return Number(await this.redis.get(subjectKey(subject))) >= MAX_FAILURES_PER_SUBJECT;

@@ -1,22 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { escapeHtml } from '@/common/html';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import type { UserRole } from '@/modules/accounts/user-roles';
-import { type UserSummary, UsersService } from '@/modules/accounts/users.service';
+import {
+  type UserSummary,
+  UsersService,
+  WrongCurrentPassword,
+} from '@/modules/accounts/users.service';
 import { AuditService } from '@/modules/audit/audit.service';
 import {
   type AuditContext,
   type SecurityAction,
   securityEvent,
 } from '@/modules/audit/security-events';
-import { MailService } from '@/modules/mail/mail.service';
+import { MAIL_LINK, MailService } from '@/modules/mail/mail.service';
 import { WebSessions } from './web-sessions';
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /**
  * What the people pages do (CONTRACT §20), each step with its e-mail, its audit event and its
@@ -67,16 +66,34 @@ export class UserAccessService {
     next: string,
     keepSid: string,
   ): Promise<UserSummary> {
-    const user = await this.users.changePassword(ctx.actor.userId!, current, next);
+    const user = await this.users
+      .changePassword(ctx.actor.userId!, current, next)
+      .catch(async (e: unknown) => {
+        if (e instanceof WrongCurrentPassword)
+          await this.audit.record(securityEvent(ctx, 'password', 'change_failed', ctx.actor.name));
+        throw e;
+      });
     await this.sessions.endOthers(user.id, keepSid);
     await this.record(ctx, 'password', 'change', user);
     return user;
   }
 
-  /** "Sign out everywhere": every session of the user ends, this one included. */
-  async endAllSessions(userId: string): Promise<void> {
+  /** Ends one of the signed-in user's sessions (by its handle); false when it had ended. */
+  async endSession(ctx: AuditContext, handle: string): Promise<boolean> {
+    const ended = await this.sessions.end(ctx.actor.userId!, handle);
+    if (ended) await this.audit.record(securityEvent(ctx, 'session', 'end', handle));
+    return ended;
+  }
+
+  /**
+   * "Sign out everywhere": every session of the user ends, this one included, and so do the
+   * user's open reset links.
+   */
+  async endAllSessions(ctx: AuditContext): Promise<void> {
+    const userId = ctx.actor.userId!;
     await this.users.endAllSessions(userId);
     await this.sessions.endOthers(userId, null);
+    await this.audit.record(securityEvent(ctx, 'session', 'end_all', null));
   }
 
   /** Mails a reset link when the e-mail belongs to a user who can sign in; silent otherwise. */
@@ -91,14 +108,16 @@ export class UserAccessService {
       ref: null,
       to: user.email,
       subject: 'Reset your Vision Eligibility password',
+      // The link goes to the recipient only: the stored bodies say MAIL_LINK in its place.
+      link,
       text: [
         'Someone asked to reset the password of your Vision Eligibility sign-in.',
-        `Choose a new password here (the link works once, for one hour): ${link}`,
+        `Choose a new password here (the link works once, for one hour): ${MAIL_LINK}`,
         'If it was not you, ignore this e-mail: your password stays as it is.',
       ].join('\n\n'),
       html: [
         '<p>Someone asked to reset the password of your Vision Eligibility sign-in.</p>',
-        `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for one hour).</p>`,
+        `<p><a href="${MAIL_LINK}">Choose a new password</a> (the link works once, for one hour).</p>`,
         '<p>If it was not you, ignore this e-mail: your password stays as it is.</p>',
       ].join('\n'),
     });
@@ -153,13 +172,14 @@ export class UserAccessService {
       ref: null,
       to: user.email,
       subject: 'You are invited to Vision Eligibility',
+      link,
       text: [
         `${invitedBy} invited you to sign in to Vision Eligibility as ${user.role}.`,
-        `Set your password here (the link works once, for 72 hours): ${link}`,
+        `Set your password here (the link works once, for 72 hours): ${MAIL_LINK}`,
       ].join('\n\n'),
       html: [
         `<p>${escapeHtml(invitedBy)} invited you to sign in to Vision Eligibility as ${user.role}.</p>`,
-        `<p><a href="${escapeHtml(link)}">Set your password</a> (the link works once, for 72 hours).</p>`,
+        `<p><a href="${MAIL_LINK}">Set your password</a> (the link works once, for 72 hours).</p>`,
       ].join('\n'),
     });
   }

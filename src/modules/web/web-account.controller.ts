@@ -1,9 +1,12 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { auditContextOf } from '@/modules/audit/security-events';
 import { ChangePasswordDto } from './dto/users.dto';
+import { clearSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';
 import { flash, renderPage, webUser } from './web-context';
@@ -19,6 +22,7 @@ export class WebAccountController {
   constructor(
     private readonly access: UserAccessService,
     private readonly sessions: WebSessions,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -57,7 +61,7 @@ export class WebAccountController {
     @Res() res: Response,
     @Param('handle') handle: string,
   ): Promise<void> {
-    const ended = await this.sessions.end(webUser(req)!.userId, handle);
+    const ended = await this.access.endSession(auditContextOf(req)!, handle);
     flash(
       req,
       ended ? 'ok' : 'error',
@@ -69,9 +73,9 @@ export class WebAccountController {
   /** "Sign out everywhere", this browser included. */
   @Post('sessions/end-all')
   async endAll(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.access.endAllSessions(webUser(req)!.userId);
+    await this.access.endAllSessions(auditContextOf(req)!);
     req.session.destroy(() => {
-      res.clearCookie('vision.sid', { path: '/' });
+      clearSessionCookie(res, this.config.publicUrl);
       res.redirect('/app/login');
     });
   }

@@ -1,6 +1,9 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { InjectConfig } from '@/config/config.module';
+import type { AppConfig } from '@/config/env';
+import { PasswordHashBusy } from '@/common/passwords';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { TwoFactorService } from '@/modules/accounts/two-factor.service';
 import type { User } from '@/modules/accounts/user.entity';
@@ -9,6 +12,7 @@ import { auditContextOf, securityEvent, userContext } from '@/modules/audit/secu
 import { IframeSessionService } from '@/modules/iframe-session/iframe-session.service';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
 import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from './embedded-session';
+import { clearSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { ENROL_PATH } from './two-factor-gate';
@@ -31,6 +35,7 @@ export class WebAuthController {
     private readonly iframe: IframeSessionService,
     private readonly throttle: SignInThrottle,
     private readonly audit: AuditService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   @Get('app/login')
@@ -53,8 +58,16 @@ export class WebAuthController {
     // Counted before the password is checked (CONTRACT §20): parallel guesses cannot pass the limit.
     const attempt = await this.throttle.begin({ email }, req.ip);
     if (attempt.refused) return refuse(429, tooMany);
-    const user =
-      email && form.password ? await this.accounts.verifyCredentials(email, form.password) : null;
+    let user: User | null = null;
+    try {
+      if (email && form.password) user = await this.accounts.verifyCredentials(email, form.password);
+    } catch (e) {
+      if (!(e instanceof PasswordHashBusy)) throw e;
+      // Every hashing slot is taken (a burst of sign-ins): not checked, so not counted.
+      await this.throttle.withdraw({ email }, req.ip);
+      res.setHeader('Retry-After', String(e.retryAfterSeconds));
+      return refuse(429, e.message);
+    }
     if (!user) {
       await this.recordFailedSignIn(req, email);
       // The IP's count alone never refuses the right password, only wrong ones.
@@ -140,7 +153,7 @@ export class WebAuthController {
   @Post('app/logout')
   logout(@Req() req: Request, @Res() res: Response): void {
     req.session.destroy(() => {
-      res.clearCookie('vision.sid', { path: '/' });
+      clearSessionCookie(res, this.config.publicUrl);
       res.redirect('/app/login');
     });
   }

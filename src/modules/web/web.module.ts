@@ -44,6 +44,7 @@ import { MailModule } from '@/modules/mail/mail.module';
 import { UserAccessService } from './user-access.service';
 import { WebAccountController } from './web-account.controller';
 import { WebPasswordController } from './web-password.controller';
+import { sessionCookie } from './session-cookie';
 import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
 import { WebUsersController } from './web-users.controller';
 import { WebVerificationsController } from './web-verifications.controller';
@@ -122,22 +123,15 @@ export class WebModule implements NestModule {
   ) {}
 
   configure(consumer: MiddlewareConsumer): void {
-    const https = this.config.publicUrl.startsWith('https://');
+    const cookie = sessionCookie(this.config.publicUrl);
     const sessions = session({
-      name: 'vision.sid',
+      name: cookie.name,
       secret: this.config.sessionSecret,
       store: new RedisSessionStore(this.redis, SESSION_TTL_SECONDS),
       resave: false,
       saveUninitialized: false,
       rolling: true,
-      cookie: {
-        httpOnly: true,
-        path: '/',
-        maxAge: SESSION_TTL_SECONDS * 1000,
-        // Inside a cross-site iframe a cookie needs SameSite=None, which browsers accept only with Secure.
-        secure: https,
-        sameSite: https ? 'none' : 'lax',
-      },
+      cookie: { ...cookie.options, maxAge: SESSION_TTL_SECONDS * 1000 },
     });
     const forms = chain(
       urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
