@@ -123,6 +123,20 @@ describe("the patient's e-mail", () => {
     expect(mail.subject).toContain('mail');
   });
 
+  it('points the receipts step at the services list where it is: above the steps', () => {
+    const mail = renderClaimNotification(claim, 'VSP Vision Care', vsp);
+    for (const [body, heading] of [
+      [mail.text, '\nServices\n'],
+      [mail.html, '<h3>Services</h3>'],
+    ]) {
+      const receipts = body.indexOf('itemized receipts for every service listed');
+      expect(receipts).toBeGreaterThan(body.indexOf(heading));
+      expect(body.indexOf(heading)).toBeGreaterThan(-1);
+      expect(body).toContain('every service listed above');
+      expect(body).not.toMatch(/listed below/);
+    }
+  });
+
   it('says the practice submitted an electronic claim, and asks nothing to be mailed', () => {
     const sent: ClaimResponse = {
       ...claim,
