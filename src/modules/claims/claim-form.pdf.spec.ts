@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claim, input, vsp } from './claim-form.fixtures';
 import { diagnosisLetters, procedureOf, renderClaimForm } from './claim-form.pdf';
+import { patientAccountNumber } from './cms1500-services';
 import { renderClaimNotification } from './claim-notification';
 import type { ClaimResponse } from './dto/claim.response';
 
@@ -89,6 +90,33 @@ describe('the CMS-1500 claim form', () => {
     expect(t).toContain('$ 213.65');
     expect(t).toContain('CLM8D3K6TQW');
     expect(t).toContain('741234567');
+  });
+});
+
+describe("box 26, the patient's account number", () => {
+  const row = (text: string) => text.split('\n').find((l) => l.includes('741234567')) ?? '';
+
+  it("prints the practice's account number (metadata.account_number) in box 26", async () => {
+    const withAccount = { ...claim, metadata: { account_number: 'CHART-20931', visit: 'annual' } };
+    const text = pdfText(await renderClaimForm({ ...input, claim: withAccount }));
+    // Box 25 (tax id), 26, then 28 and 29 on the one row of boxes 25–30.
+    expect(row(text)).toMatch(/741234567 .*CHART-20931 .*\$ 213\.65 .*\$ 213\.65/);
+    expect(row(text)).not.toContain(claim.code);
+  });
+
+  it('prints the claim code in box 26 when the claim carries no account number', async () => {
+    expect(row(pdfText(await renderClaimForm(input)))).toContain(claim.code);
+  });
+
+  it('takes a string or a number, and falls back to the claim code on blank or other values', () => {
+    const of = (metadata: Record<string, unknown> | null) =>
+      patientAccountNumber({ ...claim, metadata });
+    expect(of({ account_number: ' CHART-7 ' })).toBe('CHART-7');
+    expect(of({ account_number: 20931 })).toBe('20931');
+    for (const none of [null, {}, { account_number: '  ' }, { account_number: null }])
+      expect(of(none)).toBe(claim.code);
+    for (const other of [{ id: 1 }, ['A1'], true, Number.NaN])
+      expect(of({ account_number: other })).toBe(claim.code);
   });
 });
 

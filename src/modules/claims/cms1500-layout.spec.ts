@@ -72,11 +72,12 @@ const EPS = 0.05; // touching is not overlapping
 const overlap = (a1: number, a2: number, b1: number, b2: number) =>
   Math.min(a2, b2) - Math.max(a1, b1) > EPS;
 
-/** Six service lines, so every row of box 24 carries data under its headings. */
+/** Six service lines, so every row of box 24 carries data under its headings; box 26 filled. */
 const sixLines: ClaimFormInput = {
   ...input,
   claim: {
     ...claim,
+    metadata: { account_number: 'CHART-2093187' },
     services: Array.from({ length: 6 }, (_, i) => claim.services[i % claim.services.length]),
   },
 };

@@ -25,6 +25,19 @@ export function diagnosisLetters(claim: ClaimResponse): { codes: string[]; point
   return { codes: codes.slice(0, 12), pointers };
 }
 
+/**
+ * Box 26: the practice's own account number for the patient, `metadata.account_number` (the link
+ * to the caller's system, docs/api.md "Claims"), when the claim carries one; else the claim code.
+ */
+export function patientAccountNumber(claim: ClaimResponse): string {
+  const given = claim.metadata?.account_number;
+  const text =
+    typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
+      ? String(given).trim()
+      : '';
+  return text || claim.code;
+}
+
 /** A line's procedure (the first code), its modifiers (2-character codes) and any other codes. */
 export function procedureOf(codes: readonly string[]): {
   procedure: string;
@@ -190,7 +203,7 @@ export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: 
     s.check('EIN', c.b25 + 110, top + 12, true);
   }
   s.label("26. PATIENT'S ACCOUNT NO.", c.b26 + 2, top + 2);
-  s.data(claim.code, c.b26 + 4, top + R - 4, c.b27 - c.b26 - 8);
+  s.data(patientAccountNumber(claim), c.b26 + 4, top + R - 4, c.b27 - c.b26 - 8);
   s.label('27. ACCEPT ASSIGNMENT?', c.b27 + 2, top + 2);
   s.check('YES', c.b27 + 6, top + 12, claim.accept_assignment);
   s.check('NO', c.b27 + 40, top + 12, !claim.accept_assignment);
