@@ -77,6 +77,7 @@ export const claim: ClaimResponse = {
   location_code: 'LOC7K2M9QXA',
   location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
   created_at: '2026-11-16T10:00:00.000+00:00',
+  warnings: [],
 };
 export const vsp = mailingLines(CLAIMS_MAILING_ADDRESSES['insurer:vision:vsp']);
 export const input: ClaimFormInput = {
