@@ -26,16 +26,21 @@ export function diagnosisLetters(claim: ClaimResponse): { codes: string[]; point
 }
 
 /**
- * Box 26: the practice's own account number for the patient, `metadata.account_number` (the link
- * to the caller's system, docs/api.md "Claims"), when the claim carries one; else the claim code.
+ * The practice's own account number for the patient: `metadata.account_number` (the link to the
+ * caller's system, docs/api.md "Claims") when it is a non-blank string or a number; else null.
  */
-export function patientAccountNumber(claim: ClaimResponse): string {
+export function givenAccountNumber(claim: ClaimResponse): string | null {
   const given = claim.metadata?.account_number;
   const text =
     typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
       ? String(given).trim()
       : '';
-  return text || claim.code;
+  return text || null;
+}
+
+/** Box 26 (patient's account no.): the practice's account number, else the claim code. */
+export function patientAccountNumber(claim: ClaimResponse): string {
+  return givenAccountNumber(claim) ?? claim.code;
 }
 
 /** A line's procedure (the first code), its modifiers (2-character codes) and any other codes. */
