@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { pdfText } from './support/pdf-text';
 
 const CODE = /^CLM[0-9A-HJKMNP-TV-Z]{8}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
@@ -47,6 +48,10 @@ function vspClaim(): Record<string, any> {
     metadata: { account_number: 'CHART-20931', visit: { room: 3, tags: ['oon', 'glasses'] } },
   });
 }
+
+/** The warning of a claim whose location has no address (docs/api.md "Claims"). */
+const noAddress = (location: string) =>
+  `The location ${location} has no address: boxes 32 (service facility) and 33 (billing provider) of the claim form print none, and the claim can only go on paper. Add the location's address before the form is printed.`;
 
 const service = (cost: unknown = '10.00') => ({
   codes: ['92014'],
@@ -119,6 +124,8 @@ describe('claims (CONTRACT §5)', () => {
         location_code: a.locationCode,
         location: { status: 'enabled', title: 'Main office', code: a.locationCode },
         created_at: expect.stringMatching(TIMESTAMP),
+        // The test account's location has no address.
+        warnings: [noAddress(a.locationCode)],
       });
 
       const got = await http().get(`/api/auth/v1/claims/${res.body.code}/`).set(a.auth);
@@ -167,6 +174,50 @@ describe('claims (CONTRACT §5)', () => {
       expect(res.status).toBe(201);
       const got = await http().get(`/api/auth/v1/claims/${res.body.code}/`).set(a.auth);
       expect(JSON.stringify(got.body.metadata)).toBe(JSON.stringify(metadata));
+    });
+
+    it('warns at creation when the location has no address for boxes 32 and 33, and stops once it has one, the form then printing it', async () => {
+      const c = await createAccount(t.app);
+      const before = await create(vspClaim(), c);
+      expect(before.status).toBe(201);
+      expect(before.body.warnings).toEqual([noAddress(c.locationCode)]);
+      const got = () => http().get(`/api/auth/v1/claims/${before.body.code}/`).set(c.auth);
+      expect((await got()).body.warnings).toEqual([noAddress(c.locationCode)]);
+
+      await http()
+        .patch(`/api/auth/v1/locations/${c.locationCode}/`)
+        .set(c.auth)
+        .send({
+          organization_name: 'Clear Sight Optometry PLLC',
+          address: {
+            line1: '901 East 6th Street',
+            line2: 'Suite 200',
+            city: 'Austin',
+            state: 'TX',
+            zipcode: '78702-4410',
+          },
+        })
+        .expect(200);
+      expect((await got()).body.warnings).toEqual([]);
+      const after = await create(vspClaim(), c);
+      expect(after.body.warnings).toEqual([]);
+      const list = await http().get('/api/auth/v1/claims/').set(c.auth);
+      expect(list.body.result.map((x: { warnings: string[] }) => x.warnings)).toEqual([[], []]);
+
+      // Boxes 32 (service facility) and 33 (billing provider): the location's full address.
+      const form = await http()
+        .get(`/api/auth/v1/claims/${after.body.code}/form/`)
+        .set(c.auth)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(form.status).toBe(200);
+      const text = (await pdfText(form.body as Buffer)).text.replace(/\s+/g, ' ');
+      expect(text).toContain('Clear Sight Optometry PLLC');
+      expect(text.split('901 East 6th Street, Suite 200 Austin, TX 78702-4410')).toHaveLength(3);
     });
 
     it('refuses metadata that is not an object or larger than 16 KiB', async () => {

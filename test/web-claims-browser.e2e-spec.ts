@@ -107,6 +107,7 @@ describe('web paper claim (real browser)', () => {
     await line(1, ['2026-11-14', 'V2100 RT LT', '2', 'twelve', 'H52.13, H52.4']);
     await line(3, ['2026-11-15', 'V2020', '1', '1075.25', '']);
     await page.fill('#paid_amount', '1200.75');
+    await page.fill('#account_number', 'CHART-20931');
 
     // Refused as the API refuses it: the missing last name and the bad cost, each by its field.
     await page.click('#file-claim');
@@ -130,6 +131,10 @@ describe('web paper claim (real browser)', () => {
       await page.goto(`${base}/app/claims/${code}/`);
       return (await page.locator('#mark-mailed').count()) > 0 ? true : undefined;
     });
+
+    // The location has an address: nothing to warn about; the account number is the one typed.
+    await expect(page.locator('#claim-warnings').count()).resolves.toBe(0);
+    await expect(page.textContent('#account-number')).resolves.toBe('CHART-20931');
 
     await page.fill('#email', 'maria.nguyen@example.com');
     await page.click('#notify');
@@ -178,6 +183,8 @@ describe('web paper claim (real browser)', () => {
       '$ 1401.25',
       '$ 1200.75',
       code,
+      // Box 26: the practice's account number for the patient.
+      'CHART-20931',
     ])
       expect(text).toContain(part);
     // The attachment is the same form.
@@ -197,4 +204,46 @@ describe('web paper claim (real browser)', () => {
     expect(claim.body.submission.channel).toBe('paper');
     await screenshot(page, 'claim-mailed');
   }, 90_000);
+
+  it("warns on the claim page when the claim's location has no address for boxes 32 and 33", async () => {
+    const api = () => request(t.app.getHttpServer());
+    const uptown = await api()
+      .post('/api/auth/v1/locations/')
+      .set(a.auth)
+      .send({ title: 'Uptown Vision' })
+      .expect(201);
+    const maria = {
+      first_name: 'Maria',
+      last_name: 'Gonzalez',
+      dob: '1986-04-12',
+      type: 'self',
+      sex: 'female',
+      member_id: 'VSP104882211',
+    };
+    const created = await api()
+      .post('/api/auth/v1/claims/')
+      .set(a.auth)
+      .send({
+        patient: maria,
+        primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
+        services: [
+          {
+            codes: ['92014'],
+            date: '2026-11-14',
+            quantity: 1,
+            cost: '145',
+            diagnosis_codes: ['H52.13'],
+          },
+        ],
+        paid_amount: '145',
+        location_code: uptown.body.code,
+      })
+      .expect(201);
+    expect(created.body.warnings).toHaveLength(1);
+    await page.goto(`${base}/app/claims/${created.body.code}/`);
+    const warning = await page.textContent('#claim-warnings');
+    expect(warning).toContain(`The location ${uptown.body.code} has no address`);
+    expect(warning).toContain('boxes 32 (service facility) and 33 (billing provider)');
+    await screenshot(page, 'claim-location-without-address');
+  }, 60_000);
 });

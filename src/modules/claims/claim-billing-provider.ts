@@ -69,3 +69,15 @@ export function locationAddress(location: Location): X837Address | null {
     zipcode: location.zipcode,
   };
 }
+
+/**
+ * What a claim's answer warns about (docs/api.md "Claims"): a location without an address leaves
+ * boxes 32 and 33 of the claim form without one, and an 837P needs it, so the claim goes on paper.
+ * Said from the location as it is now, as the form is drawn.
+ */
+export function claimWarnings(location: Location): string[] {
+  if (locationAddress(location)) return [];
+  return [
+    `The location ${location.code} has no address: boxes 32 (service facility) and 33 (billing provider) of the claim form print none, and the claim can only go on paper. Add the location's address before the form is printed.`,
+  ];
+}

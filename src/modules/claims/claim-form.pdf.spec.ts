@@ -2,12 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CLAIMS_MAILING_ADDRESSES,
-  mailingLines,
-} from '@/modules/insurers/claims-mailing-addresses';
+import { claim, input, vsp } from './claim-form.fixtures';
 import { diagnosisLetters, procedureOf, renderClaimForm } from './claim-form.pdf';
-import type { ClaimFormInput } from './claim-form.pdf';
+import { patientAccountNumber } from './cms1500-services';
 import { renderClaimNotification } from './claim-notification';
 import type { ClaimResponse } from './dto/claim.response';
 
@@ -19,110 +16,6 @@ function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
 const flat = (text: string) => text.replace(/\s+/g, ' ');
-
-const person = {
-  dob: '1986-04-12',
-  sex: 'female',
-  ssn_last_four: null,
-  email: null,
-  phone: '512-555-0142',
-};
-const claim: ClaimResponse = {
-  code: 'CLM8D3K6TQW',
-  status: 'ready_to_mail',
-  status_history: [],
-  submission: null,
-  remittance: null,
-  patient: {
-    ...person,
-    first_name: 'Łucja',
-    last_name: 'Nguyễn—Smith',
-    type: 'child',
-    member_id: null,
-    address: {
-      line1: '274 Cedar Lane',
-      line2: 'Apt 3',
-      city: 'Austin',
-      state: 'TX',
-      zipcode: '78704-1234',
-      recipient: null,
-    },
-  },
-  primary_member: {
-    ...person,
-    first_name: 'Maria',
-    last_name: 'Gonzalez',
-    type: 'self',
-    sex: 'female',
-    member_id: 'VSP104882211',
-    insurer_code: 'insurer:vision:vsp',
-    address: {
-      line1: '1208 Congress Avenue, Building C',
-      line2: 'Suite 1400 (rear entrance)',
-      city: 'Round Rock',
-      state: 'TX',
-      zipcode: '78681',
-      recipient: null,
-    },
-  },
-  services: [
-    {
-      codes: ['92014'],
-      date: '2026-11-14',
-      quantity: 1,
-      cost: '145.0000',
-      diagnosis_codes: ['H52.13'],
-    },
-    {
-      codes: ['V2100', 'RT', 'LT', 'V2750'],
-      date: '2026-11-14',
-      quantity: 2,
-      cost: '12.2200',
-      diagnosis_codes: ['H52.13', 'H52.4'],
-    },
-    { codes: ['V2020'], date: '2026-11-15', quantity: 1, cost: '44.2100', diagnosis_codes: [] },
-  ],
-  paid_amount: '213.6500',
-  total_cost: '213.6500',
-  accept_assignment: false,
-  metadata: null,
-  rendering_provider: null,
-  location_code: 'LOC7K2M9QXA',
-  location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
-  created_at: '2026-11-16T10:00:00.000+00:00',
-};
-const vsp = mailingLines(CLAIMS_MAILING_ADDRESSES['insurer:vision:vsp']);
-const input: ClaimFormInput = {
-  claim,
-  insurerName: 'VSP Vision Care',
-  payerId: null,
-  provider: {
-    npi: '1234567893',
-    organizationName: 'Bright Eyes Optometry PLLC',
-    taxId: '741234567',
-    address: {
-      line1: '500 W 2nd St',
-      line2: 'Floor 2',
-      city: 'Austin',
-      state: 'TX',
-      zipcode: '78701-1234',
-    },
-    taxonomyCode: '152W00000X',
-    renderingProvider: null,
-    locationCode: 'LOC7K2M9QXA',
-  },
-  facility: {
-    name: 'Downtown Eye Care',
-    address: {
-      line1: '901 E 6th St',
-      line2: null,
-      city: 'Austin',
-      state: 'TX',
-      zipcode: '78702-4410',
-    },
-  },
-  mailTo: vsp,
-};
 
 describe('the CMS-1500 claim form', () => {
   let text: string;
@@ -200,6 +93,33 @@ describe('the CMS-1500 claim form', () => {
   });
 });
 
+describe("box 26, the patient's account number", () => {
+  const row = (text: string) => text.split('\n').find((l) => l.includes('741234567')) ?? '';
+
+  it("prints the practice's account number (metadata.account_number) in box 26", async () => {
+    const withAccount = { ...claim, metadata: { account_number: 'CHART-20931', visit: 'annual' } };
+    const text = pdfText(await renderClaimForm({ ...input, claim: withAccount }));
+    // Box 25 (tax id), 26, then 28 and 29 on the one row of boxes 25–30.
+    expect(row(text)).toMatch(/741234567 .*CHART-20931 .*\$ 213\.65 .*\$ 213\.65/);
+    expect(row(text)).not.toContain(claim.code);
+  });
+
+  it('prints the claim code in box 26 when the claim carries no account number', async () => {
+    expect(row(pdfText(await renderClaimForm(input)))).toContain(claim.code);
+  });
+
+  it('takes a string or a number, and falls back to the claim code on blank or other values', () => {
+    const of = (metadata: Record<string, unknown> | null) =>
+      patientAccountNumber({ ...claim, metadata });
+    expect(of({ account_number: ' CHART-7 ' })).toBe('CHART-7');
+    expect(of({ account_number: 20931 })).toBe('20931');
+    for (const none of [null, {}, { account_number: '  ' }, { account_number: null }])
+      expect(of(none)).toBe(claim.code);
+    for (const other of [{ id: 1 }, ['A1'], true, Number.NaN])
+      expect(of({ account_number: other })).toBe(claim.code);
+  });
+});
+
 describe('the pieces of the form', () => {
   it('letters the diagnoses A–L in first-seen order and points each line at its own', () => {
     expect(diagnosisLetters(claim)).toEqual({
@@ -229,6 +149,20 @@ describe("the patient's e-mail", () => {
     expect(mail.text).toContain(`Mail it to ${vsp.join(', ')}.`);
     expect(mail.html).toContain(`Mail it to ${vsp.join(', ')}.`);
     expect(mail.subject).toContain('mail');
+  });
+
+  it('points the receipts step at the services list where it is: above the steps', () => {
+    const mail = renderClaimNotification(claim, 'VSP Vision Care', vsp);
+    for (const [body, heading] of [
+      [mail.text, '\nServices\n'],
+      [mail.html, '<h3>Services</h3>'],
+    ]) {
+      const receipts = body.indexOf('itemized receipts for every service listed');
+      expect(receipts).toBeGreaterThan(body.indexOf(heading));
+      expect(body.indexOf(heading)).toBeGreaterThan(-1);
+      expect(body).toContain('every service listed above');
+      expect(body).not.toMatch(/listed below/);
+    }
   });
 
   it('says the practice submitted an electronic claim, and asks nothing to be mailed', () => {

@@ -61,7 +61,8 @@ export function renderClaimNotification(
     : [
         'Print the attached claim form (CMS-1500, claim-' + claim.code + '.pdf).',
         `Sign and date box 12 (patient's signature)${claim.patient.type && claim.patient.type !== 'self' ? `, and ask the primary member, ${member}, to sign box 13` : " and box 13 (insured's signature)"}.`,
-        `Put it in an envelope with the itemized receipts for every service listed below (${practice} gives you them: each shows the date, the service and what you paid).`,
+        // The services table comes before these steps in both the text and the HTML.
+        `Put it in an envelope with the itemized receipts for every service listed above (${practice} gives you them: each shows the date, the service and what you paid).`,
         `Mail it to ${address}.`,
         `Keep a copy. ${insurer} usually processes out-of-network claims within 30 days. ${paid}`,
         `Questions: quote claim code ${claim.code} to ${insurer} or to ${practice}.`,

@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isoWithOffset } from '@/common/dates';
 import { tags } from '@/common/queue/db-queue';
 import { Database, type Tx } from '@/database/database';
-import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { canMove } from './claim-lifecycle';
@@ -95,7 +94,7 @@ export class ClaimTransitions {
     await this.queue.setDue(claimId, change.nextInMs, tx);
     Object.assign(claim, change.set, { status: change.status, statusHistory: history });
     const lines = await this.claims.linesOf(claimId, tx);
-    const body = JSON.stringify(ClaimResponse.from(claim, lines, LocationRef.from(location)));
+    const body = JSON.stringify(ClaimResponse.from(claim, lines, location));
     const deliveries = await this.outbox.recordEventInTx(tx, {
       accountId: claim.accountId,
       topic: 'claim',

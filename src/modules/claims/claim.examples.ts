@@ -113,4 +113,5 @@ export const CLAIM_RESPONSE_EXAMPLE = {
   location_code: 'LOC7K2M9QXA',
   location: { status: 'enabled', title: 'Downtown Eye Care', code: 'LOC7K2M9QXA' },
   created_at: '2026-11-21T13:51:16.926+00:00',
+  warnings: [],
 };

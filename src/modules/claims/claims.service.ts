@@ -11,7 +11,6 @@ import { formatDecimal4 } from '@/common/decimal';
 import { Database } from '@/database/database';
 import { AccountsService } from '@/modules/accounts/accounts.service';
 import { ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/location-fields';
-import { LocationRef } from '@/modules/accounts/dto/location.dto';
 import type { Location } from '@/modules/accounts/location.entity';
 import { NpiRegistry } from '@/modules/accounts/npi-registry';
 import { MailService } from '@/modules/mail/mail.service';
@@ -125,7 +124,7 @@ export class ClaimsService {
     );
     this.logger.log({ accountId, claim: claim.code, insurer }, 'claim created');
     await this.queue.enqueue(claim.id);
-    return ClaimResponse.from(claim, services, LocationRef.from(location!));
+    return ClaimResponse.from(claim, services, location!);
   }
 
   async getByCode(accountId: string, code: string): Promise<ClaimResponse> {
@@ -134,7 +133,7 @@ export class ClaimsService {
       this.claims.linesOf(claim.id),
       this.accounts.getLocationById(accountId, claim.locationId),
     ]);
-    return ClaimResponse.from(claim, services, LocationRef.from(location!));
+    return ClaimResponse.from(claim, services, location!);
   }
 
   /** Newest first, keyset-paginated on (created_at, id) like the patient list. */
@@ -147,9 +146,7 @@ export class ClaimsService {
     const lines = page.result.length
       ? await this.claims.linesOfClaims(page.result.map((c) => c.id))
       : [];
-    const locations = new Map(
-      (await this.accounts.listLocations(accountId)).map((l) => [l.id, LocationRef.from(l)]),
-    );
+    const locations = new Map((await this.accounts.listLocations(accountId)).map((l) => [l.id, l]));
     return {
       result: page.result.map((c) =>
         ClaimResponse.from(

@@ -41,8 +41,8 @@ export function drawFormHeading(s: Sheet, input: ClaimFormInput): void {
     color: FORM,
   });
   s.label('APPROVED BY NATIONAL UNIFORM CLAIM COMMITTEE (NUCC) 02/12', LEFT, 82, 5.5);
-  s.label('PICA', LEFT, 92, 5.5);
-  s.label('PICA', RIGHT - 16, 92, 5.5);
+  s.label('PICA', LEFT, 91, 5.5);
+  s.label('PICA', RIGHT - 16, 91, 5.5);
 }
 
 /** Boxes 1–13 (patient and insured), from `top`; returns the top of box 14. */

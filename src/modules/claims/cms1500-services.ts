@@ -25,6 +25,24 @@ export function diagnosisLetters(claim: ClaimResponse): { codes: string[]; point
   return { codes: codes.slice(0, 12), pointers };
 }
 
+/**
+ * The practice's own account number for the patient: `metadata.account_number` (the link to the
+ * caller's system, docs/api.md "Claims") when it is a non-blank string or a number; else null.
+ */
+export function givenAccountNumber(claim: ClaimResponse): string | null {
+  const given = claim.metadata?.account_number;
+  const text =
+    typeof given === 'string' || (typeof given === 'number' && Number.isFinite(given))
+      ? String(given).trim()
+      : '';
+  return text || null;
+}
+
+/** Box 26 (patient's account no.): the practice's account number, else the claim code. */
+export function patientAccountNumber(claim: ClaimResponse): string {
+  return givenAccountNumber(claim) ?? claim.code;
+}
+
 /** A line's procedure (the first code), its modifiers (2-character codes) and any other codes. */
 export function procedureOf(codes: readonly string[]): {
   procedure: string;
@@ -39,10 +57,54 @@ export function procedureOf(codes: readonly string[]): {
   };
 }
 
+/** Box 24's columns A–J: where each starts (J ends at the form's right edge). */
+export const BOX24_COLUMNS = {
+  a: LEFT,
+  b: 122,
+  c: 146,
+  d: 164,
+  e: 300,
+  f: 336,
+  g: 404,
+  h: 430,
+  i: 450,
+  j: 472,
+} as const;
+
+/**
+ * Box 24's headings as the NUCC form stacks them: the narrow columns (B, C, E, G–I) take their
+ * words on up to three short lines in a smaller size, so each heading stays inside its column.
+ */
+export const BOX24_HEADINGS: {
+  col: keyof typeof BOX24_COLUMNS;
+  lines: string[];
+  size: number;
+}[] = [
+  { col: 'a', lines: ['24. A. DATE(S) OF SERVICE', 'From MM DD YY   To MM DD YY'], size: 5.2 },
+  { col: 'b', lines: ['B.', 'PLACE OF', 'SERVICE'], size: 4.2 },
+  { col: 'c', lines: ['C.', 'EMG'], size: 4.2 },
+  { col: 'd', lines: ['D. PROCEDURES, SERVICES, OR SUPPLIES', 'CPT/HCPCS   MODIFIER'], size: 5.2 },
+  { col: 'e', lines: ['E.', 'DIAGNOSIS', 'POINTER'], size: 4.2 },
+  { col: 'f', lines: ['F.', '$ CHARGES'], size: 5.2 },
+  { col: 'g', lines: ['G.', 'DAYS OR', 'UNITS'], size: 4.2 },
+  { col: 'h', lines: ['H. EPSDT', 'Family', 'Plan'], size: 4.2 },
+  { col: 'i', lines: ['I.', 'ID.', 'QUAL.'], size: 4.2 },
+  { col: 'j', lines: ['J. RENDERING', 'PROVIDER ID. #'], size: 5.2 },
+];
+
+/** A column line of box 24, from `top` down to `bottom`. */
+function rule(s: Sheet, x: number, top: number, bottom: number): void {
+  s.page.drawLine({
+    start: { x, y: HEIGHT - top },
+    end: { x, y: HEIGHT - bottom },
+    thickness: 0.5,
+    color: FORM,
+  });
+}
+
 /** Boxes 14–33 (services, totals, facility and billing provider) and the footer, from `top`. */
 export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: number): void {
   const { claim, provider, facility } = input;
-  const { page } = s;
   let top = start;
   // Boxes 14–20 (not used by a routine vision claim: drawn, left blank).
   const firstDate = claim.services.map((x) => x.date).sort()[0];
@@ -103,46 +165,20 @@ export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: 
   top += D;
 
   // Box 24: six service lines, each a shaded supplemental half over its data half.
-  const cols = {
-    a: LEFT,
-    b: 126,
-    c: 146,
-    d: 162,
-    e: 300,
-    f: 336,
-    g: 404,
-    h: 430,
-    i: 450,
-    j: 472,
-  };
+  const cols = BOX24_COLUMNS;
   const H24 = 20;
   s.box(LEFT, top, RIGHT, H24);
-  s.label('24. A. DATE(S) OF SERVICE', cols.a + 2, top + 2);
-  s.label('From MM DD YY   To MM DD YY', cols.a + 2, top + 10);
-  s.label('B. PLACE OF SERVICE', cols.b + 1, top + 2, 4.2);
-  s.label('C. EMG', cols.c + 1, top + 2, 4.2);
-  s.label('D. PROCEDURES, SERVICES, OR SUPPLIES', cols.d + 2, top + 2);
-  s.label('CPT/HCPCS   MODIFIER', cols.d + 2, top + 10);
-  s.label('E. DIAGNOSIS POINTER', cols.e + 1, top + 2, 4.2);
-  s.label('F. $ CHARGES', cols.f + 2, top + 2);
-  s.label('G. DAYS OR UNITS', cols.g + 1, top + 2, 4.2);
-  s.label('H. EPSDT', cols.h + 1, top + 2, 4.2);
-  s.label('I. ID. QUAL.', cols.i + 1, top + 2, 4.2);
-  s.label('J. RENDERING PROVIDER ID. #', cols.j + 2, top + 2);
+  const xs = Object.values(cols);
+  for (const x of xs.slice(1)) rule(s, x, top, top + H24);
+  for (const { col, lines, size } of BOX24_HEADINGS)
+    lines.forEach((text, i) => s.label(text, cols[col] + 1.5, top + 2 + i * (size + 1.8), size));
   top += H24;
   const LINE = 24;
-  const xs = Object.values(cols);
   for (let n = 0; n < 6; n++) {
     const t = top + n * LINE;
     s.box(LEFT, t, RIGHT, LINE / 2, true);
     s.box(LEFT, t + LINE / 2, RIGHT, LINE / 2);
-    for (const x of xs.slice(1))
-      page.drawLine({
-        start: { x, y: HEIGHT - t - LINE / 2 },
-        end: { x, y: HEIGHT - t - LINE },
-        thickness: 0.5,
-        color: FORM,
-      });
+    for (const x of xs.slice(1)) rule(s, x, t + LINE / 2, t + LINE);
     s.label(String(n + 1), RIGHT + 3, t + LINE / 2 + 2, 7);
     const line = claim.services[n];
     if (!line) continue;
@@ -172,7 +208,7 @@ export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: 
     s.check('EIN', c.b25 + 110, top + 12, true);
   }
   s.label("26. PATIENT'S ACCOUNT NO.", c.b26 + 2, top + 2);
-  s.data(claim.code, c.b26 + 4, top + R - 4, c.b27 - c.b26 - 8);
+  s.data(patientAccountNumber(claim), c.b26 + 4, top + R - 4, c.b27 - c.b26 - 8);
   s.label('27. ACCEPT ASSIGNMENT?', c.b27 + 2, top + 2);
   s.check('YES', c.b27 + 6, top + 12, claim.accept_assignment);
   s.check('NO', c.b27 + 40, top + 12, !claim.accept_assignment);
@@ -193,7 +229,7 @@ export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: 
   s.box(x32, top + B, x33, 14);
   s.box(x33, top + B, RIGHT, 14);
   s.label('31. SIGNATURE OF PHYSICIAN OR SUPPLIER', LEFT + 2, top + 2);
-  s.label('INCLUDING DEGREES OR CREDENTIALS', LEFT + 2, top + 8);
+  s.label('INCLUDING DEGREES OR CREDENTIALS', LEFT + 2, top + 9);
   s.data('SIGNED ____________________', LEFT + 4, top + B - 4, x32 - LEFT - 8, 7.5);
   s.data(`DATE ${mdy(claim.created_at)}`, LEFT + 4, top + B + 10, x32 - LEFT - 8, 7.5);
   s.label('32. SERVICE FACILITY LOCATION INFORMATION', x32 + 2, top + 2);

@@ -2,10 +2,10 @@ import { MAX_SERVICES } from '@/modules/claims/dto/create-claim.dto';
 
 /**
  * The web "New claim" form (plain urlencoded fields, no JavaScript): `patient_<field>`,
- * `member_<field>`, `service_<n>_<field>` for the six lines, then the claim's own fields. It is
- * turned into the API's body and bound with the API's CreateClaimDto, so the rules and messages
- * are the API's, and the errors come back in the API's tree (`patient.first_name`,
- * `services.0.codes`), which the view shows by each field.
+ * `member_<field>`, `service_<n>_<field>` for the six lines, then the claim's own fields
+ * (`account_number` goes into `metadata`). It is turned into the API's body and bound with the
+ * API's CreateClaimDto, so the rules and messages are the API's, and the errors come back in the
+ * API's tree (`patient.first_name`, `services.0.codes`), which the view shows by each field.
  */
 
 export const PERSON_FIELDS = [
@@ -68,6 +68,10 @@ export function claimBodyOf(form: Record<string, string>): Record<string, unknow
     services: services.length ? services : undefined,
     paid_amount: form.paid_amount,
     accept_assignment: form.accept_assignment === 'true',
+    // The practice's account number for the patient: the API's metadata.account_number (box 26).
+    metadata: form.account_number?.trim()
+      ? { account_number: form.account_number.trim() }
+      : undefined,
     location_code: form.location_code,
   };
 }

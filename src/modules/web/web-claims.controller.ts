@@ -6,6 +6,7 @@ import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { lineCharge } from '@/modules/claims/claim-charges';
 import { formatUsd } from '@/modules/claims/claim-notification';
 import { ClaimsService } from '@/modules/claims/claims.service';
+import { givenAccountNumber } from '@/modules/claims/cms1500-services';
 import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
 import type { ClaimRemittanceResponse } from '@/modules/claims/dto/claim-parts.response';
 import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
@@ -182,6 +183,7 @@ export class WebClaimsController {
       })),
       total: formatUsd(claim.total_cost),
       paid: formatUsd(claim.paid_amount),
+      accountNumber: givenAccountNumber(claim),
       remittance: claim.remittance ? remittanceView(claim.remittance) : null,
       x12,
       errors,

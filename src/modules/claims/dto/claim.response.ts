@@ -3,6 +3,8 @@ import { ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
 import { isoDate, isoWithOffset } from '@/common/dates';
 import { formatDecimal4 } from '@/common/decimal';
 import { LocationRef } from '@/modules/accounts/dto/location.dto';
+import type { Location } from '@/modules/accounts/location.entity';
+import { claimWarnings } from '../claim-billing-provider';
 import { claimTotalCost } from '../claim-charges';
 import type { ClaimServiceLine } from '../claim-service-line.entity';
 import { CLAIM_STATUSES } from '../claim.entity';
@@ -103,7 +105,17 @@ export class ClaimResponse {
   @ApiTimestamp()
   created_at: string;
 
-  static from(claim: Claim, services: ClaimServiceLine[], location: LocationRef): ClaimResponse {
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description:
+      'What the claim will lack, in sentences, from its location as it is now; `[]` when nothing. ' +
+      'A location without an address: boxes 32 and 33 of the claim form print none, and the ' +
+      'claim can only go on paper.',
+  })
+  warnings: string[];
+
+  static from(claim: Claim, services: ClaimServiceLine[], location: Location): ClaimResponse {
     const lines = [...services].sort((a, b) => a.position - b.position);
     const costs = lines.map((s) => ({ cost: formatDecimal4(s.cost)!, quantity: s.quantity }));
     return {
@@ -146,8 +158,9 @@ export class ClaimResponse {
           }
         : null,
       location_code: location.code,
-      location,
+      location: LocationRef.from(location),
       created_at: isoWithOffset(claim.createdAt),
+      warnings: claimWarnings(location),
     };
   }
 }

@@ -199,7 +199,7 @@ export class CreateClaimDto {
     maxBytes: METADATA_MAX_BYTES,
     example: { account_number: 'CHART-20931' },
     description:
-      "Free-form JSON object (≤ 16 KiB), returned as given; `account_number` is the recommended link to the caller's system.",
+      "Free-form JSON object (≤ 16 KiB), returned as given; `account_number` is the recommended link to the caller's system: the practice's account number for the patient, printed in box 26 of the claim form (the claim code when absent).",
   })
   metadata?: Record<string, unknown> | null;
 
