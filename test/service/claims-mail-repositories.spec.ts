@@ -126,15 +126,20 @@ describe('claims and mail repositories', () => {
       }),
     );
     expect((await claims.findById(claim.id))?.status).toBe('submitted');
-    const first = { controlNumber: 4242, createdAt: new Date('2026-11-02T10:00:00Z') };
-    const kept = await rec('claims.keepEnvelope', () => claims.keepEnvelope(claim.id, first));
-    expect(kept).toEqual(first);
-    const again = await claims.keepEnvelope(claim.id, { controlNumber: 1, createdAt: new Date() });
-    expect(again).toEqual(first);
+    const createdAt = new Date('2026-11-02T10:00:00Z');
+    const kept = await rec('claims.keepEnvelope', () => claims.keepEnvelope(claim.id, createdAt));
+    expect(kept).toEqual({ controlNumber: expect.any(Number), createdAt });
+    const again = await claims.keepEnvelope(claim.id, new Date());
+    expect(again).toEqual(kept);
+    // The next claim's number is the sequence's next: never one another claim has.
+    const next = await claims.keepEnvelope(other.id, createdAt);
+    expect(next.controlNumber).toBe((kept.controlNumber % 999_999_999) + 1);
     expect(await rec('claims.countCheck', () => claims.countCheck(claim.id))).toBe(1);
 
     const scope = { accountId };
-    const byNumber = await rec('claims.byControlNumber', () => claims.byControlNumber(scope, 4242));
+    const byNumber = await rec('claims.byControlNumber', () =>
+      claims.byControlNumber(scope, kept.controlNumber),
+    );
     expect(byNumber.map((c: Claim) => c.id)).toEqual([claim.id]);
     const byTrace = await rec('claims.byCodeOrTrace', () =>
       claims.byCodeOrTrace(scope, 'NO-SUCH-CODE', `TRACE-${code}`),

@@ -24,6 +24,7 @@ import { AssistedVerification1795510000000 } from './1795510000000-AssistedVerif
 import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses';
 import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
 import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
+import { X12ControlNumbers1795551000000 } from './1795551000000-X12ControlNumbers';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   ServiceProcesses1795520000000,
   SearchRowsWithoutAccountLocks1795530000000,
   PlansStoredOnce1795540000000,
+  X12ControlNumbers1795551000000,
 ];
