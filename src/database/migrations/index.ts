@@ -25,6 +25,7 @@ import { ServiceProcesses1795520000000 } from './1795520000000-ServiceProcesses'
 import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-SearchRowsWithoutAccountLocks';
 import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
 import { X12ControlNumbers1795551000000 } from './1795551000000-X12ControlNumbers';
+import { PolledReportsPerAccount1795552000000 } from './1795552000000-PolledReportsPerAccount';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -55,4 +56,5 @@ export const migrations = [
   SearchRowsWithoutAccountLocks1795530000000,
   PlansStoredOnce1795540000000,
   X12ControlNumbers1795551000000,
+  PolledReportsPerAccount1795552000000,
 ];

@@ -158,18 +158,21 @@ export class ClaimsRepository {
     });
   }
 
-  /** The claim a 277CA names: by its code (CLM01), or by the clearinghouse's trace when given. */
+  /**
+   * The claims a 277CA names: by its code (CLM01), or by the clearinghouse's trace when given
+   * (a few at most: the caller moves none when they are of several accounts).
+   */
   byCodeOrTrace(
     scope: ClaimScope,
     code: string,
     clearinghouseTrace: string | null,
     tx?: Tx,
-  ): Promise<Claim | null> {
+  ): Promise<Claim[]> {
     const where = [
       { ...scope, code },
       ...(clearinghouseTrace ? [{ ...scope, clearinghouseId: clearinghouseTrace }] : []),
     ];
-    return managerOf(this.db, tx).findOne(Claim, { where });
+    return managerOf(this.db, tx).find(Claim, { where, take: 10 });
   }
 
   /** The claims with these codes (none asked: none answered, without a query). */
