@@ -44,17 +44,19 @@ export class PolledReportsPerAccount1795552000000 implements MigrationInterface 
     await q.query(
       `CREATE INDEX unmatched_remittance_items_created_idx ON unmatched_remittance_items (created_at, id)`,
     );
-    // Every account's remittance of one polled payment held the same unmatched CLPs: kept once.
+    // Every account's remittance of one polled payment held the same unmatched CLPs (each among
+    // its own, so at other positions): kept once.
     await q.query(`
       INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
         reference, amount, detail, created_at)
-      SELECT DISTINCT ON (p.report_id, p.payer_id, p.trace_number, e.n)
+      SELECT DISTINCT ON (p.report_id, p.payer_id, p.trace_number, e.value)
         p.report_id, 'claim', p.payer_id, p.payer_name, p.trace_number,
         left(e.value->>'patient_control_number', 80), (e.value->>'paid_amount')::numeric, e.value,
         p.created_at
       FROM (${POLLED}) p CROSS JOIN LATERAL jsonb_array_elements(p.claims) WITH ORDINALITY e(value, n)
       WHERE e.value->>'claim_code' IS NULL
-      ORDER BY p.report_id, p.payer_id, p.trace_number, e.n`);
+      ORDER BY p.report_id, p.payer_id, p.trace_number, e.value`);
+    // Each of them got the payment's PLBs, the same list.
     await q.query(`
       INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
         reference, amount, detail, created_at)
