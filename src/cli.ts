@@ -15,6 +15,8 @@ import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/scopes
 import { createValidationPipe } from '@/common/validation/validation-errors';
 import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/dto/location.dto';
 import { CreateUserCommand, passwordFromStdin, ResetPasswordCommand } from '@/cli/users.commands';
+import { UnmatchedReportsCommand } from '@/cli/reports.commands';
+import { UnmatchedRemittancesModule } from '@/modules/claims/reports/unmatched-remittances.module';
 import { describeError, fail, print } from '@/cli/output';
 
 /** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
@@ -252,6 +254,7 @@ class UpdateLocationCommand extends CommandRunner {
     DatabaseModule,
     AccountsModule,
     AuthModule,
+    UnmatchedRemittancesModule,
   ],
   providers: [
     CreateAccountCommand,
@@ -260,6 +263,7 @@ class UpdateLocationCommand extends CommandRunner {
     CreateUserCommand,
     ResetPasswordCommand,
     UpdateLocationCommand,
+    UnmatchedReportsCommand,
   ],
 })
 class CliModule {}

@@ -4,6 +4,7 @@ import type { Claim } from '@/modules/claims/claim.entity';
 import { ClaimsQueue } from '@/modules/claims/claims.queue';
 import { ClaimsRepository, type NewServiceLine } from '@/modules/claims/claims.repository';
 import { ClaimReportsRepository } from '@/modules/claims/reports/claim-reports.repository';
+import { PolledReportsRepository } from '@/modules/claims/reports/polled-reports.repository';
 import { RemittancesRepository } from '@/modules/claims/reports/remittances.repository';
 import { MailMessagesRepository } from '@/modules/mail/mail-messages.repository';
 import { createTestContext, TestContext } from '../support/app';
@@ -46,6 +47,7 @@ describe('claims and mail repositories', () => {
   let claims: ClaimsRepository;
   let reports: ClaimReportsRepository;
   let remittances: RemittancesRepository;
+  let polled: PolledReportsRepository;
   let mail: MailMessagesRepository;
   let accountId: string;
   let locationId: string;
@@ -84,6 +86,7 @@ describe('claims and mail repositories', () => {
     claims = t.ctx.get(ClaimsRepository);
     reports = t.ctx.get(ClaimReportsRepository);
     remittances = t.ctx.get(RemittancesRepository);
+    polled = t.ctx.get(PolledReportsRepository);
     mail = t.ctx.get(MailMessagesRepository);
     ({ accountId, locationId } = await createPractice(t.ctx));
     sql = recordSql();
@@ -126,20 +129,25 @@ describe('claims and mail repositories', () => {
       }),
     );
     expect((await claims.findById(claim.id))?.status).toBe('submitted');
-    const first = { controlNumber: 4242, createdAt: new Date('2026-11-02T10:00:00Z') };
-    const kept = await rec('claims.keepEnvelope', () => claims.keepEnvelope(claim.id, first));
-    expect(kept).toEqual(first);
-    const again = await claims.keepEnvelope(claim.id, { controlNumber: 1, createdAt: new Date() });
-    expect(again).toEqual(first);
+    const createdAt = new Date('2026-11-02T10:00:00Z');
+    const kept = await rec('claims.keepEnvelope', () => claims.keepEnvelope(claim.id, createdAt));
+    expect(kept).toEqual({ controlNumber: expect.any(Number), createdAt });
+    const again = await claims.keepEnvelope(claim.id, new Date());
+    expect(again).toEqual(kept);
+    // The next claim's number is the sequence's next: never one another claim has.
+    const next = await claims.keepEnvelope(other.id, createdAt);
+    expect(next.controlNumber).toBe((kept.controlNumber % 999_999_999) + 1);
     expect(await rec('claims.countCheck', () => claims.countCheck(claim.id))).toBe(1);
 
     const scope = { accountId };
-    const byNumber = await rec('claims.byControlNumber', () => claims.byControlNumber(scope, 4242));
+    const byNumber = await rec('claims.byControlNumber', () =>
+      claims.byControlNumber(scope, kept.controlNumber),
+    );
     expect(byNumber.map((c: Claim) => c.id)).toEqual([claim.id]);
     const byTrace = await rec('claims.byCodeOrTrace', () =>
       claims.byCodeOrTrace(scope, 'NO-SUCH-CODE', `TRACE-${code}`),
     );
-    expect(byTrace?.id).toBe(claim.id);
+    expect(byTrace.map((c) => c.id)).toEqual([claim.id]);
     const byCodes = await rec('claims.byCodes', () => claims.byCodes(scope, [code, other.code]));
     expect(byCodes.map((c) => c.id).sort()).toEqual([claim.id, other.id].sort());
   });
@@ -159,7 +167,7 @@ describe('claims and mail repositories', () => {
       claimsMatched: 2,
       claimsUnmatched: 1,
     });
-    expect(await rec('reports.x12Of', () => reports.x12Of(id!))).toBe(x12);
+    expect(await rec('polled.accountX12', () => polled.accountX12(id!, accountId))).toBe(x12);
     expect(await rec('reports.isStored', () => reports.isStored(`none-${tag()}`))).toBe(false);
     const url = `https://clearinghouse.test/${tag()}/reports`;
     expect(await rec('reports.pageToken', () => reports.pageToken(url))).toBeNull();
@@ -191,6 +199,46 @@ describe('claims and mail repositories', () => {
     expect(mine?.id).toBe(remittanceId);
     const page = await rec('remittances.page', () => remittances.page(accountId, 10));
     expect(page.result.map((r) => r.id)).toEqual([remittanceId]);
+  });
+
+  it('PolledReportsRepository', async () => {
+    const other = await createPractice(t.ctx);
+    const x12 = `ISA*${tag()}~`;
+    const id = await reports.insertOnce({
+      accountId: null,
+      externalId: `r-${tag()}`,
+      contentSha256: sha(x12),
+      source: 'poller',
+      type: '835',
+      x12,
+      warnings: [],
+    });
+    await rec('polled.insertParts', () =>
+      polled.insertParts(id!, new Map([[accountId, 'ISA*mine~']])),
+    );
+    // An account reads its own part; another account, or the polled whole, nothing.
+    expect(await polled.accountX12(id!, accountId)).toBe('ISA*mine~');
+    expect(await polled.accountX12(id!, other.accountId)).toBeNull();
+    const item = {
+      kind: 'claim' as const,
+      payerId: 'VSP',
+      payerName: 'VSP Vision',
+      traceNumber: `TRN-${tag()}`,
+      reference: 'UNKNOWN-77',
+      amount: '92.5',
+      detail: { status_code: '1', payer_claim_control_number: 'VBP1' },
+    };
+    await rec('polled.insertUnmatched', () => polled.insertUnmatched(id!, [item]));
+    const [listed] = await rec('polled.unmatched', () => polled.unmatched(10));
+    expect(listed).toMatchObject({
+      report_id: id,
+      kind: 'claim',
+      reference: 'UNKNOWN-77',
+      amount: '92.5000',
+      status_code: '1',
+      payer_claim_control_number: 'VBP1',
+      trace_number: item.traceNumber,
+    });
   });
 
   it('MailMessagesRepository', async () => {

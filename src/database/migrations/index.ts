@@ -26,7 +26,9 @@ import { SearchRowsWithoutAccountLocks1795530000000 } from './1795530000000-Sear
 import { PlansStoredOnce1795540000000 } from './1795540000000-PlansStoredOnce';
 import { ClaimReportUploadsIndex1795545000000 } from './1795545000000-ClaimReportUploadsIndex';
 import { MailLinksSealed1795550000000 } from './1795550000000-MailLinksSealed';
+import { X12ControlNumbers1795551000000 } from './1795551000000-X12ControlNumbers';
 import { OperatorAuditActor1795551234000 } from './1795551234000-OperatorAuditActor';
+import { PolledReportsPerAccount1795552000000 } from './1795552000000-PolledReportsPerAccount';
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
@@ -59,6 +61,8 @@ export const migrations = [
   PlansStoredOnce1795540000000,
   ClaimReportUploadsIndex1795545000000,
   MailLinksSealed1795550000000,
+  X12ControlNumbers1795551000000,
   OperatorAuditActor1795551234000,
+  PolledReportsPerAccount1795552000000,
   VerifiedPersonsPartial1795556000000,
 ];

@@ -63,7 +63,7 @@ export class ClaimSubmitter {
       return;
     }
 
-    const kept = await this.transitions.keepEnvelope(claim.id, this.client.envelope());
+    const kept = await this.transitions.keepEnvelope(claim.id, this.client.envelope().createdAt);
     let x12: string;
     try {
       x12 = write837(

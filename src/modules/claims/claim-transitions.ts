@@ -118,15 +118,15 @@ export class ClaimTransitions {
   }
 
   /**
-   * The claim's interchange control number and time (CONTRACT §15): `fresh` is kept when the
-   * claim has none yet; otherwise those kept at its first attempt are answered, so every retry
-   * sends the same ISA13/GS06/ST02.
+   * The claim's interchange control number and time (CONTRACT §15): a fresh number of the
+   * deployment's sequence and `createdAt` when the claim has none yet; otherwise those kept at
+   * its first attempt are answered, so every retry sends the same ISA13/GS06/ST02.
    */
   keepEnvelope(
     claimId: string,
-    fresh: { controlNumber: number; createdAt: Date },
+    createdAt: Date,
   ): Promise<{ controlNumber: number; createdAt: Date }> {
-    return this.claims.keepEnvelope(claimId, fresh);
+    return this.claims.keepEnvelope(claimId, createdAt);
   }
 
   /**

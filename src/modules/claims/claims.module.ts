@@ -23,6 +23,9 @@ import { ClaimReportPoller } from './reports/claim-report-poller';
 import { ClaimReportsRepository } from './reports/claim-reports.repository';
 import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
 import { ClaimReportsService } from './reports/claim-reports.service';
+import { PolledRemittanceApplier } from './reports/polled-remittance-apply';
+import { PolledReports } from './reports/polled-reports';
+import { PolledReportsRepository } from './reports/polled-reports.repository';
 import { Remittance } from './reports/remittance.entity';
 import { RemittancesRepository } from './reports/remittances.repository';
 
@@ -45,6 +48,9 @@ import { RemittancesRepository } from './reports/remittances.repository';
     ClaimReportsService,
     ClaimReportApplier,
     ClaimReportPoller,
+    PolledReports,
+    PolledReportsRepository,
+    PolledRemittanceApplier,
     ClaimsQueue,
     ClaimTransitions,
     ClaimSubmitter,

@@ -121,19 +121,19 @@ export class ClaimsRepository {
   }
 
   /**
-   * The claim's interchange control number and time: `fresh` is kept when the claim has none
-   * yet; the ones kept are answered.
+   * The claim's interchange control number and time: when it has none yet, the next number of
+   * the deployment's `x12_control_numbers` sequence (so no two claims share one until it wraps)
+   * and `createdAt`; the ones kept are answered.
    */
   async keepEnvelope(
     claimId: string,
-    fresh: { controlNumber: number; createdAt: Date },
+    createdAt: Date,
   ): Promise<{ controlNumber: number; createdAt: Date }> {
-    await this.db
-      .createQueryBuilder()
-      .update(Claim)
-      .set({ x12ControlNumber: fresh.controlNumber, x12CreatedAt: fresh.createdAt })
-      .where('id = :claimId AND x12_control_number IS NULL', { claimId })
-      .execute();
+    await this.db.query(
+      `UPDATE claims SET x12_control_number = nextval('x12_control_numbers'), x12_created_at = $2
+       WHERE id = $1 AND x12_control_number IS NULL`,
+      [claimId, createdAt],
+    );
     const kept = await this.db.getRepository(Claim).findOneOrFail({
       where: { id: claimId },
       select: { id: true, x12ControlNumber: true, x12CreatedAt: true },
@@ -158,18 +158,21 @@ export class ClaimsRepository {
     });
   }
 
-  /** The claim a 277CA names: by its code (CLM01), or by the clearinghouse's trace when given. */
+  /**
+   * The claims a 277CA names: by its code (CLM01), or by the clearinghouse's trace when given
+   * (a few at most: the caller moves none when they are of several accounts).
+   */
   byCodeOrTrace(
     scope: ClaimScope,
     code: string,
     clearinghouseTrace: string | null,
     tx?: Tx,
-  ): Promise<Claim | null> {
+  ): Promise<Claim[]> {
     const where = [
       { ...scope, code },
       ...(clearinghouseTrace ? [{ ...scope, clearinghouseId: clearinghouseTrace }] : []),
     ];
-    return managerOf(this.db, tx).findOne(Claim, { where });
+    return managerOf(this.db, tx).find(Claim, { where, take: 10 });
   }
 
   /** The claims with these codes (none asked: none answered, without a query). */

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { split835 } from './x835.split';
 
 /**
  * CONTRACT §16: the reports the readers are tested on (test/x12/reports) are files a payer could
@@ -43,9 +44,8 @@ const TA1_LIMITATION = /Mandatory loop "Functional Group Header" \(GS_LOOP\) mis
     expect(files.length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each(files)('validates without an error: %s', async (name) => {
-    const file = join(dir, name);
-    await copyFile(join(REPORTS, name), file);
+  /** pyx12's ERROR lines about `file` (none: valid), and whether it ended with OK. */
+  async function validate(file: string, name: string): Promise<{ errors: string[]; ok: boolean }> {
     const { stdout, stderr } = await run(
       '/usr/bin/python3',
       ['-m', 'pyx12.scripts.x12valid', file],
@@ -63,7 +63,30 @@ const TA1_LIMITATION = /Mandatory loop "Functional Group Header" \(GS_LOOP\) mis
       // pyx12's own 999 generator fails on 835s; the README says it is not a validation error.
       .filter((l) => /ERROR/.test(l) && !/Failed to create 999 response/.test(l))
       .filter((l) => !(name.startsWith('ta1') && TA1_LIMITATION.test(l)));
-    expect(errors).toEqual([]);
-    expect(output).toContain(`${file}: OK`);
+    return { errors, ok: output.includes(`${file}: OK`) };
+  }
+
+  it.each(files)('validates without an error: %s', async (name) => {
+    const file = join(dir, name);
+    await copyFile(join(REPORTS, name), file);
+    expect(await validate(file, name)).toEqual({ errors: [], ok: true });
   });
+
+  // A polled 835 is stored per account (x835.split.ts): each account's part is an 835 too.
+  it.each([
+    ['835-several-claims.x12', { 'CLM-1001': 'a', 'CLM-1003': 'a', 'CLM-1002': 'b' }],
+    ['835-several-claims.x12', { 'CLM-1001': 'a', 'CLM-1002': 'a' }],
+    ['835-two-sets.x12', { 'CLM-2001': 'a', 'CLM-2002': 'b' }],
+  ] as [string, Record<string, string>][])(
+    "validates each account's part without an error: %s %j",
+    async (name, owners) => {
+      const parts = split835(readFileSync(join(REPORTS, name), 'utf8'), (c) => owners[c] ?? null);
+      expect(parts.size).toBeGreaterThan(0);
+      for (const [account, text] of parts) {
+        const file = join(dir, `part-${account}-${Object.keys(owners).join('-')}-${name}`);
+        await writeFile(file, text);
+        expect(await validate(file, name)).toEqual({ errors: [], ok: true });
+      }
+    },
+  );
 });

@@ -21,6 +21,8 @@ export interface ReportGroup {
 
 export interface ReportInterchange {
   separators: Separators;
+  /** The ISA segment as read (a part of the interchange re-envelopes with it). */
+  isa: Segment;
   /** ISA13. */
   controlNumber: string;
   /** ISA06 (trimmed): who sent the report. */
@@ -51,6 +53,7 @@ export function readReportInterchange(text: string): ReportInterchange {
   const isa = segments[0];
   const out: ReportInterchange = {
     separators,
+    isa,
     controlNumber: isa.el(13),
     senderId: isa.el(6),
     date: isa.el(9),

@@ -1,12 +1,16 @@
 import { formatDecimal4 } from '@/common/decimal';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Tx } from '@/database/database';
 import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import type { ClaimReport as ParsedReport } from '@/modules/x12/claim-report.reader';
-import type { Remittance as Remittance835 } from '@/modules/x12/x835.reader';
+import type {
+  ProviderAdjustment,
+  Remittance as Remittance835,
+  RemittanceClaim,
+} from '@/modules/x12/x835.reader';
 import { isRejection } from '@/modules/x12/x999.reader';
 import { BillingProviders } from '../claim-billing-provider';
 import type { ClaimChange, ClaimMoved } from '../claim-transitions';
@@ -35,14 +39,32 @@ export interface Work {
   unmatched: number;
 }
 
+/** One account's remittance of an 835 payment: its CLPs, and the PLB it gets. */
+export interface AccountRemittance {
+  reportId: string;
+  remittance: Remittance835;
+  accountId: string;
+  clps: RemittanceClaim[];
+  /** The account's claims, by code (a CLP naming none of them is unmatched). */
+  byCode: Map<string, Claim>;
+  providerAdjustments: ProviderAdjustment[];
+  /** BPR02, or the account's share of a payment polled for several accounts. */
+  paymentAmount: string;
+}
+
 /**
  * Applies a parsed claim report to the claims it names, inside the report's transaction
- * (CONTRACT §16): 999/TA1 rejections, 277CA acceptances and rejections, and 835 remittances
- * (stored once per account, payer and TRN02). A claim moves only along the lifecycle's arrows;
- * the moves and webhook deliveries are collected in `work` for after the commit.
+ * (CONTRACT §16): 999/TA1 rejections, 277CA acceptances and rejections, and an uploaded 835's
+ * remittances (stored once per account, payer and TRN02; a polled 835's go through
+ * PolledRemittanceApplier, per account). A claim moves only along the lifecycle's arrows; the
+ * moves and webhook deliveries are collected in `work` for after the commit. A polled report
+ * names claims of any account: what it would move of two accounts (a control number or a 277CA
+ * claim shared by chance) moves none, and the operator's log says so.
  */
 @Injectable()
 export class ClaimReportApplier {
+  private readonly logger = new Logger(ClaimReportApplier.name);
+
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly transitions: ClaimTransitions,
@@ -62,7 +84,7 @@ export class ClaimReportApplier {
   ): Promise<void> {
     const scope = origin.accountId ? { accountId: origin.accountId } : {};
     for (const ta1 of report.interchangeAcknowledgments) {
-      const claims = await this.byControlNumber(tx, scope, ta1.controlNumber);
+      const claims = await this.byControlNumber(tx, reportId, scope, ta1.controlNumber);
       count(work, claims.length);
       if (ta1.status.code !== 'R') continue;
       for (const c of claims)
@@ -75,7 +97,7 @@ export class ClaimReportApplier {
     for (const group of report.groupAcknowledgments) {
       const groupRejected = isRejection(group.status.code);
       for (const set of group.sets) {
-        const claims = await this.byControlNumber(tx, scope, set.setControlNumber);
+        const claims = await this.byControlNumber(tx, reportId, scope, set.setControlNumber);
         count(work, claims.length);
         if (!isRejection(set.status.code) && !(groupRejected && set.status.code === '')) continue;
         for (const c of claims)
@@ -87,7 +109,7 @@ export class ClaimReportApplier {
       }
       if (group.sets.length === 0 && groupRejected) {
         // A group rejected as a whole (AK9*R without AK2): its 837Ps by GS06.
-        const claims = await this.byControlNumber(tx, scope, group.groupControlNumber);
+        const claims = await this.byControlNumber(tx, reportId, scope, group.groupControlNumber);
         count(work, claims.length);
         const detail = `999: the 837P functional group ${group.groupControlNumber} was rejected: ${[group.status, ...group.syntaxErrors].map((e) => `${e.description} (${e.code})`).join('. ')}.`;
         for (const c of claims)
@@ -96,12 +118,17 @@ export class ClaimReportApplier {
     }
     for (const ack of report.claimAcknowledgments) {
       for (const claimAck of ack.claims) {
-        const claim = await this.claims.byCodeOrTrace(
-          scope,
-          claimAck.patientControlNumber,
-          claimAck.clearinghouseTrace,
-          tx,
+        const found = this.ofOneAccount(
+          reportId,
+          await this.claims.byCodeOrTrace(
+            scope,
+            claimAck.patientControlNumber,
+            claimAck.clearinghouseTrace,
+            tx,
+          ),
         );
+        const claim =
+          found.find((c) => c.code === claimAck.patientControlNumber) ?? found[0] ?? null;
         count(work, claim ? 1 : 0);
         if (!claim || !claimAck.outcome) continue;
         await this.move(tx, claim, work, {
@@ -117,89 +144,92 @@ export class ClaimReportApplier {
         });
       }
     }
-    for (const r of report.remittances) await this.applyRemittance(tx, reportId, r, scope, work);
+    if (!origin.accountId) return;
+    for (const r of report.remittances)
+      await this.applyRemittance(tx, reportId, r, origin.accountId, work);
   }
 
+  /** An uploaded 835: every CLP goes in the uploader's remittance, matched to its claims or not. */
   private async applyRemittance(
     tx: Tx,
     reportId: string,
     r: Remittance835,
-    scope: ClaimScope,
+    accountId: string,
     work: Work,
   ): Promise<void> {
     const codes = [...new Set(r.claims.map((c) => c.patientControlNumber))];
-    const found = await this.claims.byCodes(scope, codes, tx);
-    const byCode = new Map(found.map((c) => [c.code, c]));
-    const accounts = scope.accountId
-      ? [scope.accountId]
-      : [...new Set(found.map((c) => c.accountId))];
-    if (accounts.length === 0) {
-      // A polled 835 naming no claim of any account: kept as the stored report only.
-      count(work, 0, r.claims.length);
-      return;
+    const found = await this.claims.byCodes({ accountId }, codes, tx);
+    await this.recordRemittance(
+      tx,
+      {
+        reportId,
+        remittance: r,
+        accountId,
+        clps: r.claims,
+        byCode: new Map(found.map((c) => [c.code, c])),
+        providerAdjustments: r.providerAdjustments,
+        paymentAmount: r.paymentAmount,
+      },
+      work,
+    );
+  }
+
+  /**
+   * Stores one account's remittance (once per account, payer and TRN02), fills its claims'
+   * `remittance` and moves them, and records `remittance.received` with its GET body.
+   */
+  async recordRemittance(tx: Tx, a: AccountRemittance, work: Work): Promise<void> {
+    const { remittance: r, byCode, accountId } = a;
+    const entries = a.clps.map((c) =>
+      remittanceEntry(c, byCode.get(c.patientControlNumber)?.code ?? null),
+    );
+    const matched = entries.filter((e) => e.claim_code !== null).length;
+    const remittanceId = await this.remittances.insertOnce(
+      {
+        accountId,
+        reportId: a.reportId,
+        payerId: r.payerId.slice(0, 80),
+        payerName: r.payerName.slice(0, 80),
+        traceNumber: r.traceNumber.slice(0, 80),
+        paymentAmount: a.paymentAmount,
+        paymentMethod: r.paymentMethod,
+        paidAt: r.paidAt,
+        claims: entries,
+        providerAdjustments: a.providerAdjustments.map(providerAdjustmentEntry),
+        claimsMatched: matched,
+        claimsUnmatched: entries.length - matched,
+      },
+      tx,
+    );
+    count(work, matched, entries.length - matched);
+    if (remittanceId === null) return; // this payment was received before
+    for (const c of a.clps) {
+      const claim = byCode.get(c.patientControlNumber);
+      if (!claim) continue;
+      const remittance = claimRemittance(remittanceId, r, c);
+      const status = statusFromClp(c.statusCode);
+      const moved = status
+        ? await this.move(tx, claim, work, {
+            status,
+            detail: describeClp(r, c),
+            set: { remittance },
+            nextInMs: null,
+          })
+        : false;
+      // A supplemental payment (or a CLP02 23/25) changes the remittance, not the state.
+      if (!moved) await this.claims.update(claim.id, { remittance }, tx);
     }
-    for (const accountId of accounts) {
-      const mine = r.claims.filter((c) => {
-        const claim = byCode.get(c.patientControlNumber);
-        return !claim || claim.accountId === accountId;
-      });
-      const entries = mine.map((c) => {
-        const claim = byCode.get(c.patientControlNumber);
-        return remittanceEntry(c, claim ? claim.code : null);
-      });
-      const matched = entries.filter((e) => e.claim_code !== null).length;
-      const remittanceId = await this.remittances.insertOnce(
-        {
-          accountId,
-          reportId,
-          payerId: r.payerId.slice(0, 80),
-          payerName: r.payerName.slice(0, 80),
-          traceNumber: r.traceNumber.slice(0, 80),
-          paymentAmount: r.paymentAmount,
-          paymentMethod: r.paymentMethod,
-          paidAt: r.paidAt,
-          claims: entries,
-          providerAdjustments: r.providerAdjustments.map((p) => ({
-            reason: p.reason,
-            reference: p.reference,
-            amount: formatDecimal4(p.amount)!,
-            fiscal_period_end: p.fiscalPeriodEnd,
-          })),
-          claimsMatched: matched,
-          claimsUnmatched: entries.length - matched,
-        },
-        tx,
-      );
-      count(work, matched, entries.length - matched);
-      if (remittanceId === null) continue; // this payment was received before
-      for (const c of mine) {
-        const claim = byCode.get(c.patientControlNumber);
-        if (!claim) continue;
-        const remittance = claimRemittance(remittanceId, r, c);
-        const status = statusFromClp(c.statusCode);
-        const moved = status
-          ? await this.move(tx, claim, work, {
-              status,
-              detail: describeClp(r, c),
-              set: { remittance },
-              nextInMs: null,
-            })
-          : false;
-        // A supplemental payment (or a CLP02 23/25) changes the remittance, not the state.
-        if (!moved) await this.claims.update(claim.id, { remittance }, tx);
-      }
-      const row = await this.remittances.getById(remittanceId, tx);
-      work.deliveries.push(
-        ...(await this.outbox.recordEventInTx(tx, {
-          accountId,
-          topic: 'remittance',
-          event: EVENT_REMITTANCE_RECEIVED,
-          resourceKey: `remittance:${remittanceId}`,
-          resourceUid: remittanceId,
-          body: JSON.stringify(RemittanceResponse.from(row)),
-        })),
-      );
-    }
+    const row = await this.remittances.getById(remittanceId, tx);
+    work.deliveries.push(
+      ...(await this.outbox.recordEventInTx(tx, {
+        accountId,
+        topic: 'remittance',
+        event: EVENT_REMITTANCE_RECEIVED,
+        resourceKey: `remittance:${remittanceId}`,
+        resourceUid: remittanceId,
+        body: JSON.stringify(RemittanceResponse.from(row)),
+      })),
+    );
   }
 
   private async move(tx: Tx, claim: Claim, work: Work, change: ClaimChange): Promise<boolean> {
@@ -210,13 +240,41 @@ export class ClaimReportApplier {
   }
 
   /** The claims whose 837P interchange had this control number (ISA13 = GS06 = ST02). */
-  private byControlNumber(tx: Tx, scope: ClaimScope, controlNumber: string): Promise<Claim[]> {
-    if (!/^\d{1,9}$/.test(controlNumber)) return Promise.resolve([]);
-    return this.claims.byControlNumber(scope, Number(controlNumber), tx);
+  private async byControlNumber(
+    tx: Tx,
+    reportId: string,
+    scope: ClaimScope,
+    controlNumber: string,
+  ): Promise<Claim[]> {
+    if (!/^\d{1,9}$/.test(controlNumber)) return [];
+    return this.ofOneAccount(
+      reportId,
+      await this.claims.byControlNumber(scope, Number(controlNumber), tx),
+    );
+  }
+
+  /** `claims` when they are one account's; none (logged for the operator) when not. */
+  private ofOneAccount(reportId: string, claims: Claim[]): Claim[] {
+    const accounts = new Set(claims.map((c) => c.accountId)).size;
+    if (accounts <= 1) return claims;
+    this.logger.warn(
+      { report: reportId, claims: claims.map((c) => c.code), accounts },
+      'claim report names claims of several accounts: none moved',
+    );
+    return [];
   }
 }
 
-function count(work: Work, matched: number, unmatched = matched === 0 ? 1 : 0): void {
+export function providerAdjustmentEntry(p: ProviderAdjustment) {
+  return {
+    reason: p.reason,
+    reference: p.reference,
+    amount: formatDecimal4(p.amount)!,
+    fiscal_period_end: p.fiscalPeriodEnd,
+  };
+}
+
+export function count(work: Work, matched: number, unmatched = matched === 0 ? 1 : 0): void {
   work.matched += matched;
   work.unmatched += unmatched;
 }

@@ -6,7 +6,7 @@ import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/clai
 import { CallFailure } from '@/modules/insurers/clearinghouse/clearinghouse-http';
 import { X12ParseError } from '@/modules/x12/x12.errors';
 import { ClaimReportsRepository } from './claim-reports.repository';
-import { ClaimReportsService } from './claim-reports.service';
+import { PolledReports } from './polled-reports';
 
 /** Pages read per tick: a backlog drains over a few ticks instead of holding one for long. */
 const MAX_PAGES_PER_TICK = 20;
@@ -14,7 +14,7 @@ const MAX_PAGES_PER_TICK = 20;
 /**
  * Polls the clearinghouse's reports (CONTRACT §16, CLEARINGHOUSE_REPORTS_URL) every
  * CLAIM_REPORTS_INTERVAL_MS in worker processes: lists new reports, fetches each, stores and
- * applies it (ClaimReportsService, keyed by the report's upstream id), and only then deletes it
+ * applies it (PolledReports, keyed by the report's upstream id), and only then deletes it
  * upstream. Killed between the store and the delete, the next tick lists the report again, finds
  * it stored, changes nothing and deletes it. The list's page token is kept in PostgreSQL
  * (claim_report_polls), so a restart goes on where the last page left off.
@@ -27,7 +27,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
     @InjectConfig() config: AppConfig,
     private readonly stored: ClaimReportsRepository,
     private readonly client: ClaimsClearinghouseClient,
-    private readonly reports: ClaimReportsService,
+    private readonly reports: PolledReports,
   ) {
     super(config);
   }
@@ -62,11 +62,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
     try {
       if (!(await this.stored.isStored(id))) {
         const x12 = await this.client.fetchReport(id, timeoutMs);
-        const outcome = await this.reports.ingest(x12, {
-          accountId: null,
-          source: 'poller',
-          externalId: id,
-        });
+        const outcome = await this.reports.ingest(x12, id);
         this.logger.log(
           { report: id, type: outcome.type, duplicate: outcome.duplicate },
           'report stored',

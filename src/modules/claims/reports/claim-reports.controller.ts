@@ -157,7 +157,8 @@ export class RemittancesController {
   @ApiOperation({ summary: 'Get the 835 a remittance came in' })
   @ApiParam({ name: 'id', example: REMITTANCE_ID })
   @ApiOkResponse({
-    description: 'The interchange as received.',
+    description:
+      "The interchange as uploaded; for one the poller took, only this account's part of it (its own CLP loops).",
     content: {
       'text/plain': {
         schema: { type: 'string' },

@@ -98,11 +98,6 @@ export class ClaimReportsRepository {
     });
   }
 
-  /** The report's interchange as received (it must exist). */
-  async x12Of(id: string): Promise<string> {
-    return (await this.db.getRepository(ClaimReport).findOneByOrFail({ id })).x12;
-  }
-
   /** Whether the clearinghouse's report `externalId` is stored. */
   async isStored(externalId: string): Promise<boolean> {
     const rows: unknown[] = await this.db.query(

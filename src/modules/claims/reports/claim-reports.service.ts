@@ -15,6 +15,7 @@ import {
   RemittanceResponse,
   RemittanceSummaryResponse,
 } from './dto/remittance.response';
+import { PolledReportsRepository } from './polled-reports.repository';
 import type { Remittance } from './remittance.entity';
 import { RemittancesRepository } from './remittances.repository';
 
@@ -24,7 +25,7 @@ const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ReportOrigin {
-  /** The uploading account (only its claims are matched); null: any account's (the poller). */
+  /** The uploading account (only its claims are matched); null: any account's (PolledReports). */
   accountId: string | null;
   source: ClaimReportSource;
   /** The clearinghouse's report id, for the poller. */
@@ -61,6 +62,7 @@ export class ClaimReportsService {
     private readonly transitions: ClaimTransitions,
     private readonly outbox: WebhookOutbox,
     private readonly applier: ClaimReportApplier,
+    private readonly polled: PolledReportsRepository,
   ) {}
 
   async ingest(text: string, origin: ReportOrigin): Promise<ReportOutcome> {
@@ -158,10 +160,15 @@ export class ClaimReportsService {
     return RemittanceResponse.from(await this.remittance(accountId, id));
   }
 
-  /** The interchange the remittance came in (its 835). */
+  /**
+   * The 835 the remittance came in: the account's own upload as received, or the account's part
+   * of a polled interchange (never another account's claims).
+   */
   async remittanceX12(accountId: string, id: string): Promise<string> {
     const r = await this.remittance(accountId, id);
-    return this.reports.x12Of(r.reportId);
+    const x12 = await this.polled.accountX12(r.reportId, accountId);
+    if (x12 === null) throw new NotFoundError(`The 835 of remittance ${id} is not kept.`);
+    return x12;
   }
 
   private async remittance(accountId: string, id: string): Promise<Remittance> {
@@ -171,7 +178,7 @@ export class ClaimReportsService {
   }
 }
 
-function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
+export function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
   return {
     id: r.id,
     type: r.type,

@@ -1,0 +1,20 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Issue 40: an 837P's control number (ISA13 = GS06 = ST02) was a random 9-digit number, and the
+ * 999, TA1 and 277CA reports that come back name a claim by it: two claims with the same number
+ * (another account's, by chance) were moved by one report. The numbers now come from one
+ * sequence of the deployment, 1 to 999999999 (ISA13 is 9 digits), starting again at 1 after
+ * 999999999 (a claim that old has long had its reports).
+ */
+export class X12ControlNumbers1795551000000 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(
+      `CREATE SEQUENCE x12_control_numbers AS integer MINVALUE 1 MAXVALUE 999999999 CYCLE`,
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP SEQUENCE x12_control_numbers`);
+  }
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Database } from '@/database/database';
+import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { readClaimReport } from '@/modules/x12/claim-report.reader';
+import { split835 } from '@/modules/x12/x835.split';
+import { ClaimTransitions } from '../claim-transitions';
+import { ClaimReportApplier, type Work } from './claim-report-apply';
+import { ClaimReportsRepository } from './claim-reports.repository';
+import { type ReportOutcome, summary } from './claim-reports.service';
+import { PolledRemittanceApplier } from './polled-remittance-apply';
+import { PolledReportsRepository } from './polled-reports.repository';
+
+/**
+ * A report taken by the poller (CONTRACT §16): it belongs to no account and may name claims of
+ * any. It is stored whole for the operator only; each account gets its own part of an 835 (the
+ * only interchange `GET .../remittances/{id}/x12/` answers it), its own remittance and webhook;
+ * what no account owns waits for the operator (`reports:unmatched`). A 999, TA1 or 277CA moves
+ * the claims of one account at most (ClaimReportApplier). Stored once per upstream id, applied
+ * in the same transaction; moves and webhook deliveries go after the commit.
+ */
+@Injectable()
+export class PolledReports {
+  private readonly logger = new Logger(PolledReports.name);
+
+  constructor(
+    private readonly database: Database,
+    private readonly reports: ClaimReportsRepository,
+    private readonly parts: PolledReportsRepository,
+    private readonly transitions: ClaimTransitions,
+    private readonly outbox: WebhookOutbox,
+    private readonly applier: ClaimReportApplier,
+    private readonly remittances: PolledRemittanceApplier,
+  ) {}
+
+  async ingest(text: string, externalId: string): Promise<ReportOutcome> {
+    const parsed = readClaimReport(text);
+    const origin = { accountId: null, source: 'poller' as const, externalId };
+    const received = {
+      accountId: null,
+      externalId,
+      contentSha256: createHash('sha256').update(text).digest('hex'),
+    };
+    const work: Work = { moved: [], deliveries: [], matched: 0, unmatched: 0 };
+    const outcome = await this.database.transaction(async (tx) => {
+      const id = await this.reports.insertOnce(
+        { ...received, source: 'poller', type: parsed.type, x12: text, warnings: parsed.warnings },
+        tx,
+      );
+      if (id === null)
+        return { ...summary(await this.reports.getReceived(received, tx)), duplicate: true };
+      await this.applier.apply(tx, id, parsed, origin, work);
+      if (parsed.remittances.length > 0) {
+        const owners = await this.remittances.apply(tx, id, parsed.remittances, work);
+        await this.parts.insertParts(
+          id,
+          split835(text, (code) => owners.get(code) ?? null),
+          tx,
+        );
+      }
+      await this.reports.setCounts(id, work.matched, work.unmatched, tx);
+      return {
+        id,
+        type: parsed.type,
+        claims_matched: work.matched,
+        claims_unmatched: work.unmatched,
+        duplicate: false,
+      };
+    });
+    for (const m of work.moved) await this.transitions.afterCommit(m);
+    await this.outbox.dispatch(work.deliveries);
+    this.logger.log(
+      {
+        report: outcome.id,
+        type: outcome.type,
+        matched: outcome.claims_matched,
+        unmatched: outcome.claims_unmatched,
+        duplicate: outcome.duplicate,
+        warnings: parsed.warnings.length,
+      },
+      'polled claim report processed',
+    );
+    return outcome;
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { PolledReportsRepository } from './polled-reports.repository';
+import { UnmatchedRemittances } from './unmatched-remittances.service';
+
+/** For the operator's CLI: the list without the claims module's queues and workers. */
+@Module({
+  providers: [PolledReportsRepository, UnmatchedRemittances],
+  exports: [UnmatchedRemittances],
+})
+export class UnmatchedRemittancesModule {}
