@@ -8,6 +8,7 @@ import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig } from '@/config/env';
+import { loadMigrationConfig } from '@/config/migration';
 
 /**
  * CONTRACT §19: the manifests in deploy/ validate against the Kubernetes schemas. Each document is
@@ -135,6 +136,34 @@ const byRole = (role: string) =>
 const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
   Object.entries(selector).every(([k, v]) => labels?.[k] === v);
 const podLabels = (d: any): Record<string, string> => d.spec.template.metadata.labels;
+const secretNamed = (name: string) => of('Secret').find((x) => x.metadata.name === name);
+const [RUNTIME_SECRET, MIGRATION_SECRET] = ['vision-secrets', 'vision-migration-secrets'];
+
+/** Every secret value a workload's containers can read: `secret/key`, from envFrom, env and volumes. */
+function secretsReadBy(workload: any): string[] {
+  const pod = workload.spec.template.spec;
+  const wholeSecret = (name: string) => {
+    const secret = secretNamed(name);
+    if (!secret)
+      throw new Error(`${workload.metadata.name} names a Secret not in deploy/: ${name}`);
+    return Object.keys(secret.stringData ?? secret.data ?? {}).map((k) => `${name}/${k}`);
+  };
+  const fromVolumes = (pod.volumes ?? []).flatMap((v: any) => [
+    ...(v.secret ? wholeSecret(v.secret.secretName) : []),
+    ...(v.projected?.sources ?? []).flatMap((s: any) =>
+      s.secret ? wholeSecret(s.secret.name) : [],
+    ),
+  ]);
+  const fromContainers = [...(pod.initContainers ?? []), ...pod.containers].flatMap((c: any) => [
+    ...(c.envFrom ?? []).flatMap((e: any) => (e.secretRef ? wholeSecret(e.secretRef.name) : [])),
+    ...(c.env ?? []).flatMap((e: any) => {
+      const ref = e.valueFrom?.secretKeyRef;
+      return ref ? [`${ref.name}/${ref.key}`] : [];
+    }),
+  ]);
+  return [...new Set([...fromVolumes, ...fromContainers])].sort();
+}
+
 const containers = (kinds: string[]) =>
   manifests
     .filter((m) => kinds.includes(m.doc.kind))
@@ -202,13 +231,17 @@ describe('deploy/ Kubernetes manifests', () => {
   it('names only settings the service reads, and the ConfigMap with the Secret passes its parser', () => {
     const read = namesReadBySrc();
     expect(read.has('DATABASE_URL') && read.has('SESSION_SECRET')).toBe(true);
-    const [configMap, secret] = [of('ConfigMap')[0], of('Secret')[0]];
+    const [configMap, secret] = [of('ConfigMap')[0], secretNamed(RUNTIME_SECRET)];
     const envNames = containers(['Deployment', 'Job']).flatMap((c) =>
       (c.env ?? []).map((e: any) => e.name),
     );
-    const names = [...Object.keys(configMap.data), ...Object.keys(secret.stringData), ...envNames];
+    const names = [
+      ...Object.keys(configMap.data),
+      ...of('Secret').flatMap((x) => Object.keys(x.stringData)),
+      ...envNames,
+    ];
     expect(names.filter((n) => !read.has(n))).toEqual([]);
-    for (const n of ['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'APP_ENCRYPTION_KEY']) {
+    for (const n of ['DATABASE_URL', 'REDIS_URL', 'APP_ENCRYPTION_KEY', 'SESSION_SECRET']) {
       expect(Object.keys(secret.stringData)).toContain(n);
     }
 
@@ -217,7 +250,7 @@ describe('deploy/ Kubernetes manifests', () => {
     const placeholders = Object.keys(secret.stringData).filter((k) =>
       /^REPLACE/.test(secret.stringData[k]),
     );
-    expect(placeholders.length).toBeGreaterThanOrEqual(6);
+    expect(placeholders.length).toBeGreaterThanOrEqual(5);
     let refused: string[] = [];
     try {
       loadConfig(env, false);
@@ -246,6 +279,34 @@ describe('deploy/ Kubernetes manifests', () => {
       expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true });
       expect(c.volumeMounts.map((v: any) => v.mountPath)).toContain(config.mailDir);
     }
+  });
+
+  it('API and worker pods read no migration credential; the migration Job reads nothing else', () => {
+    const migration = secretNamed(MIGRATION_SECRET);
+    expect(Object.keys(migration.stringData)).toEqual(['DATABASE_MIGRATION_URL']);
+    for (const d of deployments) {
+      const read = secretsReadBy(d);
+      expect(read).toContain(`${RUNTIME_SECRET}/DATABASE_URL`);
+      expect(read.filter((k) => k.startsWith(`${MIGRATION_SECRET}/`))).toEqual([]);
+      expect(read.filter((k) => k.endsWith('/DATABASE_MIGRATION_URL'))).toEqual([]);
+    }
+    const [job] = of('Job');
+    expect(secretsReadBy(job)).toEqual([`${MIGRATION_SECRET}/DATABASE_MIGRATION_URL`]);
+    // Nor does any Secret other than the Job's hold the migration URL, under any key.
+    for (const x of of('Secret').filter((x) => x.metadata.name !== MIGRATION_SECRET)) {
+      expect(Object.keys(x.stringData)).not.toContain('DATABASE_MIGRATION_URL');
+    }
+
+    // What the Job is given is enough: the migration CLI's parser (ormconfig.ts) refuses the
+    // placeholder, and with a real value connects straight to PostgreSQL, past the pooler.
+    const configMap = of('ConfigMap')[0].data;
+    const jobEnv = { ...configMap, ...migration.stringData };
+    expect(() => loadMigrationConfig(jobEnv)).toThrow(/DATABASE_MIGRATION_URL: must/);
+    const direct = 'postgres://vision_owner:pw@postgres:5432/vision';
+    expect(loadMigrationConfig({ ...jobEnv, DATABASE_MIGRATION_URL: direct })).toMatchObject({
+      databaseUrl: direct,
+      databasePooler: 'none',
+    });
   });
 
   it('selectors match pod labels; PDBs, HPAs and the Service target existing Deployments', () => {

@@ -1,75 +1,14 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { QueueSweeper, QueueWorkers } from '@/common/queue/queue-workers';
 import { MAIL_QUEUE } from '@/modules/mail/mail.queue';
 import { createTestApp, flushRedisPrefix, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { TestSmtp } from './support/fake-smtp';
 import { bullQueue, waitForIdleQueue } from './support/queues';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: Buffer;
-}
-
-/** A real SMTP server in the test process; `reject` lets a test refuse the next messages. */
-class TestSmtp {
-  readonly received: Received[] = [];
-  /** Answers for the next DATA commands (e.g. 451 = try later); empty → accept. */
-  readonly dataAnswers: number[] = [];
-  /** Recipients refused with 550 (a permanent error). */
-  readonly refusedRecipients = new Set<string>();
-  private server!: SMTPServer;
-  port = 0;
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onRcptTo: (address, _session, callback) => {
-        if (this.refusedRecipients.has(address.address)) {
-          const err = Object.assign(new Error('No such user here'), { responseCode: 550 });
-          return callback(err);
-        }
-        callback();
-      },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const answer = this.dataAnswers.shift();
-          if (answer) {
-            return callback(
-              Object.assign(new Error('Mailbox busy, try again later'), { responseCode: answer }),
-            );
-          }
-          this.received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as AddressInfo).port;
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** Polls until `check` returns a value (bounded: fails after `timeoutMs`). */
 async function waitFor<T>(

@@ -98,6 +98,7 @@ export class ConfigError extends Error {
 // Development-only fallbacks. Production refuses to start without real values.
 const DEV_ENCRYPTION_KEY = '0'.repeat(64);
 const DEV_SESSION_SECRET = 'development-session-secret-change-me';
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vision';
 // 1 min, 5 min, 15 min, 1 h, 2 h, 4 h, 8 h, 8 h: 9 attempts spread over about 23.4 hours.
 const DEFAULT_RETRY_SCHEDULE = '60,300,900,3600,7200,14400,28800,28800';
 
@@ -123,10 +124,7 @@ export function loadConfig(
     /\/+$/,
     '',
   );
-  const databaseUrl = url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/vision', [
-    'postgres:',
-    'postgresql:',
-  ]);
+  const databaseUrl = url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']);
   // Unset: one process per CPU, less one for a PostgreSQL on this machine (src/config/database.ts).
   const processes = defaultProcessCount(databaseUrl, availableParallelism());
   const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);

@@ -87,9 +87,25 @@ export class MailProcessor implements JobHandler {
           last_error: error,
         });
       this.logger.warn(
-        { mail: id, attempt, permanent, err: error },
+        { mail: id, attempt, permanent, ...sendFailure(e) },
         final ? 'mail failed for good' : 'mail failed; will retry',
       );
     }
   }
+}
+
+/**
+ * What a log line may say about a failed send: the error's kind, nodemailer's code, the SMTP
+ * command and reply code. Never the message: an SMTP server's answer echoes recipients
+ * (`550 5.1.1 <patient@example.com>: Recipient address rejected`). The whole answer stays in
+ * `mail_messages.last_error`, beside the recipient it names.
+ */
+export function sendFailure(e: unknown): Record<string, string | number> {
+  const { name, code, command, responseCode } = (e ?? {}) as Record<string, unknown>;
+  const out: Record<string, string | number> = {};
+  if (typeof name === 'string') out.error = name;
+  if (typeof code === 'string') out.code = code;
+  if (typeof command === 'string') out.command = command;
+  if (typeof responseCode === 'number') out.responseCode = responseCode;
+  return out;
 }

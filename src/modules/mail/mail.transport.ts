@@ -16,7 +16,20 @@ export interface OutgoingMessage {
 }
 
 /** Raised for an answer that retrying cannot fix (5xx: bad recipient, refused message). */
-export class PermanentMailError extends Error {}
+export class PermanentMailError extends Error {
+  override readonly name = 'PermanentMailError';
+  /** nodemailer's code (`EENVELOPE`), the SMTP command refused (`RCPT TO`), the reply code. */
+  readonly code?: string;
+  readonly command?: string;
+  readonly responseCode: number;
+
+  constructor(refusal: Error & { code?: string; command?: string; responseCode: number }) {
+    super(refusal.message);
+    this.code = refusal.code;
+    this.command = refusal.command;
+    this.responseCode = refusal.responseCode;
+  }
+}
 
 /**
  * Sends over SMTP (`SMTP_URL`) with nodemailer. Without `SMTP_URL` (development), each message is
@@ -78,9 +91,10 @@ export class MailTransport implements OnModuleDestroy {
       const info = (await this.transporter.sendMail(mail)) as { response?: string };
       return `smtp: ${info.response ?? 'accepted'}`;
     } catch (e) {
-      const code = (e as { responseCode?: number }).responseCode;
+      const refusal = e as Error & { responseCode?: number };
+      const code = refusal.responseCode;
       if (code !== undefined && code >= 500 && code < 600) {
-        throw new PermanentMailError((e as Error).message);
+        throw new PermanentMailError({ ...refusal, message: refusal.message, responseCode: code });
       }
       throw e;
     }
