@@ -1,9 +1,8 @@
 import type { CookieOptions, Response } from 'express';
 
 /**
- * Which kind of session a cookie carries. Staff sessions only, for now: embedded sessions opened
- * inside another site's iframe will need a cookie of their own (cross-site: `SameSite=None`,
- * `Partitioned`), named and set here beside this one.
+ * Which kind of session a cookie carries: a staff session, or an embedded session opened inside
+ * another site's iframe (see `framedSessionCookie`).
  */
 export type SessionCookieKind = 'staff';
 
@@ -34,4 +33,23 @@ export function sessionCookie(publicUrl: string, kind: SessionCookieKind = 'staf
 export function clearSessionCookie(res: Response, publicUrl: string): void {
   const { name, options } = sessionCookie(publicUrl);
   res.clearCookie(name, options);
+}
+
+/**
+ * An embedded session opened inside an iframe over https: the same cookie, sent cross-site
+ * (`SameSite=None`, which browsers accept only with `Secure`) and partitioned by the framing
+ * site (`Partitioned`, CHIPS): browsers that block third-party cookies still keep a partitioned
+ * one, and it is never sent to the service outside that site's frames. Staff sessions, and an
+ * embed link opened outside a frame, keep `SameSite=Lax` unpartitioned. Over http no browser
+ * sends a cookie into another site's frame, so nothing changes there.
+ */
+export function framedSessionCookie(
+  cookie: { sameSite?: unknown; secure?: unknown; partitioned?: unknown },
+  publicUrl: string,
+  fetchDest: string | undefined,
+): void {
+  if (!publicUrl.startsWith('https://') || fetchDest !== 'iframe') return;
+  cookie.sameSite = 'none';
+  cookie.secure = true;
+  cookie.partitioned = true;
 }

@@ -12,7 +12,7 @@ import { auditContextOf, securityEvent, userContext } from '@/modules/audit/secu
 import { IframeSessionService } from '@/modules/iframe-session/iframe-session.service';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
 import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from './embedded-session';
-import { clearSessionCookie } from './session-cookie';
+import { clearSessionCookie, framedSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { ENROL_PATH } from './two-factor-gate';
@@ -213,6 +213,8 @@ export class WebAuthController {
         });
       }
       this.signIn(req, user);
+      // Inside the vendor's iframe (the browser says so), the cookie must cross sites.
+      framedSessionCookie(req.session.cookie, this.config.publicUrl, req.get('sec-fetch-dest'));
       req.session.embedded = true;
       req.session.embeddedSession = {
         entryPoint: redeemed.entryPoint,
