@@ -1,5 +1,5 @@
 /**
- * Scenario 7 (CONTRACT §13): a batch of sandbox checks, and single checks meanwhile. Figures: the
+ * Scenario 7 (docs/api.md, Batches): a batch of sandbox checks, and single checks meanwhile. Figures: the
  * time to accept the batch (the POST), the time until its last item finished, its throughput,
  * and the latency of single checks (POST until the result is no longer `processing`) started one
  * after another while the batch runs. Driven from the orchestrator (bench/run.ts) through Api.

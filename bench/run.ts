@@ -169,7 +169,7 @@ function serviceEnv(port: number, topology: Record<string, string> = {}): NodeJS
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
-    // Loopback only: no TLS for PUBLIC_URL or the bench's webhook receiver (CONTRACT §20).
+    // Loopback only: no TLS for PUBLIC_URL or the bench's webhook receiver (SECURITY.md).
     ALLOW_INSECURE_HTTP: 'true',
     PORT: String(port),
     DATABASE_URL,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pooler tests (npm run test:pooler, CONTRACT §19) run the service behind Debian's PgBouncer
+# The pooler tests (npm run test:pooler, docs/architecture.md, Behind a connection pooler) run the service behind Debian's PgBouncer
 # (1.18 on bookworm). Install it when missing (as root through apt-get, as on this project's
 # machines); otherwise say what to do.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A throwaway PgBouncer in transaction pooling mode in front of the local PostgreSQL, for the
-# pooler test run (npm run test:pooler, CONTRACT §19): stock settings plus
+# pooler test run (npm run test:pooler, docs/architecture.md, Behind a connection pooler): stock settings plus
 # `ignore_startup_parameters = extra_float_digits`, as a production PgBouncer would have them.
 #
 #   PGBOUNCER_DIR=$(mktemp -d) scripts/pgbouncer.sh start   # prints the port it listens on

@@ -73,11 +73,11 @@ import { RedisModule } from '@/modules/redis/redis.module';
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     // Order matters: the key guard identifies the key, the throttler counts it, then the key's
-    // scopes are checked against the route's (CONTRACT §14).
+    // scopes are checked against the route's (SECURITY.md).
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
     { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
     { provide: APP_GUARD, useExisting: ScopeGuard },
-    // The audit trail of patient data (CONTRACT §14), for API keys and web users alike: last,
+    // The audit trail of patient data (SECURITY.md), for API keys and web users alike: last,
     // so it arms only calls every other guard let through. It never refuses.
     { provide: APP_GUARD, useExisting: AuditGuard },
   ],

@@ -43,7 +43,7 @@ export function configureApp(app: NestExpressApplication): void {
       'The application must be created with createHttpAdapter() (case-sensitive routes).',
     );
   app.useLogger(app.get(Logger));
-  // TRUST_PROXY (CONTRACT §20): whose X-Forwarded-For names the client. Sign-in throttling and the
+  // TRUST_PROXY (SECURITY.md): whose X-Forwarded-For names the client. Sign-in throttling and the
   // audit trail key on req.ip, so trusting too much lets anyone pick their own IP.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   app.disable('x-powered-by');

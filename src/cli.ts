@@ -19,7 +19,7 @@ import { UnmatchedReportsCommand } from '@/cli/reports.commands';
 import { UnmatchedRemittancesModule } from '@/modules/claims/reports/unmatched-remittances.module';
 import { describeError, fail, print } from '@/cli/output';
 
-/** Admin commands (CONTRACT §9). Each prints exactly one JSON line on success. */
+/** Admin commands (README.md, Configuration). Each prints exactly one JSON line on success. */
 
 interface CreateAccountOptions {
   name: string;

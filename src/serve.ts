@@ -47,7 +47,7 @@ export async function runApi(config: AppConfig, { announce }: { announce: boolea
 
 /**
  * What the first start against an empty database prints about the demo account: outside
- * production, its credentials, once (never logged). In production (CONTRACT §20) credentials
+ * production, its credentials, once (never logged). In production (SECURITY.md) credentials
  * never reach a console or a log collector: the account is named, and its owner sets them.
  */
 export function demoBanner(

@@ -17,7 +17,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 10_000)
 
 /**
  * Each process caches the keys it has seen, so an authenticated request costs one query; a
- * revocation in any process reaches every cache at once (CONTRACT §2).
+ * revocation in any process reaches every cache at once (docs/api.md, Authentication).
  */
 describe('API key cache across processes', () => {
   let one: TestApp;
@@ -91,7 +91,7 @@ describe('API key cache across processes', () => {
     expect((await request(two.app.getHttpServer()).get(PATH).set(b.auth)).status).toBe(200);
   });
 
-  it('signs out an embedded session in another process once its key is revoked, asking no query before (CONTRACT §20)', async () => {
+  it('signs out an embedded session in another process once its key is revoked, asking no query before (SECURITY.md)', async () => {
     const a = await createAccount(one.app, { iframeEnabled: true });
     await warm(a);
     const minted = await request(one.app.getHttpServer())

@@ -24,7 +24,7 @@ import { createAccount, TestAccount } from './support/factories';
 
 const READ_SCOPES = ALL_SCOPES.filter((s) => s.endsWith(':read'));
 
-describe('API key scopes (CONTRACT §14)', () => {
+describe('API key scopes (SECURITY.md)', () => {
   let t: TestApp;
   let a: TestAccount;
   let fx: Fixtures;
@@ -160,7 +160,7 @@ describe('API key scopes (CONTRACT §14)', () => {
     ).rejects.toThrow(/api_keys_scopes_check/);
   });
 
-  describe('webhooks carry only what the key may read (CONTRACT §20, issue 27)', () => {
+  describe('webhooks carry only what the key may read (SECURITY.md, issue 27)', () => {
     const hooks = () => '/api/auth/v1/webhooks/';
     let hookId: string;
     let deliveryId: string;

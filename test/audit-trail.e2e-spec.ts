@@ -49,7 +49,7 @@ interface EventRow {
   ip: string | null;
 }
 
-describe('audit trail (CONTRACT §14)', () => {
+describe('audit trail (SECURITY.md)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;
@@ -101,7 +101,7 @@ describe('audit trail (CONTRACT §14)', () => {
       const res = await send(t.app, sample, a.auth, requestId);
       expect({ key, status: res.status }).toEqual({ key, status: sample.status });
       const all = await eventsOf(requestId);
-      // Security events (CONTRACT §20) are recorded beside patient data: exactly where expected.
+      // Security events (SECURITY.md) are recorded beside patient data: exactly where expected.
       const security = all
         .filter((e) => isSecurityEvent(e.resource_type))
         .map((e) => `${e.resource_type} ${e.action}`);

@@ -68,7 +68,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.max(0, Math.ceil(sorted.length * p) - 1)];
 
 /**
- * CONTRACT §13: a running batch does not delay single checks, and no insurer gets more than
+ * docs/api.md, Batches: a running batch does not delay single checks, and no insurer gets more than
  * INSURER_CONCURRENCY calls at once, counted over two app instances sharing PostgreSQL and Redis
  * (the limit lives in Redis, so it holds across processes).
  */

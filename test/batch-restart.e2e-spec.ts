@@ -7,7 +7,7 @@ import { createAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
 
 /**
- * CONTRACT §13: a batch survives restarts like single requests do. The database is the record of
+ * docs/api.md, Batches: a batch survives restarts like single requests do. The database is the record of
  * what is due: a batch accepted by an API process whose jobs were lost with Redis is run by a
  * worker started later (the sweeper re-enqueues its overdue items), and the watchdog does not
  * time items that never started.

@@ -16,7 +16,7 @@ function item(i: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-/** CONTRACT §13: batch eligibility. */
+/** docs/api.md, Batches: batch eligibility. */
 describe('eligibility batches', () => {
   let t: TestApp;
   let a: TestAccount;

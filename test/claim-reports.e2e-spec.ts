@@ -49,8 +49,8 @@ interface ClaimBody {
   remittance: ({ remittance_id: string } & Record<string, unknown>) | null;
 }
 
-/** CONTRACT §16: 999, TA1, 277CA and 835 reports move claims and record remittances. */
-describe('claim reports and remittances (CONTRACT §16)', () => {
+/** docs/api.md, Claim reports and remittances: 999, TA1, 277CA and 835 reports move claims and record remittances. */
+describe('claim reports and remittances (docs/api.md, Claim reports and remittances)', () => {
   let fake: FakeClaimsClearinghouse;
   let t: TestApp;
   let a: TestAccount;

@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
 /**
- * CONTRACT §16's migration: the `reversed` state, the claim's remittance and status check count,
+ * the Claim reports and remittances section's (docs/api.md) migration: the `reversed` state, the claim's remittance and status check count,
  * claim reports, remittances (once per account, payer and TRN02), the poller's page token and
  * the `remittance` webhook topic; down takes them out (a reversed claim goes back to
  * `accepted`, a webhook loses the topic), up puts them back.

@@ -18,7 +18,7 @@ import { TestReceiver } from './support/receiver';
 
 const API_KEY = 'claims-key-123';
 const NPI = '1234567893';
-/** What a location needs before its claims go electronic (CONTRACT §15). */
+/** What a location needs before its claims go electronic (docs/api.md, Claims). */
 const IDENTITY = {
   npi: NPI,
   organization_name: 'Clear Sight Optometry',
@@ -85,8 +85,8 @@ interface ClaimBody {
   } | null;
 }
 
-/** CONTRACT §12: claims go out as 837P (or paper), and are followed to a final state. */
-describe('claim submission and lifecycle (CONTRACT §12)', () => {
+/** docs/api.md, Claim lifecycle: claims go out as 837P (or paper), and are followed to a final state. */
+describe('claim submission and lifecycle (docs/api.md, Claim lifecycle)', () => {
   let fake: FakeClaimsClearinghouse;
   let t: TestApp;
   let a: TestAccount;
@@ -105,7 +105,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
         X12_RECEIVER_ID: 'CLEARINGHOUSE',
         INSURER_PAYER_IDS: 'insurer:vision:vsp=VSP01',
         CLAIM_STATUS_INTERVAL_MS: '300',
-        // CONTRACT §16: 276/277 only for insurers that answer it, a few times per claim.
+        // docs/api.md, Claim reports and remittances: 276/277 only for insurers that answer it, a few times per claim.
         INSURER_CLAIM_STATUS: 'insurer:vision:vsp',
         CLAIM_STATUS_MAX_CHECKS: '6',
         CLAIM_SUBMIT_RETRY_BASE_MS: '100',
@@ -116,7 +116,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
       },
     });
     a = await createAccount(t.app);
-    // The practice's provider identity (CONTRACT §10, §15): the 837P's billing provider.
+    // The practice's provider identity (docs/api.md, Real insurers and Claims): the 837P's billing provider.
     await http()
       .patch(`/api/auth/v1/locations/${a.locationCode}/`)
       .set(a.auth)
@@ -184,7 +184,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(x12.headers['content-type']).toMatch(/^text\/plain/);
     expect(x12.text).toBe(sent.x12);
     expect(read837(x12.text).patientControlNumber).toBe(created.code);
-    // CONTRACT §15: the 837P the service sent conforms to the guide, here and independently.
+    // docs/api.md, Claims: the 837P the service sent conforms to the guide, here and independently.
     expect(check837Structure(sent.x12, { patientPaid: true })).toEqual([]);
     expect(sent.x12).toContain('~AMT*F5*1200.75~');
     expect(sent.x12).toContain('~NM1*82*1*RUIZ*ANA****XX*1245319599~PRV*PE*PXC*152W00000X~');
@@ -218,7 +218,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(fake.submissionsFor(created.code)).toHaveLength(2);
   });
 
-  it('retries a claim the clearinghouse took before its answer was lost as the same interchange, with the same Idempotency-Key (CONTRACT §15)', async () => {
+  it('retries a claim the clearinghouse took before its answer was lost as the same interchange, with the same Idempotency-Key (docs/api.md, Claims)', async () => {
     fake.onSubmit('Timeout', { kind: 'store-then-timeout', id: 'CH-TAKEN' });
     const created = await create(claimBody('Timeout'));
     const claim = await waitForStatus(created.code, 'submitted');
@@ -403,7 +403,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(receiver.forPath('/eligibility')).toEqual([]);
   });
 
-  it('stops checking a claim after CLAIM_STATUS_MAX_CHECKS answers that decide nothing: it waits for reports (CONTRACT §16)', async () => {
+  it('stops checking a claim after CLAIM_STATUS_MAX_CHECKS answers that decide nothing: it waits for reports (docs/api.md, Claim reports and remittances)', async () => {
     const created = await create(claimBody('Undecided'));
     await waitForStatus(created.code, 'submitted');
     const db = t.app.get(DataSource);
@@ -418,7 +418,7 @@ describe('claim submission and lifecycle (CONTRACT §12)', () => {
     expect(fake.statusCalls.filter((c) => c.claimCode === created.code)).toHaveLength(6);
   });
 
-  it('keeps a paper claim ready_to_mail until POST .../mailed/ moves it to submitted (CONTRACT §21)', async () => {
+  it('keeps a paper claim ready_to_mail until POST .../mailed/ moves it to submitted (docs/api.md, Errors)', async () => {
     const m = await createAccount(t.app);
     await http()
       .post('/api/auth/v1/webhooks/')

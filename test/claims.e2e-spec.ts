@@ -40,7 +40,7 @@ function vspClaim(): Record<string, any> {
         cost: '145.00',
         diagnosis_codes: ['H52.13'],
       },
-      // Two lenses at 45 each: `cost` is the price of one unit (CONTRACT §5).
+      // Two lenses at 45 each: `cost` is the price of one unit (docs/api.md, Claims).
       { codes: ['V2100'], date: '2026-11-14', quantity: '2', cost: 45, diagnosis_codes: [] },
       { codes: ['v2020'], date: '2026-11-14', quantity: 1, cost: '75' },
     ],
@@ -61,7 +61,7 @@ const service = (cost: unknown = '10.00') => ({
   diagnosis_codes: ['H52.13'],
 });
 
-describe('claims (CONTRACT §5)', () => {
+describe('claims (docs/api.md, Claims)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;
@@ -130,7 +130,7 @@ describe('claims (CONTRACT §5)', () => {
 
       const got = await http().get(`/api/auth/v1/claims/${res.body.code}/`).set(a.auth);
       expect(got.status).toBe(200);
-      // The claims worker may have submitted it since (CONTRACT §12): the claim itself is the same.
+      // The claims worker may have submitted it since (docs/api.md, Claim lifecycle): the claim itself is the same.
       const { status: _s, status_history: _h, submission: _u, ...claimed } = res.body;
       expect(got.body).toMatchObject(claimed);
 

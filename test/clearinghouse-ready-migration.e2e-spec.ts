@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
 /**
- * CONTRACT §15's migration: locations stored before it (a 5-digit ZIP included) get the default
+ * the Claims section's (docs/api.md) migration: locations stored before it (a 5-digit ZIP included) get the default
  * taxonomy and no rendering provider; the database refuses a half-given rendering provider or a
  * malformed ZIP; down takes the columns out again, up puts them back.
  */

@@ -3,7 +3,7 @@ import { runCli } from './support/cli';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
-describe('CLI --scopes (CONTRACT §14)', () => {
+describe('CLI --scopes (SECURITY.md)', () => {
   let t: TestApp;
   let a: TestAccount;
 

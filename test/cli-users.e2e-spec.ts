@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { signIn } from './support/web-sign-in';
 
-/** CONTRACT §20: users:create and users:reset-password, the password on stdin, never argv. */
+/** SECURITY.md: users:create and users:reset-password, the password on stdin, never argv. */
 describe('CLI users', () => {
   let t: TestApp;
   let a: TestAccount;

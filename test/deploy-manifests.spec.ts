@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '@/config/env';
 import { loadMigrationConfig } from '@/config/migration';
 
 /**
- * CONTRACT §19: the manifests in deploy/ validate against the Kubernetes schemas. Each document is
+ * docs/architecture.md, Behind a connection pooler: the manifests in deploy/ validate against the Kubernetes schemas. Each document is
  * checked twice: against the JSON schema of its apiVersion/kind (kubernetes-models, generated from
  * Kubernetes' OpenAPI document: types, required fields, enums), and for unknown fields (those
  * schemas allow any, the API server's strict field validation refuses them) by type-checking the

@@ -4,7 +4,7 @@ import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
 
-/** CONTRACT §21: a Swagger UI explorer reads the operations and runs one with an API key. */
+/** docs/api.md, Errors: a Swagger UI explorer reads the operations and runs one with an API key. */
 describe('Swagger UI at /docs (real browser)', () => {
   let t: TestApp;
   let a: TestAccount;

@@ -41,7 +41,7 @@ function runInitScript(js: string): Json {
   return calls[0];
 }
 
-describe('Swagger UI at /docs (CONTRACT §21)', () => {
+describe('Swagger UI at /docs (docs/api.md, Errors)', () => {
   describe('outside production', () => {
     let t: TestApp;
     const http = () => request(t.app.getHttpServer());
@@ -84,7 +84,7 @@ describe('Swagger UI at /docs (CONTRACT §21)', () => {
       NODE_ENV: 'production',
       APP_ENCRYPTION_KEY: 'a'.repeat(64),
       SESSION_SECRET: 's'.repeat(32),
-      // What else production requires (CONTRACT §20).
+      // What else production requires (SECURITY.md).
       PUBLIC_URL: 'https://vision.example.test',
       PASSWORD_HASH_COST: '17',
     };

@@ -12,9 +12,9 @@ const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 
 /**
  * Issue 27: an embedded-session link opened the whole web application for 8 hours (renewed while
- * used), survived revocation of the key that minted it, and could create API keys. CONTRACT §20.
+ * used), survived revocation of the key that minted it, and could create API keys. SECURITY.md.
  */
-describe('embedded sessions stay embedded (CONTRACT §20)', () => {
+describe('embedded sessions stay embedded (SECURITY.md)', () => {
   let t: TestApp;
   let db: DataSource;
   let a: TestAccount;

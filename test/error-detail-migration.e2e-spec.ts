@@ -6,7 +6,7 @@ import { createAccount, TestAccount } from './support/factories';
 import request from 'supertest';
 
 /**
- * Bodies stored before CONTRACT §21 lack `error_detail`; the migration gives each stored head
+ * Bodies stored before docs/api.md, Errors lack `error_detail`; the migration gives each stored head
  * the key, as the renderer writes it today, and touches nothing else.
  */
 describe('migration: error_detail in stored eligibility bodies', () => {

@@ -31,7 +31,7 @@ function findItem(items: any[], code: string): any {
 
 const minOf = (a: string, b: string) => (toMinor(a) < toMinor(b) ? toMinor(a) : toMinor(b));
 
-describe('reimbursement estimates (CONTRACT §11)', () => {
+describe('reimbursement estimates (docs/api.md, Estimates)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;

@@ -16,7 +16,7 @@ const UNKNOWN_NOPE = `Unknown insurer code: ${NOPE}.`;
 const BAD_DATE = 'Date has wrong format. Use YYYY-MM-DD.';
 
 /**
- * Issue 26 part C, CONTRACT §2, §3 and §21: the errors a developer meets first say how to fix
+ * Issue 26 part C, docs/api.md, Authentication and Errors: the errors a developer meets first say how to fix
  * them, and all errors of one request come back in one answer.
  */
 describe('errors that help a newcomer', () => {
@@ -65,7 +65,7 @@ describe('errors that help a newcomer', () => {
     });
   }
 
-  describe('401 names the header to send (CONTRACT §2)', () => {
+  describe('401 names the header to send (docs/api.md, Authentication)', () => {
     it.each([
       ['a Bearer token', 'Bearer abc', 'Unknown authentication token type.'],
       ['a bare key', 'vk_abc', 'Unknown authentication token type.'],
@@ -88,7 +88,7 @@ describe('errors that help a newcomer', () => {
     });
   });
 
-  describe('a body that is not JSON is 415 (CONTRACT §21)', () => {
+  describe('a body that is not JSON is 415 (docs/api.md, Errors)', () => {
     const json = JSON.stringify({ insurer_code: DEMO, patient: patient() });
 
     it.each([
@@ -121,7 +121,7 @@ describe('errors that help a newcomer', () => {
     });
   });
 
-  describe('field errors and an unknown insurer in one answer (CONTRACT §3)', () => {
+  describe('field errors and an unknown insurer in one answer (docs/api.md, Errors)', () => {
     it('reports a bad date and an unknown insurer_code together', async () => {
       const res = await http()
         .post(ELIGIBILITY)
@@ -234,7 +234,7 @@ describe('errors that help a newcomer', () => {
     });
   });
 
-  describe('error_detail says why a check failed (CONTRACT §21)', () => {
+  describe('error_detail says why a check failed (docs/api.md, Errors)', () => {
     it('is in the V1 and V2 answers and on the web page of a failed Spectera check', async () => {
       // No clearinghouse in this suite: Spectera has no path (VSP would wait for a person).
       const uid = await startSearch(t.app, a.auth, {

@@ -73,7 +73,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
 
   const http = () => request(t.app.getHttpServer());
 
-  describe('API key authentication (CONTRACT §2)', () => {
+  describe('API key authentication (docs/api.md, Authentication)', () => {
     it('answers 401 "not provided" without an Authorization header', async () => {
       const res = await http().get('/api/auth/v1/locations/');
       expect(res.status).toBe(401);
@@ -148,7 +148,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
     });
   });
 
-  describe('error envelope (CONTRACT §3)', () => {
+  describe('error envelope (docs/api.md, Errors)', () => {
     it('reports a nested field error, an array-index error and several errors at once', async () => {
       const res = await http()
         .post('/api/auth/v1/_probe/')
@@ -266,13 +266,13 @@ describe('foundation: authentication, errors, locations, docs', () => {
         title: 'Uptown Vision',
         status: 'enabled',
         is_default: false,
-        // CONTRACT §10: the provider identity, unset until given.
+        // docs/api.md, Real insurers: the provider identity, unset until given.
         npi: null,
         organization_name: null,
         tax_id: null,
-        // CONTRACT §21: the street address the CMS-1500's boxes 32 and 33 print.
+        // docs/api.md, Errors: the street address the CMS-1500's boxes 32 and 33 print.
         address: null,
-        // CONTRACT §15: what an 837P needs besides.
+        // docs/api.md, Claims: what an 837P needs besides.
         taxonomy_code: '152W00000X',
         rendering_provider: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
@@ -327,7 +327,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
   });
 });
 
-describe('demo seed (CONTRACT §9)', () => {
+describe('demo seed (README.md, Configuration)', () => {
   it('creates the demo account once, on an empty database only, with a key that works', async () => {
     const t = await createTestApp();
     try {

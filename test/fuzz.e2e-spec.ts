@@ -24,7 +24,7 @@ import { TestReceiver } from './support/receiver';
 
 /**
  * Property-based tests: generated bad input against every endpoint. Whatever comes in, the answer
- * is never a 5xx, and every 4xx is `{"errors": {...}}` or `{"detail": "..."}` (CONTRACT §3).
+ * is never a 5xx, and every 4xx is `{"errors": {...}}` or `{"detail": "..."}` (docs/api.md, Errors).
  * At least 10,000 cases per run (FUZZ_SCALE multiplies the counts). The run prints its seed;
  * `FUZZ_SEED=<seed> npx jest test/fuzz.e2e-spec.ts` generates the same cases again (each property
  * draws from the same seeds, so `-t '<property>'` replays one alone).
@@ -560,7 +560,7 @@ describe('property-based: bad input never breaks the service', () => {
           headers: value === '' ? {} : { Authorization: value },
           body: endpoint.body?.(ctx),
         });
-        // CONTRACT §2: 401 {detail, hint} with WWW-Authenticate, whatever the header held.
+        // docs/api.md, Authentication: 401 {detail, hint} with WWW-Authenticate, whatever the header held.
         let body: unknown;
         try {
           body = JSON.parse(res.text);

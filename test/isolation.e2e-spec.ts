@@ -12,7 +12,7 @@ import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
 
 /**
- * Tenant isolation (CONTRACT §1): for every endpoint that takes an id, uid or code, account B's key
+ * Tenant isolation (docs/api.md, Conventions): for every endpoint that takes an id, uid or code, account B's key
  * on account A's object gets exactly what a missing object gets — same status, same body with
  * the id in place — and A's object is left as it was.
  */
@@ -133,7 +133,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         })
         .expect(201)
     ).body.batch_uid;
-    // A's remittance (CONTRACT §16): an 835 uploaded by A, its claims unmatched.
+    // A's remittance (docs/api.md, Claim reports and remittances): an 835 uploaded by A, its claims unmatched.
     await http()
       .post('/api/auth/v1/claim-reports/')
       .set(a.auth)
@@ -143,7 +143,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     ids.remittanceId = (
       await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200)
     ).body.result[0].id;
-    // CONTRACT §18: a VSP search of A waits for a person: its verification task.
+    // docs/api.md, Insurers and assisted verification: a VSP search of A waits for a person: its verification task.
     const vsp = await startSearch(t.app, a.auth, {
       insurer_code: 'insurer:vision:vsp',
       patient: searchPatient(),
@@ -503,7 +503,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     const [onA, onMissing] = [await c.send(ofA), await c.send(missing)];
     expect(shape(onA, ofA)).toEqual(shape(onMissing, missing));
     expect(onA.status).toBe(c.status);
-    // The answer names the id that was given (CONTRACT §3), and only that.
+    // The answer names the id that was given (docs/api.md, Errors), and only that.
     expect(JSON.stringify(onA.body)).toContain(ofA);
     if (c.status === 404) expect(Object.keys(onA.body as object)).toEqual(['detail']);
     else expect(Object.keys(onA.body as object)).toEqual(['errors']);

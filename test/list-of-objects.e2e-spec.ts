@@ -17,7 +17,7 @@ import { createAccount, TestAccount } from './support/factories';
 
 /**
  * Issue 19: an element of a list of objects that is not an object is a field error on its index
- * (CONTRACT §3), answered by validation for every such list, so no service ever sees it.
+ * (docs/api.md, Errors), answered by validation for every such list, so no service ever sees it.
  * The table holds every list of objects the API has; the first test fails when a DTO gains one
  * that is not in it (add a row) or that does not use NestedListField.
  */
@@ -51,7 +51,7 @@ interface ListOfObjects {
   pathFor?: (t: TestApp, a: TestAccount) => Promise<string>;
 }
 
-/** CONTRACT §18: a fresh VSP search's verification task, and its `complete` path. */
+/** docs/api.md, Insurers and assisted verification: a fresh VSP search's verification task, and its `complete` path. */
 async function completePath(t: TestApp, a: TestAccount): Promise<string> {
   const uid = await startSearch(t.app, a.auth, {
     insurer_code: 'insurer:vision:vsp',

@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeNpiRegistry } from './support/fake-npi-registry';
 
-/** A location's provider identity (CONTRACT §10) through the API and the web Locations page. */
+/** A location's provider identity (docs/api.md, Real insurers) through the API and the web Locations page. */
 describe('locations: provider identity', () => {
   let t: TestApp;
   let a: TestAccount;
@@ -103,7 +103,7 @@ describe('locations: provider identity', () => {
     expect(cleared.body.address).toBeNull();
   });
 
-  it('refuses a PO box and a ZIP without its +4 as field errors (CONTRACT §15)', async () => {
+  it('refuses a PO box and a ZIP without its +4 as field errors (docs/api.md, Claims)', async () => {
     const res = await http()
       .post('/api/auth/v1/locations/')
       .set(a.auth)
@@ -296,7 +296,7 @@ describe('locations: provider identity', () => {
       'No NPI: real insurers cannot be asked',
     );
 
-    // CONTRACT §15 on the page: the ZIP+4, a PO box and the rendering provider, by field.
+    // docs/api.md, Claims on the page: the ZIP+4, a PO box and the rendering provider, by field.
     const box = await post({
       npi: '1234567893',
       address_line1: 'PO Box 77',
@@ -362,7 +362,7 @@ function fieldErrors(html: string): string[] {
   );
 }
 
-describe('locations: the rendering provider is an individual, as the NPI registry says (CONTRACT §15)', () => {
+describe('locations: the rendering provider is an individual, as the NPI registry says (docs/api.md, Claims)', () => {
   const registry = new FakeNpiRegistry()
     .register('1245319599', 'NPI-1')
     .register('1234567893', 'NPI-2');

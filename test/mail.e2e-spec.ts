@@ -59,7 +59,7 @@ async function mailRow(t: TestApp, claimCode: string) {
   return rows[0];
 }
 
-describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
+describe('claim notification e-mail over SMTP (docs/api.md, Claims)', () => {
   const smtp = new TestSmtp();
   let t: TestApp;
   let a: TestAccount;
@@ -101,7 +101,7 @@ describe('claim notification e-mail over SMTP (CONTRACT §5)', () => {
     expect(message.to).toEqual(['maria.gonzalez@example.com']);
     expect(message.from).toBe('claims@clearsight.test');
     const mail: ParsedMail = await simpleParser(message.raw);
-    // No electronic route in this test: a paper claim, which the patient mails (CONTRACT §21).
+    // No electronic route in this test: a paper claim, which the patient mails (docs/api.md, Errors).
     expect(mail.subject).toBe(
       `Your vision claim ${code}: please sign and mail the attached form to VSP Vision Care`,
     );

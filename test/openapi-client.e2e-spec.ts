@@ -93,7 +93,7 @@ describe('a typed client generated from /docs-json', () => {
       link: { linked: 1 },
       claim: {
         code: expect.stringMatching(/^CLM[0-9A-Z]{8}$/),
-        // Created `ready` (CONTRACT §12); the claims worker may already have sent it when it is read.
+        // Created `ready` (docs/api.md, Claim lifecycle); the claims worker may already have sent it when it is read.
         status: 'ready',
         fetchedStatus: expect.stringMatching(/^(ready|submitted)$/),
         claimLine2: null,

@@ -170,14 +170,14 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .expect(201);
     const uid = await startSearch(t.app, a.auth, { patient: patient() });
     await waitForResult(t.app, a.auth, uid);
-    // A remittance (CONTRACT §16): an uploaded 835 is stored for the account, matched or not.
+    // A remittance (docs/api.md, Claim reports and remittances): an uploaded 835 is stored for the account, matched or not.
     await http()
       .post('/api/auth/v1/claim-reports/')
       .set(a.auth)
       .send({ x12: readFileSync(join(__dirname, 'x12/reports/835-two-sets.x12'), 'utf8') })
       .expect(202);
     const remittances = await http().get('/api/auth/v1/remittances/').set(a.auth).expect(200);
-    // CONTRACT §18: a VSP search waits for a person; its task, and the portal credentials a bot
+    // docs/api.md, Insurers and assisted verification: a VSP search waits for a person; its task, and the portal credentials a bot
     // reads with a key that holds `verification:credentials`.
     const vsp = await startSearch(t.app, a.auth, {
       insurer_code: 'insurer:vision:vsp',

@@ -128,7 +128,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       }
       if (schema.allOf && schema.nullable) problems.push(`${pointer}: allOf rejects null`);
       const name = pointer.split('/').pop()!;
-      // CONTRACT §16 names a remittance's payment date (BPR16, a date) `paid_at`.
+      // the Claim reports and remittances names a remittance section's (docs/api.md) payment date (BPR16, a date) `paid_at`.
       const dateNamedAt = name === 'paid_at' && /Remittance/.test(pointer);
       if (
         /_at$/.test(name) &&
@@ -349,7 +349,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
   it('passes the Redocly linter (recommended rules) without errors', async () => {
     const config = await createConfig({
       extends: ['recommended'],
-      // The contract's paths end with a slash (CONTRACT §1), which this rule forbids.
+      // The contract's paths end with a slash (docs/api.md, Conventions), which this rule forbids.
       rules: { 'no-path-trailing-slash': 'off' },
     });
     const problems = await lintFromString({

@@ -3,7 +3,7 @@ import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 
-describe('patient–eligibility links (CONTRACT §6)', () => {
+describe('patient–eligibility links (docs/api.md, Patients)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;

@@ -15,7 +15,7 @@ interface PatientBody {
   created_at: string;
 }
 
-describe('patients (CONTRACT §6)', () => {
+describe('patients (docs/api.md, Patients)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;

@@ -21,9 +21,9 @@ const PRODUCTION = {
 /**
  * Issue 27: production accepted an http PUBLIC_URL (no Secure cookie), http webhooks without a
  * secret and SMTP without TLS; API answers could be cached; claim e-mails sat in world-readable
- * files. CONTRACT §20.
+ * files. SECURITY.md.
  */
-describe('production refusals (CONTRACT §20)', () => {
+describe('production refusals (SECURITY.md)', () => {
   it('refuses an http PUBLIC_URL in production unless ALLOW_INSECURE_HTTP=true', () => {
     expect(() => loadConfig({ ...PRODUCTION, PUBLIC_URL: 'http://vision.example.test' })).toThrow(
       /PUBLIC_URL: must be https:\/\/ when NODE_ENV=production/,

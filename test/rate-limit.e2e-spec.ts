@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount } from './support/factories';
 
-describe('per-key rate limit (CONTRACT §2)', () => {
+describe('per-key rate limit (docs/api.md, Authentication)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -14,8 +14,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** CONTRACT §19: with Redis down, intake and reads go on; the rate limit is per process. */
-describe('Redis down (CONTRACT §19)', () => {
+/** docs/architecture.md, Behind a connection pooler: with Redis down, intake and reads go on; the rate limit is per process. */
+describe('Redis down (docs/architecture.md, Behind a connection pooler)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { TestReceiver } from './support/receiver';
 
-describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => {
+describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
   let t: TestApp;
   let a: TestAccount;
   let db: DataSource;
@@ -178,7 +178,7 @@ describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => 
     expect((await requestRow(uid)).purged_at).toBeNull();
   });
 
-  it("erases a verification task's plans, evidence and notes with its request (CONTRACT §18)", async () => {
+  it("erases a verification task's plans, evidence and notes with its request (docs/api.md, Insurers and assisted verification)", async () => {
     const hook = await http()
       .post('/api/auth/v1/webhooks/')
       .set(a.auth)
@@ -217,7 +217,7 @@ describe('retention of patient data (CONTRACT §14, PHI_RETENTION_DAYS)', () => 
     await http().delete(`/api/auth/v1/webhooks/${hook.body.id}/`).set(a.auth).expect(204);
   });
 
-  it('empties e-mails older than the limit once sent, keeping what they were about (CONTRACT §20)', async () => {
+  it('empties e-mails older than the limit once sent, keeping what they were about (SECURITY.md)', async () => {
     const insert = (status: string, days: number) =>
       db.query(
         `INSERT INTO mail_messages (account_id, kind, ref, to_address, subject, text_body, html_body,

@@ -12,9 +12,9 @@ const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 /**
  * Issue 27: throttling checked then counted (20 parallel guesses were all evaluated), an
  * IP-wide count refused the right password, `trust proxy` was fixed to loopback, and sign-ins,
- * two-factor and key changes left no trace in the audit trail. CONTRACT §20.
+ * two-factor and key changes left no trace in the audit trail. SECURITY.md.
  */
-describe('sign-in throttling and security events (CONTRACT §20)', () => {
+describe('sign-in throttling and security events (SECURITY.md)', () => {
   let t: TestApp;
   let db: DataSource;
 
@@ -173,7 +173,7 @@ describe('sign-in throttling and security events (CONTRACT §20)', () => {
   }
 });
 
-describe('TRUST_PROXY (CONTRACT §20)', () => {
+describe('TRUST_PROXY (SECURITY.md)', () => {
   const ipSeen = async (trustProxy: string | undefined, forwarded: string) => {
     const t = await createTestApp({
       env: trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy },

@@ -22,7 +22,7 @@ function benefitsOf(items: any[], out: Record<string, Record<string, string[]>> 
 }
 
 /**
- * CONTRACT §18 in a real browser: a VSP search (sent through the API) waits for a person; staff
+ * docs/api.md, Insurers and assisted verification in a real browser: a VSP search (sent through the API) waits for a person; staff
  * open Verifications, claim the task, type the benefits from the portal into the form, and the
  * search then answers exactly those benefits.
  */

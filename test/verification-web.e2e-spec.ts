@@ -83,8 +83,8 @@ function benefitsOf(items: any[], out: Record<string, Record<string, string[]>> 
   return out;
 }
 
-/** CONTRACT §18 in the web application: the Verifications page and a task's page. */
-describe('verifications web pages (CONTRACT §18)', () => {
+/** docs/api.md, Insurers and assisted verification in the web application: the Verifications page and a task's page. */
+describe('verifications web pages (docs/api.md, Insurers and assisted verification)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;

@@ -14,8 +14,8 @@ const VSP = 'insurer:vision:vsp';
 const EYEMED = 'insurer:vision:eye_med';
 const TASKS = '/api/auth/v1/verification-tasks/';
 
-/** CONTRACT §18: searches of payers without 270/271 become tasks a person answers. */
-describe('assisted verification (CONTRACT §18)', () => {
+/** docs/api.md, Insurers and assisted verification: searches of payers without 270/271 become tasks a person answers. */
+describe('assisted verification (docs/api.md, Insurers and assisted verification)', () => {
   let t: TestApp;
   let a: TestAccount;
   let b: TestAccount;

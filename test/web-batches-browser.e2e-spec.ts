@@ -8,7 +8,7 @@ import { createAccount, TestAccount } from './support/factories';
 
 const HEADER = 'first_name,last_name,dob,zipcode,member_id,insurer_code';
 
-/** CONTRACT §13 in the web application: upload a CSV, watch the progress, download the results. */
+/** docs/api.md, Batches in the web application: upload a CSV, watch the progress, download the results. */
 describe('web batch check (real browser)', () => {
   let t: TestApp;
   let a: TestAccount;

@@ -20,7 +20,7 @@ const PDFTOTEXT = '/usr/bin/pdftotext';
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 /**
- * CONTRACT §21 in the web application: a front desk files a claim from the New claim form (the
+ * docs/api.md, Errors in the web application: a front desk files a claim from the New claim form (the
  * API's validation, errors by each field), e-mails the patient, downloads the CMS-1500 and marks
  * it as mailed.
  */

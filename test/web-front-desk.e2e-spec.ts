@@ -11,7 +11,7 @@ type Agent = ReturnType<typeof request.agent>;
 
 const VSP = 'insurer:vision:vsp';
 const SPECTERA = 'insurer:vision:spectera';
-/** CONTRACT §18: the insurers a person checks on their portals by default, besides VSP here. */
+/** docs/api.md, Insurers and assisted verification: the insurers a person checks on their portals by default, besides VSP here. */
 const ASSISTED = [
   'insurer:vision:eye_med',
   'insurer:vision:superior',
@@ -21,7 +21,7 @@ const ASSISTED = [
 ];
 
 /**
- * What a front desk reads (CONTRACT §21, issue 26): "No plan found" never looks like a found
+ * What a front desk reads (docs/api.md, Errors, issue 26): "No plan found" never looks like a found
  * plan, the batch results and page say which rows need a call and why, the benefit table reads
  * without the tree's jargon, and the Passwords page asks only for logins a connection uses.
  */

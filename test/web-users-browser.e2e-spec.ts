@@ -8,7 +8,7 @@ import { createAccount, TestAccount } from './support/factories';
 import { waitUntil } from './support/queues';
 
 /**
- * CONTRACT §20 in a real browser: an admin invites a staff user, who sets a password from the
+ * SECURITY.md in a real browser: an admin invites a staff user, who sets a password from the
  * mailed link, cannot open the API keys page, changes the password and is thereby signed out in
  * another browser.
  */

@@ -15,7 +15,7 @@ import {
 } from './support/web-sign-in';
 
 /**
- * CONTRACT §20, people instead of one shared login: roles, invitations, password change and
+ * SECURITY.md, people instead of one shared login: roles, invitations, password change and
  * reset, sessions (list, end, timeouts), each over HTTP against the real application.
  */
 describe('web users, roles and sessions', () => {

@@ -173,7 +173,7 @@ describe('provider web application (real browser)', () => {
     await screenshot(page, 'patients');
   });
 
-  it('asks for the portal logins a person uses for the insurers checked by hand (CONTRACT §18), not for the sandbox', async () => {
+  it('asks for the portal logins a person uses for the insurers checked by hand (docs/api.md, Insurers and assisted verification), not for the sandbox', async () => {
     // The sandbox needs no sign-in and the X12 connector signs in to the clearinghouse itself;
     // the insurers a person checks on their portals (VSP, EyeMed and its network, Superior) do.
     await page.goto(`${base}/app/passwords/`);
@@ -239,7 +239,7 @@ describe('provider web application (real browser)', () => {
     await screenshot(page, 'locations');
   });
 
-  describe('embedded sessions (CONTRACT §7)', () => {
+  describe('embedded sessions (docs/api.md, Embedded sessions)', () => {
     let parent: http.Server;
     let parentOrigin: string;
     let framedSrc = '';

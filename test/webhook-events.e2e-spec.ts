@@ -6,7 +6,7 @@ import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { TestReceiver } from './support/receiver';
 
-/** CONTRACT §12/§13: webhooks subscribe to topics; the outbox records claim and batch events too. */
+/** docs/api.md, Claim lifecycle and Batches: webhooks subscribe to topics; the outbox records claim and batch events too. */
 describe('webhook events (topics)', () => {
   let t: TestApp;
   let a: TestAccount;

@@ -10,7 +10,7 @@ const API_KEY = 'ch-key-dep-30';
 const TIMMY = patient({ first_name: 'Timmy', last_name: 'Doe', dob: '2015-06-10' });
 const JANE = { first_name: 'Jane', last_name: 'Doe', dob: '1980-01-15', member_id: 'DV1234567' };
 
-/** CONTRACT §17: a dependent asked with `subscriber`, answered as the guide shapes it. */
+/** docs/api.md, Real insurers: a dependent asked with `subscriber`, answered as the guide shapes it. */
 describe('a dependent through the clearinghouse (fake clearinghouse on loopback)', () => {
   let fake: FakeClearinghouse;
   let t: TestApp;
@@ -68,7 +68,7 @@ describe('a dependent through the clearinghouse (fake clearinghouse on loopback)
   it('asks about the subscriber in 2000C and the patient in 2000D; the child comes back with the plan', async () => {
     fake.answer({
       kind: 'x12',
-      // SE02 ≠ ST02 as well: an envelope slip, tolerated (CONTRACT §17).
+      // SE02 ≠ ST02 as well: an envelope slip, tolerated (docs/api.md, Real insurers).
       build: (inquiry) =>
         dependent271({ trace: inquiry.dependent!.traces[0].trace }).replace(
           /SE\*(\d+)\*0001~/,

@@ -168,7 +168,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       id: expect.any(Number),
       full_name: 'TIMMY DOE',
       is_active: true,
-      // Only in-network benefits: the token rule of CONTRACT §4.
+      // Only in-network benefits: the token rule of docs/api.md, Eligibility.
       plan_token: expect.stringMatching(/^[0-9a-f]{64}$/),
       plan_token_expired_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     };
@@ -360,7 +360,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     expect(page).toContain('Davis Vision · attempt 1');
   });
 
-  it('Universal Search over an X12 insurer and one a person checks (CONTRACT §18): complete when both answered', async () => {
+  it('Universal Search over an X12 insurer and one a person checks (docs/api.md, Insurers and assisted verification): complete when both answered', async () => {
     const uid = await search({ insurer_code_list: [DAVIS, 'insurer:vision:vsp'], patient: JANE });
     const waiting = await waitUntil('the verification task', async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);

@@ -18,7 +18,7 @@ export async function passwordFromStdin(): Promise<string> {
 
 @Command({
   name: 'users:create',
-  description: 'Create a web user of an account (CONTRACT §20); the password is read from stdin',
+  description: 'Create a web user of an account (SECURITY.md); the password is read from stdin',
 })
 export class CreateUserCommand extends CommandRunner {
   constructor(private readonly users: UsersService) {

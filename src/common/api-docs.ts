@@ -19,7 +19,7 @@ export const NULL_ONLY_SCHEMA = { type: 'object', nullable: true, enum: [null] }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The contract's error answers (CONTRACT §2, §3). */
+/** The contract's error answers (docs/api.md, Authentication and Errors). */
 const ERROR_DOCS = {
   400: {
     description:
@@ -45,7 +45,8 @@ const ERROR_DOCS = {
     example: { detail: 'Not found.' },
   },
   409: {
-    description: 'The object is not in a state that allows this (held by another, or already done).',
+    description:
+      'The object is not in a state that allows this (held by another, or already done).',
     example: { detail: 'This task is already completed.' },
   },
   413: { description: 'Body over 1 MiB.', example: { detail: 'Request body too large.' } },

@@ -23,7 +23,7 @@ export const API_TAGS: Record<string, string> = {
   Locations: "The account's practice locations (`location_code`).",
   'Embedded session': 'A signed-in URL of the web application, for an iframe.',
   Audit:
-    'Who read or changed which patient record (CONTRACT §14): every eligibility result, ' +
+    'Who read or changed which patient record (SECURITY.md): every eligibility result, ' +
     'patient, claim and estimate touched by an API key or a web user. Append-only.',
   Health: 'Unauthenticated probes for load balancers and orchestrators.',
 };
@@ -113,7 +113,7 @@ export const WEBHOOK_EVENTS: {
     summary: 'An 835 remittance was received',
     description:
       'Sent to webhooks whose `events` hold `remittance`, once per remittance (an 835 payment, ' +
-      'stored once per payer and trace number; CONTRACT §16). The body is exactly the bytes of ' +
+      'stored once per payer and trace number; docs/api.md, Claim reports and remittances). The body is exactly the bytes of ' +
       '`GET /api/auth/v1/remittances/{id}/` when it was received, for every webhook `version`. ' +
       'The claims it pays, denies or reverses also reach `claim` webhooks as status changes.',
     payload: ref('RemittanceResponse'),
@@ -254,7 +254,7 @@ function pathParameterErrors(paths: OpenAPIObject['paths']): void {
   }
 }
 
-/** The contract's paths end with `/` (CONTRACT §1), the probes' too; the service answers both forms. */
+/** The contract's paths end with `/` (docs/api.md, Conventions), the probes' too; the service answers both forms. */
 function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['paths'] {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * Public codes (CONTRACT §1): prefix + 8 uppercase Crockford base32 characters from 40 random
+ * Public codes (docs/api.md, Conventions): prefix + 8 uppercase Crockford base32 characters from 40 random
  * bits, so codes are neither counters nor guessable. Callers retry on the (rare) unique clash.
  */
 export function generateCode(prefix: 'PAT' | 'CLM' | 'LOC'): string {
@@ -17,7 +17,7 @@ export function generateCode(prefix: 'PAT' | 'CLM' | 'LOC'): string {
 
 export const CODE_PATTERN = /^[A-Z]{3}[0-9A-HJKMNP-TV-Z]{8}$/;
 
-/** Generated request UIDs: 32 lowercase hex characters (CONTRACT §4). */
+/** Generated request UIDs: 32 lowercase hex characters (docs/api.md, Eligibility). */
 export function generateUid(): string {
   return randomBytes(16).toString('hex');
 }

@@ -1,4 +1,4 @@
-/** ISO 8601 with an explicit UTC offset (CONTRACT §1): `2026-11-21T13:51:16.926+00:00`. */
+/** ISO 8601 with an explicit UTC offset (docs/api.md, Conventions): `2026-11-21T13:51:16.926+00:00`. */
 export function isoWithOffset(d: Date): string {
   return d.toISOString().replace('Z', '+00:00');
 }

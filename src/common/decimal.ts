@@ -1,5 +1,5 @@
 /**
- * Money as decimal strings (CONTRACT §1): parsed into integer ten-thousandths (BigInt), never a
+ * Money as decimal strings (docs/api.md, Conventions): parsed into integer ten-thousandths (BigInt), never a
  * JS float, and printed with exactly four decimals.
  */
 

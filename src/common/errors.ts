@@ -1,6 +1,6 @@
 /**
  * The service's one error family: small domain errors thrown by services, guards and pipes; the
- * global exception filter maps each to the contract's envelope (CONTRACT §3) with its status and
+ * global exception filter maps each to the contract's envelope (docs/api.md, Errors) with its status and
  * headers. Services never build HTTP responses themselves, and never throw Nest's HttpExceptions
  * (the filter still maps those the framework throws itself: an unknown route, a body too large).
  */
@@ -66,7 +66,7 @@ export class ConflictError extends DomainError {
 }
 
 /**
- * 429 `{"detail": "..."}` from the rate limit (CONTRACT §2), with `Retry-After`: the seconds until
+ * 429 `{"detail": "..."}` from the rate limit (docs/api.md, Authentication), with `Retry-After`: the seconds until
  * the key may call again.
  */
 export class ThrottledError extends DomainError {

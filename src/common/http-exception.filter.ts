@@ -14,7 +14,7 @@ import { MSG } from './messages';
 import type { AppRequest } from './request-context';
 
 /**
- * The one place errors become HTTP answers (CONTRACT §3). Anything not recognised is a 500 with
+ * The one place errors become HTTP answers (docs/api.md, Errors). Anything not recognised is a 500 with
  * a fixed body; the stack goes to the log with the request id, never to the client.
  */
 @Catch()

@@ -34,7 +34,7 @@ export interface BodyLimits {
 
 const MIB = 1024 * 1024;
 
-/** CONTRACT §1: every route's limits unless it has its own. */
+/** docs/api.md, Conventions: every route's limits unless it has its own. */
 export const DEFAULT_BODY_LIMITS: BodyLimits = {
   limitBytes: MIB,
   maxValues: MAX_BODY_VALUES,
@@ -49,7 +49,7 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
 export const CLAIM_REPORT_MAX_BYTES = 5 * MIB;
 
 /**
- * Routes with their own limits. CONTRACT §13: a batch takes up to 10,000 eligibility request
+ * Routes with their own limits. docs/api.md, Batches: a batch takes up to 10,000 eligibility request
  * bodies in 16 MiB; its value cap scales with its item count (a full item, Universal Search
  * list included, has under 40 values), its depth cap stays.
  */
@@ -124,7 +124,7 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
     const url = req.url;
     if (!url.startsWith('/api/') && !url.startsWith('/health')) return pages(req, res, next);
     for (const [name, value] of api) res.setHeader(name, value);
-    // API answers carry patient data: no browser or proxy keeps a copy (CONTRACT §20).
+    // API answers carry patient data: no browser or proxy keeps a copy (SECURITY.md).
     if (url.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
     next();
   };
@@ -139,7 +139,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * A body the API would not read: sent to an API route, but not as JSON (no Content-Type, a
  * form, text). Unread, it looked like no body at all ("patient: This field is required."), which
- * sends a newcomer looking in the wrong place (CONTRACT §21). An empty body (Content-Length: 0)
+ * sends a newcomer looking in the wrong place (docs/api.md, Errors). An empty body (Content-Length: 0)
  * is no body, whatever its type.
  */
 function bodyNotJson(req: Request): boolean {

@@ -1,4 +1,4 @@
-/** DRF-style messages fixed by CONTRACT §3. */
+/** DRF-style messages fixed by docs/api.md, Errors. */
 export const MSG = {
   required: 'This field is required.',
   notNull: 'This field may not be null.',

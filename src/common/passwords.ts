@@ -112,7 +112,7 @@ export async function verifyPassword(
 
 /**
  * True when the hash was made at another cost than today's (an older, cheaper one): after a
- * successful sign-in, when the password is at hand, it is hashed again (CONTRACT §20).
+ * successful sign-in, when the password is at hand, it is hashed again (SECURITY.md).
  */
 export function needsRehash(stored: string): boolean {
   const parts = stored.split('$');

@@ -6,7 +6,7 @@ export interface AuthContext {
   apiKeyId: string;
   /** The key's display prefix: how the audit trail names it. */
   apiKeyPrefix: string;
-  /** The key's scopes (CONTRACT §14), as stored. */
+  /** The key's scopes (SECURITY.md), as stored. */
   scopes: string[];
 }
 

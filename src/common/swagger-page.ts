@@ -31,7 +31,7 @@ export function swaggerInitScript(document: OpenAPIObject): string {
 }
 
 /**
- * Swagger UI at /docs and the document at /docs-json (CONTRACT §21). Nest's module serves the
+ * Swagger UI at /docs and the document at /docs-json (docs/api.md, Errors). Nest's module serves the
  * page, its assets and the JSON; the init script is ours, registered first so Express routes
  * `/docs/swagger-ui-init.js` here and never to Nest's handler.
  */

@@ -17,7 +17,7 @@ export interface WebUser {
   userId: string;
   accountId: string;
   email: string;
-  /** CONTRACT §20; a session without one is granted nothing beyond staff. */
+  /** SECURITY.md; a session without one is granted nothing beyond staff. */
   role: 'admin' | 'staff';
 }
 

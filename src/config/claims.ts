@@ -1,7 +1,7 @@
 import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
- * Claim submission settings of CONTRACT §12, parsed from the environment by loadConfig. The
+ * Claim submission settings of docs/api.md, Claim lifecycle, parsed from the environment by loadConfig. The
  * endpoints share the clearinghouse account (credentials, X12 ids, payer ids) of §10.
  */
 export interface ClaimsConfig {
@@ -16,7 +16,7 @@ export interface ClaimsConfig {
   /** Submission attempts before a transient failure becomes final. */
   submitMaxAttempts: number;
   /**
-   * CONTRACT §16: the clearinghouse's report polling endpoint (999, 277CA, 835); null: reports
+   * docs/api.md, Claim reports and remittances: the clearinghouse's report polling endpoint (999, 277CA, 835); null: reports
    * come only by upload or in submit answers.
    */
   reportsUrl: string | null;

@@ -16,7 +16,7 @@ function problems(env: Record<string, string>): string[] {
   return [];
 }
 
-describe('clearinghouse settings (CONTRACT §10)', () => {
+describe('clearinghouse settings (docs/api.md, Real insurers)', () => {
   it('leaves real insurers unreachable when no endpoint is set, with the shipped payer ids', () => {
     expect(loadConfig({}).clearinghouse).toEqual({
       eligibilityUrl: null,

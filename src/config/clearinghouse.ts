@@ -1,7 +1,7 @@
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
 
 /**
- * Clearinghouse settings of CONTRACT §10, parsed from the environment by loadConfig. Kept apart
+ * Clearinghouse settings of docs/api.md, Real insurers, parsed from the environment by loadConfig. Kept apart
  * from env.ts so the X12 settings read as one block.
  */
 export type ClearinghouseAuth =

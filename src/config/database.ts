@@ -1,5 +1,5 @@
 /**
- * CONTRACT §19: how the service reaches PostgreSQL through a connection pooler, parsed from the
+ * docs/architecture.md, Behind a connection pooler: how the service reaches PostgreSQL through a connection pooler, parsed from the
  * environment by loadConfig (its fields are AppConfig's).
  */
 export type DatabasePooler = 'none' | 'transaction';

@@ -2,7 +2,7 @@ import { DEFAULT_PASSWORD_HASH_COST } from '@/common/passwords';
 import { availableParallelism } from 'node:os';
 
 /**
- * The one place that reads process.env. Every setting of CONTRACT §9 is parsed and validated here;
+ * The one place that reads process.env. Every setting of README.md, Configuration is parsed and validated here;
  * a bad value stops start-up with one line per variable (see `ConfigError`).
  */
 
@@ -35,7 +35,7 @@ export interface AppConfig extends DatabaseSettings {
   encryptionKey: Buffer;
   sessionSecret: string;
   rateLimitPerMinute: number;
-  /** CONTRACT §19: while Redis does not answer, each process admits this many per key per minute. */
+  /** docs/architecture.md, Behind a connection pooler: while Redis does not answer, each process admits this many per key per minute. */
   rateLimitFallbackPerMinute: number;
   /** Processes heartbeat in `service_processes` this often; 3 missed = dead, its leases released. */
   processHeartbeatMs: number;
@@ -45,27 +45,27 @@ export interface AppConfig extends DatabaseSettings {
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
   demoSeed: boolean;
-  /** CONTRACT §21: Swagger UI and /docs-json are served (public outside production by default). */
+  /** docs/api.md, Errors: Swagger UI and /docs-json are served (public outside production by default). */
   docsPublic: boolean;
-  /** NPPES NPI Registry read API (CONTRACT §15: a rendering provider is a type-1 NPI); null: off. */
+  /** NPPES NPI Registry read API (docs/api.md, Claims: a rendering provider is a type-1 NPI); null: off. */
   npiRegistryUrl: string | null;
   npiRegistryTimeoutMs: number;
   eligibilityWatchdogSeconds: number;
-  /** CONTRACT §18: how long a verifier's claim on a task lasts. */
+  /** docs/api.md, Insurers and assisted verification: how long a verifier's claim on a task lasts. */
   verificationLeaseMinutes: number;
-  /** CONTRACT §18: a task is due this long after it was created. */
+  /** docs/api.md, Insurers and assisted verification: a task is due this long after it was created. */
   verificationSlaMinutes: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
   searchConcurrency: number;
-  /** CONTRACT §10: the clearinghouse real insurers are asked through (X12 270/271). */
+  /** docs/api.md, Real insurers: the clearinghouse real insurers are asked through (X12 270/271). */
   clearinghouse: ClearinghouseConfig;
-  /** CONTRACT §12: where claims are submitted (837P) and followed up (276/277). */
+  /** docs/api.md, Claim lifecycle: where claims are submitted (837P) and followed up (276/277). */
   claims: ClaimsConfig;
   /** Longest wait for one insurer call; past it the insurer counts as unavailable (retried). */
   insurerTimeoutMs: number;
   /**
-   * CONTRACT §14: eligibility requests older than this many days lose their patient data (the
+   * SECURITY.md: eligibility requests older than this many days lose their patient data (the
    * daily retention job); null (unset) keeps everything.
    */
   phiRetentionDays: number | null;
@@ -73,19 +73,19 @@ export interface AppConfig extends DatabaseSettings {
   apiKeyCacheSeconds: number;
   /** API processes `npm start` runs (1 = everything in one process, as ROLE says). */
   webConcurrency: number;
-  /** CONTRACT §13: most concurrent calls to one insurer, across every process (batch items get the share singles leave). */
+  /** docs/api.md, Batches: most concurrent calls to one insurer, across every process (batch items get the share singles leave). */
   insurerConcurrency: number;
   /** Batch items run at once per worker process (each still waits for an insurer slot). */
   batchConcurrency: number;
   /**
-   * CONTRACT §20 `TRUST_PROXY`: which proxies' X-Forwarded-For names the client (sign-in
+   * SECURITY.md `TRUST_PROXY`: which proxies' X-Forwarded-For names the client (sign-in
    * throttling, the audit trail): a hop count, or addresses / CIDRs (and Express' names
    * `loopback`, `linklocal`, `uniquelocal`). Default `loopback`.
    */
   trustProxy: number | string[];
   /** Production with an `http://` PUBLIC_URL (cookies without Secure), said out loud. */
   allowInsecureHttp: boolean;
-  /** log2 of scrypt's N for new password hashes (CONTRACT §20: OWASP's 17 in production). */
+  /** log2 of scrypt's N for new password hashes (SECURITY.md: OWASP's 17 in production). */
   passwordHashCost: number;
 }
 
@@ -146,7 +146,7 @@ export function loadConfig(
     problems.push(`LOG_FORMAT: must be json or pretty (got "${logFormat}")`);
   }
 
-  // CONTRACT §20: production sessions and links travel over TLS only, unless said otherwise.
+  // SECURITY.md: production sessions and links travel over TLS only, unless said otherwise.
   const allowInsecureHttp = bool('ALLOW_INSECURE_HTTP', false);
   if (isProduction && publicUrl.startsWith('http://') && !allowInsecureHttp) {
     problems.push(

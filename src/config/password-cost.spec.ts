@@ -9,7 +9,7 @@ const PRODUCTION = {
   REDIS_URL: 'redis://127.0.0.1:6379',
 };
 
-describe('PASSWORD_HASH_COST (CONTRACT §20: scrypt at OWASP cost)', () => {
+describe('PASSWORD_HASH_COST (SECURITY.md: scrypt at OWASP cost)', () => {
   it("defaults to OWASP's 2^17 and takes a lower cost outside production only", () => {
     expect(loadConfig({ ...PRODUCTION }).passwordHashCost).toBe(17);
     expect(loadConfig({ PASSWORD_HASH_COST: '12' }).passwordHashCost).toBe(12);

@@ -4,7 +4,7 @@ import { buildDataSourceOptions } from './data-source';
 import { queryPrepared } from './pg-pool';
 import { connectionSettings, forPooler, PoolerClient, STATEMENT_TIMEOUT_MS } from './pooler';
 
-describe('DATABASE_POOLER (CONTRACT §19)', () => {
+describe('DATABASE_POOLER (docs/architecture.md, Behind a connection pooler)', () => {
   it('is none by default; transaction or a one-line error otherwise', () => {
     expect(loadConfig({}).databasePooler).toBe('none');
     expect(loadConfig({ DATABASE_POOLER: 'transaction' }).databasePooler).toBe('transaction');

@@ -15,7 +15,7 @@ export const POOLER_QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
  * Direct to PostgreSQL (`DATABASE_POOLER=none`): `statement_timeout` is a startup parameter, so it
  * holds for every statement of the session.
  *
- * Behind PgBouncer in transaction mode (`DATABASE_POOLER=transaction`, CONTRACT §19) a client owns
+ * Behind PgBouncer in transaction mode (`DATABASE_POOLER=transaction`, docs/architecture.md, Behind a connection pooler) a client owns
  * a server connection for one transaction only: PgBouncer refuses startup parameters it does not
  * track (`unsupported startup parameter: statement_timeout`), and a named prepared statement
  * parsed on one server connection is missing (or `already exists`) on the next. So:

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PgCluster, ROOT } from './infra';
 
-/** A scenario's database reached through PgBouncer in transaction mode (CONTRACT §19). */
+/** A scenario's database reached through PgBouncer in transaction mode (docs/architecture.md, Behind a connection pooler). */
 export interface PooledDatabase {
   /** The scenario's name (its database is `faults_<name>`). */
   name: string;

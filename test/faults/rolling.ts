@@ -15,7 +15,7 @@ async function isReady(svc: ServiceProcess): Promise<boolean> {
 }
 
 /**
- * CONTRACT §19, a rolling restart: two ROLE=api and two ROLE=worker processes under steady load;
+ * docs/architecture.md, Behind a connection pooler, a rolling restart: two ROLE=api and two ROLE=worker processes under steady load;
  * each in turn gets SIGTERM, is restarted, and is ready again before the next one. The load goes
  * through a balancer that sends each request to an API whose `/health/ready` answered 200 at its
  * last check (every 200 ms), as a load balancer would; SHUTDOWN_DELAY_MS=1000 gives it time to

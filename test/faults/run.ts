@@ -133,7 +133,7 @@ async function redisRestart(pg: PgCluster, redis: RedisServer, workDir: string):
       ...outage.notes,
     );
     figures.problems.push(...outage.problems);
-    // CONTRACT §19: PostgreSQL can store them, so no POST is refused for Redis.
+    // docs/architecture.md, Behind a connection pooler: PostgreSQL can store them, so no POST is refused for Redis.
     const refused = sent.filter((s) => s.status === 503).length;
     if (refused > 0) figures.problems.push(`${refused} POSTs answered 503 while Redis was down`);
     return figures;
@@ -354,7 +354,7 @@ async function main(): Promise<void> {
     );
     const scenarios: [string, (pg: PgCluster, r: RedisServer, w: string) => Promise<Figures>][] = [
       ['1 kill -9 mid-load', (p, r, w) => killAndRestart(p, r, w)],
-      // CONTRACT §19: the same behind PgBouncer in transaction mode (DATABASE_POOLER=transaction).
+      // docs/architecture.md, Behind a connection pooler: the same behind PgBouncer in transaction mode (DATABASE_POOLER=transaction).
       [
         '1b kill -9 mid-load behind PgBouncer',
         (p, r, w) => withPgBouncer(p, 'kill9pooled', (db) => killAndRestart(p, r, w, db)),

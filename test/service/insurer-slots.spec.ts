@@ -3,7 +3,7 @@ import { createTestContext, TestContext } from '../support/app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The per-insurer concurrency limit (CONTRACT §13) against the real Redis. */
+/** The per-insurer concurrency limit (docs/api.md, Batches) against the real Redis. */
 describe('InsurerSlots', () => {
   let t: TestContext;
   let slots: InsurerSlots;

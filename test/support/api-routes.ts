@@ -7,7 +7,7 @@ import { patient, startSearch, waitForResult } from './eligibility';
 import type { TestAccount } from './factories';
 
 /**
- * One working call of every route under /api/ (CONTRACT §14 tests): the audit-trail and scope
+ * One working call of every route under /api/ (SECURITY.md tests): the audit-trail and scope
  * specs walk the application's own route list and look each route up here, so a new route
  * without a sample fails them until it is added (with what it should record).
  */
@@ -24,7 +24,7 @@ export interface Fixtures {
   locationCode: string;
   /** A batch of two sandbox checks. */
   batchUid: string;
-  /** CONTRACT §18: VSP searches' verification tasks, one per route that changes a task. */
+  /** docs/api.md, Insurers and assisted verification: VSP searches' verification tasks, one per route that changes a task. */
   tasks: {
     read: string;
     claim: string;
@@ -35,7 +35,7 @@ export interface Fixtures {
   };
 }
 
-/** A valid `complete` of a verification task (CONTRACT §18). */
+/** A valid `complete` of a verification task (docs/api.md, Insurers and assisted verification). */
 export const COMPLETE_TASK_BODY = {
   plans: [
     {
@@ -107,7 +107,7 @@ export const CLAIM_BODY = {
   paid_amount: '145.00',
 };
 
-/** An accepted 999 (CONTRACT §16) for an 837P no claim sent: stored, matching nothing. */
+/** An accepted 999 (docs/api.md, Claim reports and remittances) for an 837P no claim sent: stored, matching nothing. */
 const SAMPLE_999 = [
   'ISA*00*          *00*          *ZZ*CLEARINGHOUSE  *ZZ*EYEPRACTICE    *260112*1031*^*00501*000000302*0*P*:~',
   'GS*FA*CLEARINGHOUSE*EYEPRACTICE*20260112*1031*302*X*005010X231A1~',
@@ -306,7 +306,7 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('verification_task', 'update', () => fx.tasks.info),
   }),
-  // `verification:credentials` is never part of a key's default (CONTRACT §18): refused.
+  // `verification:credentials` is never part of a key's default (docs/api.md, Insurers and assisted verification): refused.
   'GET /api/auth/v1/verification-tasks/:id/credentials/': (fx) => ({
     method: 'get',
     url: `${TASKS}/${fx.tasks.read}/credentials/`,

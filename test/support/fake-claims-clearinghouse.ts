@@ -10,7 +10,7 @@ export type SubmitStep =
   | {
       kind: 'accept';
       id?: string;
-      /** CONTRACT §16: a 277CA or 999 in the answer's `x12`, made for the claim taken. */
+      /** docs/api.md, Claim reports and remittances: a 277CA or 999 in the answer's `x12`, made for the claim taken. */
       report?: (claim: Claim837) => string;
     }
   | { kind: 'refuse'; errors: string[] }
@@ -58,7 +58,7 @@ export class FakeClaimsClearinghouse {
   readonly statusCalls: ReceivedStatusCall[] = [];
   private readonly submitScripts = new Map<string, SubmitStep[]>();
   private readonly statusScripts = new Map<string, StatusStep[]>();
-  /** CONTRACT §16: reports waiting upstream, in list order, until deleted. */
+  /** docs/api.md, Claim reports and remittances: reports waiting upstream, in list order, until deleted. */
   readonly reports: { seq: number; id: string; type: string; x12: string; createdAt: string }[] =
     [];
   private reportSeq = 0;

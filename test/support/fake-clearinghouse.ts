@@ -161,7 +161,7 @@ export class FakeClearinghouse {
   }
 
   private respond(step: Scripted, inquiry: Inquiry270, res: ServerResponse): void {
-    // CONTRACT §17: a 270 about a dependent carries its TRN in 2000D.
+    // docs/api.md, Real insurers: a 270 about a dependent carries its TRN in 2000D.
     const trace = inquiry.subscriber.traces[0]?.trace ?? inquiry.dependent?.traces[0]?.trace ?? '';
     switch (step.kind) {
       case 'found':

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 /**
  * Building blocks for the property-based tests: generators of bad input (wrong types, nulls,
  * huge strings and arrays, deep nesting, odd unicode, injection strings, bad dates and decimals),
- * body mutations, and the check every answer must pass (CONTRACT §3).
+ * body mutations, and the check every answer must pass (docs/api.md, Errors).
  */
 
 export const injectionStrings = [
@@ -427,7 +427,7 @@ function at(value: unknown, path: (string | number)[]): unknown {
   return v;
 }
 
-/** Is this an error tree of CONTRACT §3: `{"$": [strings]}` and/or nested trees, nothing else? */
+/** Is this an error tree of docs/api.md, Errors: `{"$": [strings]}` and/or nested trees, nothing else? */
 export function isErrorTree(tree: unknown, depth = 0): boolean {
   if (depth > 50 || tree === null || typeof tree !== 'object' || Array.isArray(tree)) return false;
   const entries = Object.entries(tree);
@@ -462,7 +462,7 @@ export function contractViolation(
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return `status ${status} body is not an object: ${text.slice(0, 200)}`;
   const b = body as Record<string, unknown>;
-  // CONTRACT §2: a 401 carries a `hint` beside its `detail`; every other error has one key.
+  // docs/api.md, Authentication: a 401 carries a `hint` beside its `detail`; every other error has one key.
   const keys = Object.keys(body).filter((k) => !(status === 401 && k === 'hint'));
   if (keys.length !== 1) return `status ${status} body has keys ${Object.keys(body).join(',')}`;
   if (status === 401 && (typeof b.hint !== 'string' || b.hint.length === 0))

@@ -167,7 +167,7 @@ export const HEADER_TO_SUBSCRIBER = [
 ];
 
 /**
- * The answer to a 270 that asked about a dependent (CONTRACT §17), as the guide shapes it: the
+ * The answer to a 270 that asked about a dependent (docs/api.md, Real insurers), as the guide shapes it: the
  * subscriber in 2000C without a trace or benefits, the patient (Timmy, a child sharing Jane's
  * member id) in 2000D with the echoed TRN, INS, the plan dates and the benefit lines; one 2110D
  * line answered with AAA 53.

@@ -22,7 +22,7 @@ export interface Inquiry270 {
   provider: Nm1;
   providerReferences: Reference[];
   subscriber: InquiredPerson;
-  /** 2000D: the patient when they are the subscriber's dependent (CONTRACT §17), else null. */
+  /** 2000D: the patient when they are the subscriber's dependent (docs/api.md, Real insurers), else null. */
   dependent: InquiredPerson | null;
   /** SE01 as sent (checked against the real count by the envelope reader). */
   segmentCount: number;

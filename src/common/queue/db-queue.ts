@@ -208,7 +208,7 @@ export abstract class DbQueue {
   }
 
   /**
-   * CONTRACT §18: row `id`, leased to `jobId`, waits for something outside the queue (a person's
+   * docs/api.md, Insurers and assisted verification: row `id`, leased to `jobId`, waits for something outside the queue (a person's
    * answer) until `wakeInTx` (see parkRow); answers what happened (`lost`: no lease held).
    */
   async park(

@@ -1,7 +1,7 @@
 /**
  * Field decorators for request DTOs, one file per kind; this barrel keeps
  * `@/common/validation/fields` the one import a DTO needs. Each decorator sets the
- * class-validator rules (with the DRF-style messages of CONTRACT §3) and the OpenAPI description
+ * class-validator rules (with the DRF-style messages of docs/api.md, Errors) and the OpenAPI description
  * in one place, so a DTO field reads as one line and the docs cannot drift from the validation.
  */
 export type { FieldOpts } from './base';

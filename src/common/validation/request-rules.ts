@@ -1,7 +1,7 @@
 import type { ErrorTree } from '../errors';
 
 /**
- * A whole-request rule of a body (CONTRACT §3: an unknown insurer code): given the raw body and
+ * A whole-request rule of a body (docs/api.md, Errors: an unknown insurer code): given the raw body and
  * the field errors already found, adds its messages to the tree (`$` of the object it is about).
  * It reads the raw body, so it must take any value; a field that has errors of its own is left
  * to them.

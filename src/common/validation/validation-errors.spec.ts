@@ -54,7 +54,7 @@ async function errorsOf(body: unknown): Promise<ErrorTree | null> {
   }
 }
 
-describe('the error tree of a request (CONTRACT §3)', () => {
+describe('the error tree of a request (docs/api.md, Errors)', () => {
   it('accepts a valid body', async () => {
     expect(await errorsOf(valid)).toBeNull();
   });

@@ -6,7 +6,7 @@ import { ITEMS, itemErrorsOf } from './item-errors';
 import { addRequestErrors } from './request-rules';
 
 /**
- * Turns class-validator's error tree into the CONTRACT §3 envelope: nested objects nest, array
+ * Turns class-validator's error tree into the docs/api.md, Errors envelope: nested objects nest, array
  * indexes become string keys, and every failing field of the request is reported at once.
  * Per field, a failed `presence` rule hides the others ("This field is required." says it all),
  * then a failed `type` rule hides the rest (no "too long" for a number).

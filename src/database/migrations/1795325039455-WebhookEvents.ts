@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §12/§13: webhooks subscribe to event topics (`eligibility` by default, `claim`,
+ * docs/api.md, Claim lifecycle and Batches: webhooks subscribe to event topics (`eligibility` by default, `claim`,
  * `batch`), and deliveries may be about a claim or a batch, not only an eligibility request:
  * such a delivery has no request_id and is made unique by its resource_key instead.
  */

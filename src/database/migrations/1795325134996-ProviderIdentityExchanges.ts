@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §10: a location's provider identity (a real insurer is asked under its NPI), and the
+ * docs/api.md, Real insurers: a location's provider identity (a real insurer is asked under its NPI), and the
  * insurer exchange log: every call to an insurer, per eligibility request. The log holds patient
  * data (the 270 and 271); it goes with its request and its account.
  */

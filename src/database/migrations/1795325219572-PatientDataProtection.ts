@@ -18,7 +18,7 @@ export class PatientDataProtection1795325219572 implements MigrationInterface {
   name = 'PatientDataProtection1795325219572';
 
   async up(q: QueryRunner): Promise<void> {
-    // CONTRACT §14 audit trail. No foreign key to accounts: the trail outlives what it names, and
+    // SECURITY.md audit trail. No foreign key to accounts: the trail outlives what it names, and
     // a cascade would be a DELETE the trigger below refuses.
     await q.query(`
       CREATE TABLE audit_events (

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §13: batch eligibility. A batch is a row of its own with counters kept by the
+ * docs/api.md, Batches: batch eligibility. A batch is a row of its own with counters kept by the
  * transaction that finishes each item (so completion happens once, under the batch's row lock);
  * its items are ordinary eligibility requests that carry the batch id.
  * - batch_key: the item's key in the batch (the keyset paginator pages on a uuid); keys are

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §12: claims are submitted by a worker (837P through the clearinghouse, or paper) and
+ * docs/api.md, Claim lifecycle: claims are submitted by a worker (837P through the clearinghouse, or paper) and
  * followed up until a final state. The claim row is its own queue row (job_due_at, attempts,
  * lease_job): due while it waits to be submitted or checked. E-mails may carry attachments
  * (the claim form PDF).

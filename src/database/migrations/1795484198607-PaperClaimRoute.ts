@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §21, the paper route: a paper claim waits `ready_to_mail` until someone marks it
+ * docs/api.md, Errors, the paper route: a paper claim waits `ready_to_mail` until someone marks it
  * mailed; the CMS-1500's boxes 32 and 33 print the location's street address; an account may
  * override an insurer's claims mailing address (the shipped table's otherwise).
  */

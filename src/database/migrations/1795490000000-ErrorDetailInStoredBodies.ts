@@ -14,8 +14,8 @@ const COLUMNS = ['body_v1', 'body_v2'] as const;
 const HEAD = String.raw`^(\{"request_uid":"[^"]*","status":"[a-z_]+","error_code":`;
 
 /**
- * CONTRACT §21 put `error_detail` beside `error_code` in every eligibility answer. The bodies
- * stored before it (rendered once, served as stored) lack the key, and CONTRACT §1 says an unset
+ * docs/api.md, Errors put `error_detail` beside `error_code` in every eligibility answer. The bodies
+ * stored before it (rendered once, served as stored) lack the key, and docs/api.md, Conventions says an unset
  * field is `null`, never omitted: each stored head gets its `error_detail`, the words of
  * ERROR_DETAILS for an `error` and null otherwise. Only the head is touched (the pattern is
  * anchored at the body's start), and a body that already has the key does not match.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §15, an 837P a clearinghouse accepts: a location's taxonomy (PRV*BI) and rendering
+ * docs/api.md, Claims, an 837P a clearinghouse accepts: a location's taxonomy (PRV*BI) and rendering
  * provider (2310B), a claim's own rendering provider, why a claim went on paper, and the control numbers a claim's
  * interchange keeps on every retry. Existing addresses keep their ZIP as stored (a 5-digit one
  * sends the location's claims on paper until the ZIP+4 is given); new ones are checked by the API.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §20: an embedded session is bound to the API key that minted its link (it ends when
+ * SECURITY.md: an embedded session is bound to the API key that minted its link (it ends when
  * the key is revoked), and its audit events say `embedded`.
  */
 export class EmbeddedSessionsBound1795492727000 implements MigrationInterface {

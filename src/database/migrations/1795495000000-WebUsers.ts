@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §20: many users per account, each `admin` or `staff`. The one user every account had
+ * SECURITY.md: many users per account, each `admin` or `staff`. The one user every account had
  * becomes its admin. An invited user has no password until the invitation is accepted; a
  * disabled user cannot sign in. `session_epoch` ends every session of a user at once: a session
  * remembers the epoch it was opened under, and raising it (password change, disabling) ends it.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * CONTRACT §16, claim responses: the `reversed` state (an 835 CLP02 22 takes back a payment), the
+ * docs/api.md, Claim reports and remittances, claim responses: the `reversed` state (an 835 CLP02 22 takes back a payment), the
  * remittance a claim was last paid or denied by, claim reports (999, TA1, 277CA, 835) stored once
  * each before they change anything, remittances once per (account, payer, TRN02), the report
  * poller's position, the count of claim status checks, and the `remittance` webhook topic.

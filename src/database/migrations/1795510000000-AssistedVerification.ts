@@ -22,7 +22,7 @@ const array = (scopes: string[]) => `ARRAY[${scopes.map((s) => `'${s}'`).join(',
 const OLD_WRITES = OLD_SCOPES.filter((s) => s.endsWith(':write'));
 
 /**
- * CONTRACT §18, assisted verification: one task per (request, insurer) a person answers; the
+ * docs/api.md, Insurers and assisted verification, assisted verification: one task per (request, insurer) a person answers; the
  * account's choice of path per insurer and the health of its stored credentials; the
  * `verification` webhook topic and scopes. Keys that held every scope keep holding every one
  * (`verification:credentials` is never implied: it is only granted by choosing it).

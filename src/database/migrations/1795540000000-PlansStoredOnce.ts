@@ -3,14 +3,14 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Issue 34: a person's plan was stored twice, in their row (jsonb, parsed and compressed by
  * PostgreSQL) and in the request's V2 body, which holds it again. New rows keep it in the body
- * only; a row keeps its own copy where a verifier gave the plan (CONTRACT §18), since a details
+ * only; a row keeps its own copy where a verifier gave the plan (docs/api.md, Insurers and assisted verification), since a details
  * request answers that plan again from the row. Rows stored before keep theirs. The plan
  * token's unique index goes too.
  */
 export class PlansStoredOnce1795540000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE eligibility_persons ALTER COLUMN plan DROP NOT NULL`);
-    // Nothing looks a person up by plan token: the token is 32 random bytes (CONTRACT §4: opaque,
+    // Nothing looks a person up by plan token: the token is 32 random bytes (docs/api.md, Eligibility: opaque,
     // unguessable), so its unique index only cost every in-network person one more insertion.
     await q.query(
       `ALTER TABLE eligibility_persons DROP CONSTRAINT eligibility_persons_plan_token_key`,

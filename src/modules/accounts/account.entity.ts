@@ -8,7 +8,7 @@ export class Account {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
-  /** Embedded sessions (CONTRACT §7) are enabled per account by support. */
+  /** Embedded sessions (docs/api.md, Embedded sessions) are enabled per account by support. */
   @Column({ name: 'iframe_enabled', type: 'boolean', default: false })
   iframeEnabled: boolean;
 

@@ -1,12 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import {
-  hashPassword,
-  needsRehash,
-  PasswordHashBusy,
-  verifyPassword,
-} from '@/common/passwords';
+import { hashPassword, needsRehash, PasswordHashBusy, verifyPassword } from '@/common/passwords';
 import { Database } from '@/database/database';
 import { AuditService } from '@/modules/audit/audit.service';
 import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
@@ -71,7 +66,7 @@ export class AccountsService {
             tx,
           );
           const user = await this.users.insert(
-            // The account's first user administers it (CONTRACT §20).
+            // The account's first user administers it (SECURITY.md).
             {
               accountId: account.id,
               email,
@@ -151,7 +146,7 @@ export class AccountsService {
 
   // Locations -----------------------------------------------------------------------------
 
-  /** CONTRACT §15: a rendering provider's NPI must not be an organisation's, as the registry says. */
+  /** docs/api.md, Claims: a rendering provider's NPI must not be an organisation's, as the registry says. */
   private async checkRegistry(npi: string | undefined): Promise<void> {
     if (npi && (await this.npiRegistry.entityOf(npi)) === 'organization')
       throw organisationNpiError();

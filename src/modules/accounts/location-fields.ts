@@ -39,7 +39,7 @@ export function renderingColumns(
 }
 
 /**
- * CONTRACT §15: the rendering provider is an individual. An NPI does not tell its type, but the
+ * docs/api.md, Claims: the rendering provider is an individual. An NPI does not tell its type, but the
  * location's own NPI is the organisation's (type 2), so the same number as rendering provider is
  * refused.
  */
@@ -55,7 +55,7 @@ export function checkRenderingProvider(
     );
 }
 
-/** What a rendering provider the NPI registry knows as an organisation is told (CONTRACT §15). */
+/** What a rendering provider the NPI registry knows as an organisation is told (docs/api.md, Claims). */
 export const ORGANISATION_NPI_MESSAGE =
   'The NPI registry lists this NPI as an organisation (type 2): the rendering provider is an individual (a type-1 NPI).';
 

@@ -28,7 +28,7 @@ export class Location {
   @Column({ name: 'is_default', type: 'boolean', default: false })
   isDefault: boolean;
 
-  /** The practice's provider identity, required before a real insurer is asked (CONTRACT §10). */
+  /** The practice's provider identity, required before a real insurer is asked (docs/api.md, Real insurers). */
   @Column({ type: 'varchar', length: 10, nullable: true })
   npi: string | null;
 
@@ -54,7 +54,7 @@ export class Location {
   @Column({ type: 'varchar', length: 10, nullable: true })
   zipcode: string | null;
 
-  /** The billing provider's taxonomy (2000A PRV*BI, CONTRACT §15): optometrist by default. */
+  /** The billing provider's taxonomy (2000A PRV*BI, docs/api.md, Claims): optometrist by default. */
   @Column({ name: 'taxonomy_code', type: 'char', length: 10, default: DEFAULT_TAXONOMY_CODE })
   taxonomyCode: string;
 

@@ -47,7 +47,7 @@ export class LocationsController {
   @ApiOperation({
     summary: 'Create a location',
     description:
-      'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked, and what an electronic claim (837P) needs besides (CONTRACT §15): a street `address` with its ZIP+4 (no PO box), `taxonomy_code` (default 152W00000X) and a `rendering_provider` (an individual NPI). Without them claims go on paper, saying what is missing.',
+      'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked, and what an electronic claim (837P) needs besides (docs/api.md, Claims): a street `address` with its ZIP+4 (no PO box), `taxonomy_code` (default 152W00000X) and a `rendering_provider` (an individual NPI). Without them claims go on paper, saying what is missing.',
   })
   @ApiCreatedResponse({ type: LocationResponse })
   @ApiStandardErrors([

@@ -14,7 +14,7 @@ export const MAX_ANSWER_BYTES = 256 * 1024;
  * The NPPES NPI Registry (CMS's public read API, version 2.1: `GET <url>?version=2.1&number=N`
  * → `{"result_count", "results": [{"number", "enumeration_type": "NPI-1"|"NPI-2", ...}]}`).
  * An NPI's digits do not say whether it belongs to a person or an organisation; the registry
- * does. CONTRACT §15 needs the rendering provider to be an individual, so a type-2 NPI there is
+ * does. docs/api.md, Claims needs the rendering provider to be an individual, so a type-2 NPI there is
  * a field error when the registry says so. `NPI_REGISTRY_URL` names it (production: CMS's; off
  * elsewhere unless set). When the registry cannot be asked (off, down, slow, an answer we cannot
  * read), the NPI is `unknown` and accepted: an outage of CMS's site must not stop a practice

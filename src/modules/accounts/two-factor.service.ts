@@ -42,7 +42,7 @@ export interface Enrolment {
 export type CodeKind = 'totp' | 'recovery' | null;
 
 /**
- * TOTP two-factor sign-in of web users (CONTRACT §14). Secrets are sealed with AES-256-GCM under
+ * TOTP two-factor sign-in of web users (SECURITY.md). Secrets are sealed with AES-256-GCM under
  * APP_ENCRYPTION_KEY and bound to their user; recovery codes are stored as keyed hashes and are
  * spent by one conditional UPDATE, so a code works once even under concurrent submissions.
  * Codes and secrets are never logged.

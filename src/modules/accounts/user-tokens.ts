@@ -12,7 +12,7 @@ export interface UserWithToken {
   token: string;
 }
 
-/** CONTRACT §20: how long each kind of link works. */
+/** SECURITY.md: how long each kind of link works. */
 export const TOKEN_LIFETIME_MS: Record<UserTokenPurpose, number> = {
   invitation: 72 * 3600_000,
   password_reset: 3600_000,

@@ -63,7 +63,7 @@ export function passwordProblem(password: string): string | null {
 }
 
 /**
- * The people of an account (CONTRACT §20): invitations, roles, disabling, passwords and the
+ * The people of an account (SECURITY.md): invitations, roles, disabling, passwords and the
  * single-use links that set them. Any password change and any disabling raises the user's
  * session epoch, which ends their sessions (the web module compares it on every request).
  * An account always keeps at least one enabled admin who can sign in.

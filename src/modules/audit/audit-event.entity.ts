@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 
 export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator';
 
-/** One read or change of patient data (CONTRACT §14). The table refuses UPDATE and DELETE. */
+/** One read or change of patient data (SECURITY.md). The table refuses UPDATE and DELETE. */
 @Entity('audit_events')
 export class AuditEvent {
   @PrimaryGeneratedColumn('uuid')

@@ -22,7 +22,7 @@ export function statementAuditEvent(req: AppRequest): StatementAuditEvent {
 }
 
 /**
- * The one place the audit trail is written (CONTRACT §14). For a route marked @Audited, the
+ * The one place the audit trail is written (SECURITY.md). For a route marked @Audited, the
  * response is held at `res.end` until its event is stored, so patient data never leaves without
  * its record: whether the handler returns a value (Nest sends it), sends a stored body itself
  * (@Res) or renders a page. Only successful answers (status below 400) are recorded; when the
@@ -97,7 +97,7 @@ export class AuditGuard implements CanActivate {
   }
 }
 
-/** Who a request acts as: its API key, its web user, or an embedded session (CONTRACT §20). */
+/** Who a request acts as: its API key, its web user, or an embedded session (SECURITY.md). */
 export function actorOf(req: AppRequest): AuditActor | null {
   if (req.auth) {
     return {

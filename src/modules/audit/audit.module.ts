@@ -11,7 +11,7 @@ import { PhiRetention } from './retention/phi-retention';
 import { RouteDeclarationCheck } from './route-declarations';
 
 /**
- * Patient data protection (CONTRACT §14): the audit trail (its guard, registered globally
+ * Patient data protection (SECURITY.md): the audit trail (its guard, registered globally
  * by AppModule, and its list), the start-up check that every API route declares its scope and
  * audit, and the retention job.
  */

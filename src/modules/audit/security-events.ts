@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES } from './audited';
 import type { AuditActor, AuditRecord } from './audit.service';
 
 /**
- * Security events in the audit trail (CONTRACT §20), beside the reads and changes of patient
+ * Security events in the audit trail (SECURITY.md), beside the reads and changes of patient
  * data: who signed in or failed to, two-factor changes, API keys, webhooks, embed links.
  * `resource_type` says what it was about, `action` what happened to it.
  */
@@ -15,7 +15,7 @@ export const SECURITY_RESOURCE_TYPES = [
   'api_key',
   'webhook',
   'embed_link',
-  // People (CONTRACT §20): a user invited, changed, disabled; a password changed or reset.
+  // People (SECURITY.md): a user invited, changed, disabled; a password changed or reset.
   'user',
   'password',
   // Account settings: an insurer's stored portal login set or deleted, an insurer switched on or

@@ -25,7 +25,7 @@ export interface CacheTicket {
 
 /**
  * Per-process cache of authenticated API keys (by SHA-256), so an authenticated request costs no
- * key query. Revocation still takes effect at once everywhere (CONTRACT §2):
+ * key query. Revocation still takes effect at once everywhere (docs/api.md, Authentication):
  * - the revoking process drops the entry and publishes the key's hash on a Redis channel that
  *   every process subscribes to; each drops the entry when the message arrives;
  * - the cache is used only while this process's subscription is live: while Redis is away (when

@@ -17,7 +17,7 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 16 })
   prefix: string;
 
-  /** CONTRACT §14: what the key may do (scopes.ts), one per area, `write` including `read`. */
+  /** SECURITY.md: what the key may do (scopes.ts), one per area, `write` including `read`. */
   @Column({ type: 'text', array: true })
   scopes: string[];
 

@@ -13,10 +13,10 @@ export const AUTH_MESSAGES = {
   hint: 'Send the header Authorization: Api <key>.',
 } as const;
 
-/** Every 401 names the scheme it expects (RFC 7235), in `WWW-Authenticate` (CONTRACT §2). */
+/** Every 401 names the scheme it expects (RFC 7235), in `WWW-Authenticate` (docs/api.md, Authentication). */
 export const WWW_AUTHENTICATE = 'Api realm="api"';
 
-/** 401 with exactly the three answers of CONTRACT §2, each with the same hint. */
+/** 401 with exactly the three answers of docs/api.md, Authentication, each with the same hint. */
 export class UnauthorizedError extends DomainError {
   readonly status = 401;
   override readonly headers = { 'WWW-Authenticate': WWW_AUTHENTICATE };

@@ -39,7 +39,7 @@ export class ApiKeysService {
 
   /**
    * 256 random bits, base64url: `vk_` + 43 characters. Only the SHA-256 is stored. Scopes
-   * default to all (CONTRACT §14).
+   * default to all (SECURITY.md).
    */
   async create(
     accountId: string,
@@ -119,7 +119,7 @@ export class ApiKeysService {
 
   /**
    * Whether the key of this id is still unrevoked: what an embedded session minted with it asks
-   * on every request (CONTRACT §20). Cached as `authenticate` is, so revocation reaches it at once.
+   * on every request (SECURITY.md). Cached as `authenticate` is, so revocation reaches it at once.
    */
   async isActive(id: string): Promise<boolean> {
     if (this.cache.isActive(id)) return true;

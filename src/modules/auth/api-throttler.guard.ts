@@ -4,7 +4,7 @@ import type { AppRequest } from '@/common/request-context';
 import { RateDecision, RateLimiter } from './rate-limiter';
 
 /**
- * Per-API-key rate limit (CONTRACT §2), one budget per key for the whole API, shared across
+ * Per-API-key rate limit (docs/api.md, Authentication), one budget per key for the whole API, shared across
  * processes (RateLimiter). Runs after ApiKeyGuard; requests without a key (health, docs, web
  * pages) are not counted here.
  */

@@ -10,7 +10,7 @@ interface LocalBucket {
 }
 
 /**
- * CONTRACT §19: the per-process bound while Redis does not answer. One token bucket per API key
+ * docs/architecture.md, Behind a connection pooler: the per-process bound while Redis does not answer. One token bucket per API key
  * in this process: it holds at most `perMinute` tokens and refills at `perMinute` per minute,
  * evenly. So one process admits at most `perMinute` at once and `perMinute` per minute after
  * that; N processes admit up to N times as much between them (nothing is shared without Redis).

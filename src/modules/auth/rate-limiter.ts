@@ -67,7 +67,7 @@ interface Bucket {
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * The per-key rate limit (CONTRACT §2), shared across processes through Redis without a Redis
+ * The per-key rate limit (docs/api.md, Authentication), shared across processes through Redis without a Redis
  * round trip per request. Each process leases tokens from the key's fixed 60-second window in
  * Redis and spends them locally; it asks again when its tokens run low (in the background, so
  * requests do not wait while tokens are left), and gives back what it has not spent within
@@ -77,7 +77,7 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
  * (2 × LEASE_MS with the sweep) before it is returned. Refusals are remembered for LEASE_MS, so a
  * client hammering past its limit costs no Redis calls either.
  *
- * CONTRACT §19, Redis down: when Redis is not connected, or did not answer within REDIS_WAIT_MS,
+ * docs/architecture.md, Behind a connection pooler, Redis down: when Redis is not connected, or did not answer within REDIS_WAIT_MS,
  * requests are counted by a per-process token bucket (LocalRateBuckets,
  * RATE_LIMIT_FALLBACK_PER_MINUTE) without waiting; tokens already leased are still spent first.
  * Redis is then asked again in the background (one lease every REDIS_RETRY_MS) and the shared

@@ -1,10 +1,10 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 
 /**
- * API key scopes (CONTRACT §14): an area and an access, `patients:read`. `write` implies `read`.
+ * API key scopes (SECURITY.md): an area and an access, `patients:read`. `write` implies `read`.
  * A key holds the scopes chosen at its creation (default: every area's); every route under /api/
  * declares the one it needs with @RequireScope, and ScopeGuard refuses a key without it (403).
- * `verification:credentials` (CONTRACT §18: reading the account's insurer passwords) is never
+ * `verification:credentials` (docs/api.md, Insurers and assisted verification: reading the account's insurer passwords) is never
  * implied by another scope, nor part of the default: a key holds it only when it was chosen.
  */
 export const SCOPE_AREAS = [
@@ -31,7 +31,7 @@ export const KNOWN_SCOPES: readonly ApiScope[] = [...ALL_SCOPES, CREDENTIALS_SCO
 
 /**
  * The write scopes a key needs to act as the account's web user in an embedded session
- * (CONTRACT §7): the areas an embedded page reaches.
+ * (docs/api.md, Embedded sessions): the areas an embedded page reaches.
  */
 export const EMBED_SCOPES: readonly ApiScope[] = [
   'eligibility:write',

@@ -18,7 +18,7 @@ export interface EffectiveBenefit {
   applies: boolean;
   flags: string[];
   comment: string | null;
-  /** CONTRACT §17: when the benefit was last used and can next be used, when the insurer says. */
+  /** docs/api.md, Real insurers: when the benefit was last used and can next be used, when the insurer says. */
   lastServiceDate: string | null;
   nextEligibleDate: string | null;
   values: Partial<Record<ListName, { value: string | number | boolean; comment: string | null }>>;

@@ -10,7 +10,7 @@ export const BENEFIT_FLAGS = [
   'exclusive-use',
   'required',
   'requires-parent-use',
-  // CONTRACT §17: EB01 `I`, a benefit the plan names and does not cover.
+  // docs/api.md, Real insurers: EB01 `I`, a benefit the plan names and does not cover.
   'not_covered',
 ] as const;
 export type BenefitFlag = (typeof BENEFIT_FLAGS)[number];
@@ -35,7 +35,7 @@ export const DOUBLE_LISTS = [
   'allowance_reserved',
   'discount',
   'margin_limit',
-  // CONTRACT §17 (V2 addition): EB01 `C`.
+  // docs/api.md, Real insurers (V2 addition): EB01 `C`.
   'deductible',
 ] as const;
 export const INTEGER_LISTS = ['quantity', 'quantity_accepted', 'quantity_reserved'] as const;
@@ -57,20 +57,20 @@ export interface BenefitItem extends BenefitLists {
   flags?: BenefitFlag[];
   comment?: string;
   items?: BenefitItem[];
-  /** CONTRACT §17: DTP 304 (the last time the benefit was used). */
+  /** docs/api.md, Real insurers: DTP 304 (the last time the benefit was used). */
   last_service_date?: string;
-  /** CONTRACT §17: DTP 348, or a frequency counted from the last service. */
+  /** docs/api.md, Real insurers: DTP 348, or a frequency counted from the last service. */
   next_eligible_date?: string;
 }
 
-/** CONTRACT §17: vision administered by another company (EB01 `U` with its 2120 loop). */
+/** docs/api.md, Real insurers: vision administered by another company (EB01 `U` with its 2120 loop). */
 export interface CarveOut {
   name: string;
   payer_id: string | null;
   phone: string | null;
 }
 
-/** CONTRACT §17: another payer the 271 names (EB01 `R`). */
+/** docs/api.md, Real insurers: another payer the 271 names (EB01 `R`). */
 export interface OtherPayer {
   name: string;
   payer_id: string | null;

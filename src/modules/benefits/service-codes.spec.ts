@@ -6,7 +6,7 @@ import {
 } from './service-codes';
 
 describe('service codes → benefit codes', () => {
-  it('maps the vision service types of CONTRACT §10', () => {
+  it('maps the vision service types of docs/api.md, Real insurers', () => {
     expect(['AN', 'AM', 'AO', 'CP', 'an'].map(benefitCodeForServiceType)).toEqual([
       'exam.routine',
       'materials.frames',

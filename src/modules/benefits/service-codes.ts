@@ -1,5 +1,5 @@
 /**
- * Service codes → benefit codes: the one table (CONTRACT §10 and §11) that both the X12 271 mapper
+ * Service codes → benefit codes: the one table (docs/api.md, Real insurers and Estimates) that both the X12 271 mapper
  * and the reimbursement estimates use. A CPT/HCPCS procedure code or an X12 service type code
  * (EB03 / EQ01) names the benefit of the V2 tree it falls under; `null` means "not a vision
  * benefit we map" (an estimate then reimburses 0 with a note; a 271 line is left out).
@@ -67,7 +67,7 @@ const PROCEDURE_RANGES: readonly Range[] = [
     to: 2784,
     benefit: 'materials.spectacle_lenses.options.polycarbonate',
   },
-  // Other lens add-ons (tints, coatings, prism, oversize, high index, ...), V2781 aside (above).
+  // Other lens add-ons (tints, coatings, prism, oversize, high index, ...), V2781 aside.
   { letter: 'V', from: 2700, to: 2799, benefit: 'materials.spectacle_lenses.options' },
   // Contact lenses.
   { letter: 'V', from: 2500, to: 2599, benefit: 'materials.contact_lenses' },

@@ -4,7 +4,7 @@ import type { Location } from '@/modules/accounts/location.entity';
 import type { X837Address, X837IndividualProvider } from '@/modules/x12/x837.writer';
 
 /**
- * The practice's provider identity on a claim (CONTRACT §10 and §15: per location). The fields
+ * The practice's provider identity on a claim (docs/api.md, Real insurers and Claims: per location). The fields
  * the 837P also needs (tax id, address, rendering provider) may be missing: the claim then goes
  * the paper route, saying which (`x12RouteGaps`).
  */
@@ -21,7 +21,7 @@ export interface BillingProvider {
 }
 
 /**
- * The billing provider of a claim: the claim's location (its provider identity, CONTRACT §10).
+ * The billing provider of a claim: the claim's location (its provider identity, docs/api.md, Real insurers).
  * A location without an NPI sends its claims the paper route.
  */
 @Injectable()

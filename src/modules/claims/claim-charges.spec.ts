@@ -1,6 +1,6 @@
 import { claimTotalCost, lineCharge } from './claim-charges';
 
-describe('claim charges (CONTRACT §5: cost is per unit)', () => {
+describe('claim charges (docs/api.md, Claims: cost is per unit)', () => {
   it('charges a line its unit cost times its quantity', () => {
     expect(lineCharge({ cost: '12.22', quantity: 2 })).toBe('24.4400');
     expect(lineCharge({ cost: '0.1', quantity: 3 })).toBe('0.3000');

@@ -1,6 +1,6 @@
 import { multiplyDecimal, sumDecimals } from '@/common/decimal';
 
-/** The money fields of a service line: `cost` is the price of ONE unit (CONTRACT §5). */
+/** The money fields of a service line: `cost` is the price of ONE unit (docs/api.md, Claims). */
 export interface ChargeableLine {
   cost: string;
   quantity: number;

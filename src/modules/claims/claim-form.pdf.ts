@@ -23,7 +23,7 @@ export interface ClaimFormInput {
 }
 
 /**
- * The claim on the CMS-1500 (02/12) layout (CONTRACT §21): the NUCC form's boxes drawn in
+ * The claim on the CMS-1500 (02/12) layout (docs/api.md, Errors): the NUCC form's boxes drawn in
  * drop-out red with their numbers, each value in its box where a payer's scanner reads it, the
  * insurer's mailing address in the carrier block (upper right) and, above the form, where to mail
  * it. One US Letter page (a claim has at most six services, the form's six lines).

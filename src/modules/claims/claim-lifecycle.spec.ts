@@ -11,7 +11,7 @@ const stc = (category: string, paymentAmount: string | null = null): ClaimStatus
   message: '',
 });
 
-describe('claim lifecycle (CONTRACT §12)', () => {
+describe('claim lifecycle (docs/api.md, Claim lifecycle)', () => {
   it.each([
     ['A1', null],
     ['A4', null],
@@ -44,7 +44,7 @@ describe('claim lifecycle (CONTRACT §12)', () => {
     expect(canMove('rejected', 'accepted')).toBe(false);
   });
 
-  it('lets a paper claim wait ready_to_mail, and leave it only to submitted (CONTRACT §21)', () => {
+  it('lets a paper claim wait ready_to_mail, and leave it only to submitted (docs/api.md, Errors)', () => {
     expect(canMove('ready', 'ready_to_mail')).toBe(true);
     expect(canMove('ready_to_mail', 'submitted')).toBe(true);
     expect(canMove('ready_to_mail', 'ready_to_mail')).toBe(false);
@@ -53,7 +53,7 @@ describe('claim lifecycle (CONTRACT §12)', () => {
     expect(canMove('submitted', 'ready_to_mail')).toBe(false);
   });
 
-  it('reverses a paid or denied claim and lets a later 835 decide again (CONTRACT §16)', () => {
+  it('reverses a paid or denied claim and lets a later 835 decide again (docs/api.md, Claim reports and remittances)', () => {
     expect(canMove('paid', 'reversed')).toBe(true);
     expect(canMove('denied', 'reversed')).toBe(true);
     expect(canMove('reversed', 'paid')).toBe(true);

@@ -6,17 +6,17 @@ import type { ClaimStatus } from './claim.entity';
 /** States the payer's decision ends in: no further status checks. */
 export const FINAL_STATUSES: readonly ClaimStatus[] = ['rejected', 'paid', 'denied'];
 
-/** CONTRACT §12's arrows: where a claim may go from each state. */
+/** the Claim lifecycle section's (docs/api.md) arrows: where a claim may go from each state. */
 const NEXT: Readonly<Record<ClaimStatus, readonly ClaimStatus[]>> = {
   ready: ['ready_to_mail', 'submitted', 'submission_failed'],
-  // CONTRACT §21: the paper form waits for the patient (or the practice) to mail it.
+  // docs/api.md, Errors: the paper form waits for the patient (or the practice) to mail it.
   ready_to_mail: ['submitted'],
   submission_failed: ['submitted', 'submission_failed'],
   submitted: ['accepted', 'rejected', 'paid', 'denied'],
-  // CONTRACT §16: the clearinghouse's 277CA accepts (A1), the payer's may still reject (A3).
+  // docs/api.md, Claim reports and remittances: the clearinghouse's 277CA accepts (A1), the payer's may still reject (A3).
   accepted: ['rejected', 'paid', 'denied'],
   rejected: [],
-  // CONTRACT §16: an 835 reversal (CLP02 22) takes back a decision; a later 835 decides again.
+  // docs/api.md, Claim reports and remittances: an 835 reversal (CLP02 22) takes back a decision; a later 835 decides again.
   paid: ['reversed'],
   denied: ['reversed'],
   reversed: ['paid', 'denied'],
@@ -52,7 +52,7 @@ export function statusFrom277(line: ClaimStatusLine): ClaimStatus | null {
 }
 
 /**
- * The 277's words for the history (CONTRACT §16: details in words): `277 F1:65 (Finalized/
+ * The 277's words for the history (docs/api.md, Claim reports and remittances: details in words): `277 F1:65 (Finalized/
  * Payment-...; Claim/line has been paid.), paid 250.00: <payer's message>`.
  */
 export function describe277(line: ClaimStatusLine): string {

@@ -12,9 +12,9 @@ import { ClaimTransitions } from './claim-transitions';
 import { statusInquiryOf } from './claim-x12';
 
 /**
- * Follows a submitted 837P (CONTRACT §12): a 276 on CLEARINGHOUSE_CLAIM_STATUS_URL, the 277's
+ * Follows a submitted 837P (docs/api.md, Claim lifecycle): a 276 on CLEARINGHOUSE_CLAIM_STATUS_URL, the 277's
  * current status (its first STC) moves the claim; checks repeat every CLAIM_STATUS_INTERVAL_MS
- * until the claim is rejected, paid or denied. CONTRACT §16: only for the insurers of
+ * until the claim is rejected, paid or denied. docs/api.md, Claim reports and remittances: only for the insurers of
  * INSURER_CLAIM_STATUS, and at most CLAIM_STATUS_MAX_CHECKS times per claim.
  */
 @Injectable()
@@ -30,7 +30,7 @@ export class ClaimStatusChecker {
   async check(ctx: ClaimContext): Promise<void> {
     const { claim, lines, location, provider } = ctx;
     const interval = this.config.claims.statusIntervalMs;
-    // CONTRACT §16: 276/277 only where the insurer answers it, and at most
+    // docs/api.md, Claim reports and remittances: 276/277 only where the insurer answers it, and at most
     // CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports (999, 277CA, 835).
     if (!this.client.checksStatusOf(claim.insurerCode)) {
       this.logger.log({ claim: claim.code }, 'claim status not checked: waits for reports');

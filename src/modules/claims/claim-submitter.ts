@@ -22,7 +22,7 @@ export interface ClaimContext {
 }
 
 /**
- * Submits a claim (CONTRACT §12 and §15): as an 837P through the clearinghouse when the insurer
+ * Submits a claim (docs/api.md, Claim lifecycle and Claims): as an 837P through the clearinghouse when the insurer
  * has a payer id, the claims endpoint is set and the claim has everything the 837P requires
  * (`x12RouteGaps`); otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form
  * until it is mailed, its history and `submission.detail` saying why. Every attempt of one claim
@@ -53,7 +53,7 @@ export class ClaimSubmitter {
           : x12RouteGaps(claim, lines, provider);
     if (paperBecause.length > 0 || !provider || !payerId) {
       const detail = paperBecause.join(' ').slice(0, 900);
-      // CONTRACT §21: nothing has gone to the insurer yet; `submitted` comes when it is mailed.
+      // docs/api.md, Errors: nothing has gone to the insurer yet; `submitted` comes when it is mailed.
       await this.transitions.move(claim.id, location, {
         status: 'ready_to_mail',
         detail: `Paper claim form (CMS-1500), to be mailed to ${insurer}. ${detail}`,
@@ -120,7 +120,7 @@ export class ClaimSubmitter {
     }
   }
 
-  /** CONTRACT §16: the submit answer's own 277CA or 999 is processed like a report. */
+  /** docs/api.md, Claim reports and remittances: the submit answer's own 277CA or 999 is processed like a report. */
   private async readOwnReport(claim: Claim, x12: string): Promise<void> {
     try {
       await this.reports.ingest(x12, { accountId: claim.accountId, source: 'submission' });

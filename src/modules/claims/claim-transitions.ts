@@ -40,7 +40,7 @@ export interface ClaimMoved {
 }
 
 /**
- * Moves a claim along its lifecycle (CONTRACT §12) in one transaction under the claim's row lock:
+ * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) in one transaction under the claim's row lock:
  * the status and its history entry, the submission columns, the next due time, and one webhook
  * delivery (topic `claim`, the claim's GET body) per subscribed webhook. The deliveries and the
  * next run are queued after the commit.
@@ -118,7 +118,7 @@ export class ClaimTransitions {
   }
 
   /**
-   * The claim's interchange control number and time (CONTRACT §15): a fresh number of the
+   * The claim's interchange control number and time (docs/api.md, Claims): a fresh number of the
    * deployment's sequence and `createdAt` when the claim has none yet; otherwise those kept at
    * its first attempt are answered, so every retry sends the same ISA13/GS06/ST02.
    */
@@ -130,7 +130,7 @@ export class ClaimTransitions {
   }
 
   /**
-   * CONTRACT §16: no more status checks (the insurer does not answer 276s, or the claim had its
+   * docs/api.md, Claim reports and remittances: no more status checks (the insurer does not answer 276s, or the claim had its
    * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
    */
   stopChecks(claimId: string): Promise<void> {

@@ -81,7 +81,7 @@ const written = (c: Claim, lines: ClaimServiceLine[]) => {
   return text;
 };
 
-describe('the X12 route of a claim (CONTRACT §15)', () => {
+describe('the X12 route of a claim (docs/api.md, Claims)', () => {
   it('finds nothing missing for a complete claim, and writes it', () => {
     expect(x12RouteGaps(claim(), [line()], provider)).toEqual([]);
     expect(read837(written(claim(), [line()])).subscriberRelationship).toBe('18');

@@ -41,7 +41,7 @@ function person(p: ClaimPerson, fallbackAddress: ClaimAddress | null = null): X8
 }
 
 /**
- * Who 2010BA names (CONTRACT §15): the patient, with the primary member's id, when the patient is
+ * Who 2010BA names (docs/api.md, Claims): the patient, with the primary member's id, when the patient is
  * the subscriber; the patient with their own id when they have a member id of their own (a
  * dependent with their own card); otherwise the primary member, the patient in 2010CA.
  */
@@ -72,7 +72,7 @@ export interface SubmitterIdentity {
   contactEmail: string;
 }
 
-/** The rendering provider of a claim: its own (CONTRACT §15), else its location's. */
+/** The rendering provider of a claim: its own (docs/api.md, Claims), else its location's. */
 export function renderingProviderOf(
   claim: Claim,
   provider: BillingProvider,
@@ -89,7 +89,7 @@ export function renderingProviderOf(
 }
 
 /**
- * Why a claim cannot go the X12 route (CONTRACT §15), one sentence each; empty when the 837P can
+ * Why a claim cannot go the X12 route (docs/api.md, Claims), one sentence each; empty when the 837P can
  * be written. The claim then goes the paper route with these reasons.
  */
 export function x12RouteGaps(
@@ -148,7 +148,7 @@ export function x12RouteGaps(
 
 const SECOND_PROCEDURE = 'One procedure code per service line is needed to file electronically.';
 
-/** A claim as the 837P writer takes it (CONTRACT §12 and §15); `x12RouteGaps` must be empty. */
+/** A claim as the 837P writer takes it (docs/api.md, Claim lifecycle and Claims); `x12RouteGaps` must be empty. */
 export function professionalClaimOf(
   claim: Claim,
   lines: ClaimServiceLine[],

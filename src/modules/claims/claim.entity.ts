@@ -9,7 +9,7 @@ import {
 import { ClaimServiceLine } from './claim-service-line.entity';
 
 /**
- * CONTRACT §12: ready → submitted → accepted | rejected → paid | denied; submission_failed.
+ * docs/api.md, Claim lifecycle: ready → submitted → accepted | rejected → paid | denied; submission_failed.
  * §21: a paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
  * §16: an 835 reversal (CLP02 22) takes a paid or denied claim to `reversed`, a later 835 pays
  * or denies it again.
@@ -50,7 +50,7 @@ export interface RemittanceRemark {
   description: string;
 }
 
-/** CONTRACT §16: the claim's `remittance`, from the CLP of an 835 (and its header). */
+/** docs/api.md, Claim reports and remittances: the claim's `remittance`, from the CLP of an 835 (and its header). */
 export interface ClaimRemittance {
   remittance_id: string;
   status_code: string;
@@ -103,7 +103,7 @@ export interface ClaimRenderingProvider {
 }
 
 /**
- * An out-of-network vision claim (CONTRACT §5). What was claimed is immutable once created; its
+ * An out-of-network vision claim (docs/api.md, Claims). What was claimed is immutable once created; its
  * lifecycle (§12) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
  * due while the claim waits to be submitted or checked.
  */
@@ -132,7 +132,7 @@ export class Claim {
   @Column({ name: 'submission_channel', type: 'varchar', length: 8, nullable: true })
   submissionChannel: SubmissionChannel | null;
 
-  /** Why the claim took its route: on paper, what electronic filing lacked (CONTRACT §15). */
+  /** Why the claim took its route: on paper, what electronic filing lacked (docs/api.md, Claims). */
   @Column({ name: 'submission_detail', type: 'varchar', length: 1000, nullable: true })
   submissionDetail: string | null;
 
@@ -149,7 +149,7 @@ export class Claim {
 
   /**
    * ISA13 (GS06 and ST02 derive from it) and the creation time of the claim's interchange, fixed
-   * before the first attempt: every retry sends the same interchange (CONTRACT §15).
+   * before the first attempt: every retry sends the same interchange (docs/api.md, Claims).
    */
   @Column({ name: 'x12_control_number', type: 'integer', nullable: true })
   x12ControlNumber: number | null;
@@ -157,11 +157,11 @@ export class Claim {
   @Column({ name: 'x12_created_at', type: 'timestamptz', precision: 3, nullable: true })
   x12CreatedAt: Date | null;
 
-  /** CONTRACT §16: what the last 835 that named the claim said (the claim answer's shape). */
+  /** docs/api.md, Claim reports and remittances: what the last 835 that named the claim said (the claim answer's shape). */
   @Column({ type: 'jsonb', nullable: true })
   remittance: ClaimRemittance | null;
 
-  /** 276 status checks made (CONTRACT §16: they stop at CLAIM_STATUS_MAX_CHECKS). */
+  /** 276 status checks made (docs/api.md, Claim reports and remittances: they stop at CLAIM_STATUS_MAX_CHECKS). */
   @Column({ name: 'status_checks', type: 'integer', default: 0 })
   statusChecks: number;
 

@@ -48,7 +48,7 @@ export class ClaimsService {
   ) {}
 
   /**
-   * Creates a claim (CONTRACT §5) after the checks the body's shape cannot express, all reported
+   * Creates a claim (docs/api.md, Claims) after the checks the body's shape cannot express, all reported
    * together: the location, a known insurer (whole-request error) and the insurer's own rules
    * (field errors). `paid_amount` is never refused for differing from the services' total.
    */
@@ -117,7 +117,7 @@ export class ClaimsService {
           })),
           tx,
         );
-        // Due at once: the claims worker submits it (CONTRACT §12).
+        // Due at once: the claims worker submits it (docs/api.md, Claim lifecycle).
         await this.queue.setDue(stored.claim.id, 0, tx);
         return stored;
       }),
@@ -159,7 +159,7 @@ export class ClaimsService {
     };
   }
 
-  /** The claim form PDF (CONTRACT §12), rendered from the claim as it is now. */
+  /** The claim form PDF (docs/api.md, Claim lifecycle), rendered from the claim as it is now. */
   async form(accountId: string, code: string): Promise<{ filename: string; pdf: Buffer }> {
     const claim = await this.getByCode(accountId, code);
     return { filename: `claim-${claim.code}.pdf`, pdf: await this.renderForm(accountId, claim) };
@@ -174,7 +174,7 @@ export class ClaimsService {
   }
 
   /**
-   * A paper claim was mailed (CONTRACT §21): `ready_to_mail` → `submitted`, in its history and
+   * A paper claim was mailed (docs/api.md, Errors): `ready_to_mail` → `submitted`, in its history and
    * its webhooks like any other change. Any other status → 409 naming it. `by` says who did it.
    */
   async markMailed(accountId: string, code: string, by: string): Promise<ClaimResponse> {

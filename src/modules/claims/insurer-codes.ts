@@ -2,7 +2,7 @@ import type { ErrorTree } from '@/common/errors';
 import { MSG } from '@/common/messages';
 import { KNOWN_INSURERS, isKnownInsurer } from '@/modules/insurers/insurer-codes';
 
-/** The insurers a claim may name: every known insurer (CONTRACT §4), with its display name. */
+/** The insurers a claim may name: every known insurer (docs/api.md, Eligibility), with its display name. */
 export const isClaimInsurer = isKnownInsurer;
 
 export function insurerName(code: string): string {
@@ -10,7 +10,7 @@ export function insurerName(code: string): string {
 }
 
 /**
- * The unknown insurer of a claim body refused for its fields, reported with them (CONTRACT §3);
+ * The unknown insurer of a claim body refused for its fields, reported with them (docs/api.md, Errors);
  * a code with errors of its own (blank, too long) is left to them.
  */
 export function unknownClaimInsurerOfBody(body: unknown, errors: ErrorTree): void {

@@ -13,7 +13,7 @@ const EYEMED_RULES = ['insurer:vision:eye_med'];
 const blank = (v: string | null | undefined) => v === undefined || v === null || v === '';
 
 /**
- * The per-insurer requirements of CONTRACT §5, checked at creation and reported as field errors.
+ * The per-insurer requirements of docs/api.md, Claims, checked at creation and reported as field errors.
  * VSP and the sandbox: `sex` on both persons, a diagnosis on at least one service, and the primary
  * member identified by `member_id` or `ssn_last_four`. EyeMed: `member_id` on the primary member,
  * and on a patient who is not the member (`type` other than `self`, or unknown).

@@ -12,7 +12,7 @@ import type { InsurerOutcome } from './search-outcome';
 /** For the verification module: a request's processing bodies show its open task. */
 export { showVerification } from './assisted-searches.repository';
 
-/** Why a verifier could not answer, as the request's `error_detail` says it (CONTRACT §18). */
+/** Why a verifier could not answer, as the request's `error_detail` says it (docs/api.md, Insurers and assisted verification). */
 const FAILURE_WORDS: Record<Exclude<FailReason, 'member_not_found'>, string> = {
   credentials_invalid: "could not be checked: the practice's portal credentials were refused",
   portal_down: "could not be checked: the insurer's portal was down",
@@ -20,7 +20,7 @@ const FAILURE_WORDS: Record<Exclude<FailReason, 'member_not_found'>, string> = {
 };
 
 /**
- * The search side of assisted verification (CONTRACT §18): an insurer answered by a person is
+ * The search side of assisted verification (docs/api.md, Insurers and assisted verification): an insurer answered by a person is
  * one more way an insurer answers. The first run that meets it stores its task (once per request
  * and insurer) and waits; a later run (woken when the task is answered) reads the answer: the
  * plans given, no member, or the failure with its detail.

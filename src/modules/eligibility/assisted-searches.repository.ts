@@ -21,7 +21,7 @@ export interface TaskAnswer {
 }
 
 /**
- * The search side of assisted verification (CONTRACT §18) on the database: a run's task per
+ * The search side of assisted verification (docs/api.md, Insurers and assisted verification) on the database: a run's task per
  * request and insurer, and the processing bodies of a request that waits for one. Cross-module:
  * these statements read and store `verification_tasks` (the verification module's table; its
  * API view is verification's TASK_VIEW_COLUMNS), as the search stores a task and reads its
@@ -96,7 +96,7 @@ const query = <T>(em: EntityManager | Tx, text: string, params: unknown[]): Prom
   (em as EntityManager).query(text, params);
 
 /**
- * The request's stored processing answers carry its first open task by due time (CONTRACT §18
+ * The request's stored processing answers carry its first open task by due time (docs/api.md, Insurers and assisted verification
  * `verification`), or none when no task is open; nothing happens to a finished request.
  * (Exported for the verification module, which calls it in its own transaction.)
  */

@@ -14,7 +14,7 @@ import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
 const DUPLICATE_BATCH_UID = 'Eligibility batch with this batch uid already exists.';
 
 /**
- * Batch intake (CONTRACT §13): every item is checked exactly as a single request is (the DTO,
+ * Batch intake (docs/api.md, Batches): every item is checked exactly as a single request is (the DTO,
  * then the intake's rules: insurers, location, request_uid unique in the account and in the
  * batch); any error refuses the whole batch, each keyed by its item's index. The items are
  * stored with one set-based INSERT and their jobs added in bulk.

@@ -13,7 +13,7 @@ const ADD_CHUNK = 1_000;
 /**
  * Batch items' search jobs: rows of eligibility_requests with a batch, in a Bull queue of their
  * own with its own workers (BATCH_CONCURRENCY per process), so a batch's thousands of waiting
- * jobs never stand in front of a single check (CONTRACT §13). SearchQueue holds the other rows.
+ * jobs never stand in front of a single check (docs/api.md, Batches). SearchQueue holds the other rows.
  */
 @Injectable()
 export class BatchSearchQueue extends DbQueue {

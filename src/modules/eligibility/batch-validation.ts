@@ -46,7 +46,7 @@ export async function validateBatchBody(body: unknown): Promise<CreateBatchDto> 
   }
   if (Object.keys(itemErrors).length > 0 || Object.keys(errors).length > 0) {
     // Refused: each item's whole-request errors (an unknown insurer) come with the field errors,
-    // those of items that passed too, so one answer lists everything to fix (CONTRACT §3).
+    // those of items that passed too, so one answer lists everything to fix (docs/api.md, Errors).
     items.forEach((item, index) => {
       const tree = (itemErrors[String(index)] as ErrorTree | undefined) ?? {};
       addRequestErrors(CreateEligibilityDto, item, tree);

@@ -19,7 +19,7 @@ import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch
 
 const NOT_FOUND: [404, unknown] = [404, { detail: 'Batch schedule-2026-11-22 not found.' }];
 
-/** CONTRACT §13: batch eligibility. */
+/** docs/api.md, Batches: batch eligibility. */
 @ApiTags('Eligibility')
 @ApiSecurity('Api')
 @Controller('api/auth/v1/eligibility/batches')

@@ -3,7 +3,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 export type BatchStatus = 'processing' | 'complete';
 
 /**
- * A batch of eligibility requests (CONTRACT §13). The counters move in the transaction that
+ * A batch of eligibility requests (docs/api.md, Batches). The counters move in the transaction that
  * finishes each item (BatchCompletion), so they always add up to `itemCount` and the batch
  * completes exactly once.
  */

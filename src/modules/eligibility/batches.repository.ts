@@ -50,7 +50,7 @@ const REASON_SQL = `(SELECT string_agg(DISTINCT x.error, '; ') FROM insurer_exch
       AND x.outcome <> 'found' AND x.error IS NOT NULL)`;
 
 /**
- * Eligibility batches (CONTRACT §13) and their items (eligibility_requests with a batch): batch
+ * Eligibility batches (docs/api.md, Batches) and their items (eligibility_requests with a batch): batch
  * intake's INSERTs (the items stored due now in BatchSearchQueue: its columns are the queue's
  * SQL, `queue.sql`) and the batch reads. The items' reasons read the insurer exchange log
  * (insurer_exchanges) and their results (eligibility_results).

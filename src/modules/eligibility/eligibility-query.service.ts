@@ -21,7 +21,7 @@ export interface EligibilitySummary {
   patientName: string;
   createdAt: Date;
   completedAt: Date | null;
-  /** Complete without any plan (CONTRACT §21: shown as "No plan found", not as covered). */
+  /** Complete without any plan (docs/api.md, Errors: shown as "No plan found", not as covered). */
   noPlanFound: boolean;
 }
 

@@ -62,7 +62,7 @@ export class EligibilityRequest {
   @Column({ name: 'body_v2', type: 'text', nullable: true })
   bodyV2: string | null;
 
-  /** Batch items (CONTRACT §13): the batch, and the item's key for keyset paging within it. */
+  /** Batch items (docs/api.md, Batches): the batch, and the item's key for keyset paging within it. */
   @Column({ name: 'batch_id', type: 'uuid', nullable: true })
   batchId: string | null;
 

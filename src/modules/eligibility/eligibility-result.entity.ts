@@ -98,7 +98,7 @@ export class EligibilityPerson {
   insurerState: 'inn' | 'oon';
 
   /**
-   * The person's plan, stored here only where a verifier gave it (CONTRACT §18): otherwise it is
+   * The person's plan, stored here only where a verifier gave it (docs/api.md, Insurers and assisted verification): otherwise it is
    * in the request's stored bodies alone (null here), written once.
    */
   @Column({ type: 'jsonb', nullable: true })

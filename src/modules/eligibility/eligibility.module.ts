@@ -37,7 +37,7 @@ import { SearchRunner } from './search-runner';
       // A killed worker's active job is taken over after a few seconds, not the default 30.
       settings: { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 3 },
     }),
-    // Batch items wait in a queue of their own, never in front of a single check (CONTRACT §13).
+    // Batch items wait in a queue of their own, never in front of a single check (docs/api.md, Batches).
     BullModule.registerQueue({
       name: BATCH_QUEUE,
       settings: { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: 3 },

@@ -128,7 +128,7 @@ describe('renderResult', () => {
       });
 });
 
-describe('error_detail (CONTRACT §21)', () => {
+describe('error_detail (docs/api.md, Errors)', () => {
   it('says in words why a check ended error, beside its code, and is null otherwise', () => {
     for (const code of ['insurer_problem', 'unexpected_error'] as const) {
       const body = JSON.parse(

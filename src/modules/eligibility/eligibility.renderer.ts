@@ -14,7 +14,7 @@ export interface RenderInput {
   errorDetail?: string | null;
 }
 
-/** CONTRACT §18: the task a person is answering, on a processing request's answers. */
+/** docs/api.md, Insurers and assisted verification: the task a person is answering, on a processing request's answers. */
 export interface VerificationRef {
   task_id: string;
   state: string;

@@ -49,7 +49,7 @@ export class EligibilityScheduler {
   }
 
   /**
-   * CONTRACT §18: a person is checking `codes`; the request waits, not due, keeping its settled
+   * docs/api.md, Insurers and assisted verification: a person is checking `codes`; the request waits, not due, keeping its settled
    * outcomes, until one of their tasks is answered (VerificationTasks wakes it). A task answered
    * while this run was deciding makes the request due at once instead.
    */
@@ -71,7 +71,7 @@ export class EligibilityScheduler {
   /**
    * Ends requests still `processing` past the limit as `unexpected_error`: none waits for ever.
    * A batch item is timed from its first run (it may wait in line longer than the limit). A
-   * request waiting for a person (an open verification task, CONTRACT §18) is not stuck: its
+   * request waiting for a person (an open verification task, docs/api.md, Insurers and assisted verification) is not stuck: its
    * task has its own deadline (`due_by`) and overdue event.
    */
   async expireStuck(limitSeconds: number, limit = 500): Promise<number> {

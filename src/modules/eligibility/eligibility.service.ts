@@ -65,7 +65,7 @@ export class EligibilityService {
         return null;
       });
     if (requestErrors.length > 0) {
-      // CONTRACT §3: an unknown insurer is a whole-request error.
+      // docs/api.md, Errors: an unknown insurer is a whole-request error.
       throw new ValidationFailed({ ...errors.tree, $: requestErrors });
     }
     errors.throwIfAny();
@@ -73,7 +73,7 @@ export class EligibilityService {
     return (await this.insertAndEnqueue({ ...row, location: { id: location!.id } }))!;
   }
 
-  /** A details request for one person of a complete result (CONTRACT §4). */
+  /** A details request for one person of a complete result (docs/api.md, Eligibility). */
   async createDetails(accountId: string, pathUid: string, dto: CreateDetailsDto): Promise<string> {
     const parent = await this.queries.findRequest(accountId, pathUid);
     if (!parent) throw new NotFoundError(`Eligibility request ${pathUid} not found.`);

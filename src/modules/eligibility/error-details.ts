@@ -2,7 +2,7 @@ import { insurerName } from '@/modules/insurers/insurer-codes';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 
 /**
- * What each `error_code` means, in words (CONTRACT §21): the `error_detail` of every `error`
+ * What each `error_code` means, in words (docs/api.md, Errors): the `error_detail` of every `error`
  * answer and the reason its web page gives. A sentence about the check, never about the patient.
  */
 export const ERROR_DETAILS: Record<EligibilityErrorCode, string> = {

@@ -63,13 +63,13 @@ export class InsurerCalls {
 
   /**
    * Whether `code` is answered without a call that holds an insurer slot: the sandbox (in this
-   * process) or a person (CONTRACT §18: reading the task is a database read).
+   * process) or a person (docs/api.md, Insurers and assisted verification: reading the task is a database read).
    */
   answersLocally(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
     return this.insurers.get(code)?.local === true || this.isAssisted(request, code, setup);
   }
 
-  /** CONTRACT §18: the account's searches of `code` go to a person. */
+  /** docs/api.md, Insurers and assisted verification: the account's searches of `code` go to a person. */
   private isAssisted(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
     const row = setup.settings.find((r) => r.insurer_code === code);
     return (
@@ -88,7 +88,7 @@ export class InsurerCalls {
     const found = await this.runs.target(String(target.result_id), String(target.person_id));
     if (!found) return { code, kind: 'failed', error: 'target result or person is gone' };
     const { result, person } = found;
-    // A verifier already gave the whole plan they read (CONTRACT §18): the details are those.
+    // A verifier already gave the whole plan they read (docs/api.md, Insurers and assisted verification): the details are those.
     if (!usable) {
       // Stored with the person's row when a verifier answered (search-finisher.ts).
       if (!person.plan)

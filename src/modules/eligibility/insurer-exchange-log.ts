@@ -9,7 +9,7 @@ import {
 export type ExchangeOutcome =
   'found' | 'not_found' | 'rejected' | 'unavailable' | 'unexpected' | 'deferred';
 
-/** One call to an insurer, as the exchange log keeps it (CONTRACT §10). */
+/** One call to an insurer, as the exchange log keeps it (docs/api.md, Real insurers). */
 export interface InsurerExchangeEntry extends WireExchange {
   insurerCode: string;
   /** The search attempt the call belonged to (1-based). */
@@ -19,7 +19,7 @@ export interface InsurerExchangeEntry extends WireExchange {
   outcome: ExchangeOutcome;
   /**
    * Why the call found no plans, in words; when it did, what the answer carried that was read
-   * past (CONTRACT §17 envelope slips, benefit-level AAA), or null.
+   * past (docs/api.md, Real insurers envelope slips, benefit-level AAA), or null.
    */
   error: string | null;
 }

@@ -22,7 +22,7 @@ export interface InsurerExchangeRow {
 /** A row to store: the request it belongs to and the call. */
 export type NewInsurerExchange = InsurerExchangeRow & { account_id: string; request_id: string };
 
-/** The insurer exchange log's table, `insurer_exchanges` (CONTRACT §10). */
+/** The insurer exchange log's table, `insurer_exchanges` (docs/api.md, Real insurers). */
 @Injectable()
 export class InsurerExchangesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

@@ -8,12 +8,12 @@ import type { CreateEligibilityDto } from './dto/create-eligibility.dto';
 
 export const DUPLICATE_UID = 'Eligibility request with this request uid already exists.';
 
-/** The insurers a request asks, and what is wrong with them (CONTRACT §4). */
+/** The insurers a request asks, and what is wrong with them (docs/api.md, Eligibility). */
 export function insurerCodesOf(dto: CreateEligibilityDto): {
   codes: string[];
   /** Field errors (`insurer_code`). */
   fieldErrors: Record<string, string>;
-  /** Whole-request errors (unknown insurer codes, CONTRACT §3). */
+  /** Whole-request errors (unknown insurer codes, docs/api.md, Errors). */
   requestErrors: string[];
 } {
   const codes = dto.insurer_code_list ?? (dto.insurer_code ? [dto.insurer_code] : []);
@@ -24,7 +24,7 @@ export function insurerCodesOf(dto: CreateEligibilityDto): {
 }
 
 /**
- * What insurerCodesOf will say about a body refused for its fields, said now (CONTRACT §3: all
+ * What insurerCodesOf will say about a body refused for its fields, said now (docs/api.md, Errors: all
  * errors of a request together): no insurer at all, or unknown codes. A code (or a list) with
  * errors of its own is left to them; so is a list refused as a whole (too long: the answer
  * stays bounded).

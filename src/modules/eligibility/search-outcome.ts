@@ -23,7 +23,7 @@ export interface FoundPlan {
 export type InsurerOutcome =
   /**
    * `keepPlans`: the persons' plans are stored in their rows too, not only in the answer's bodies:
-   * a person gave them (CONTRACT §18), and a details request answers them again from there.
+   * a person gave them (docs/api.md, Insurers and assisted verification), and a details request answers them again from there.
    */
   | { code: string; kind: 'found'; plans: InsurerPlanResult[]; keepPlans?: true }
   | { code: string; kind: 'deferred'; retryAfterMs: number }
@@ -37,10 +37,10 @@ export type InsurerOutcome =
       /** Words for the answer's `error_detail` when no retry can help (not connected, off). */
       detail?: string;
     }
-  /** `detail`: words for the answer's `error_detail` (a verifier's reason, CONTRACT §18). */
+  /** `detail`: words for the answer's `error_detail` (a verifier's reason, docs/api.md, Insurers and assisted verification). */
   | { code: string; kind: 'rejected'; error: string; detail?: string }
   | { code: string; kind: 'failed'; error: string }
-  /** A person is checking this insurer (CONTRACT §18): the request waits for their answer. */
+  /** A person is checking this insurer (docs/api.md, Insurers and assisted verification): the request waits for their answer. */
   | { code: string; kind: 'waiting' };
 
 /** What to do with a request once every insurer of it has an outcome for this attempt. */

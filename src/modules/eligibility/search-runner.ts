@@ -131,7 +131,7 @@ export class SearchRunner {
   }
 
   /**
-   * One call holding a slot of the insurer (INSURER_CONCURRENCY, CONTRACT §13); batch items use
+   * One call holding a slot of the insurer (INSURER_CONCURRENCY, docs/api.md, Batches); batch items use
    * the batch origin. No slot in time → deferred: asked again shortly, not counted as an attempt.
    * A connector that answers in this process (the sandbox) protects no payer: no slot.
    */

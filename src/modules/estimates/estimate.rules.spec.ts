@@ -3,7 +3,7 @@ import { estimateReimbursement, withCoinsurance } from './estimate.rules';
 import { line, oon, plan } from './estimate.fixtures';
 import type { EstimateServiceInput } from './estimate.types';
 
-describe('estimateReimbursement (CONTRACT §11), worked by hand', () => {
+describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () => {
   it('a lone exam under its cap: the copay comes off the charge', () => {
     // charge 40, cap 45 → capped 40; group min(40 − 10, 40) = 30.
     const e = estimateReimbursement(plan(), 'oon', [line(['92014'], '40')]);

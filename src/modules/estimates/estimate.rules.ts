@@ -121,7 +121,7 @@ function capLine(
   asOf: string,
 ): { cap: bigint | null; capped: bigint } {
   const values = node.effective.values;
-  // CONTRACT §17 / issue 30: a benefit the insurer says is not yet eligible again pays nothing.
+  // docs/api.md, Real insurers / issue 30: a benefit the insurer says is not yet eligible again pays nothing.
   const next = node.effective.nextEligibleDate;
   if (next && next > asOf) {
     const last = node.effective.lastServiceDate;

@@ -10,7 +10,7 @@ export interface EstimateServiceInput {
   quantity: number;
 }
 
-/** The answer of CONTRACT §11: money as four-decimal strings. */
+/** The answer of docs/api.md, Estimates: money as four-decimal strings. */
 export interface Estimate {
   network: Network;
   total_cost: string;

@@ -33,7 +33,7 @@ export interface StoredPerson {
 }
 
 /**
- * Out-of-network (or in-network) reimbursement estimates (CONTRACT §11). Nothing is stored: the
+ * Out-of-network (or in-network) reimbursement estimates (docs/api.md, Estimates). Nothing is stored: the
  * plan is a stored result's person plan, read through the eligibility service (so another
  * account's request is answered 404 like a missing one), or a plan sent inline.
  */
@@ -73,7 +73,7 @@ export class EstimatesService {
   /**
    * One person of a complete result of the account, with their V2 plan. Unknown (or another
    * account's) uid → 404 "Eligibility request {uid} not found."; a result not complete or a person
-   * not in it → field errors on `request_uid` / `person_id` (CONTRACT §11).
+   * not in it → field errors on `request_uid` / `person_id` (docs/api.md, Estimates).
    */
   async storedPerson(accountId: string, uid: string, personId: number): Promise<StoredPerson> {
     const body = JSON.parse(await this.eligibility.getBody(accountId, uid, 'v2')) as StoredResult;

@@ -26,7 +26,7 @@ export interface IndexedBenefit {
 /**
  * A package item (a frame and lenses bought together, with capped sub-items) is named `package`
  * as the last segment of its benefit code (`materials.package`); it and every benefit under it form
- * one group of CONTRACT §11 with one copayment.
+ * one group of docs/api.md, Estimates with one copayment.
  */
 export function isPackageCode(code: string): boolean {
   return code.split('.').pop() === 'package';

@@ -8,7 +8,7 @@ import type { AppConfig } from '@/config/env';
 const DRAIN_TIMEOUT_MS = 20_000;
 
 /**
- * A graceful stop of the HTTP side (SIGTERM; CONTRACT §19: a rolling restart answers no 5xx).
+ * A graceful stop of the HTTP side (SIGTERM; docs/architecture.md, Behind a connection pooler: a rolling restart answers no 5xx).
  * The first shutdown hook: readiness fails at once (`draining`) and, SHUTDOWN_DELAY_MS later
  * (time for a balancer to see it), the server stops accepting
  * connections, answers on kept-alive connections carry `Connection: close`, idle connections are

@@ -22,11 +22,11 @@ export interface RedeemedToken {
   accountId: string;
   userId: string;
   entryPoint: EntryPoint;
-  /** The API key that minted the link: the session ends when it is revoked (CONTRACT §20). */
+  /** The API key that minted the link: the session ends when it is revoked (SECURITY.md). */
   apiKeyId: string;
 }
 
-/** Embedded sessions (CONTRACT §7): single-use, five-minute tokens, stored as SHA-256 only. */
+/** Embedded sessions (docs/api.md, Embedded sessions): single-use, five-minute tokens, stored as SHA-256 only. */
 @Injectable()
 export class IframeSessionService {
   private readonly logger = new Logger(IframeSessionService.name);

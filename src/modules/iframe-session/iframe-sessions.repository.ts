@@ -20,7 +20,7 @@ export interface NewIframeToken {
   ttlSeconds: number;
 }
 
-/** The `iframe_tokens` table: single-use embedded-session tokens (CONTRACT §7). */
+/** The `iframe_tokens` table: single-use embedded-session tokens (docs/api.md, Embedded sessions). */
 @Injectable()
 export class IframeSessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

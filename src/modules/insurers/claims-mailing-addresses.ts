@@ -1,7 +1,7 @@
 import type { InsurerCode } from './insurer-codes';
 
 /**
- * Where a paper claim (the CMS-1500 a patient mails, CONTRACT §21) goes: each known insurer's
+ * Where a paper claim (the CMS-1500 a patient mails, docs/api.md, Errors) goes: each known insurer's
  * out-of-network claims mailing address, as the insurer or a plan document printed it.
  *
  * Gathered 2026-11-24 from public pages (no insurer publishes these as data; each entry names the

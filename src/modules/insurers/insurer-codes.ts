@@ -1,4 +1,4 @@
-/** The insurers the service knows (CONTRACT §4). A known code without a connector is not a validation error. */
+/** The insurers the service knows (docs/api.md, Eligibility). A known code without a connector is not a validation error. */
 export const KNOWN_INSURERS = [
   { code: 'insurer:demo:vision', name: 'Demo Vision (sandbox)' },
   { code: 'insurer:vision:vsp', name: 'VSP Vision Care' },

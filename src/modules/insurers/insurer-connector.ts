@@ -33,7 +33,7 @@ export interface MemberQuery {
   zipcode: string;
   ssnLastFour: string | null;
   memberId: string | null;
-  /** CONTRACT §17: the subscriber when the patient is their dependent; absent otherwise. */
+  /** docs/api.md, Real insurers: the subscriber when the patient is their dependent; absent otherwise. */
   subscriber?: SubscriberQuery;
 }
 
@@ -46,7 +46,7 @@ export interface SubscriberQuery {
 
 /**
  * A person as an earlier search stored them. Their plan is in the stored answer's bodies; the
- * person's row keeps it only where a verifier gave it (CONTRACT §18), else `null`.
+ * person's row keeps it only where a verifier gave it (docs/api.md, Insurers and assisted verification), else `null`.
  */
 export type StoredInsurerPerson = Omit<InsurerPerson, 'plan'> & { plan: Plan | null };
 
@@ -68,7 +68,7 @@ export interface ConnectorContext {
   elapsedMs: number;
   /** The account's credentials for this insurer, decrypted; null when none are set. */
   credentials: InsurerCredentials | null;
-  /** The location's provider identity (CONTRACT §10); null when the location has no NPI. */
+  /** The location's provider identity (docs/api.md, Real insurers); null when the location has no NPI. */
   provider: ProviderIdentity | null;
   /** Epoch milliseconds by which the call must have ended (INSURER_TIMEOUT_MS from its start). */
   deadline: number;
@@ -104,7 +104,7 @@ export interface WireExchange {
   traceNumber: string | null;
   /**
    * What the answer carried that was read past (envelope slips, benefit-level AAA, skipped
-   * lines: CONTRACT §17), in words; the log keeps it when the call otherwise succeeded.
+   * lines: docs/api.md, Real insurers), in words; the log keeps it when the call otherwise succeeded.
    */
   notes?: string[];
 }
@@ -156,7 +156,7 @@ export interface InsurerPlanResult {
 }
 
 /**
- * How a call ended, whatever the insurer (CONTRACT §10):
+ * How a call ended, whatever the insurer (docs/api.md, Real insurers):
  * - `not_found`: the insurer knows no such member (`complete` with no results);
  * - `rejected`: the practice's setup is wrong (no NPI, provider not on file, bad credentials):
  *   no retry can help, `insurer_problem` at once;

@@ -5,7 +5,7 @@ import type { InsurerCode } from './insurer-codes';
 import { type EligibilityPath, SHIPPED_INSURERS } from './insurer-directory.table';
 import { InsurerSettingsService } from './insurer-settings.service';
 
-/** One insurer as the directory answers it (CONTRACT §18), for the calling account. */
+/** One insurer as the directory answers it (docs/api.md, Insurers and assisted verification), for the calling account. */
 export interface DirectoryEntry {
   insurer_code: string;
   name: string;

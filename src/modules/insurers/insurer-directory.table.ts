@@ -1,7 +1,7 @@
 import type { InsurerCode } from './insurer-codes';
 
 /**
- * What the service ships about each insurer beside its name (CONTRACT §18): other names staff
+ * What the service ships about each insurer beside its name (docs/api.md, Insurers and assisted verification): other names staff
  * and patients use, the network it runs on, whether a person checks it by default (no 270/271
  * on the clearinghouse networks), and where its provider portal is. Sources: the payers' public
  * provider pages (gathered 2026-11).
@@ -10,7 +10,7 @@ export interface ShippedInsurer {
   aliases: string[];
   /** The network whose portal and rules serve this plan (EyeMed for Cigna, Aetna, Blue View). */
   networkParent: InsurerCode | null;
-  /** CONTRACT §18: answered by a person unless the operator configured a payer id for it. */
+  /** docs/api.md, Insurers and assisted verification: answered by a person unless the operator configured a payer id for it. */
   assistedByDefault: boolean;
   /** The payer's provider portal, where a verifier signs in. */
   portalUrl: string | null;
@@ -76,7 +76,7 @@ export const SHIPPED_INSURERS: Record<InsurerCode, ShippedInsurer> = {
 export type EligibilityPath = 'sandbox' | 'x12' | 'assisted' | 'none';
 
 /**
- * How an account's searches reach `code` (CONTRACT §18): off for the account → `none`; the
+ * How an account's searches reach `code` (docs/api.md, Insurers and assisted verification): off for the account → `none`; the
  * account chose `assisted` → a person; a connector in this service → it (the sandbox, or X12
  * where a payer id is configured); otherwise a person where the shipped table says so, else none.
  */

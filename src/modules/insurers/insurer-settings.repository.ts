@@ -9,7 +9,7 @@ export interface InsurerSettingRow {
   enabled: boolean;
   username: string | null;
   password_sealed: string | null;
-  /** CONTRACT §18: `assisted` when the account sends this insurer's checks to a person. */
+  /** docs/api.md, Insurers and assisted verification: `assisted` when the account sends this insurer's checks to a person. */
   eligibility_mode?: 'assisted' | null;
 }
 

@@ -23,9 +23,9 @@ export interface InsurerSetting {
   credentialsSetAt: Date | null;
   /** Its connector signs in with the account's stored credentials (the Passwords page asks). */
   usesCredentials: boolean;
-  /** Where paper claims go (CONTRACT §21): the account's override, else the shipped table's. */
+  /** Where paper claims go (docs/api.md, Errors): the account's override, else the shipped table's. */
   mailing: ClaimsMailing;
-  /** CONTRACT §18: the account's choice (`assisted`), or null for the default path. */
+  /** docs/api.md, Insurers and assisted verification: the account's choice (`assisted`), or null for the default path. */
   eligibilityMode: 'assisted' | null;
   /** How its searches are answered for this account (the directory's `eligibility`). */
   eligibility: EligibilityPath;
@@ -81,7 +81,7 @@ export class InsurerSettingsService {
     });
   }
 
-  /** How searches of an account reach `code` with these settings (CONTRACT §18). */
+  /** How searches of an account reach `code` with these settings (docs/api.md, Insurers and assisted verification). */
   pathOf(code: string, enabled: boolean, mode: 'assisted' | null): EligibilityPath {
     return eligibilityPath(
       code,
@@ -90,7 +90,7 @@ export class InsurerSettingsService {
     );
   }
 
-  /** CONTRACT §18: sends the account's checks of `code` to a person (`assisted`) or back (null). */
+  /** docs/api.md, Insurers and assisted verification: sends the account's checks of `code` to a person (`assisted`) or back (null). */
   async setEligibilityMode(
     accountId: string,
     code: string,
@@ -169,7 +169,7 @@ export class InsurerSettingsService {
     return { enabled: row.enabled, credentials };
   }
 
-  /** Where the account's paper claims to `code` are mailed (CONTRACT §21). */
+  /** Where the account's paper claims to `code` are mailed (docs/api.md, Errors). */
   async claimsMailing(accountId: string, code: string): Promise<ClaimsMailing> {
     return mailingOf(code, await this.settings.findClaimsMailingAddress(accountId, code));
   }

@@ -19,7 +19,7 @@ export class InsurersController {
   @ApiOperation({
     summary: 'The insurer directory',
     description:
-      'Every insurer code with how this account reaches it (CONTRACT §18): `eligibility` `sandbox`, `x12` ' +
+      'Every insurer code with how this account reaches it (docs/api.md, Insurers and assisted verification): `eligibility` `sandbox`, `x12` ' +
       '(a 270/271 through the clearinghouse), `assisted` (a person checks the payer’s portal or phone line: the ' +
       'search waits for a verification task) or `none`; claims by 837P or paper, claim status by 276 or reports, ' +
       '835 remittances, the payer ids used, and the health of the stored portal credentials.',

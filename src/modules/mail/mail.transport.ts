@@ -102,7 +102,7 @@ export class MailTransport implements OnModuleDestroy {
 
   private async writeEml(messageId: string, raw: Buffer): Promise<string> {
     const dir = resolve(this.config.mailDir);
-    // Claim e-mails carry patient data: readable by the service's user only (CONTRACT §20).
+    // Claim e-mails carry patient data: readable by the service's user only (SECURITY.md).
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const name = `${stamp}-${messageId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 36)}.eml`;

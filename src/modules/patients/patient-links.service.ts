@@ -7,7 +7,7 @@ import { PatientEligibilityLink } from './dto/patient-link.dto';
 import { PatientsRepository } from './patients.repository';
 import { PatientsService } from './patients.service';
 
-/** Ties eligibility requests to a patient record (CONTRACT §6). */
+/** Ties eligibility requests to a patient record (docs/api.md, Patients). */
 @Injectable()
 export class PatientLinksService {
   constructor(

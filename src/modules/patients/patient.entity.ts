@@ -12,7 +12,7 @@ export interface PatientAddress {
   state: string | null;
 }
 
-/** A patient record of one account (CONTRACT §6). Names are stored lower-cased. */
+/** A patient record of one account (docs/api.md, Patients). Names are stored lower-cased. */
 @Entity('patients')
 @Index('patients_account_created_idx', ['accountId', 'createdAt', 'id'])
 @Index('patients_similar_idx', ['accountId', 'lastName', 'firstName', 'dob'])

@@ -20,7 +20,7 @@ export interface PatientFilter {
   words: string[];
 }
 
-/** What makes two patients "similar" (CONTRACT §6): the same names and date of birth. */
+/** What makes two patients "similar" (docs/api.md, Patients): the same names and date of birth. */
 export interface SimilarKey {
   accountId: string;
   firstName: string;
@@ -28,7 +28,7 @@ export interface SimilarKey {
   dob: string;
 }
 
-/** Patients (CONTRACT §6) and their links to eligibility requests. */
+/** Patients (docs/api.md, Patients) and their links to eligibility requests. */
 @Injectable()
 export class PatientsRepository {
   constructor(

@@ -21,7 +21,7 @@ export class PatientsService {
   ) {}
 
   /**
-   * Creates a patient (CONTRACT §6). One with the same names and dob already in the account is
+   * Creates a patient (docs/api.md, Patients). One with the same names and dob already in the account is
    * "similar" and refused unless `force_similar`; an advisory lock on those values makes the
    * check hold under concurrent requests too.
    */

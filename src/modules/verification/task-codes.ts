@@ -1,4 +1,4 @@
-/** The code sets of a verification task (CONTRACT §18): its states, failure reasons, evidence sources. */
+/** The code sets of a verification task (docs/api.md, Insurers and assisted verification): its states, failure reasons, evidence sources. */
 export const TASK_STATES = ['queued', 'in_progress', 'needs_info', 'completed', 'failed'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 

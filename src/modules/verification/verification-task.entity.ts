@@ -21,7 +21,7 @@ export interface TaskHistoryEntry {
 }
 
 /**
- * CONTRACT §18: one insurer of one eligibility request, answered by a person (staff, an
+ * docs/api.md, Insurers and assisted verification: one insurer of one eligibility request, answered by a person (staff, an
  * outsourced team or a portal bot) instead of a 270/271. Created by the search run that meets
  * an assisted insurer; the request stays `processing` until the task is settled.
  */

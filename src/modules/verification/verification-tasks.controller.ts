@@ -63,7 +63,7 @@ export class VerificationTasksController {
   @ApiOperation({
     summary: 'List verification tasks',
     description:
-      'Tasks of searches answered by a person (CONTRACT §18), newest first; filter by `state`, ' +
+      'Tasks of searches answered by a person (docs/api.md, Insurers and assisted verification), newest first; filter by `state`, ' +
       '`insurer_code` and `due_before`. The web Verifications page shows the open ones soonest due first.',
   })
   @ApiOkResponse({ type: VerificationTaskListResponse })

@@ -53,7 +53,7 @@ export interface TaskWrite {
 }
 
 /**
- * `verification_tasks` (CONTRACT §18). A task's view joins its request (`eligibility_requests`)
+ * `verification_tasks` (docs/api.md, Insurers and assisted verification). A task's view joins its request (`eligibility_requests`)
  * and the request's location (`locations`), and a change locks the task's request first: those
  * statements read the eligibility and accounts modules' tables.
  */

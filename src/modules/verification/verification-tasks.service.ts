@@ -44,7 +44,7 @@ interface Change {
 }
 
 /**
- * Verification tasks (CONTRACT §18): a person's answers to a search. Every change locks the
+ * Verification tasks (docs/api.md, Insurers and assisted verification): a person's answers to a search. Every change locks the
  * task's request first, then the task, so it serialises with the search run that parks the
  * request (EligibilityScheduler.park): an answer is never missed. An answer wakes the request;
  * the search run then reads it (AssistedInsurers) and finishes the request the way every search

@@ -9,7 +9,7 @@ import { VerificationTasksRepository } from './verification-tasks.repository';
 import { VerificationTasks } from './verification-tasks.service';
 
 /**
- * Assisted verification (CONTRACT §18): the tasks a person answers for insurers without
+ * Assisted verification (docs/api.md, Insurers and assisted verification): the tasks a person answers for insurers without
  * 270/271, their API, and their clocks (leases, overdue events). The search side (opening a
  * task, reading its answer) is eligibility's AssistedInsurers.
  */

@@ -32,7 +32,7 @@ function askedFor(person: VerifiedPersonDto, asked: AskedPatient): { who: Asked;
 }
 
 /**
- * The plans of a `complete` (validated V2 plan results, CONTRACT §18) as the search stores any
+ * The plans of a `complete` (validated V2 plan results, docs/api.md, Insurers and assisted verification) as the search stores any
  * insurer's answer: the same shape the X12 mapper and the sandbox give, so the request renders,
  * estimates and webhooks them the same way. Ids, names and plan tokens are the service's. A
  * person's names, date of birth and member id default to the one asked for (askedFor); sex,

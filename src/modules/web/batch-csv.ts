@@ -231,7 +231,7 @@ function resultRow(item: BatchItemExport): (string | null)[] {
   ];
 }
 
-/** CONTRACT §21: a complete check without plans says so, distinct from a found plan. */
+/** docs/api.md, Errors: a complete check without plans says so, distinct from a found plan. */
 function coverage(status: string, plans: number): string | null {
   if (status !== 'complete') return null;
   return plans > 0 ? 'plan found' : 'no plan found';

@@ -83,7 +83,7 @@ describe('benefit table rows', () => {
     expect(top.notes.join(' ')).not.toContain('additional complete pairs');
   });
 
-  it('says used, remaining, last used and next eligible where the insurer says (CONTRACT §17)', () => {
+  it('says used, remaining, last used and next eligible where the insurer says (docs/api.md, Real insurers)', () => {
     const rows = benefitRows(
       plan([
         {

@@ -125,7 +125,7 @@ export function planNotes(plan: Plan): string[] {
     return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
   };
   const out = notes(plan.comment ?? null, side('inn'), side('oon'));
-  // CONTRACT §17: who else to ask.
+  // docs/api.md, Real insurers: who else to ask.
   const c = plan.carve_out;
   if (c) {
     const ids = [c.payer_id && `payer id ${c.payer_id}`, c.phone && `phone ${c.phone}`];
@@ -203,7 +203,7 @@ function side(b: EffectiveBenefit, parent: SideValues | null): SideValues {
 }
 
 /**
- * CONTRACT §17 as the front desk reads it: the allowance used and what remains (per network when
+ * docs/api.md, Real insurers as the front desk reads it: the allowance used and what remains (per network when
  * they differ), when the benefit was last used and when it can be used next.
  */
 function usage(b: EffectiveBenefit, inn: SideValues | null, oon: SideValues | null): string[] {

@@ -6,7 +6,7 @@ import { ForbiddenError } from '@/common/errors';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
 import type { EntryPoint } from '@/modules/iframe-session/iframe-session.service';
 
-/** An embedded session lasts at most this long from its link, used or not (CONTRACT §20). */
+/** An embedded session lasts at most this long from its link, used or not (SECURITY.md). */
 export const EMBEDDED_SESSION_MS = 60 * 60 * 1000;
 
 export interface EmbeddedSessionState {
@@ -49,7 +49,7 @@ export interface EmbeddedReachSpec {
 }
 
 /**
- * The page is open to embedded sessions entered at `entryPoint` (CONTRACT §20): its entry page
+ * The page is open to embedded sessions entered at `entryPoint` (SECURITY.md): its entry page
  * and what that page links to. With `record`, only for a record the session created or was sent
  * to. A page without it refuses every embedded session (403): API keys, webhooks, settings,
  * audit, locations and whatever is added later stay closed unless a page says otherwise.

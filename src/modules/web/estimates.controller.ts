@@ -19,7 +19,7 @@ import { renderPage, webUser } from './web-context';
 import { Audited } from '@/modules/audit/audited';
 
 /**
- * "Estimate reimbursement" for one person of a benefit table (CONTRACT §11): a plain form (works
+ * "Estimate reimbursement" for one person of a benefit table (docs/api.md, Estimates): a plain form (works
  * without JavaScript; "Add a line" posts back) checked with the API's DTO and answered by the
  * API's service.
  */

@@ -32,7 +32,7 @@ export class RedisSessionStore extends session.Store {
     const write = this.redis
       .multi()
       .set(this.key(sid), JSON.stringify(data), 'EX', this.ttlSeconds);
-    // A signed-in session is listed under its user, who can see and end it (CONTRACT §20).
+    // A signed-in session is listed under its user, who can see and end it (SECURITY.md).
     if (data.userId) {
       write
         .sadd(userSessionsKey(data.userId), sid)

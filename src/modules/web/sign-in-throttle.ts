@@ -24,7 +24,7 @@ export interface SignInAttempt {
   /**
    * The client IP is past its limit: a wrong answer is refused as throttled (429), but a right
    * one still passes. Many people share an IP (an office, a proxy); an attacker's count must not
-   * lock them all out (CONTRACT §20).
+   * lock them all out (SECURITY.md).
    */
   ipOverLimit: boolean;
   /** How long the attempt waits before it is checked (progressive delay). */
@@ -33,7 +33,7 @@ export interface SignInAttempt {
 
 /**
  * Sign-in steps (passwords, two-factor codes) counted in Redis per subject and per client IP over
- * a 15-minute window. Counted before they are checked (CONTRACT §20): INCR is atomic, so of 20
+ * a 15-minute window. Counted before they are checked (SECURITY.md): INCR is atomic, so of 20
  * parallel guesses only the first five are checked at all, the rest are refused unseen. A
  * successful attempt takes itself back off both counts and clears the subject's.
  */

@@ -18,7 +18,7 @@ import { MAIL_LINK, MailService } from '@/modules/mail/mail.service';
 import { WebSessions } from './web-sessions';
 
 /**
- * What the people pages do (CONTRACT §20), each step with its e-mail, its audit event and its
+ * What the people pages do (SECURITY.md), each step with its e-mail, its audit event and its
  * effect on sessions: invitations and reset links go out through the mail outbox, any password
  * change and any disabling ends the user's other sessions at once.
  */

@@ -3,7 +3,7 @@ import type { TaskView } from '@/modules/verification/task-view';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**
- * The benefit form of a verification task (CONTRACT §18) as a pure function: the form's fields
+ * The benefit form of a verification task (docs/api.md, Insurers and assisted verification) as a pure function: the form's fields
  * become exactly the JSON a verifier POSTs to `complete` (`{plans: [V2 plan result], evidence}`),
  * which the web controller then validates with the API's CompleteTaskDto. Each benefit row gives
  * one item of the V2 tree (its parents added as plain containers), with its copay, allowance and

@@ -13,7 +13,7 @@ import { flash, renderPage, webUser } from './web-context';
 import { WebSessions } from './web-sessions';
 
 /**
- * The signed-in user's own sign-in (CONTRACT §20): change the password (the current one
+ * The signed-in user's own sign-in (SECURITY.md): change the password (the current one
  * required; the user's other sessions end), see the open sessions and end them.
  */
 @ApiExcludeController()

@@ -55,12 +55,13 @@ export class WebAuthController {
       renderPage(req, res, 'login.njk', { title: 'Sign in', next, email, error });
     };
     const tooMany = 'Too many failed sign-in attempts. Try again in 15 minutes.';
-    // Counted before the password is checked (CONTRACT §20): parallel guesses cannot pass the limit.
+    // Counted before the password is checked (SECURITY.md): parallel guesses cannot pass the limit.
     const attempt = await this.throttle.begin({ email }, req.ip);
     if (attempt.refused) return refuse(429, tooMany);
     let user: User | null = null;
     try {
-      if (email && form.password) user = await this.accounts.verifyCredentials(email, form.password);
+      if (email && form.password)
+        user = await this.accounts.verifyCredentials(email, form.password);
     } catch (e) {
       if (!(e instanceof PasswordHashBusy)) throw e;
       // Every hashing slot is taken (a burst of sign-ins): not checked, so not counted.
@@ -159,8 +160,8 @@ export class WebAuthController {
   }
 
   /**
-   * CONTRACT §7: a single-use token signs the account's user in and opens the entry point. A
-   * browser where someone is already signed in (CONTRACT §20) is asked first: the token stays
+   * docs/api.md, Embedded sessions: a single-use token signs the account's user in and opens the entry point. A
+   * browser where someone is already signed in (SECURITY.md) is asked first: the token stays
    * unused until the person confirms (POST /embed/).
    */
   @Get('embed')

@@ -25,7 +25,7 @@ const MAX_SHOWN_ROWS = 200;
 const RECENT_BATCHES = 50;
 
 /**
- * Batch checks from a CSV file (CONTRACT §13): upload (through the API's batch intake, so the
+ * Batch checks from a CSV file (docs/api.md, Batches): upload (through the API's batch intake, so the
  * rules and messages are the API's, shown by file line), progress, results download.
  */
 @ApiExcludeController()

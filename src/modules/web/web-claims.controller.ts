@@ -28,7 +28,7 @@ import { accountOf, flash, renderPage } from './web-context';
 import { PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
- * Claims (CONTRACT §12): the list, a claim's page with its status history and submission, its
+ * Claims (docs/api.md, Claim lifecycle): the list, a claim's page with its status history and submission, its
  * claim form (the PDF of GET .../form/) and the 837P as submitted (GET .../x12/).
  */
 @ApiExcludeController()
@@ -123,7 +123,7 @@ export class WebClaimsController {
     await this.renderClaim(req, res, code, null, '');
   }
 
-  /** "Mark as mailed" (CONTRACT §21): the same move as POST .../mailed/; 409 shows its words. */
+  /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
   @Post(':code/mailed')
   @Audited('claim', 'update', 'param:code')
   async mailed(
@@ -212,7 +212,7 @@ export class WebClaimsController {
   }
 }
 
-/** CONTRACT §16: the claim page's remittance, amounts in dollars, every adjustment in words. */
+/** docs/api.md, Claim reports and remittances: the claim page's remittance, amounts in dollars, every adjustment in words. */
 function remittanceView(r: ClaimRemittanceResponse) {
   return {
     paid: formatUsd(r.paid_amount),

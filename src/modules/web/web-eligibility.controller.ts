@@ -101,7 +101,7 @@ export class WebEligibilityController {
       results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
       verification?: { task_id: string };
     };
-    // CONTRACT §18: a person checks this insurer; a question of theirs is answered here.
+    // docs/api.md, Insurers and assisted verification: a person checks this insurer; a question of theirs is answered here.
     const task: TaskView | null =
       result.status === 'processing' && result.verification
         ? await this.tasks.get(accountOf(req), result.verification.task_id)
@@ -135,7 +135,7 @@ export class WebEligibilityController {
     });
   }
 
-  /** The practice answers the verifier's question (CONTRACT §18): the task is queued again. */
+  /** The practice answers the verifier's question (docs/api.md, Insurers and assisted verification): the task is queued again. */
   @Post(':uid/verification-info')
   @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
   @Audited('eligibility_request', 'update', 'param:uid')

@@ -47,7 +47,7 @@ export class WebInsurersController {
     await this.renderInsurers(req, res, null, null, '');
   }
 
-  /** The account's claims mailing address for one insurer (CONTRACT §21); blank: the table's. */
+  /** The account's claims mailing address for one insurer (docs/api.md, Errors); blank: the table's. */
   @Post('insurers/mailing-address')
   @EmbeddedReach('insurers')
   async setMailingAddress(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -102,7 +102,7 @@ export class WebInsurersController {
     res.redirect('/app/insurers/');
   }
 
-  /** CONTRACT §18: checks of an insurer go to a person (`assisted`) or back to its default path. */
+  /** docs/api.md, Insurers and assisted verification: checks of an insurer go to a person (`assisted`) or back to its default path. */
   @Post('insurers/eligibility-mode')
   @EmbeddedReach('insurers')
   async setEligibilityMode(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -170,7 +170,7 @@ export class WebInsurersController {
       title: 'Passwords',
       section: 'passwords',
       // Insurers whose connector signs in with the account's own login, and those a person
-      // checks (CONTRACT §18: the verifier signs in to the portal with the stored login).
+      // checks (docs/api.md, Insurers and assisted verification: the verifier signs in to the portal with the stored login).
       insurers: all.filter(needsLogin),
       // Logins stored earlier that nothing reads: offered for deletion only.
       unused: all.filter((i) => !needsLogin(i) && i.credentialsSetAt),

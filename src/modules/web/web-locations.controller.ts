@@ -104,7 +104,7 @@ function addressOf(form: Record<string, string>): Record<string, string> | null 
 }
 
 /**
- * The rendering provider fields of a form (CONTRACT §15): all blank clears it; any given is checked
+ * The rendering provider fields of a form (docs/api.md, Claims): all blank clears it; any given is checked
  * in full (a blank taxonomy: the location's).
  */
 function renderingProviderOf(form: Record<string, string>): Record<string, string> | null {

@@ -26,12 +26,12 @@ const PAGES: Record<Purpose, { path: string; title: string; lead: string; done: 
   },
 };
 
-/** The answer to "forgot password", whether or not the e-mail is known (CONTRACT §20). */
+/** The answer to "forgot password", whether or not the e-mail is known (SECURITY.md). */
 export const FORGOT_ANSWER =
   'If a user signs in with that e-mail, a link to choose a new password is on its way. It works once, for one hour.';
 
 /**
- * Before sign-in (CONTRACT §20): "forgot password" mails a single-use link valid one hour, and
+ * Before sign-in (SECURITY.md): "forgot password" mails a single-use link valid one hour, and
  * the links of invitations (72 hours) and resets lead here to set the password. The person then
  * signs in as usual, two-factor included.
  */

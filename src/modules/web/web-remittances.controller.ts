@@ -34,7 +34,7 @@ export const CLAIM_PAYMENT_STATUSES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Remittances (CONTRACT §16): the list of 835 payments and a page per remittance with the
+ * Remittances (docs/api.md, Claim reports and remittances): the list of 835 payments and a page per remittance with the
  * payment, each claim it pays, denies or reverses (matched to its claim page, or marked
  * unmatched), adjustments and remarks in words, and provider adjustments.
  */

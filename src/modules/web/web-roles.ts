@@ -26,7 +26,7 @@ export class AdminOnlyGuard implements CanActivate {
 }
 
 /**
- * CONTRACT §20: the page (a controller, or one route) is for the account's admins; `staff`
+ * SECURITY.md: the page (a controller, or one route) is for the account's admins; `staff`
  * gets 403. Staff work with patients, checks, claims, estimates and batches; API keys,
  * webhooks, users, settings, locations, insurer settings and passwords, and the audit trail are
  * the admins'. The layout hides those links from staff (`user.role`).

@@ -9,7 +9,7 @@ import type { User } from '@/modules/accounts/user.entity';
 import type { UserRole } from '@/modules/accounts/user-roles';
 import { InjectRedis } from '@/modules/redis/redis.module';
 
-/** CONTRACT §20: a session ends after 30 minutes without a request, and 12 hours after sign-in. */
+/** SECURITY.md: a session ends after 30 minutes without a request, and 12 hours after sign-in. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 3600 * 1000;
 /** `lastSeenAt` is written at most this often, so not every page view rewrites the session. */

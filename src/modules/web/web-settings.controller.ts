@@ -10,7 +10,7 @@ import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
 
-/** Account settings: the origins allowed to embed the application (CONTRACT §7). */
+/** Account settings: the origins allowed to embed the application (docs/api.md, Embedded sessions). */
 @ApiExcludeController()
 @AdminOnly()
 @Controller('app/settings')

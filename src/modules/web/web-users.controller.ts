@@ -19,7 +19,7 @@ function actor(req: Request): AuditContext {
 }
 
 /**
- * The account's people (CONTRACT §20): invite by e-mail with a role, change roles, disable and
+ * The account's people (SECURITY.md): invite by e-mail with a role, change roles, disable and
  * enable, send an invitation again. Admins only.
  */
 @ApiExcludeController()

@@ -32,7 +32,7 @@ import { insurerName } from '@/modules/insurers/insurer-codes';
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
 
-/** The signed-in user as a verifier (CONTRACT §18): leases and history name them. */
+/** The signed-in user as a verifier (docs/api.md, Insurers and assisted verification): leases and history name them. */
 export function webVerifier(req: Request): Verifier {
   const user = webUser(req)!;
   return { accountId: user.accountId, id: `user:${user.userId}`, name: `user:${user.email}` };
@@ -52,7 +52,7 @@ interface TaskPage {
 }
 
 /**
- * Verifications (CONTRACT §18): the account's open tasks soonest due first, and a task's page
+ * Verifications (docs/api.md, Insurers and assisted verification): the account's open tasks soonest due first, and a task's page
  * where staff claim it, read the portal password, and answer it with the benefit form (the
  * API's CompleteTaskDto validates it) or fail it. Admins and staff; never embedded sessions.
  */

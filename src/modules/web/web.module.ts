@@ -49,7 +49,7 @@ import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
 import { WebUsersController } from './web-users.controller';
 import { WebVerificationsController } from './web-verifications.controller';
 
-/** Idle timeout (CONTRACT §20): the cookie and the stored session last this long past each use. */
+/** Idle timeout (SECURITY.md): the cookie and the stored session last this long past each use. */
 const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;
 
 /**
@@ -138,7 +138,7 @@ export class WebModule implements NestModule {
       sessions,
       (req: Request, res: Response, next: NextFunction) =>
         this.embeddedSessions.use(req, res, next),
-      // Timeouts, disabled users and ended sessions (CONTRACT §20), before anything reads the user.
+      // Timeouts, disabled users and ended sessions (SECURITY.md), before anything reads the user.
       (req: Request, res: Response, next: NextFunction) => this.sessionCheck.use(req, res, next),
       this.frameHeaders(),
       // Uploads are read only for a signed-in session, and a file only after its form's CSRF

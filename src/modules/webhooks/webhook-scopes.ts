@@ -3,7 +3,7 @@ import { type ApiScope, grants, scopeAction, scopeRefusal } from '@/modules/auth
 import type { WebhookTopic } from './webhook.entity';
 
 /**
- * CONTRACT §20: a webhook carries the data of its topics to whatever URL it names, so pointing
+ * SECURITY.md: a webhook carries the data of its topics to whatever URL it names, so pointing
  * one somewhere (creating it, changing its URL or events) or redelivering needs, beside
  * `webhooks:write`, the read scope of that data. Otherwise a `webhooks:write` key reads PHI it
  * may not GET.
@@ -12,9 +12,9 @@ const TOPIC_READ_SCOPE: Record<WebhookTopic, ApiScope> = {
   eligibility: 'eligibility:read',
   batch: 'eligibility:read',
   claim: 'claims:read',
-  // CONTRACT §16: scope claims:read covers remittances.
+  // docs/api.md, Claim reports and remittances: scope claims:read covers remittances.
   remittance: 'claims:read',
-  // CONTRACT §18: task events carry the patient as asked.
+  // docs/api.md, Insurers and assisted verification: task events carry the patient as asked.
   verification: 'verification:read',
 };
 

@@ -11,7 +11,7 @@ export interface SendInput {
   url: string;
   body: string;
   deliveryId: string;
-  /** The event type, sent as X-Event-Type (CONTRACT §12). */
+  /** The event type, sent as X-Event-Type (docs/api.md, Claim lifecycle). */
   event?: string;
   secret: string | null;
   timeoutMs: number;

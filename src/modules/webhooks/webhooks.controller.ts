@@ -37,9 +37,9 @@ import { RequireScope } from '@/modules/auth/scopes';
 const WEBHOOK_SCOPES_NOTE =
   'Besides `webhooks:write` the key needs the read scope of the data the events carry ' +
   '(`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; ' +
-  'each change is an audit event (CONTRACT §20).';
+  'each change is an audit event (SECURITY.md).';
 
-/** The calling key, for the audit trail and the scopes its webhook's topics need (CONTRACT §20). */
+/** The calling key, for the audit trail and the scopes its webhook's topics need (SECURITY.md). */
 function actorOf(req: AppRequest): WebhookActor {
   return { ctx: auditContextOf(req)!, scopes: req.auth!.scopes };
 }

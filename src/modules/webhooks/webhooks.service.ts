@@ -72,7 +72,7 @@ export class WebhooksService {
     requireTopicScopes(by.scopes, input.events ?? ['eligibility']);
     this.checkSecret(input.secret);
     await this.checkUrl(input.url!);
-    // Production: every webhook is signed (CONTRACT §20); without a secret of its own it gets one.
+    // Production: every webhook is signed (SECURITY.md); without a secret of its own it gets one.
     const generate = input.rotateSecret || (this.config.isProduction && !input.secret);
     const secret = generate ? generateSecret() : (input.secret ?? null);
     const id = randomUUID();
@@ -232,7 +232,7 @@ export class WebhooksService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    // Production: PHI travels to receivers only over TLS (CONTRACT §20), unless the operator
+    // Production: PHI travels to receivers only over TLS (SECURITY.md), unless the operator
     // said the deployment runs without TLS (ALLOW_INSECURE_HTTP=true: a loopback trial, the bench).
     if (this.config.isProduction && !this.config.allowInsecureHttp && !/^https:\/\//i.test(url)) {
       throw ValidationFailed.field('url', 'Use an https URL: webhooks are sent over TLS only.');

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { split835 } from './x835.split';
 
 /**
- * CONTRACT §16: the reports the readers are tested on (test/x12/reports) are files a payer could
+ * docs/api.md, Claim reports and remittances: the reports the readers are tested on (test/x12/reports) are files a payer could
  * send: each passes pyx12 (../shared/tools/pyx12, its 835, 277CA and 999 maps). A clone without
  * ../shared skips, saying so.
  */

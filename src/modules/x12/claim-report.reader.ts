@@ -9,7 +9,7 @@ import {
   type InterchangeAcknowledgment,
 } from './x999.reader';
 
-/** What a clearinghouse report says, whichever kind it is (CONTRACT §16). */
+/** What a clearinghouse report says, whichever kind it is (docs/api.md, Claim reports and remittances). */
 export interface ClaimReport {
   /** `999` (with any TA1), `TA1` (a TA1 alone), `277` (277CA) or `835`. */
   type: '999' | 'TA1' | '277' | '835';

@@ -50,7 +50,7 @@ export interface Interchange {
 
 export interface ReadOptions {
   /**
-   * CONTRACT §17: payers' 271s carry envelope slips that say nothing about the answer (SE01
+   * docs/api.md, Real insurers: payers' 271s carry envelope slips that say nothing about the answer (SE01
    * count, SE02 ≠ ST02, GE02 ≠ GS06, IEA02 ≠ ISA13, a TA1 between ISA and GS). Tolerant reading
    * records them in `slips` instead of refusing the interchange.
    */

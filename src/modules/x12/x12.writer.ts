@@ -240,7 +240,7 @@ export function writeSingleTransaction(
   );
 }
 
-/** Letters NFKD does not decompose into a base letter and marks (CONTRACT §15: `Núñez` → `NUNEZ`). */
+/** Letters NFKD does not decompose into a base letter and marks (docs/api.md, Claims: `Núñez` → `NUNEZ`). */
 const LATIN_LETTERS: Readonly<Record<string, string>> = {
   ß: 'SS',
   Æ: 'AE',

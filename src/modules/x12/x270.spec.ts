@@ -21,7 +21,7 @@ const envelope: EnvelopeSettings = {
   createdAt: new Date('2026-03-15T12:30:45Z'),
 };
 
-// The 270 of CONTRACT §10, written by hand from the 005010X279A1 segment definitions.
+// The 270 of docs/api.md, Real insurers, written by hand from the 005010X279A1 segment definitions.
 const EXPECTED = [
   'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *260315*1230*^*00501*000004711*0*T*:',
   'GS*HS*VISIONELIG*CLEARINGHOUSE*20260315*1230*4711*X*005010X279A1',
@@ -44,11 +44,11 @@ const EXPECTED = [
 ];
 
 describe('270 writer', () => {
-  it('writes the inquiry of CONTRACT §10 segment by segment', () => {
+  it('writes the inquiry of docs/api.md, Real insurers segment by segment', () => {
     expect(write270(inquiry, envelope)).toBe(EXPECTED.map((s) => `${s}~`).join(''));
   });
 
-  it('asks about a dependent (CONTRACT §17): the subscriber in 2000C, the patient in 2000D with TRN, DMG, DTP, EQ', () => {
+  it('asks about a dependent (docs/api.md, Real insurers): the subscriber in 2000C, the patient in 2000D with TRN, DMG, DTP, EQ', () => {
     const text = write270(
       {
         ...inquiry,

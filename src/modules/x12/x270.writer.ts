@@ -16,7 +16,7 @@ export interface EligibilityInquiry {
   provider: { npi: string; organizationName: string; taxId?: string | null };
   subscriber: { firstName: string; lastName: string; dob: string; memberId?: string | null };
   /**
-   * CONTRACT §17: the patient when they are the subscriber's dependent. The 270 then names the
+   * docs/api.md, Real insurers: the patient when they are the subscriber's dependent. The 270 then names the
    * subscriber in 2000C and asks about the patient in 2000D (TRN, NM1*03, DMG, DTP, EQ there).
    */
   dependent?: { firstName: string; lastName: string; dob: string } | null;
@@ -33,7 +33,7 @@ export interface EligibilityInquiry {
 export type { EnvelopeSettings } from './x12.writer';
 
 /**
- * The 270 transaction set of CONTRACT §10: BHT 0022*13, 2000A payer (NM1*PR ... PI), 2000B
+ * The 270 transaction set of docs/api.md, Real insurers: BHT 0022*13, 2000A payer (NM1*PR ... PI), 2000B
  * provider (NM1*1P*2*org*****XX*npi), 2000C subscriber (TRN, NM1*IL with MI member id when known,
  * DMG, DTP*291, EQ with the service types). With a dependent (§17) the TRN, DTP and EQ move to
  * the 2000D patient (NM1*03, DMG).

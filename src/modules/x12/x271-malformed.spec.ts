@@ -51,7 +51,7 @@ describe('271 reader: malformed files', () => {
     });
   });
 
-  describe('a benefit loop that does not read is skipped, the rest kept (CONTRACT §17)', () => {
+  describe('a benefit loop that does not read is skipped, the rest kept (docs/api.md, Real insurers)', () => {
     function skipped(segments: string[]) {
       const answer = read271(interchange271(segments));
       const subscriber = answer.responses[0].sources[0].receivers[0].subscribers[0];

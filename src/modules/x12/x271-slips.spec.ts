@@ -8,7 +8,7 @@ function withEnvelope(change: (text: string) => string): string {
   return change(found271());
 }
 
-describe('271 reader: envelope slips payers send are tolerated and recorded (CONTRACT §17)', () => {
+describe('271 reader: envelope slips payers send are tolerated and recorded (docs/api.md, Real insurers)', () => {
   it('a clean 271 has no slips', () => {
     expect(read271(found271()).slips).toEqual([]);
   });

@@ -35,7 +35,7 @@ export const X279_VERSION = '005010X279A1';
  * allows but the service does not use (PER, PRV, III, HI, MPI, ...) are read past.
  */
 export function read271(text: string): Interchange271 {
-  // CONTRACT §17: envelope slips are recorded, not fatal.
+  // docs/api.md, Real insurers: envelope slips are recorded, not fatal.
   const interchange = readInterchange(text, { tolerant: true });
   const responses: EligibilityResponse[] = [];
   for (const group of interchange.groups) {
@@ -132,7 +132,7 @@ function emptyAddress(member: MemberName) {
 /**
  * The 2110 loops of a level. A loop that does not read (an amount that is not a number, a date
  * that does not exist, an LS without LE) is skipped and said in `skipped`: it concerns that
- * benefit line only, and the rest of the answer stands (CONTRACT §17).
+ * benefit line only, and the rest of the answer stands (docs/api.md, Real insurers).
  */
 function readBenefits(level: HierarchyLevel, skipped: string[]): BenefitLoop[] {
   const out: BenefitLoop[] = [];

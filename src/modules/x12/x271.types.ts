@@ -113,14 +113,14 @@ export interface EligibilityResponse {
   reference: string;
   date: string | null;
   sources: SourceLoop[];
-  /** 2110 loops that did not read and were left out (CONTRACT §17), in words. */
+  /** 2110 loops that did not read and were left out (docs/api.md, Real insurers), in words. */
   skipped: string[];
 }
 
 export interface Interchange271 {
   isa: IsaHeader;
   responses: EligibilityResponse[];
-  /** Envelope slips read past (CONTRACT §17), in words, for the exchange log. */
+  /** Envelope slips read past (docs/api.md, Real insurers), in words, for the exchange log. */
   slips: string[];
   /** Benefit loops left out because they did not read, in words, for the exchange log. */
   skipped: string[];

@@ -41,7 +41,7 @@ export interface ClaimAcknowledgment {
   payerClaimNumber: string | null;
   clearinghouseTrace: string | null;
   statuses: StatusInformation[];
-  /** The contract's reading (CONTRACT §16): `accepted`, `rejected`, or null (pending, ...). */
+  /** The contract's reading (docs/api.md, Claim reports and remittances): `accepted`, `rejected`, or null (pending, ...). */
   outcome: 'accepted' | 'rejected' | null;
 }
 

@@ -130,7 +130,7 @@ export const LOOP_2300 = (usage: Usage): LoopRule => ({
         prv(
           'PE',
           'Rendering provider specialty',
-          MAY('required when the payer needs the taxonomy; CONTRACT §15 sends it'),
+          MAY('required when the payer needs the taxonomy; docs/api.md, Claims sends it'),
         ),
         seg('REF', 'Secondary id', MAY('payer-assigned ids'), 4),
       ],

@@ -47,7 +47,9 @@ export const TRANSACTION: LoopRule = {
         prv(
           'BI',
           'Billing provider specialty',
-          MAY('required when the payer needs the taxonomy to adjudicate; CONTRACT §15 sends it'),
+          MAY(
+            'required when the payer needs the taxonomy to adjudicate; docs/api.md, Claims sends it',
+          ),
         ),
         seg('CUR', 'Foreign currency', MAY('when not US dollars')),
       ],

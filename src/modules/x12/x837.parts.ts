@@ -44,7 +44,7 @@ export interface X837IndividualProvider {
   taxonomyCode: string;
 }
 
-/** One professional claim as the 837P carries it (CONTRACT §12 and §15). */
+/** One professional claim as the 837P carries it (docs/api.md, Claim lifecycle and Claims). */
 export interface ProfessionalClaim {
   /** 1000A: who sends the file (the service's clearinghouse account). */
   submitter: { id: string; name: string; contactEmail: string };

@@ -8,7 +8,7 @@ import { write837 } from './x837.writer';
 import { VARIANT_ENVELOPE, X837_VARIANTS } from './x837.variants';
 
 /**
- * CONTRACT §15: every variant's 837P passes an independent 005010X222A1 validator, pyx12
+ * docs/api.md, Claims: every variant's 837P passes an independent 005010X222A1 validator, pyx12
  * (../shared/tools/pyx12 beside the repository). A clone without ../shared skips, saying so.
  */
 // PYX12_DIR names a pyx12 checkout; the maintainers keep one beside the repository.

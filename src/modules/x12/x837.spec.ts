@@ -10,7 +10,7 @@ import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from './x837.variants';
 const envelope = VARIANT_ENVELOPE;
 const claim = variantClaim;
 
-/** Every 837P a test writes passes the guide's loop and segment usage check (CONTRACT §15). */
+/** Every 837P a test writes passes the guide's loop and segment usage check (docs/api.md, Claims). */
 const write = (c: ProfessionalClaim, env: EnvelopeSettings = envelope): string => {
   const text = write837(c, env);
   expect(check837Structure(text, { patientPaid: Number(c.paidAmount) > 0 })).toEqual([]);

@@ -3,7 +3,7 @@ import type { ProfessionalClaim, X837Service } from './x837.parts';
 
 /**
  * The claims every 837P check runs on (the in-project structure check and the independent
- * validator): CONTRACT §15's variants. Test fixtures, shared by the writer's specs.
+ * validator): the Claims section's (docs/api.md) variants. Test fixtures, shared by the writer's specs.
  */
 
 export const VARIANT_ENVELOPE: EnvelopeSettings = {
@@ -101,7 +101,7 @@ const TWELVE_DIAGNOSES = [
   'E11.9',
 ];
 
-/** CONTRACT §15's variants, each a claim the 837P must carry without an error. */
+/** the Claims section's (docs/api.md) variants, each a claim the 837P must carry without an error. */
 export const X837_VARIANTS: Readonly<Record<string, ProfessionalClaim>> = {
   'subscriber is the patient': variantClaim(),
   'dependent patient': variantClaim({

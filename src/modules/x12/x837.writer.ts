@@ -34,7 +34,7 @@ export const X222_IMPLEMENTATION = '005010X222A1';
 const TAXONOMY = /^[0-9A-Z]{9}X$/;
 
 /**
- * The 837P transaction set (005010X222A1, CONTRACT §12 and §15): 1000A submitter, 1000B receiver,
+ * The 837P transaction set (005010X222A1, docs/api.md, Claim lifecycle and Claims): 1000A submitter, 1000B receiver,
  * 2000A billing provider (PRV*BI) with 2010AA (NM1*85, N3, N4 ZIP+4, REF*EI), 2000B subscriber
  * (2010BA: N3/N4/DMG only when the patient is the subscriber) and 2010BB payer, 2000C/2010CA
  * patient only when the patient is a dependent (N3/N4/DMG required), 2300 (CLM, AMT*F5 when the

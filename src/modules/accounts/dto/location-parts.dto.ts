@@ -99,7 +99,7 @@ export class LocationAddressDto {
 }
 
 /**
- * The individual who renders care (the 837P's 2310B, CONTRACT §15): a type-1 NPI with a valid
+ * The individual who renders care (the 837P's 2310B, docs/api.md, Claims): a type-1 NPI with a valid
  * check digit (never the location's organisation NPI), the name, the taxonomy (else the
  * location's).
  */
@@ -132,7 +132,7 @@ export class LocationAddressResponse {
 
   @ApiProperty({
     example: '78702-4410',
-    description: 'ZIP+4 for addresses given since CONTRACT §15.',
+    description: 'ZIP+4 for addresses given since docs/api.md, Claims.',
   })
   zipcode: string;
 }

@@ -53,7 +53,7 @@ export class AuditEventResponse {
     example: 'api_key',
     description:
       'An API key, a user of the web application, an embedded session (the user, signed in ' +
-      "by an API key's link; CONTRACT §20), or the operator at the command line (actor `cli`).",
+      "by an API key's link; SECURITY.md), or the operator at the command line (actor `cli`).",
   })
   actor_type: string;
 
@@ -68,8 +68,8 @@ export class AuditEventResponse {
     example: 'read',
     description:
       '`read` one record, `list` records, `create`, `update`, `link` (an eligibility request ' +
-      'to a patient), `notify` (a claim e-mailed to the customer); security events (CONTRACT ' +
-      '§20): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), ' +
+      'to a patient), `notify` (a claim e-mailed to the customer); security events ' +
+      '(SECURITY.md): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), ' +
       '`create`, `revoke` (api_key), `create`, `update`, `delete`, `redeliver` (webhook), ' +
       '`mint`, `redeem` (embed_link), `invite`, `accept`, `update`, `disable`, `enable` (user), ' +
       '`change`, `reset` (password); `change`, `delete` (insurer_credentials), `enable`, ' +

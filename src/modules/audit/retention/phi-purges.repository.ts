@@ -12,7 +12,7 @@ export interface RequestToPurge {
 }
 
 /**
- * The statements of PHI_RETENTION_DAYS (CONTRACT §14): one set-based statement per table. They
+ * The statements of PHI_RETENTION_DAYS (SECURITY.md): one set-based statement per table. They
  * reach other modules' tables (eligibility_requests, eligibility_results, insurer_exchanges,
  * webhook_deliveries, verification_tasks, mail_messages) on purpose: retention is the only
  * writer of `purged_at`, and a purge is these statements in one transaction per batch.
@@ -62,7 +62,7 @@ export class PhiPurgesRepository {
         WHERE d.request_id = p.id`,
       [ids, bodies],
     );
-    // CONTRACT §18: a verification task holds the plans a person read, the evidence and notes;
+    // docs/api.md, Insurers and assisted verification: a verification task holds the plans a person read, the evidence and notes;
     // its webhook deliveries carry the patient as asked. The task's states stay (an audit of
     // who answered when), without their words.
     await m.query(
@@ -79,7 +79,7 @@ export class PhiPurgesRepository {
   }
 
   /**
-   * CONTRACT §20: up to `limit` sent (or failed) e-mails created before `cutoff` lose their
+   * SECURITY.md: up to `limit` sent (or failed) e-mails created before `cutoff` lose their
    * recipient, subject, bodies and attachments (kind, ref, status and dates stay); answers how
    * many. Queued mail is left to be sent first.
    */

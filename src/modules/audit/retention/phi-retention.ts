@@ -12,7 +12,7 @@ const FIRST_RUN_DELAY_MS = 60_000;
 const BATCH_SIZE = 200;
 
 /**
- * The answer of a purged request (CONTRACT §14): its uid, status and error code stay, its
+ * The answer of a purged request (SECURITY.md): its uid, status and error code stay, its
  * results are gone, and `purged` says why. Key order as every result body.
  */
 export function purgedBody(uid: string, status: string, errorCode: string | null): string {
@@ -27,7 +27,7 @@ export function purgedBody(uid: string, status: string, errorCode: string | null
 }
 
 /**
- * PHI_RETENTION_DAYS (CONTRACT §14): once a day, eligibility requests older than the limit lose
+ * PHI_RETENTION_DAYS (SECURITY.md): once a day, eligibility requests older than the limit lose
  * their patient data: results and persons are deleted, the patient the caller described
  * (`query`) and the settled outcomes are emptied, the stored V1/V2 bodies and the bodies of
  * their webhook deliveries become the purged answer. The row keeps its uid, kind, status, error
@@ -83,7 +83,7 @@ export class PhiRetention extends MaintenanceLoop {
     }
     let mails = 0;
     for (;;) {
-      // CONTRACT §20: e-mails sent about claims hold the patient's name, address and the claim
+      // SECURITY.md: e-mails sent about claims hold the patient's name, address and the claim
       // form; queued mail is left to be sent first.
       const n = await this.purges.purgeMail(cutoff, BATCH_SIZE);
       mails += n;

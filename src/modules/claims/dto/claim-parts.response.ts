@@ -120,7 +120,7 @@ export class ClaimSubmissionResponse {
   @ApiNullable('string', {
     example: 'The location LOC7K2M9QXA has no tax id.',
     description:
-      'On paper: why the claim could not be filed electronically (what the location or the claim lacks, CONTRACT §15); null for an 837P.',
+      'On paper: why the claim could not be filed electronically (what the location or the claim lacks, docs/api.md, Claims); null for an 837P.',
   })
   detail: string | null;
 }
@@ -156,7 +156,7 @@ export class ClaimRemittanceServiceLineResponse {
   adjustments: RemittanceAdjustmentResponse[];
 }
 
-/** CONTRACT §16: what the last 835 that named the claim said. */
+/** docs/api.md, Claim reports and remittances: what the last 835 that named the claim said. */
 export class ClaimRemittanceResponse {
   @ApiProperty({
     example: '5b1f0d4e-2c1a-4f7e-9d51-0c3b7f7e2a10',

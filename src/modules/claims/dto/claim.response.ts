@@ -33,7 +33,7 @@ export class ClaimResponse {
       'with no electronic route goes `ready` → `ready_to_mail` (its CMS-1500 form waits to be ' +
       'mailed) → `submitted` when POST .../mailed/ (or the web button) says it was. An 835 ' +
       'reversal (CLP02 22) takes a `paid` or `denied` claim to `reversed`; a later 835 pays or ' +
-      'denies it again (CONTRACT §16).',
+      'denies it again (docs/api.md, Claim reports and remittances).',
   })
   status: string;
 

@@ -112,7 +112,8 @@ export class ClaimPrimaryMemberDto extends ClaimPersonDto {
     required: true,
     maxLength: 64,
     example: 'insurer:vision:vsp',
-    description: 'A known insurer code (CONTRACT §4); an unknown one is a whole-request error.',
+    description:
+      'A known insurer code (docs/api.md, Eligibility); an unknown one is a whole-request error.',
   })
   insurer_code: string;
 }
@@ -213,7 +214,7 @@ export class CreateClaimDto {
 
   @NestedField(() => RenderingProviderDto, {
     description:
-      "The individual who rendered the care (the 837P's 2310B): a type-1 NPI, never the location's organisation NPI; the location's `rendering_provider` when absent (CONTRACT §15).",
+      "The individual who rendered the care (the 837P's 2310B): a type-1 NPI, never the location's organisation NPI; the location's `rendering_provider` when absent (docs/api.md, Claims).",
   })
   rendering_provider?: RenderingProviderDto | null;
 }

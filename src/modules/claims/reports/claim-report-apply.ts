@@ -54,7 +54,7 @@ export interface AccountRemittance {
 
 /**
  * Applies a parsed claim report to the claims it names, inside the report's transaction
- * (CONTRACT §16): 999/TA1 rejections, 277CA acceptances and rejections, and an uploaded 835's
+ * (docs/api.md, Claim reports and remittances): 999/TA1 rejections, 277CA acceptances and rejections, and an uploaded 835's
  * remittances (stored once per account, payer and TRN02; a polled 835's go through
  * PolledRemittanceApplier, per account). A claim moves only along the lifecycle's arrows; the
  * moves and webhook deliveries are collected in `work` for after the commit. A polled report

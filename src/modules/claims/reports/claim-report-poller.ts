@@ -12,7 +12,7 @@ import { PolledReports } from './polled-reports';
 const MAX_PAGES_PER_TICK = 20;
 
 /**
- * Polls the clearinghouse's reports (CONTRACT §16, CLEARINGHOUSE_REPORTS_URL) every
+ * Polls the clearinghouse's reports (docs/api.md, Claim reports and remittances, CLEARINGHOUSE_REPORTS_URL) every
  * CLAIM_REPORTS_INTERVAL_MS in worker processes: lists new reports, fetches each, stores and
  * applies it (PolledReports, keyed by the report's upstream id), and only then deletes it
  * upstream. Killed between the store and the delete, the next tick lists the report again, finds

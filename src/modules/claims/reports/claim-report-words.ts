@@ -17,7 +17,7 @@ const money = (v: string) => formatDecimal4(v)!;
 const clip = (text: string) =>
   text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
 
-/** CONTRACT §16: CLP02 → the claim's state; null for 23 (not ours) and 25 (predetermination). */
+/** docs/api.md, Claim reports and remittances: CLP02 → the claim's state; null for 23 (not ours) and 25 (predetermination). */
 export function statusFromClp(statusCode: string): ClaimStatus | null {
   if (['1', '2', '3', '19', '20', '21'].includes(statusCode)) return 'paid';
   if (statusCode === '4') return 'denied';
@@ -59,7 +59,7 @@ export function remittanceEntry(
   };
 }
 
-/** The claim's `remittance` (CONTRACT §16). */
+/** The claim's `remittance` (docs/api.md, Claim reports and remittances). */
 export function claimRemittance(
   remittanceId: string,
   r: Remittance835,

@@ -4,7 +4,7 @@ export type ClaimReportSource = 'upload' | 'poller' | 'submission';
 export type ClaimReportType = '999' | 'TA1' | '277' | '835';
 
 /**
- * A claim report (CONTRACT §16) as received: stored once, before it changes anything, in the
+ * A claim report (docs/api.md, Claim reports and remittances) as received: stored once, before it changes anything, in the
  * same transaction as the changes it makes; a report seen again (same upstream id, or the same
  * bytes for the same account) is not processed again.
  */

@@ -40,7 +40,7 @@ export class ClaimReportsController {
   @ApiOperation({
     summary: 'Upload a claim report (999, TA1, 277CA or 835)',
     description:
-      'For clearinghouses that deliver reports by SFTP or e-mail (CONTRACT §16). The body is the ' +
+      'For clearinghouses that deliver reports by SFTP or e-mail (docs/api.md, Claim reports and remittances). The body is the ' +
       'X12 interchange as `text/plain`, or JSON `{"x12": "..."}`. A 999 or TA1 rejection moves ' +
       "the claims of the rejected 837P to `rejected`; a 277CA's STC A1/A2/A5 to `accepted`, " +
       'A3/A4/A6-A8 to `rejected`; an 835 CLP (matched by CLP01, the claim code) to `paid`, ' +

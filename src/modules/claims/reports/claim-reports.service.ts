@@ -42,7 +42,7 @@ export interface ReportOutcome {
 }
 
 /**
- * Processes claim reports (CONTRACT §16): 999 and TA1 rejections, 277CA acceptances and
+ * Processes claim reports (docs/api.md, Claim reports and remittances): 999 and TA1 rejections, 277CA acceptances and
  * rejections, 835 remittances. A report received before is answered as it was, unread; an
  * upload past the account's daily quota is refused; a report is parsed next (an X12ParseError
  * stores nothing), then stored and applied in one transaction: a report received again (same upstream id, or the same
@@ -144,7 +144,7 @@ export class ClaimReportsService {
     );
   }
 
-  /** CONTRACT §16: the account's remittances, newest first. */
+  /** docs/api.md, Claim reports and remittances: the account's remittances, newest first. */
   async listRemittances(
     accountId: string,
     query: { limit?: number | null; cursor?: string | null },

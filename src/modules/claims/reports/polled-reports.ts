@@ -12,7 +12,7 @@ import { PolledRemittanceApplier } from './polled-remittance-apply';
 import { PolledReportsRepository } from './polled-reports.repository';
 
 /**
- * A report taken by the poller (CONTRACT §16): it belongs to no account and may name claims of
+ * A report taken by the poller (docs/api.md, Claim reports and remittances): it belongs to no account and may name claims of
  * any. It is stored whole for the operator only; each account gets its own part of an 835 (the
  * only interchange `GET .../remittances/{id}/x12/` answers it), its own remittance and webhook;
  * what no account owns waits for the operator (`reports:unmatched`). A 999, TA1 or 277CA moves

@@ -29,7 +29,7 @@ export interface ProviderAdjustmentEntry {
   fiscal_period_end: string;
 }
 
-/** An 835 payment (CONTRACT §16): stored once per (account, payer, TRN02). */
+/** An 835 payment (docs/api.md, Claim reports and remittances): stored once per (account, payer, TRN02). */
 @Entity('remittances')
 export class Remittance {
   @PrimaryGeneratedColumn('uuid')

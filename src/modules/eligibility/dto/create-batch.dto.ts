@@ -5,7 +5,7 @@ export const MAX_BATCH_ITEMS = 10_000;
 export const DEFAULT_BATCH_PAGE_SIZE = 100;
 export const MAX_BATCH_PAGE_SIZE = 1_000;
 
-/** CONTRACT §13: up to 10,000 eligibility requests, each validated exactly as a single one. */
+/** docs/api.md, Batches: up to 10,000 eligibility requests, each validated exactly as a single one. */
 export class CreateBatchDto {
   @NestedListField(() => CreateEligibilityDto, {
     required: true,

@@ -9,7 +9,7 @@ import { RequestRules } from '@/common/validation/request-rules';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
 import { insurerErrorsOfBody } from '../intake-rules';
 
-/** CONTRACT §2: a request uid (and a details request's uid) has at most 256 characters. */
+/** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */
 export const REQUEST_UID_MAX_LENGTH = 256;
 
 export class EligibilityPatientDto {
@@ -42,7 +42,7 @@ export class EligibilityPatientDto {
   member_id?: string | null;
 }
 
-/** CONTRACT §17: the subscriber, when the patient is their dependent. */
+/** docs/api.md, Real insurers: the subscriber, when the patient is their dependent. */
 export class EligibilitySubscriberDto {
   @StringField({ required: true, maxLength: 100, example: 'Carlos' })
   first_name: string;

@@ -108,7 +108,7 @@ export class ResultEntryV2 extends ResultEntryBase {
   @ApiProperty({ type: [PersonV2Doc] }) persons: PersonV2Doc[];
 }
 
-/** CONTRACT §18: the task a person is answering for this request. */
+/** docs/api.md, Insurers and assisted verification: the task a person is answering for this request. */
 class VerificationRefDoc {
   @ApiProperty({ format: 'uuid', example: '0b8f3c2d-5b0c-4c53-9a55-6f9e1d2a0f1b' }) task_id: string;
   @ApiField('string', { enum: ['queued', 'in_progress', 'needs_info'], example: 'queued' })
@@ -155,7 +155,7 @@ class ResultBase {
   @ApiPropertyOptional({
     type: VerificationRefDoc,
     description:
-      'While `processing` and a person checks an insurer that has no 270/271 (CONTRACT §18): the ' +
+      'While `processing` and a person checks an insurer that has no 270/271 (docs/api.md, Insurers and assisted verification): the ' +
       'verification task, its state and when it is due.',
   })
   verification?: VerificationRefDoc;

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/common/api-docs';
 import type { Estimate, EstimateGroup, EstimateLine } from '../estimate.types';
 
-/** OpenAPI description of the answer (CONTRACT §11); money as four-decimal strings. */
+/** OpenAPI description of the answer (docs/api.md, Estimates); money as four-decimal strings. */
 
 export class EstimateGroupResponse implements EstimateGroup {
   @ApiProperty({

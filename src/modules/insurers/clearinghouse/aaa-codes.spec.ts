@@ -19,7 +19,7 @@ function jane(segments: string[]): string {
   ]);
 }
 
-describe('AAA codes decide the outcome (CONTRACT §10)', () => {
+describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
   it.each([
     ['2100C', '75', 'not_found', 'C'],
     ['2100C', '72', 'not_found', 'C'],
@@ -44,7 +44,7 @@ describe('AAA codes decide the outcome (CONTRACT §10)', () => {
     });
   });
 
-  it('an AAA in a 2110C loop concerns that line only: the plan stays, the words become a comment (CONTRACT §17)', () => {
+  it('an AAA in a 2110C loop concerns that line only: the plan stays, the words become a comment (docs/api.md, Real insurers)', () => {
     // A payer asked for 30^AL^AN^AM answers the frames line with 53 and the rest normally.
     const text = jane([
       'EB*1*IND*30^AL**VISION PLUS~',

@@ -1,5 +1,5 @@
 /**
- * AAA reject reasons (005010X279A1, AAA03) and what CONTRACT §10 does with them.
+ * AAA reject reasons (005010X279A1, AAA03) and what docs/api.md, Real insurers does with them.
  */
 
 /** How a 271's AAA codes end a search. */

@@ -12,7 +12,7 @@ import { deliveryText, periodText, coverageText } from './benefit-words';
 
 /**
  * The values an EB line states (amounts, percents, quantities, authorisation) and the EB06
- * used/remaining amount rules of the benefit tree (CONTRACT §17).
+ * used/remaining amount rules of the benefit tree (docs/api.md, Real insurers).
  */
 
 /** One value an EB line states, ready to go into a list of an item or of the plan. */
@@ -24,7 +24,7 @@ type Stated =
 export const ACTIVE = new Set(['1', '2', '3', '4', '5']);
 /** EB01 values whose amounts, percents and quantities the tree takes. */
 const STATING = new Set([...ACTIVE, 'A', 'B', 'C', 'D', 'F']);
-/** EB06 time periods of amounts already used (year to date) and of what is left (CONTRACT §17). */
+/** EB06 time periods of amounts already used (year to date) and of what is left (docs/api.md, Real insurers). */
 const USED = '24';
 const REMAINING = new Set(['29', '33']);
 
@@ -122,7 +122,7 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
   if (eb.info === 'C' && eb.amount !== null)
     out.push({ list: 'deductible', entry: entry(eb.amount, common) });
   if ((eb.info === 'F' || eb.info === 'D') && eb.amount !== null) {
-    // EB06 24: the amount used so far this year (CONTRACT §17), not an allowance.
+    // EB06 24: the amount used so far this year (docs/api.md, Real insurers), not an allowance.
     const list = eb.timePeriod === USED ? 'allowance_accepted' : 'allowance';
     out.push({ list, entry: entry(eb.amount, common) });
   }

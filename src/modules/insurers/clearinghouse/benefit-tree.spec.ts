@@ -125,7 +125,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   });
 
   describe('plan status, dates and persons', () => {
-    it('an inactive subscriber: EB*6, its DTP*307 range is the inquiry date, not the plan dates (CONTRACT §17), payer name as plan name', () => {
+    it('an inactive subscriber: EB*6, its DTP*307 range is the inquiry date, not the plan dates (docs/api.md, Real insurers), payer name as plan name', () => {
       const [plan] = plans(inactive271());
       const { persons, ...fields } = plan;
       expect(fields).toEqual({

@@ -31,7 +31,7 @@ export interface TreeDates {
 
 /**
  * Procedure codes vision payers key benefits to that the shared service-code table (which the
- * estimates use too) does not map: CONTRACT §17 for the 271 only.
+ * estimates use too) does not map: docs/api.md, Real insurers for the 271 only.
  */
 const PROCEDURES_271: Readonly<Record<string, string>> = {
   '92015': 'exam.routine',
@@ -51,7 +51,7 @@ function procedureBenefit(code: string): string | null {
 }
 
 /**
- * The V2 plan of CONTRACT §10 from a person's 2110 loops: each EB line goes to the item of its
+ * The V2 plan (docs/api.md, Real insurers) from a person's 2110 loops: each EB line goes to the item of its
  * procedure code (EB13) or of its service types (EB03), or to the plan itself for `AL`/`30`.
  * Only what a line states becomes a list entry; nothing is filled in.
  */
@@ -68,7 +68,7 @@ export function buildPlan(benefits: readonly BenefitLoop[], dates: TreeDates): P
   for (const benefit of benefits) {
     const { planLevel, codes } = targets(benefit.eb);
     if (benefit.validations.length > 0) {
-      // CONTRACT §17: an AAA in 2110 answers that inquiry line only; the rest stands.
+      // docs/api.md, Real insurers: an AAA in 2110 answers that inquiry line only; the rest stands.
       const about = lineSubject(benefit.eb);
       for (const v of benefit.validations) {
         plan.comment = joinComments(plan.comment, `${describeAaa(v.reason)}${about}`);
@@ -127,7 +127,7 @@ function lineSubject(eb: EligibilityBenefit): string {
   return '';
 }
 
-/** EB01 `U` (contact another entity): the administrator its 2120 loop names (CONTRACT §17). */
+/** EB01 `U` (contact another entity): the administrator its 2120 loop names (docs/api.md, Real insurers). */
 function carveOutOf(benefit: BenefitLoop): CarveOut | null {
   const entity = benefit.related.find((r) => r.name.lastName !== '') ?? null;
   const name = entity?.name.lastName || benefit.eb.planDescription || benefit.messages[0] || '';
@@ -155,7 +155,7 @@ function otherPayerOf(benefit: BenefitLoop): OtherPayer {
 
 /**
  * DTP 304 (last visit) and 348 (next eligible) of a benefit line; with only a last visit, an HSD
- * "1 every N months/years" counts the next eligible date from it (CONTRACT §17).
+ * "1 every N months/years" counts the next eligible date from it (docs/api.md, Real insurers).
  */
 function benefitServiceDates(
   benefit: BenefitLoop,
@@ -190,7 +190,7 @@ function addMonths(date: string, months: number): string {
 function targets(eb: EligibilityBenefit): { planLevel: boolean; codes: string[] } {
   if (eb.procedure) {
     const code = procedureBenefit(eb.procedure.code);
-    // CONTRACT §17: an EB13 that maps nowhere falls back to its EB03.
+    // docs/api.md, Real insurers: an EB13 that maps nowhere falls back to its EB03.
     if (code) return { planLevel: false, codes: [code] };
   }
   if (eb.serviceTypes.length === 0) return { planLevel: true, codes: [] };

@@ -6,14 +6,14 @@ import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
 import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
 
 /**
- * How a claim submission ended (CONTRACT §12): the clearinghouse took the 837P (with its id), it
+ * How a claim submission ended (docs/api.md, Claim lifecycle): the clearinghouse took the 837P (with its id), it
  * refused the file (a final `submission_failed`), or it could not take it now (retried).
  */
 export type SubmissionOutcome =
   | {
       kind: 'accepted';
       clearinghouseId: string;
-      /** CONTRACT §16: the answer's own `x12` (a 277CA or 999), processed like a report. */
+      /** docs/api.md, Claim reports and remittances: the answer's own `x12` (a 277CA or 999), processed like a report. */
       report: string | null;
     }
   | { kind: 'refused'; reason: string }
@@ -30,7 +30,7 @@ export interface ClaimsClearinghouseDependencies {
 
 /**
  * The clearinghouse's raw-X12 professional claims and claim status endpoints (the same account
- * and credentials as eligibility, CONTRACT §10): `POST {"x12": ...}` → JSON.
+ * and credentials as eligibility, docs/api.md, Real insurers): `POST {"x12": ...}` → JSON.
  */
 export class ClaimsClearinghouseClient {
   private readonly fetchImpl: typeof fetch;
@@ -62,7 +62,7 @@ export class ClaimsClearinghouseClient {
     return this.claims.claimStatusUrl !== null && this.authorization !== null;
   }
 
-  /** CONTRACT §16: 276/277 only for insurers configured to answer it (INSURER_CLAIM_STATUS). */
+  /** docs/api.md, Claim reports and remittances: 276/277 only for insurers configured to answer it (INSURER_CLAIM_STATUS). */
   checksStatusOf(insurerCode: string): boolean {
     return this.canCheckStatus() && this.claims.statusInsurers.includes(insurerCode);
   }
@@ -73,7 +73,7 @@ export class ClaimsClearinghouseClient {
   }
 
   /**
-   * One page of new reports (CONTRACT §16: `GET <url>` → `{"items": [{"id", "type",
+   * One page of new reports (docs/api.md, Claim reports and remittances: `GET <url>` → `{"items": [{"id", "type",
    * "created_at"}], "next_page_token"}`). Throws a CallFailure when there is no usable answer.
    */
   async listReports(
@@ -154,7 +154,7 @@ export class ClaimsClearinghouseClient {
   /**
    * Sends an 837P. `idempotencyKey` goes out as the `Idempotency-Key` header: the same on every
    * retry of one claim, so a clearinghouse that took the claim before its answer was lost does
-   * not take it twice (CONTRACT §15).
+   * not take it twice (docs/api.md, Claims).
    */
   async submit(x12: string, timeoutMs: number, idempotencyKey: string): Promise<SubmissionOutcome> {
     if (!this.claims.claimsUrl || !this.authorization)

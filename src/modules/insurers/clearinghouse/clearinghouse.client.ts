@@ -22,7 +22,7 @@ export interface ClearinghouseDependencies {
 }
 
 /**
- * The clearinghouse connection of CONTRACT §10: one call writes a 270, POSTs it as raw X12
+ * The clearinghouse connection of docs/api.md, Real insurers: one call writes a 270, POSTs it as raw X12
  * (`{"x12": ...}`), reads the 271, checks it echoes the 270's trace, and maps it. Each call is one
  * attempt; the caller retries `unavailable` outcomes with its backoff and stores the exchange.
  */
@@ -232,7 +232,7 @@ export class ClearinghouseClient {
 
 /**
  * Each subscriber loop must echo the 270's TRN (TRN01 `2`), in 2000C or in a 2000D, whichever
- * holds the patient (CONTRACT §17); a 271 for another inquiry is refused.
+ * holds the patient (docs/api.md, Real insurers); a 271 for another inquiry is refused.
  */
 function traceMismatch(answer: Interchange271, trace: string): string | null {
   for (const response of answer.responses) {

@@ -6,11 +6,11 @@ export interface EligibilityCheck {
   /** NM109 and NM103 of 2100A. */
   payerId: string;
   payerName: string;
-  /** The location's provider identity (CONTRACT §10). */
+  /** The location's provider identity (docs/api.md, Real insurers). */
   provider: { npi: string; organizationName: string; taxId: string | null };
   patient: { firstName: string; lastName: string; dob: string; memberId: string | null };
   /**
-   * CONTRACT §17: the subscriber when the patient is their dependent: the 270 names the
+   * docs/api.md, Real insurers: the subscriber when the patient is their dependent: the 270 names the
    * subscriber in 2000C and the patient in 2000D.
    */
   subscriber?: { firstName: string; lastName: string; dob: string; memberId: string | null };
@@ -22,7 +22,7 @@ export interface EligibilityCheck {
 }
 
 /**
- * How the call ended (CONTRACT §10): found plans, not found (`complete`, no results), rejected
+ * How the call ended (docs/api.md, Real insurers): found plans, not found (`complete`, no results), rejected
  * (the practice's setup; no retry), unavailable (retry later), unexpected (`unexpected_error`).
  */
 export type EligibilityOutcome =
@@ -54,7 +54,7 @@ export interface InsurerExchange {
   error: string | null;
   /** TRN02 of the 270 (the 271 must echo it). */
   traceNumber: string;
-  /** What the 271 carried that was read past (CONTRACT §17), in words. */
+  /** What the 271 carried that was read past (docs/api.md, Real insurers), in words. */
   notes: string[];
 }
 

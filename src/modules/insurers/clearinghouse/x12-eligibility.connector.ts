@@ -14,14 +14,14 @@ import { InsurerConnectorFor, ServesConfiguredInsurers } from '../insurer-regist
 import { ClearinghouseClient } from './clearinghouse.client';
 import type { EligibilityCheckResult, InsurerExchange } from './clearinghouse.types';
 
-/** Why a real insurer was not asked: the 270 names the practice by its NPI (CONTRACT §10). */
+/** Why a real insurer was not asked: the 270 names the practice by its NPI (docs/api.md, Real insurers). */
 export const NO_NPI_REASON =
   "the location has no NPI: set the practice's NPI and organisation name on the Locations page " +
   '(or PATCH /api/auth/v1/locations/{code}/) before asking a real insurer';
 
 /**
  * Every real insurer with a payer id (INSURER_PAYER_IDS), asked over X12 270/271 through the
- * clearinghouse (CONTRACT §10). One instance serves all those codes; the sandbox never comes here.
+ * clearinghouse (docs/api.md, Real insurers). One instance serves all those codes; the sandbox never comes here.
  * Without a clearinghouse it serves none, and their searches end `insurer_problem` as before.
  */
 @Injectable()

@@ -7,7 +7,7 @@ import { subtractDecimal } from './benefit-tree';
 import { map271 } from './x271-result.mapper';
 
 /**
- * CONTRACT §17, one rule per test, on 271s shaped like the implementation guide's examples and
+ * docs/api.md, Real insurers, one rule per test, on 271s shaped like the implementation guide's examples and
  * the vision plan designs payers send (12/12/24 months, contacts in lieu of glasses, calendar-year
  * plans, vision carved out of a medical plan).
  */
@@ -43,7 +43,7 @@ function find(items: BenefitItem[], code: string): BenefitItem | undefined {
   return undefined;
 }
 
-describe('271 → result: the mapping of CONTRACT §17', () => {
+describe('271 → result: the mapping of docs/api.md, Real insurers', () => {
   it.each(['S0620', 'S0621', '92015'])('%s keys an exam copay to exam.routine', (code) => {
     const item = find(
       tree(['EB*1*IND*30~', `EB*B*IND*AL***27*10*****Y*HC:${code}~`]).items,

@@ -2,7 +2,7 @@ import { dependent271 } from '../../../../test/x12/fixtures';
 import { read271 } from '@/modules/x12/x271.reader';
 import { map271 } from './x271-result.mapper';
 
-describe('271 → result: the patient answered as a dependent (CONTRACT §17)', () => {
+describe('271 → result: the patient answered as a dependent (docs/api.md, Real insurers)', () => {
   const answer = map271(read271(dependent271({ trace: 'T-7' })), {
     inquiryDate: '2026-03-15',
     queryDob: '2015-06-10',

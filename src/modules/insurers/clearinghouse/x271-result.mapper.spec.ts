@@ -179,7 +179,7 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
       end_date: '2026-12-31',
       flags: [],
       copayment: [{ comment: 'per visit', value: '5' }],
-      // EB*C on 30: the plan's deductible (CONTRACT §17).
+      // EB*C on 30: the plan's deductible (docs/api.md, Real insurers).
       deductible: [{ flags: ['inn'], comment: 'per calendar year', value: '50' }],
     };
     expect(subscriber.plan).toEqual(expected);

@@ -15,7 +15,7 @@ import type {
 import { AaaClass, classifyAaa, describeAaa } from './aaa-codes';
 import { buildPlan } from './benefit-tree';
 
-/** What a 271 says, in the terms of a search (CONTRACT §10). */
+/** What a 271 says, in the terms of a search (docs/api.md, Real insurers). */
 export type Answer271 =
   | { kind: 'found'; plans: InsurerPlanResult[] }
   | { kind: AaaClass; aaaCodes: string[]; reason: string };
@@ -68,7 +68,7 @@ export function benefitValidationNotes(answer: Interchange271): string[] {
 }
 
 /**
- * The 271 → result mapping of CONTRACT §10 and §17: an AAA outside the benefit loops decides the
+ * The 271 → result mapping of docs/api.md, Real insurers: an AAA outside the benefit loops decides the
  * outcome by its class (one in a 2110 loop concerns that line only and becomes a plan comment);
  * otherwise one plan per subscriber loop, with the subscriber and each dependent as persons.
  */
@@ -114,7 +114,7 @@ function planResult(
   const status: PlanStatus = ownStatus ?? coverageStatus(all) ?? 'unavailable';
   const statusLines = all.filter((b) => /^[1-8]$/.test(b.eb.info));
   const statusLine = statusLines.find((b) => isPlanLine(b)) ?? statusLines[0];
-  // CONTRACT §17: the plan's name is the vision line's EB05 when there is one.
+  // docs/api.md, Real insurers: the plan's name is the vision line's EB05 when there is one.
   const named = all.filter((b) => b.eb.planDescription !== '' && !/^[RU]$/.test(b.eb.info));
   const visionName = named.find((b) => b.eb.serviceTypes.includes('AL'));
   const references = [
@@ -125,7 +125,7 @@ function planResult(
   const group = references.find((r) => r.qualifier === '6P');
   // REF*1L (group or policy number) or IG (insurance policy number) when there is no 6P.
   const groupId = group?.value || references.find((r) => /^(1L|IG)$/.test(r.qualifier))?.value;
-  // A 271 about a dependent may date the plan in 2100D only (CONTRACT §17).
+  // A 271 about a dependent may date the plan in 2100D only (docs/api.md, Real insurers).
   const dates =
     planDates(subscriber.member.dates) ??
     planDates(statusLine?.dates ?? []) ??
@@ -241,7 +241,7 @@ function memberId(member: MemberName): string | null {
 
 /**
  * EB01 `1`–`5`: active; `6`–`8`: inactive; null when no line states coverage. A line on `AL`/`30`
- * decides (CONTRACT §17); other service types' lines only when no plan line states coverage.
+ * decides (docs/api.md, Real insurers); other service types' lines only when no plan line states coverage.
  */
 function coverageStatus(benefits: readonly BenefitLoop[]): PlanStatus | null {
   const stating = benefits.filter((b) => /^[1-8]$/.test(b.eb.info));
@@ -258,7 +258,7 @@ function activity(status: PlanStatus): boolean | null {
 
 /**
  * DTP 346/347 (plan begin/end), else 291 (plan), 356/357 (eligibility). A 307 (eligibility) RD8
- * echoes the inquiry's date range, not the plan's (CONTRACT §17), so it is not read.
+ * echoes the inquiry's date range, not the plan's (docs/api.md, Real insurers), so it is not read.
  */
 function planDates(
   dates: readonly DatePeriod[],

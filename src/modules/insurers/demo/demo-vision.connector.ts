@@ -16,7 +16,7 @@ import { buildPlan, PLAN_VARIANTS, PlanShape } from './demo-plan';
 
 export const DEMO_INSURER = 'insurer:demo:vision';
 
-/** Cheat codes (CONTRACT §4): case-insensitive substrings of first_name, last_name or member_id. */
+/** Cheat codes (docs/api.md, Eligibility): case-insensitive substrings of first_name, last_name or member_id. */
 export const CHEAT_CODES = [
   'mark_used',
   'dt_exam_used',

@@ -12,7 +12,7 @@ import { EstimatePlanDto } from '@/modules/estimates/dto/estimate-plan.dto';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../verification-task.entity';
 
 /**
- * What a verifier sends (CONTRACT §18). `complete`'s plans are V2 plan results as the API
+ * What a verifier sends (docs/api.md, Insurers and assisted verification). `complete`'s plans are V2 plan results as the API
  * returns them: fields the service assigns (`id`, `full_name`, `plan_token`, `insurer_code` …)
  * are read past, and each person's `plan` is validated as an inline estimate plan is.
  */

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable } from '@/common/api-docs';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../verification-task.entity';
 
-/** OpenAPI descriptions of the verification answers (CONTRACT §18); taskView renders them. */
+/** OpenAPI descriptions of the verification answers (docs/api.md, Insurers and assisted verification); taskView renders them. */
 
 class SubscriberDoc {
   @ApiProperty({ example: 'Luis' }) first_name: string;

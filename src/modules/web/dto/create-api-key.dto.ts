@@ -9,7 +9,7 @@ export class CreateApiKeyDto {
   @StringField({ required: true, maxLength: 100, example: 'Front desk PMS' })
   name: string;
 
-  /** CONTRACT §14: at least one; `write` includes `read`. */
+  /** SECURITY.md: at least one; `write` includes `read`. */
   @StringListField({
     required: true,
     minItems: 1,

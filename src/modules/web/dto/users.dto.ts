@@ -12,7 +12,7 @@ const PASSWORD = {
   example: 'correct horse battery staple',
 } as const;
 
-/** The Users page's invitation form (CONTRACT §20). */
+/** The Users page's invitation form (SECURITY.md). */
 export class InviteUserDto {
   @EmailField({ required: true, example: 'optician@practice.example' })
   email: string;

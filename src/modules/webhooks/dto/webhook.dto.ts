@@ -20,7 +20,7 @@ const SECRET_HELP =
   'and one of its own has at least 32 characters. Setting, rotating or removing it needs the read scopes of the ' +
   "webhook's topics, as creating does.";
 
-/** The topics a webhook receives (CONTRACT §12/§13), the same on create and update. */
+/** The topics a webhook receives (docs/api.md, Claim lifecycle and Batches), the same on create and update. */
 const EventsField = () =>
   StringListField({
     nullable: false,
