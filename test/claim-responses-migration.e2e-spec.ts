@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ClaimResponses1795500290000 } from '@/database/migrations/1795500290000-ClaimResponses';
+import { ClaimReportUploadsIndex1795545000000 } from '@/database/migrations/1795545000000-ClaimReportUploadsIndex';
+import { PolledReportsPerAccount1795552000000 } from '@/database/migrations/1795552000000-PolledReportsPerAccount';
 import { CLAIM_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
@@ -42,8 +44,14 @@ describe('migration: claim responses', () => {
       claim.body.code,
     ]);
     const migration = new ClaimResponses1795500290000();
+    // Later migrations built on its tables come down first and go up again after it.
+    const later = [
+      new PolledReportsPerAccount1795552000000(),
+      new ClaimReportUploadsIndex1795545000000(),
+    ];
     const runner = db.createQueryRunner();
     try {
+      for (const m of later) await m.down(runner);
       await migration.down(runner);
       expect(await tables()).toEqual([]);
       const [row] = await db.query(`SELECT status FROM claims WHERE code = $1`, [claim.body.code]);
@@ -54,6 +62,7 @@ describe('migration: claim responses', () => {
         db.query(`UPDATE claims SET status = 'reversed' WHERE code = $1`, [claim.body.code]),
       ).rejects.toThrow(/claims_status_check/);
       await migration.up(runner);
+      for (const m of [...later].reverse()) await m.up(runner);
     } finally {
       await runner.release();
     }

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ErrorDetailInStoredBodies1795490000000 } from '@/database/migrations/1795490000000-ErrorDetailInStoredBodies';
+import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -41,6 +42,14 @@ describe('migration: error_detail in stored eligibility bodies', () => {
     expect(error.status).toBe('error');
     const today = { complete: await stored(complete), failed: await stored(failed) };
     expect(today.failed.v1).toContain('"error_code":"insurer_problem","error_detail":"');
+    // A body stored before the key existed says nothing of why it failed: the migration gives it
+    // the error code's own words (today a search says more, such as "not connected").
+    const detail = (body: string) => JSON.stringify(JSON.parse(body).error_detail);
+    const coded = JSON.stringify(ERROR_DETAILS.insurer_problem);
+    const migrated = {
+      v1: today.failed.v1.replace(detail(today.failed.v1), coded),
+      v2: today.failed.v2.replace(detail(today.failed.v2), coded),
+    };
 
     // As stored before §21: the key taken out of the head.
     const migration = new ErrorDetailInStoredBodies1795490000000();
@@ -54,10 +63,10 @@ describe('migration: error_detail in stored eligibility bodies', () => {
 
       await migration.up(runner);
       expect(await stored(complete)).toEqual(today.complete);
-      expect(await stored(failed)).toEqual(today.failed);
+      expect(await stored(failed)).toEqual(migrated);
       // Twice is harmless: a body that has the key does not match.
       await migration.up(runner);
-      expect(await stored(failed)).toEqual(today.failed);
+      expect(await stored(failed)).toEqual(migrated);
     } finally {
       await runner.release();
     }

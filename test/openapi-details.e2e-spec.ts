@@ -192,7 +192,12 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .setCredentials(a.accountId, 'insurer:vision:vsp', 'u', 'p');
     const { key: bot } = await t.app
       .get(ApiKeysService)
-      .create(a.accountId, 'bot', ['verification:read', 'verification:credentials']);
+      .create(a.accountId, 'bot', ['verification:write', 'verification:credentials']);
+    // Only the verifier holding the task reads its portal password.
+    await http()
+      .post(`/api/auth/v1/verification-tasks/${task}/claim/`)
+      .set({ Authorization: `Api ${bot}` })
+      .expect(200);
     const authFor = (path: string) =>
       path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {

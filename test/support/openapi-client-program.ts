@@ -106,7 +106,8 @@ async function main(): Promise<void> {
   const memberId: string | null = person.member_id;
   const email: string | null = person.email;
   const active: boolean | null = person.is_active;
-  const line2: string | null = person.address.line2;
+  // A person a verifier gave without an address has none (null).
+  const line2: string | null = person.address ? person.address.line2 : null;
   const token: string | null | undefined = person.plan_token;
 
   // The benefit tree: depth, benefit codes, and the typed values of the flag-based lists.
