@@ -14,6 +14,10 @@ const DATA_LAYER = [
   'src/**/*.module.ts',
   'src/**/*.spec.ts',
   'src/database/**',
+  // The composition root lists every module's entity for TypeORM (the app, the CLI, ormconfig).
+  'src/entities.ts',
+  // The demo seed: one transaction under an advisory lock, so one of many processes seeds.
+  'src/seed/**',
   // DbQueue is the repository of every queue's lease columns; lease-statements.ts and
   // lease-recovery.ts hold its statements and sweeps.
   'src/common/queue/db-queue.ts',

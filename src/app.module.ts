@@ -10,6 +10,7 @@ import { createValidationPipe } from '@/common/validation/validation-errors';
 import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { buildDataSourceOptions } from '@/database/data-source';
+import { entities } from './entities';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { ApiKeyGuard } from '@/modules/auth/api-key.guard';
 import { ApiThrottlerGuard } from '@/modules/auth/api-throttler.guard';
@@ -18,7 +19,7 @@ import { ScopeGuard } from '@/modules/auth/scope.guard';
 import { AuditGuard } from '@/modules/audit/audit.guard';
 import { AuditModule } from '@/modules/audit/audit.module';
 import { RateLimitModule } from '@/modules/auth/rate-limit.module';
-import { SeedModule } from '@/database/seed.module';
+import { SeedModule } from '@/seed/seed.module';
 import { DatabaseModule } from '@/database/database.module';
 import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { VerificationModule } from '@/modules/verification/verification.module';
@@ -39,7 +40,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config),
+        ...buildDataSourceOptions(config, entities),
         autoLoadEntities: false,
       }),
     }),

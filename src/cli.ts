@@ -5,6 +5,7 @@ import { Command, CommandFactory, CommandRunner, Option } from 'nest-commander';
 import { APP_CONFIG, AppConfigModule, InjectConfig } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { buildDataSourceOptions, migrateDatabase } from '@/database/data-source';
+import { entities } from '@/entities';
 import { DatabaseModule } from '@/database/database.module';
 import { AccountsModule } from '@/modules/accounts/accounts.module';
 import { AccountsService } from '@/modules/accounts/accounts.service';
@@ -249,7 +250,7 @@ class UpdateLocationCommand extends CommandRunner {
     AppConfigModule,
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), logging: false }),
+      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config, entities), logging: false }),
     }),
     DatabaseModule,
     AccountsModule,

@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import type { AppConfig } from './config/env';
-import { DemoSeeder } from './database/seed';
+import { DemoSeeder } from './seed/seed';
 
 /** Queues only (ROLE=worker): no HTTP server. */
 export async function runWorker(): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { DemoSeeder } from '@/database/seed';
+import { DemoSeeder } from '@/seed/seed';
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';

@@ -2,14 +2,20 @@ import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MigrationExecutor } from 'typeorm/migration/MigrationExecutor';
 import { AppConfig } from '@/config/env';
-import { entities } from './entities';
 import { migrations } from './migrations';
 import { connectionSettings } from './pooler';
 
 type DatabaseConfig = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'databasePooler'>;
 
-/** One builder for the app and the migration CLI (ormconfig.ts), so both see the same schema. */
-export function buildDataSourceOptions(config: DatabaseConfig): DataSourceOptions {
+/**
+ * One builder for the app and the migration CLI (ormconfig.ts), so both see the same schema.
+ * `entities`: the application's (src/entities.ts), given by whoever composes the application;
+ * migrations alone need none.
+ */
+export function buildDataSourceOptions(
+  config: DatabaseConfig,
+  entities: NonNullable<DataSourceOptions['entities']> = [],
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.databaseUrl,
