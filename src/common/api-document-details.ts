@@ -1,5 +1,5 @@
 import { ApiExtension, type OpenAPIObject } from '@nestjs/swagger';
-import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
+import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
  * What every answer carries and no decorator says (issue 26): the request id, the ETag and

@@ -2,6 +2,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { BoundedGate } from './bounded-gate';
 import { DomainError } from './errors';
+import { DEFAULT_PASSWORD_HASH_COST } from '@/config/password-cost';
 
 const scrypt = promisify(scryptCb) as (
   pw: string,
@@ -9,10 +10,7 @@ const scrypt = promisify(scryptCb) as (
   len: number,
   opts: object,
 ) => Promise<Buffer>;
-// OWASP's recommended scrypt cost (Password Storage Cheat Sheet): N=2^17, r=8, p=1, 128 MiB.
-// PASSWORD_HASH_COST (log2 N) may lower it outside production only: the test suite hashes
-// hundreds of throwaway passwords, and at 0.5 s each it would spend minutes on nothing else.
-export const DEFAULT_PASSWORD_HASH_COST = 17;
+export { DEFAULT_PASSWORD_HASH_COST };
 let N = 2 ** DEFAULT_PASSWORD_HASH_COST;
 const R = 8;
 const P = 1;

@@ -1,4 +1,4 @@
-import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
+import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
  * Clearinghouse settings of docs/api.md, Real insurers, parsed from the environment by loadConfig. Kept apart

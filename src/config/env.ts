@@ -1,4 +1,4 @@
-import { DEFAULT_PASSWORD_HASH_COST } from '@/common/passwords';
+import { DEFAULT_PASSWORD_HASH_COST } from './password-cost';
 import { availableParallelism } from 'node:os';
 
 /**
