@@ -15,7 +15,6 @@ describe('the module graph of src/', () => {
       'audit <-> auth',
       'audit <-> eligibility',
       'eligibility <-> verification',
-      'insurers <-> verification',
     ]);
   });
 

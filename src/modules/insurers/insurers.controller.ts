@@ -4,7 +4,7 @@ import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { NotPatientData } from '@/modules/audit/audited';
 import { RequireScope } from '@/modules/auth/scopes';
-import { InsurerDirectoryResponse } from '@/modules/verification/dto/verification.response';
+import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
 import { type DirectoryEntry, InsurerDirectory } from './insurer-directory.service';
 
 @ApiTags('Insurers')
