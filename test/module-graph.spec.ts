@@ -14,7 +14,6 @@ describe('the module graph of src/', () => {
     expect(pairs).toEqual([
       'audit <-> auth',
       'audit <-> eligibility',
-      'eligibility <-> verification',
     ]);
   });
 

@@ -9,9 +9,6 @@ import { AssistedSearchesRepository } from './assisted-searches.repository';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import type { InsurerOutcome } from './search-outcome';
 
-/** For the verification module: a request's processing bodies show its open task. */
-export { showVerification } from './assisted-searches.repository';
-
 /** Why a verifier could not answer, as the request's `error_detail` says it (docs/api.md, Insurers and assisted verification). */
 const FAILURE_WORDS: Record<Exclude<FailReason, 'member_not_found'>, string> = {
   credentials_invalid: "could not be checked: the practice's portal credentials were refused",

@@ -29,6 +29,8 @@ import { InsurerCalls } from './insurer-calls';
 import { InsurerExchangeLog } from './insurer-exchange-log';
 import { InsurerSlots } from './insurer-slots';
 import { SearchRunner } from './search-runner';
+import { TaskRequestsBinding } from './task-requests.binding';
+import { VerificationModule } from '@/modules/verification/verification.module';
 
 @Module({
   imports: [
@@ -46,6 +48,8 @@ import { SearchRunner } from './search-runner';
     AuditModule,
     InsurersModule,
     WebhooksModule,
+    // A task answered wakes its search through verification's port (TaskRequestsBinding).
+    VerificationModule,
   ],
   // BatchController first: its paths would otherwise match v1/eligibility/:request_uid routes.
   controllers: [BatchController, EligibilityController],
@@ -68,6 +72,7 @@ import { SearchRunner } from './search-runner';
     BatchCompletion,
     InsurerSlots,
     AssistedInsurers,
+    TaskRequestsBinding,
     EligibilityRequestsRepository,
     BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.

@@ -3,9 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database, type Tx } from '@/database/database';
-import { showVerification } from '@/modules/eligibility/assisted-insurers';
-import { BatchSearchQueue } from '@/modules/eligibility/batch-search.queue';
-import { SearchQueue } from '@/modules/eligibility/search.queue';
+import { TaskRequests } from './task-requests.port';
 import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
 import { CredentialsThrottle } from './credentials-throttle';
@@ -58,8 +56,7 @@ export class VerificationTasks {
     private readonly database: Database,
     private readonly tasks: VerificationTasksRepository,
     @InjectConfig() private readonly config: AppConfig,
-    private readonly searchQueue: SearchQueue,
-    private readonly batchQueue: BatchSearchQueue,
+    private readonly requests: TaskRequests,
     private readonly settings: InsurerSettingsService,
     private readonly credentialReads: CredentialsThrottle,
   ) {}
@@ -223,14 +220,11 @@ export class VerificationTasks {
         throw new ConflictError('Another verifier holds this task; try again when its lease ends.');
       const change = decide(task);
       await this.write(tx, task, verifier, change);
-      await showVerification(tx, task.request_id);
+      await this.requests.showTask(tx, task.request_id);
       if (!change.wakes) return null;
-      const queue = task.batch_id ? this.batchQueue : this.searchQueue;
-      return (await queue.wakeInTx(tx, task.request_id))
-        ? { queue, requestId: task.request_id }
-        : null;
+      return this.requests.wakeInTx(tx, task.request_id, task.batch_id !== null);
     });
-    if (woken) await woken.queue.dispatch(woken.requestId);
+    if (woken) await woken();
     this.logger.log({ task: id, by: verifier.id }, 'verification task changed');
     return this.get(verifier.accountId, id);
   }

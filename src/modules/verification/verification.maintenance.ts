@@ -3,9 +3,9 @@ import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
-import { showVerification } from '@/modules/eligibility/assisted-insurers';
 import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { taskView } from './task-view';
+import { TaskRequests } from './task-requests.port';
 import { VerificationTasksRepository } from './verification-tasks.repository';
 
 /**
@@ -21,6 +21,7 @@ export class VerificationMaintenance extends MaintenanceLoop {
     private readonly database: Database,
     private readonly tasks: VerificationTasksRepository,
     private readonly outbox: WebhookOutbox,
+    private readonly requests: TaskRequests,
     @InjectConfig() config: AppConfig,
   ) {
     super(config);
@@ -35,7 +36,7 @@ export class VerificationMaintenance extends MaintenanceLoop {
   async releaseLapsedLeases(limit = 500): Promise<number> {
     return this.database.transaction(async (tx) => {
       const requests = await this.tasks.releaseLapsedLeases(limit, tx);
-      for (const requestId of requests) await showVerification(tx, requestId);
+      for (const requestId of requests) await this.requests.showTask(tx, requestId);
       if (requests.length > 0)
         this.logger.log({ count: requests.length }, 'lapsed verification leases released');
       return requests.length;

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
 import { InsurersModule } from '@/modules/insurers/insurers.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { CredentialsThrottle } from './credentials-throttle';
+import { TaskRequests } from './task-requests.port';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
 import { VerificationTasksRepository } from './verification-tasks.repository';
@@ -14,14 +14,15 @@ import { VerificationTasks } from './verification-tasks.service';
  * task, reading its answer) is eligibility's AssistedInsurers.
  */
 @Module({
-  imports: [EligibilityModule, InsurersModule, WebhooksModule],
+  imports: [InsurersModule, WebhooksModule],
   controllers: [VerificationTasksController],
   providers: [
     CredentialsThrottle,
+    TaskRequests,
     VerificationTasksRepository,
     VerificationTasks,
     VerificationMaintenance,
   ],
-  exports: [VerificationTasks],
+  exports: [VerificationTasks, TaskRequests],
 })
 export class VerificationModule {}
