@@ -5,10 +5,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { createTestApp, freePort, TestApp } from './support/app';
-import { CHROMIUM, screenshot } from './support/browser';
+import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
 
 /**
@@ -76,23 +76,11 @@ describe('an embedded session on another site (real browser, two origins over ht
     vendorOrigin = `https://pms.test:${(vendor.address() as AddressInfo).port}`;
 
     a = await createAccount(t.app, { iframeEnabled: true, frameAncestors: [vendorOrigin] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-component-update',
-        '--disable-sync',
-        '--host-resolver-rules=MAP vision.test 127.0.0.1, MAP pms.test 127.0.0.1',
-        // Third-party cookies blocked, as browsers do: only a partitioned cookie works in a frame.
-        '--test-third-party-cookie-phaseout',
-      ],
-    });
+    browser = await launchBrowser([
+      '--host-resolver-rules=MAP vision.test 127.0.0.1, MAP pms.test 127.0.0.1',
+      // Third-party cookies blocked, as browsers do: only a partitioned cookie works in a frame.
+      '--test-third-party-cookie-phaseout',
+    ]);
   }, 60_000);
 
   afterAll(async () => {

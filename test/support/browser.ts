@@ -6,7 +6,8 @@ import { Browser, chromium, Page } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(__dirname, '..', 'artifacts');
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (host mapping, cookie policy) for one spec. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: run "apt-get install -y chromium" (bash .ci/run does it)`,
@@ -24,6 +25,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
