@@ -2,6 +2,7 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import { readdirSync } from 'node:fs';
 
 /**
  * Boundaries (issue 32). Feature code (services, controllers, processors) reaches the database
@@ -64,6 +65,32 @@ const boundaries = {
     ],
   },
 };
+
+/**
+ * One door per module: code in src/modules/<name> imports another module only through its
+ * index.ts ('@/modules/<other>'). A warning for now: their count is the to-do list of moving
+ * every import to the doors (docs/architecture.md, Module graph).
+ */
+const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const doors = MODULES.map((name) => ({
+  files: [`src/modules/${name}/**/*.ts`],
+  ignores: ['src/**/*.spec.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'warn',
+      {
+        patterns: [
+          {
+            group: ['@/modules/*/**', `!@/modules/${name}/**`],
+            message: "Import another module through its door: '@/modules/<name>' (its index.ts).",
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 /** Lease columns are DbQueue's, in every file that is not the queue's own definition. */
 const leaseColumns = {
@@ -132,4 +159,5 @@ export default tseslint.config(
   },
   boundaries,
   leaseColumns,
+  ...doors,
 );

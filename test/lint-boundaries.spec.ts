@@ -27,6 +27,12 @@ export const table: unknown = Claim;
 const OTHER_ENTITY_TYPE = `import type { Claim } from '@/modules/claims/claim.entity';
 export const code = (c: Claim): string => c.code;
 `;
+const THROUGH_THE_DOOR = `import { PatientsService } from '@/modules/patients';
+export const service: unknown = PatientsService;
+`;
+const PAST_THE_DOOR = `import { PatientsService } from '@/modules/patients/patients.service';
+export const service: unknown = PatientsService;
+`;
 
 /** Issue 32's boundaries, as lint enforces them (eslint.config.mjs: boundaries, leaseColumns). */
 describe('lint boundaries', () => {
@@ -41,6 +47,9 @@ describe('lint boundaries', () => {
       { file: 'src/common/queue/db-queue.ts', text: WRITES_A_LEASE },
       { file: 'src/modules/patients/patients.service.ts', text: OTHER_ENTITY_VALUE },
       { file: 'src/modules/patients/patients.service.ts', text: OTHER_ENTITY_TYPE },
+      { file: 'src/modules/claims/claims.service.ts', text: THROUGH_THE_DOOR },
+      { file: 'src/modules/claims/claims.service.ts', text: PAST_THE_DOOR },
+      { file: 'src/modules/patients/patient-links.service.ts', text: PAST_THE_DOOR },
     ]);
   }, 120_000);
 
@@ -59,7 +68,17 @@ describe('lint boundaries', () => {
   });
 
   it("lets feature code name another module's entity as a type only", () => {
-    expect(results[5]).toEqual(['@typescript-eslint/no-restricted-imports:1']);
-    expect(results[6]).toEqual([]);
+    expect(results[5]).toEqual([
+      '@typescript-eslint/no-restricted-imports:1',
+      'no-restricted-imports:1',
+    ]);
+    // A type is allowed by the entity rule; only the door's warning remains.
+    expect(results[6]).toEqual(['no-restricted-imports:1']);
+  });
+
+  it("warns on an import past another module's door, not through it or inside the module", () => {
+    expect(results[7]).toEqual([]);
+    expect(results[8]).toEqual(['no-restricted-imports:1']);
+    expect(results[9]).toEqual([]);
   });
 });

@@ -1,0 +1,25 @@
+/**
+ * The door of the auth module: what other modules use of it. Another module imports from
+ * '@/modules/auth' only (lint warns otherwise; docs/architecture.md, Module graph).
+ */
+export { ApiKeyGuard } from './api-key.guard';
+export { ApiKeysService } from './api-keys.service';
+export { ApiThrottlerGuard } from './api-throttler.guard';
+export { AuthModule } from './auth.module';
+export { RateLimitModule } from './rate-limit.module';
+export { ScopeGuard } from './scope.guard';
+export {
+  ALL_SCOPES,
+  CREDENTIALS_SCOPE,
+  EMBED_SCOPES,
+  KNOWN_SCOPES,
+  REQUIRED_SCOPES,
+  RequireScope,
+  SCOPE_AREAS,
+  grants,
+  isApiScope,
+  parseScopeList,
+  scopeAction,
+  scopeRefusal,
+} from './scopes';
+export type { ApiScope } from './scopes';

@@ -1,0 +1,31 @@
+/**
+ * The door of the benefits module: what other modules use of it. Another module imports from
+ * '@/modules/benefits' only (lint warns otherwise; docs/architecture.md, Module graph).
+ */
+export { EffectiveBenefit, evaluatePlan, itemApplies, pickEntry } from './benefit.evaluator';
+export { serializePlanJson } from './benefit.serializer';
+export {
+  BENEFIT_FLAGS,
+  BOOLEAN_LISTS,
+  BenefitFlag,
+  BenefitItem,
+  DOUBLE_LISTS,
+  FlagEntry,
+  INTEGER_LISTS,
+  Plan,
+} from './benefit.types';
+export type {
+  BooleanListName,
+  CarveOut,
+  DoubleList,
+  DoubleListName,
+  IntegerListName,
+  ListName,
+  Network,
+  OtherPayer,
+} from './benefit.types';
+export {
+  benefitCodeForProcedure,
+  benefitCodeForServiceType,
+  isPlanLevelServiceType,
+} from './service-codes';

@@ -1,0 +1,20 @@
+/**
+ * The door of the patients module: what other modules use of it. Another module imports from
+ * '@/modules/patients' only (lint warns otherwise; docs/architecture.md, Module graph).
+ */
+export { CreatePatientDto } from './dto/create-patient.dto';
+export { ListPatientsQuery } from './dto/list-patients.query';
+export { LinkEligibilityDto } from './dto/patient-link.dto';
+export {
+  DOB_MIN,
+  PHONE,
+  PHONE_MESSAGE,
+  SEX_CHOICES,
+  SSN_LAST_FOUR,
+  SSN_LAST_FOUR_MESSAGE,
+  ZIPCODE,
+  ZIPCODE_MESSAGE,
+} from './dto/person-fields';
+export { PatientLinksService } from './patient-links.service';
+export { PatientsModule } from './patients.module';
+export { PatientsService } from './patients.service';

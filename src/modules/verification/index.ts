@@ -1,0 +1,15 @@
+/**
+ * The door of the verification module: what other modules use of it. Another module imports from
+ * '@/modules/verification' only (lint warns otherwise; docs/architecture.md, Module graph).
+ */
+export { CompleteTaskDto, FailTaskDto, TaskNoteDto } from './dto/verification-input.dto';
+export { FAIL_REASONS } from './task-codes';
+export { TaskRequests } from './task-requests.port';
+export type { TaskRequestsPort } from './task-requests.port';
+export { TASK_VIEW_COLUMNS, TASK_VIEW_FROM, taskView } from './task-view';
+export type { TaskView, TaskViewRow } from './task-view';
+export type { FailReason, TaskState } from './verification-task.entity';
+export { VerificationTasks } from './verification-tasks.service';
+export type { Verifier } from './verification-tasks.service';
+export { VerificationModule } from './verification.module';
+export { plansFromVerified } from './verified-plans';
