@@ -92,7 +92,8 @@ const DATABASE_URL = `${PG_BASE}/${QUICK ? 'vision_bench_quick' : 'vision_bench'
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REDIS_PREFIX = QUICK ? 'vision_bench_quick' : 'vision_bench';
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 20);
-const SECRET = 'bench-secret-123';
+// At least 32 characters: production refuses a shorter secret of the caller's own.
+const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const PATIENT = { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', zipcode: '78701' };
 
 interface Account {
