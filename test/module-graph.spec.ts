@@ -12,7 +12,6 @@ describe('the module graph of src/', () => {
       .map((e) => `${e.from} <-> ${e.to}`)
       .sort();
     expect(pairs).toEqual([
-      'audit <-> auth',
       'audit <-> eligibility',
     ]);
   });

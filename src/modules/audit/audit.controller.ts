@@ -2,7 +2,7 @@ import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
-import { RequireScope } from '@/modules/auth/scopes';
+import { RequireScope } from '@/common/scopes';
 import { NotPatientData } from './audited';
 import { AuditService } from './audit.service';
 import {

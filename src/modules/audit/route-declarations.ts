@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { REQUIRED_SCOPES } from '@/modules/auth/scopes';
+import { REQUIRED_SCOPES } from '@/common/scopes';
 import { AUDIT_METADATA } from './audited';
 
 export interface RouteDeclaration {
