@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PhiRetention, purgedBody } from '@/modules/audit/retention/phi-retention';
+import { PhiRetention } from '@/modules/audit/retention/phi-retention';
+import { purgedBody } from '@/modules/eligibility/purged-answer';
 import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';

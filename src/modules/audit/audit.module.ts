@@ -8,6 +8,7 @@ import { AuditGuard } from './audit.guard';
 import { AuditService } from './audit.service';
 import { PhiPurgesRepository } from './retention/phi-purges.repository';
 import { PhiRetention } from './retention/phi-retention';
+import { PurgedAnswers } from './retention/purged-answers.port';
 import { RouteDeclarationCheck } from './route-declarations';
 
 /**
@@ -25,7 +26,8 @@ import { RouteDeclarationCheck } from './route-declarations';
     RouteDeclarationCheck,
     PhiPurgesRepository,
     PhiRetention,
+    PurgedAnswers,
   ],
-  exports: [AuditService, AuditGuard],
+  exports: [AuditService, AuditGuard, PurgedAnswers],
 })
 export class AuditModule {}

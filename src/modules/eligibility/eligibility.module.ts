@@ -30,6 +30,7 @@ import { InsurerExchangeLog } from './insurer-exchange-log';
 import { InsurerSlots } from './insurer-slots';
 import { SearchRunner } from './search-runner';
 import { TaskRequestsBinding } from './task-requests.binding';
+import { PurgedAnswerBinding } from './purged-answer';
 import { VerificationModule } from '@/modules/verification/verification.module';
 
 @Module({
@@ -73,6 +74,7 @@ import { VerificationModule } from '@/modules/verification/verification.module';
     InsurerSlots,
     AssistedInsurers,
     TaskRequestsBinding,
+    PurgedAnswerBinding,
     EligibilityRequestsRepository,
     BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.

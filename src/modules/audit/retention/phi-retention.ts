@@ -3,28 +3,13 @@ import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig, runsWorkers } from '@/config/env';
 import { Database } from '@/database/database';
-import { errorDetailOf } from '@/modules/eligibility/error-details';
 import { PhiPurgesRepository } from './phi-purges.repository';
+import { PurgedAnswers } from './purged-answers.port';
 
 const DAY_MS = 86_400_000;
 /** The first pass after a worker starts, so a restart never waits a whole day. */
 const FIRST_RUN_DELAY_MS = 60_000;
 const BATCH_SIZE = 200;
-
-/**
- * The answer of a purged request (SECURITY.md): its uid, status and error code stay, its
- * results are gone, and `purged` says why. Key order as every result body.
- */
-export function purgedBody(uid: string, status: string, errorCode: string | null): string {
-  return JSON.stringify({
-    request_uid: uid,
-    status,
-    error_code: status === 'error' ? errorCode : null,
-    error_detail: errorDetailOf(status, errorCode),
-    results: [],
-    purged: true,
-  });
-}
 
 /**
  * PHI_RETENTION_DAYS (SECURITY.md): once a day, eligibility requests older than the limit lose
@@ -50,6 +35,7 @@ export class PhiRetention extends MaintenanceLoop {
     @InjectConfig() config: AppConfig,
     private readonly database: Database,
     private readonly purges: PhiPurgesRepository,
+    private readonly answers: PurgedAnswers,
   ) {
     super(config);
   }
@@ -100,7 +86,7 @@ export class PhiRetention extends MaintenanceLoop {
       const rows = await this.purges.lockRequests(cutoff, BATCH_SIZE, tx);
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
-      const bodies = rows.map((r) => purgedBody(r.uid, r.status, r.error_code));
+      const bodies = rows.map((r) => this.answers.purgedBody(r.uid, r.status, r.error_code));
       await this.purges.purgeRequests(ids, bodies, tx);
       return rows.length;
     });

@@ -1,0 +1,35 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  PurgedAnswers,
+  type PurgedAnswersPort,
+} from '@/modules/audit/retention/purged-answers.port';
+import { errorDetailOf } from './error-details';
+
+/**
+ * The answer of a purged request (SECURITY.md, Retention): its uid, status and error code stay,
+ * its results are gone, and `purged` says why. Key order as every result body.
+ */
+export function purgedBody(uid: string, status: string, errorCode: string | null): string {
+  return JSON.stringify({
+    request_uid: uid,
+    status,
+    error_code: status === 'error' ? errorCode : null,
+    error_detail: errorDetailOf(status, errorCode),
+    results: [],
+    purged: true,
+  });
+}
+
+/** Binds the purged answer for the audit module's retention job. */
+@Injectable()
+export class PurgedAnswerBinding implements PurgedAnswersPort, OnModuleInit {
+  constructor(private readonly answers: PurgedAnswers) {}
+
+  onModuleInit(): void {
+    this.answers.bind(this);
+  }
+
+  purgedBody(uid: string, status: string, errorCode: string | null): string {
+    return purgedBody(uid, status, errorCode);
+  }
+}
