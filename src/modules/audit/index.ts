@@ -9,6 +9,8 @@ export { AuditService } from './audit.service';
 export type { RecordedReads, RecordedReadsSource } from './audit.service';
 export { Audited, NotPatientData } from './audited';
 export { AuditEventResponse, ListAuditEventsQuery } from './dto/audit-event.dto';
+export { PurgedAnswers } from './retention/purged-answers.port';
+export type { PurgedAnswersPort } from './retention/purged-answers.port';
 export {
   TRAIL_RESOURCE_TYPES,
   auditContextOf,

@@ -13,7 +13,6 @@ export {
   CREDENTIALS_SCOPE,
   EMBED_SCOPES,
   KNOWN_SCOPES,
-  REQUIRED_SCOPES,
   RequireScope,
   SCOPE_AREAS,
   grants,

@@ -11,5 +11,4 @@ export { ResultEntryV2 } from './dto/eligibility-result.response';
 export { EligibilityQueryService } from './eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';
 export { EligibilityService } from './eligibility.service';
-export { errorDetailOf } from './error-details';
 export type { InsurerExchangeEntry } from './insurer-exchange-log';
