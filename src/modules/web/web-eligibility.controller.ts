@@ -13,7 +13,7 @@ import { VerificationTasks } from '@/modules/verification/verification-tasks.ser
 import type { TaskView } from '@/modules/verification/task-view';
 import { TaskNoteDto } from '@/modules/verification/dto/verification-input.dto';
 import { benefitRows, planNotes } from './benefit-table';
-import { webVerifier } from './web-verifications.controller';
+import { webVerifier } from './verification-page';
 import { exchangeViews } from './exchange-view';
 import { bindForm, formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';

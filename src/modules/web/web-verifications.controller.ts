@@ -1,55 +1,24 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConflictError, DomainError, type ErrorTree, ValidationFailed } from '@/common/errors';
+import { ConflictError, DomainError, ValidationFailed } from '@/common/errors';
 import { Audited } from '@/modules/audit/audited';
-import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
 import {
   CompleteTaskDto,
   FailTaskDto,
   TaskNoteDto,
 } from '@/modules/verification/dto/verification-input.dto';
 import type { TaskView } from '@/modules/verification/task-view';
-import { FAIL_REASONS } from '@/modules/verification/task-codes';
-import {
-  type Verifier,
-  VerificationTasks,
-} from '@/modules/verification/verification-tasks.service';
+import { VerificationTasks } from '@/modules/verification/verification-tasks.service';
 import { plansFromVerified } from '@/modules/verification/verified-plans';
 import { bindForm, formFields } from './forms';
-import {
-  BENEFIT_ROWS,
-  initialFields,
-  NETWORKS,
-  placeErrors,
-  ROW_FIELDS,
-  verificationBody,
-} from './verification-form';
-import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';
-import { flash, renderPage, webUser } from './web-context';
+import { placeErrors, verificationBody } from './verification-form';
+import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
+import { flash, renderPage } from './web-context';
 import { insurerName } from '@/modules/insurers/insurer-codes';
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
-
-/** The signed-in user as a verifier (docs/api.md, Insurers and assisted verification): leases and history name them. */
-export function webVerifier(req: Request): Verifier {
-  const user = webUser(req)!;
-  return { accountId: user.accountId, id: `user:${user.userId}`, name: `user:${user.email}` };
-}
-
-interface TaskPage {
-  /** The small forms' fields (fail, needs info, info). */
-  fields?: Record<string, string>;
-  /** The benefit form's fields as posted (else as the task first shows them). */
-  form?: Record<string, string>;
-  /** The benefit form gets one more person block ("Add a person"). */
-  addPerson?: boolean;
-  errors?: ErrorTree | null;
-  /** Which form `errors` belong to: the benefit form, fail or needs-info. */
-  errorsOf?: 'complete' | 'fail' | 'needs_info' | 'info' | 'credentials';
-  credentials?: InsurerCredentials | null;
-}
 
 /**
  * Verifications (docs/api.md, Insurers and assisted verification): the account's open tasks soonest due first, and a task's page
@@ -76,7 +45,7 @@ export class WebVerificationsController {
   @Audited('verification_task', 'read', 'param:id')
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const task = await this.tasks.get(webVerifier(req).accountId, id);
-    this.render(req, res, task, {});
+    renderTaskPage(req, res, task, {});
   }
 
   /**
@@ -93,12 +62,12 @@ export class WebVerificationsController {
       const task = await this.tasks.claim(verifier, id);
       flash(req, 'ok', 'Task claimed.');
       res.status(200);
-      this.render(req, res, task, {});
+      renderTaskPage(req, res, task, {});
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
       flash(req, 'error', e.message);
       res.status(409);
-      this.render(req, res, await this.tasks.get(verifier.accountId, id), {});
+      renderTaskPage(req, res, await this.tasks.get(verifier.accountId, id), {});
     }
   }
 
@@ -120,14 +89,14 @@ export class WebVerificationsController {
     res.setHeader('Cache-Control', 'no-store');
     try {
       const credentials = await this.tasks.credentials(verifier, id);
-      this.render(req, res, task, { credentials });
+      renderTaskPage(req, res, task, { credentials });
     } catch (e) {
       if (!(e instanceof DomainError) || !REVEAL_REFUSALS.has(e.status)) throw e;
       // Nothing was shown: a refusal is not an audited read.
       res.status(e.status);
       if (e.headers)
         for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
-      this.render(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
+      renderTaskPage(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
     }
   }
 
@@ -144,7 +113,7 @@ export class WebVerificationsController {
     // "Add a person": the same form again with one more block, nothing saved.
     if (fields.add_person) {
       res.status(200);
-      return this.render(req, res, task, { form: fields, addPerson: true });
+      return renderTaskPage(req, res, task, { form: fields, addPerson: true });
     }
     const { body, fieldOf, errors } = verificationBody(fields);
     let dto: CompleteTaskDto;
@@ -157,7 +126,7 @@ export class WebVerificationsController {
       if (!(e instanceof ValidationFailed)) throw e;
       const placed = { ...placeErrors(e.errors, fieldOf), ...errors };
       res.status(400);
-      return this.render(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
+      return renderTaskPage(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
     const evidence = dto.evidence;
     let done = 'Task completed: the check now shows the plan.';
@@ -253,7 +222,7 @@ export class WebVerificationsController {
       if (!(e instanceof ValidationFailed)) throw e;
       const task = await this.tasks.get(webVerifier(req).accountId, id);
       res.status(400);
-      this.render(req, res, task, {
+      renderTaskPage(req, res, task, {
         errors: e.errors,
         errorsOf: which,
         fields: formFields(req.body),
@@ -280,34 +249,4 @@ export class WebVerificationsController {
       res.redirect(`/app/verifications/${encodeURIComponent(id)}`);
     }
   }
-
-  private render(req: Request, res: Response, task: TaskView, page: TaskPage): void {
-    const verifier = webVerifier(req);
-    // A button that submits the benefit form (Claim, Show portal password) keeps what was typed.
-    const form = page.form ?? (postedForm(req) ? formFields(req.body) : initialFields(task));
-    const persons = Math.min(MAX_PERSONS, personCount(form) + (page.addPerson ? 1 : 0));
-    renderPage(req, res, 'verification.njk', {
-      title: `Verification: ${task.insurer_name}`,
-      section: 'verifications',
-      task,
-      open: task.state !== 'completed' && task.state !== 'failed',
-      mine: task.lease?.holder === verifier.name,
-      fields: form,
-      persons: [...Array(persons).keys()],
-      maxPersons: MAX_PERSONS,
-      relationships: RELATIONSHIPS,
-      small: page.errorsOf !== 'complete' ? (page.fields ?? {}) : {},
-      errors: page.errors ?? null,
-      errorsOf: page.errorsOf ?? null,
-      credentials: page.credentials ?? null,
-      rows: BENEFIT_ROWS,
-      networks: NETWORKS,
-      cells: ROW_FIELDS,
-      failReasons: FAIL_REASONS,
-    });
-  }
 }
-
-/** Whether this POST carries the benefit form (its hidden `benefit_form` field). */
-const postedForm = (req: Request): boolean =>
-  req.method === 'POST' && formFields(req.body).benefit_form === '1';
