@@ -39,6 +39,19 @@ export interface Work {
   unmatched: number;
 }
 
+export const newWork = (): Work => ({ moved: [], deliveries: [], matched: 0, unmatched: 0 });
+
+/** The answer for a report stored now (not a duplicate), counted from its work. */
+export function storedOutcome(id: string, type: string, work: Work) {
+  return {
+    id,
+    type,
+    claims_matched: work.matched,
+    claims_unmatched: work.unmatched,
+    duplicate: false,
+  };
+}
+
 /** One account's remittance of an 835 payment: its CLPs, and the PLB it gets. */
 export interface AccountRemittance {
   reportId: string;
@@ -74,6 +87,12 @@ export class ClaimReportApplier {
     private readonly claims: ClaimsRepository,
     private readonly remittances: RemittancesRepository,
   ) {}
+
+  /** After the report's transaction committed: the moved claims' next steps, its deliveries. */
+  async afterCommit(work: Work): Promise<void> {
+    for (const m of work.moved) await this.transitions.afterCommit(m);
+    await this.outbox.dispatch(work.deliveries);
+  }
 
   async apply(
     tx: Tx,

@@ -4,11 +4,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { readClaimReport } from '@/modules/x12/claim-report.reader';
-import { ClaimTransitions } from '../claim-transitions';
 import type { ClaimReport, ClaimReportSource } from './claim-report.entity';
-import { ClaimReportApplier, type Work } from './claim-report-apply';
+import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
 import { ClaimReportsRepository } from './claim-reports.repository';
 import {
   RemittanceListResponse,
@@ -59,8 +57,6 @@ export class ClaimReportsService {
     private readonly database: Database,
     private readonly reports: ClaimReportsRepository,
     private readonly remittances: RemittancesRepository,
-    private readonly transitions: ClaimTransitions,
-    private readonly outbox: WebhookOutbox,
     private readonly applier: ClaimReportApplier,
     private readonly polled: PolledReportsRepository,
   ) {}
@@ -69,24 +65,20 @@ export class ClaimReportsService {
     const sha = createHash('sha256').update(text).digest('hex');
     // A report received before is answered from its row without being read again: reading costs
     // memory and time in proportion to its size, and it would change nothing (issue 40).
-    const before = await this.reports.findReceived({
+    const received = {
       accountId: origin.accountId,
       externalId: origin.externalId ?? null,
       contentSha256: sha,
-    });
+    };
+    const before = await this.reports.findReceived(received);
     if (before) {
       this.logger.log({ report: before.id, source: origin.source }, 'claim report seen before');
       return { ...summary(before), duplicate: true };
     }
     if (origin.source === 'upload' && origin.accountId) await this.withinQuota(origin.accountId);
     const parsed = readClaimReport(text);
-    const work: Work = { moved: [], deliveries: [], matched: 0, unmatched: 0 };
+    const work = newWork();
     const outcome = await this.database.transaction(async (tx) => {
-      const received = {
-        accountId: origin.accountId,
-        externalId: origin.externalId ?? null,
-        contentSha256: sha,
-      };
       const id = await this.reports.insertOnce(
         {
           ...received,
@@ -103,16 +95,9 @@ export class ClaimReportsService {
       }
       await this.applier.apply(tx, id, parsed, origin, work);
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
-      return {
-        id,
-        type: parsed.type,
-        claims_matched: work.matched,
-        claims_unmatched: work.unmatched,
-        duplicate: false,
-      };
+      return storedOutcome(id, parsed.type, work);
     });
-    for (const m of work.moved) await this.transitions.afterCommit(m);
-    await this.outbox.dispatch(work.deliveries);
+    await this.applier.afterCommit(work);
     this.logger.log(
       {
         report: outcome.id,

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
 import { readClaimReport } from '@/modules/x12/claim-report.reader';
 import { split835 } from '@/modules/x12/x835.split';
-import { ClaimTransitions } from '../claim-transitions';
-import { ClaimReportApplier, type Work } from './claim-report-apply';
+import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
 import { ClaimReportsRepository } from './claim-reports.repository';
 import { type ReportOutcome, summary } from './claim-reports.service';
 import { PolledRemittanceApplier } from './polled-remittance-apply';
@@ -27,8 +25,6 @@ export class PolledReports {
     private readonly database: Database,
     private readonly reports: ClaimReportsRepository,
     private readonly parts: PolledReportsRepository,
-    private readonly transitions: ClaimTransitions,
-    private readonly outbox: WebhookOutbox,
     private readonly applier: ClaimReportApplier,
     private readonly remittances: PolledRemittanceApplier,
   ) {}
@@ -41,7 +37,7 @@ export class PolledReports {
       externalId,
       contentSha256: createHash('sha256').update(text).digest('hex'),
     };
-    const work: Work = { moved: [], deliveries: [], matched: 0, unmatched: 0 };
+    const work = newWork();
     const outcome = await this.database.transaction(async (tx) => {
       const id = await this.reports.insertOnce(
         { ...received, source: 'poller', type: parsed.type, x12: text, warnings: parsed.warnings },
@@ -59,16 +55,9 @@ export class PolledReports {
         );
       }
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
-      return {
-        id,
-        type: parsed.type,
-        claims_matched: work.matched,
-        claims_unmatched: work.unmatched,
-        duplicate: false,
-      };
+      return storedOutcome(id, parsed.type, work);
     });
-    for (const m of work.moved) await this.transitions.afterCommit(m);
-    await this.outbox.dispatch(work.deliveries);
+    await this.applier.afterCommit(work);
     this.logger.log(
       {
         report: outcome.id,
