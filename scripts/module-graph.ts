@@ -2,7 +2,8 @@
  * Prints the module graph of src/: which area imports which (src/modules/<name>, common, config,
  * database, cli, and the root files), how many files make each edge (real imports, and imports
  * of types only), and every two-way pair with the files on each side, so a cycle can be found
- * and cut. `npm run --silent graph` (add `--json` for the raw edges). Spec files are left out.
+ * and cut. `npm run --silent graph` (add `--json` for the raw edges; `--check` fails on a module
+ * cycle or on shared code importing a feature, and runs in `npm run lint`). Spec files are left out.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -77,8 +78,63 @@ export function moduleGraph(): Map<string, Edge> {
   return edges;
 }
 
+/**
+ * The module cycles: every strongly connected group of two or more areas (Tarjan), over real
+ * and type-only imports alike, each listed by its areas in order.
+ */
+export function moduleCycles(edges = moduleGraph()): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges.values()) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return groups;
+}
+
+/** The areas every feature builds on: they import no feature module. */
+export const SHARED_AREAS = new Set(['config', 'common', 'database', 'lib']);
+
+/** What `--check` refuses: module cycles, and shared code importing a feature module. */
+export function graphProblems(edges = moduleGraph()): string[] {
+  const cycles = moduleCycles(edges).map((c) => `module cycle: ${c.join(', ')}`);
+  const shared = [...edges.values()]
+    .filter((e) => SHARED_AREAS.has(e.from) && !SHARED_AREAS.has(e.to))
+    .map((e) => `${e.from} imports the feature ${e.to}: ${[...e.real, ...e.types].join(', ')}`);
+  return [...cycles, ...shared];
+}
+
 function main(): void {
   const edges = moduleGraph();
+  if (process.argv.includes('--check')) {
+    const problems = graphProblems(edges);
+    for (const p of problems) process.stderr.write(`${p}\n`);
+    if (problems.length > 0) process.exit(1);
+    return;
+  }
   const list = [...edges.values()].sort((a, b) =>
     a.from === b.from ? a.to.localeCompare(b.to) : a.from.localeCompare(b.from),
   );
@@ -102,6 +158,9 @@ function main(): void {
     );
     process.stdout.write(`${area} -> ${deps.join(', ')}\n`);
   }
+  const cycles = moduleCycles(edges);
+  process.stdout.write(`\nCycles: ${cycles.length}\n`);
+  for (const c of cycles) process.stdout.write(`  ${c.join(', ')}\n`);
   const pairs = list.filter((e) => e.from < e.to && edges.has(`${e.to} -> ${e.from}`));
   process.stdout.write(`\nTwo-way pairs: ${pairs.length}\n`);
   for (const e of pairs) {

@@ -250,7 +250,10 @@ class UpdateLocationCommand extends CommandRunner {
     AppConfigModule,
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config, entities), logging: false }),
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config, entities),
+        logging: false,
+      }),
     }),
     DatabaseModule,
     AccountsModule,

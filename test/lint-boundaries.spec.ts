@@ -72,11 +72,11 @@ describe('lint boundaries', () => {
       '@typescript-eslint/no-restricted-imports:1',
       'no-restricted-imports:1',
     ]);
-    // A type is allowed by the entity rule; only the door's warning remains.
+    // A type is allowed by the entity rule; only the door's refusal remains.
     expect(results[6]).toEqual(['no-restricted-imports:1']);
   });
 
-  it("warns on an import past another module's door, not through it or inside the module", () => {
+  it("refuses an import past another module's door, not one through it or inside the module", () => {
     expect(results[7]).toEqual([]);
     expect(results[8]).toEqual(['no-restricted-imports:1']);
     expect(results[9]).toEqual([]);

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
 import { CreateBatchDto } from '@/modules/eligibility/dto/create-batch.dto';
 import { CreateEstimateDto } from '@/modules/estimates/dto/create-estimate.dto';
-import { EstimatePlanDto, PlanBenefitItemDto } from '@/modules/estimates/dto/estimate-plan.dto';
+import { EstimatePlanDto, PlanBenefitItemDto } from '@/modules/benefits';
 import {
   CompleteTaskDto,
   VerifiedPlanDto,

@@ -13,6 +13,10 @@ const eslint = new ESLint({ cwd: process.cwd() });
 const out = [];
 for (const { filePath, text } of cases) {
   const [result] = await eslint.lintText(text, { filePath });
-  out.push(result.messages.map((m) => `${m.ruleId ?? 'parse'}:${m.line}`));
+  out.push(
+    result.messages.map(
+      (m) => `${m.ruleId ?? 'parse'}:${m.line}${m.severity === 1 ? ' (warning)' : ''}`,
+    ),
+  );
 }
 process.stdout.write(JSON.stringify(out));

@@ -46,11 +46,8 @@ function countsOf(ctor: Ctor, property: string): Counts {
     getMetadataStorage().getTargetValidationMetadatas(ctor, '', true, false) ?? []
   ).filter((m) => m.propertyName === property).length;
   const transforms =
-    defaultMetadataStorage.findTransformMetadatas(
-      ctor,
-      property,
-      TransformationType.PLAIN_TO_CLASS,
-    ).length + (defaultMetadataStorage.findTypeMetadata(ctor, property) ? 1 : 0);
+    defaultMetadataStorage.findTransformMetadatas(ctor, property, TransformationType.PLAIN_TO_CLASS)
+      .length + (defaultMetadataStorage.findTypeMetadata(ctor, property) ? 1 : 0);
   return { validations, transforms };
 }
 

@@ -3,7 +3,7 @@ import { setPasswordHashCost } from '@/common/passwords';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig } from '@/config/env';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '@/modules/audit/audit.module';
+import { AuditModule } from '@/modules/audit';
 import { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';

@@ -3,8 +3,7 @@ import { generateCode, isUniqueViolation, withUniqueRetry } from '@/common/codes
 import { NotFoundError, ValidationFailed } from '@/common/errors';
 import { hashPassword, needsRehash, PasswordHashBusy, verifyPassword } from '@/common/passwords';
 import { Database } from '@/database/database';
-import { AuditService } from '@/modules/audit/audit.service';
-import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
+import { type AuditContext, AuditService, securityEvent } from '@/modules/audit';
 import { NpiRegistry } from './npi-registry';
 import type { Account } from './account.entity';
 import { AccountsRepository } from './accounts.repository';

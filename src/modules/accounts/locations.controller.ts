@@ -16,9 +16,8 @@ import {
   LocationResponse,
   UpdateLocationDto,
 } from './dto/location.dto';
-import { NotPatientData } from '@/modules/audit/audited';
-import { auditContextOf } from '@/modules/audit/security-events';
-import { RequireScope } from '@/modules/auth/scopes';
+import { auditContextOf, NotPatientData } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 @ApiTags('Locations')
 @ApiSecurity('Api')

@@ -1,12 +1,12 @@
 /**
  * The door of the audit module: what other modules use of it. Another module imports from
- * '@/modules/audit' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/audit' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { AuditGuard, statementAuditEvent } from './audit.guard';
 export type { StatementAuditEvent } from './audit.guard';
 export { AuditModule } from './audit.module';
-export { AuditService } from './audit.service';
-export type { RecordedReads, RecordedReadsSource } from './audit.service';
+export { AuditService, RecordedReads } from './audit.service';
+export type { RecordedReadsSource } from './audit.service';
 export { Audited, NotPatientData } from './audited';
 export { AuditEventResponse, ListAuditEventsQuery } from './dto/audit-event.dto';
 export { PurgedAnswers } from './retention/purged-answers.port';

@@ -1,6 +1,6 @@
 /**
  * The door of the auth module: what other modules use of it. Another module imports from
- * '@/modules/auth' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/auth' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { ApiKeyGuard } from './api-key.guard';
 export { ApiKeysService } from './api-keys.service';

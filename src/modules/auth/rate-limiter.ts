@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { withTimeout } from '@/common/timeout';
-import { THROTTLE_REDIS } from '@/modules/redis/redis.module';
+import { THROTTLE_REDIS } from '@/modules/redis';
 import { LocalRateBuckets } from './rate-fallback';
 
 export const RATE_WINDOW_MS = 60_000;

@@ -1,6 +1,6 @@
 /**
  * The door of the benefits module: what other modules use of it. Another module imports from
- * '@/modules/benefits' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/benefits' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { EffectiveBenefit, evaluatePlan, itemApplies, pickEntry } from './benefit.evaluator';
 export { serializePlanJson } from './benefit.serializer';
@@ -24,6 +24,9 @@ export type {
   Network,
   OtherPayer,
 } from './benefit.types';
+export { EstimatePlanDto, PlanBenefitItemDto } from './dto/plan.dto';
+export { planFromJson } from './plan-input';
+export type { PlanJson } from './plan-input';
 export {
   benefitCodeForProcedure,
   benefitCodeForServiceType,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import type { Location } from '@/modules/accounts/location.entity';
-import type { X837Address, X837IndividualProvider } from '@/modules/x12/x837.writer';
+import { AccountsService, type Location } from '@/modules/accounts';
+import type { X837Address, X837IndividualProvider } from '@/modules/x12';
 
 /**
  * The practice's provider identity on a claim (docs/api.md, Real insurers and Claims: per location). The fields

@@ -1,7 +1,4 @@
-import {
-  CLAIMS_MAILING_ADDRESSES,
-  mailingLines,
-} from '@/modules/insurers/claims-mailing-addresses';
+import { CLAIMS_MAILING_ADDRESSES, mailingLines } from '@/modules/insurers';
 import type { ClaimFormInput } from './claim-form.pdf';
 import type { ClaimResponse } from './dto/claim.response';
 

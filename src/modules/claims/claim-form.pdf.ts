@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
-import type { X837Address } from '@/modules/x12/x837.writer';
+import type { X837Address } from '@/modules/x12';
 import type { BillingProvider } from './claim-billing-provider';
 import { HEIGHT, Sheet, WIDTH, fonts } from './claim-form-text';
 import { drawFormHeading, drawPatientAndInsured } from './cms1500-layout';

@@ -1,6 +1,10 @@
 import { toMinor } from '@/common/decimal';
-import { CLAIM_STATUS_CATEGORIES, CLAIM_STATUS_CODES, describeCode } from '@/modules/x12/codes';
-import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
+import {
+  CLAIM_STATUS_CATEGORIES,
+  CLAIM_STATUS_CODES,
+  type ClaimStatusLine,
+  describeCode,
+} from '@/modules/x12';
 import type { ClaimStatus } from './claim.entity';
 
 /** States the payer's decision ends in: no further status checks. */

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import type { Location } from '@/modules/accounts/location.entity';
-import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { X12ParseError, X12WriteError } from '@/modules/x12/x12.errors';
-import { write837 } from '@/modules/x12/x837.writer';
+import type { Location } from '@/modules/accounts';
+import { ClaimsClearinghouseClient } from '@/modules/insurers';
+import { write837, X12ParseError, X12WriteError } from '@/modules/x12';
 import type { BillingProvider } from './claim-billing-provider';
 import { submitRetryDelayMs } from './claim-lifecycle';
 import { ClaimTransitions } from './claim-transitions';

@@ -1,14 +1,14 @@
 import { isoDate } from '@/common/dates';
-import type { ClaimStatusInquiry } from '@/modules/x12/x276.writer';
-import { toMinor } from '@/common/decimal';
-import { procedureComposite } from '@/modules/x12/x837.parts';
 import {
+  type ClaimStatusInquiry,
+  procedureComposite,
   ProfessionalClaim,
   relationshipCode,
   X837Address,
   X837IndividualProvider,
   X837Person,
-} from '@/modules/x12/x837.writer';
+} from '@/modules/x12';
+import { toMinor } from '@/common/decimal';
 import type { BillingProvider } from './claim-billing-provider';
 import { claimTotalCost } from './claim-charges';
 import type { ClaimServiceLine } from './claim-service-line.entity';

@@ -23,8 +23,8 @@ import { ClaimListResponse, ClaimResponse } from './dto/claim.response';
 import { CreateClaimDto } from './dto/create-claim.dto';
 import { ListClaimsQuery } from './dto/list-claims.query';
 import { NotifyCustomerDto } from './dto/notify-customer.dto';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 @ApiTags('Claims')
 @ApiSecurity('Api')

@@ -1,11 +1,10 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { InsurersModule } from '@/modules/insurers/insurers.module';
-import { claimsClearinghouseClientProvider } from '@/modules/insurers/clearinghouse/claims-clearinghouse.provider';
-import { MailModule } from '@/modules/mail/mail.module';
-import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { AccountsModule } from '@/modules/accounts';
+import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
+import { MailModule } from '@/modules/mail';
+import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './claim-billing-provider';
 import { ClaimServiceLine } from './claim-service-line.entity';
 import { ClaimStatusChecker } from './claim-status-checker';

@@ -9,14 +9,15 @@ import {
 } from '@/common/errors';
 import { formatDecimal4 } from '@/common/decimal';
 import { Database } from '@/database/database';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { ORGANISATION_NPI_MESSAGE } from '@/modules/accounts/location-fields';
-import type { Location } from '@/modules/accounts/location.entity';
-import { NpiRegistry } from '@/modules/accounts/npi-registry';
-import { MailService } from '@/modules/mail/mail.service';
+import {
+  AccountsService,
+  type Location,
+  NpiRegistry,
+  ORGANISATION_NPI_MESSAGE,
+} from '@/modules/accounts';
+import { MailService } from '@/modules/mail';
 import { isoWithOffset } from '@/common/dates';
-import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { ClaimsClearinghouseClient, InsurerSettingsService } from '@/modules/insurers';
 import { BillingProviders, locationAddress } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
 import { ClaimTransitions } from './claim-transitions';

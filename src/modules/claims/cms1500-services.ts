@@ -1,4 +1,4 @@
-import type { X837Address } from '@/modules/x12/x837.writer';
+import type { X837Address } from '@/modules/x12';
 import { lineCharge } from './claim-charges';
 import type { ClaimFormInput } from './claim-form.pdf';
 import { FORM, HEIGHT, LEFT, RIGHT, amount, mdy, street } from './claim-form-text';

@@ -1,6 +1,6 @@
 import type { ErrorTree } from '@/common/errors';
 import { MSG } from '@/common/messages';
-import { KNOWN_INSURERS, isKnownInsurer } from '@/modules/insurers/insurer-codes';
+import { isKnownInsurer, KNOWN_INSURERS } from '@/modules/insurers';
 
 /** The insurers a claim may name: every known insurer (docs/api.md, Eligibility), with its display name. */
 export const isClaimInsurer = isKnownInsurer;

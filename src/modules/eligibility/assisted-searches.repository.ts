@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { InsurerPlanResult } from '@/modules/insurers';
 import {
+  type FailReason,
   TASK_VIEW_COLUMNS,
   TASK_VIEW_FROM,
+  type TaskState,
   taskView,
   type TaskViewRow,
-} from '@/modules/verification/task-view';
-import type { FailReason, TaskState } from '@/modules/verification/verification-task.entity';
+} from '@/modules/verification';
 import { renderProcessing } from './eligibility.renderer';
 
 /** A request's task for one insurer, as a run reads its answer. */

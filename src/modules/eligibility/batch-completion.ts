@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Tx } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { WebhookOutbox } from '@/modules/webhooks';
 import type { EligibilityBatch } from './batch.entity';
 import { BatchResponse } from './dto/batch.response';
 import { BatchProgressRepository, type BatchProgressRow } from './batch-progress.repository';

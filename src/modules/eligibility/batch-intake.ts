@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, ValidationFailed } from '@/common/errors';
 import { Database } from '@/database/database';
-import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AccountsService } from '@/modules/accounts';
 import { BatchSearchQueue } from './batch-search.queue';
 import { type BatchItemRow, BatchesRepository } from './batches.repository';
 import { validateBatchBody } from './batch-validation';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@/common/errors';
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import type { MemberQuery } from '@/modules/insurers';
 import type { EligibilityBatch } from './batch.entity';
 import { BatchesRepository } from './batches.repository';
 import { BatchItemsQuery, DEFAULT_BATCH_PAGE_SIZE } from './dto/create-batch.dto';

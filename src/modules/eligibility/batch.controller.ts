@@ -1,5 +1,5 @@
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiBody,

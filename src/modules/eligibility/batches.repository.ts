@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type KeysetPage, paginateKeyset } from '@/common/pagination/keyset-paginator';
 import { managerOf, type Tx } from '@/database/database';
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityBatch } from './batch.entity';
 import { BatchSearchQueue } from './batch-search.queue';
 import { EligibilityRequest } from './eligibility-request.entity';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@/common/errors';
-import type { StatementAuditEvent } from '@/modules/audit/audit.guard';
-import { AuditService, type RecordedReads } from '@/modules/audit/audit.service';
+import { AuditService, type RecordedReads, type StatementAuditEvent } from '@/modules/audit';
 import { REQUEST_UID_MAX_LENGTH } from './dto/create-eligibility.dto';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityRequestsRepository } from './eligibility-requests.repository';

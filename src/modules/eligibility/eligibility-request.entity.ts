@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import type { MemberQuery } from '@/modules/insurers';
 import type { SettledOutcomes } from './search-outcome';
 
 export type EligibilityStatus = 'processing' | 'complete' | 'error';

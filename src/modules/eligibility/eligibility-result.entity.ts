@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { Address, PlanStatus } from '@/modules/insurers/insurer-connector';
-import type { Plan } from '@/modules/benefits/benefit.types';
+import type { Address, PlanStatus } from '@/modules/insurers';
+import type { Plan } from '@/modules/benefits';
 
 /** One plan found by one insurer for a request (`results[]`); its id is the result `id`. */
 @Entity('eligibility_results')

@@ -20,9 +20,8 @@ import {
 } from './dto/eligibility-result.response';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { EligibilityService } from './eligibility.service';
-import { statementAuditEvent } from '@/modules/audit/audit.guard';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited, statementAuditEvent } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 const NOT_FOUND_EXAMPLE: [404, unknown] = [
   404,

@@ -1,9 +1,9 @@
-import { AuditModule } from '@/modules/audit/audit.module';
+import { AuditModule } from '@/modules/audit';
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { InsurersModule } from '@/modules/insurers/insurers.module';
-import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { AccountsModule } from '@/modules/accounts';
+import { InsurersModule } from '@/modules/insurers';
+import { WebhooksModule } from '@/modules/webhooks';
 import { AssistedInsurers } from './assisted-insurers';
 import { BatchCompletion } from './batch-completion';
 import { BatchIntake } from './batch-intake';
@@ -31,7 +31,7 @@ import { InsurerSlots } from './insurer-slots';
 import { SearchRunner } from './search-runner';
 import { TaskRequestsBinding } from './task-requests.binding';
 import { PurgedAnswerBinding } from './purged-answer';
-import { VerificationModule } from '@/modules/verification/verification.module';
+import { VerificationModule } from '@/modules/verification';
 
 @Module({
   imports: [

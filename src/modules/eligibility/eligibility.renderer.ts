@@ -1,4 +1,4 @@
-import { serializePlanJson } from '@/modules/benefits/benefit.serializer';
+import { serializePlanJson } from '@/modules/benefits';
 import type { EligibilityErrorCode, EligibilityStatus } from './eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
 import { errorDetailOf } from './error-details';

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { generateUid, isUniqueViolation } from '@/common/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/common/errors';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import { AccountsService } from '@/modules/accounts';
+import type { MemberQuery } from '@/modules/insurers';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import { EligibilityRequestsRepository } from './eligibility-requests.repository';

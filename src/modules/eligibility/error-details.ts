@@ -1,4 +1,4 @@
-import { insurerName } from '@/modules/insurers/insurer-codes';
+import { insurerName } from '@/modules/insurers';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The door of the eligibility module: what other modules use of it. Another module imports from
- * '@/modules/eligibility' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/eligibility' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { BatchIntake } from './batch-intake';
 export { BatchQueryService } from './batch-query.service';

@@ -7,12 +7,12 @@ import {
   InsurerConnector,
   InsurerCredentials,
   InsurerPlanResult,
+  InsurerRegistry,
+  InsurerSettingsService,
   InsurerUnavailableError,
   OutcomeWithoutPlans,
   WireExchange,
-} from '@/modules/insurers/insurer-connector';
-import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+} from '@/modules/insurers';
 import type { EligibilityRequest } from './eligibility-request.entity';
 import type { SearchSetup } from './search-lease';
 import { SearchRunsRepository } from './search-runs.repository';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GroupCommit } from '@/common/group-commit';
-import type { WireExchange } from '@/modules/insurers/insurer-connector';
+import type { WireExchange } from '@/modules/insurers';
 import {
   InsurerExchangesRepository,
   type NewInsurerExchange,

@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { InjectRedis } from '@/modules/redis/redis.module';
+import { InjectRedis } from '@/modules/redis';
 
 /**
  * Where a search comes from: the front desk's single checks, or a batch's items (each has its

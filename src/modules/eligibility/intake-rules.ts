@@ -1,7 +1,6 @@
 import type { ErrorTree } from '@/common/errors';
 import { MSG } from '@/common/messages';
-import { isKnownInsurer } from '@/modules/insurers/insurer-codes';
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
+import { isKnownInsurer, type MemberQuery } from '@/modules/insurers';
 import type { CreateEligibilityDto } from './dto/create-eligibility.dto';
 
 /** The intake's rules of one eligibility request body, shared by single requests and batch items. */

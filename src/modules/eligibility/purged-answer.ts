@@ -1,8 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import {
-  PurgedAnswers,
-  type PurgedAnswersPort,
-} from '@/modules/audit/retention/purged-answers.port';
+import { PurgedAnswers, type PurgedAnswersPort } from '@/modules/audit';
 import { errorDetailOf } from './error-details';
 
 /**

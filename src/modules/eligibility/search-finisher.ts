@@ -2,7 +2,7 @@ import type { FoundPlan } from './search-outcome';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { WebhookOutbox } from '@/modules/webhooks';
 import { BatchCompletion } from './batch-completion';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';

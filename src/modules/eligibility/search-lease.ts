@@ -1,6 +1,5 @@
 import type { EligibilityRequest } from './eligibility-request.entity';
-import type { ProviderIdentity } from '@/modules/insurers/insurer-connector';
-import type { InsurerSettingRow } from '@/modules/insurers/insurer-settings.service';
+import type { InsurerSettingRow, ProviderIdentity } from '@/modules/insurers';
 
 /** The lease's select list (LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL): SearchRunsRepository's. */
 export { LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL } from './search-runs.repository';

@@ -1,4 +1,4 @@
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { InsurerPlanResult } from '@/modules/insurers';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 
 /** Retries of transient insurer failures: 4 tries in all, base × 1, 2, 4 apart (SEARCH_RETRY_BASE_MS). */

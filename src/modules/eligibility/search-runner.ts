@@ -9,7 +9,7 @@ import { SearchRunsRepository } from './search-runs.repository';
 import { SearchQueue } from './search.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch-search.queue';
-import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
+import { InsurerRegistry } from '@/modules/insurers';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchOrigin } from './insurer-slots';
 import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';

@@ -6,7 +6,7 @@ import { pgQueryable, type Queryable } from '@/database/pg-pool';
 import { SequenceBlock } from '@/database/sequence-block';
 import { GroupCommit } from '@/common/group-commit';
 import type { DbQueue } from '@/common/queue/db-queue';
-import type { FinishingDeliveries } from '@/modules/webhooks/webhook-outbox';
+import type { FinishingDeliveries } from '@/modules/webhooks';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 import {
   EligibilityPerson,

@@ -1,4 +1,4 @@
-import type { PlanDetailsQuery, StoredInsurerPerson } from '@/modules/insurers/insurer-connector';
+import type { PlanDetailsQuery, StoredInsurerPerson } from '@/modules/insurers';
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
 
 /** A stored person as the connector described it (for a details request). */

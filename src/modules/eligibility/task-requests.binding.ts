@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Tx } from '@/database/database';
-import { TaskRequests, type TaskRequestsPort } from '@/modules/verification/task-requests.port';
+import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
 import { showVerification } from './assisted-searches.repository';
 import { BatchSearchQueue } from './batch-search.queue';
 import { SearchQueue } from './search.queue';

@@ -3,7 +3,7 @@ import { validate } from 'class-validator';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
 import { estimateReimbursement } from './estimate.rules';
 import { EXAMPLE_INLINE_REQUEST, EXAMPLE_RESPONSE } from './estimate.examples';
-import { planFromJson, PlanJson } from './plan-input';
+import { planFromJson, PlanJson } from '@/modules/benefits';
 
 describe('the OpenAPI worked example', () => {
   it('is a valid request whose answer is exactly the documented one', async () => {

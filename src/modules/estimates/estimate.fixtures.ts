@@ -1,4 +1,4 @@
-import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits/benefit.types';
+import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits';
 import type { EstimateServiceInput } from './estimate.types';
 
 /** Fixtures of the estimate unit specs. */

@@ -1,4 +1,4 @@
-import { benefitCodeForProcedure } from '@/modules/benefits/service-codes';
+import { benefitCodeForProcedure } from '@/modules/benefits';
 import type { EstimateServiceInput } from './estimate.types';
 import type { IndexedBenefit } from './plan-index';
 

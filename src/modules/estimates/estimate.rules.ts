@@ -1,5 +1,5 @@
 import { fromMinor, normaliseDecimal, toMinor } from '@/common/decimal';
-import type { Network, Plan } from '@/modules/benefits/benefit.types';
+import type { Network, Plan } from '@/modules/benefits';
 import { resolveLines } from './estimate.resolve';
 import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from './estimate.types';
 import { IndexedBenefit, indexPlan, PLAN_LEVEL } from './plan-index';

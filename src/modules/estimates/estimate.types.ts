@@ -1,4 +1,4 @@
-import type { Network } from '@/modules/benefits/benefit.types';
+import type { Network } from '@/modules/benefits';
 
 /** One service line to estimate: money as a decimal string (at most four decimals). */
 export interface EstimateServiceInput {

@@ -17,8 +17,8 @@ import {
   EXAMPLE_STORED_REQUEST,
 } from './estimate.examples';
 import { EstimatesService } from './estimates.service';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 @ApiTags('Estimates')
 @ApiSecurity('Api')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { EligibilityModule } from '@/modules/eligibility';
 import { EstimatesController } from './estimates.controller';
 import { EstimatesService } from './estimates.service';
 

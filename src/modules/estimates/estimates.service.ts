@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCollector, ValidationFailed } from '@/common/errors';
 import { MSG } from '@/common/messages';
-import type { Plan } from '@/modules/benefits/benefit.types';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { type Plan, planFromJson, PlanJson } from '@/modules/benefits';
+import { EligibilityQueryService } from '@/modules/eligibility';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
 import { estimateReimbursement } from './estimate.rules';
 import type { Estimate } from './estimate.types';
-import { planFromJson, PlanJson } from './plan-input';
 
 const SOURCE_MESSAGE = 'Give either request_uid and person_id, or plan.';
 const BOTH_SOURCES_MESSAGE = 'Give either request_uid and person_id, or plan, not both.';

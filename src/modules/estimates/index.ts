@@ -1,11 +1,8 @@
 /**
  * The door of the estimates module: what other modules use of it. Another module imports from
- * '@/modules/estimates' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/estimates' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CreateEstimateDto, MAX_ESTIMATE_SERVICES } from './dto/create-estimate.dto';
-export { EstimatePlanDto } from './dto/estimate-plan.dto';
 export type { Estimate } from './estimate.types';
 export { EstimatesModule } from './estimates.module';
 export { EstimatesService, StoredPerson } from './estimates.service';
-export { planFromJson } from './plan-input';
-export type { PlanJson } from './plan-input';

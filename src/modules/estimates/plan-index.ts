@@ -1,5 +1,11 @@
-import { EffectiveBenefit, evaluatePlan, itemApplies } from '@/modules/benefits/benefit.evaluator';
-import type { BenefitItem, Network, Plan } from '@/modules/benefits/benefit.types';
+import {
+  type BenefitItem,
+  EffectiveBenefit,
+  evaluatePlan,
+  itemApplies,
+  type Network,
+  type Plan,
+} from '@/modules/benefits';
 
 /** The allowance came from the plan-level `allowance` list, not from an item. */
 export const PLAN_LEVEL = '(plan)';

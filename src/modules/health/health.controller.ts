@@ -13,7 +13,7 @@ import {
 } from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import { ApiNoAuth } from '@/common/api-docs';
-import { InjectRedis } from '@/modules/redis/redis.module';
+import { InjectRedis } from '@/modules/redis';
 import { HttpDrain } from './http-drain';
 
 /** Terminus' health report: each check by name with its `status` (and a `message` when down). */

@@ -4,9 +4,8 @@ import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
 import { IframeSessionService, NO_FRAMING_ORIGIN } from './iframe-session.service';
-import { NotPatientData } from '@/modules/audit/audited';
-import { auditContextOf } from '@/modules/audit/security-events';
-import { EMBED_SCOPES, RequireScope } from '@/modules/auth/scopes';
+import { auditContextOf, NotPatientData } from '@/modules/audit';
+import { EMBED_SCOPES, RequireScope } from '@/modules/auth';
 
 @ApiTags('Embedded session')
 @ApiSecurity('Api')

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { AuditModule } from '@/modules/audit/audit.module';
+import { AccountsModule } from '@/modules/accounts';
+import { AuditModule } from '@/modules/audit';
 import { IframeSessionController } from './iframe-session.controller';
 import { IframeSessionService } from './iframe-session.service';
 import { IframeSessionsRepository } from './iframe-sessions.repository';

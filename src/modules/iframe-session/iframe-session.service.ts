@@ -3,9 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConflictError, ForbiddenError } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { AuditService } from '@/modules/audit/audit.service';
-import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
+import { AccountsService } from '@/modules/accounts';
+import { type AuditContext, AuditService, securityEvent } from '@/modules/audit';
 import { type IframeTokenRow, IframeSessionsRepository } from './iframe-sessions.repository';
 
 export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords'] as const;

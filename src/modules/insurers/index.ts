@@ -1,6 +1,6 @@
 /**
  * The door of the insurers module: what other modules use of it. Another module imports from
- * '@/modules/insurers' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/insurers' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-addresses';
 export { describeAaa } from './clearinghouse/aaa-codes';

@@ -1,4 +1,4 @@
-import type { Plan } from '@/modules/benefits/benefit.types';
+import type { Plan } from '@/modules/benefits';
 
 /**
  * What a connector to one insurer does. A new insurer is one class implementing this interface,

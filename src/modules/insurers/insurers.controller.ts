@@ -2,8 +2,8 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
-import { NotPatientData } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { NotPatientData } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
 import { type DirectoryEntry, InsurerDirectory } from './insurer-directory.service';
 

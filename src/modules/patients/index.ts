@@ -1,6 +1,6 @@
 /**
  * The door of the patients module: what other modules use of it. Another module imports from
- * '@/modules/patients' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/patients' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CreatePatientDto } from './dto/create-patient.dto';
 export { ListPatientsQuery } from './dto/list-patients.query';

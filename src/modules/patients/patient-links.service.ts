@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailed } from '@/common/errors';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { EligibilityQueryService } from '@/modules/eligibility';
 import { PatientEligibilityLink } from './dto/patient-link.dto';
 import { PatientsRepository } from './patients.repository';
 import { PatientsService } from './patients.service';

@@ -12,8 +12,8 @@ import {
   PatientEligibilityLinkList,
 } from './dto/patient-link.dto';
 import { PatientLinksService } from './patient-links.service';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 @ApiTags('Patients')
 @ApiSecurity('Api')

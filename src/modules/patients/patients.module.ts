@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
+import { AccountsModule } from '@/modules/accounts';
+import { EligibilityModule } from '@/modules/eligibility';
 import { PatientLinksService } from './patient-links.service';
 import { Patient } from './patient.entity';
 import { PatientsController } from './patients.controller';

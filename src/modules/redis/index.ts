@@ -1,5 +1,5 @@
 /**
  * The door of the redis module: what other modules use of it. Another module imports from
- * '@/modules/redis' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/redis' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { InjectRedis, RedisModule, THROTTLE_REDIS } from './redis.module';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { ServiceUnavailableError, ThrottledError } from '@/common/errors';
 import { withTimeout } from '@/common/timeout';
-import { InjectRedis } from '@/modules/redis/redis.module';
+import { InjectRedis } from '@/modules/redis';
 
 /** Reads of stored portal passwords one verifier (API key or web user) may make per window. */
 export const CREDENTIAL_READS_PER_HOUR = 10;

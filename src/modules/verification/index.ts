@@ -1,6 +1,6 @@
 /**
  * The door of the verification module: what other modules use of it. Another module imports from
- * '@/modules/verification' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/verification' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CompleteTaskDto, FailTaskDto, TaskNoteDto } from './dto/verification-input.dto';
 export { FAIL_REASONS } from './task-codes';

@@ -1,6 +1,9 @@
-import type { MemberQuery } from '@/modules/insurers/insurer-connector';
-import { insurerName, type InsurerCode } from '@/modules/insurers/insurer-codes';
-import { SHIPPED_INSURERS } from '@/modules/insurers/insurer-directory.table';
+import {
+  type InsurerCode,
+  insurerName,
+  type MemberQuery,
+  SHIPPED_INSURERS,
+} from '@/modules/insurers';
 import type { Evidence, FailReason, TaskHistoryEntry, TaskState } from './verification-task.entity';
 
 /**

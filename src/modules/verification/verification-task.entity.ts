@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { InsurerPlanResult } from '@/modules/insurers';
 import type { EvidenceSource, FailReason, TaskState } from './task-codes';
 
 export * from './task-codes';

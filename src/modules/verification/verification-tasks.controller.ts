@@ -3,8 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagg
 import { ApiStandardErrors } from '@/common/api-docs';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 import {
   CompleteTaskDto,
   FailTaskDto,

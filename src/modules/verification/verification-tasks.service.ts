@@ -4,8 +4,11 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database, type Tx } from '@/database/database';
 import { TaskRequests } from './task-requests.port';
-import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import {
+  type InsurerCredentials,
+  type InsurerPlanResult,
+  InsurerSettingsService,
+} from '@/modules/insurers';
 import { CredentialsThrottle } from './credentials-throttle';
 import { taskView, type TaskView } from './task-view';
 import type { Evidence, FailReason, TaskState } from './verification-task.entity';
@@ -15,7 +18,6 @@ import {
   type TaskFilter,
   VerificationTasksRepository,
 } from './verification-tasks.repository';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 
 export type { TaskFilter } from './verification-tasks.repository';
 

@@ -3,7 +3,7 @@ import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { WebhookOutbox } from '@/modules/webhooks';
 import { taskView } from './task-view';
 import { TaskRequests } from './task-requests.port';
 import { VerificationTasksRepository } from './verification-tasks.repository';

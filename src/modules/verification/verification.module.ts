@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { InsurersModule } from '@/modules/insurers/insurers.module';
-import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
+import { InsurersModule } from '@/modules/insurers';
+import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './credentials-throttle';
 import { TaskRequests } from './task-requests.port';
 import { VerificationMaintenance } from './verification.maintenance';

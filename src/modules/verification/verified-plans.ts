@@ -1,7 +1,7 @@
 import { addFieldError, type ErrorTree, ValidationFailed } from '@/common/errors';
 import { MSG } from '@/common/messages';
-import { planFromJson, type PlanJson } from '@/modules/estimates/plan-input';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import { planFromJson, type PlanJson } from '@/modules/benefits';
+import type { InsurerPlanResult } from '@/modules/insurers';
 import type { VerifiedPersonDto, VerifiedPlanDto } from './dto/verification-input.dto';
 import type { TaskView } from './task-view';
 

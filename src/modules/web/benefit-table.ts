@@ -1,13 +1,15 @@
 import { fromMinor, toMinor } from '@/common/decimal';
-import { evaluatePlan, EffectiveBenefit, pickEntry } from '@/modules/benefits/benefit.evaluator';
 import {
   BOOLEAN_LISTS,
   DOUBLE_LISTS,
+  EffectiveBenefit,
+  evaluatePlan,
   type FlagEntry,
   type ListName,
   type Network,
+  pickEntry,
   type Plan,
-} from '@/modules/benefits/benefit.types';
+} from '@/modules/benefits';
 
 type Values = EffectiveBenefit['values'];
 

@@ -1,4 +1,4 @@
-import { MAX_SERVICES } from '@/modules/claims/dto/create-claim.dto';
+import { MAX_SERVICES } from '@/modules/claims';
 
 /**
  * The web "New claim" form (plain urlencoded fields, no JavaScript): `patient_<field>`,

@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
 import { ForbiddenError } from '@/common/errors';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import type { EntryPoint } from '@/modules/iframe-session/iframe-session.service';
+import { ApiKeysService } from '@/modules/auth';
+import type { EntryPoint } from '@/modules/iframe-session';
 
 /** An embedded session lasts at most this long from its link, used or not (SECURITY.md). */
 export const EMBEDDED_SESSION_MS = 60 * 60 * 1000;

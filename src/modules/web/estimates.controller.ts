@@ -2,9 +2,12 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { CreateEstimateDto } from '@/modules/estimates/dto/create-estimate.dto';
-import type { Estimate } from '@/modules/estimates/estimate.types';
-import { EstimatesService, StoredPerson } from '@/modules/estimates/estimates.service';
+import {
+  CreateEstimateDto,
+  type Estimate,
+  EstimatesService,
+  StoredPerson,
+} from '@/modules/estimates';
 import { benefitRows } from './benefit-table';
 import {
   COMMON_SERVICES,
@@ -16,7 +19,7 @@ import {
 } from './estimate-form';
 import { bindForm, formFields } from './forms';
 import { renderPage, webUser } from './web-context';
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 
 /**
  * "Estimate reimbursement" for one person of a benefit table (docs/api.md, Estimates): a plain form (works

@@ -1,6 +1,6 @@
-import type { InsurerExchangeEntry } from '@/modules/eligibility/insurer-exchange-log';
-import { describeAaa } from '@/modules/insurers/clearinghouse/aaa-codes';
-import { prettyX12 } from '@/modules/x12/x12.pretty';
+import type { InsurerExchangeEntry } from '@/modules/eligibility';
+import { describeAaa } from '@/modules/insurers';
+import { prettyX12 } from '@/modules/x12';
 
 /** One call to an insurer as the check's page shows it. */
 export interface ExchangeView {

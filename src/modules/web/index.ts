@@ -1,6 +1,6 @@
 /**
  * The door of the web module: what other modules use of it. Another module imports from
- * '@/modules/web' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/web' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { setupViews } from './views';
 export { WebModule } from './web.module';

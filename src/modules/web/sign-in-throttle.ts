@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { InjectRedis } from '@/modules/redis/redis.module';
+import { InjectRedis } from '@/modules/redis';
 
 const MAX_FAILURES_PER_SUBJECT = 5;
 const MAX_FAILURES_PER_IP = 30;

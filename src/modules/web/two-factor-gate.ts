@@ -1,7 +1,7 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
-import { TwoFactorService } from '@/modules/accounts/two-factor.service';
+import { TwoFactorService } from '@/modules/accounts';
 import { renderPage, webUser } from './web-context';
 
 declare module 'express-session' {

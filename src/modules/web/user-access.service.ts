@@ -2,19 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { escapeHtml } from '@/common/html';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import type { UserRole } from '@/modules/accounts/user-roles';
 import {
-  type UserSummary,
+  type UserRole,
   UsersService,
+  type UserSummary,
   WrongCurrentPassword,
-} from '@/modules/accounts/users.service';
-import { AuditService } from '@/modules/audit/audit.service';
+} from '@/modules/accounts';
 import {
   type AuditContext,
+  AuditService,
   type SecurityAction,
   securityEvent,
-} from '@/modules/audit/security-events';
-import { MAIL_LINK, MailService } from '@/modules/mail/mail.service';
+} from '@/modules/audit';
+import { MAIL_LINK, MailService } from '@/modules/mail';
 import { WebSessions } from './web-sessions';
 
 /**

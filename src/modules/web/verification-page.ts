@@ -1,9 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import type { InsurerCredentials } from '@/modules/insurers/insurer-connector';
-import type { TaskView } from '@/modules/verification/task-view';
-import { FAIL_REASONS } from '@/modules/verification/task-codes';
-import type { Verifier } from '@/modules/verification/verification-tasks.service';
+import type { InsurerCredentials } from '@/modules/insurers';
+import { FAIL_REASONS, type TaskView, type Verifier } from '@/modules/verification';
 import { formFields } from './forms';
 import { BENEFIT_ROWS, initialFields, NETWORKS, ROW_FIELDS } from './verification-form';
 import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
-import { insurerName } from '@/modules/insurers/insurer-codes';
+import { insurerName } from '@/modules/insurers';
 import { label as benefitLabel } from './benefit-table';
 
 export const VIEWS_DIR = join(__dirname, 'views');

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
-import { auditContextOf } from '@/modules/audit/security-events';
+import { auditContextOf } from '@/modules/audit';
 import { ChangePasswordDto } from './dto/users.dto';
 import { clearSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';

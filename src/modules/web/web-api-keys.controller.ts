@@ -2,9 +2,14 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import { auditContextOf } from '@/modules/audit/security-events';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { ALL_SCOPES, CREDENTIALS_SCOPE, isApiScope, SCOPE_AREAS } from '@/modules/auth/scopes';
+import { auditContextOf } from '@/modules/audit';
+import {
+  ALL_SCOPES,
+  ApiKeysService,
+  CREDENTIALS_SCOPE,
+  isApiScope,
+  SCOPE_AREAS,
+} from '@/modules/auth';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';

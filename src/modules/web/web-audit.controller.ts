@@ -2,9 +2,12 @@ import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationFailed } from '@/common/errors';
-import { TRAIL_RESOURCE_TYPES } from '@/modules/audit/security-events';
-import { AuditService } from '@/modules/audit/audit.service';
-import { AuditEventResponse, ListAuditEventsQuery } from '@/modules/audit/dto/audit-event.dto';
+import {
+  AuditEventResponse,
+  AuditService,
+  ListAuditEventsQuery,
+  TRAIL_RESOURCE_TYPES,
+} from '@/modules/audit';
 import { bindForm } from './forms';
 import { accountOf, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';

@@ -1,10 +1,9 @@
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { BatchIntake } from '@/modules/eligibility/batch-intake';
-import { BatchQueryService } from '@/modules/eligibility/batch-query.service';
-import { insurerName } from '@/modules/insurers/insurer-codes';
+import { BatchIntake, BatchQueryService } from '@/modules/eligibility';
+import { insurerName } from '@/modules/insurers';
 import {
   CsvRefused,
   errorReason,

@@ -1,19 +1,21 @@
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
-import { lineCharge } from '@/modules/claims/claim-charges';
-import { formatUsd } from '@/modules/claims/claim-notification';
-import { ClaimsService } from '@/modules/claims/claims.service';
-import { givenAccountNumber } from '@/modules/claims/cms1500-services';
-import type { ClaimListResponse } from '@/modules/claims/dto/claim.response';
-import type { ClaimRemittanceResponse } from '@/modules/claims/dto/claim-parts.response';
-import { ListClaimsQuery } from '@/modules/claims/dto/list-claims.query';
-import { NotifyCustomerDto } from '@/modules/claims/dto/notify-customer.dto';
-import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { KNOWN_INSURERS } from '@/modules/insurers/insurer-codes';
+import {
+  type ClaimListResponse,
+  type ClaimRemittanceResponse,
+  ClaimsService,
+  CreateClaimDto,
+  formatUsd,
+  givenAccountNumber,
+  lineCharge,
+  ListClaimsQuery,
+  NotifyCustomerDto,
+} from '@/modules/claims';
+import { AccountsService } from '@/modules/accounts';
+import { KNOWN_INSURERS } from '@/modules/insurers';
 import {
   ADDRESS_FIELDS,
   claimBodyOf,
@@ -22,7 +24,7 @@ import {
   serviceRowOfLine,
 } from './claim-form';
 import { NotFoundError } from '@/common/errors';
-import { prettyX12 } from '@/modules/x12/x12.pretty';
+import { prettyX12 } from '@/modules/x12';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
 import { PAYMENT_METHODS } from './web-remittances.controller';

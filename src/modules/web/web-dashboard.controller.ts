@@ -1,9 +1,9 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { EligibilityQueryService } from '@/modules/eligibility';
 import { accountOf, renderPage } from './web-context';
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 
 /** The landing page after sign-in: the account's recent eligibility checks. */
 @ApiExcludeController()

@@ -2,23 +2,22 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import type { Plan } from '@/modules/benefits/benefit.types';
-import { CreateEligibilityDto } from '@/modules/eligibility/dto/create-eligibility.dto';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { PatientLinksService } from '@/modules/patients/patient-links.service';
-import { PatientsService } from '@/modules/patients/patients.service';
-import { VerificationTasks } from '@/modules/verification/verification-tasks.service';
-import type { TaskView } from '@/modules/verification/task-view';
-import { TaskNoteDto } from '@/modules/verification/dto/verification-input.dto';
+import type { Plan } from '@/modules/benefits';
+import {
+  CreateEligibilityDto,
+  EligibilityQueryService,
+  EligibilityService,
+} from '@/modules/eligibility';
+import { InsurerSettingsService } from '@/modules/insurers';
+import { PatientLinksService, PatientsService } from '@/modules/patients';
+import { TaskNoteDto, type TaskView, VerificationTasks } from '@/modules/verification';
 import { benefitRows, planNotes } from './benefit-table';
 import { webVerifier } from './verification-page';
 import { exchangeViews } from './exchange-view';
 import { bindForm, formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
 @ApiExcludeController()

@@ -2,18 +2,14 @@ import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import {
-  type InsurerSetting,
-  InsurerSettingsService,
-} from '@/modules/insurers/insurer-settings.service';
-import { insurerName } from '@/modules/insurers/insurer-codes';
-import { AuditService } from '@/modules/audit/audit.service';
+import { insurerName, type InsurerSetting, InsurerSettingsService } from '@/modules/insurers';
 import {
   auditContextOf,
+  AuditService,
   type SecurityAction,
-  type SecurityResourceType,
   securityEvent,
-} from '@/modules/audit/security-events';
+  type SecurityResourceType,
+} from '@/modules/audit';
 import { formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { AppRequest } from '@/common/request-context';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
-import { UsersService } from '@/modules/accounts/users.service';
+import { UsersService } from '@/modules/accounts';
 import { ForgotPasswordDto, SetPasswordDto } from './dto/users.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';

@@ -3,16 +3,18 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { ValidationFailed } from '@/common/errors';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { CreatePatientDto } from '@/modules/patients/dto/create-patient.dto';
-import { ListPatientsQuery } from '@/modules/patients/dto/list-patients.query';
-import { LinkEligibilityDto } from '@/modules/patients/dto/patient-link.dto';
-import { PatientLinksService } from '@/modules/patients/patient-links.service';
-import { PatientsService } from '@/modules/patients/patients.service';
+import { AccountsService } from '@/modules/accounts';
+import {
+  CreatePatientDto,
+  LinkEligibilityDto,
+  ListPatientsQuery,
+  PatientLinksService,
+  PatientsService,
+} from '@/modules/patients';
 import { bindForm, formFields, submitForm } from './forms';
 import { EmbeddedReach } from './embedded-session';
 import { accountOf, flash, renderPage } from './web-context';
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 
 const PAGE_SIZE = '25';
 

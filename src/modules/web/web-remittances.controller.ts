@@ -2,11 +2,13 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationFailed } from '@/common/errors';
-import { Audited } from '@/modules/audit/audited';
-import { formatUsd } from '@/modules/claims/claim-notification';
-import { ClaimReportsService } from '@/modules/claims/reports/claim-reports.service';
-import type { RemittanceListResponse } from '@/modules/claims/reports/dto/remittance.response';
-import { ListRemittancesQuery } from '@/modules/claims/reports/dto/list-remittances.query';
+import { Audited } from '@/modules/audit';
+import {
+  ClaimReportsService,
+  formatUsd,
+  ListRemittancesQuery,
+  type RemittanceListResponse,
+} from '@/modules/claims';
 import { bindForm } from './forms';
 import { accountOf, renderPage } from './web-context';
 

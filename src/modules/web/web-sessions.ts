@@ -4,10 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type session from 'express-session';
 import 'express-session';
 import type Redis from 'ioredis';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import type { User } from '@/modules/accounts/user.entity';
-import type { UserRole } from '@/modules/accounts/user-roles';
-import { InjectRedis } from '@/modules/redis/redis.module';
+import { AccountsService, type User, type UserRole } from '@/modules/accounts';
+import { InjectRedis } from '@/modules/redis';
 
 /** SECURITY.md: a session ends after 30 minutes without a request, and 12 hours after sign-in. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;

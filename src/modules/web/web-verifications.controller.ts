@@ -2,20 +2,20 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConflictError, DomainError, ValidationFailed } from '@/common/errors';
-import { Audited } from '@/modules/audit/audited';
+import { Audited } from '@/modules/audit';
 import {
   CompleteTaskDto,
   FailTaskDto,
+  plansFromVerified,
   TaskNoteDto,
-} from '@/modules/verification/dto/verification-input.dto';
-import type { TaskView } from '@/modules/verification/task-view';
-import { VerificationTasks } from '@/modules/verification/verification-tasks.service';
-import { plansFromVerified } from '@/modules/verification/verified-plans';
+  type TaskView,
+  VerificationTasks,
+} from '@/modules/verification';
 import { bindForm, formFields } from './forms';
 import { placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { flash, renderPage } from './web-context';
-import { insurerName } from '@/modules/insurers/insurer-codes';
+import { insurerName } from '@/modules/insurers';
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);

@@ -2,10 +2,15 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import { CreateWebhookDto, UpdateWebhookDto } from '@/modules/webhooks/dto/webhook.dto';
-import { auditContextOf } from '@/modules/audit/security-events';
-import { WEBHOOK_TOPICS, type WebhookTopic } from '@/modules/webhooks/webhook-topics';
-import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
+import {
+  CreateWebhookDto,
+  UpdateWebhookDto,
+  WEBHOOK_TOPICS,
+  type WebhookActor,
+  WebhooksService,
+  type WebhookTopic,
+} from '@/modules/webhooks';
+import { auditContextOf } from '@/modules/audit';
 import { bindForm, formFields, submitForm } from './forms';
 import { accountOf, flash, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';

@@ -1,6 +1,6 @@
 /**
  * The door of the webhooks module: what other modules use of it. Another module imports from
- * '@/modules/webhooks' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/webhooks' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CreateWebhookDto, UpdateWebhookDto } from './dto/webhook.dto';
 export { WebhookOutbox } from './webhook-outbox';

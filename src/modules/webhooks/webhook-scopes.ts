@@ -1,5 +1,5 @@
 import { ForbiddenError } from '@/common/errors';
-import { type ApiScope, grants, scopeAction, scopeRefusal } from '@/modules/auth/scopes';
+import { type ApiScope, grants, scopeAction, scopeRefusal } from '@/modules/auth';
 import type { WebhookTopic } from './webhook.entity';
 
 /**

@@ -30,9 +30,8 @@ import {
   WebhookResponse,
 } from './dto/webhook.dto';
 import { type WebhookActor, WebhooksService } from './webhooks.service';
-import { auditContextOf } from '@/modules/audit/security-events';
-import { NotPatientData } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { auditContextOf, NotPatientData } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
 
 const WEBHOOK_SCOPES_NOTE =
   'Besides `webhooks:write` the key needs the read scope of the data the events carry ' +

@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditModule } from '@/modules/audit/audit.module';
+import { AuditModule } from '@/modules/audit';
 import { DeliverySender } from './delivery-sender';
 import { FirstAttempts } from './first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';

@@ -5,8 +5,7 @@ import type { KeysetPage } from '@/common/pagination/keyset-paginator';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
-import { AuditService } from '@/modules/audit/audit.service';
-import { type AuditContext, securityEvent } from '@/modules/audit/security-events';
+import { type AuditContext, AuditService, securityEvent } from '@/modules/audit';
 import { resolveTarget, TargetRefused } from './target-guard';
 import { type HeldScopes, requireTopicScopes, topicOfEvent } from './webhook-scopes';
 import type {

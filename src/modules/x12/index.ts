@@ -1,6 +1,6 @@
 /**
  * The door of the x12 module: what other modules use of it. Another module imports from
- * '@/modules/x12' only (lint warns otherwise; docs/architecture.md, Module graph).
+ * '@/modules/x12' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { readClaimReport } from './claim-report.reader';
 export type { ClaimReport } from './claim-report.reader';

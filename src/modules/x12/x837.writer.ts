@@ -1,5 +1,5 @@
 import { multiplyDecimal, sumDecimals, toMinor } from '@/common/decimal';
-import { isValidNpi } from '@/modules/accounts/npi';
+import { isValidNpi } from '@/modules/accounts';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
 import {

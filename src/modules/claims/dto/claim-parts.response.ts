@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
-import { SEX_CHOICES } from '@/modules/patients/dto/person-fields';
+import { SEX_CHOICES } from '@/modules/patients';
 import {
   RemittanceAdjustmentResponse,
   RemittanceRemarkResponse,

@@ -11,7 +11,7 @@ import {
   StringListField,
 } from '@/common/validation/fields';
 import { RequestRules } from '@/common/validation/request-rules';
-import { RenderingProviderDto } from '@/modules/accounts/dto/location.dto';
+import { RenderingProviderDto } from '@/modules/accounts';
 import { unknownClaimInsurerOfBody } from '../insurer-codes';
 import {
   DOB_MIN,
@@ -22,7 +22,7 @@ import {
   SSN_LAST_FOUR_MESSAGE,
   ZIPCODE,
   ZIPCODE_MESSAGE,
-} from '@/modules/patients/dto/person-fields';
+} from '@/modules/patients';
 
 export const MAX_SERVICES = 6;
 export const METADATA_MAX_BYTES = 16 * 1024;

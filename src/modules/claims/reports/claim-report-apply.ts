@@ -3,15 +3,15 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Tx } from '@/database/database';
-import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
-import type { ClaimReport as ParsedReport } from '@/modules/x12/claim-report.reader';
-import type {
-  ProviderAdjustment,
-  Remittance as Remittance835,
-  RemittanceClaim,
-} from '@/modules/x12/x835.reader';
-import { isRejection } from '@/modules/x12/x999.reader';
+import { ClaimsClearinghouseClient } from '@/modules/insurers';
+import { WebhookOutbox } from '@/modules/webhooks';
+import {
+  type ClaimReport as ParsedReport,
+  isRejection,
+  type ProviderAdjustment,
+  type Remittance as Remittance835,
+  type RemittanceClaim,
+} from '@/modules/x12';
 import { BillingProviders } from '../claim-billing-provider';
 import type { ClaimChange, ClaimMoved } from '../claim-transitions';
 import { ClaimTransitions } from '../claim-transitions';

@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { ClaimsClearinghouseClient } from '@/modules/insurers/clearinghouse/claims-clearinghouse.client';
-import { CallFailure } from '@/modules/insurers/clearinghouse/clearinghouse-http';
-import { X12ParseError } from '@/modules/x12/x12.errors';
+import { CallFailure, ClaimsClearinghouseClient } from '@/modules/insurers';
+import { X12ParseError } from '@/modules/x12';
 import { ClaimReportsRepository } from './claim-reports.repository';
 import { PolledReports } from './polled-reports';
 

@@ -1,12 +1,13 @@
 import { formatDecimal4 } from '@/common/decimal';
-import type { ClaimAcknowledgment } from '@/modules/x12/x277ca.reader';
-import { describeStatus } from '@/modules/x12/x277ca.reader';
-import type { Remittance as Remittance835, RemittanceClaim } from '@/modules/x12/x835.reader';
 import {
+  type ClaimAcknowledgment,
   describeSegmentError,
+  describeStatus,
   type InterchangeAcknowledgment,
+  type Remittance as Remittance835,
+  type RemittanceClaim,
   type SetAcknowledgment,
-} from '@/modules/x12/x999.reader';
+} from '@/modules/x12';
 import type { ClaimRemittance, ClaimStatus, RemittanceAdjustment } from '../claim.entity';
 import type { RemittanceClaimEntry } from './remittance.entity';
 

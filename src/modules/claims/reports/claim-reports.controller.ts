@@ -13,9 +13,9 @@ import {
 import { ApiStandardErrors } from '@/common/api-docs';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
-import { Audited } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
-import { X12ParseError } from '@/modules/x12/x12.errors';
+import { Audited } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
+import { X12ParseError } from '@/modules/x12';
 import { ClaimReportsService } from './claim-reports.service';
 import { ListRemittancesQuery } from './dto/list-remittances.query';
 import {

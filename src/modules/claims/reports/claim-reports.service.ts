@@ -4,7 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
-import { readClaimReport } from '@/modules/x12/claim-report.reader';
+import { readClaimReport } from '@/modules/x12';
 import type { ClaimReport, ClaimReportSource } from './claim-report.entity';
 import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
 import { ClaimReportsRepository } from './claim-reports.repository';

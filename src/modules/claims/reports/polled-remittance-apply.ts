@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { fromMinor, toMinor } from '@/common/decimal';
 import type { Tx } from '@/database/database';
-import type { Remittance as Remittance835, RemittanceClaim } from '@/modules/x12/x835.reader';
-import { providerAdjustmentOwner } from '@/modules/x12/x835.split';
+import {
+  providerAdjustmentOwner,
+  type Remittance as Remittance835,
+  type RemittanceClaim,
+} from '@/modules/x12';
 import { ClaimsRepository } from '../claims.repository';
 import {
   ClaimReportApplier,

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database';
-import { readClaimReport } from '@/modules/x12/claim-report.reader';
-import { split835 } from '@/modules/x12/x835.split';
+import { readClaimReport, split835 } from '@/modules/x12';
 import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
 import { ClaimReportsRepository } from './claim-reports.repository';
 import { type ReportOutcome, summary } from './claim-reports.service';

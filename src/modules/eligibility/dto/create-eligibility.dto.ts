@@ -6,7 +6,7 @@ import {
   StringListField,
 } from '@/common/validation/fields';
 import { RequestRules } from '@/common/validation/request-rules';
-import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
+import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { insurerErrorsOfBody } from '../intake-rules';
 
 /** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */

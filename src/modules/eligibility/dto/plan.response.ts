@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/common/api-docs';
-import { BENEFIT_FLAGS } from '@/modules/benefits/benefit.types';
+import { BENEFIT_FLAGS } from '@/modules/benefits';
 
 /** OpenAPI descriptions of a V2 person's plan and its benefit items (benefit.serializer renders them). */
 

@@ -6,7 +6,7 @@ import {
   StringField,
   StringListField,
 } from '@/common/validation/fields';
-import { EstimatePlanDto } from './estimate-plan.dto';
+import { EstimatePlanDto } from '@/modules/benefits';
 
 export const MAX_ESTIMATE_SERVICES = 20;
 export const MAX_SERVICE_QUANTITY = 999;

@@ -6,8 +6,8 @@ import type {
   FlagEntry,
   IntegerListName,
   Plan,
-} from '@/modules/benefits/benefit.types';
-import type { BenefitLoop, DeliveryPattern } from '@/modules/x12/x271.types';
+} from '@/modules/benefits';
+import type { BenefitLoop, DeliveryPattern } from '@/modules/x12';
 import { deliveryText, periodText, coverageText } from './benefit-words';
 
 /**

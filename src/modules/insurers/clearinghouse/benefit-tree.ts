@@ -1,16 +1,14 @@
-import type {
-  BenefitItem,
-  CarveOut,
-  OtherPayer,
-  DoubleListName,
-  Plan,
-} from '@/modules/benefits/benefit.types';
 import {
   benefitCodeForProcedure,
   benefitCodeForServiceType,
+  type BenefitItem,
+  type CarveOut,
+  type DoubleListName,
   isPlanLevelServiceType,
-} from '@/modules/benefits/service-codes';
-import type { BenefitLoop, EligibilityBenefit } from '@/modules/x12/x271.types';
+  type OtherPayer,
+  type Plan,
+} from '@/modules/benefits';
+import type { BenefitLoop, EligibilityBenefit } from '@/modules/x12';
 import { describeAaa } from './aaa-codes';
 import {
   ACTIVE,

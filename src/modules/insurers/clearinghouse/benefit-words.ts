@@ -1,4 +1,4 @@
-import type { DeliveryPattern } from '@/modules/x12/x271.types';
+import type { DeliveryPattern } from '@/modules/x12';
 
 /** EB06 time periods, as a comment on the value they qualify. */
 const PERIODS: Readonly<Record<string, string>> = {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ClaimsConfig } from '@/config/claims';
 import type { ClearinghouseConfig } from '@/config/clearinghouse';
-import type { EnvelopeSettings } from '@/modules/x12/x270.writer';
+import type { EnvelopeSettings } from '@/modules/x12';
 import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
 import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
 

@@ -1,10 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ClearinghouseConfig } from '@/config/clearinghouse';
 import { DEFAULT_DETAIL_SERVICE_TYPES, DEFAULT_SERVICE_TYPES } from '@/config/clearinghouse';
-import { X12ParseError, X12WriteError } from '@/modules/x12/x12.errors';
-import type { Interchange271 } from '@/modules/x12/x271.types';
-import { read271 } from '@/modules/x12/x271.reader';
-import { EligibilityInquiry, write270 } from '@/modules/x12/x270.writer';
+import {
+  EligibilityInquiry,
+  type Interchange271,
+  read271,
+  write270,
+  X12ParseError,
+  X12WriteError,
+} from '@/modules/x12';
 import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
 import { CallFailure, postX12 } from './clearinghouse-http';
 import type {

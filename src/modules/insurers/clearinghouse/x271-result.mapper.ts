@@ -4,14 +4,15 @@ import type {
   InsurerPlanResult,
   PlanStatus,
 } from '@/modules/insurers/insurer-connector';
-import type { DatePeriod, RequestValidation } from '@/modules/x12/x12.elements';
 import type {
   BenefitLoop,
+  DatePeriod,
   DependentLoop,
   Interchange271,
   MemberName,
+  RequestValidation,
   SubscriberLoop,
-} from '@/modules/x12/x271.types';
+} from '@/modules/x12';
 import { AaaClass, classifyAaa, describeAaa } from './aaa-codes';
 import { buildPlan } from './benefit-tree';
 

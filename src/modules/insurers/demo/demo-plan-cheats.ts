@@ -1,10 +1,4 @@
-import type {
-  BenefitItem,
-  DoubleList,
-  FlagEntry,
-  Network,
-  Plan,
-} from '@/modules/benefits/benefit.types';
+import type { BenefitItem, DoubleList, FlagEntry, Network, Plan } from '@/modules/benefits';
 
 /** What the sandbox's cheat codes do to a plan (`mark_used`, `dt_exam_used`, `no_oon`, `no_inn`). */
 

@@ -1,4 +1,4 @@
-import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits/benefit.types';
+import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits';
 
 /**
  * The sandbox's vision plans: realistic figures for exam, contact-lens fitting, frames, spectacle

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { StringField } from '@/common/validation/fields';
-import { ResultEntryV2 } from '@/modules/eligibility/dto/eligibility-result.response';
+import { ResultEntryV2 } from '@/modules/eligibility';
 
 export class LinkEligibilityDto {
   @StringField({

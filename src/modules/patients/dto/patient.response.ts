@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
 import { isoDate, isoWithOffset } from '@/common/dates';
-import { LocationRef } from '@/modules/accounts/dto/location.dto';
+import { LocationRef } from '@/modules/accounts';
 import type { Patient } from '../patient.entity';
 import { SEX_CHOICES } from './person-fields';
 

@@ -7,8 +7,8 @@ import {
   NestedListField,
   StringField,
 } from '@/common/validation/fields';
-import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
-import { EstimatePlanDto } from '@/modules/estimates/dto/estimate-plan.dto';
+import { KNOWN_INSURER_CODES } from '@/modules/insurers';
+import { EstimatePlanDto } from '@/modules/benefits';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../verification-task.entity';
 
 /**

@@ -1,4 +1,4 @@
-import { KNOWN_SCOPES } from '@/modules/auth/scopes';
+import { KNOWN_SCOPES } from '@/modules/auth';
 import { StringField, StringListField } from '@/common/validation/fields';
 
 /**

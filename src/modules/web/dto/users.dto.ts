@@ -1,5 +1,4 @@
-import { USER_ROLES } from '@/modules/accounts/user-roles';
-import { MIN_PASSWORD_LENGTH } from '@/modules/accounts/users.service';
+import { MIN_PASSWORD_LENGTH, USER_ROLES } from '@/modules/accounts';
 import { EmailField, StringField } from '@/common/validation/fields';
 
 /** At least MIN_PASSWORD_LENGTH characters (code points), kept as typed (no trimming). */

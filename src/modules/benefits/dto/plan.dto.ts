@@ -9,7 +9,7 @@ import {
   StringField,
   StringListField,
 } from '@/common/validation/fields';
-import { BENEFIT_FLAGS } from '@/modules/benefits/benefit.types';
+import { BENEFIT_FLAGS } from '../benefit.types';
 
 /**
  * An inline V2 plan (SERVICE-SPEC "Plan", "Benefit item") exactly as an eligibility result returns

@@ -7,7 +7,7 @@ import {
   FlagEntry,
   INTEGER_LISTS,
   Plan,
-} from '@/modules/benefits/benefit.types';
+} from './benefit.types';
 
 /** A plan as JSON: an inline (validated) plan, or a person's plan read from a stored V2 result. */
 type JsonEntry = { flags?: string[] | null; comment?: string | null; value: unknown };
