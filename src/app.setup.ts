@@ -15,7 +15,9 @@ import { accessLogMiddleware, rootLoggerOf } from '@/common/logging';
 import { setupSwaggerPage } from '@/common/swagger-page';
 import { APP_CONFIG } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { setupViews } from '@/modules/web/views';
+import { benefitLabel } from '@/modules/benefits';
+import { insurerName } from '@/modules/insurers';
+import { setupViews } from '@/modules/web';
 
 export const API_TITLE = 'Vision Eligibility & Claims API';
 
@@ -70,7 +72,12 @@ export function configureApp(app: NestExpressApplication): void {
     ),
   );
   app.use(jsonBodyMiddleware());
-  setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction);
+  setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction, {
+    // Pages name insurers as people know them; an unknown code is shown as it is.
+    insurerName: (code) => insurerName(code),
+    // Benefits likewise, by the words of the benefit table; the code stays in a title attribute.
+    benefitName: (code) => benefitLabel(code),
+  });
   if (app.get<AppConfig>(APP_CONFIG).docsPublic) {
     setupSwaggerPage(app, () => buildOpenApiDocument(app), API_TITLE);
   }

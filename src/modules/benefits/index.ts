@@ -4,6 +4,7 @@
  */
 export { EffectiveBenefit, evaluatePlan, itemApplies, pickEntry } from './benefit.evaluator';
 export { serializePlanJson } from './benefit.serializer';
+export { benefitRows, label as benefitLabel, planNotes } from './benefit-table';
 export {
   BENEFIT_FLAGS,
   BOOLEAN_LISTS,

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
 import { MailModule } from '@/modules/mail';
+import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './claim-billing-provider';
 import { ClaimServiceLine } from './claim-service-line.entity';
@@ -11,6 +12,8 @@ import { ClaimStatusChecker } from './claim-status-checker';
 import { ClaimSubmitter } from './claim-submitter';
 import { ClaimTransitions } from './claim-transitions';
 import { Claim } from './claim.entity';
+import { WebClaimsController } from './pages/web-claims.controller';
+import { WebRemittancesController } from './pages/web-remittances.controller';
 import { ClaimsController } from './claims.controller';
 import { ClaimsProcessor } from './claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
@@ -36,8 +39,15 @@ import { RemittancesRepository } from './reports/remittances.repository';
     InsurersModule,
     MailModule,
     WebhooksModule,
+    WebModule,
   ],
-  controllers: [ClaimsController, ClaimReportsController, RemittancesController],
+  controllers: [
+    ClaimsController,
+    ClaimReportsController,
+    RemittancesController,
+    WebClaimsController,
+    WebRemittancesController,
+  ],
   // The processor takes jobs only where the injected config's ROLE runs workers.
   providers: [
     ClaimsRepository,

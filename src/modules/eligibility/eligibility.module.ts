@@ -32,6 +32,11 @@ import { SearchRunner } from './search-runner';
 import { TaskRequestsBinding } from './task-requests.binding';
 import { PurgedAnswerBinding } from './purged-answer';
 import { VerificationModule } from '@/modules/verification';
+import { WebModule } from '@/modules/web';
+import { PatientRecords } from './pages/patient-records.port';
+import { WebBatchesController } from './pages/web-batches.controller';
+import { WebDashboardController } from './pages/web-dashboard.controller';
+import { WebEligibilityController } from './pages/web-eligibility.controller';
 
 @Module({
   imports: [
@@ -51,9 +56,16 @@ import { VerificationModule } from '@/modules/verification';
     WebhooksModule,
     // A task answered wakes its search through verification's port (TaskRequestsBinding).
     VerificationModule,
+    WebModule,
   ],
   // BatchController first: its paths would otherwise match v1/eligibility/:request_uid routes.
-  controllers: [BatchController, EligibilityController],
+  controllers: [
+    BatchController,
+    EligibilityController,
+    WebDashboardController,
+    WebEligibilityController,
+    WebBatchesController,
+  ],
   providers: [
     EligibilityService,
     EligibilityQueryService,
@@ -75,6 +87,8 @@ import { VerificationModule } from '@/modules/verification';
     AssistedInsurers,
     TaskRequestsBinding,
     PurgedAnswerBinding,
+    // The check form's patient records, bound by the patients module (PatientRecordsBinding).
+    PatientRecords,
     EligibilityRequestsRepository,
     BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.
@@ -89,6 +103,7 @@ import { VerificationModule } from '@/modules/verification';
     BatchQueryService,
     SearchQueue,
     BatchSearchQueue,
+    PatientRecords,
   ],
 })
 export class EligibilityModule {}

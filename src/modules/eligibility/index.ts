@@ -12,3 +12,5 @@ export { EligibilityQueryService } from './eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';
 export { EligibilityService } from './eligibility.service';
 export type { InsurerExchangeEntry } from './insurer-exchange-log';
+export { PatientRecords } from './pages/patient-records.port';
+export type { PatientRecordsPort } from './pages/patient-records.port';

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { EligibilityModule } from '@/modules/eligibility';
+import { WebModule } from '@/modules/web';
 import { EstimatesController } from './estimates.controller';
 import { EstimatesService } from './estimates.service';
+import { WebEstimatesController } from './pages/estimates.controller';
 
 @Module({
-  imports: [EligibilityModule],
-  controllers: [EstimatesController],
+  imports: [EligibilityModule, WebModule],
+  controllers: [EstimatesController, WebEstimatesController],
   providers: [EstimatesService],
   exports: [EstimatesService],
 })

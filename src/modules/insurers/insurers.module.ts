@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AuditModule } from '@/modules/audit';
+import { WebModule } from '@/modules/web';
 import { clearinghouseClientProvider } from './clearinghouse/clearinghouse.provider';
 import { X12EligibilityConnector } from './clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './demo/demo-vision.connector';
@@ -8,11 +10,12 @@ import { InsurersController } from './insurers.controller';
 import { InsurerRegistry } from './insurer-registry.service';
 import { InsurerSettingsRepository } from './insurer-settings.repository';
 import { InsurerSettingsService } from './insurer-settings.service';
+import { WebInsurersController } from './pages/web-insurers.controller';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */
 @Module({
-  imports: [DiscoveryModule],
-  controllers: [InsurersController],
+  imports: [DiscoveryModule, AuditModule, WebModule],
+  controllers: [InsurersController, WebInsurersController],
   providers: [
     InsurerRegistry,
     InsurerSettingsRepository,

@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
+import { WebModule } from '@/modules/web';
+import { PatientRecordsBinding } from './pages/patient-records.binding';
+import { WebPatientsController } from './pages/web-patients.controller';
 import { PatientLinksService } from './patient-links.service';
 import { Patient } from './patient.entity';
 import { PatientsController } from './patients.controller';
@@ -9,9 +12,10 @@ import { PatientsRepository } from './patients.repository';
 import { PatientsService } from './patients.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule],
-  controllers: [PatientsController],
-  providers: [PatientsRepository, PatientsService, PatientLinksService],
+  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule, WebModule],
+  controllers: [PatientsController, WebPatientsController],
+  // The check form's patient records (eligibility's port, PatientRecordsBinding).
+  providers: [PatientsRepository, PatientsService, PatientLinksService, PatientRecordsBinding],
   exports: [PatientsService, PatientLinksService],
 })
 export class PatientsModule {}

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { InsurersModule } from '@/modules/insurers';
+import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './credentials-throttle';
+import { WebVerificationsController } from './pages/web-verifications.controller';
 import { TaskRequests } from './task-requests.port';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
@@ -14,8 +16,8 @@ import { VerificationTasks } from './verification-tasks.service';
  * task, reading its answer) is eligibility's AssistedInsurers.
  */
 @Module({
-  imports: [InsurersModule, WebhooksModule],
-  controllers: [VerificationTasksController],
+  imports: [InsurersModule, WebhooksModule, WebModule],
+  controllers: [VerificationTasksController, WebVerificationsController],
   providers: [
     CredentialsThrottle,
     TaskRequests,

@@ -1,6 +1,13 @@
 /**
- * The door of the web module: what other modules use of it. Another module imports from
- * '@/modules/web' only (lint refuses otherwise; docs/architecture.md, Module graph).
+ * The door of the web module, the shell of the web application: what other modules use of it.
+ * Another module imports from '@/modules/web' only (lint refuses otherwise; docs/architecture.md,
+ * Module graph). A feature's pages (`src/modules/<feature>/pages/`) import WebModule (sessions,
+ * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
+export { EmbeddedReach } from './embedded-session';
+export { bindForm, formFields, submitForm } from './forms';
 export { setupViews } from './views';
+export type { ViewFilters } from './views';
+export { accountOf, flash, renderPage, type WebUser, webUser } from './web-context';
+export { AdminOnly } from './web-roles';
 export { WebModule } from './web.module';

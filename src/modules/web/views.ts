@@ -1,16 +1,44 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
-import { insurerName } from '@/modules/insurers';
-import { label as benefitLabel } from './benefit-table';
 
-export const VIEWS_DIR = join(__dirname, 'views');
-export const STATIC_DIR = join(__dirname, 'static');
+/**
+ * The shell's folder (`kind`: views or static files) first, then every module's
+ * `pages/<kind>` (docs/architecture.md, Modules: web): a feature's pages are found by their
+ * place, so the shell imports no feature. A name in two folders would be served from the first
+ * only: it is refused.
+ */
+export function pageDirs(kind: 'views' | 'static', modules = join(__dirname, '..')): string[] {
+  const dirs = [
+    join(modules, 'web', kind),
+    ...readdirSync(modules)
+      .sort()
+      .map((name) => join(modules, name, 'pages', kind))
+      .filter((dir) => existsSync(dir)),
+  ];
+  const seen = new Map<string, string>();
+  for (const dir of dirs)
+    for (const name of readdirSync(dir)) {
+      const first = seen.get(name);
+      if (first) throw new Error(`${kind} name ${name} is in both ${first} and ${dir}.`);
+      seen.set(name, dir);
+    }
+  return dirs;
+}
 
-/** Nunjucks with autoescaping for the web application, and the static stylesheet. */
-export function setupViews(app: NestExpressApplication, cache: boolean): void {
-  const env = nunjucks.configure(VIEWS_DIR, {
+/** Filters the pages' templates use that belong to other modules, given by the composition root. */
+export type ViewFilters = Record<string, (value: string) => string>;
+
+/** Nunjucks with autoescaping for the web application, and the static stylesheets. */
+export function setupViews(
+  app: NestExpressApplication,
+  cache: boolean,
+  filters: ViewFilters = {},
+): void {
+  const views = pageDirs('views');
+  const env = nunjucks.configure(views, {
     autoescape: true,
     noCache: !cache,
     express: app.getHttpAdapter().getInstance(),
@@ -29,15 +57,13 @@ export function setupViews(app: NestExpressApplication, cache: boolean): void {
     const fixed = formatDecimal4(String(value));
     return fixed === null ? '' : `${fixed.replace(/\.?0+$/, '')}%`;
   });
-  // Pages name insurers as people know them; an unknown code is shown as it is.
-  env.addFilter('insurerName', (code: string) => insurerName(code));
-  // Benefits likewise, by the words of the benefit table; the code stays in a title attribute.
-  env.addFilter('benefitName', (code: string) => benefitLabel(code));
-  app.setBaseViewsDir(VIEWS_DIR);
+  for (const [name, filter] of Object.entries(filters)) env.addFilter(name, filter);
+  app.setBaseViewsDir(views);
   app.setViewEngine('njk');
-  app.useStaticAssets(STATIC_DIR, {
-    prefix: '/app/static/',
-    maxAge: cache ? '1h' : 0,
-    index: false,
-  });
+  for (const dir of pageDirs('static'))
+    app.useStaticAssets(dir, {
+      prefix: '/app/static/',
+      maxAge: cache ? '1h' : 0,
+      index: false,
+    });
 }

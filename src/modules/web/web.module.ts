@@ -8,37 +8,21 @@ import type { AppConfig } from '@/config/env';
 import { AccountsModule, AccountsService } from '@/modules/accounts';
 import { AuditModule } from '@/modules/audit';
 import { AuthModule } from '@/modules/auth';
-import { ClaimsModule } from '@/modules/claims';
-import { EligibilityModule } from '@/modules/eligibility';
-import { EstimatesModule } from '@/modules/estimates';
 import { IframeSessionModule } from '@/modules/iframe-session';
-import { InsurersModule } from '@/modules/insurers';
-import { PatientsModule } from '@/modules/patients';
 import { InjectRedis } from '@/modules/redis';
-import { VerificationModule } from '@/modules/verification';
-import { WebhooksModule } from '@/modules/webhooks';
 import { multipartForms } from './batch-upload';
 import { EmbeddedReachGuard, EmbeddedSessionCheck } from './embedded-session';
 import { RedisSessionStore } from './session-store';
-import { WebEstimatesController } from './estimates.controller';
 import { SignInThrottle } from './sign-in-throttle';
 import { chain, pageArea } from './page-pipeline';
 import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
 import { WebAuthController } from './web-auth.controller';
 import { WebApiKeysController } from './web-api-keys.controller';
 import { WebAuditController } from './web-audit.controller';
-import { WebClaimsController } from './web-claims.controller';
-import { WebRemittancesController } from './web-remittances.controller';
-import { WebBatchesController } from './web-batches.controller';
 import { csrfProtection, requireSignIn } from './web-context';
-import { WebDashboardController } from './web-dashboard.controller';
-import { WebEligibilityController } from './web-eligibility.controller';
-import { WebInsurersController } from './web-insurers.controller';
 import { WebLocationsController } from './web-locations.controller';
-import { WebPatientsController } from './web-patients.controller';
 import { WebSettingsController } from './web-settings.controller';
 import { WebTwoFactorController, WebTwoFactorEnrolController } from './web-two-factor.controller';
-import { WebWebhooksController } from './web-webhooks.controller';
 import { MailModule } from '@/modules/mail';
 import { UserAccessService } from './user-access.service';
 import { WebAccountController } from './web-account.controller';
@@ -46,33 +30,23 @@ import { WebPasswordController } from './web-password.controller';
 import { sessionCookie } from './session-cookie';
 import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
 import { WebUsersController } from './web-users.controller';
-import { WebVerificationsController } from './web-verifications.controller';
 
 /** Idle timeout (SECURITY.md): the cookie and the stored session last this long past each use. */
 const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;
 
 /**
- * The pages behind sign-in, one controller per feature. A new feature is a controller file and
- * one line here: it gets sessions, CSRF, the frame headers and the sign-in check below.
+ * The shell's own pages behind sign-in (those of the modules it sits on). A feature's pages are
+ * controllers of the feature's module, which imports WebModule; every page, wherever it is
+ * registered, gets sessions, CSRF, the frame headers and the sign-in check below.
  */
 const PAGE_CONTROLLERS = [
-  WebDashboardController,
-  WebEligibilityController,
-  WebPatientsController,
-  WebClaimsController,
-  WebRemittancesController,
   WebApiKeysController,
-  WebWebhooksController,
-  WebInsurersController,
   WebLocationsController,
   WebSettingsController,
-  WebEstimatesController,
   WebTwoFactorController,
   WebAuditController,
-  WebBatchesController,
   WebUsersController,
   WebAccountController,
-  WebVerificationsController,
 ];
 
 /** Signed-in pages outside the two-factor gate: where the gate sends users without it. */
@@ -80,20 +54,7 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
 
 /** The provider web application under /app/ (server-rendered, works without JavaScript). */
 @Module({
-  imports: [
-    AccountsModule,
-    AuthModule,
-    AuditModule,
-    ClaimsModule,
-    EligibilityModule,
-    EstimatesModule,
-    PatientsModule,
-    WebhooksModule,
-    InsurersModule,
-    IframeSessionModule,
-    MailModule,
-    VerificationModule,
-  ],
+  imports: [AccountsModule, AuthModule, AuditModule, IframeSessionModule, MailModule],
   controllers: [
     WebAuthController,
     WebPasswordController,

@@ -2,6 +2,8 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
+import { WebModule } from '@/modules/web';
+import { WebWebhooksController } from './pages/web-webhooks.controller';
 import { DeliverySender } from './delivery-sender';
 import { FirstAttempts } from './first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
@@ -21,8 +23,9 @@ import { WebhooksService } from './webhooks.service';
       name: DELIVERY_QUEUE,
       settings: { lockDuration: 30_000, stalledInterval: 10_000, maxStalledCount: 2 },
     }),
+    WebModule,
   ],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, WebWebhooksController],
   // The processor starts taking jobs only where the injected config's ROLE runs workers.
   providers: [
     WebhooksRepository,

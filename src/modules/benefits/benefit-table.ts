@@ -1,15 +1,13 @@
 import { fromMinor, toMinor } from '@/common/decimal';
+import { EffectiveBenefit, evaluatePlan, pickEntry } from './benefit.evaluator';
 import {
   BOOLEAN_LISTS,
   DOUBLE_LISTS,
-  EffectiveBenefit,
-  evaluatePlan,
   type FlagEntry,
   type ListName,
   type Network,
-  pickEntry,
   type Plan,
-} from '@/modules/benefits';
+} from './benefit.types';
 
 type Values = EffectiveBenefit['values'];
 

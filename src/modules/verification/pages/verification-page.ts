@@ -1,11 +1,12 @@
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import type { InsurerCredentials } from '@/modules/insurers';
-import { FAIL_REASONS, type TaskView, type Verifier } from '@/modules/verification';
-import { formFields } from './forms';
+import { FAIL_REASONS } from '../task-codes';
+import type { TaskView } from '../task-view';
+import type { Verifier } from '../verification-tasks.service';
+import { formFields, renderPage, webUser } from '@/modules/web';
 import { BENEFIT_ROWS, initialFields, NETWORKS, ROW_FIELDS } from './verification-form';
 import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';
-import { renderPage, webUser } from './web-context';
 
 /** The signed-in user as a verifier (docs/api.md, Insurers and assisted verification): leases and history name them. */
 export function webVerifier(req: Request): Verifier {

@@ -2,10 +2,10 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { formatDecimal4 } from '@/common/decimal';
 import type { ErrorTree } from '@/common/errors';
-import type { Plan } from '@/modules/benefits';
-import { type BatchItemExport, MAX_BATCH_ITEMS } from '@/modules/eligibility';
+import { benefitRows, type Plan } from '@/modules/benefits';
+import type { BatchItemExport } from '../batch-query.service';
+import { MAX_BATCH_ITEMS } from '../dto/create-batch.dto';
 import { insurerName } from '@/modules/insurers';
-import { benefitRows } from './benefit-table';
 
 /** The upload's columns, in the template's order: [field, header]. */
 const COLUMNS = [

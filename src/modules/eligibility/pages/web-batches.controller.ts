@@ -2,7 +2,8 @@ import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { BatchIntake, BatchQueryService } from '@/modules/eligibility';
+import { BatchIntake } from '../batch-intake';
+import { BatchQueryService } from '../batch-query.service';
 import { insurerName } from '@/modules/insurers';
 import {
   CsvRefused,
@@ -13,8 +14,7 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { submitForm } from './forms';
-import { accountOf, renderPage } from './web-context';
+import { accountOf, renderPage, submitForm } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;

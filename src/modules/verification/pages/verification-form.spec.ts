@@ -1,7 +1,7 @@
 import { ValidationFailed } from '@/common/errors';
 import { CompleteTaskDto } from '@/modules/verification/dto/verification-input.dto';
 import { type AskedPatient, plansFromVerified } from '@/modules/verification/verified-plans';
-import { bindForm } from './forms';
+import { bindForm } from '@/modules/web';
 import { initialFields, placeErrors, verificationBody } from './verification-form';
 import type { TaskView } from '@/modules/verification/task-view';
 

@@ -3,18 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConflictError, DomainError, ValidationFailed } from '@/common/errors';
 import { Audited } from '@/modules/audit';
-import {
-  CompleteTaskDto,
-  FailTaskDto,
-  plansFromVerified,
-  TaskNoteDto,
-  type TaskView,
-  VerificationTasks,
-} from '@/modules/verification';
-import { bindForm, formFields } from './forms';
+import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../dto/verification-input.dto';
+import { plansFromVerified } from '../verified-plans';
+import type { TaskView } from '../task-view';
+import { VerificationTasks } from '../verification-tasks.service';
+import { bindForm, flash, formFields, renderPage } from '@/modules/web';
 import { placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
-import { flash, renderPage } from './web-context';
 import { insurerName } from '@/modules/insurers';
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */

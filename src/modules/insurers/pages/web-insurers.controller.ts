@@ -2,7 +2,8 @@ import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import { insurerName, type InsurerSetting, InsurerSettingsService } from '@/modules/insurers';
+import { insurerName } from '../insurer-codes';
+import { type InsurerSetting, InsurerSettingsService } from '../insurer-settings.service';
 import {
   auditContextOf,
   AuditService,
@@ -10,10 +11,15 @@ import {
   securityEvent,
   type SecurityResourceType,
 } from '@/modules/audit';
-import { formFields, submitForm } from './forms';
-import { EmbeddedReach } from './embedded-session';
-import { accountOf, flash, renderPage } from './web-context';
-import { AdminOnly } from './web-roles';
+import {
+  accountOf,
+  AdminOnly,
+  EmbeddedReach,
+  flash,
+  formFields,
+  renderPage,
+  submitForm,
+} from '@/modules/web';
 
 const needsLogin = (i: InsurerSetting) => i.usesCredentials || i.eligibility === 'assisted';
 

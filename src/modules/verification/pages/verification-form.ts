@@ -1,5 +1,5 @@
 import type { ErrorTree } from '@/common/errors';
-import type { TaskView } from '@/modules/verification';
+import type { TaskView } from '../task-view';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**

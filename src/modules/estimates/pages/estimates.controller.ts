@@ -2,13 +2,10 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NotFoundError, ValidationFailed } from '@/common/errors';
-import {
-  CreateEstimateDto,
-  type Estimate,
-  EstimatesService,
-  StoredPerson,
-} from '@/modules/estimates';
-import { benefitRows } from './benefit-table';
+import { CreateEstimateDto } from '../dto/create-estimate.dto';
+import type { Estimate } from '../estimate.types';
+import { EstimatesService, StoredPerson } from '../estimates.service';
+import { benefitRows } from '@/modules/benefits';
 import {
   COMMON_SERVICES,
   emptyForm,
@@ -17,8 +14,7 @@ import {
   readForm,
   toRequestBody,
 } from './estimate-form';
-import { bindForm, formFields } from './forms';
-import { renderPage, webUser } from './web-context';
+import { bindForm, formFields, renderPage, webUser } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
 /**

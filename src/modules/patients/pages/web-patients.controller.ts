@@ -4,16 +4,20 @@ import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
 import { ValidationFailed } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts';
+import { CreatePatientDto } from '../dto/create-patient.dto';
+import { LinkEligibilityDto } from '../dto/patient-link.dto';
+import { ListPatientsQuery } from '../dto/list-patients.query';
+import { PatientLinksService } from '../patient-links.service';
+import { PatientsService } from '../patients.service';
 import {
-  CreatePatientDto,
-  LinkEligibilityDto,
-  ListPatientsQuery,
-  PatientLinksService,
-  PatientsService,
-} from '@/modules/patients';
-import { bindForm, formFields, submitForm } from './forms';
-import { EmbeddedReach } from './embedded-session';
-import { accountOf, flash, renderPage } from './web-context';
+  accountOf,
+  bindForm,
+  EmbeddedReach,
+  flash,
+  formFields,
+  renderPage,
+  submitForm,
+} from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
 const PAGE_SIZE = '25';

@@ -1,5 +1,5 @@
 import { isIsoDate } from '@/common/validation/dates';
-import type { TaskView } from '@/modules/verification';
+import type { TaskView } from '../task-view';
 
 /**
  * The person blocks of the benefit form: one block per person the portal shows (the subscriber

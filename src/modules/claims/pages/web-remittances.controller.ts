@@ -3,14 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationFailed } from '@/common/errors';
 import { Audited } from '@/modules/audit';
-import {
-  ClaimReportsService,
-  formatUsd,
-  ListRemittancesQuery,
-  type RemittanceListResponse,
-} from '@/modules/claims';
-import { bindForm } from './forms';
-import { accountOf, renderPage } from './web-context';
+import { ClaimReportsService } from '../reports/claim-reports.service';
+import { formatUsd } from '../claim-notification';
+import { ListRemittancesQuery } from '../reports/dto/list-remittances.query';
+import type { RemittanceListResponse } from '../reports/dto/remittance.response';
+import { accountOf, bindForm, renderPage } from '@/modules/web';
 
 /** What BPR04 means, for people. */
 export const PAYMENT_METHODS: Readonly<Record<string, string>> = {

@@ -2,21 +2,23 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import type { Plan } from '@/modules/benefits';
-import {
-  CreateEligibilityDto,
-  EligibilityQueryService,
-  EligibilityService,
-} from '@/modules/eligibility';
+import { benefitRows, planNotes, type Plan } from '@/modules/benefits';
+import { CreateEligibilityDto } from '../dto/create-eligibility.dto';
+import { EligibilityQueryService } from '../eligibility-query.service';
+import { EligibilityService } from '../eligibility.service';
 import { InsurerSettingsService } from '@/modules/insurers';
-import { PatientLinksService, PatientsService } from '@/modules/patients';
-import { TaskNoteDto, type TaskView, VerificationTasks } from '@/modules/verification';
-import { benefitRows, planNotes } from './benefit-table';
-import { webVerifier } from './verification-page';
+import { TaskNoteDto, type TaskView, VerificationTasks, webVerifier } from '@/modules/verification';
 import { exchangeViews } from './exchange-view';
-import { bindForm, formFields, submitForm } from './forms';
-import { EmbeddedReach } from './embedded-session';
-import { accountOf, flash, renderPage } from './web-context';
+import { PatientRecords } from './patient-records.port';
+import {
+  accountOf,
+  bindForm,
+  EmbeddedReach,
+  flash,
+  formFields,
+  renderPage,
+  submitForm,
+} from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
@@ -26,8 +28,7 @@ export class WebEligibilityController {
   constructor(
     private readonly eligibility: EligibilityService,
     private readonly eligibilityQuery: EligibilityQueryService,
-    private readonly patients: PatientsService,
-    private readonly links: PatientLinksService,
+    private readonly patients: PatientRecords,
     private readonly insurers: InsurerSettingsService,
     private readonly tasks: VerificationTasks,
   ) {}
@@ -78,7 +79,7 @@ export class WebEligibilityController {
           },
         });
         const uid = await this.eligibility.create(accountId, body);
-        if (form.patient_code) await this.links.link(accountId, form.patient_code, uid);
+        if (form.patient_code) await this.patients.link(accountId, form.patient_code, uid);
         res.redirect(`/app/eligibility/${encodeURIComponent(uid)}`);
       },
       (errors) => this.renderCheckForm(req, res, form, errors, form.patient_code ?? null),

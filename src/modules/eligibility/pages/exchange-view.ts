@@ -1,4 +1,4 @@
-import type { InsurerExchangeEntry } from '@/modules/eligibility';
+import type { InsurerExchangeEntry } from '../insurer-exchange-log';
 import { describeAaa } from '@/modules/insurers';
 import { prettyX12 } from '@/modules/x12';
 

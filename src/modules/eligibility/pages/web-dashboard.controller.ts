@@ -1,8 +1,8 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { EligibilityQueryService } from '@/modules/eligibility';
-import { accountOf, renderPage } from './web-context';
+import { EligibilityQueryService } from '../eligibility-query.service';
+import { accountOf, renderPage } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
 /** The landing page after sign-in: the account's recent eligibility checks. */

@@ -3,17 +3,15 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
-import {
-  type ClaimListResponse,
-  type ClaimRemittanceResponse,
-  ClaimsService,
-  CreateClaimDto,
-  formatUsd,
-  givenAccountNumber,
-  lineCharge,
-  ListClaimsQuery,
-  NotifyCustomerDto,
-} from '@/modules/claims';
+import type { ClaimListResponse } from '../dto/claim.response';
+import type { ClaimRemittanceResponse } from '../dto/claim-parts.response';
+import { ClaimsService } from '../claims.service';
+import { CreateClaimDto } from '../dto/create-claim.dto';
+import { formatUsd } from '../claim-notification';
+import { givenAccountNumber } from '../cms1500-services';
+import { lineCharge } from '../claim-charges';
+import { ListClaimsQuery } from '../dto/list-claims.query';
+import { NotifyCustomerDto } from '../dto/notify-customer.dto';
 import { AccountsService } from '@/modules/accounts';
 import { KNOWN_INSURERS } from '@/modules/insurers';
 import {
@@ -25,8 +23,7 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12';
-import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, flash, renderPage } from './web-context';
+import { accountOf, bindForm, flash, formFields, renderPage, submitForm } from '@/modules/web';
 import { PAYMENT_METHODS } from './web-remittances.controller';
 
 /**

@@ -2,18 +2,19 @@ import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import {
-  CreateWebhookDto,
-  UpdateWebhookDto,
-  WEBHOOK_TOPICS,
-  type WebhookActor,
-  WebhooksService,
-  type WebhookTopic,
-} from '@/modules/webhooks';
+import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook.dto';
+import { WEBHOOK_TOPICS, type WebhookTopic } from '../webhook-topics';
+import { type WebhookActor, WebhooksService } from '../webhooks.service';
 import { auditContextOf } from '@/modules/audit';
-import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, flash, renderPage } from './web-context';
-import { AdminOnly } from './web-roles';
+import {
+  accountOf,
+  AdminOnly,
+  bindForm,
+  flash,
+  formFields,
+  renderPage,
+  submitForm,
+} from '@/modules/web';
 
 /** The checked `events` boxes of a webhook form (one value or several); none → the default. */
 function checkedEvents(body: unknown): string[] | undefined {
