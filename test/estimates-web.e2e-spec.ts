@@ -150,4 +150,14 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
       `Person 99999 is not in eligibility request ${uid}.`,
     );
   });
+
+  it("serves the estimate page's stylesheet (estimates/pages/static) beside the shell's", async () => {
+    const server = t.app.getHttpServer();
+    const estimate = await request(server).get('/app/static/estimate.css').expect(200);
+    expect(estimate.headers['content-type']).toMatch(/^text\/css/);
+    expect(estimate.text).toContain('.estimate-lines td.mono');
+    const shell = await request(server).get('/app/static/app.css').expect(200);
+    expect(shell.text).toContain('--ink:');
+    await request(server).get('/app/static/none.css').expect(404);
+  });
 });
