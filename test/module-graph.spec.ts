@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { graphProblems, moduleCycles, moduleGraph } from '../scripts/module-graph';
 
 type Edges = ReturnType<typeof moduleGraph>;
@@ -52,5 +54,16 @@ describe('the module graph of src/', () => {
       'common imports the feature patients: src/common/x.ts',
     ]);
     expect(moduleCycles(graphOf('a -> b', 'b -> c', 'a -> c'))).toEqual([]);
+  });
+
+  it("lets a module's door name its entities as types only (rows are its repository's)", () => {
+    const modules = join(__dirname, '..', 'src', 'modules');
+    const valueExports = readdirSync(modules).flatMap((name) => {
+      const door = readFileSync(join(modules, name, 'index.ts'), 'utf8');
+      return [...door.matchAll(/^export \{[^}]*\} from '([^']+\.entity)';$/gm)].map(
+        (m) => `${name}: ${m[1]}`,
+      );
+    });
+    expect(valueExports).toEqual([]);
   });
 });

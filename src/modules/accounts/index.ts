@@ -12,12 +12,12 @@ export {
   UpdateLocationDto,
 } from './dto/location.dto';
 export { ORGANISATION_NPI_MESSAGE } from './location-fields';
-export { Location } from './location.entity';
+export type { Location } from './location.entity';
 export { NpiRegistry } from './npi-registry';
 export { isValidNpi } from './npi';
 export { TwoFactorService } from './two-factor.service';
 export { USER_ROLES } from './user-roles';
 export type { UserRole } from './user-roles';
-export { User } from './user.entity';
+export type { User } from './user.entity';
 export { MIN_PASSWORD_LENGTH, UsersService, WrongCurrentPassword } from './users.service';
 export type { UserSummary } from './users.service';
