@@ -30,7 +30,8 @@ import { InsurerExchangeLog } from './insurer-exchange-log';
 import { InsurerSlots } from './insurer-slots';
 import { SearchRunner } from './search-runner';
 import { TaskRequestsBinding } from './task-requests.binding';
-import { PurgedAnswerBinding } from './purged-answer';
+import { RequestPurger } from './request-purger';
+import { RequestPurgesRepository } from './request-purges.repository';
 import { VerificationModule } from '@/modules/verification';
 
 @Module({
@@ -74,7 +75,8 @@ import { VerificationModule } from '@/modules/verification';
     InsurerSlots,
     AssistedInsurers,
     TaskRequestsBinding,
-    PurgedAnswerBinding,
+    RequestPurgesRepository,
+    RequestPurger,
     EligibilityRequestsRepository,
     BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.

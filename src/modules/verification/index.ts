@@ -3,6 +3,7 @@
  * '@/modules/verification' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { CompleteTaskDto, FailTaskDto, TaskNoteDto } from './dto/verification-input.dto';
+export { SearchTasks } from './search-tasks';
 export { FAIL_REASONS } from './task-codes';
 export { TaskRequests } from './task-requests.port';
 export type { TaskRequestsPort } from './task-requests.port';

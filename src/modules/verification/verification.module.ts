@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { InsurersModule } from '@/modules/insurers';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './credentials-throttle';
+import { SearchTasks } from './search-tasks';
+import { SearchTasksRepository } from './search-tasks.repository';
 import { TaskRequests } from './task-requests.port';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
@@ -22,7 +24,9 @@ import { VerificationTasks } from './verification-tasks.service';
     VerificationTasksRepository,
     VerificationTasks,
     VerificationMaintenance,
+    SearchTasksRepository,
+    SearchTasks,
   ],
-  exports: [VerificationTasks, TaskRequests],
+  exports: [VerificationTasks, TaskRequests, SearchTasks],
 })
 export class VerificationModule {}
