@@ -166,9 +166,6 @@ const tablesNotOwnedBy = (owner) =>
  * still names another module's table, removed as soon as it no longer does.
  */
 const NOT_YET_OWNED = [
-  'src/modules/eligibility/assisted-searches.repository.ts',
-  'src/modules/eligibility/eligibility-requests.repository.ts',
-  'src/modules/eligibility/search-runs.repository.ts',
   'src/modules/verification/task-view.ts',
   'src/modules/verification/verification-tasks.repository.ts',
 ];

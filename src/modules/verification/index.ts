@@ -4,6 +4,8 @@
  */
 export { CompleteTaskDto, FailTaskDto, TaskNoteDto } from './dto/verification-input.dto';
 export { SearchTasks } from './search-tasks';
+export type { TaskAnswer } from './search-tasks.repository';
+export { TaskSql } from './task-sql';
 export { FAIL_REASONS } from './task-codes';
 export { TaskRequests } from './task-requests.port';
 export type { TaskRequestsPort } from './task-requests.port';
