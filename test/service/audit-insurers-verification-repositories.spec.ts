@@ -7,6 +7,7 @@ import { RequestPurger } from '@/modules/eligibility/request-purger';
 import { purgedBody } from '@/modules/eligibility/purged-answer';
 import { MailPurger } from '@/modules/mail/mail-purger';
 import { InsurerSettingsRepository } from '@/modules/insurers/insurer-settings.repository';
+import { TaskRequests } from '@/modules/verification/task-requests.port';
 import { VerificationTasksRepository } from '@/modules/verification/verification-tasks.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { createPractice } from '../support/factories';
@@ -202,7 +203,7 @@ describe('audit, insurers and verification repositories', () => {
     const locked = await rec('requestIdOf + lockRequest + lockTask + write', () =>
       database.transaction(async (tx) => {
         const requestId = (await tasks.requestIdOf(accountId, id, tx))!;
-        await tasks.lockRequest(requestId, tx);
+        await t.ctx.get(TaskRequests).lockRequest(tx, requestId);
         const row = await tasks.lockTask(id, tx);
         await tasks.write(
           id,

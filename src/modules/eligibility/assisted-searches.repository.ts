@@ -2,17 +2,43 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
-import { TaskSql } from '@/modules/verification';
+import { LocationSql } from '@/modules/accounts';
+import { type TaskRequestSql, TaskSql } from '@/modules/verification';
 import { renderProcessing } from './eligibility.renderer';
 
 /**
+ * The request a verification task belongs to, in the verification module's statements (its port
+ * TaskRequestsPort, bound by TaskRequestsBinding): `eligibility_requests` is named here, the
+ * location is accounts' LocationSql.
+ */
+export const TASK_REQUEST_SQL: TaskRequestSql = {
+  view: (requestId, accountId) => `SELECT r.uid AS request_uid, r.query, l.code AS location_code,
+      l.title AS location_title, l.npi AS location_npi
+    FROM eligibility_requests r ${LocationSql.leftJoin('l', { locationId: 'r.location_id', accountId })}
+    WHERE r.id = ${requestId}`,
+  batch: (requestId) => `SELECT r.batch_id FROM eligibility_requests r WHERE r.id = ${requestId}`,
+  unsettled: (requestId) => `SELECT c.code, c.n FROM eligibility_requests r
+      CROSS JOIN LATERAL unnest(r.insurer_codes) WITH ORDINALITY AS c(code, n)
+    WHERE r.id = ${requestId} AND r.status = 'processing'
+      AND NOT coalesce(r.insurer_outcomes ? c.code, false)`,
+};
+
+/**
  * The request side of assisted verification (docs/api.md, Insurers and assisted verification):
- * the processing bodies of a request that waits for a person. Its task is verification's
- * (`SearchTasks`, and `TaskSql` in this statement).
+ * the processing bodies of a request that waits for a person, and its lock before its task
+ * changes. Its task is verification's (`SearchTasks`, and `TaskSql` in showVerification).
  */
 @Injectable()
 export class AssistedSearchesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Locks the request (`FOR UPDATE`): a task's change serialises with the run that parks it. */
+  async lockRequest(requestId: string, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE',
+      [requestId],
+    );
+  }
 
   /** showVerification, in `tx` when given. */
   showVerification(requestId: string, tx?: Tx): Promise<void> {
