@@ -2,7 +2,7 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Boundaries (issue 32). Feature code (services, controllers, processors) reaches the database
@@ -93,6 +93,90 @@ const doors = MODULES.map((name) => ({
   },
 }));
 
+/**
+ * One owner per table (issue 42; docs/architecture.md, Data access): each table belongs to the
+ * module whose entity declares it (`@Entity('name')` in src/modules/<m>/**\/*.entity.ts) or, for
+ * the tables without an entity, to the module listed in TABLES_WITHOUT_ENTITY. SQL text in
+ * src/modules/<m> names only <m>'s tables after FROM, JOIN, UPDATE, INTO, DELETE FROM or TABLE;
+ * src/common and src/config name none of the modules' tables. Another module's table is reached
+ * through its owner's door: a service, a port, or a typed SQL piece its repository hands out.
+ */
+const TABLES_WITHOUT_ENTITY = {
+  account_insurers: 'insurers',
+  claim_report_parts: 'claims',
+  claim_report_polls: 'claims',
+  unmatched_remittance_items: 'claims',
+  insurer_exchanges: 'eligibility',
+  iframe_tokens: 'iframe-session',
+  patient_eligibility_links: 'patients',
+  // The queue's process registry (src/common/queue, ProcessRegistry): shared code's own table.
+  service_processes: 'common',
+};
+const modulesDir = new URL('./src/modules/', import.meta.url);
+/** @type {Record<string, string>} table -> owner module (or 'common') */
+const TABLE_OWNERS = { ...TABLES_WITHOUT_ENTITY };
+for (const file of readdirSync(modulesDir, { recursive: true, encoding: 'utf8' })) {
+  if (!file.endsWith('.entity.ts')) continue;
+  const owner = file.split(/[\\/]/)[0];
+  const text = readFileSync(new URL(file, modulesDir), 'utf8');
+  for (const [, table] of text.matchAll(/@Entity\(\s*['"]([a-z0-9_]+)['"]/g)) {
+    if (TABLE_OWNERS[table] && TABLE_OWNERS[table] !== owner)
+      throw new Error(`Table ${table} has two owners: ${TABLE_OWNERS[table]} and ${owner}`);
+    TABLE_OWNERS[table] = owner;
+  }
+}
+const FOREIGN_TABLE = "Another module's table: ask its owner through its door";
+/** The rule behind `owners`: SQL text naming one of `options.tables` after a table keyword. */
+const tableOwnerRule = {
+  meta: {
+    type: 'problem',
+    schema: [{ type: 'object', properties: { tables: { type: 'array' } } }],
+    messages: { foreign: `${FOREIGN_TABLE} ({{table}} belongs to {{owner}}).` },
+  },
+  create(context) {
+    /** @type {string[]} */
+    const tables = context.options[0]?.tables ?? [];
+    if (tables.length === 0) return {};
+    const pattern = new RegExp(
+      `\\b(?:from|join|update|into|table)\\s+"?(${tables.join('|')})\\b`,
+      'gi',
+    );
+    const check = (node, text) => {
+      for (const [, table] of String(text).matchAll(pattern)) {
+        const name = table.toLowerCase();
+        context.report({
+          node,
+          messageId: 'foreign',
+          data: { table: name, owner: TABLE_OWNERS[name] },
+        });
+      }
+    };
+    return {
+      Literal: (node) => typeof node.value === 'string' && check(node, node.value),
+      TemplateElement: (node) => check(node, node.value.raw),
+    };
+  },
+};
+const tablesPlugin = { rules: { owner: tableOwnerRule } };
+const SQL_EXEMPT = ['src/**/*.spec.ts', 'src/database/migrations/**'];
+const tablesNotOwnedBy = (owner) =>
+  Object.keys(TABLE_OWNERS).filter((t) => TABLE_OWNERS[t] !== owner);
+const owners = [
+  ...readdirSync(modulesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => ({
+      files: [`src/modules/${d.name}/**/*.ts`],
+      tables: tablesNotOwnedBy(d.name),
+    })),
+  // Shared code names no feature table; the composition root (src/seed, src/cli) may.
+  { files: ['src/common/**/*.ts', 'src/config/**/*.ts'], tables: tablesNotOwnedBy('common') },
+].map(({ files, tables }) => ({
+  files,
+  ignores: SQL_EXEMPT,
+  plugins: { tables: tablesPlugin },
+  rules: { 'tables/owner': ['error', { tables }] },
+}));
+
 /** Lease columns are DbQueue's, in every file that is not the queue's own definition. */
 const leaseColumns = {
   files: ['src/**/*.ts'],
@@ -161,4 +245,5 @@ export default tseslint.config(
   boundaries,
   leaseColumns,
   ...doors,
+  ...owners,
 );

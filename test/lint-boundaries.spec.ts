@@ -20,7 +20,9 @@ const REACHES_THE_DATABASE = `import { DataSource } from 'typeorm';
 import { queryPrepared } from '@/database/pg-pool';
 export const run = (db: DataSource) => queryPrepared(db, 'SELECT 1');
 `;
-const WRITES_A_LEASE = 'export const sql = `UPDATE claims SET lease_job = NULL WHERE id = $1`;\n';
+// DbQueue names its queues' tables through their specs, never itself (issue 42).
+const WRITES_A_LEASE =
+  'export const sql = (table: string) => `UPDATE ${table} SET lease_job = NULL WHERE id = $1`;\n';
 const OTHER_ENTITY_VALUE = `import { Claim } from '@/modules/claims/claim.entity';
 export const table: unknown = Claim;
 `;
@@ -33,6 +35,15 @@ export const service: unknown = PatientsService;
 const PAST_THE_DOOR = `import { PatientsService } from '@/modules/patients/patients.service';
 export const service: unknown = PatientsService;
 `;
+
+const OTHER_MODULES_TABLE = `export const lock = 'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE';
+export const erase = (ids: string[]) => ({ text: \`delete from  "mail_messages" WHERE id = ANY($1)\`, ids });
+`;
+const OWN_TABLE = `export const claim = 'SELECT id FROM claims WHERE id = $1';
+export const part = \`INSERT INTO claim_report_parts (id) VALUES ($1)\`;
+export const section = 'eligibility_requests';
+`;
+const SHARED_TABLE = 'export const beat = `UPDATE service_processes SET seen_at = now()`;\n';
 
 /** Issue 32's boundaries, as lint enforces them (eslint.config.mjs: boundaries, leaseColumns). */
 describe('lint boundaries', () => {
@@ -50,6 +61,11 @@ describe('lint boundaries', () => {
       { file: 'src/modules/claims/claims.service.ts', text: THROUGH_THE_DOOR },
       { file: 'src/modules/claims/claims.service.ts', text: PAST_THE_DOOR },
       { file: 'src/modules/patients/patient-links.service.ts', text: PAST_THE_DOOR },
+      { file: 'src/modules/claims/claims.repository.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/modules/claims/claims.repository.ts', text: OWN_TABLE },
+      { file: 'src/common/queue/process-registry.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/common/queue/process-registry.ts', text: SHARED_TABLE },
+      { file: 'src/modules/claims/claim-x12.spec.ts', text: OTHER_MODULES_TABLE },
     ]);
   }, 120_000);
 
@@ -80,5 +96,16 @@ describe('lint boundaries', () => {
     expect(results[7]).toEqual([]);
     expect(results[8]).toEqual(['no-restricted-imports:1']);
     expect(results[9]).toEqual([]);
+  });
+
+  it("refuses another module's table in SQL text (issue 42), not the module's own nor in specs", () => {
+    // Entities name eligibility_requests (eligibility's) and claims (claims'); claim_report_parts
+    // and mail_messages' owners come from the entity scan and the list of tables without one.
+    expect(results[10]).toEqual(['tables/owner:1', 'tables/owner:2']);
+    expect(results[11]).toEqual([]);
+    // Shared code names no feature table, only its own (the process registry's).
+    expect(results[12]).toEqual(['tables/owner:1', 'tables/owner:2']);
+    expect(results[13]).toEqual([]);
+    expect(results[14]).toEqual([]);
   });
 });

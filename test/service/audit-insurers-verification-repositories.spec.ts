@@ -3,8 +3,11 @@ import { DataSource } from 'typeorm';
 import { Database } from '@/database/database';
 import { AuditEventsRepository } from '@/modules/audit/audit-events.repository';
 import { eventRow, type AuditRecord } from '@/modules/audit/audit-record';
-import { PhiPurgesRepository } from '@/modules/audit/retention/phi-purges.repository';
+import { RequestPurger } from '@/modules/eligibility/request-purger';
+import { purgedBody } from '@/modules/eligibility/purged-answer';
+import { MailPurger } from '@/modules/mail/mail-purger';
 import { InsurerSettingsRepository } from '@/modules/insurers/insurer-settings.repository';
+import { TaskRequests } from '@/modules/verification/task-requests.port';
 import { VerificationTasksRepository } from '@/modules/verification/verification-tasks.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { createPractice } from '../support/factories';
@@ -14,7 +17,8 @@ const VSP = 'insurer:vision:vsp';
 const LONG_AGO = '2001-02-03T04:05:06Z';
 
 /**
- * The SQL of the audit (AuditEventsRepository, PhiPurgesRepository), insurers
+ * The SQL of the audit (AuditEventsRepository, and retention's purgers: RequestPurger over
+ * eligibility's, webhooks' and verification's repositories, MailPurger), insurers
  * (InsurerSettingsRepository) and verification (VerificationTasksRepository) repositories, one
  * snapshot per method, each with what the method answered.
  */
@@ -93,31 +97,35 @@ describe('audit, insurers and verification repositories', () => {
     expect(all.result.map((e) => e.resourceId).sort()).toEqual(['one', uid].sort());
   });
 
-  it('retention: locks, purges requests and empties old mail', async () => {
-    const purges = t.ctx.get(PhiPurgesRepository);
+  it('retention: the purgers lock and purge requests with their tasks, and empty old mail', async () => {
+    const requests = t.ctx.get(RequestPurger);
     const old = await request({ status: 'complete', createdAt: LONG_AGO });
     await request({ status: 'processing', createdAt: LONG_AGO });
+    const oldTask = await task(old.id, 60);
+    await db.query(
+      `UPDATE verification_tasks SET detail = 'called Ada', history = '[{"state":"queued","detail":"Ada"}]'
+        WHERE id = $1`,
+      [oldTask],
+    );
     const cutoff = new Date('2001-06-01T00:00:00Z');
 
-    const locked = await rec('lockRequests + purgeRequests', () =>
-      database.transaction(async (tx) => {
-        const rows = await purges.lockRequests(cutoff, 10, tx);
-        await purges.purgeRequests(
-          rows.map((r) => r.id),
-          rows.map(() => '{"purged":true}'),
-          tx,
-        );
-        return rows;
-      }),
+    const purged = await rec('RequestPurger.purge', () =>
+      database.transaction((tx) => requests.purge(cutoff, 10, tx)),
     );
-    expect(locked.map((r) => [String(r.id), r.uid, r.status])).toEqual([
-      [old.id, old.uid, 'complete'],
-    ]);
-    const [purged]: { body_v2: string; purged: boolean }[] = await db.query(
+    expect(purged).toBe(1);
+    const [row]: { body_v2: string; purged: boolean }[] = await db.query(
       'SELECT body_v2, purged_at IS NOT NULL AS purged FROM eligibility_requests WHERE id = $1',
       [old.id],
     );
-    expect(purged).toEqual({ body_v2: '{"purged":true}', purged: true });
+    expect(row).toEqual({ body_v2: purgedBody(old.uid, 'complete', null), purged: true });
+    const [erased]: { detail: string | null; history: unknown }[] = await db.query(
+      'SELECT detail, history FROM verification_tasks WHERE id = $1',
+      [oldTask],
+    );
+    expect(erased).toEqual({ detail: null, history: [{ state: 'queued' }] });
+    expect(await database.transaction((tx) => requests.purge(cutoff, 10, tx))).toBe(0);
+    // The verification tasks' test below counts the account's tasks.
+    await db.query('DELETE FROM verification_tasks WHERE id = $1', [oldTask]);
 
     await db.query(
       `INSERT INTO mail_messages
@@ -125,8 +133,13 @@ describe('audit, insurers and verification repositories', () => {
        VALUES ($1, 'claim', 'payer@example.test', 'Claim', 'text', '<p>html</p>', 'sent', $2, $2)`,
       [accountId, LONG_AGO],
     );
-    expect(await rec('purgeMail', () => purges.purgeMail(cutoff, 10))).toBe(1);
-    expect(await purges.purgeMail(cutoff, 10)).toBe(0);
+    const mails = t.ctx.get(MailPurger);
+    expect(
+      await rec('MailPurger.purge', () =>
+        database.transaction((tx) => mails.purge(cutoff, 10, tx)),
+      ),
+    ).toBe(1);
+    expect(await database.transaction((tx) => mails.purge(cutoff, 10, tx))).toBe(0);
   });
 
   it('insurer settings: setters, reads and credentials', async () => {
@@ -190,7 +203,7 @@ describe('audit, insurers and verification repositories', () => {
     const locked = await rec('requestIdOf + lockRequest + lockTask + write', () =>
       database.transaction(async (tx) => {
         const requestId = (await tasks.requestIdOf(accountId, id, tx))!;
-        await tasks.lockRequest(requestId, tx);
+        await t.ctx.get(TaskRequests).lockRequest(tx, requestId);
         const row = await tasks.lockTask(id, tx);
         await tasks.write(
           id,

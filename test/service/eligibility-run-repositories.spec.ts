@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/database/database';
 import { AssistedSearchesRepository } from '@/modules/eligibility/assisted-searches.repository';
+import { SearchTasks } from '@/modules/verification/search-tasks';
+import { SearchTasksRepository } from '@/modules/verification/search-tasks.repository';
 import { BatchIntake } from '@/modules/eligibility/batch-intake';
 import { BatchProgressRepository } from '@/modules/eligibility/batch-progress.repository';
 import type { FoundPerson } from '@/modules/eligibility/eligibility-result.entity';
@@ -307,9 +309,10 @@ describe('eligibility run repositories', () => {
     ]);
   });
 
-  it("AssistedSearchesRepository: a run's task, its view, and the request's bodies", async () => {
+  it("AssistedSearchesRepository and verification's SearchTasks: a run's task, its view, and the request's bodies", async () => {
     const { id } = await accept();
-    const tasks = t.ctx.get(AssistedSearchesRepository);
+    const tasks = t.ctx.get(SearchTasksRepository);
+    const requests = t.ctx.get(AssistedSearchesRepository);
     expect(await rec('answer', () => tasks.answer(id, VSP))).toBeNull();
     const task = { accountId, requestId: id, code: VSP, slaMinutes: 60 };
     const taskId = await rec('open', () => tasks.open(task));
@@ -318,9 +321,9 @@ describe('eligibility run repositories', () => {
     expect(await tasks.answer(id, VSP)).toMatchObject({ state: 'queued', plans: null });
     expect(await rec('anyAnswered', () => tasks.anyAnswered(id, [VSP]))).toBe(false);
 
-    const view = await rec('taskView', () => tasks.taskView(accountId, taskId!));
+    const view = await rec('taskView', () => t.ctx.get(SearchTasks).view(accountId, taskId!));
     expect(view).toMatchObject({ id: taskId, state: 'queued', insurer_code: VSP });
-    await rec('showVerification', () => tasks.showVerification(id));
+    await rec('showVerification', () => requests.showVerification(id));
     const [row] = await db.query('SELECT body_v2 FROM eligibility_requests WHERE id = $1', [id]);
     expect(JSON.stringify(row.body_v2)).toContain(taskId!);
 

@@ -12,6 +12,7 @@ export {
   UpdateLocationDto,
 } from './dto/location.dto';
 export { ORGANISATION_NPI_MESSAGE } from './location-fields';
+export { LocationSql } from './location-sql';
 export type { Location } from './location.entity';
 export { NpiRegistry } from './npi-registry';
 export { isValidNpi } from './npi';

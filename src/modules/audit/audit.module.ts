@@ -6,9 +6,8 @@ import { AuditEventsRepository } from './audit-events.repository';
 import { AuditController } from './audit.controller';
 import { AuditGuard } from './audit.guard';
 import { AuditService } from './audit.service';
-import { PhiPurgesRepository } from './retention/phi-purges.repository';
 import { PhiRetention } from './retention/phi-retention';
-import { PurgedAnswers } from './retention/purged-answers.port';
+import { RetentionPurgers } from './retention/retention-purgers.port';
 import { RouteDeclarationCheck } from './route-declarations';
 
 /**
@@ -24,10 +23,9 @@ import { RouteDeclarationCheck } from './route-declarations';
     AuditService,
     AuditGuard,
     RouteDeclarationCheck,
-    PhiPurgesRepository,
     PhiRetention,
-    PurgedAnswers,
+    RetentionPurgers,
   ],
-  exports: [AuditService, AuditGuard, PurgedAnswers],
+  exports: [AuditService, AuditGuard, RetentionPurgers],
 })
 export class AuditModule {}

@@ -9,8 +9,8 @@ export { AuditService, RecordedReads } from './audit.service';
 export type { RecordedReadsSource } from './audit.service';
 export { Audited, NotPatientData } from './audited';
 export { AuditEventResponse, ListAuditEventsQuery } from './dto/audit-event.dto';
-export { PurgedAnswers } from './retention/purged-answers.port';
-export type { PurgedAnswersPort } from './retention/purged-answers.port';
+export { RetentionPurgers } from './retention/retention-purgers.port';
+export type { RetentionPurger } from './retention/retention-purgers.port';
 export {
   TRAIL_RESOURCE_TYPES,
   auditContextOf,

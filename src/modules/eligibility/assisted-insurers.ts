@@ -3,7 +3,7 @@ import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database } from '@/database/database';
 import { insurerName } from '@/modules/insurers';
-import type { FailReason } from '@/modules/verification';
+import { type FailReason, SearchTasks } from '@/modules/verification';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { AssistedSearchesRepository } from './assisted-searches.repository';
 import type { EligibilityRequest } from './eligibility-request.entity';
@@ -28,7 +28,8 @@ export class AssistedInsurers {
 
   constructor(
     private readonly database: Database,
-    private readonly tasks: AssistedSearchesRepository,
+    private readonly tasks: SearchTasks,
+    private readonly requests: AssistedSearchesRepository,
     private readonly outbox: WebhookOutbox,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -65,8 +66,8 @@ export class AssistedInsurers {
         tx,
       );
       if (created === null) return [];
-      await this.tasks.showVerification(request.id, tx);
-      const view = await this.tasks.taskView(request.accountId, created, tx);
+      await this.requests.showVerification(request.id, tx);
+      const view = await this.tasks.view(request.accountId, created, tx);
       return this.outbox.recordEventInTx(tx, {
         accountId: request.accountId,
         topic: 'verification',

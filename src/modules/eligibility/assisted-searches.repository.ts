@@ -2,89 +2,42 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
-import type { InsurerPlanResult } from '@/modules/insurers';
-import {
-  type FailReason,
-  TASK_VIEW_COLUMNS,
-  TASK_VIEW_FROM,
-  type TaskState,
-  taskView,
-  type TaskViewRow,
-} from '@/modules/verification';
+import { LocationSql } from '@/modules/accounts';
+import { type TaskRequestSql, TaskSql } from '@/modules/verification';
 import { renderProcessing } from './eligibility.renderer';
 
-/** A request's task for one insurer, as a run reads its answer. */
-export interface TaskAnswer {
-  state: TaskState;
-  plans: InsurerPlanResult[] | null;
-  failure_reason: FailReason | null;
-  detail: string | null;
-}
+/**
+ * The request a verification task belongs to, in the verification module's statements (its port
+ * TaskRequestsPort, bound by TaskRequestsBinding): `eligibility_requests` is named here, the
+ * location is accounts' LocationSql.
+ */
+export const TASK_REQUEST_SQL: TaskRequestSql = {
+  view: (requestId, accountId) => `SELECT r.uid AS request_uid, r.query, l.code AS location_code,
+      l.title AS location_title, l.npi AS location_npi
+    FROM eligibility_requests r ${LocationSql.leftJoin('l', { locationId: 'r.location_id', accountId })}
+    WHERE r.id = ${requestId}`,
+  batch: (requestId) => `SELECT r.batch_id FROM eligibility_requests r WHERE r.id = ${requestId}`,
+  unsettled: (requestId) => `SELECT c.code, c.n FROM eligibility_requests r
+      CROSS JOIN LATERAL unnest(r.insurer_codes) WITH ORDINALITY AS c(code, n)
+    WHERE r.id = ${requestId} AND r.status = 'processing'
+      AND NOT coalesce(r.insurer_outcomes ? c.code, false)`,
+};
 
 /**
- * The search side of assisted verification (docs/api.md, Insurers and assisted verification) on the database: a run's task per
- * request and insurer, and the processing bodies of a request that waits for one. Cross-module:
- * these statements read and store `verification_tasks` (the verification module's table; its
- * API view is verification's TASK_VIEW_COLUMNS), as the search stores a task and reads its
- * answer; the request's bodies are `eligibility_requests`.
+ * The request side of assisted verification (docs/api.md, Insurers and assisted verification):
+ * the processing bodies of a request that waits for a person, and its lock before its task
+ * changes. Its task is verification's (`SearchTasks`, and `TaskSql` in showVerification).
  */
 @Injectable()
 export class AssistedSearchesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The task of request `requestId` for insurer `code`, or null when none was stored. */
-  async answer(requestId: string, code: string): Promise<TaskAnswer | null> {
-    const rows: TaskAnswer[] = await this.db.query(
-      `SELECT state, plans, failure_reason, detail FROM verification_tasks
-       WHERE request_id = $1 AND insurer_code = $2`,
-      [requestId, code],
+  /** Locks the request (`FOR UPDATE`): a task's change serialises with the run that parks it. */
+  async lockRequest(requestId: string, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE',
+      [requestId],
     );
-    return rows[0] ?? null;
-  }
-
-  /**
-   * Stores the task of the request for `code`, due in `slaMinutes`; answers its id, or null
-   * when the request had one already (a repeated run stores nothing).
-   */
-  async open(
-    task: { accountId: string; requestId: string; code: string; slaMinutes: number },
-    tx?: Tx,
-  ): Promise<string | null> {
-    const created: { id: string }[] = await managerOf(this.db, tx).query(
-      `WITH created AS (
-         INSERT INTO verification_tasks (account_id, request_id, insurer_code, due_by, history)
-         VALUES ($1, $2, $3, now() + ($4 || ' minutes')::interval,
-           jsonb_build_array(jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC',
-             'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', 'queued', 'actor', 'service',
-             'detail', 'created by the search')))
-         ON CONFLICT (request_id, insurer_code) DO NOTHING RETURNING id)
-       SELECT id FROM created`,
-      [task.accountId, task.requestId, task.code, String(task.slaMinutes)],
-    );
-    return created[0]?.id ?? null;
-  }
-
-  /** Whether a task of the request for one of `codes` was answered (completed or failed). */
-  async anyAnswered(requestId: string, codes: string[], tx?: Tx): Promise<boolean> {
-    const answered: unknown[] = await managerOf(this.db, tx).query(
-      `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
-         AND state IN ('completed', 'failed') LIMIT 1`,
-      [requestId, codes],
-    );
-    return answered.length > 0;
-  }
-
-  /** One task of the account as the API shows it; null when it is not the account's. */
-  async taskView(
-    accountId: string,
-    taskId: string,
-    tx?: Tx,
-  ): Promise<ReturnType<typeof taskView> | null> {
-    const rows: TaskViewRow[] = await managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM} WHERE t.account_id = $1 AND t.id = $2`,
-      [accountId, taskId],
-    );
-    return rows[0] ? taskView(rows[0]) : null;
   }
 
   /** showVerification, in `tx` when given. */
@@ -106,9 +59,7 @@ export async function showVerification(em: EntityManager | Tx, requestId: string
     await query(
       em,
       `SELECT r.uid, t.id AS task_id, t.state, t.due_by FROM eligibility_requests r
-       LEFT JOIN LATERAL (SELECT id, state, due_by FROM verification_tasks
-         WHERE request_id = r.id AND state IN ('queued', 'in_progress', 'needs_info')
-         ORDER BY due_by, id LIMIT 1) t ON true
+       LEFT JOIN LATERAL (${TaskSql.firstOpen('r.id')}) t ON true
        WHERE r.id = $1 AND r.status = 'processing'`,
       [requestId],
     );

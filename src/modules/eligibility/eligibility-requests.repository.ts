@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { managerOf, type Tx } from '@/database/database';
 import { pgPool } from '@/database/pg-pool';
+import { LocationSql } from '@/modules/accounts';
 import type { RecordedReadsSource } from '@/modules/audit';
 import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityRequest } from './eligibility-request.entity';
@@ -66,12 +67,7 @@ const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
       ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, 'processing',
       ${queue.sql.leasedValues({ job: 'q.run_job', leaseMs: '$2', owner: '$3' })}
     FROM q CROSS JOIN LATERAL (
-      SELECT l.id FROM locations l
-      WHERE l.account_id = q.account_id
-        AND CASE WHEN q.location_id IS NOT NULL THEN l.id = q.location_id
-                 WHEN q.location_code IS NOT NULL THEN l.code = q.location_code
-                 ELSE l.is_default END
-      LIMIT 1) l
+      ${LocationSql.chosen({ accountId: 'q.account_id', locationId: 'q.location_id', locationCode: 'q.location_code' })}) l
     RETURNING ${queue.sql.attempt} AS attempt, ${queue.sql.leaseJob} AS "leaseJob",
       ${LEASED_REQUEST_COLUMNS})
   SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`;
@@ -79,9 +75,9 @@ const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
 /**
  * Eligibility requests as intake stores them and the API reads them, and the reads of their
  * results (eligibility_results, eligibility_persons) the read side needs. Intake's INSERT and the
- * body reads are the hot path: named prepared statements on the driver's pool. Reads of other
- * modules' tables: intake's INSERT resolves the location (`locations`) and answers the run's
- * setup (SEARCH_SETUP_SQL: `account_insurers`, `locations`).
+ * body reads are the hot path: named prepared statements on the driver's pool. Intake's INSERT
+ * resolves the location and answers the run's setup in the same round trip, with the owners'
+ * SQL pieces (accounts' LocationSql, insurers' InsurerSettingsSql in SEARCH_SETUP_SQL).
  */
 @Injectable()
 export class EligibilityRequestsRepository {

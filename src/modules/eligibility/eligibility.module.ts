@@ -30,7 +30,8 @@ import { InsurerExchangeLog } from './insurer-exchange-log';
 import { InsurerSlots } from './insurer-slots';
 import { SearchRunner } from './search-runner';
 import { TaskRequestsBinding } from './task-requests.binding';
-import { PurgedAnswerBinding } from './purged-answer';
+import { RequestPurger } from './request-purger';
+import { RequestPurgesRepository } from './request-purges.repository';
 import { VerificationModule } from '@/modules/verification';
 import { WebModule } from '@/modules/web';
 import { PatientRecords } from './pages/patient-records.port';
@@ -86,9 +87,10 @@ import { WebEligibilityController } from './pages/web-eligibility.controller';
     InsurerSlots,
     AssistedInsurers,
     TaskRequestsBinding,
-    PurgedAnswerBinding,
     // The check form's patient records, bound by the patients module (PatientRecordsBinding).
     PatientRecords,
+    RequestPurgesRepository,
+    RequestPurger,
     EligibilityRequestsRepository,
     BatchesRepository,
     // Workers and the watchdog start only where the injected config's ROLE runs workers.

@@ -1,6 +1,6 @@
 import type { JobTag } from '@/common/queue/db-queue';
 import { Injectable, Logger } from '@nestjs/common';
-import { AssistedSearchesRepository } from './assisted-searches.repository';
+import { SearchTasks } from '@/modules/verification';
 import { SearchFinisher } from './search-finisher';
 import { SearchRunsRepository } from './search-runs.repository';
 import { BatchSearchQueue } from './batch-search.queue';
@@ -22,7 +22,7 @@ export class EligibilityScheduler {
     private readonly finisher: SearchFinisher,
     private readonly batchQueue: BatchSearchQueue,
     private readonly runs: SearchRunsRepository,
-    private readonly tasks: AssistedSearchesRepository,
+    private readonly tasks: SearchTasks,
   ) {}
 
   /** The first run of a stored request, at once (in this process when it runs searches). */

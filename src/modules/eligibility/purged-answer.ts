@@ -1,5 +1,3 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { PurgedAnswers, type PurgedAnswersPort } from '@/modules/audit';
 import { errorDetailOf } from './error-details';
 
 /**
@@ -15,18 +13,4 @@ export function purgedBody(uid: string, status: string, errorCode: string | null
     results: [],
     purged: true,
   });
-}
-
-/** Binds the purged answer for the audit module's retention job. */
-@Injectable()
-export class PurgedAnswerBinding implements PurgedAnswersPort, OnModuleInit {
-  constructor(private readonly answers: PurgedAnswers) {}
-
-  onModuleInit(): void {
-    this.answers.bind(this);
-  }
-
-  purgedBody(uid: string, status: string, errorCode: string | null): string {
-    return purgedBody(uid, status, errorCode);
-  }
 }

@@ -6,6 +6,9 @@ import { pgQueryable, type Queryable } from '@/database/pg-pool';
 import { SequenceBlock } from '@/database/sequence-block';
 import { GroupCommit } from '@/common/group-commit';
 import type { DbQueue } from '@/common/queue/db-queue';
+import { LocationSql } from '@/modules/accounts';
+import { InsurerSettingsSql } from '@/modules/insurers';
+import { TaskSql } from '@/modules/verification';
 import type { FinishingDeliveries } from '@/modules/webhooks';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 import {
@@ -32,15 +35,8 @@ export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind,
  * "insurerCodes") answering `settings` and `provider` as JSON; `setupOf` reads them.
  */
 export const SEARCH_SETUP_SQL = `
-  (SELECT COALESCE(json_agg(json_build_object('insurer_code', ai.insurer_code, 'enabled', ai.enabled,
-      'username', ai.username, 'password_sealed', ai.password_sealed,
-      'eligibility_mode', ai.eligibility_mode)), '[]'::json)
-   FROM account_insurers ai
-   WHERE ai.account_id = leased."accountId" AND ai.insurer_code = ANY(leased."insurerCodes")) AS settings,
-  (SELECT json_build_object('npi', l.npi, 'organization_name', COALESCE(l.organization_name, l.title),
-      'tax_id', l.tax_id)
-   FROM locations l
-   WHERE l.id = leased."locationId" AND l.account_id = leased."accountId" AND l.npi IS NOT NULL) AS provider`;
+  ${InsurerSettingsSql.settingsJson({ accountId: 'leased."accountId"', codes: 'leased."insurerCodes"' })} AS settings,
+  ${LocationSql.providerJson({ locationId: 'leased."locationId"', accountId: 'leased."accountId"' })} AS provider`;
 
 /** What finishing needs of a request (a run has it from its lease; others read it). */
 export interface Head {
@@ -73,8 +69,9 @@ interface GroupedFinish {
  * A search's run on `eligibility_requests` and its results: the lease's select list (the row and
  * what its insurer calls need), the stored result a details request asks about, and finishing
  * (the request row, its results and persons, in one prepared statement; ids from sequence
- * blocks). Reads `account_insurers` and `locations` (insurers' and accounts' tables) in the
- * lease's SEARCH_SETUP_SQL, and `verification_tasks` (verification's table) for the watchdog.
+ * blocks). The lease's SEARCH_SETUP_SQL reads the insurers' settings and the location with their
+ * owners' SQL pieces (InsurerSettingsSql, LocationSql), the watchdog the open tasks with
+ * verification's (TaskSql).
  */
 @Injectable()
 export class SearchRunsRepository {
@@ -222,8 +219,7 @@ export class SearchRunsRepository {
        WHERE status = 'processing'
          AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
              < now() - ($1 || ' seconds')::interval
-         AND NOT EXISTS (SELECT 1 FROM verification_tasks t WHERE t.request_id = eligibility_requests.id
-           AND t.state IN ('queued', 'in_progress', 'needs_info'))
+         AND NOT ${TaskSql.anyOpen('eligibility_requests.id')}
        ORDER BY created_at LIMIT $2`,
       [String(limitSeconds), limit],
     );

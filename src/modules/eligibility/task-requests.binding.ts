@@ -1,24 +1,36 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Tx } from '@/database/database';
 import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
-import { showVerification } from './assisted-searches.repository';
+import {
+  AssistedSearchesRepository,
+  showVerification,
+  TASK_REQUEST_SQL,
+} from './assisted-searches.repository';
 import { BatchSearchQueue } from './batch-search.queue';
 import { SearchQueue } from './search.queue';
 
 /**
- * The search side of the verification module's port: a task's request shows its open task in
- * its processing answer, and a task answered makes its search due again on the queue it runs on.
+ * The search side of the verification module's port: the request's SQL pieces for a task's
+ * statements (TASK_REQUEST_SQL), its lock, its processing answer showing its open task, and a
+ * task answered making its search due again on the queue it runs on.
  */
 @Injectable()
 export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
+  readonly sql = TASK_REQUEST_SQL;
+
   constructor(
     private readonly requests: TaskRequests,
+    private readonly assisted: AssistedSearchesRepository,
     private readonly searchQueue: SearchQueue,
     private readonly batchQueue: BatchSearchQueue,
   ) {}
 
   onModuleInit(): void {
     this.requests.bind(this);
+  }
+
+  lockRequest(tx: Tx, requestId: string): Promise<void> {
+    return this.assisted.lockRequest(requestId, tx);
   }
 
   showTask(tx: Tx, requestId: string): Promise<void> {

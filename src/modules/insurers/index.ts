@@ -28,6 +28,7 @@ export type {
 } from './insurer-connector';
 export { SHIPPED_INSURERS } from './insurer-directory.table';
 export { InsurerRegistry } from './insurer-registry.service';
+export { InsurerSettingsSql } from './insurer-settings-sql';
 export { InsurerSettingsService } from './insurer-settings.service';
 export type { InsurerSetting, InsurerSettingRow } from './insurer-settings.service';
 export { InsurersModule } from './insurers.module';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { managerOf, type Tx } from '@/database/database';
 import { MailMessage } from './mail-message.entity';
 
 /** A message as it is queued (its due time and attempt count are MailQueue's, by default). */
@@ -24,7 +25,10 @@ export type NewMailMessage = Pick<
  */
 @Injectable()
 export class MailMessagesRepository {
-  constructor(@InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
+  ) {}
 
   insert(message: NewMailMessage): Promise<MailMessage> {
     return this.messages.save(this.messages.create(message));
@@ -45,5 +49,29 @@ export class MailMessagesRepository {
   /** Failed for good, with the last error (its link is dropped: it will never be sent). */
   async markFailed(id: string, error: string): Promise<void> {
     await this.messages.update({ id }, { lastError: error, status: 'failed', linkSealed: null });
+  }
+
+  /**
+   * SECURITY.md: up to `limit` sent (or failed) e-mails created before `cutoff` lose their
+   * recipient, subject, bodies and attachments (kind, ref, status and dates stay); answers how
+   * many. Queued mail is left to be sent first.
+   */
+  async purge(cutoff: Date, limit: number, tx?: Tx): Promise<number> {
+    const rows: unknown[] = await managerOf(this.db, tx).query(
+      `UPDATE mail_messages SET to_address = '', subject = '', text_body = '', html_body = '',
+              attachments = NULL
+        WHERE id IN (
+          SELECT id FROM mail_messages
+           WHERE created_at < $1 AND status <> 'queued'
+             AND (to_address <> '' OR text_body <> '' OR html_body <> '' OR attachments IS NOT NULL)
+           ORDER BY created_at, id
+           LIMIT $2
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [cutoff, limit],
+    );
+    // TypeORM answers an UPDATE ... RETURNING with [rows, count].
+    const updated = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
+    return updated.length;
   }
 }

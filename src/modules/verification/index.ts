@@ -4,10 +4,13 @@
  */
 export { CompleteTaskDto, FailTaskDto, TaskNoteDto } from './dto/verification-input.dto';
 export { webVerifier } from './pages/verification-page';
+export { SearchTasks } from './search-tasks';
+export type { TaskAnswer } from './search-tasks.repository';
+export { TaskSql } from './task-sql';
 export { FAIL_REASONS } from './task-codes';
 export { TaskRequests } from './task-requests.port';
-export type { TaskRequestsPort } from './task-requests.port';
-export { TASK_VIEW_COLUMNS, TASK_VIEW_FROM, taskView } from './task-view';
+export type { TaskRequestSql, TaskRequestsPort } from './task-requests.port';
+export { taskView } from './task-view';
 export type { TaskView, TaskViewRow } from './task-view';
 export type { FailReason, TaskState } from './verification-task.entity';
 export { VerificationTasks } from './verification-tasks.service';

@@ -4,20 +4,20 @@ import {
   type MemberQuery,
   SHIPPED_INSURERS,
 } from '@/modules/insurers';
+import type { TaskRequestSql } from './task-requests.port';
 import type { Evidence, FailReason, TaskHistoryEntry, TaskState } from './verification-task.entity';
 
 /**
- * The select list of a task as the API shows it, over `verification_tasks t` joined to its
- * request `r` and the request's location `l` (LEFT JOIN): `taskView` reads one row of it.
+ * The select list of a task as the API shows it, over `verification_tasks t` and its request
+ * `rq` (`taskViewFrom`): `taskView` reads one row of it.
  */
 export const TASK_VIEW_COLUMNS = `t.id, t.state, t.insurer_code, t.due_by, t.lease_holder, t.lease_holder_name,
   t.lease_until, t.evidence, t.failure_reason, t.detail, t.history, t.overdue_notified_at, t.created_at,
-  t.updated_at, r.uid AS request_uid, r.query, l.code AS location_code, l.title AS location_title,
-  l.npi AS location_npi`;
+  t.updated_at, rq.request_uid, rq.query, rq.location_code, rq.location_title, rq.location_npi`;
 
-export const TASK_VIEW_FROM = `verification_tasks t
-  JOIN eligibility_requests r ON r.id = t.request_id
-  LEFT JOIN locations l ON l.id = r.location_id AND l.account_id = t.account_id`;
+/** The FROM of TASK_VIEW_COLUMNS: the tasks `t`, each with its request `rq` (the port's piece). */
+export const taskViewFrom = (requests: TaskRequestSql): string => `verification_tasks t
+  JOIN LATERAL (${requests.view('t.request_id', 't.account_id')}) rq ON true`;
 
 export interface TaskViewRow {
   id: string;

@@ -7,7 +7,8 @@ import {
   keysetQuery,
 } from '@/common/pagination/keyset-paginator';
 import { managerOf, type Tx } from '@/database/database';
-import { TASK_VIEW_COLUMNS, TASK_VIEW_FROM, type TaskViewRow } from './task-view';
+import { TaskRequests } from './task-requests.port';
+import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from './task-view';
 import {
   type FailReason,
   type TaskHistoryEntry,
@@ -53,13 +54,21 @@ export interface TaskWrite {
 }
 
 /**
- * `verification_tasks` (docs/api.md, Insurers and assisted verification). A task's view joins its request (`eligibility_requests`)
- * and the request's location (`locations`), and a change locks the task's request first: those
- * statements read the eligibility and accounts modules' tables.
+ * `verification_tasks` (docs/api.md, Insurers and assisted verification). A task's view, its
+ * lock and the insurers its request waits for read the request in the same statement, through
+ * the eligibility module's pieces (TaskRequests' `sql`: the requests' table is eligibility's).
  */
 @Injectable()
 export class VerificationTasksRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly requests: TaskRequests,
+  ) {}
+
+  /** The FROM of a task's view (bound at start-up, so read when a statement runs). */
+  private get viewFrom(): string {
+    return taskViewFrom(this.requests.sql);
+  }
 
   /** One keyset page of the account's tasks (newest first); filters combine. */
   page(accountId: string, filter: TaskFilter): Promise<KeysetPage<VerificationTask>> {
@@ -77,7 +86,7 @@ export class VerificationTasksRepository {
   /** The views of the account's tasks among `ids` (no order). */
   viewsByIds(accountId: string, ids: string[], tx?: Tx): Promise<TaskViewRow[]> {
     return managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM} WHERE t.account_id = $1 AND t.id = ANY($2::uuid[])`,
+      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom} WHERE t.account_id = $1 AND t.id = ANY($2::uuid[])`,
       [accountId, ids],
     );
   }
@@ -85,7 +94,7 @@ export class VerificationTasksRepository {
   /** The account's open tasks, soonest due first. */
   openViews(accountId: string, limit: number, tx?: Tx): Promise<TaskViewRow[]> {
     return managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM}
+      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom}
        WHERE t.account_id = $1 AND t.state IN ('queued', 'in_progress', 'needs_info')
        ORDER BY t.due_by, t.id LIMIT $2`,
       [accountId, limit],
@@ -95,7 +104,7 @@ export class VerificationTasksRepository {
   /** One task of the account as the API shows it; undefined when it is not the account's. */
   async findView(accountId: string, id: string, tx?: Tx): Promise<TaskViewRow | undefined> {
     const rows: TaskViewRow[] = await managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${TASK_VIEW_FROM} WHERE t.account_id = $1 AND t.id = $2`,
+      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom} WHERE t.account_id = $1 AND t.id = $2`,
       [accountId, id],
     );
     return rows[0];
@@ -118,11 +127,9 @@ export class VerificationTasksRepository {
   async waitingFor(accountId: string, id: string): Promise<string[]> {
     const rows: { code: string }[] = await this.db.query(
       `SELECT c.code FROM verification_tasks t
-         JOIN eligibility_requests r ON r.id = t.request_id AND r.status = 'processing'
-         CROSS JOIN LATERAL unnest(r.insurer_codes) WITH ORDINALITY AS c(code, n)
+         CROSS JOIN LATERAL (${this.requests.sql.unsettled('t.request_id')}) c
        WHERE t.id = $1 AND t.account_id = $2
-         AND NOT coalesce(r.insurer_outcomes ? c.code, false)
-         AND NOT EXISTS (SELECT 1 FROM verification_tasks o WHERE o.request_id = r.id
+         AND NOT EXISTS (SELECT 1 FROM verification_tasks o WHERE o.request_id = t.request_id
            AND o.insurer_code = c.code AND o.state IN ('completed', 'failed'))
        ORDER BY c.n`,
       [id, accountId],
@@ -130,19 +137,11 @@ export class VerificationTasksRepository {
     return rows.map((r) => r.code);
   }
 
-  /** Locks the task's request (`FOR UPDATE`): a change serialises with the run that parks it. */
-  async lockRequest(requestId: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE',
-      [requestId],
-    );
-  }
-
   /** The task, locked (`FOR UPDATE OF t`), with its request's batch. */
   async lockTask(id: string, tx?: Tx): Promise<LockedTask | undefined> {
     const [task]: LockedTask[] = await managerOf(this.db, tx).query(
       `SELECT t.id, t.request_id, r.batch_id, t.insurer_code, t.state, t.lease_holder, t.lease_until
-         FROM verification_tasks t JOIN eligibility_requests r ON r.id = t.request_id
+         FROM verification_tasks t JOIN LATERAL (${this.requests.sql.batch('t.request_id')}) r ON true
          WHERE t.id = $1 FOR UPDATE OF t`,
       [id],
     );

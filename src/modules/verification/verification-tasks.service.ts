@@ -212,7 +212,7 @@ export class VerificationTasks {
     const woken = await this.database.transaction(async (tx) => {
       const requestId = await this.tasks.requestIdOf(verifier.accountId, id, tx);
       if (!requestId) throw notFound(id);
-      await this.tasks.lockRequest(requestId, tx);
+      await this.requests.lockRequest(tx, requestId);
       const task = (await this.tasks.lockTask(id, tx))!;
       const leased =
         task.state === 'in_progress' &&

@@ -4,6 +4,8 @@ import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './credentials-throttle';
 import { WebVerificationsController } from './pages/web-verifications.controller';
+import { SearchTasks } from './search-tasks';
+import { SearchTasksRepository } from './search-tasks.repository';
 import { TaskRequests } from './task-requests.port';
 import { VerificationMaintenance } from './verification.maintenance';
 import { VerificationTasksController } from './verification-tasks.controller';
@@ -24,7 +26,9 @@ import { VerificationTasks } from './verification-tasks.service';
     VerificationTasksRepository,
     VerificationTasks,
     VerificationMaintenance,
+    SearchTasksRepository,
+    SearchTasks,
   ],
-  exports: [VerificationTasks, TaskRequests],
+  exports: [VerificationTasks, TaskRequests, SearchTasks],
 })
 export class VerificationModule {}

@@ -242,4 +242,25 @@ export class WebhookDeliveriesRepository {
       values: [...p.values, p.event, p.leaseJob, p.leaseMs, p.owner],
     };
   }
+
+  // Retention (SECURITY.md, PHI_RETENTION_DAYS) ------------------------------------------------
+
+  /** The deliveries of the purged requests `requestIds` carry their purged answer (`bodies`). */
+  async purgeRequestBodies(requestIds: string[], bodies: string[], tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE webhook_deliveries d SET body = p.body
+         FROM unnest($1::bigint[], $2::text[]) AS p(id, body)
+        WHERE d.request_id = p.id`,
+      [requestIds, bodies],
+    );
+  }
+
+  /** The `verification_task.*` deliveries of the tasks `taskIds` carry no body (`{}`). */
+  async emptyTaskBodies(taskIds: string[], tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE webhook_deliveries d SET body = '{}'
+        WHERE d.request_uid = ANY($1::text[]) AND d.event LIKE 'verification_task.%'`,
+      [taskIds],
+    );
+  }
 }

@@ -140,4 +140,17 @@ export class WebhookOutbox {
   async dispatch(deliveryIds: readonly string[]): Promise<void> {
     for (const id of deliveryIds) await this.queue.enqueue(id, 0, tags.attempt(1));
   }
+
+  /**
+   * Retention (SECURITY.md, PHI_RETENTION_DAYS), in the job's transaction: the deliveries of the
+   * purged eligibility requests `requestIds` carry their purged answer (`bodies`, one per id).
+   */
+  purgeRequestBodies(requestIds: string[], bodies: string[], tx: Tx): Promise<void> {
+    return this.deliveries.purgeRequestBodies(requestIds, bodies, tx);
+  }
+
+  /** Retention: the deliveries of the verification tasks `taskIds` lose their body. */
+  emptyTaskBodies(taskIds: string[], tx: Tx): Promise<void> {
+    return this.deliveries.emptyTaskBodies(taskIds, tx);
+  }
 }

@@ -3,8 +3,7 @@ import { MaintenanceLoop } from '@/common/maintenance-loop';
 import { InjectConfig } from '@/config/config.module';
 import { AppConfig, runsWorkers } from '@/config/env';
 import { Database } from '@/database/database';
-import { PhiPurgesRepository } from './phi-purges.repository';
-import { PurgedAnswers } from './purged-answers.port';
+import { RetentionPurgers } from './retention-purgers.port';
 
 const DAY_MS = 86_400_000;
 /** The first pass after a worker starts, so a restart never waits a whole day. */
@@ -23,8 +22,10 @@ const BATCH_SIZE = 200;
  * batch stays done; an interrupted pass continues at the next). Requests still `processing` are
  * left to the watchdog first.
  *
- * The SQL lives in the audit module (PhiPurgesRepository) rather than in the eligibility module:
- * it is one set-based statement per table, and retention is the only writer of `purged_at`.
+ * The job owns the schedule, the batches and their transactions; what a batch erases is each
+ * owner's (RetentionPurger, registered at start-up: eligibility's requests with their webhook
+ * deliveries and verification tasks, mail's e-mails), so audit names no other module's table
+ * (docs/architecture.md, Data access).
  */
 @Injectable()
 export class PhiRetention extends MaintenanceLoop {
@@ -34,8 +35,7 @@ export class PhiRetention extends MaintenanceLoop {
   constructor(
     @InjectConfig() config: AppConfig,
     private readonly database: Database,
-    private readonly purges: PhiPurgesRepository,
-    private readonly answers: PurgedAnswers,
+    private readonly purgers: RetentionPurgers,
   ) {
     super(config);
   }
@@ -61,34 +61,21 @@ export class PhiRetention extends MaintenanceLoop {
     const days = this.config.phiRetentionDays;
     if (days === null) return;
     const cutoff = new Date(Date.now() - days * DAY_MS);
-    let total = 0;
-    for (;;) {
-      const n = await this.purgeBatch(cutoff);
-      total += n;
-      if (n < BATCH_SIZE) break;
+    // Each purger in turn: the requests ('purged'), then the e-mails sent about claims, which
+    // hold the patient's name, address and the claim form ('mails'; queued mail is sent first).
+    const counts: Record<string, number> = {};
+    for (const purger of this.purgers.all()) {
+      let total = 0;
+      for (;;) {
+        // One batch in one transaction: its rows locked, their patient data erased.
+        const n = await this.database.transaction((tx) => purger.purge(cutoff, BATCH_SIZE, tx));
+        total += n;
+        if (n < BATCH_SIZE) break;
+      }
+      counts[purger.name] = total;
     }
-    let mails = 0;
-    for (;;) {
-      // SECURITY.md: e-mails sent about claims hold the patient's name, address and the claim
-      // form; queued mail is left to be sent first.
-      const n = await this.purges.purgeMail(cutoff, BATCH_SIZE);
-      mails += n;
-      if (n < BATCH_SIZE) break;
+    if (Object.values(counts).some((n) => n > 0)) {
+      this.logger.log({ ...counts, retentionDays: days }, 'patient data erased');
     }
-    if (total > 0 || mails > 0) {
-      this.logger.log({ purged: total, mails, retentionDays: days }, 'patient data erased');
-    }
-  }
-
-  /** One batch in one transaction: the requests locked, their patient data erased. */
-  private purgeBatch(cutoff: Date): Promise<number> {
-    return this.database.transaction(async (tx) => {
-      const rows = await this.purges.lockRequests(cutoff, BATCH_SIZE, tx);
-      if (rows.length === 0) return 0;
-      const ids = rows.map((r) => r.id);
-      const bodies = rows.map((r) => this.answers.purgedBody(r.uid, r.status, r.error_code));
-      await this.purges.purgeRequests(ids, bodies, tx);
-      return rows.length;
-    });
   }
 }
