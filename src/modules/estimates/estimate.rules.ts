@@ -1,4 +1,5 @@
 import { fromMinor, normaliseDecimal, toMinor } from '@/common/decimal';
+import { formatMoney, MONEY } from '@/common/money';
 import type { Network, Plan } from '@/modules/benefits';
 import { resolveLines } from './estimate.resolve';
 import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from './estimate.types';
@@ -248,10 +249,7 @@ function optionalMoney(value: unknown): bigint {
 }
 
 /** "$45.00", or "$45.1234" when the amount has more than cents. */
-export function dollars(minor: bigint): string {
-  const text = fromMinor(minor);
-  return `$${text.endsWith('00') ? text.slice(0, -2) : text}`;
-}
+const dollars = (minor: bigint) => formatMoney(minor, MONEY.note);
 
 function percent(minor: bigint): string {
   return fromMinor(minor).replace(/\.?0+$/, '');

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
+import { formatMoney, MONEY } from '@/common/money';
 import { insurerName } from '@/modules/insurers';
 import { label as benefitLabel } from './benefit-table';
 
@@ -21,10 +22,7 @@ export function setupViews(app: NestExpressApplication, cache: boolean): void {
     return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   });
   // Plan doubles arrive as decimal strings ("150.0000"): shown as dollars without float maths.
-  env.addFilter('money', (value: string | number) => {
-    const fixed = formatDecimal4(String(value));
-    return fixed === null ? '' : `$${fixed.slice(0, -2)}`;
-  });
+  env.addFilter('money', (value: string | number) => formatMoney(String(value), MONEY.page));
   env.addFilter('percent', (value: string | number) => {
     const fixed = formatDecimal4(String(value));
     return fixed === null ? '' : `${fixed.replace(/\.?0+$/, '')}%`;
