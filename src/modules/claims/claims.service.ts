@@ -16,7 +16,7 @@ import {
   ORGANISATION_NPI_MESSAGE,
 } from '@/modules/accounts';
 import { MailService } from '@/modules/mail';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { ClaimsClearinghouseClient, InsurerSettingsService } from '@/modules/insurers';
 import { BillingProviders, locationAddress } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
@@ -91,7 +91,7 @@ export class ClaimsService {
             locationId: location!.id,
             code: generateCode('CLM'),
             status: 'ready',
-            statusHistory: [{ status: 'ready', at: isoWithOffset(now), detail: null }],
+            statusHistory: [{ status: 'ready', at: formatInstant(now, 'api'), detail: null }],
             createdAt: now,
             insurerCode: insurer,
             patient: toPerson(input.patient),

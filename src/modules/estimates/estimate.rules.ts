@@ -1,6 +1,7 @@
 import { fromMinor, normaliseDecimal, toMinor } from '@/common/decimal';
 import { formatMoney, MONEY } from '@/common/money';
 import type { Network, Plan } from '@/modules/benefits';
+import { todayIso } from '@/common/time';
 import { resolveLines } from './estimate.resolve';
 import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from './estimate.types';
 import { IndexedBenefit, indexPlan, PLAN_LEVEL } from './plan-index';
@@ -25,7 +26,7 @@ export function estimateReimbursement(
   network: Network,
   services: readonly EstimateServiceInput[],
   /** The day the services are estimated for (`YYYY-MM-DD`): a benefit not yet eligible pays 0. */
-  asOf: string = new Date().toISOString().slice(0, 10),
+  asOf: string = todayIso(),
 ): Estimate {
   const index = indexPlan(plan, network);
   const resolved = resolveLines(services, index);

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
 import { formatMoney, MONEY } from '@/common/money';
+import { formatInstant } from '@/common/time';
 import { insurerName } from '@/modules/insurers';
 import { label as benefitLabel } from './benefit-table';
 
@@ -19,7 +20,7 @@ export function setupViews(app: NestExpressApplication, cache: boolean): void {
   env.addFilter('datetime', (value: Date | string | null | undefined) => {
     if (!value) return '';
     const d = value instanceof Date ? value : new Date(value);
-    return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    return Number.isNaN(d.getTime()) ? '' : formatInstant(d, 'page');
   });
   // Plan doubles arrive as decimal strings ("150.0000"): shown as dollars without float maths.
   env.addFilter('money', (value: string | number) => formatMoney(String(value), MONEY.page));

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { IntField, StringField } from '@/common/validation/fields';
 import type { AuditEvent } from '../audit-event.entity';
 import { TRAIL_ACTIONS, TRAIL_RESOURCE_TYPES } from '../security-events';
@@ -100,7 +100,7 @@ export class AuditEventResponse {
   static from(e: AuditEvent): AuditEventResponse {
     return {
       id: e.id,
-      created_at: isoWithOffset(e.createdAt),
+      created_at: formatInstant(e.createdAt, 'api'),
       actor_type: e.actorType,
       actor: e.actor,
       action: e.action,

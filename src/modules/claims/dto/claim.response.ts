@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
-import { isoDate, isoWithOffset } from '@/common/dates';
+import { isoDate, formatInstant } from '@/common/time';
 import { formatDecimal4 } from '@/common/decimal';
 import { type Location, LocationRef } from '@/modules/accounts';
 import { claimWarnings } from '../claim-billing-provider';
@@ -130,7 +130,7 @@ export class ClaimResponse {
           ? {
               channel: claim.submissionChannel,
               clearinghouse_id: claim.clearinghouseId ?? null,
-              submitted_at: isoWithOffset(claim.submittedAt),
+              submitted_at: formatInstant(claim.submittedAt, 'api'),
               detail: claim.submissionDetail ?? null,
             }
           : null,
@@ -158,7 +158,7 @@ export class ClaimResponse {
         : null,
       location_code: location.code,
       location: LocationRef.from(location),
-      created_at: isoWithOffset(claim.createdAt),
+      created_at: formatInstant(claim.createdAt, 'api'),
       warnings: claimWarnings(location),
     };
   }
