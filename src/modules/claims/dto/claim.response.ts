@@ -7,9 +7,9 @@ import { claimWarnings } from '../claim-billing-provider';
 import { claimTotalCost } from '../claim-charges';
 import type { ClaimServiceLine } from '../claim-service-line.entity';
 import { CLAIM_STATUSES } from '../claim.entity';
-import type { Claim, ClaimAddress, ClaimPerson } from '../claim.entity';
+import type { Claim } from '../claim.entity';
+import { claimPerson } from '../claim-person';
 import {
-  ClaimAddressResponse,
   ClaimPersonResponse,
   ClaimPrimaryMemberResponse,
   ClaimRemittanceResponse,
@@ -135,8 +135,8 @@ export class ClaimResponse {
             }
           : null,
       remittance: claim.remittance ?? null,
-      patient: person(claim.patient),
-      primary_member: { ...person(claim.primaryMember), insurer_code: claim.insurerCode },
+      patient: claimPerson(claim.patient),
+      primary_member: { ...claimPerson(claim.primaryMember), insurer_code: claim.insurerCode },
       services: lines.map((s) => ({
         codes: s.codes,
         date: isoDate(s.serviceDate)!,
@@ -162,32 +162,6 @@ export class ClaimResponse {
       warnings: claimWarnings(location),
     };
   }
-}
-
-function person(p: ClaimPerson): ClaimPersonResponse {
-  return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    type: p.type ?? null,
-    sex: p.sex ?? null,
-    member_id: p.member_id ?? null,
-    ssn_last_four: p.ssn_last_four ?? null,
-    email: p.email ?? null,
-    phone: p.phone ?? null,
-    address: p.address ? address(p.address) : null,
-  };
-}
-
-function address(a: ClaimAddress): ClaimAddressResponse {
-  return {
-    line1: a.line1,
-    line2: a.line2 ?? null,
-    city: a.city,
-    zipcode: a.zipcode,
-    state: a.state,
-    recipient: a.recipient ?? null,
-  };
 }
 
 export class ClaimListResponse {
