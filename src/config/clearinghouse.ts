@@ -46,8 +46,9 @@ export function loadClearinghouseConfig(
   problems: string[],
 ): ClearinghouseConfig {
   const get = (name: string): string | null => env[name]?.trim() || null;
-  const eligibilityUrl = optionalUrl(env, 'CLEARINGHOUSE_ELIGIBILITY_URL', isProduction, problems);
-  const tokenUrl = optionalUrl(env, 'CLEARINGHOUSE_TOKEN_URL', isProduction, problems);
+  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const eligibilityUrl = url('CLEARINGHOUSE_ELIGIBILITY_URL');
+  const tokenUrl = url('CLEARINGHOUSE_TOKEN_URL');
 
   const apiKey = get('CLEARINGHOUSE_API_KEY');
   const clientId = get('CLEARINGHOUSE_CLIENT_ID');
