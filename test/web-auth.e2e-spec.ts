@@ -33,15 +33,12 @@ describe('web sign-in', () => {
   it('signs in, follows only local next paths, and signs out', async () => {
     const agent = request.agent(t.app.getHttpServer());
     const csrf = await loginForm(agent);
-    const res = await agent
-      .post('/app/login')
-      .type('form')
-      .send({
-        _csrf: csrf,
-        email: a.email.toUpperCase(),
-        password: a.password,
-        next: 'https://evil.test/',
-      });
+    const res = await agent.post('/app/login').type('form').send({
+      _csrf: csrf,
+      email: a.email.toUpperCase(),
+      password: a.password,
+      next: 'https://evil.test/',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/app/');
     const dashboard = await agent.get('/app/');

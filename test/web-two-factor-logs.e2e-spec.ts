@@ -7,7 +7,6 @@ type Agent = ReturnType<typeof request.agent>;
 
 const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)![1];
 
-
 // Its own file (a fresh module registry): nestjs-pino's application logger is process-wide, so
 // the logs of this app are read without the apps of other tests in between.
 describe('web two-factor logs', () => {

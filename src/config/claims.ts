@@ -1,3 +1,4 @@
+import { optionalUrl } from './env-parts';
 import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
@@ -42,18 +43,7 @@ export function loadClaimsConfig(
   problems: string[],
 ): ClaimsConfig {
   const get = (name: string): string | null => env[name]?.trim() || null;
-  const url = (name: string): string | null => {
-    const value = get(name);
-    if (value === null) return null;
-    const allowed = isProduction ? ['https:'] : ['https:', 'http:'];
-    try {
-      if (allowed.includes(new URL(value).protocol)) return value;
-      problems.push(`${name}: must use ${allowed.join(' or ')} (got "${value}")`);
-    } catch {
-      problems.push(`${name}: must be a URL (got "${value}")`);
-    }
-    return null;
-  };
+  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = get(name);
     if (raw === null) return fallback;

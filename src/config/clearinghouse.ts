@@ -1,3 +1,4 @@
+import { optionalUrl } from './env-parts';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
@@ -45,19 +46,9 @@ export function loadClearinghouseConfig(
   problems: string[],
 ): ClearinghouseConfig {
   const get = (name: string): string | null => env[name]?.trim() || null;
-  const eligibilityUrl = url('CLEARINGHOUSE_ELIGIBILITY_URL', get('CLEARINGHOUSE_ELIGIBILITY_URL'));
-  const tokenUrl = url('CLEARINGHOUSE_TOKEN_URL', get('CLEARINGHOUSE_TOKEN_URL'));
-  function url(name: string, value: string | null): string | null {
-    if (value === null) return null;
-    const allowed = isProduction ? ['https:'] : ['https:', 'http:'];
-    try {
-      if (allowed.includes(new URL(value).protocol)) return value;
-      problems.push(`${name}: must use ${allowed.join(' or ')} (got "${value}")`);
-    } catch {
-      problems.push(`${name}: must be a URL (got "${value}")`);
-    }
-    return null;
-  }
+  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const eligibilityUrl = url('CLEARINGHOUSE_ELIGIBILITY_URL');
+  const tokenUrl = url('CLEARINGHOUSE_TOKEN_URL');
 
   const apiKey = get('CLEARINGHOUSE_API_KEY');
   const clientId = get('CLEARINGHOUSE_CLIENT_ID');

@@ -49,6 +49,28 @@ export function envReaders(env: Env, problems: string[]) {
 }
 
 /** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
+/**
+ * An optional URL setting of the clearinghouse and claims blocks: null when unset; https only in
+ * production, http too elsewhere (one problem line when it is neither).
+ */
+export function optionalUrl(
+  env: Env,
+  name: string,
+  isProduction: boolean,
+  problems: string[],
+): string | null {
+  const value = env[name]?.trim() || null;
+  if (value === null) return null;
+  const allowed = isProduction ? ['https:'] : ['https:', 'http:'];
+  try {
+    if (allowed.includes(new URL(value).protocol)) return value;
+    problems.push(`${name}: must use ${allowed.join(' or ')} (got "${value}")`);
+  } catch {
+    problems.push(`${name}: must be a URL (got "${value}")`);
+  }
+  return null;
+}
+
 export function smtpRequiresTls(smtpUrl: string): boolean {
   try {
     const parsed = new URL(smtpUrl);

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { MSG } from '../messages';
+import { todayIso } from '../time';
 import { api, FieldOpts, presenceDecorators, rule, typeRule } from './base';
 import { presentThen, REFUSE, withFastCheck } from './fast-path';
 
@@ -18,10 +19,6 @@ export function isIsoDate(value: unknown): value is string {
     date.getUTCDate() === d &&
     y >= 1
   );
-}
-
-export function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
 }
 
 export interface DateOpts extends FieldOpts {

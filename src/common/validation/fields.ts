@@ -7,7 +7,8 @@
 export type { FieldOpts } from './base';
 export { EmailField, isEmail, StringField, unstorableText } from './strings';
 export type { StringOpts } from './strings';
-export { DateField, isIsoDate, todayIso } from './dates';
+export { DateField, isIsoDate } from './dates';
+export { todayIso } from '../time';
 export type { DateOpts } from './dates';
 export { BoolField, DecimalField, IntField } from './numbers';
 export type { DecimalOpts, IntOpts } from './numbers';

@@ -1,4 +1,5 @@
-import { fromMinor, toMinor } from '@/common/decimal';
+import { toMinor } from '@/common/decimal';
+import { formatMoney } from '@/common/money';
 import { EffectiveBenefit, evaluatePlan, pickEntry } from './benefit.evaluator';
 import {
   BOOLEAN_LISTS,
@@ -212,7 +213,7 @@ function usage(b: EffectiveBenefit, inn: SideValues | null, oon: SideValues | nu
     if (typeof used !== 'string') return null;
     const max = s?.values.allowance?.value;
     const left = typeof max === 'string' ? toMinor(max) - toMinor(used) : null;
-    return `${dollars(toMinor(used))} used${left !== null && left >= 0n ? `, ${dollars(left)} remaining` : ''}`;
+    return `${formatMoney(toMinor(used))} used${left !== null && left >= 0n ? `, ${formatMoney(left)} remaining` : ''}`;
   };
   const [i, o] = [of(inn), of(oon)];
   const out: string[] = [];
@@ -224,11 +225,6 @@ function usage(b: EffectiveBenefit, inn: SideValues | null, oon: SideValues | nu
   if (b.lastServiceDate) out.push(`last used ${b.lastServiceDate}`);
   if (b.nextEligibleDate) out.push(`next eligible ${b.nextEligibleDate}`);
   return out;
-}
-
-function dollars(minor: bigint): string {
-  const [int, frac] = fromMinor(minor).split('.');
-  return `$${int}.${frac.slice(0, 2)}`;
 }
 
 /** The item's comment, then each shown value's comment; one side's alone says which network. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFFont, PDFPage, rgb } from 'pdf-lib';
+import { formatMoney, MONEY } from '@/common/money';
 import type { ClaimPersonResponse } from './dto/claim-parts.response';
 
 export const WIDTH = 612; // US Letter, points
@@ -83,10 +84,7 @@ export const mdy = (iso: string | null | undefined, digits: 6 | 8 = 8) => {
 };
 export const street = (a: { line1: string; line2?: string | null } | null | undefined) =>
   a ? [a.line1, a.line2].filter(Boolean).join(', ') : '';
-export const amount = (value: string) => {
-  const [int, frac = ''] = value.split('.');
-  return `${int}.${frac.padEnd(2, '0').slice(0, 2)}`;
-};
+export const amount = (value: string) => formatMoney(value, MONEY.bare);
 /** Relationship of the patient to the insured (box 6), from the patient's `type`. */
 export const RELATIONSHIPS = ['Self', 'Spouse', 'Child', 'Other'] as const;
 export function relationshipOf(type: string | null): (typeof RELATIONSHIPS)[number] {

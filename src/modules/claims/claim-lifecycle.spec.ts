@@ -1,5 +1,6 @@
 import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
-import { canMove, describe277, statusFrom277, submitRetryDelayMs } from './claim-lifecycle';
+import { retryDelayMs } from '@/common/retry';
+import { canMove, describe277, statusFrom277, submitRetries } from './claim-lifecycle';
 
 const stc = (category: string, paymentAmount: string | null = null): ClaimStatusLine => ({
   category,
@@ -66,7 +67,8 @@ describe('claim lifecycle (docs/api.md, Claim lifecycle)', () => {
   });
 
   it('doubles the retry delay each attempt', () => {
-    expect([1, 2, 3].map((a) => submitRetryDelayMs(a, 100))).toEqual([100, 200, 400]);
+    const policy = submitRetries({ submitRetryBaseMs: 100, submitMaxAttempts: 4 });
+    expect([1, 2, 3, 4].map((a) => retryDelayMs(policy, a))).toEqual([100, 200, 400, null]);
   });
 
   it('describes a status with its codes in words, payment and message', () => {

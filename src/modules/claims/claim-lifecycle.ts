@@ -1,4 +1,5 @@
 import { toMinor } from '@/common/decimal';
+import type { RetryPolicy } from '@/common/retry';
 import {
   CLAIM_STATUS_CATEGORIES,
   CLAIM_STATUS_CODES,
@@ -30,10 +31,12 @@ export function canMove(from: ClaimStatus, to: ClaimStatus): boolean {
   return NEXT[from].includes(to);
 }
 
-/** Transient submission failures: base × 1, 2, 4, ... */
-export function submitRetryDelayMs(attempt: number, baseMs: number): number {
-  return baseMs * 2 ** Math.max(0, attempt - 1);
-}
+/** Transient submission failures: base × 1, 2, 4, ... up to CLAIM_SUBMIT_MAX_ATTEMPTS in all. */
+export const submitRetries = (config: { submitRetryBaseMs: number; submitMaxAttempts: number }) =>
+  ({
+    doublingFromMs: config.submitRetryBaseMs,
+    maxAttempts: config.submitMaxAttempts,
+  }) satisfies RetryPolicy;
 
 /**
  * What a 277 status (STC01-1, the claim status category of code list 507) means for the claim:

@@ -1,3 +1,4 @@
+import { formatMoney, MONEY } from '@/common/money';
 import { lineCharge } from './claim-charges';
 import type { ClaimPersonResponse } from './dto/claim-parts.response';
 import type { ClaimResponse } from './dto/claim.response';
@@ -9,11 +10,7 @@ export interface RenderedMail {
 }
 
 /** "145.0000" → "$145.00", "1234.5670" → "$1,234.567": cents always, more only when present. */
-export function formatUsd(amount: string): string {
-  const [int, frac = ''] = amount.split('.');
-  const decimals = frac.replace(/0+$/, '').padEnd(2, '0');
-  return `$${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${decimals}`;
-}
+const formatUsd = (amount: string) => formatMoney(amount, MONEY.statement);
 
 const fullName = (p: ClaimPersonResponse) => `${p.first_name} ${p.last_name}`;
 

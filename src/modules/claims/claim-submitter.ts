@@ -5,7 +5,8 @@ import type { Location } from '@/modules/accounts';
 import { ClaimsClearinghouseClient } from '@/modules/insurers';
 import { write837, X12ParseError, X12WriteError } from '@/modules/x12';
 import type { BillingProvider } from './claim-billing-provider';
-import { submitRetryDelayMs } from './claim-lifecycle';
+import { retryDelayMs } from '@/common/retry';
+import { submitRetries } from './claim-lifecycle';
 import { ClaimTransitions } from './claim-transitions';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from './claim-service-line.entity';
@@ -102,20 +103,13 @@ export class ClaimSubmitter {
       if (outcome.report) await this.readOwnReport(claim, outcome.report);
     } else if (outcome.kind === 'refused') {
       await this.fail(claim, location, outcome.reason, x12, null);
-    } else if (attempt >= this.config.claims.submitMaxAttempts) {
-      await this.fail(
-        claim,
-        location,
-        `${outcome.reason}; gave up after ${attempt} attempts`,
-        x12,
-        null,
-      );
     } else {
-      const delay = Math.max(
-        submitRetryDelayMs(attempt, this.config.claims.submitRetryBaseMs),
-        outcome.retryAfterMs ?? 0,
-      );
-      await this.fail(claim, location, `${outcome.reason}; will retry`, x12, delay);
+      const policy = submitRetries(this.config.claims);
+      const delay = retryDelayMs(policy, attempt, outcome.retryAfterMs ?? 0);
+      if (delay === null) {
+        const reason = `${outcome.reason}; gave up after ${attempt} attempts`;
+        await this.fail(claim, location, reason, x12, null);
+      } else await this.fail(claim, location, `${outcome.reason}; will retry`, x12, delay);
     }
   }
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { tags } from '@/common/queue/db-queue';
 import { Database, type Tx } from '@/database/database';
 import type { Location } from '@/modules/accounts';
@@ -84,7 +84,7 @@ export class ClaimTransitions {
     if (!claim || !canMove(claim.status, change.status)) return null;
     const history = [
       ...(claim.statusHistory ?? []),
-      { status: change.status, at: isoWithOffset(new Date()), detail: change.detail },
+      { status: change.status, at: formatInstant(new Date(), 'api'), detail: change.detail },
     ];
     await this.claims.update(
       claimId,

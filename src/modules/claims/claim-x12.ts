@@ -1,4 +1,4 @@
-import { isoDate } from '@/common/dates';
+import { isoDate } from '@/common/time';
 import {
   type ClaimStatusInquiry,
   procedureComposite,

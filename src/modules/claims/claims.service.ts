@@ -16,15 +16,16 @@ import {
   ORGANISATION_NPI_MESSAGE,
 } from '@/modules/accounts';
 import { MailService } from '@/modules/mail';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { ClaimsClearinghouseClient, InsurerSettingsService } from '@/modules/insurers';
 import { BillingProviders, locationAddress } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
 import { ClaimTransitions } from './claim-transitions';
 import { renderClaimNotification } from './claim-notification';
-import type { Claim, ClaimAddress, ClaimPerson } from './claim.entity';
+import type { Claim } from './claim.entity';
+import { claimPerson } from './claim-person';
 import { ClaimListResponse, ClaimResponse } from './dto/claim.response';
-import type { ClaimAddressDto, ClaimPersonDto, CreateClaimDto } from './dto/create-claim.dto';
+import type { CreateClaimDto } from './dto/create-claim.dto';
 import { DEFAULT_CLAIM_PAGE_SIZE, ListClaimsQuery } from './dto/list-claims.query';
 import { ClaimsQueue } from './claims.queue';
 import { ClaimsRepository } from './claims.repository';
@@ -91,11 +92,11 @@ export class ClaimsService {
             locationId: location!.id,
             code: generateCode('CLM'),
             status: 'ready',
-            statusHistory: [{ status: 'ready', at: isoWithOffset(now), detail: null }],
+            statusHistory: [{ status: 'ready', at: formatInstant(now, 'api'), detail: null }],
             createdAt: now,
             insurerCode: insurer,
-            patient: toPerson(input.patient),
-            primaryMember: toPerson(input.primary_member),
+            patient: claimPerson(input.patient),
+            primaryMember: claimPerson(input.primary_member),
             paidAmount: formatDecimal4(input.paid_amount)!,
             acceptAssignment: input.accept_assignment ?? false,
             metadata: input.metadata ?? null,
@@ -246,30 +247,4 @@ export class ClaimsService {
       ],
     });
   }
-}
-
-function toPerson(p: ClaimPersonDto): ClaimPerson {
-  return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    type: p.type ?? null,
-    sex: p.sex ?? null,
-    member_id: p.member_id ?? null,
-    ssn_last_four: p.ssn_last_four ?? null,
-    email: p.email ?? null,
-    phone: p.phone ?? null,
-    address: p.address ? toAddress(p.address) : null,
-  };
-}
-
-function toAddress(a: ClaimAddressDto): ClaimAddress {
-  return {
-    line1: a.line1,
-    line2: a.line2 ?? null,
-    city: a.city,
-    zipcode: a.zipcode,
-    state: a.state,
-    recipient: a.recipient ?? null,
-  };
 }

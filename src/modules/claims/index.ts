@@ -3,7 +3,6 @@
  * '@/modules/claims' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { lineCharge } from './claim-charges';
-export { formatUsd } from './claim-notification';
 export { ClaimsModule } from './claims.module';
 export { ClaimsService } from './claims.service';
 export { givenAccountNumber } from './cms1500-services';

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/database/database';
 import { WebhookOutbox } from '@/modules/webhooks';
+import { todayIso } from '@/common/time';
 import { BatchCompletion } from './batch-completion';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from './eligibility-result.entity';
@@ -76,7 +77,7 @@ export class SearchFinisher {
         position: i,
         insurerState: p.plan.insurer_state,
         planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
-        planTokenExpiredAt: p.plan.insurer_state === 'inn' ? daysFromNow(PLAN_TOKEN_DAYS) : null,
+        planTokenExpiredAt: p.plan.insurer_state === 'inn' ? todayIso(PLAN_TOKEN_DAYS) : null,
       }));
       return { result, persons, keepPlans: keepPlans === true };
     });
@@ -144,8 +145,4 @@ export class SearchFinisher {
     );
     return true;
   }
-}
-
-function daysFromNow(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }

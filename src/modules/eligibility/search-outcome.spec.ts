@@ -1,11 +1,12 @@
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import { retryDelayMs } from '@/common/retry';
 import {
   decideNext,
   InsurerOutcome,
   isSettled,
   MAX_RETRY_AFTER_MS,
   MAX_SEARCH_ATTEMPTS,
-  retryDelayMs,
+  searchRetries,
   settledByCode,
 } from './search-outcome';
 
@@ -156,7 +157,8 @@ describe('settled outcomes', () => {
     ).toEqual(['a', 'd']);
   });
 
-  it('spaces retries base × 1, 2, 4', () => {
-    expect([1, 2, 3].map((n) => retryDelayMs(n, 1000))).toEqual([1000, 2000, 4000]);
+  it('spaces retries base × 1, 2, 4, none after the fourth attempt', () => {
+    const policy = searchRetries(1000);
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(policy, n))).toEqual([1000, 2000, 4000, null]);
   });
 });

@@ -1,9 +1,13 @@
 import type { InsurerPlanResult } from '@/modules/insurers';
+import type { RetryPolicy } from '@/common/retry';
 import type { EligibilityErrorCode } from './eligibility-request.entity';
 
 /** Retries of transient insurer failures: 4 tries in all, base × 1, 2, 4 apart (SEARCH_RETRY_BASE_MS). */
 export const MAX_SEARCH_ATTEMPTS = 4;
-export const retryDelayMs = (attempt: number, baseMs: number) => baseMs * 2 ** (attempt - 1);
+export const searchRetries = (baseMs: number): RetryPolicy => ({
+  doublingFromMs: baseMs,
+  maxAttempts: MAX_SEARCH_ATTEMPTS,
+});
 
 /** The longest wait an insurer's Retry-After may impose between two attempts. */
 export const MAX_RETRY_AFTER_MS = 120_000;

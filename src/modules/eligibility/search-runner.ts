@@ -10,9 +10,10 @@ import { SearchQueue } from './search.queue';
 import { EligibilityScheduler } from './eligibility.scheduler';
 import { BatchSearchQueue } from './batch-search.queue';
 import { InsurerRegistry } from '@/modules/insurers';
+import { retryDelayMs } from '@/common/retry';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchOrigin } from './insurer-slots';
-import { decideNext, InsurerOutcome, retryDelayMs, settledByCode } from './search-outcome';
+import { decideNext, InsurerOutcome, searchRetries, settledByCode } from './search-outcome';
 
 /**
  * One run of a search job: asks every insurer without a settled outcome (all of them on the
@@ -73,10 +74,12 @@ export class SearchRunner {
       case 'retry':
         return this.scheduler.reschedule(
           requestId,
-          Math.max(
-            retryDelayMs(decision.attempt, this.config.searchRetryBaseMs),
-            decision.retryAfterMs ?? 0,
-          ),
+          // decideNext retries only before the last attempt: the policy has a delay for it.
+          retryDelayMs(
+            searchRetries(this.config.searchRetryBaseMs),
+            decision.attempt,
+            decision.retryAfterMs,
+          )!,
           tags.retry(decision.attempt),
           decision.attempt,
           settled,

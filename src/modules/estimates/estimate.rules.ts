@@ -1,5 +1,7 @@
 import { fromMinor, normaliseDecimal, toMinor } from '@/common/decimal';
+import { formatMoney, MONEY } from '@/common/money';
 import type { Network, Plan } from '@/modules/benefits';
+import { todayIso } from '@/common/time';
 import { resolveLines } from './estimate.resolve';
 import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from './estimate.types';
 import { IndexedBenefit, indexPlan, PLAN_LEVEL } from './plan-index';
@@ -24,7 +26,7 @@ export function estimateReimbursement(
   network: Network,
   services: readonly EstimateServiceInput[],
   /** The day the services are estimated for (`YYYY-MM-DD`): a benefit not yet eligible pays 0. */
-  asOf: string = new Date().toISOString().slice(0, 10),
+  asOf: string = todayIso(),
 ): Estimate {
   const index = indexPlan(plan, network);
   const resolved = resolveLines(services, index);
@@ -248,10 +250,7 @@ function optionalMoney(value: unknown): bigint {
 }
 
 /** "$45.00", or "$45.1234" when the amount has more than cents. */
-export function dollars(minor: bigint): string {
-  const text = fromMinor(minor);
-  return `$${text.endsWith('00') ? text.slice(0, -2) : text}`;
-}
+const dollars = (minor: bigint) => formatMoney(minor, MONEY.note);
 
 function percent(minor: bigint): string {
   return fromMinor(minor).replace(/\.?0+$/, '');

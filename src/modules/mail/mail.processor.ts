@@ -6,10 +6,11 @@ import type { AppConfig } from '@/config/env';
 import { tags } from '@/common/queue/db-queue';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
+import { retryDelayMs } from '@/common/retry';
 import type { MailMessage } from './mail-message.entity';
 import { MailMessagesRepository } from './mail-messages.repository';
 import { MAIL_LINK, mailLinkPurpose } from './mail.service';
-import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE, MailQueue, mailRetryDelayMs } from './mail.queue';
+import { MAIL_QUEUE, MAIL_RETRIES, MailQueue } from './mail.queue';
 import { MailTransport, PermanentMailError } from './mail.transport';
 
 /**
@@ -79,11 +80,12 @@ export class MailProcessor implements JobHandler {
       );
     } catch (e) {
       const permanent = e instanceof PermanentMailError;
-      const final = permanent || attempt >= MAIL_MAX_ATTEMPTS;
+      const delay = permanent ? null : retryDelayMs(MAIL_RETRIES, attempt);
+      const final = delay === null;
       const error = (e as Error).message.slice(0, 1000);
       if (final) await this.messages.markFailed(id, error);
       else
-        await this.queue.schedule(id, mailRetryDelayMs(attempt), tags.attempt(attempt + 1), {
+        await this.queue.schedule(id, delay, tags.attempt(attempt + 1), {
           last_error: error,
         });
       this.logger.warn(

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Database } from '@/database/database';
 import { DbJobData, DbQueue } from '@/common/queue/db-queue';
+import type { RetryPolicy } from '@/common/retry';
 
 export const MAIL_QUEUE = 'mail';
 
@@ -10,8 +11,7 @@ export const MAIL_QUEUE = 'mail';
  * 12 attempts, 5 s apart doubling each time: retries for about 5.7 hours before the message is
  * marked failed.
  */
-export const MAIL_MAX_ATTEMPTS = 12;
-export const mailRetryDelayMs = (attempt: number) => 5_000 * 2 ** (attempt - 1);
+export const MAIL_RETRIES: RetryPolicy = { doublingFromMs: 5_000, maxAttempts: 12 };
 
 /** E-mails: one row of mail_messages each, due at `next_attempt_at` while `queued`. */
 @Injectable()

@@ -6,6 +6,7 @@ import {
 } from '@/modules/insurers';
 import type { TaskRequestSql } from './task-requests.port';
 import type { Evidence, FailReason, TaskHistoryEntry, TaskState } from './verification-task.entity';
+import { formatInstant } from '@/common/time';
 
 /**
  * The select list of a task as the API shows it, over `verification_tasks t` and its request
@@ -108,18 +109,21 @@ export function taskView(row: TaskViewRow, now = Date.now()): TaskView {
     location: row.location_code
       ? { code: row.location_code, title: row.location_title ?? '', npi: row.location_npi }
       : null,
-    due_by: dueBy.toISOString(),
+    due_by: formatInstant(dueBy, 'utc'),
     overdue:
       (row.state === 'queued' || row.state === 'in_progress' || row.state === 'needs_info') &&
       dueBy.getTime() < now,
     lease: leased
-      ? { holder: row.lease_holder_name ?? row.lease_holder!, until: leaseUntil.toISOString() }
+      ? {
+          holder: row.lease_holder_name ?? row.lease_holder!,
+          until: formatInstant(leaseUntil, 'utc'),
+        }
       : null,
     failure_reason: row.failure_reason,
     detail: row.detail,
     evidence: row.evidence,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
+    created_at: formatInstant(row.created_at, 'utc'),
+    updated_at: formatInstant(row.updated_at, 'utc'),
     history: row.history,
   };
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConflictError, ForbiddenError, NotFoundError } from '@/common/errors';
+import { formatInstant } from '@/common/time';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
 import { Database, type Tx } from '@/database/database';
@@ -233,7 +234,7 @@ export class VerificationTasks {
 
   private write(tx: Tx, task: LockedTask, verifier: Verifier, change: Change): Promise<void> {
     const entry = {
-      at: new Date().toISOString(),
+      at: formatInstant(new Date(), 'utc'),
       state: change.state,
       actor: verifier.name,
       detail: change.detail,

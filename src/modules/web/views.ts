@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
 import { formatDecimal4 } from '@/common/decimal';
+import { formatMoney, MONEY } from '@/common/money';
+import { formatInstant } from '@/common/time';
 
 /**
  * The shell's folder (`kind`: views or static files) first, then every module's
@@ -46,13 +48,10 @@ export function setupViews(
   env.addFilter('datetime', (value: Date | string | null | undefined) => {
     if (!value) return '';
     const d = value instanceof Date ? value : new Date(value);
-    return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    return Number.isNaN(d.getTime()) ? '' : formatInstant(d, 'page');
   });
   // Plan doubles arrive as decimal strings ("150.0000"): shown as dollars without float maths.
-  env.addFilter('money', (value: string | number) => {
-    const fixed = formatDecimal4(String(value));
-    return fixed === null ? '' : `$${fixed.slice(0, -2)}`;
-  });
+  env.addFilter('money', (value: string | number) => formatMoney(String(value), MONEY.page));
   env.addFilter('percent', (value: string | number) => {
     const fixed = formatDecimal4(String(value));
     return fixed === null ? '' : `${fixed.replace(/\.?0+$/, '')}%`;

@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { tags } from '@/common/queue/job-id';
 import { Permits } from '@/common/queue/local-lane';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { settleAttempt, type SettleDeps, webhookRetries } from './attempt-settler';
 import { DeliverySender } from './delivery-sender';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { DeliveryQueue } from './delivery.queue';
@@ -35,14 +35,16 @@ export class FirstAttempts implements BeforeApplicationShutdown {
   private readonly logger = new Logger(FirstAttempts.name);
   private readonly ownPermits: Permits;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly settling: SettleDeps;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly sender: DeliverySender,
     private readonly queue: DeliveryQueue,
-    @InjectConfig() private readonly config: AppConfig,
+    @InjectConfig() config: AppConfig,
   ) {
     this.ownPermits = new Permits(config.searchConcurrency);
+    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config) };
   }
 
   /** Starts the attempts; never throws, never waits for them. */
@@ -68,21 +70,7 @@ export class FirstAttempts implements BeforeApplicationShutdown {
       // Waited too long for a turn: the lease may be near its end; the sweeper takes it over.
       if (Date.now() - queuedAt > this.queue.spec.leaseMs / 2) return;
       const result = await this.sender.sendTo(delivery, delivery);
-      const schedule = this.config.webhookRetrySchedule;
-      const final = schedule.length === 0;
-      const delayMs = final ? 0 : schedule[0] * 1000;
-      const outcome = await this.deliveries.recordAttempt(delivery.id, result, final, delayMs);
-      this.logger.log(
-        {
-          deliveryId: delivery.id,
-          webhookId: delivery.webhookId,
-          attempt: 1,
-          statusCode: result.statusCode,
-          outcome: outcome ?? 'deleted',
-        },
-        'webhook attempt',
-      );
-      if (outcome === 'pending') await this.queue.enqueue(delivery.id, delayMs, tags.attempt(2));
+      await settleAttempt(this.settling, delivery, 1, result);
     } catch (e) {
       // Not recorded (database away): the lease runs out and the sweeper retries the delivery.
       this.logger.warn(

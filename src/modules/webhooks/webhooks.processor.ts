@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { tags } from '@/common/queue/job-id';
 import type { QueueJob } from '@/common/queue/local-lane';
 import { JobHandler, QueueWorker } from '@/common/queue/queue-worker';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { settleAttempt, type SettleDeps, webhookRetries } from './attempt-settler';
 import { DeliverySender } from './delivery-sender';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhooksRepository } from './webhooks.repository';
@@ -18,14 +18,17 @@ import { DELIVERY_QUEUE, DeliveryQueue } from './delivery.queue';
 @QueueWorker(DELIVERY_QUEUE, { concurrency: (config) => config.searchConcurrency })
 export class WebhooksProcessor implements JobHandler {
   private readonly logger = new Logger(WebhooksProcessor.name);
+  private readonly settling: SettleDeps;
 
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly sender: DeliverySender,
-    @InjectConfig() private readonly config: AppConfig,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config) };
+  }
 
   async handle(job: QueueJob): Promise<void> {
     await this.attempt(job.data.id, String(job.id));
@@ -44,22 +47,7 @@ export class WebhooksProcessor implements JobHandler {
     }
 
     const result = await this.sender.send(webhook, delivery);
-    const schedule = this.config.webhookRetrySchedule;
-    const final = attemptNo > schedule.length;
-    const delayMs = final ? 0 : schedule[attemptNo - 1] * 1000;
-    const outcome = await this.deliveries.recordAttempt(deliveryId, result, final, delayMs);
-    this.logger.log(
-      {
-        deliveryId,
-        webhookId: webhook.id,
-        attempt: attemptNo,
-        statusCode: result.statusCode,
-        outcome: outcome ?? 'deleted',
-      },
-      'webhook attempt',
-    );
-    if (outcome === 'pending')
-      await this.queue.enqueue(deliveryId, delayMs, tags.attempt(attemptNo + 1));
+    await settleAttempt(this.settling, delivery, attemptNo, result);
   }
 
   /** Ends a pending delivery whose webhook no longer takes deliveries. */

@@ -7,6 +7,7 @@ import {
   writeSingleTransaction,
   x12Text,
 } from './x12.writer';
+import { bht, d8 } from './x837.parts';
 
 export const X279_IMPLEMENTATION = '005010X279A1';
 
@@ -65,16 +66,8 @@ export function build270(
   ]) {
     if (value === '') throw new X12WriteError(`the ${name} is blank once made X12-safe`);
   }
-  const stamp = createdAt.toISOString();
   const segments: SegmentData[] = [
-    [
-      'BHT',
-      '0022',
-      '13',
-      inquiry.traceNumber,
-      d8(stamp.slice(0, 10)),
-      stamp.slice(11, 16).replace(':', ''),
-    ],
+    bht('0022', '13', inquiry.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
     [
       'NM1',
@@ -135,10 +128,4 @@ export function write270(inquiry: EligibilityInquiry, envelope: EnvelopeSettings
     { functionalId: 'HS', version: X279_IMPLEMENTATION },
     (control, at, sep) => build270(inquiry, control, at, sep),
   );
-}
-
-function d8(date: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date))
-    throw new X12WriteError(`${JSON.stringify(date)} is not YYYY-MM-DD`);
-  return date.replaceAll('-', '');
 }

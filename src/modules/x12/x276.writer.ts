@@ -7,7 +7,7 @@ import {
   writeSingleTransaction,
   x12Text,
 } from './x12.writer';
-import { d8, x12Amount } from './x837.writer';
+import { bht, d8, x12Amount } from './x837.parts';
 
 export const X212_IMPLEMENTATION = '005010X212';
 
@@ -54,18 +54,10 @@ export function build276(
   if (!/^\d{10}$/.test(q.provider.npi))
     throw new X12WriteError('the provider NPI must be 10 digits');
   const name = (value: string, max: number) => x12Text(value, max, s).toUpperCase();
-  const stamp = createdAt.toISOString();
   const dependent = q.patient !== null;
   const dmg = (p: StatusPerson): SegmentData => ['DMG', 'D8', d8(p.dob), sexCode(p.sex)];
   const segments: SegmentData[] = [
-    [
-      'BHT',
-      '0010',
-      '13',
-      q.traceNumber,
-      d8(stamp.slice(0, 10)),
-      stamp.slice(11, 16).replace(':', ''),
-    ],
+    bht('0010', '13', q.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
     ['NM1', 'PR', '2', name(q.payer.name, 60), '', '', '', '', 'PI', q.payer.id],
     ['HL', '2', '1', '21', '1'],

@@ -151,6 +151,29 @@ export function d8(date: string): string {
   return date.replaceAll('-', '');
 }
 
+/**
+ * A transaction set's BHT: its structure, purpose and reference, made at `createdAt` (BHT04 the
+ * UTC date, BHT05 the UTC time HHMM), then any further elements.
+ */
+export function bht(
+  structure: string,
+  purpose: string,
+  reference: string,
+  createdAt: Date,
+  ...more: string[]
+): SegmentData {
+  const stamp = createdAt.toISOString();
+  return [
+    'BHT',
+    structure,
+    purpose,
+    reference,
+    d8(stamp.slice(0, 10)),
+    stamp.slice(11, 16).replace(':', ''),
+    ...more,
+  ];
+}
+
 /** SV101: `codes[0]` is the procedure, each further code a two-character modifier (up to four). */
 export function procedureComposite(codes: readonly string[]): string[] | string {
   // `V2100-RT` (a code with its modifiers, as claims accept them) is `V2100`, `RT`.

@@ -12,6 +12,7 @@ import {
 } from './x12.writer';
 import {
   address,
+  bht,
   d8,
   diagnosisPointers,
   procedureComposite,
@@ -74,7 +75,6 @@ export function build837(
   const charges = claim.services.map((line) => multiplyDecimal(line.cost, line.quantity));
   const total = sumDecimals(charges);
   if (toMinor(total) <= 0n) throw new X12WriteError('the total charge must be above zero');
-  const stamp = createdAt.toISOString();
   const self = claim.patient === null;
   const sub = claim.subscriber;
   if (self && (!sub.address || sexCode(sub.sex) === 'U'))
@@ -83,15 +83,7 @@ export function build837(
     throw new X12WriteError("the patient's address is missing");
 
   const segments: SegmentData[] = [
-    [
-      'BHT',
-      '0019',
-      '00',
-      text(claim.claimCode, 50, 'claim code'),
-      d8(stamp.slice(0, 10)),
-      stamp.slice(11, 16).replace(':', ''),
-      'CH',
-    ],
+    bht('0019', '00', text(claim.claimCode, 50, 'claim code'), createdAt, 'CH'),
     [
       'NM1',
       '41',

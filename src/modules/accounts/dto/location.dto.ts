@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiTimestamp } from '@/common/api-docs';
 import { NestedField, StringField } from '@/common/validation/fields';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import type { Location } from '../location.entity';
 import {
   LocationAddressDto,
@@ -174,7 +174,7 @@ export class LocationResponse {
             taxonomy_code: l.renderingTaxonomyCode ?? l.taxonomyCode,
           }
         : null,
-      created_at: isoWithOffset(l.createdAt),
+      created_at: formatInstant(l.createdAt, 'api'),
     };
   }
 }

@@ -1,28 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
-import { isoWithOffset } from '@/common/dates';
-import { IntField, StringField } from '@/common/validation/fields';
+import { formatInstant } from '@/common/time';
+import { StringField } from '@/common/validation/fields';
 import type { AuditEvent } from '../audit-event.entity';
 import { TRAIL_ACTIONS, TRAIL_RESOURCE_TYPES } from '../security-events';
+import { PageCursorField, PageSizeField } from '@/common/pagination/page-query';
 
 export const AUDIT_DEFAULT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
 
 export class ListAuditEventsQuery {
-  @IntField({
-    acceptString: true,
-    min: 1,
-    max: AUDIT_MAX_PAGE_SIZE,
-    example: 50,
-    description: `Page size (default ${AUDIT_DEFAULT_PAGE_SIZE}, at most ${AUDIT_MAX_PAGE_SIZE}).`,
-  })
+  @PageSizeField(AUDIT_DEFAULT_PAGE_SIZE, AUDIT_MAX_PAGE_SIZE)
   limit?: number | null;
 
-  @StringField({
-    maxLength: 200,
-    allowBlank: true,
-    description: '`next_cursor` of the previous page.',
-  })
+  @PageCursorField()
   cursor?: string | null;
 
   @StringField({
@@ -100,7 +91,7 @@ export class AuditEventResponse {
   static from(e: AuditEvent): AuditEventResponse {
     return {
       id: e.id,
-      created_at: isoWithOffset(e.createdAt),
+      created_at: formatInstant(e.createdAt, 'api'),
       actor_type: e.actorType,
       actor: e.actor,
       action: e.action,

@@ -1,15 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
-import { isoDate, isoWithOffset } from '@/common/dates';
+import { isoDate, formatInstant } from '@/common/time';
 import { formatDecimal4 } from '@/common/decimal';
 import { type Location, LocationRef } from '@/modules/accounts';
 import { claimWarnings } from '../claim-billing-provider';
 import { claimTotalCost } from '../claim-charges';
 import type { ClaimServiceLine } from '../claim-service-line.entity';
 import { CLAIM_STATUSES } from '../claim.entity';
-import type { Claim, ClaimAddress, ClaimPerson } from '../claim.entity';
+import type { Claim } from '../claim.entity';
+import { claimPerson } from '../claim-person';
 import {
-  ClaimAddressResponse,
   ClaimPersonResponse,
   ClaimPrimaryMemberResponse,
   ClaimRemittanceResponse,
@@ -130,13 +130,13 @@ export class ClaimResponse {
           ? {
               channel: claim.submissionChannel,
               clearinghouse_id: claim.clearinghouseId ?? null,
-              submitted_at: isoWithOffset(claim.submittedAt),
+              submitted_at: formatInstant(claim.submittedAt, 'api'),
               detail: claim.submissionDetail ?? null,
             }
           : null,
       remittance: claim.remittance ?? null,
-      patient: person(claim.patient),
-      primary_member: { ...person(claim.primaryMember), insurer_code: claim.insurerCode },
+      patient: claimPerson(claim.patient),
+      primary_member: { ...claimPerson(claim.primaryMember), insurer_code: claim.insurerCode },
       services: lines.map((s) => ({
         codes: s.codes,
         date: isoDate(s.serviceDate)!,
@@ -158,36 +158,10 @@ export class ClaimResponse {
         : null,
       location_code: location.code,
       location: LocationRef.from(location),
-      created_at: isoWithOffset(claim.createdAt),
+      created_at: formatInstant(claim.createdAt, 'api'),
       warnings: claimWarnings(location),
     };
   }
-}
-
-function person(p: ClaimPerson): ClaimPersonResponse {
-  return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    type: p.type ?? null,
-    sex: p.sex ?? null,
-    member_id: p.member_id ?? null,
-    ssn_last_four: p.ssn_last_four ?? null,
-    email: p.email ?? null,
-    phone: p.phone ?? null,
-    address: p.address ? address(p.address) : null,
-  };
-}
-
-function address(a: ClaimAddress): ClaimAddressResponse {
-  return {
-    line1: a.line1,
-    line2: a.line2 ?? null,
-    city: a.city,
-    zipcode: a.zipcode,
-    state: a.state,
-    recipient: a.recipient ?? null,
-  };
 }
 
 export class ClaimListResponse {

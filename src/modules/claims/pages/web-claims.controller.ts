@@ -3,11 +3,11 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import { formatMoney, MONEY } from '@/common/money';
 import type { ClaimListResponse } from '../dto/claim.response';
 import type { ClaimRemittanceResponse } from '../dto/claim-parts.response';
 import { ClaimsService } from '../claims.service';
 import { CreateClaimDto } from '../dto/create-claim.dto';
-import { formatUsd } from '../claim-notification';
 import { givenAccountNumber } from '../cms1500-services';
 import { lineCharge } from '../claim-charges';
 import { ListClaimsQuery } from '../dto/list-claims.query';
@@ -56,7 +56,7 @@ export class WebClaimsController {
     renderPage(req, res, 'claims.njk', {
       title: 'Claims',
       section: 'claims',
-      claims: page.result.map((c) => ({ ...c, total: formatUsd(c.total_cost) })),
+      claims: page.result.map((c) => ({ ...c, total: formatMoney(c.total_cost, MONEY.statement) })),
       nextCursor: page.next_cursor,
       cursor: cursor ?? '',
     });
@@ -177,11 +177,11 @@ export class WebClaimsController {
       claim,
       services: claim.services.map((s) => ({
         ...s,
-        unit: formatUsd(s.cost),
-        charge: formatUsd(lineCharge(s)),
+        unit: formatMoney(s.cost, MONEY.statement),
+        charge: formatMoney(lineCharge(s), MONEY.statement),
       })),
-      total: formatUsd(claim.total_cost),
-      paid: formatUsd(claim.paid_amount),
+      total: formatMoney(claim.total_cost, MONEY.statement),
+      paid: formatMoney(claim.paid_amount, MONEY.statement),
       accountNumber: givenAccountNumber(claim),
       remittance: claim.remittance ? remittanceView(claim.remittance) : null,
       x12,
@@ -214,14 +214,22 @@ export class WebClaimsController {
 /** docs/api.md, Claim reports and remittances: the claim page's remittance, amounts in dollars, every adjustment in words. */
 function remittanceView(r: ClaimRemittanceResponse) {
   return {
-    paid: formatUsd(r.paid_amount),
-    patient: formatUsd(r.patient_responsibility),
-    charge: formatUsd(r.charge),
+    paid: formatMoney(r.paid_amount, MONEY.statement),
+    patient: formatMoney(r.patient_responsibility, MONEY.statement),
+    charge: formatMoney(r.charge, MONEY.statement),
     method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
     adjustments: [
-      ...r.adjustments.map((a) => ({ ...a, line: 'Claim', amount: formatUsd(a.amount) })),
+      ...r.adjustments.map((a) => ({
+        ...a,
+        line: 'Claim',
+        amount: formatMoney(a.amount, MONEY.statement),
+      })),
       ...r.service_lines.flatMap((l) =>
-        l.adjustments.map((a) => ({ ...a, line: l.codes.join(':'), amount: formatUsd(a.amount) })),
+        l.adjustments.map((a) => ({
+          ...a,
+          line: l.codes.join(':'),
+          amount: formatMoney(a.amount, MONEY.statement),
+        })),
       ),
     ],
   };

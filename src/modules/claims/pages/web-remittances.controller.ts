@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ValidationFailed } from '@/common/errors';
+import { formatMoney, MONEY } from '@/common/money';
 import { Audited } from '@/modules/audit';
 import { ClaimReportsService } from '../reports/claim-reports.service';
-import { formatUsd } from '../claim-notification';
 import { ListRemittancesQuery } from '../reports/dto/list-remittances.query';
 import type { RemittanceListResponse } from '../reports/dto/remittance.response';
 import { accountOf, bindForm, renderPage } from '@/modules/web';
@@ -64,7 +64,7 @@ export class WebRemittancesController {
       section: 'remittances',
       remittances: page.result.map((r) => ({
         ...r,
-        amount: formatUsd(r.payment_amount),
+        amount: formatMoney(r.payment_amount, MONEY.statement),
         method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
       })),
       nextCursor: page.next_cursor,
@@ -80,28 +80,32 @@ export class WebRemittancesController {
       title: `Remittance ${r.trace_number}`,
       section: 'remittances',
       remittance: r,
-      amount: formatUsd(r.payment_amount),
+      amount: formatMoney(r.payment_amount, MONEY.statement),
       method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
       claims: r.claims.map((c) => ({
         ...c,
         status: CLAIM_PAYMENT_STATUSES[c.status_code] ?? `Unknown code ${c.status_code}`,
-        charge: formatUsd(c.charge),
-        paid: formatUsd(c.paid_amount),
-        patient: formatUsd(c.patient_responsibility),
+        charge: formatMoney(c.charge, MONEY.statement),
+        paid: formatMoney(c.paid_amount, MONEY.statement),
+        patient: formatMoney(c.patient_responsibility, MONEY.statement),
         adjustments: [
-          ...c.adjustments.map((a) => ({ ...a, line: 'Claim', amount: formatUsd(a.amount) })),
+          ...c.adjustments.map((a) => ({
+            ...a,
+            line: 'Claim',
+            amount: formatMoney(a.amount, MONEY.statement),
+          })),
           ...c.service_lines.flatMap((l) =>
             l.adjustments.map((a) => ({
               ...a,
               line: l.codes.join(':'),
-              amount: formatUsd(a.amount),
+              amount: formatMoney(a.amount, MONEY.statement),
             })),
           ),
         ],
       })),
       providerAdjustments: r.provider_adjustments.map((p) => ({
         ...p,
-        amount: formatUsd(p.amount),
+        amount: formatMoney(p.amount, MONEY.statement),
       })),
     });
   }

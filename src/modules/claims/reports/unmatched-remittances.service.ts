@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { formatInstant } from '@/common/time';
 import { PolledReportsRepository } from './polled-reports.repository';
 
 export interface UnmatchedRemittanceItem {
@@ -37,7 +38,7 @@ export class UnmatchedRemittances {
       amount: u.amount,
       status_code: u.status_code,
       payer_claim_control_number: u.payer_claim_control_number,
-      created_at: new Date(u.created_at).toISOString(),
+      created_at: formatInstant(u.created_at, 'utc'),
     }));
   }
 }

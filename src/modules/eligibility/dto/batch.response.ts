@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import type { EligibilityBatch } from '../batch.entity';
 
 export class BatchCreatedResponse {
@@ -55,8 +55,8 @@ export class BatchResponse {
       status: b.status,
       count: b.itemCount,
       counts: { processing: b.processingCount, complete: b.completeCount, error: b.errorCount },
-      created_at: isoWithOffset(b.createdAt),
-      completed_at: b.completedAt ? isoWithOffset(b.completedAt) : null,
+      created_at: formatInstant(b.createdAt, 'api'),
+      completed_at: b.completedAt ? formatInstant(b.completedAt, 'api') : null,
     };
   }
 }

@@ -1,5 +1,6 @@
-import { IntField, NestedListField, StringField } from '@/common/validation/fields';
+import { NestedListField, StringField } from '@/common/validation/fields';
 import { CreateEligibilityDto } from './create-eligibility.dto';
+import { PageCursorField, PageSizeField } from '@/common/pagination/page-query';
 
 export const MAX_BATCH_ITEMS = 10_000;
 export const DEFAULT_BATCH_PAGE_SIZE = 100;
@@ -27,19 +28,9 @@ export class CreateBatchDto {
 }
 
 export class BatchItemsQuery {
-  @IntField({
-    acceptString: true,
-    min: 1,
-    max: MAX_BATCH_PAGE_SIZE,
-    example: 100,
-    description: `Page size (default ${DEFAULT_BATCH_PAGE_SIZE}, at most ${MAX_BATCH_PAGE_SIZE}).`,
-  })
+  @PageSizeField(DEFAULT_BATCH_PAGE_SIZE, MAX_BATCH_PAGE_SIZE, 100)
   limit?: number | null;
 
-  @StringField({
-    maxLength: 200,
-    allowBlank: true,
-    description: '`next_cursor` of the previous page.',
-  })
+  @PageCursorField()
   cursor?: string | null;
 }

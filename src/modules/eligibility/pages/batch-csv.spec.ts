@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
+import { formatMoney, MONEY } from '@/common/money';
 import type { BatchItemExport } from '@/modules/eligibility/batch-query.service';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
 import {
   CsvRefused,
-  dollars,
   lineErrors,
   neutralise,
   parseUpload,
@@ -11,6 +11,9 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
+
+/** The CSV's amount cells: dollars and cents without a sign ("45.0000" → "45.00"). */
+const bare = (value: string) => formatMoney(value, MONEY.bare);
 
 describe('batch CSV', () => {
   it('reads the template back as one item', () => {
@@ -155,10 +158,10 @@ describe('batch CSV', () => {
         plan_name: variant.name,
         active: 'true',
         // exam (inherited by exam.routine); lenses per type; frames; elective contact lenses.
-        exam_copay: dollars(variant.examCopay),
-        materials_copay: dollars(variant.lensCopay),
-        frame_allowance: dollars(variant.framesInn),
-        contact_lens_allowance: dollars(variant.contactsInn),
+        exam_copay: bare(variant.examCopay),
+        materials_copay: bare(variant.lensCopay),
+        frame_allowance: bare(variant.framesInn),
+        contact_lens_allowance: bare(variant.contactsInn),
         error_reason: '',
       });
       expect(row.exam_copay).toMatch(/^\d+\.\d\d$/);
@@ -199,7 +202,7 @@ describe('batch CSV', () => {
       ['12.5', '12.50'],
       ['7', '7.00'],
     ])('prints %j as dollars %j', (value, out) => {
-      expect(dollars(value)).toBe(out);
+      expect(bare(value)).toBe(out);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { formatDecimal4 } from '@/common/decimal';
+import { formatMoney, MONEY } from '@/common/money';
 import type { ErrorTree } from '@/common/errors';
 import { benefitRows, type Plan } from '@/modules/benefits';
 import type { BatchItemExport } from '../batch-query.service';
@@ -208,7 +208,7 @@ function resultRow(item: BatchItemExport): (string | null)[] {
   const flattened = FLATTENED.map(({ list, codes }) => {
     for (const code of codes) {
       const v = values.get(code)?.[list]?.value;
-      if (v !== undefined) return dollars(String(v));
+      if (v !== undefined) return formatMoney(String(v), MONEY.bare);
     }
     return null;
   });
@@ -234,12 +234,6 @@ function resultRow(item: BatchItemExport): (string | null)[] {
 function coverage(status: string, plans: number): string | null {
   if (status !== 'complete') return null;
   return plans > 0 ? 'plan found' : 'no plan found';
-}
-
-/** A plan's four-decimal amount as dollars and cents ("45.0000" → "45.00"), without floats. */
-export function dollars(value: string): string {
-  const fixed = formatDecimal4(value);
-  return fixed === null ? '' : fixed.slice(0, -2);
 }
 
 /**

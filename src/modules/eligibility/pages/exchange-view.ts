@@ -1,4 +1,5 @@
 import type { InsurerExchangeEntry } from '../insurer-exchange-log';
+import { formatInstant } from '@/common/time';
 import { describeAaa } from '@/modules/insurers';
 import { prettyX12 } from '@/modules/x12';
 
@@ -24,7 +25,7 @@ export function exchangeViews(entries: InsurerExchangeEntry[]): ExchangeView[] {
   return entries.map((e) => ({
     insurerCode: e.insurerCode,
     attempt: e.attempt,
-    startedAt: e.startedAt.toISOString(),
+    startedAt: formatInstant(e.startedAt, 'utc'),
     durationMs: e.durationMs,
     outcome: e.outcome,
     error: e.error,

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ClearinghouseConfig } from '@/config/clearinghouse';
 import { DEFAULT_DETAIL_SERVICE_TYPES, DEFAULT_SERVICE_TYPES } from '@/config/clearinghouse';
+import { formatInstant, isoDate } from '@/common/time';
 import {
   EligibilityInquiry,
   type Interchange271,
@@ -75,7 +76,7 @@ export class ClearinghouseClient {
     const traceNumber = randomUUID().replaceAll('-', '').toUpperCase();
     const exchange: InsurerExchange = {
       insurerCode: check.insurerCode,
-      startedAt: new Date(started).toISOString(),
+      startedAt: formatInstant(started, 'utc'),
       durationMs: 0,
       url: withoutCredentials(this.config.eligibilityUrl),
       request: '',
@@ -98,7 +99,7 @@ export class ClearinghouseClient {
     if (!url || !this.authorization) {
       return finish({ kind: 'rejected', reason: 'no clearinghouse is configured' });
     }
-    const inquiryDate = new Date(started).toISOString().slice(0, 10);
+    const inquiryDate = isoDate(new Date(started))!;
     try {
       exchange.request = write270(this.inquiry(check, traceNumber, inquiryDate), {
         senderId: this.config.submitterId,

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
-import { isoDate, isoWithOffset } from '@/common/dates';
+import { isoDate, formatInstant } from '@/common/time';
 import { LocationRef } from '@/modules/accounts';
 import type { Patient } from '../patient.entity';
 import { SEX_CHOICES } from './person-fields';
@@ -88,7 +88,7 @@ export class PatientResponse {
         : null,
       account_number: p.accountNumber,
       location,
-      created_at: isoWithOffset(p.createdAt),
+      created_at: formatInstant(p.createdAt, 'api'),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '@/common/api-document';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/common/api-docs';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { BoolField, IntField, StringField, StringListField } from '@/common/validation/fields';
 import {
   type Webhook,
@@ -152,8 +152,8 @@ export class WebhookResponse {
       events: w.events,
       has_secret: w.secretSealed !== null,
       secret,
-      created_at: isoWithOffset(w.createdAt),
-      updated_at: isoWithOffset(w.updatedAt),
+      created_at: formatInstant(w.createdAt, 'api'),
+      updated_at: formatInstant(w.updatedAt, 'api'),
     };
   }
 }
@@ -186,7 +186,7 @@ export class AttemptResponse {
 
   static from(a: WebhookAttempt): AttemptResponse {
     return {
-      started_at: isoWithOffset(a.startedAt),
+      started_at: formatInstant(a.startedAt, 'api'),
       status_code: a.statusCode,
       duration_ms: a.durationMs,
       error: a.error,
@@ -240,9 +240,9 @@ export class DeliveryResponse {
       status: d.status,
       attempt_count: d.attemptCount,
       next_attempt_at:
-        d.status === 'pending' && d.nextAttemptAt ? isoWithOffset(d.nextAttemptAt) : null,
-      created_at: isoWithOffset(d.createdAt),
-      completed_at: d.completedAt ? isoWithOffset(d.completedAt) : null,
+        d.status === 'pending' && d.nextAttemptAt ? formatInstant(d.nextAttemptAt, 'api') : null,
+      created_at: formatInstant(d.createdAt, 'api'),
+      completed_at: d.completedAt ? formatInstant(d.completedAt, 'api') : null,
       attempts: attempts.map(AttemptResponse.from),
     };
   }

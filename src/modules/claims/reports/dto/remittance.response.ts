@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
-import { isoWithOffset } from '@/common/dates';
+import { formatInstant } from '@/common/time';
 import { formatDecimal4 } from '@/common/decimal';
 import type { Remittance } from '../remittance.entity';
 
@@ -169,7 +169,7 @@ export class RemittanceSummaryResponse {
       paid_at: r.paidAt,
       claims_matched: r.claimsMatched,
       claims_unmatched: r.claimsUnmatched,
-      created_at: isoWithOffset(r.createdAt),
+      created_at: formatInstant(r.createdAt, 'api'),
     };
   }
 }
