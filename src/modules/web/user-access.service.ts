@@ -125,29 +125,20 @@ export class UserAccessService {
 
   /**
    * Sets the password from an invitation or reset link (single use); the user's sessions end.
-   * Null when the link is unknown, used or expired. `ctx` names where the request came from.
+   * Null when the link is unknown, used or expired. `contextOf` names the user as the actor of
+   * the request (the audit module's userContext).
    */
   async redeem(
     purpose: 'invitation' | 'password_reset',
     token: string,
     password: string,
-    from: { requestId: string | null; ip: string | null },
+    contextOf: (user: UserSummary) => AuditContext,
   ): Promise<UserSummary | null> {
     const user = await this.users.redeemToken(purpose, token, password);
     if (!user) return null;
     await this.sessions.endOthers(user.id, null);
-    const ctx: AuditContext = {
-      ...from,
-      actor: {
-        accountId: user.accountId,
-        type: 'user',
-        name: user.email,
-        apiKeyId: null,
-        userId: user.id,
-      },
-    };
     await this.record(
-      ctx,
+      contextOf(user),
       purpose === 'invitation' ? 'user' : 'password',
       purpose === 'invitation' ? 'accept' : 'reset',
       user,

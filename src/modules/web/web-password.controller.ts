@@ -1,9 +1,9 @@
 import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { AppRequest } from '@/common/request-context';
 import { type ErrorTree, ValidationFailed } from '@/common/errors';
 import { UsersService } from '@/modules/accounts';
+import { userContext } from '@/modules/audit';
 import { ForgotPasswordDto, SetPasswordDto } from './dto/users.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';
@@ -109,10 +109,9 @@ export class WebPasswordController {
         );
         if (body.password !== body.password_confirmation)
           throw ValidationFailed.field('password_confirmation', 'The two passwords differ.');
-        const done = await this.access.redeem(purpose, token, body.password, {
-          requestId: (req as AppRequest).id ?? null,
-          ip: req.ip ?? null,
-        });
+        const done = await this.access.redeem(purpose, token, body.password, (user) =>
+          userContext(req, user),
+        );
         // Used up by a submission that arrived at the same moment.
         if (!done) return this.linkDead(req, res, purpose);
         // A fresh, signed-out session: whoever was signed in in this browser is not any more.
