@@ -61,6 +61,33 @@ export async function submitForm(
   }
 }
 
+/** Rows a list page shows at a time: the `limit` its API query is bound with. */
+export const LIST_PAGE_SIZE = '25';
+
+/** One page of a cursor-paged list, as the API's list routes answer it. */
+export interface ListPage<T> {
+  result: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * Loads one page of a list page: its filters and cursor bound by the API route's query DTO, with
+ * the pages' page size. A query the API would refuse (a malformed filter, a stale cursor) finds
+ * nothing here rather than an error page.
+ */
+export async function listPage<Q extends object, T>(
+  dto: Type<Q>,
+  filters: Record<string, unknown>,
+  load: (query: Q) => Promise<ListPage<T>>,
+): Promise<ListPage<T>> {
+  try {
+    return await load(await bindForm(dto, { ...filters, limit: LIST_PAGE_SIZE }));
+  } catch (e) {
+    if (!(e instanceof ValidationFailed)) throw e;
+    return { result: [], next_cursor: null };
+  }
+}
+
 function definedOnly(input: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }

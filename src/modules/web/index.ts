@@ -5,9 +5,9 @@
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
 export { EmbeddedReach } from './embedded-session';
-export { bindForm, formFields, submitForm } from './forms';
+export { bindForm, formFields, listPage, submitForm } from './forms';
 export { setupViews } from './views';
 export type { ViewFilters } from './views';
-export { accountOf, flash, renderPage, type WebUser, webUser } from './web-context';
+export { accountOf, flash, redirectWith, renderPage, type WebUser, webUser } from './web-context';
 export { AdminOnly } from './web-roles';
 export { WebModule } from './web.module';

@@ -9,7 +9,7 @@ import { ChangePasswordDto } from './dto/users.dto';
 import { clearSessionCookie } from './session-cookie';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';
-import { flash, renderPage, webUser } from './web-context';
+import { flash, redirectWith, renderPage, webUser } from './web-context';
 import { WebSessions } from './web-sessions';
 
 /**
@@ -48,8 +48,12 @@ export class WebAccountController {
         );
         // This session stays signed in under the new epoch; every other one has ended.
         req.session.sessionEpoch = user.sessionEpoch;
-        flash(req, 'ok', 'Password changed. Your other sessions have been signed out.');
-        res.redirect('/app/account/');
+        redirectWith(
+          req,
+          res,
+          '/app/account/',
+          'Password changed. Your other sessions have been signed out.',
+        );
       },
       (errors) => this.render(req, res, errors),
     );

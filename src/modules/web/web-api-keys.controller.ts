@@ -12,7 +12,7 @@ import {
 } from '@/modules/auth';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, flash, renderPage } from './web-context';
+import { accountOf, redirectWith, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
 
 const UUID = /^[0-9a-f-]{36}$/;
@@ -62,8 +62,7 @@ export class WebApiKeysController {
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!UUID.test(id)) return res.redirect('/app/api-keys/');
     const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);
-    flash(req, 'ok', `Key ${key.prefix}… revoked.`);
-    res.redirect('/app/api-keys/');
+    redirectWith(req, res, '/app/api-keys/', `Key ${key.prefix}… revoked.`);
   }
 
   private async render(

@@ -30,6 +30,18 @@ export function flash(req: Request, kind: 'ok' | 'error', text: string): void {
   req.session.flash = { kind, text };
 }
 
+/** Sends the browser on to `to`, where `text` shows once (the flash). */
+export function redirectWith(
+  req: Request,
+  res: Response,
+  to: string,
+  text: string,
+  kind: 'ok' | 'error' = 'ok',
+): void {
+  flash(req, kind, text);
+  res.redirect(to);
+}
+
 /** Renders a page with what every page needs (user, CSRF token, embedded mode, flash). */
 export function renderPage(
   req: Request,

@@ -5,7 +5,7 @@ import type { ErrorTree } from '@/common/errors';
 import { AccountsService, CreateLocationDto, UpdateLocationDto } from '@/modules/accounts';
 import { auditContextOf } from '@/modules/audit';
 import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, flash, renderPage } from './web-context';
+import { accountOf, redirectWith, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /**
@@ -40,8 +40,7 @@ export class WebLocationsController {
           body,
           auditContextOf(req)!,
         );
-        flash(req, 'ok', `Location ${location.code} added.`);
-        res.redirect('/app/locations/');
+        redirectWith(req, res, '/app/locations/', `Location ${location.code} added.`);
       },
       (errors) => this.render(req, res, { form: 'new', errors, values: form }),
     );
@@ -73,8 +72,7 @@ export class WebLocationsController {
           body,
           auditContextOf(req)!,
         );
-        flash(req, 'ok', `Location ${location.code} saved.`);
-        res.redirect('/app/locations/');
+        redirectWith(req, res, '/app/locations/', `Location ${location.code} saved.`);
       },
       (errors) => this.render(req, res, { form: code, errors, values: form }),
     );

@@ -6,7 +6,7 @@ import { AccountsService } from '@/modules/accounts';
 import { auditContextOf, AuditService, securityEvent } from '@/modules/audit';
 import { EmbeddingSettingsDto } from './dto/embedding-settings.dto';
 import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, flash, renderPage } from './web-context';
+import { accountOf, redirectWith, renderPage } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /** Account settings: the origins allowed to embed the application (docs/api.md, Embedded sessions). */
@@ -40,8 +40,7 @@ export class WebSettingsController {
         });
         // Which sites may frame the signed-in application: a security event.
         await this.audit.record(securityEvent(auditContextOf(req)!, 'embedding', 'change', null));
-        flash(req, 'ok', 'Settings saved.');
-        res.redirect('/app/settings/');
+        redirectWith(req, res, '/app/settings/', 'Settings saved.');
       },
       (errors) => this.render(req, res, lines, errors),
     );

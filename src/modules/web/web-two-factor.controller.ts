@@ -8,7 +8,7 @@ import { auditContextOf, AuditService, securityEvent } from '@/modules/audit';
 import { TwoFactorCodeDto, TwoFactorRequirementDto } from './dto/two-factor.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
-import { accountOf, flash, renderPage, webUser } from './web-context';
+import { accountOf, redirectWith, renderPage, webUser } from './web-context';
 import { AdminOnly } from './web-roles';
 
 const WRONG_CODE = 'The code is not right.';
@@ -106,8 +106,7 @@ export class WebTwoFactorController {
         );
         if (done === null) return;
         await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'disable', null));
-        flash(req, 'ok', 'Two-factor sign-in is off.');
-        res.redirect('/app/two-factor/');
+        redirectWith(req, res, '/app/two-factor/', 'Two-factor sign-in is off.');
       },
       rerender,
     );
@@ -131,14 +130,14 @@ export class WebTwoFactorController {
             null,
           ),
         );
-        flash(
+        redirectWith(
           req,
-          'ok',
+          res,
+          '/app/two-factor/',
           form.require_two_factor
             ? 'Two-factor sign-in is now required of every user of the account.'
             : 'Two-factor sign-in is no longer required.',
         );
-        res.redirect('/app/two-factor/');
       },
       (errors) => this.render(req, res, errors),
     );
@@ -205,8 +204,7 @@ export class WebTwoFactorEnrolController {
 
   private async alreadyOn(req: Request, res: Response): Promise<boolean> {
     if (!(await this.twoFactor.state(userIdOf(req))).enabled) return false;
-    flash(req, 'ok', 'Two-factor sign-in is already on.');
-    res.redirect('/app/two-factor/');
+    redirectWith(req, res, '/app/two-factor/', 'Two-factor sign-in is already on.');
     return true;
   }
 

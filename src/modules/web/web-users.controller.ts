@@ -7,7 +7,7 @@ import { type AuditContext, auditContextOf } from '@/modules/audit';
 import { ChangeRoleDto, InviteUserDto } from './dto/users.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';
-import { accountOf, flash, renderPage, webUser } from './web-context';
+import { accountOf, flash, redirectWith, renderPage, webUser } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /** The signed-in admin as the audit trail names them. */
@@ -43,8 +43,7 @@ export class WebUsersController {
       async () => {
         const body = await bindForm(InviteUserDto, { email: form.email, role: form.role });
         const user = await this.access.invite(actor(req), body.email, body.role as UserRole);
-        flash(req, 'ok', `Invitation sent to ${user.email}.`);
-        res.redirect('/app/users/');
+        redirectWith(req, res, '/app/users/', `Invitation sent to ${user.email}.`);
       },
       (errors) => this.render(req, res, errors, { email: form.email ?? '', role: form.role }),
     );

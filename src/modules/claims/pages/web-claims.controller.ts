@@ -2,9 +2,8 @@ import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import type { ErrorTree } from '@/common/errors';
 import { formatMoney, MONEY } from '@/common/money';
-import type { ClaimListResponse } from '../dto/claim.response';
 import type { ClaimRemittanceResponse } from '../dto/claim-parts.response';
 import { ClaimsService } from '../claims.service';
 import { CreateClaimDto } from '../dto/create-claim.dto';
@@ -23,7 +22,15 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12';
-import { accountOf, bindForm, flash, formFields, renderPage, submitForm } from '@/modules/web';
+import {
+  accountOf,
+  bindForm,
+  formFields,
+  listPage,
+  redirectWith,
+  renderPage,
+  submitForm,
+} from '@/modules/web';
 import { PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
@@ -45,14 +52,9 @@ export class WebClaimsController {
     @Res() res: Response,
     @Query('cursor') cursor?: string,
   ): Promise<void> {
-    let page: ClaimListResponse = { result: [], next_cursor: null };
-    try {
-      const query = await bindForm(ListClaimsQuery, { cursor: cursor || undefined, limit: '25' });
-      page = await this.claims.list(accountOf(req), query);
-    } catch (e) {
-      // A stale cursor finds nothing here rather than an error page.
-      if (!(e instanceof ValidationFailed)) throw e;
-    }
+    const page = await listPage(ListClaimsQuery, { cursor }, (query) =>
+      this.claims.list(accountOf(req), query),
+    );
     renderPage(req, res, 'claims.njk', {
       title: 'Claims',
       section: 'claims',
@@ -77,8 +79,7 @@ export class WebClaimsController {
       async () => {
         const body = await bindForm(CreateClaimDto, claimBodyOf(form));
         const claim = await this.claims.create(accountOf(req), body);
-        flash(req, 'ok', `Claim ${claim.code} filed.`);
-        res.redirect(`/app/claims/${claim.code}/`);
+        redirectWith(req, res, `/app/claims/${claim.code}/`, `Claim ${claim.code} filed.`);
       },
       (errors) => this.renderNew(req, res, form, errors),
     );
@@ -131,8 +132,12 @@ export class WebClaimsController {
     @Param('code') code: string,
   ): Promise<void> {
     await this.claims.markMailed(accountOf(req), code, 'in the web application');
-    flash(req, 'ok', `Claim ${code} marked as mailed: it is now submitted.`);
-    res.redirect(`/app/claims/${encodeURIComponent(code)}/`);
+    redirectWith(
+      req,
+      res,
+      `/app/claims/${encodeURIComponent(code)}/`,
+      `Claim ${code} marked as mailed: it is now submitted.`,
+    );
   }
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
@@ -149,8 +154,12 @@ export class WebClaimsController {
       async () => {
         const body = await bindForm(NotifyCustomerDto, { email: form.email });
         await this.claims.notifyCustomer(accountOf(req), code, body.email);
-        flash(req, 'ok', `E-mail to ${body.email} queued, with the claim form attached.`);
-        res.redirect(`/app/claims/${encodeURIComponent(code)}/`);
+        redirectWith(
+          req,
+          res,
+          `/app/claims/${encodeURIComponent(code)}/`,
+          `E-mail to ${body.email} queued, with the claim form attached.`,
+        );
       },
       (errors) => this.renderClaim(req, res, code, errors, form.email ?? ''),
     );

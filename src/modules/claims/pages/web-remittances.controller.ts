@@ -1,13 +1,11 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ValidationFailed } from '@/common/errors';
 import { formatMoney, MONEY } from '@/common/money';
 import { Audited } from '@/modules/audit';
 import { ClaimReportsService } from '../reports/claim-reports.service';
 import { ListRemittancesQuery } from '../reports/dto/list-remittances.query';
-import type { RemittanceListResponse } from '../reports/dto/remittance.response';
-import { accountOf, bindForm, renderPage } from '@/modules/web';
+import { accountOf, listPage, renderPage } from '@/modules/web';
 
 /** What BPR04 means, for people. */
 export const PAYMENT_METHODS: Readonly<Record<string, string>> = {
@@ -49,16 +47,9 @@ export class WebRemittancesController {
     @Res() res: Response,
     @Query('cursor') cursor?: string,
   ): Promise<void> {
-    let page: RemittanceListResponse = { result: [], next_cursor: null };
-    try {
-      const query = await bindForm(ListRemittancesQuery, {
-        cursor: cursor || undefined,
-        limit: '25',
-      });
-      page = await this.reports.listRemittances(accountOf(req), query);
-    } catch (e) {
-      if (!(e instanceof ValidationFailed)) throw e;
-    }
+    const page = await listPage(ListRemittancesQuery, { cursor }, (query) =>
+      this.reports.listRemittances(accountOf(req), query),
+    );
     renderPage(req, res, 'remittances.njk', {
       title: 'Remittances',
       section: 'remittances',

@@ -14,8 +14,8 @@ import {
   accountOf,
   bindForm,
   EmbeddedReach,
-  flash,
   formFields,
+  redirectWith,
   renderPage,
   submitForm,
 } from '@/modules/web';
@@ -154,8 +154,7 @@ export class WebEligibilityController {
       async () => {
         const dto = await bindForm(TaskNoteDto, { detail: formFields(req.body).detail });
         await this.tasks.info(webVerifier(req), body.verification!.task_id, dto.detail.trim());
-        flash(req, 'ok', 'Answer sent: the check is queued again.');
-        res.redirect(back);
+        redirectWith(req, res, back, 'Answer sent: the check is queued again.');
       },
       (errors) => this.showCheck(req, res, uid, errors),
     );

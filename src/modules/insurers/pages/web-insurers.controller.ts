@@ -15,8 +15,8 @@ import {
   accountOf,
   AdminOnly,
   EmbeddedReach,
-  flash,
   formFields,
+  redirectWith,
   renderPage,
   submitForm,
 } from '@/modules/web';
@@ -63,8 +63,12 @@ export class WebInsurersController {
           code,
           form.claims_mailing_address ?? '',
         );
-        flash(req, 'ok', `Claims mailing address of ${insurerName(code)} saved.`);
-        res.redirect('/app/insurers/');
+        redirectWith(
+          req,
+          res,
+          '/app/insurers/',
+          `Claims mailing address of ${insurerName(code)} saved.`,
+        );
       },
       (errors) => this.renderInsurers(req, res, code, errors, form.claims_mailing_address ?? ''),
     );
@@ -96,12 +100,12 @@ export class WebInsurersController {
     const enabled = form.enabled === 'true';
     await this.insurers.setEnabled(accountOf(req), form.insurer_code ?? '', enabled);
     await this.record(req, 'insurer', enabled ? 'enable' : 'disable', form.insurer_code ?? '');
-    flash(
+    redirectWith(
       req,
-      'ok',
+      res,
+      '/app/insurers/',
       `${insurerName(form.insurer_code ?? '')} ${enabled ? 'switched on' : 'switched off'}.`,
     );
-    res.redirect('/app/insurers/');
   }
 
   /** docs/api.md, Insurers and assisted verification: checks of an insurer go to a person (`assisted`) or back to its default path. */
@@ -113,12 +117,12 @@ export class WebInsurersController {
     const mode = form.mode === 'assisted' ? 'assisted' : null;
     await this.insurers.setEligibilityMode(accountOf(req), code, mode);
     await this.record(req, 'assisted_insurer', mode ? 'enable' : 'disable', code);
-    flash(
+    redirectWith(
       req,
-      'ok',
+      res,
+      '/app/insurers/',
       `Checks of ${insurerName(code)} ${mode ? 'now go to a person (assisted)' : 'use the default path'}.`,
     );
-    res.redirect('/app/insurers/');
   }
 
   @Get('passwords')
@@ -143,8 +147,7 @@ export class WebInsurersController {
           form.password ?? '',
         );
         await this.record(req, 'insurer_credentials', 'change', code);
-        flash(req, 'ok', 'Password saved.');
-        res.redirect('/app/passwords/');
+        redirectWith(req, res, '/app/passwords/', 'Password saved.');
       },
       (errors) => this.renderPasswords(req, res, code, errors),
     );
@@ -156,8 +159,7 @@ export class WebInsurersController {
     const code = formFields(req.body).insurer_code ?? '';
     await this.insurers.deleteCredentials(accountOf(req), code);
     await this.record(req, 'insurer_credentials', 'delete', code);
-    flash(req, 'ok', 'Password deleted.');
-    res.redirect('/app/passwords/');
+    redirectWith(req, res, '/app/passwords/', 'Password deleted.');
   }
 
   /** `errorCode` is the insurer whose form was refused: its card shows the errors. */

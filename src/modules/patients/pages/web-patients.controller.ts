@@ -2,7 +2,6 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/common/errors';
-import { ValidationFailed } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts';
 import { CreatePatientDto } from '../dto/create-patient.dto';
 import { LinkEligibilityDto } from '../dto/patient-link.dto';
@@ -13,14 +12,13 @@ import {
   accountOf,
   bindForm,
   EmbeddedReach,
-  flash,
   formFields,
+  listPage,
+  redirectWith,
   renderPage,
   submitForm,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
-
-const PAGE_SIZE = '25';
 
 /** Patients: search, add (POST /api/auth/v1/patients/), a patient's page and its linked checks. */
 @ApiExcludeController()
@@ -40,14 +38,9 @@ export class WebPatientsController {
     @Query() raw: Record<string, unknown>,
   ): Promise<void> {
     const query = { search: str(raw.search), dob: str(raw.dob), cursor: str(raw.cursor) };
-    let page: { result: unknown[]; next_cursor: string | null } = { result: [], next_cursor: null };
-    try {
-      const filters = await bindForm(ListPatientsQuery, { ...query, limit: PAGE_SIZE });
-      page = await this.patients.list(accountOf(req), filters);
-    } catch (e) {
-      // A search the API would refuse (a malformed date, a stale cursor) finds nothing here.
-      if (!(e instanceof ValidationFailed)) throw e;
-    }
+    const page = await listPage(ListPatientsQuery, query, (filters) =>
+      this.patients.list(accountOf(req), filters),
+    );
     const params = (extra: Record<string, string>) =>
       new URLSearchParams(
         Object.entries<string>({ search: query.search, dob: query.dob, ...extra }).filter(
@@ -84,8 +77,7 @@ export class WebPatientsController {
           force_similar: form.force_similar === 'true' ? true : undefined,
         });
         const patient = await this.patients.create(accountOf(req), body);
-        flash(req, 'ok', `Patient ${patient.code} saved.`);
-        res.redirect(`/app/patients/${patient.code}/`);
+        redirectWith(req, res, `/app/patients/${patient.code}/`, `Patient ${patient.code} saved.`);
       },
       (errors) => this.renderPatientForm(req, res, form, errors),
     );

@@ -7,7 +7,7 @@ import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../dto/verification-i
 import { plansFromVerified } from '../verified-plans';
 import type { TaskView } from '../task-view';
 import { VerificationTasks } from '../verification-tasks.service';
-import { bindForm, flash, formFields, renderPage } from '@/modules/web';
+import { bindForm, flash, formFields, redirectWith, renderPage } from '@/modules/web';
 import { placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { insurerName } from '@/modules/insurers';
@@ -236,12 +236,10 @@ export class WebVerificationsController {
   ): Promise<void> {
     try {
       await run();
-      flash(req, 'ok', typeof done === 'string' ? done : done());
-      res.redirect(next);
+      redirectWith(req, res, next, typeof done === 'string' ? done : done());
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
-      flash(req, 'error', e.message);
-      res.redirect(`/app/verifications/${encodeURIComponent(id)}`);
+      redirectWith(req, res, `/app/verifications/${encodeURIComponent(id)}`, e.message, 'error');
     }
   }
 }

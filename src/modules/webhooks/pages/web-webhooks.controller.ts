@@ -10,8 +10,8 @@ import {
   accountOf,
   AdminOnly,
   bindForm,
-  flash,
   formFields,
+  redirectWith,
   renderPage,
   submitForm,
 } from '@/modules/web';
@@ -111,8 +111,7 @@ export class WebWebhooksController {
           events: body.events,
           isActive: body.is_active,
         });
-        flash(req, 'ok', 'Webhook saved.');
-        res.redirect(`/app/webhooks/${id}`);
+        redirectWith(req, res, `/app/webhooks/${id}`, 'Webhook saved.');
       },
       (errors) => this.renderWebhook(req, res, id, { form, errors }),
     );
@@ -132,8 +131,7 @@ export class WebWebhooksController {
   @Post(':id/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(managerOf(req), id);
-    flash(req, 'ok', 'Webhook deleted.');
-    res.redirect('/app/webhooks/');
+    redirectWith(req, res, '/app/webhooks/', 'Webhook deleted.');
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -145,12 +143,13 @@ export class WebWebhooksController {
   ): Promise<void> {
     const { delivery } = await this.webhooks.redeliver(managerOf(req), id, deliveryId);
     const ok = delivery.status === 'succeeded';
-    flash(
+    redirectWith(
       req,
-      ok ? 'ok' : 'error',
+      res,
+      `/app/webhooks/${id}`,
       ok ? 'Redelivered.' : 'The receiver did not accept the redelivery.',
+      ok ? 'ok' : 'error',
     );
-    res.redirect(`/app/webhooks/${id}`);
   }
 
   private async renderList(
