@@ -39,7 +39,7 @@ export class WebVerificationsController {
   @Get(':id')
   @Audited('verification_task', 'read', 'param:id')
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const task = await this.tasks.get(webVerifier(req).accountId, id);
+    const task = await this.taskOf(req, id);
     renderTaskPage(req, res, task, {});
   }
 
@@ -62,7 +62,7 @@ export class WebVerificationsController {
       if (!(e instanceof ConflictError)) throw e;
       flash(req, 'error', e.message);
       res.status(409);
-      renderTaskPage(req, res, await this.tasks.get(verifier.accountId, id), {});
+      renderTaskPage(req, res, await this.taskOf(req, id), {});
     }
   }
 
@@ -79,11 +79,10 @@ export class WebVerificationsController {
     @Res() res: Response,
     @Param('id') id: string,
   ): Promise<void> {
-    const verifier = webVerifier(req);
-    const task = await this.tasks.get(verifier.accountId, id);
+    const task = await this.taskOf(req, id);
     res.setHeader('Cache-Control', 'no-store');
     try {
-      const credentials = await this.tasks.credentials(verifier, id);
+      const credentials = await this.tasks.credentials(webVerifier(req), id);
       renderTaskPage(req, res, task, { credentials });
     } catch (e) {
       if (!(e instanceof DomainError) || !REVEAL_REFUSALS.has(e.status)) throw e;
@@ -102,8 +101,7 @@ export class WebVerificationsController {
     @Res() res: Response,
     @Param('id') id: string,
   ): Promise<void> {
-    const verifier = webVerifier(req);
-    const task = await this.tasks.get(verifier.accountId, id);
+    const task = await this.taskOf(req, id);
     const fields = formFields(req.body);
     // "Add a person": the same form again with one more block, nothing saved.
     if (fields.add_person) {
@@ -123,6 +121,7 @@ export class WebVerificationsController {
       res.status(400);
       return renderTaskPage(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
+    const verifier = webVerifier(req);
     const evidence = dto.evidence;
     let done = 'Task completed: the check now shows the plan.';
     await this.act(
@@ -171,16 +170,12 @@ export class WebVerificationsController {
     @Res() res: Response,
     @Param('id') id: string,
   ): Promise<void> {
-    const form = formFields(req.body);
-    await this.withForm(
+    await this.withNote(
       req,
       res,
       id,
       'needs_info',
-      async () => {
-        const dto = await bindForm(TaskNoteDto, { detail: form.detail });
-        return this.tasks.needsInfo(webVerifier(req), id, dto.detail.trim());
-      },
+      (detail) => this.tasks.needsInfo(webVerifier(req), id, detail),
       'Question sent to the practice.',
     );
   }
@@ -188,18 +183,19 @@ export class WebVerificationsController {
   @Post(':id/info')
   @Audited('verification_task', 'update', 'param:id')
   async info(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const form = formFields(req.body);
-    await this.withForm(
+    await this.withNote(
       req,
       res,
       id,
       'info',
-      async () => {
-        const dto = await bindForm(TaskNoteDto, { detail: form.detail });
-        return this.tasks.info(webVerifier(req), id, dto.detail.trim());
-      },
+      (detail) => this.tasks.info(webVerifier(req), id, detail),
       'Answer saved: the task is queued again.',
     );
+  }
+
+  /** The task of the page, in the signed-in user's account. */
+  private taskOf(req: Request, id: string): Promise<TaskView> {
+    return this.tasks.get(webVerifier(req).accountId, id);
   }
 
   /** A small form (fail, needs info, info): refused fields show by that form. */
@@ -215,7 +211,7 @@ export class WebVerificationsController {
       await this.act(req, res, id, run, done);
     } catch (e) {
       if (!(e instanceof ValidationFailed)) throw e;
-      const task = await this.tasks.get(webVerifier(req).accountId, id);
+      const task = await this.taskOf(req, id);
       res.status(400);
       renderTaskPage(req, res, task, {
         errors: e.errors,
@@ -223,6 +219,22 @@ export class WebVerificationsController {
         fields: formFields(req.body),
       });
     }
+  }
+
+  /** A note form (needs info, info): its detail, checked by TaskNoteDto and trimmed, is sent. */
+  private withNote(
+    req: Request,
+    res: Response,
+    id: string,
+    which: TaskPage['errorsOf'],
+    send: (detail: string) => Promise<TaskView>,
+    done: string,
+  ): Promise<void> {
+    const run = async () => {
+      const dto = await bindForm(TaskNoteDto, { detail: formFields(req.body).detail });
+      return send(dto.detail.trim());
+    };
+    return this.withForm(req, res, id, which, run, done);
   }
 
   /** Runs a change; a 409 (held by another, already done) is said on the task page. */
