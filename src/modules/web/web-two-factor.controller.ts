@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Injectable, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import QRCode from 'qrcode';
@@ -25,51 +25,54 @@ function userIdOf(req: Request): string {
   return user.userId;
 }
 
-/**
- * Codes typed into the settings forms count towards the same throttle as the sign-in step, so
- * these forms cannot be used to guess codes either. Answers 429 with the form when blocked.
- */
-async function refuseWhenThrottled(
-  req: Request,
-  res: Response,
-  throttle: SignInThrottle,
-  rerender: (errors: ErrorTree) => Promise<void>,
-): Promise<boolean> {
-  if (!(await throttle.isBlocked({ userId: userIdOf(req) }))) return false;
-  res.status(429);
-  await rerender({ code: { $: [TOO_MANY] } });
-  return true;
-}
+/** What both two-factor pages need: the service, and the code form step with its throttle. */
+@Injectable()
+abstract class TwoFactorPages {
+  constructor(
+    protected readonly twoFactor: TwoFactorService,
+    private readonly throttle: SignInThrottle,
+    protected readonly audit: AuditService,
+  ) {}
 
-/**
- * Binds the code form and checks it, counted before it is checked (SignInThrottle.begin): past
- * the limit the code is refused unseen with 429 (null). A wrong code is a field error and a
- * `two_factor` `fail` event in the audit trail.
- */
-async function checkCode<T>(
-  req: Request,
-  res: Response,
-  deps: { throttle: SignInThrottle; audit: AuditService },
-  check: (code: string) => Promise<T | null | false>,
-  rerender: (errors: ErrorTree) => Promise<void>,
-): Promise<T | null> {
-  const subject = { userId: userIdOf(req) };
-  const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
-  const attempt = await deps.throttle.begin(subject, req.ip);
-  const tooMany = async () => {
-    res.status(429);
-    await rerender({ code: { $: [TOO_MANY] } });
-    return null;
-  };
-  if (attempt.refused) return tooMany();
-  const result = await check(form.code);
-  if (result === null || result === false) {
-    await deps.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'fail', null));
-    if (attempt.ipOverLimit) return tooMany();
-    throw ValidationFailed.field('code', WRONG_CODE);
+  /**
+   * A code form's submission. Codes typed into the settings forms count towards the same
+   * throttle as the sign-in step, so these forms cannot be used to guess codes either: while the
+   * user is blocked, or past the limit once the attempt is counted (SignInThrottle.begin, before
+   * the code is checked), the form comes back with 429 and the code unseen. A wrong code is a
+   * field error and a `two_factor` `fail` event in the audit trail; a right one runs `then` with
+   * what the check gave.
+   */
+  protected async submitCode<T>(
+    req: Request,
+    res: Response,
+    check: (code: string) => Promise<T | null | false>,
+    rerender: (errors: ErrorTree) => Promise<void>,
+    then: (result: T) => Promise<void>,
+  ): Promise<void> {
+    const subject = { userId: userIdOf(req) };
+    const tooMany = async () => {
+      res.status(429);
+      await rerender({ code: { $: [TOO_MANY] } });
+    };
+    if (await this.throttle.isBlocked(subject)) return tooMany();
+    await submitForm(
+      res,
+      async () => {
+        const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
+        const attempt = await this.throttle.begin(subject, req.ip);
+        if (attempt.refused) return tooMany();
+        const result = await check(form.code);
+        if (result === null || result === false) {
+          await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'fail', null));
+          if (attempt.ipOverLimit) return tooMany();
+          throw ValidationFailed.field('code', WRONG_CODE);
+        }
+        await this.throttle.succeeded(subject, req.ip);
+        await then(result);
+      },
+      rerender,
+    );
   }
-  await deps.throttle.succeeded(subject, req.ip);
-  return result;
 }
 
 /**
@@ -78,13 +81,7 @@ async function checkCode<T>(
  */
 @ApiExcludeController()
 @Controller('app/two-factor')
-export class WebTwoFactorController {
-  constructor(
-    private readonly twoFactor: TwoFactorService,
-    readonly throttle: SignInThrottle,
-    readonly audit: AuditService,
-  ) {}
-
+export class WebTwoFactorController extends TwoFactorPages {
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.render(req, res, null);
@@ -92,23 +89,15 @@ export class WebTwoFactorController {
 
   @Post('disable')
   async disable(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const rerender = (errors: ErrorTree) => this.render(req, res, errors);
-    if (await refuseWhenThrottled(req, res, this.throttle, rerender)) return;
-    await submitForm(
+    await this.submitCode(
+      req,
       res,
+      (code) => this.twoFactor.disable(userIdOf(req), code),
+      (errors) => this.render(req, res, errors),
       async () => {
-        const done = await checkCode(
-          req,
-          res,
-          this,
-          (code) => this.twoFactor.disable(userIdOf(req), code),
-          rerender,
-        );
-        if (done === null) return;
         await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'disable', null));
         redirectWith(req, res, '/app/two-factor/', 'Two-factor sign-in is off.');
       },
-      rerender,
     );
   }
 
@@ -160,13 +149,7 @@ export class WebTwoFactorController {
  */
 @ApiExcludeController()
 @Controller('app/two-factor/enrol')
-export class WebTwoFactorEnrolController {
-  constructor(
-    private readonly twoFactor: TwoFactorService,
-    readonly throttle: SignInThrottle,
-    readonly audit: AuditService,
-  ) {}
-
+export class WebTwoFactorEnrolController extends TwoFactorPages {
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (await this.alreadyOn(req, res)) return;
@@ -176,19 +159,12 @@ export class WebTwoFactorEnrolController {
   @Post()
   async confirm(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (await this.alreadyOn(req, res)) return;
-    const rerender = (errors: ErrorTree) => this.render(req, res, errors);
-    if (await refuseWhenThrottled(req, res, this.throttle, rerender)) return;
-    await submitForm(
+    await this.submitCode(
+      req,
       res,
-      async () => {
-        const codes = await checkCode(
-          req,
-          res,
-          this,
-          (code) => this.twoFactor.confirmEnrolment(userIdOf(req), code),
-          rerender,
-        );
-        if (codes === null) return;
+      (code) => this.twoFactor.confirmEnrolment(userIdOf(req), code),
+      (errors) => this.render(req, res, errors),
+      async (codes) => {
         await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'enrol', null));
         // Shown once, in this answer only (pages are never cached: Cache-Control no-store).
         res.status(200);
@@ -198,7 +174,6 @@ export class WebTwoFactorEnrolController {
           codes,
         });
       },
-      rerender,
     );
   }
 
