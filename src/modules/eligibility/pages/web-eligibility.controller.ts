@@ -21,6 +21,13 @@ import {
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
+/** What the check's page reads of the API's v2 answer (docs/api.md, V1 and V2 results). */
+interface CheckBody {
+  status: string;
+  results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
+  verification?: { task_id: string };
+}
+
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
 @ApiExcludeController()
 @Controller('app/eligibility')
@@ -95,12 +102,7 @@ export class WebEligibilityController {
     @Param('uid') uid: string,
     errors: ErrorTree | null = null,
   ): Promise<void> {
-    const body = await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2');
-    const result = JSON.parse(body) as {
-      status: string;
-      results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
-      verification?: { task_id: string };
-    };
+    const result = await this.check(req, uid);
     // docs/api.md, Insurers and assisted verification: a person checks this insurer; a question of theirs is answered here.
     const task: TaskView | null =
       result.status === 'processing' && result.verification
@@ -144,9 +146,7 @@ export class WebEligibilityController {
     @Res() res: Response,
     @Param('uid') uid: string,
   ): Promise<void> {
-    const body = JSON.parse(await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2')) as {
-      verification?: { task_id: string };
-    };
+    const body = await this.check(req, uid);
     const back = `/app/eligibility/${encodeURIComponent(uid)}`;
     if (!body.verification) return res.redirect(back);
     await submitForm(
@@ -158,6 +158,11 @@ export class WebEligibilityController {
       },
       (errors) => this.showCheck(req, res, uid, errors),
     );
+  }
+
+  /** The check as the API's v2 answer has it. */
+  private async check(req: Request, uid: string): Promise<CheckBody> {
+    return JSON.parse(await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2')) as CheckBody;
   }
 
   private async renderCheckForm(
