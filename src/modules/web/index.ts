@@ -8,6 +8,14 @@ export { EmbeddedReach } from './embedded-session';
 export { bindForm, formFields, listPage, submitForm } from './forms';
 export { setupViews } from './views';
 export type { ViewFilters } from './views';
-export { accountOf, flash, redirectWith, renderPage, type WebUser, webUser } from './web-context';
+export {
+  accountOf,
+  flash,
+  redirectAfter,
+  redirectWith,
+  renderPage,
+  type WebUser,
+  webUser,
+} from './web-context';
 export { AdminOnly } from './web-roles';
 export { WebModule } from './web.module';

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
+import { ConflictError } from '@/common/errors';
 import { type WebUser, webUser } from '@/common/web-user';
 
 declare module 'express-session' {
@@ -40,6 +41,25 @@ export function redirectWith(
 ): void {
   flash(req, kind, text);
   res.redirect(to);
+}
+
+/**
+ * Runs a change whose outcome shows on the next page: the message `apply` gives, or the words of
+ * its refusal when it conflicts (409: held by another user, already done), sent to `refusedTo`.
+ */
+export async function redirectAfter(
+  req: Request,
+  res: Response,
+  apply: () => Promise<string>,
+  to: string,
+  refusedTo = to,
+): Promise<void> {
+  try {
+    redirectWith(req, res, to, await apply());
+  } catch (e) {
+    if (!(e instanceof ConflictError)) throw e;
+    redirectWith(req, res, refusedTo, e.message, 'error');
+  }
 }
 
 /** Renders a page with what every page needs (user, CSRF token, embedded mode, flash). */

@@ -1,13 +1,13 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConflictError, type ErrorTree } from '@/common/errors';
+import type { ErrorTree } from '@/common/errors';
 import { type UserRole, UsersService } from '@/modules/accounts';
 import { type AuditContext, auditContextOf } from '@/modules/audit';
 import { ChangeRoleDto, InviteUserDto } from './dto/users.dto';
 import { bindForm, formFields, submitForm } from './forms';
 import { UserAccessService } from './user-access.service';
-import { accountOf, flash, redirectWith, renderPage, webUser } from './web-context';
+import { accountOf, redirectAfter, redirectWith, renderPage, webUser } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /** The signed-in admin as the audit trail names them. */
@@ -86,15 +86,7 @@ export class WebUsersController {
   private async change(req: Request, res: Response, apply: () => Promise<string>) {
     await submitForm(
       res,
-      async () => {
-        try {
-          flash(req, 'ok', await apply());
-        } catch (e) {
-          if (!(e instanceof ConflictError)) throw e;
-          flash(req, 'error', e.message);
-        }
-        res.redirect('/app/users/');
-      },
+      () => redirectAfter(req, res, apply, '/app/users/'),
       (errors) => this.render(req, res, errors, { email: '', role: 'staff' }),
     );
   }

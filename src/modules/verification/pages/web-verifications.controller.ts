@@ -7,7 +7,7 @@ import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../dto/verification-i
 import { plansFromVerified } from '../verified-plans';
 import type { TaskView } from '../task-view';
 import { VerificationTasks } from '../verification-tasks.service';
-import { bindForm, flash, formFields, redirectWith, renderPage } from '@/modules/web';
+import { bindForm, flash, formFields, redirectAfter, renderPage } from '@/modules/web';
 import { placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { insurerName } from '@/modules/insurers';
@@ -246,12 +246,10 @@ export class WebVerificationsController {
     done: string | (() => string),
     next = `/app/verifications/${encodeURIComponent(id)}`,
   ): Promise<void> {
-    try {
+    const apply = async () => {
       await run();
-      redirectWith(req, res, next, typeof done === 'string' ? done : done());
-    } catch (e) {
-      if (!(e instanceof ConflictError)) throw e;
-      redirectWith(req, res, `/app/verifications/${encodeURIComponent(id)}`, e.message, 'error');
-    }
+      return typeof done === 'string' ? done : done();
+    };
+    await redirectAfter(req, res, apply, next, `/app/verifications/${encodeURIComponent(id)}`);
   }
 }
