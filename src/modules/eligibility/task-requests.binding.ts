@@ -37,8 +37,7 @@ export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
     return showVerification(tx, requestId);
   }
 
-  async wakeInTx(tx: Tx, requestId: string, batchItem: boolean) {
-    const queue = batchItem ? this.batchQueue : this.searchQueue;
-    return (await queue.wakeInTx(tx, requestId)) ? () => queue.dispatch(requestId) : null;
+  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {
+    return (batchItem ? this.batchQueue : this.searchQueue).wakeInTx(tx, requestId);
   }
 }
