@@ -48,7 +48,7 @@ const boundaries = {
           { name: '@/database/data-source', message: REPOSITORY_ONLY },
           {
             name: '@/database/database',
-            importNames: ['managerOf', 'queryableOf', 'asTx', 'dataSourceOf'],
+            importNames: ['managerOf', 'queryableOf', 'transactionOf', 'dataSourceOf'],
             message: REPOSITORY_ONLY,
           },
         ],

@@ -129,7 +129,7 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
         body: got.text,
       }),
     );
-    await outbox.dispatch(ids);
+    expect(ids).toHaveLength(1); // queued after the commit (recordEventInTx)
     const [delivered] = await receiver.waitFor('/claim', 1);
     expect(delivered.headers['x-event-type']).toBe('claim.status_changed');
     const body = JSON.parse(delivered.raw.toString('utf8'));

@@ -8,6 +8,7 @@ describe('formatInstant', () => {
     ['api', '2026-11-21T13:51:16.926+00:00'],
     ['utc', '2026-11-21T13:51:16.926Z'],
     ['page', '2026-11-21 13:51 UTC'],
+    ['minute', '2026-11-21T13:51:00Z'],
   ] as const)('%s writes %j', (format, text) => {
     expect(formatInstant(AT, format)).toBe(text);
   });
@@ -19,7 +20,7 @@ describe('formatInstant', () => {
     expect(formatInstant(AT.getTime(), 'utc')).toBe('2026-11-21T13:51:16.926Z');
   });
 
-  it('api and utc name the same instant; page is it to the minute', () => {
+  it('api and utc name the same instant; page and minute are it to the minute', () => {
     const instants = fc.date({
       min: new Date('1970-01-01T00:00:00Z'),
       max: new Date('9999-12-31T23:59:59Z'),
@@ -34,6 +35,9 @@ describe('formatInstant', () => {
         expect(Date.parse(`${page.slice(0, 16).replace(' ', 'T')}Z`)).toBe(
           d.getTime() - (d.getTime() % 60_000),
         );
+        const minute = formatInstant(d, 'minute');
+        expect(minute).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00Z$/);
+        expect(Date.parse(minute)).toBe(d.getTime() - (d.getTime() % 60_000));
       }),
     );
   });

@@ -8,13 +8,16 @@ export type InstantFormat =
   /** JSON that has always carried a `Z` (verification tasks, insurer exchanges, unmatched remittances): `2026-11-21T13:51:16.926Z`. */
   | 'utc'
   /** The web application's pages, to the minute: `2026-11-21 13:51 UTC`. */
-  | 'page';
+  | 'page'
+  /** A form's instant field, to the minute (the verification form's `checked_at`): `2026-11-21T13:51:00Z`. */
+  | 'minute';
 
 /** An instant (a Date, or a timestamp as the driver or JSON hands it) in `format`. */
 export function formatInstant(at: Date | string | number, format: InstantFormat): string {
   const iso = (at instanceof Date ? at : new Date(at)).toISOString();
   if (format === 'api') return iso.replace('Z', '+00:00');
   if (format === 'page') return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  if (format === 'minute') return `${iso.slice(0, 16)}:00Z`;
   return iso;
 }
 

@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { pgQueryable, type Queryable } from './pg-pool';
 
 declare const TX: unique symbol;
+
+/** Work handed off once a transaction has committed (docs/architecture.md, Shared idioms). */
+export type HandOff = () => unknown;
 
 /**
  * A transaction in progress. `Database.transaction` hands it to the service, which passes it on
@@ -12,21 +15,93 @@ declare const TX: unique symbol;
  */
 export interface Tx {
   readonly [TX]: true;
+  /**
+   * Runs `handOff` once this transaction has committed, in this process, before
+   * `Database.transaction` answers: hand-offs run one after the other in the order they were
+   * added, each awaited; one that throws is logged and the others still run, and the commit
+   * stands. After a rollback none runs. Adding one to a transaction that has ended throws.
+   */
+  afterCommit(handOff: HandOff): void;
+}
+
+const log = new Logger('AfterCommit');
+
+/** The one implementation of `Tx`: its EntityManager and the hand-offs waiting for its commit. */
+class Transaction {
+  private handOffs: HandOff[] | null = null;
+  private ended = false;
+
+  constructor(readonly manager: EntityManager) {}
+
+  afterCommit(handOff: HandOff): void {
+    if (this.ended) throw new Error('afterCommit on a transaction that has ended');
+    (this.handOffs ??= []).push(handOff);
+  }
+
+  /** The transaction is over (committed or rolled back): answers the hand-offs to run, if any. */
+  end(): HandOff[] | null {
+    this.ended = true;
+    const handOffs = this.handOffs;
+    this.handOffs = null;
+    return handOffs;
+  }
+}
+
+async function runHandOffs(handOffs: HandOff[]): Promise<void> {
+  for (const handOff of handOffs) await runHandOff(handOff);
+}
+
+async function runHandOff(handOff: HandOff): Promise<void> {
+  try {
+    await handOff();
+  } catch (e) {
+    log.error({ err: (e as Error)?.message ?? String(e) }, 'after-commit hand-off failed');
+  }
+}
+
+/**
+ * For code that may run in a transaction or not (`tx?: Tx`): with `tx`, `tx.afterCommit(handOff)`;
+ * without, the statement before it has committed already, so `handOff` runs now (awaited; an
+ * error is logged, not thrown).
+ */
+export function afterCommit(tx: Tx | null | undefined, handOff: HandOff): Promise<void> {
+  if (tx) {
+    tx.afterCommit(handOff);
+    return Promise.resolve();
+  }
+  return runHandOff(handOff);
 }
 
 /** Repositories only: the EntityManager of `tx`, or the data source's own manager without one. */
 export function managerOf(db: DataSource, tx?: Tx | null): EntityManager {
-  return tx ? (tx as unknown as EntityManager) : db.manager;
+  return tx ? (tx as unknown as Transaction).manager : db.manager;
 }
 
 /** Repositories only: `tx`'s manager, or the driver's pool as prepared statements without one. */
 export function queryableOf(db: DataSource, tx?: Tx | null): Queryable {
-  return tx ? (tx as unknown as EntityManager) : pgQueryable(db);
+  return tx ? (tx as unknown as Transaction).manager : pgQueryable(db);
 }
 
-/** Repositories only: a manager some library code handed over, as a transaction to pass on. */
-export function asTx(manager: EntityManager): Tx {
-  return manager as unknown as Tx;
+/**
+ * Data-layer code only (`Database.transaction`, DbQueue's own statements): runs `work` in one
+ * transaction of `db` (READ COMMITTED), then, once it has committed, the hand-offs its `Tx`
+ * collected (`Tx.afterCommit`); after a rollback none runs and the error is thrown on.
+ */
+export async function transactionOf<T>(db: DataSource, work: (tx: Tx) => Promise<T>): Promise<T> {
+  let tx: Transaction | null = null;
+  let result: T;
+  try {
+    result = await db.transaction((manager) => {
+      tx = new Transaction(manager);
+      return work(tx as unknown as Tx);
+    });
+  } catch (e) {
+    (tx as Transaction | null)?.end();
+    throw e;
+  }
+  const handOffs = (tx as Transaction | null)?.end();
+  if (handOffs) await runHandOffs(handOffs);
+  return result;
 }
 
 /**
@@ -38,9 +113,13 @@ export function asTx(manager: EntityManager): Tx {
 export class Database {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Runs `work` in one transaction (READ COMMITTED), committed when it resolves. */
+  /**
+   * Runs `work` in one transaction (READ COMMITTED), committed when it resolves; then the
+   * hand-offs added with `tx.afterCommit`, before answering. A transaction opened inside
+   * another's `work` is a transaction of its own: its hand-offs run at its own commit.
+   */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.transaction((manager) => work(asTx(manager)));
+    return transactionOf(this.db, work);
   }
 }
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/common/timeout';
-import { type Database, dataSourceOf, managerOf, type Tx } from '@/database/database';
+import { afterCommit, type Database, dataSourceOf, managerOf, type Tx } from '@/database/database';
 import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
 import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
@@ -196,15 +196,16 @@ export abstract class DbQueue {
 
   /**
    * Row `id`'s next run due in `delayMs` (null: the row has no work left), its lease released,
-   * in the caller's transaction `tx` when given. Nothing is enqueued: after the commit, `enqueue`
-   * the row (or `dispatch` it when due now).
+   * in the caller's transaction `tx` when given. Once the UPDATE has committed (after `tx`'s
+   * commit, or at once without `tx`), its job is enqueued with `tag` (`enqueue`; not when null).
    */
-  async setDue(id: string, delayMs: number | null, tx?: Tx): Promise<void> {
+  async setDue(id: string, delayMs: number | null, tx?: Tx, tag: JobTag = 'a0'): Promise<void> {
     const due = delayMs === null ? 'NULL' : `now() + ($2 || ' milliseconds')::interval`;
     await managerOf(this.db, tx).query(
       `UPDATE ${this.spec.table} SET ${this.sql.releaseSets(due)} WHERE id = $1`,
       delayMs === null ? [id] : [id, String(Math.round(delayMs))],
     );
+    if (delayMs !== null) await afterCommit(tx, () => this.enqueue(id, delayMs, tag));
   }
 
   /**
@@ -223,12 +224,14 @@ export abstract class DbQueue {
   }
 
   /**
-   * In the caller's transaction: a parked row (`park`) becomes due now. False when it was not
-   * parked (a run holds it or it is already due: that run sees the answer). After the commit,
-   * `dispatch` it.
+   * In the caller's transaction: a parked row (`park`) becomes due now, and is dispatched after
+   * the commit (`dispatch`: this process's lane, else Bull). False when it was not parked (a run
+   * holds it or it is already due: that run sees the answer).
    */
   async wakeInTx(tx: Tx, id: string): Promise<boolean> {
-    return wakeRow(this.db, this.spec, tx, id);
+    const woken = await wakeRow(this.db, this.spec, tx, id);
+    if (woken) tx.afterCommit(() => this.dispatch(id));
+    return woken;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { asTx, type Tx } from '@/database/database';
+import { managerOf, transactionOf, type Tx } from '@/database/database';
 import type { DbQueueSpec } from './db-queue-spec';
 
 /**
@@ -86,13 +86,14 @@ export async function parkRow(
   const { table, dueColumn, attemptsColumn, pending } = spec;
   const names = Object.keys(columns);
   const sets = names.map((name, i) => `, ${name} = $${i + 3}`).join('');
-  return db.transaction(async (em) => {
+  return transactionOf(db, async (tx) => {
+    const em = managerOf(db, tx);
     const held: unknown[] = await em.query(
       `SELECT id FROM ${table} WHERE id = $1 AND lease_job = $2 AND ${pending} FOR UPDATE`,
       [id, jobId],
     );
     if (held.length === 0) return 'lost' as const;
-    const waits = await stillWaiting(asTx(em));
+    const waits = await stillWaiting(tx);
     await em.query(
       `UPDATE ${table}
        SET ${dueColumn} = ${waits ? `'infinity'` : 'now()'}, lease_job = NULL,

@@ -31,19 +31,13 @@ export interface ClaimChange {
   nextInMs: number | null;
 }
 
-/** A move made inside a transaction, for `afterCommit`. */
-export interface ClaimMoved {
-  claim: Claim;
-  deliveries: string[];
-  status: ClaimStatus;
-  nextInMs: number | null;
-}
-
 /**
  * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) in one transaction under the claim's row lock:
  * the status and its history entry, the submission columns, the next due time, and one webhook
- * delivery (topic `claim`, the claim's GET body) per subscribed webhook. The deliveries and the
- * next run are queued after the commit.
+ * delivery (topic `claim`, the claim's GET body) per subscribed webhook. Once the transaction has
+ * committed (`tx.afterCommit`, docs/architecture.md, Shared idioms), the move is logged, then the
+ * deliveries are queued (WebhookOutbox.recordEventInTx), then the claim's next run
+ * (ClaimsQueue.setDue); after a rollback, none of it.
  */
 @Injectable()
 export class ClaimTransitions {
@@ -60,28 +54,27 @@ export class ClaimTransitions {
    * Applies `change` if the claim may move there from where it is (a repeated failure of the
    * same kind is recorded too: its detail says what happened). Answers false when it may not.
    */
-  async move(claimId: string, location: Location, change: ClaimChange): Promise<boolean> {
-    const result = await this.database.transaction((tx) =>
-      this.moveInTx(tx, claimId, location, change),
-    );
-    if (!result) return false;
-    await this.afterCommit(result);
-    return true;
+  move(claimId: string, location: Location, change: ClaimChange): Promise<boolean> {
+    return this.database.transaction((tx) => this.moveInTx(tx, claimId, location, change));
   }
 
   /**
    * `move` inside the caller's transaction (a claim report changes its claims and stores itself
-   * in one): null when the claim may not move there. Call `afterCommit` with the answer once the
-   * transaction has committed.
+   * in one): false when the claim may not move there. What follows the move runs after that
+   * transaction's commit.
    */
   async moveInTx(
     tx: Tx,
     claimId: string,
     location: Location,
     change: ClaimChange,
-  ): Promise<ClaimMoved | null> {
+  ): Promise<boolean> {
     const claim = await this.claims.lockById(claimId, tx);
-    if (!claim || !canMove(claim.status, change.status)) return null;
+    if (!claim || !canMove(claim.status, change.status)) return false;
+    const { status, nextInMs } = change;
+    tx.afterCommit(() =>
+      this.logger.log({ claim: claim.code, status, next: nextInMs }, 'claim status changed'),
+    );
     const history = [
       ...(claim.statusHistory ?? []),
       { status: change.status, at: formatInstant(new Date(), 'api'), detail: change.detail },
@@ -91,11 +84,10 @@ export class ClaimTransitions {
       { ...change.set, status: change.status, statusHistory: history },
       tx,
     );
-    await this.queue.setDue(claimId, change.nextInMs, tx);
     Object.assign(claim, change.set, { status: change.status, statusHistory: history });
     const lines = await this.claims.linesOf(claimId, tx);
     const body = JSON.stringify(ClaimResponse.from(claim, lines, location));
-    const deliveries = await this.outbox.recordEventInTx(tx, {
+    await this.outbox.recordEventInTx(tx, {
       accountId: claim.accountId,
       topic: 'claim',
       event: EVENT_CLAIM_STATUS_CHANGED,
@@ -103,18 +95,9 @@ export class ClaimTransitions {
       resourceUid: claim.code,
       body,
     });
-    return { claim, deliveries, status: change.status, nextInMs: change.nextInMs };
-  }
-
-  /** After the commit of `moveInTx`: the webhook deliveries and the claim's next run. */
-  async afterCommit(moved: ClaimMoved): Promise<void> {
-    this.logger.log(
-      { claim: moved.claim.code, status: moved.status, next: moved.nextInMs },
-      'claim status changed',
-    );
-    await this.outbox.dispatch(moved.deliveries);
-    if (moved.nextInMs !== null)
-      await this.queue.enqueue(moved.claim.id, moved.nextInMs, tags.transition());
+    // After the deliveries: their first attempts are queued before the claim's next run.
+    await this.queue.setDue(claimId, nextInMs, tx, tags.transition());
+    return true;
   }
 
   /**

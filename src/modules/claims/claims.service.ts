@@ -119,13 +119,13 @@ export class ClaimsService {
           })),
           tx,
         );
-        // Due at once: the claims worker submits it (docs/api.md, Claim lifecycle).
+        // Due at once: the claims worker submits it (docs/api.md, Claim lifecycle); its job is
+        // enqueued after the commit (DbQueue.setDue).
         await this.queue.setDue(stored.claim.id, 0, tx);
         return stored;
       }),
     );
     this.logger.log({ accountId, claim: claim.code, insurer }, 'claim created');
-    await this.queue.enqueue(claim.id);
     return ClaimResponse.from(claim, services, location!);
   }
 

@@ -55,7 +55,7 @@ export class AssistedInsurers {
 
   /** Stores the task (a repeated run stores nothing), shows it on the request, fires `created`. */
   private async open(request: EligibilityRequest, code: string): Promise<void> {
-    const deliveries = await this.database.transaction(async (tx) => {
+    await this.database.transaction(async (tx) => {
       const created = await this.tasks.open(
         {
           accountId: request.accountId,
@@ -65,10 +65,11 @@ export class AssistedInsurers {
         },
         tx,
       );
-      if (created === null) return [];
+      if (created === null) return;
       await this.requests.showVerification(request.id, tx);
       const view = await this.tasks.view(request.accountId, created, tx);
-      return this.outbox.recordEventInTx(tx, {
+      // Its first attempts are queued after the commit (WebhookOutbox.recordEventInTx).
+      await this.outbox.recordEventInTx(tx, {
         accountId: request.accountId,
         topic: 'verification',
         event: 'verification_task.created',
@@ -78,6 +79,5 @@ export class AssistedInsurers {
       });
     });
     this.logger.log({ requestId: request.id, insurer: code }, 'verification task opened');
-    await this.outbox.dispatch(deliveries);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { formatInstant } from '@/common/time';
 import { managerOf, type Tx } from '@/database/database';
 import { LocationSql } from '@/modules/accounts';
 import { type TaskRequestSql, TaskSql } from '@/modules/verification';
@@ -46,15 +47,15 @@ export class AssistedSearchesRepository {
   }
 }
 
-const query = <T>(em: EntityManager | Tx, text: string, params: unknown[]): Promise<T> =>
-  (em as EntityManager).query(text, params);
+const query = <T>(em: EntityManager, text: string, params: unknown[]): Promise<T> =>
+  em.query(text, params);
 
 /**
  * The request's stored processing answers carry its first open task by due time (docs/api.md, Insurers and assisted verification
  * `verification`), or none when no task is open; nothing happens to a finished request.
- * (Exported for the verification module, which calls it in its own transaction.)
+ * (The verification module calls it in its own transaction, through TaskRequestsBinding.)
  */
-export async function showVerification(em: EntityManager | Tx, requestId: string): Promise<void> {
+async function showVerification(em: EntityManager, requestId: string): Promise<void> {
   const rows: { uid: string; task_id: string | null; state: string | null; due_by: Date | null }[] =
     await query(
       em,
@@ -69,7 +70,7 @@ export async function showVerification(em: EntityManager | Tx, requestId: string
     ? renderProcessing(row.uid, {
         task_id: row.task_id,
         state: row.state!,
-        due_by: new Date(row.due_by!).toISOString(),
+        due_by: formatInstant(row.due_by!, 'utc'),
       })
     : null;
   await query(

@@ -24,7 +24,7 @@ export class BatchCompletion {
 
   /**
    * Counts one item of `batchId` as finished with `status`. Answers the ids of the batch
-   * deliveries recorded when this was the last item (pass them to `dispatch` after the commit).
+   * deliveries recorded when this was the last item (queued after the commit: recordEventInTx).
    */
   async itemFinishedInTx(tx: Tx, batchId: string, status: 'complete' | 'error'): Promise<string[]> {
     const row = await this.progress.countFinished(batchId, status, tx);
@@ -44,11 +44,6 @@ export class BatchCompletion {
       'eligibility batch complete',
     );
     return ids;
-  }
-
-  /** After the commit: queue the first attempt of the batch deliveries. */
-  async dispatch(deliveryIds: readonly string[]): Promise<void> {
-    if (deliveryIds.length > 0) await this.outbox.dispatch(deliveryIds);
   }
 }
 

@@ -113,27 +113,23 @@ export class SearchFinisher {
       results: outcome.results ?? [],
     };
     // A single request is one statement, atomic by itself (shared with the single requests that
-    // finish at the same moment: a group commit); a batch item also counts in its batch, in the
-    // same transaction (last, so the batch's row lock is held for the shortest time).
+    // finish at the same moment: a group commit), so its first attempts start as soon as it
+    // answered; a batch item also counts in its batch, in the same transaction (last, so the
+    // batch's row lock is held for the shortest time), and its deliveries, then the batch's,
+    // are handed off after that commit (tx.afterCommit).
     const finished = !head.batchId
-      ? await this.runs
-          .finishGrouped(finishing, deliveries)
-          .then((leased) =>
-            leased ? { deliveries: leased, batchDeliveries: [] as string[] } : null,
-          )
+      ? await this.runs.finishGrouped(finishing, deliveries).then(async (leased) => {
+          if (leased) await this.outbox.deliver(leased);
+          return leased !== null;
+        })
       : await this.database.transaction(async (tx) => {
           const leased = await this.runs.finish(finishing, deliveries, tx);
-          if (!leased) return null;
-          const batchDeliveries = await this.batches.itemFinishedInTx(
-            tx,
-            head.batchId!,
-            outcome.status,
-          );
-          return { deliveries: leased, batchDeliveries };
+          if (!leased) return false;
+          await this.outbox.deliver(leased, tx);
+          await this.batches.itemFinishedInTx(tx, head.batchId!, outcome.status);
+          return true;
         });
     if (!finished) return false;
-    await this.outbox.deliver(finished.deliveries);
-    await this.batches.dispatch(finished.batchDeliveries);
     this.logger.log(
       {
         requestId: head.requestId,

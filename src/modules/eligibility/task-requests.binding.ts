@@ -1,11 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Tx } from '@/database/database';
 import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
-import {
-  AssistedSearchesRepository,
-  showVerification,
-  TASK_REQUEST_SQL,
-} from './assisted-searches.repository';
+import { AssistedSearchesRepository, TASK_REQUEST_SQL } from './assisted-searches.repository';
 import { BatchSearchQueue } from './batch-search.queue';
 import { SearchQueue } from './search.queue';
 
@@ -34,11 +30,10 @@ export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
   }
 
   showTask(tx: Tx, requestId: string): Promise<void> {
-    return showVerification(tx, requestId);
+    return this.assisted.showVerification(requestId, tx);
   }
 
-  async wakeInTx(tx: Tx, requestId: string, batchItem: boolean) {
-    const queue = batchItem ? this.batchQueue : this.searchQueue;
-    return (await queue.wakeInTx(tx, requestId)) ? () => queue.dispatch(requestId) : null;
+  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {
+    return (batchItem ? this.batchQueue : this.searchQueue).wakeInTx(tx, requestId);
   }
 }

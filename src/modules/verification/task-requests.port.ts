@@ -38,9 +38,10 @@ export interface TaskRequestsPort {
   showTask(tx: Tx, requestId: string): Promise<void>;
   /**
    * In the task's transaction: the request's search is due again (a batch item's on the batch
-   * queue). Answers what to run once the transaction has committed, or null when nothing woke.
+   * queue), and runs once the transaction has committed (`tx.afterCommit`). Answers whether it
+   * woke (false: a run holds it or it is due already).
    */
-  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<(() => Promise<unknown>) | null>;
+  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean>;
 }
 
 /** The port's one binding, shared by the tasks service and their clocks. */
@@ -64,7 +65,7 @@ export class TaskRequests implements TaskRequestsPort {
     return this.bound().showTask(tx, requestId);
   }
 
-  wakeInTx(tx: Tx, requestId: string, batchItem: boolean) {
+  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {
     return this.bound().wakeInTx(tx, requestId, batchItem);
   }
 

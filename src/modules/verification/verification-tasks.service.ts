@@ -210,7 +210,7 @@ export class VerificationTasks {
     decide: (task: LockedTask) => Change,
   ): Promise<TaskView> {
     if (!UUID.test(id)) throw notFound(id);
-    const woken = await this.database.transaction(async (tx) => {
+    await this.database.transaction(async (tx) => {
       const requestId = await this.tasks.requestIdOf(verifier.accountId, id, tx);
       if (!requestId) throw notFound(id);
       await this.requests.lockRequest(tx, requestId);
@@ -224,10 +224,9 @@ export class VerificationTasks {
       const change = decide(task);
       await this.write(tx, task, verifier, change);
       await this.requests.showTask(tx, task.request_id);
-      if (!change.wakes) return null;
-      return this.requests.wakeInTx(tx, task.request_id, task.batch_id !== null);
+      // The woken search is dispatched after the commit (DbQueue.wakeInTx).
+      if (change.wakes) await this.requests.wakeInTx(tx, task.request_id, task.batch_id !== null);
     });
-    if (woken) await woken();
     this.logger.log({ task: id, by: verifier.id }, 'verification task changed');
     return this.get(verifier.accountId, id);
   }

@@ -45,25 +45,22 @@ export class VerificationMaintenance extends MaintenanceLoop {
 
   /** Open tasks past `due_by` not notified yet: one `verification_task.overdue` each. */
   async notifyOverdue(limit = 200): Promise<number> {
-    const { count, deliveries } = await this.database.transaction(async (tx) => {
+    // Each event's first attempts are queued after the commit (WebhookOutbox.recordEventInTx).
+    const count = await this.database.transaction(async (tx) => {
       const rows = await this.tasks.markOverdue(limit, tx);
-      const ids: string[] = [];
       for (const row of rows) {
         const view = await this.tasks.findView(row.account_id, row.id, tx);
-        ids.push(
-          ...(await this.outbox.recordEventInTx(tx, {
-            accountId: row.account_id,
-            topic: 'verification',
-            event: 'verification_task.overdue',
-            resourceKey: `${row.id}:overdue`,
-            resourceUid: row.id,
-            body: JSON.stringify(view ? taskView(view) : null),
-          })),
-        );
+        await this.outbox.recordEventInTx(tx, {
+          accountId: row.account_id,
+          topic: 'verification',
+          event: 'verification_task.overdue',
+          resourceKey: `${row.id}:overdue`,
+          resourceUid: row.id,
+          body: JSON.stringify(view ? taskView(view) : null),
+        });
       }
-      return { count: rows.length, deliveries: ids };
+      return rows.length;
     });
-    await this.outbox.dispatch(deliveries);
     if (count > 0) this.logger.warn({ count }, 'verification tasks overdue');
     return count;
   }

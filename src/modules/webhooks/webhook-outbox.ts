@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { firstAttemptRun, tags } from '@/common/queue/job-id';
 import { InjectConfig } from '@/config/config.module';
 import { type AppConfig, runsWorkers } from '@/config/env';
-import type { Tx } from '@/database/database';
+import { afterCommit, type Tx } from '@/database/database';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import { type FinishingSql, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookTopic, WebhookVersion } from './webhook.entity';
@@ -74,7 +74,8 @@ interface DeliverySummary {
  * (`finishingDeliveries`), so a finished request never lacks them, even after a crash. After the
  * commit, `deliver` makes their first attempts in this process (FirstAttempts) where the process
  * runs workers (ROLE all or worker: where searches finish), and the sweeper takes over any the
- * process could not make; a process without workers (ROLE=api) queues them for a worker.
+ * process could not make; a process without workers (ROLE=api) queues them for a worker. Other
+ * events (`recordEventInTx`) queue their first attempts after their transaction's commit.
  */
 @Injectable()
 export class WebhookOutbox {
@@ -94,8 +95,7 @@ export class WebhookOutbox {
    * request never lacks them, even after a crash): one pending delivery per active webhook of the
    * account subscribed to eligibility, carrying the body of the webhook's version (`bodies`);
    * where first attempts are made here, stored with that attempt leased to this process. The
-   * unique key makes a repeated call harmless. Pass what `read` answers to `deliver` after the
-   * commit.
+   * unique key makes a repeated call harmless. Pass what `read` answers to `deliver`.
    */
   finishingDeliveries(bodies: Record<WebhookVersion, string>): FinishingDeliveries {
     const leaseJob = this.inline ? firstAttemptRun() : null;
@@ -121,23 +121,34 @@ export class WebhookOutbox {
     };
   }
 
-  /** After commit: the first attempts of deliveries recorded by `finishingDeliveries`. Never throws. */
-  async deliver(deliveries: readonly LeasedDelivery[]): Promise<void> {
-    if (this.inline) this.firstAttempts.start(deliveries);
-    else await this.dispatch(deliveries.map((d) => d.id));
+  /**
+   * The first attempts of deliveries recorded by `finishingDeliveries`, once the statement that
+   * recorded them has committed: after `tx`'s commit (a batch item's transaction), or now when
+   * that statement was its own transaction (a single search's, already answered). Never throws.
+   */
+  deliver(deliveries: readonly LeasedDelivery[], tx?: Tx): Promise<void> {
+    if (deliveries.length === 0) return Promise.resolve();
+    return afterCommit(tx, () =>
+      this.inline
+        ? this.firstAttempts.start(deliveries)
+        : this.dispatch(deliveries.map((d) => d.id)),
+    );
   }
 
   /**
-   * One pending delivery of a claim or batch event per active webhook subscribed to its topic,
-   * inside the caller's transaction. Answers the new deliveries' ids: pass them to `dispatch`
-   * after the commit (the sweeper queues them anyway if the process dies in between).
+   * One pending delivery of a claim, batch, remittance or verification event per active webhook
+   * subscribed to its topic, inside the caller's transaction; their first attempts are queued
+   * after its commit (`tx.afterCommit`; the sweeper queues them anyway if the process dies in
+   * between). Answers the new deliveries' ids.
    */
-  recordEventInTx(tx: Tx, message: OutboxEvent): Promise<string[]> {
-    return this.deliveries.recordEvent(message, tx);
+  async recordEventInTx(tx: Tx, message: OutboxEvent): Promise<string[]> {
+    const ids = await this.deliveries.recordEvent(message, tx);
+    if (ids.length > 0) tx.afterCommit(() => this.dispatch(ids));
+    return ids;
   }
 
-  /** After commit: queue the first attempt of deliveries recorded by `recordEventInTx`. */
-  async dispatch(deliveryIds: readonly string[]): Promise<void> {
+  /** Queues the first attempt of deliveries already committed. Never throws (`DbQueue.enqueue`). */
+  private async dispatch(deliveryIds: readonly string[]): Promise<void> {
     for (const id of deliveryIds) await this.queue.enqueue(id, 0, tags.attempt(1));
   }
 

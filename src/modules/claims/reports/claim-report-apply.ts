@@ -13,7 +13,7 @@ import {
   type RemittanceClaim,
 } from '@/modules/x12';
 import { BillingProviders } from '../claim-billing-provider';
-import type { ClaimChange, ClaimMoved } from '../claim-transitions';
+import type { ClaimChange } from '../claim-transitions';
 import { ClaimTransitions } from '../claim-transitions';
 import type { Claim } from '../claim.entity';
 import { type ClaimScope, ClaimsRepository } from '../claims.repository';
@@ -32,14 +32,13 @@ import { RemittancesRepository } from './remittances.repository';
 
 export const EVENT_REMITTANCE_RECEIVED = 'remittance.received';
 
+/** What applying a report counted (what it moved and recorded is handed off at the commit). */
 export interface Work {
-  moved: ClaimMoved[];
-  deliveries: string[];
   matched: number;
   unmatched: number;
 }
 
-export const newWork = (): Work => ({ moved: [], deliveries: [], matched: 0, unmatched: 0 });
+export const newWork = (): Work => ({ matched: 0, unmatched: 0 });
 
 /** The answer for a report stored now (not a duplicate), counted from its work. */
 export function storedOutcome(id: string, type: string, work: Work) {
@@ -69,8 +68,9 @@ export interface AccountRemittance {
  * Applies a parsed claim report to the claims it names, inside the report's transaction
  * (docs/api.md, Claim reports and remittances): 999/TA1 rejections, 277CA acceptances and rejections, and an uploaded 835's
  * remittances (stored once per account, payer and TRN02; a polled 835's go through
- * PolledRemittanceApplier, per account). A claim moves only along the lifecycle's arrows; the
- * moves and webhook deliveries are collected in `work` for after the commit. A polled report
+ * PolledRemittanceApplier, per account). A claim moves only along the lifecycle's arrows; what
+ * follows the moves and the webhook deliveries runs after the report's transaction commits
+ * (`tx.afterCommit`, through ClaimTransitions and WebhookOutbox), never after a rollback. A polled report
  * names claims of any account: what it would move of two accounts (a control number or a 277CA
  * claim shared by chance) moves none, and the operator's log says so.
  */
@@ -88,12 +88,6 @@ export class ClaimReportApplier {
     private readonly remittances: RemittancesRepository,
   ) {}
 
-  /** After the report's transaction committed: the moved claims' next steps, its deliveries. */
-  async afterCommit(work: Work): Promise<void> {
-    for (const m of work.moved) await this.transitions.afterCommit(m);
-    await this.outbox.dispatch(work.deliveries);
-  }
-
   async apply(
     tx: Tx,
     reportId: string,
@@ -107,7 +101,7 @@ export class ClaimReportApplier {
       count(work, claims.length);
       if (ta1.status.code !== 'R') continue;
       for (const c of claims)
-        await this.move(tx, c, work, {
+        await this.move(tx, c, {
           status: 'rejected',
           detail: describeTa1(ta1),
           nextInMs: null,
@@ -120,7 +114,7 @@ export class ClaimReportApplier {
         count(work, claims.length);
         if (!isRejection(set.status.code) && !(groupRejected && set.status.code === '')) continue;
         for (const c of claims)
-          await this.move(tx, c, work, {
+          await this.move(tx, c, {
             status: 'rejected',
             detail: describe999(set, groupRejected),
             nextInMs: null,
@@ -132,7 +126,7 @@ export class ClaimReportApplier {
         count(work, claims.length);
         const detail = `999: the 837P functional group ${group.groupControlNumber} was rejected: ${[group.status, ...group.syntaxErrors].map((e) => `${e.description} (${e.code})`).join('. ')}.`;
         for (const c of claims)
-          await this.move(tx, c, work, { status: 'rejected', detail, nextInMs: null });
+          await this.move(tx, c, { status: 'rejected', detail, nextInMs: null });
       }
     }
     for (const ack of report.claimAcknowledgments) {
@@ -150,7 +144,7 @@ export class ClaimReportApplier {
           found.find((c) => c.code === claimAck.patientControlNumber) ?? found[0] ?? null;
         count(work, claim ? 1 : 0);
         if (!claim || !claimAck.outcome) continue;
-        await this.move(tx, claim, work, {
+        await this.move(tx, claim, {
           status: claimAck.outcome,
           detail: describe277ca(claimAck),
           // Accepted: status checks go on where they run at all; otherwise the 835 will tell.
@@ -228,7 +222,7 @@ export class ClaimReportApplier {
       const remittance = claimRemittance(remittanceId, r, c);
       const status = statusFromClp(c.statusCode);
       const moved = status
-        ? await this.move(tx, claim, work, {
+        ? await this.move(tx, claim, {
             status,
             detail: describeClp(r, c),
             set: { remittance },
@@ -239,23 +233,19 @@ export class ClaimReportApplier {
       if (!moved) await this.claims.update(claim.id, { remittance }, tx);
     }
     const row = await this.remittances.getById(remittanceId, tx);
-    work.deliveries.push(
-      ...(await this.outbox.recordEventInTx(tx, {
-        accountId,
-        topic: 'remittance',
-        event: EVENT_REMITTANCE_RECEIVED,
-        resourceKey: `remittance:${remittanceId}`,
-        resourceUid: remittanceId,
-        body: JSON.stringify(RemittanceResponse.from(row)),
-      })),
-    );
+    await this.outbox.recordEventInTx(tx, {
+      accountId,
+      topic: 'remittance',
+      event: EVENT_REMITTANCE_RECEIVED,
+      resourceKey: `remittance:${remittanceId}`,
+      resourceUid: remittanceId,
+      body: JSON.stringify(RemittanceResponse.from(row)),
+    });
   }
 
-  private async move(tx: Tx, claim: Claim, work: Work, change: ClaimChange): Promise<boolean> {
+  private async move(tx: Tx, claim: Claim, change: ClaimChange): Promise<boolean> {
     const { location } = await this.providers.forLocation(claim.accountId, claim.locationId);
-    const moved = await this.transitions.moveInTx(tx, claim.id, location, change);
-    if (moved) work.moved.push(moved);
-    return moved !== null;
+    return this.transitions.moveInTx(tx, claim.id, location, change);
   }
 
   /** The claims whose 837P interchange had this control number (ISA13 = GS06 = ST02). */

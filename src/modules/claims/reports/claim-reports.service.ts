@@ -46,7 +46,7 @@ export interface ReportOutcome {
  * stores nothing), then stored and applied in one transaction: a report received again (same upstream id, or the same
  * bytes for the same account) changes nothing, a remittance is stored once per (account, payer,
  * TRN02), and a claim moves only along the lifecycle's arrows. Webhook deliveries and the claims'
- * next runs are queued after the commit.
+ * next runs are queued after the commit (`tx.afterCommit`), before `ingest` answers.
  */
 @Injectable()
 export class ClaimReportsService {
@@ -97,7 +97,6 @@ export class ClaimReportsService {
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
       return storedOutcome(id, parsed.type, work);
     });
-    await this.applier.afterCommit(work);
     this.logger.log(
       {
         report: outcome.id,

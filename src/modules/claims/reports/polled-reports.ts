@@ -14,7 +14,8 @@ import { PolledReportsRepository } from './polled-reports.repository';
  * only interchange `GET .../remittances/{id}/x12/` answers it), its own remittance and webhook;
  * what no account owns waits for the operator (`reports:unmatched`). A 999, TA1 or 277CA moves
  * the claims of one account at most (ClaimReportApplier). Stored once per upstream id, applied
- * in the same transaction; moves and webhook deliveries go after the commit.
+ * in the same transaction; what follows the moves and the webhook deliveries runs after the
+ * commit (`tx.afterCommit`).
  */
 @Injectable()
 export class PolledReports {
@@ -56,7 +57,6 @@ export class PolledReports {
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
       return storedOutcome(id, parsed.type, work);
     });
-    await this.applier.afterCommit(work);
     this.logger.log(
       {
         report: outcome.id,

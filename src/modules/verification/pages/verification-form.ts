@@ -1,4 +1,5 @@
 import type { ErrorTree } from '@/common/errors';
+import { formatInstant } from '@/common/time';
 import type { TaskView } from '../task-view';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
@@ -271,6 +272,6 @@ export function initialFields(task: TaskView, now = new Date()): Record<string, 
     status: 'active',
     ...initialPersons(task),
     evidence_source: 'portal',
-    evidence_checked_at: `${now.toISOString().slice(0, 16)}:00Z`,
+    evidence_checked_at: formatInstant(now, 'minute'),
   };
 }
