@@ -166,6 +166,16 @@ export const HEADER_TO_SUBSCRIBER = [
   'TRN*2*{trace}*9VISIONELG~',
 ];
 
+/** A 271 for Jane Doe (born 1980-01-15) with the given 2100C/2110C segments after her NM1 and DMG. */
+export function jane271(segments: string[]): string {
+  return transaction271([
+    ...HEADER_TO_SUBSCRIBER,
+    'NM1*IL*1*DOE*JANE****MI*DV1234567~',
+    'DMG*D8*19800115*F~',
+    ...segments,
+  ]);
+}
+
 /**
  * The answer to a 270 that asked about a dependent (docs/api.md, Real insurers), as the guide shapes it: the
  * subscriber in 2000C without a trace or benefits, the patient (Timmy, a child sharing Jane's

@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, CreatedAtColumn } from '@/database/columns';
 
 @Entity('accounts')
 export class Account {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
   @Column({ type: 'varchar', length: 200 })
@@ -20,6 +21,6 @@ export class Account {
   @Column({ name: 'require_two_factor', type: 'boolean', default: false })
   requireTwoFactor: boolean;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 }

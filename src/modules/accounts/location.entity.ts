@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
 
 export type LocationStatus = 'enabled' | 'disabled';
 
@@ -8,10 +9,10 @@ export const DEFAULT_TAXONOMY_CODE = '152W00000X';
 @Entity('locations')
 @Index('locations_account_created_idx', ['accountId', 'createdAt'])
 export class Location {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   /** Public code, `LOC` + 8 Crockford base32 characters. */
@@ -72,6 +73,6 @@ export class Location {
   @Column({ name: 'rendering_taxonomy_code', type: 'char', length: 10, nullable: true })
   renderingTaxonomyCode: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 }

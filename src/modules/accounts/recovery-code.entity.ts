@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 /** A two-factor recovery code of a user: only its keyed hash is stored; usable once. */
 @Entity('user_recovery_codes')
 export class RecoveryCode {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
   @Column({ name: 'user_id', type: 'uuid' })
@@ -13,9 +14,9 @@ export class RecoveryCode {
   @Column({ name: 'code_hash', type: 'char', length: 64 })
   codeHash: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'used_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('used_at', { nullable: true })
   usedAt: Date | null;
 }

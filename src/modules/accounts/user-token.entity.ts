@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 export type UserTokenPurpose = 'invitation' | 'password_reset';
 
@@ -14,12 +15,12 @@ export class UserToken {
   @Column({ type: 'varchar', length: 16 })
   purpose: UserTokenPurpose;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'expires_at', type: 'timestamptz' })
+  @TimeColumn('expires_at')
   expiresAt: Date;
 
-  @Column({ name: 'used_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('used_at', { nullable: true })
   usedAt: Date | null;
 }

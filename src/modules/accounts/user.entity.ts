@@ -1,13 +1,14 @@
 import type { UserRole } from './user-roles';
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 /** A person who signs in to the web application; belongs to one account. */
 @Entity('users')
 export class User {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   /** Stored lower-cased; unique across the service. */
@@ -21,11 +22,11 @@ export class User {
   @Column({ name: 'password_hash', type: 'text', nullable: true })
   passwordHash: string | null;
 
-  @Column({ name: 'password_changed_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('password_changed_at', { nullable: true })
   passwordChangedAt: Date | null;
 
   /** A disabled user cannot sign in, and their sessions ended when they were disabled. */
-  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('disabled_at', { nullable: true })
   disabledAt: Date | null;
 
   /** A session lives while it carries this number: raising it ends every session of the user. */
@@ -37,13 +38,13 @@ export class User {
   totpSecretSealed: string | null;
 
   /** Two-factor sign-in is on since then (null: off, or enrolment not confirmed yet). */
-  @Column({ name: 'totp_enabled_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('totp_enabled_at', { nullable: true })
   totpEnabledAt: Date | null;
 
   /** The last accepted TOTP time step: a code is accepted once (no replay). */
   @Column({ name: 'totp_last_step', type: 'integer', nullable: true })
   totpLastStep: number | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 }

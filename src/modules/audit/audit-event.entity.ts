@@ -1,17 +1,18 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
 
 export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator';
 
 /** One read or change of patient data (SECURITY.md). The table refuses UPDATE and DELETE. */
 @Entity('audit_events')
 export class AuditEvent {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
   @Column({ name: 'actor_type', type: 'varchar', length: 16 })

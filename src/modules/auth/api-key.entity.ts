@@ -1,13 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 /** An API key; the key itself is never stored, only its SHA-256. */
 @Entity('api_keys')
 @Index('api_keys_account_idx', ['accountId', 'createdAt'])
 export class ApiKey {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'varchar', length: 100 })
@@ -24,12 +25,12 @@ export class ApiKey {
   @Column({ name: 'key_hash', type: 'char', length: 64, unique: true })
   keyHash: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('last_used_at', { nullable: true })
   lastUsedAt: Date | null;
 
-  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('revoked_at', { nullable: true })
   revokedAt: Date | null;
 }

@@ -26,6 +26,7 @@ export type {
   OtherPayer,
 } from './benefit.types';
 export { EstimatePlanDto, PlanBenefitItemDto } from './dto/plan.dto';
+export { ProcedureCodesField } from './dto/procedure-codes.field';
 export { planFromJson } from './plan-input';
 export type { PlanJson } from './plan-input';
 export {

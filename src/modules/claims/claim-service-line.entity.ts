@@ -1,10 +1,11 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, ManyToOne } from 'typeorm';
+import { UuidIdColumn } from '@/database/columns';
 import type { Claim } from './claim.entity';
 
 /** One service of a claim (1 to 6 per claim, kept in the order given). */
 @Entity('claim_services')
 export class ClaimServiceLine {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
   @Column({ name: 'claim_id', type: 'uuid' })

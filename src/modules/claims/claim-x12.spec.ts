@@ -1,7 +1,7 @@
 import { write837 } from '@/modules/x12/x837.writer';
 import { check837Structure } from '@/modules/x12/x837.structure';
 import { read837 } from '../../../test/x12/x837.reader';
-import { VARIANT_ENVELOPE } from '@/modules/x12/x837.variants';
+import { VARIANT_ENVELOPE, variantClaim } from '@/modules/x12/x837.variants';
 import type { BillingProvider } from './claim-billing-provider';
 import type { ClaimServiceLine } from './claim-service-line.entity';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
@@ -36,18 +36,10 @@ const lucia: ClaimPerson = {
   address: null,
 };
 
+/** The practice of the 837P variants, as a location gives it. */
 const provider: BillingProvider = {
-  npi: '1234567893',
-  organizationName: 'Clear Sight Optometry',
-  taxId: '741234567',
-  address: { line1: '500 W 2nd St', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
-  taxonomyCode: '152W00000X',
-  renderingProvider: {
-    npi: '1245319599',
-    firstName: 'Ana',
-    lastName: 'Ruiz',
-    taxonomyCode: '152W00000X',
-  },
+  ...variantClaim().billingProvider,
+  renderingProvider: variantClaim().renderingProvider,
   locationCode: 'LOC7K2M9QXA',
 };
 

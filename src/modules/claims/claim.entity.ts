@@ -1,11 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  OneToMany,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Column, Entity, Index, OneToMany } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
 /**
@@ -110,13 +104,13 @@ export interface ClaimRenderingProvider {
 @Entity('claims')
 @Index('claims_account_created_idx', ['accountId', 'createdAt', 'id'])
 export class Claim {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
-  @Column({ name: 'location_id', type: 'uuid' })
+  @OwnerIdColumn('location')
   locationId: string;
 
   /** Public code, `CLM` + 8 Crockford base32 characters. */
@@ -140,7 +134,7 @@ export class Claim {
   @Column({ name: 'clearinghouse_id', type: 'varchar', length: 100, nullable: true })
   clearinghouseId: string | null;
 
-  @Column({ name: 'submitted_at', type: 'timestamptz', precision: 3, nullable: true })
+  @TimeColumn('submitted_at', { ms: true, nullable: true })
   submittedAt: Date | null;
 
   /** The 837P interchange as last sent (patient data: served to its account only). */
@@ -154,7 +148,7 @@ export class Claim {
   @Column({ name: 'x12_control_number', type: 'integer', nullable: true })
   x12ControlNumber: number | null;
 
-  @Column({ name: 'x12_created_at', type: 'timestamptz', precision: 3, nullable: true })
+  @TimeColumn('x12_created_at', { ms: true, nullable: true })
   x12CreatedAt: Date | null;
 
   /** docs/api.md, Claim reports and remittances: what the last 835 that named the claim said (the claim answer's shape). */
@@ -165,7 +159,7 @@ export class Claim {
   @Column({ name: 'status_checks', type: 'integer', default: 0 })
   statusChecks: number;
 
-  @Column({ name: 'job_due_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('job_due_at', { nullable: true })
   jobDueAt: Date | null;
 
   @Column({ type: 'integer', default: 0 })
@@ -198,7 +192,7 @@ export class Claim {
   @Column({ type: 'json', nullable: true })
   metadata: Record<string, unknown> | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @CreatedAtColumn({ ms: true })
   createdAt: Date;
 
   @OneToMany(() => ClaimServiceLine, (s) => s.claim)

@@ -1,8 +1,5 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { Database } from '@/database/database';
-import { DbJobData, DbQueue } from '@/common/queue/db-queue';
+import { dbQueueOf } from '@/common/queue/db-queue-of';
 
 export const CLAIMS_QUEUE = 'claims';
 
@@ -12,21 +9,12 @@ export const CLAIMS_QUEUE = 'claims';
  * `accepted`). A claim with nothing left to do has no due time.
  */
 @Injectable()
-export class ClaimsQueue extends DbQueue {
-  constructor(database: Database, @InjectQueue(CLAIMS_QUEUE) queue: Queue<DbJobData>) {
-    super(
-      {
-        name: CLAIMS_QUEUE,
-        job: 'claim',
-        table: 'claims',
-        dueColumn: 'job_due_at',
-        attemptsColumn: 'attempts',
-        pending: `job_due_at IS NOT NULL AND status IN ('ready', 'submission_failed', 'submitted', 'accepted')`,
-        // One clearinghouse call (bounded by INSURER_TIMEOUT_MS, at most 5 minutes) and margin.
-        leaseMs: 360_000,
-      },
-      database,
-      queue,
-    );
-  }
-}
+export class ClaimsQueue extends dbQueueOf(CLAIMS_QUEUE, () => ({
+  job: 'claim',
+  table: 'claims',
+  dueColumn: 'job_due_at',
+  attemptsColumn: 'attempts',
+  pending: `job_due_at IS NOT NULL AND status IN ('ready', 'submission_failed', 'submitted', 'accepted')`,
+  // One clearinghouse call (bounded by INSURER_TIMEOUT_MS, at most 5 minutes) and margin.
+  leaseMs: 360_000,
+})) {}

@@ -19,6 +19,16 @@ export const C2 = 366; // middle | insured column
 export const R = 23; // a row's height
 
 /** Above the form: where it goes, then the carrier block; the form's title. */
+/** One row of the left, middle and insured columns: their boxes, each with its label. */
+export function drawLabelledRow(s: Sheet, top: number, a: string, b: string, c: string): void {
+  s.box(LEFT, top, C1, R);
+  s.box(C1, top, C2, R);
+  s.box(C2, top, RIGHT, R);
+  s.label(a, LEFT + 2, top + 2);
+  s.label(b, C1 + 2, top + 2);
+  s.label(c, C2 + 2, top + 2);
+}
+
 export function drawFormHeading(s: Sheet, input: ClaimFormInput): void {
   const { claim } = input;
   const { page } = s;
@@ -165,12 +175,7 @@ export function drawPatientAndInsured(s: Sheet, input: ClaimFormInput, start: nu
     ],
   ];
   for (const [a, b, c, fill] of rows9to11) {
-    s.box(LEFT, top, C1, R);
-    s.box(C1, top, C2, R);
-    s.box(C2, top, RIGHT, R);
-    s.label(a, LEFT + 2, top + 2);
-    s.label(b, C1 + 2, top + 2);
-    s.label(c, C2 + 2, top + 2);
+    drawLabelledRow(s, top, a, b, c);
     fill();
     top += R;
   }

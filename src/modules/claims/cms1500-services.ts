@@ -3,7 +3,7 @@ import { lineCharge } from './claim-charges';
 import type { ClaimFormInput } from './claim-form.pdf';
 import { FORM, HEIGHT, LEFT, RIGHT, amount, mdy, street } from './claim-form-text';
 import type { Sheet } from './claim-form-text';
-import { C1, C2, R } from './cms1500-layout';
+import { C2, R, drawLabelledRow } from './cms1500-layout';
 import type { ClaimResponse } from './dto/claim.response';
 
 /** The claim's diagnoses in first-seen order (box 21 A–L; NUCC: no decimal point). */
@@ -120,12 +120,7 @@ export function drawServicesAndProvider(s: Sheet, input: ClaimFormInput, start: 
       '18. HOSPITALIZATION DATES',
     ],
   ]) {
-    s.box(LEFT, top, C1, R);
-    s.box(C1, top, C2, R);
-    s.box(C2, top, RIGHT, R);
-    s.label(a, LEFT + 2, top + 2);
-    s.label(b, C1 + 2, top + 2);
-    s.label(c, C2 + 2, top + 2);
+    drawLabelledRow(s, top, a, b, c);
     top += R;
   }
   s.box(LEFT, top, C2, R);

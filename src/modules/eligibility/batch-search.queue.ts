@@ -1,10 +1,5 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { Database } from '@/database/database';
-import { DbJobData, DbQueue } from '@/common/queue/db-queue';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import { dbQueueOf } from '@/common/queue/db-queue-of';
 
 export const BATCH_QUEUE = 'eligibility-batch';
 
@@ -16,31 +11,18 @@ const ADD_CHUNK = 1_000;
  * jobs never stand in front of a single check (docs/api.md, Batches). SearchQueue holds the other rows.
  */
 @Injectable()
-export class BatchSearchQueue extends DbQueue {
+export class BatchSearchQueue extends dbQueueOf(BATCH_QUEUE, (config) => ({
+  job: 'batch-search',
+  table: 'eligibility_requests',
+  dueColumn: 'job_due_at',
+  attemptsColumn: 'attempts',
+  pending: `status = 'processing' AND batch_id IS NOT NULL`,
+  // A run may first wait for an insurer slot (a few seconds), then for its insurers.
+  leaseMs: config.insurerTimeoutMs + 40_000,
+  // The watchdog times an item from its first run (it may wait in line for long).
+  leaseSets: 'started_at = COALESCE(started_at, now())',
+})) {
   private readonly logger = new Logger(BatchSearchQueue.name);
-
-  constructor(
-    database: Database,
-    @InjectQueue(BATCH_QUEUE) queue: Queue<DbJobData>,
-    @InjectConfig() config: AppConfig,
-  ) {
-    super(
-      {
-        name: BATCH_QUEUE,
-        job: 'batch-search',
-        table: 'eligibility_requests',
-        dueColumn: 'job_due_at',
-        attemptsColumn: 'attempts',
-        pending: `status = 'processing' AND batch_id IS NOT NULL`,
-        // A run may first wait for an insurer slot (a few seconds), then for its insurers.
-        leaseMs: config.insurerTimeoutMs + 40_000,
-        // The watchdog times an item from its first run (it may wait in line for long).
-        leaseSets: 'started_at = COALESCE(started_at, now())',
-      },
-      database,
-      queue,
-    );
-  }
 
   /** The first run of a batch's items, in order: a few bulk adds, not one round trip each. */
   async enqueueAll(ids: readonly string[]): Promise<void> {

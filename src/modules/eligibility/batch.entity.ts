@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 export type BatchStatus = 'processing' | 'complete';
 
@@ -9,10 +10,10 @@ export type BatchStatus = 'processing' | 'complete';
  */
 @Entity('eligibility_batches')
 export class EligibilityBatch {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'varchar', length: 256 })
@@ -37,9 +38,9 @@ export class EligibilityBatch {
   @Column({ type: 'text', nullable: true })
   body: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('completed_at', { nullable: true })
   completedAt: Date | null;
 }

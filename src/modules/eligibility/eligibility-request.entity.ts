@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 import type { MemberQuery } from '@/modules/insurers';
 import type { SettledOutcomes } from './search-outcome';
 
@@ -12,7 +13,7 @@ export class EligibilityRequest {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'varchar', length: 256 })
@@ -24,7 +25,7 @@ export class EligibilityRequest {
   @Column({ name: 'parent_id', type: 'bigint', nullable: true })
   parentId: string | null;
 
-  @Column({ name: 'location_id', type: 'uuid' })
+  @OwnerIdColumn('location')
   locationId: string;
 
   @Column({ name: 'insurer_codes', type: 'text', array: true })
@@ -52,7 +53,7 @@ export class EligibilityRequest {
   insurerOutcomes: SettledOutcomes | null;
 
   /** When the next search job should run; the maintenance loop re-enqueues overdue ones. */
-  @Column({ name: 'job_due_at', type: 'timestamptz' })
+  @TimeColumn('job_due_at')
   jobDueAt: Date;
 
   /** The V1 and V2 result bodies, rendered once at completion (webhooks send these bytes). */
@@ -70,12 +71,12 @@ export class EligibilityRequest {
   batchKey: string | null;
 
   /** Batch items: when the search first ran (the watchdog's clock for them). */
-  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('started_at', { nullable: true })
   startedAt: Date | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('completed_at', { nullable: true })
   completedAt: Date | null;
 }

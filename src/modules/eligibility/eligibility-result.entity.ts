@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { OwnerIdColumn } from '@/database/columns';
 import type { Address, PlanStatus } from '@/modules/insurers';
 import type { Plan } from '@/modules/benefits';
 
@@ -11,7 +12,7 @@ export class EligibilityResult {
   @Column({ name: 'request_id', type: 'bigint' })
   requestId: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'smallint' })
@@ -54,7 +55,7 @@ export class EligibilityPerson {
   @Column({ name: 'result_id', type: 'bigint' })
   resultId: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'smallint' })

@@ -1,10 +1,5 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { Database } from '@/database/database';
-import { DbJobData, DbQueue } from '@/common/queue/db-queue';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import { dbQueueOf } from '@/common/queue/db-queue-of';
 
 export const SEARCH_QUEUE = 'eligibility-search';
 
@@ -13,25 +8,12 @@ export const SEARCH_QUEUE = 'eligibility-search';
  * Batch items have a queue of their own (BatchSearchQueue), so singles never wait behind them.
  */
 @Injectable()
-export class SearchQueue extends DbQueue {
-  constructor(
-    database: Database,
-    @InjectQueue(SEARCH_QUEUE) queue: Queue<DbJobData>,
-    @InjectConfig() config: AppConfig,
-  ) {
-    super(
-      {
-        name: SEARCH_QUEUE,
-        job: 'search',
-        table: 'eligibility_requests',
-        dueColumn: 'job_due_at',
-        attemptsColumn: 'attempts',
-        pending: `status = 'processing' AND batch_id IS NULL`,
-        // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
-        leaseMs: config.insurerTimeoutMs + 30_000,
-      },
-      database,
-      queue,
-    );
-  }
-}
+export class SearchQueue extends dbQueueOf(SEARCH_QUEUE, (config) => ({
+  job: 'search',
+  table: 'eligibility_requests',
+  dueColumn: 'job_due_at',
+  attemptsColumn: 'attempts',
+  pending: `status = 'processing' AND batch_id IS NULL`,
+  // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
+  leaseMs: config.insurerTimeoutMs + 30_000,
+})) {}

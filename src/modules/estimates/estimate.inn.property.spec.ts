@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { fromMinor, toMinor } from '@/common/decimal';
-import type { BenefitItem, FlagEntry, Plan } from '@/modules/benefits/benefit.types';
+import type { BenefitItem, FlagEntry } from '@/modules/benefits/benefit.types';
 import { estimateReimbursement } from './estimate.rules';
+import { planOf, R } from './estimate.fixtures';
 
 /**
  * In network, a covered service costs the patient the plan's copayment and no more: generated
@@ -31,8 +32,6 @@ function pickInn(entries: { flag: Flag; value: string }[]): string | null {
   );
 }
 
-const R = '2027-01-01';
-
 describe('in-network estimates over generated plans', () => {
   it('never charge the patient more than the copayment for a covered service', () => {
     let covered = 0;
@@ -52,21 +51,14 @@ describe('in-network estimates over generated plans', () => {
               ? { allowance: [{ flags: ['inn'], value: (chargeCents / 100 + 10).toFixed(2) }] }
               : {}),
           };
-          const plan: Plan = {
-            insurer_state: 'inn',
-            refresh_date: R,
-            begin_date: '2026-01-01',
-            end_date: '2026-12-31',
-            flags: [],
-            items: [
-              {
-                benefit_code: 'exam',
-                refresh_date: R,
-                ...(parentCopay ? { copayment: toList(parentCopay) } : {}),
-                items: [child],
-              },
-            ],
-          };
+          const plan = planOf('inn', [
+            {
+              benefit_code: 'exam',
+              refresh_date: R,
+              ...(parentCopay ? { copayment: toList(parentCopay) } : {}),
+              items: [child],
+            },
+          ]);
           // The child's own list wins when it defines one, even without an in-network entry.
           const copay = childCopay
             ? pickInn(childCopay)

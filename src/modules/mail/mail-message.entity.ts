@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 export type MailStatus = 'queued' | 'sent' | 'failed';
 
@@ -16,10 +17,10 @@ export interface MailAttachment {
  */
 @Entity('mail_messages')
 export class MailMessage {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid', nullable: true })
+  @OwnerIdColumn('account', { nullable: true })
   accountId: string | null;
 
   /** What the mail is about, e.g. `claim_notification`. */
@@ -66,9 +67,9 @@ export class MailMessage {
   @Column({ name: 'delivered_to', type: 'text', nullable: true })
   deliveredTo: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
-  @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('sent_at', { nullable: true })
   sentAt: Date | null;
 }

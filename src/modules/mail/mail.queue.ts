@@ -1,8 +1,5 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { Database } from '@/database/database';
-import { DbJobData, DbQueue } from '@/common/queue/db-queue';
+import { dbQueueOf } from '@/common/queue/db-queue-of';
 import type { RetryPolicy } from '@/common/retry';
 
 export const MAIL_QUEUE = 'mail';
@@ -15,21 +12,12 @@ export const MAIL_RETRIES: RetryPolicy = { doublingFromMs: 5_000, maxAttempts: 1
 
 /** E-mails: one row of mail_messages each, due at `next_attempt_at` while `queued`. */
 @Injectable()
-export class MailQueue extends DbQueue {
-  constructor(database: Database, @InjectQueue(MAIL_QUEUE) queue: Queue<DbJobData>) {
-    super(
-      {
-        name: MAIL_QUEUE,
-        job: 'send',
-        table: 'mail_messages',
-        dueColumn: 'next_attempt_at',
-        attemptsColumn: 'attempts',
-        pending: `status = 'queued'`,
-        // SMTP connection, greeting and socket timeouts together, and some margin.
-        leaseMs: 90_000,
-      },
-      database,
-      queue,
-    );
-  }
-}
+export class MailQueue extends dbQueueOf(MAIL_QUEUE, () => ({
+  job: 'send',
+  table: 'mail_messages',
+  dueColumn: 'next_attempt_at',
+  attemptsColumn: 'attempts',
+  pending: `status = 'queued'`,
+  // SMTP connection, greeting and socket timeouts together, and some margin.
+  leaseMs: 90_000,
+})) {}

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
 
 export type PatientSex = 'female' | 'male' | 'other' | 'unknown';
 
@@ -17,13 +18,13 @@ export interface PatientAddress {
 @Index('patients_account_created_idx', ['accountId', 'createdAt', 'id'])
 @Index('patients_similar_idx', ['accountId', 'lastName', 'firstName', 'dob'])
 export class Patient {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
-  @Column({ name: 'location_id', type: 'uuid' })
+  @OwnerIdColumn('location')
   locationId: string;
 
   /** Public code, `PAT` + 8 Crockford base32 characters. */
@@ -62,6 +63,6 @@ export class Patient {
   accountNumber: string | null;
 
   /** Millisecond precision, so the keyset cursor (a JS Date) names a row exactly. */
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @CreatedAtColumn({ ms: true })
   createdAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, TimeColumn } from '@/database/columns';
 import type { InsurerPlanResult } from '@/modules/insurers';
 import type { EvidenceSource, FailReason, TaskState } from './task-codes';
 
@@ -27,10 +28,10 @@ export interface TaskHistoryEntry {
  */
 @Entity('verification_tasks')
 export class VerificationTask {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ name: 'request_id', type: 'bigint' })
@@ -42,7 +43,7 @@ export class VerificationTask {
   @Column({ type: 'varchar', length: 12 })
   state: TaskState;
 
-  @Column({ name: 'due_by', type: 'timestamptz', precision: 3 })
+  @TimeColumn('due_by', { ms: true })
   dueBy: Date;
 
   @Column({ name: 'lease_holder', type: 'varchar', length: 100, nullable: true })
@@ -51,7 +52,7 @@ export class VerificationTask {
   @Column({ name: 'lease_holder_name', type: 'varchar', length: 200, nullable: true })
   leaseHolderName: string | null;
 
-  @Column({ name: 'lease_until', type: 'timestamptz', precision: 3, nullable: true })
+  @TimeColumn('lease_until', { ms: true, nullable: true })
   leaseUntil: Date | null;
 
   /** The plans the verifier gave, as the search stores them (InsurerPlanResult). */
@@ -71,12 +72,12 @@ export class VerificationTask {
   @Column({ type: 'jsonb' })
   history: TaskHistoryEntry[];
 
-  @Column({ name: 'overdue_notified_at', type: 'timestamptz', precision: 3, nullable: true })
+  @TimeColumn('overdue_notified_at', { ms: true, nullable: true })
   overdueNotifiedAt: Date | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @TimeColumn('created_at', { ms: true })
   createdAt: Date;
 
-  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  @TimeColumn('updated_at', { ms: true })
   updatedAt: Date;
 }

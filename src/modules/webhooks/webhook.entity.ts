@@ -1,10 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
 import type { WebhookTopic } from './webhook-topics';
 
 export { WEBHOOK_TOPICS, type WebhookTopic } from './webhook-topics';
@@ -15,10 +10,10 @@ export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 /** An account's endpoint that receives eligibility results. */
 @Entity('webhooks')
 export class Webhook {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'text' })
@@ -40,7 +35,7 @@ export class Webhook {
   @Column({ type: 'text', array: true, default: () => "'{eligibility}'" })
   events: WebhookTopic[];
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAtColumn()
   createdAt: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
@@ -50,13 +45,13 @@ export class Webhook {
 /** One result sent to one webhook: the body is fixed at creation, so every attempt sends the same bytes. */
 @Entity('webhook_deliveries')
 export class WebhookDelivery {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
   @Column({ name: 'webhook_id', type: 'uuid' })
   webhookId: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ type: 'varchar', length: 64 })
@@ -84,14 +79,14 @@ export class WebhookDelivery {
   @Column({ name: 'attempt_count', type: 'integer', default: 0 })
   attemptCount: number;
 
-  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('next_attempt_at', { nullable: true })
   nextAttemptAt: Date | null;
 
   /** Millisecond precision (the column's type); the keyset paginator's cursor is exact at any. */
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @CreatedAtColumn({ ms: true })
   createdAt: Date;
 
-  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  @TimeColumn('completed_at', { nullable: true })
   completedAt: Date | null;
 }
 
@@ -103,7 +98,7 @@ export class WebhookAttempt {
   @Column({ name: 'delivery_id', type: 'uuid' })
   deliveryId: string;
 
-  @Column({ name: 'started_at', type: 'timestamptz' })
+  @TimeColumn('started_at')
   startedAt: Date;
 
   @Column({ name: 'status_code', type: 'integer', nullable: true })

@@ -12,6 +12,7 @@ import {
 } from '@/common/validation/fields';
 import { RequestRules } from '@/common/validation/request-rules';
 import { RenderingProviderDto } from '@/modules/accounts';
+import { ProcedureCodesField } from '@/modules/benefits';
 import { unknownClaimInsurerOfBody } from '../insurer-codes';
 import {
   DOB_MIN,
@@ -27,8 +28,6 @@ import {
 export const MAX_SERVICES = 6;
 export const METADATA_MAX_BYTES = 16 * 1024;
 
-/** A CPT or HCPCS code (92014, V2100), optionally with modifiers (V2020-RT), or a bare modifier. */
-export const PROCEDURE_CODE = /^[A-Za-z0-9]{2,5}(?:-[A-Za-z0-9]{2}){0,4}$/;
 /** ICD-10-CM: letter, digit, alphanumeric, then optionally a dot and 1–4 more (H52.13). */
 export const ICD10_CODE = /^[A-Za-z][0-9][0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?$/;
 
@@ -119,16 +118,9 @@ export class ClaimPrimaryMemberDto extends ClaimPersonDto {
 }
 
 export class ClaimServiceDto {
-  @StringListField({
-    required: true,
-    minItems: 1,
-    maxItems: 5,
-    itemMaxLength: 20,
-    itemPattern: PROCEDURE_CODE,
-    itemPatternMessage: 'Enter a CPT or HCPCS code (for example 92014 or V2100).',
-    example: ['92014'],
-    description: 'CPT/HCPCS procedure codes (upper-cased): exam 92014, lenses V2100, frame V2020.',
-  })
+  @ProcedureCodesField(
+    'CPT/HCPCS procedure codes (upper-cased): exam 92014, lenses V2100, frame V2020.',
+  )
   codes: string[];
 
   @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '2026-11-14' })

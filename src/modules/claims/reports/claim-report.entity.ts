@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
 
 export type ClaimReportSource = 'upload' | 'poller' | 'submission';
 export type ClaimReportType = '999' | 'TA1' | '277' | '835';
@@ -10,11 +11,11 @@ export type ClaimReportType = '999' | 'TA1' | '277' | '835';
  */
 @Entity('claim_reports')
 export class ClaimReport {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
   /** The uploading account; null for a report polled from the clearinghouse (any account's). */
-  @Column({ name: 'account_id', type: 'uuid', nullable: true })
+  @OwnerIdColumn('account', { nullable: true })
   accountId: string | null;
 
   @Column({ type: 'varchar', length: 12 })
@@ -42,6 +43,6 @@ export class ClaimReport {
   @Column({ type: 'jsonb', default: () => "'[]'" })
   warnings: string[];
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @CreatedAtColumn({ ms: true })
   createdAt: Date;
 }

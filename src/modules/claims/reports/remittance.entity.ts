@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
 import type { RemittanceAdjustment, RemittanceRemark } from '../claim.entity';
 
 /** One CLP of a remittance, as `GET .../remittances/{id}/` answers it. */
@@ -32,10 +33,10 @@ export interface ProviderAdjustmentEntry {
 /** An 835 payment (docs/api.md, Claim reports and remittances): stored once per (account, payer, TRN02). */
 @Entity('remittances')
 export class Remittance {
-  @PrimaryGeneratedColumn('uuid')
+  @UuidIdColumn()
   id: string;
 
-  @Column({ name: 'account_id', type: 'uuid' })
+  @OwnerIdColumn('account')
   accountId: string;
 
   @Column({ name: 'report_id', type: 'uuid' })
@@ -71,6 +72,6 @@ export class Remittance {
   @Column({ name: 'claims_unmatched', type: 'integer' })
   claimsUnmatched: number;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  @CreatedAtColumn({ ms: true })
   createdAt: Date;
 }

@@ -161,17 +161,20 @@ class ResultBase {
   verification?: VerificationRefDoc;
 }
 
+/** `results` of both versions: only the entries' shape differs. */
+const RESULTS_DESCRIPTION =
+  'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
+  'request is `complete` as soon as every insurer has answered or failed and at least one ' +
+  'answered: the plans of all insurers that answered are listed together, and an insurer ' +
+  'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
+  'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
+  'failed; the result does not say which.';
+
 export class EligibilityResultV1 extends ResultBase {
   @ApiProperty({
     type: [ResultEntryV1],
     nullable: true,
-    description:
-      'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
-      'request is `complete` as soon as every insurer has answered or failed and at least one ' +
-      'answered: the plans of all insurers that answered are listed together, and an insurer ' +
-      'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
-      'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
-      'failed; the result does not say which.',
+    description: RESULTS_DESCRIPTION,
   })
   results: ResultEntryV1[] | null;
 }
@@ -180,13 +183,7 @@ export class EligibilityResultV2 extends ResultBase {
   @ApiProperty({
     type: [ResultEntryV2],
     nullable: true,
-    description:
-      'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
-      'request is `complete` as soon as every insurer has answered or failed and at least one ' +
-      'answered: the plans of all insurers that answered are listed together, and an insurer ' +
-      'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
-      'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
-      'failed; the result does not say which.',
+    description: RESULTS_DESCRIPTION,
   })
   results: ResultEntryV2[] | null;
 }

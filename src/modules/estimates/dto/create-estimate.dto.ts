@@ -4,31 +4,19 @@ import {
   NestedField,
   NestedListField,
   StringField,
-  StringListField,
 } from '@/common/validation/fields';
-import { EstimatePlanDto } from '@/modules/benefits';
+import { EstimatePlanDto, ProcedureCodesField } from '@/modules/benefits';
 
 export const MAX_ESTIMATE_SERVICES = 20;
 export const MAX_SERVICE_QUANTITY = 999;
 
-/** A CPT or HCPCS code (92014, V2100), optionally with modifiers (V2020-RT). */
-const PROCEDURE_CODE = /^[A-Za-z0-9]{2,5}(?:-[A-Za-z0-9]{2}){0,4}$/;
-
 export class EstimateServiceDto {
-  @StringListField({
-    required: true,
-    minItems: 1,
-    maxItems: 5,
-    itemMaxLength: 20,
-    itemPattern: PROCEDURE_CODE,
-    itemPatternMessage: 'Enter a CPT or HCPCS code (for example 92014 or V2100).',
-    example: ['92014'],
-    description:
-      'CPT/HCPCS codes. Without `benefit_code`, the first code the service-code table knows names ' +
+  @ProcedureCodesField(
+    'CPT/HCPCS codes. Without `benefit_code`, the first code the service-code table knows names ' +
       'the benefit (92002–92014 exam, 92310–92317 contact-lens fitting, V2020/V2025 frames, ' +
       'V2100–V2499 and V2781 spectacle lenses by type, V2700–V2799 lens options, V2500–V2599 ' +
       'contact lenses); a line none of whose codes maps is reimbursed 0 with a note.',
-  })
+  )
   codes: string[];
 
   @StringField({

@@ -1,23 +1,8 @@
-import { aaa271, HEADER_TO_SUBSCRIBER, transaction271 } from '../../../../test/x12/fixtures';
+import { aaa271, jane271, transaction271 } from '../../../../test/x12/fixtures';
+import { answer271 } from '../../../../test/x12/mapped271';
 import { read271 } from '@/modules/x12/x271.reader';
 import { classifyAaa } from './aaa-codes';
-import { Answer271, benefitValidationNotes, map271 } from './x271-result.mapper';
-
-const options = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
-
-function map(text: string): Answer271 {
-  return map271(read271(text), options);
-}
-
-/** A 271 for Jane Doe with the given 2100C/2110C segments after her NM1. */
-function jane(segments: string[]): string {
-  return transaction271([
-    ...HEADER_TO_SUBSCRIBER,
-    'NM1*IL*1*DOE*JANE****MI*DV1234567~',
-    'DMG*D8*19800115*F~',
-    ...segments,
-  ]);
-}
+import { benefitValidationNotes } from './x271-result.mapper';
 
 describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
   it.each([
@@ -32,12 +17,12 @@ describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
     ['2100C', '15', 'unexpected', 'C'],
     ['2100C', '77', 'unexpected', 'C'],
   ] as const)('AAA in %s with reason %s → %s', (loop, reason, kind, followUp) => {
-    const answer = map(aaa271(loop, reason, followUp));
+    const answer = answer271(aaa271(loop, reason, followUp));
     expect(answer).toMatchObject({ kind, aaaCodes: [reason] });
   });
 
   it('says where and why in words', () => {
-    expect(map(aaa271('2100C', '75', 'C'))).toEqual({
+    expect(answer271(aaa271('2100C', '75', 'C'))).toEqual({
       kind: 'not_found',
       aaaCodes: ['75'],
       reason: 'the payer answered AAA 75 (subscriber/insured not found) in 2100C',
@@ -46,14 +31,14 @@ describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
 
   it('an AAA in a 2110C loop concerns that line only: the plan stays, the words become a comment (docs/api.md, Real insurers)', () => {
     // A payer asked for 30^AL^AN^AM answers the frames line with 53 and the rest normally.
-    const text = jane([
+    const text = jane271([
       'EB*1*IND*30^AL**VISION PLUS~',
       'EB*B*IND*AN***27*10*****Y~',
       'EB*1*IND*AM~',
       'AAA*N**53*C~',
       'EB*F*IND*AO***23*100*****Y~',
     ]);
-    const answer = map(text);
+    const answer = answer271(text);
     expect(answer.kind).toBe('found');
     if (answer.kind !== 'found') return;
     const [plan] = answer.plans;
@@ -70,7 +55,7 @@ describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
   });
 
   it('an AAA in 2110C does not decide the outcome even when it is a retry reason', () => {
-    const answer = map(jane(['EB*1*IND*30~', 'EB*1*IND*AL~', 'AAA*Y**42*R~']));
+    const answer = answer271(jane271(['EB*1*IND*30~', 'EB*1*IND*AL~', 'AAA*Y**42*R~']));
     expect(answer.kind).toBe('found');
   });
 
@@ -88,7 +73,7 @@ describe('AAA codes decide the outcome (docs/api.md, Real insurers)', () => {
       'HL*1**20*1~',
       'NM1*PR*2*DAVIS VISION*****PI*QKZWY~',
     ]);
-    expect(map(text)).toEqual({
+    expect(answer271(text)).toEqual({
       kind: 'unexpected',
       aaaCodes: [],
       reason: 'the 271 has no subscriber and no AAA reason',

@@ -1,36 +1,16 @@
-import { HEADER_TO_SUBSCRIBER, inactive271, transaction271 } from '../../../../test/x12/fixtures';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
-import { read271 } from '@/modules/x12/x271.reader';
+import {
+  HEADER_TO_SUBSCRIBER,
+  inactive271,
+  jane271,
+  transaction271,
+} from '../../../../test/x12/fixtures';
+import { plans271 } from '../../../../test/x12/mapped271';
 import { percentOf } from './benefit-tree';
-import { Answer271, map271 } from './x271-result.mapper';
-
-const options = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
-
-function map(text: string): Answer271 {
-  return map271(read271(text), options);
-}
-
-function plans(text: string): InsurerPlanResult[] {
-  const answer = map(text);
-  if (answer.kind !== 'found')
-    throw new Error(`expected plans, got ${answer.kind}: ${answer.reason}`);
-  return answer.plans;
-}
-
-/** A 271 for Jane Doe with the given 2100C/2110C segments after her NM1. */
-function jane(segments: string[]): string {
-  return transaction271([
-    ...HEADER_TO_SUBSCRIBER,
-    'NM1*IL*1*DOE*JANE****MI*DV1234567~',
-    'DMG*D8*19800115*F~',
-    ...segments,
-  ]);
-}
 
 describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   describe('benefits the 271 does not state stay absent', () => {
     it('an active plan with no benefit lines has no items and no lists', () => {
-      const [plan] = plans(jane(['EB*1*IND*30~']));
+      const [plan] = plans271(jane271(['EB*1*IND*30~']));
       expect(plan.persons[0].plan).toEqual({
         insurer_state: 'inn',
         items: [],
@@ -42,7 +22,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('a covered service type without values is an item without lists', () => {
-      const [plan] = plans(jane(['EB*1*IND*AL^AM~', 'MSG*FRAMES FROM THE PLAN COLLECTION~']));
+      const [plan] = plans271(jane271(['EB*1*IND*AL^AM~', 'MSG*FRAMES FROM THE PLAN COLLECTION~']));
       expect(plan.persons[0].plan.items).toEqual([
         {
           benefit_code: 'materials',
@@ -60,8 +40,8 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('leaves out lines of unmapped service types, procedures and periods', () => {
-      const [plan] = plans(
-        jane([
+      const [plan] = plans271(
+        jane271([
           'EB*1*IND*30~',
           'EB*B*IND*BR***27*15*****Y~',
           'EB*F*IND*BR***23*60*****N*HC:99213~',
@@ -73,8 +53,8 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('a lens add-on code goes to its option under spectacle lenses, a progressive code to its own item', () => {
-      const [plan] = plans(
-        jane(['EB*B*IND*AO***27*45*****Y*HC:V2750~', 'EB*B*IND*AO***27*65*****Y*HC:V2781~']),
+      const [plan] = plans271(
+        jane271(['EB*B*IND*AO***27*45*****Y*HC:V2750~', 'EB*B*IND*AO***27*65*****Y*HC:V2781~']),
       );
       const [materials] = plan.persons[0].plan.items;
       const lenses = materials.items?.[0];
@@ -101,8 +81,8 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   });
 
   it('keeps in-network, out-of-network and both-network copays of one service type apart', () => {
-    const [plan] = plans(
-      jane([
+    const [plan] = plans271(
+      jane271([
         'EB*1*IND*30~',
         'EB*B*IND*AN***27*10*****Y~',
         'EB*B*IND*AN***27*35*****N~',
@@ -126,7 +106,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
 
   describe('plan status, dates and persons', () => {
     it('an inactive subscriber: EB*6, its DTP*307 range is the inquiry date, not the plan dates (docs/api.md, Real insurers), payer name as plan name', () => {
-      const [plan] = plans(inactive271());
+      const [plan] = plans271(inactive271());
       const { persons, ...fields } = plan;
       expect(fields).toEqual({
         status: 'inactive',
@@ -144,7 +124,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('a 271 without a coverage line is unavailable, not active', () => {
-      const [plan] = plans(jane(['EB*B*IND*AN***27*10*****Y~']));
+      const [plan] = plans271(jane271(['EB*B*IND*AN***27*10*****Y~']));
       expect(plan).toMatchObject({ status: 'unavailable', planIsActive: false });
       expect(plan.persons[0].isActive).toBeNull();
     });
@@ -164,7 +144,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
         'NM1*03*1*DOE*ANNA~',
         'INS*N*19~',
       ]);
-      const [plan] = plans(text);
+      const [plan] = plans271(text);
       expect(plan.planName).toBe('GOLD VISION');
       expect(plan.persons.map((p) => [p.firstName, p.type, p.memberId, p.dob])).toEqual([
         ['JANE', 'self', 'DV1234567', '1980-01-15'],
@@ -176,7 +156,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
 
     it('uses the DOB asked about when the 271 has no DMG for the subscriber', () => {
       const text = transaction271([...HEADER_TO_SUBSCRIBER, 'NM1*IL*1*DOE*JANE~', 'EB*1*IND*30~']);
-      expect(plans(text)[0].persons[0]).toMatchObject({ dob: '1980-01-15', memberId: null });
+      expect(plans271(text)[0].persons[0]).toMatchObject({ dob: '1980-01-15', memberId: null });
     });
   });
 

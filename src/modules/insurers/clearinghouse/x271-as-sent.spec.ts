@@ -1,10 +1,9 @@
-import { HEADER_TO_SUBSCRIBER, transaction271 } from '../../../../test/x12/fixtures';
+import { jane271 } from '../../../../test/x12/fixtures';
+import { plans271 } from '../../../../test/x12/mapped271';
 import { serializePlan, serializePlanJson } from '@/modules/benefits/benefit.serializer';
 import type { BenefitItem, Plan } from '@/modules/benefits/benefit.types';
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
-import { read271 } from '@/modules/x12/x271.reader';
 import { subtractDecimal } from './benefit-tree';
-import { map271 } from './x271-result.mapper';
 
 /**
  * docs/api.md, Real insurers, one rule per test, on 271s shaped like the implementation guide's examples and
@@ -12,22 +11,8 @@ import { map271 } from './x271-result.mapper';
  * plans, vision carved out of a medical plan).
  */
 
-const options = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
-
 function plan(segments: string[]): InsurerPlanResult {
-  const answer = map271(
-    read271(
-      transaction271([
-        ...HEADER_TO_SUBSCRIBER,
-        'NM1*IL*1*DOE*JANE****MI*DV1234567~',
-        'DMG*D8*19800115*F~',
-        ...segments,
-      ]),
-    ),
-    options,
-  );
-  if (answer.kind !== 'found') throw new Error(`expected plans, got ${answer.kind}`);
-  return answer.plans[0];
+  return plans271(jane271(segments))[0];
 }
 
 function tree(segments: string[]): Plan {

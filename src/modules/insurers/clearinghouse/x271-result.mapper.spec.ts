@@ -1,31 +1,16 @@
 import { found271 } from '../../../../test/x12/fixtures';
+import { plans271 } from '../../../../test/x12/mapped271';
 import { serializePlan } from '@/modules/benefits/benefit.serializer';
 import type { Plan } from '@/modules/benefits/benefit.types';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
-import { read271 } from '@/modules/x12/x271.reader';
-import { Answer271, map271 } from './x271-result.mapper';
-
-const options = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
-
-function map(text: string): Answer271 {
-  return map271(read271(text), options);
-}
-
-function plans(text: string): InsurerPlanResult[] {
-  const answer = map(text);
-  if (answer.kind !== 'found')
-    throw new Error(`expected plans, got ${answer.kind}: ${answer.reason}`);
-  return answer.plans;
-}
 
 const R = '2027-01-01';
 
 describe('271 → result mapper: a found subscriber with a dependent', () => {
-  const [plan] = plans(found271());
+  const [plan] = plans271(found271());
   const [subscriber, dependent] = plan.persons;
 
   it('makes one plan from the subscriber loop', () => {
-    expect(plans(found271())).toHaveLength(1);
+    expect(plans271(found271())).toHaveLength(1);
     const { persons: _persons, ...fields } = plan;
     expect(fields).toEqual({
       status: 'active',
