@@ -3,10 +3,21 @@
  * service-level specs (test/service) that call services with their real repositories against
  * PostgreSQL and Redis, without HTTP. `e2e`: the real AppModule over HTTP.
  */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+    target: 'es2023',
+    keepClassNames: true,
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
 const common = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
 };
 
