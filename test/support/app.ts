@@ -1,14 +1,16 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModule } from '@nestjs/testing';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { AppModule } from '@/app.module';
 import { configureApp, createHttpAdapter } from '@/app.setup';
 import { APP_CONFIG } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { migrateDatabase } from '@/database/data-source';
 import { checkAnswersAgainstOpenApi } from './openapi-responses';
+import { resetState } from './state';
+
+// Without AppModule: module medium tests (test/support/module.ts) reset the state too.
+export { flushRedisPrefix, resetState } from './state';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -80,50 +82,6 @@ async function compile(
     .useValue(config)
     .compile();
   return { config, moduleRef };
-}
-
-/**
- * Creates the worker's database when missing, migrates it, and empties every table and queue
- * (on DATABASE_MIGRATION_URL when set: direct to PostgreSQL, past the pooler of `test:pooler`).
- */
-export async function resetState(config: AppConfig): Promise<void> {
-  await migrateDatabase(config);
-  const db = new Client({ connectionString: config.databaseMigrationUrl });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ tablename: string }>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'typeorm_migrations'",
-    );
-    if (rows.length > 0) {
-      await db.query(
-        `TRUNCATE ${rows.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`,
-      );
-    }
-  } finally {
-    await db.end();
-  }
-  await flushRedisPrefix(config);
-}
-
-export async function flushRedisPrefix(config: AppConfig): Promise<void> {
-  const redis = new Redis(config.redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(
-        cursor,
-        'MATCH',
-        `${config.redisPrefix}:*`,
-        'COUNT',
-        1000,
-      );
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** A free local port (for an app whose PUBLIC_URL must name its own port). */

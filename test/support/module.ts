@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BullModule } from '@nestjs/bull';
+import type { Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import { Test, TestingModule } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { QueueModule } from '@/common/queue/queue.module';
+import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
+import { AppConfig, loadConfig } from '@/config/env';
+import { buildDataSourceOptions } from '@/database/data-source';
+import { DatabaseModule } from '@/database/database.module';
+import { RedisModule } from '@/modules/redis';
+import { resetState } from './state';
+
+export interface ModuleContext {
+  /** The booted module's providers (`ctx.get(MailService)`), without an HTTP server. */
+  ctx: TestingModule;
+  config: AppConfig;
+  /** The data source, for reading and preparing rows in SQL. */
+  db: DataSource;
+  /** The application's modules (src/modules/<name>/*.module.ts) that booted, by class name, sorted. */
+  booted: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The module medium tier (README, Development; jest.config.js): one feature module booted alone
+ * on the shared infrastructure every module stands on, as AppModule gives it (the validated
+ * config, TypeORM with the entities the booted modules register, `Database`, Redis, Bull and the
+ * queue machinery), against the worker's database, migrated and emptied (test/support/state.ts).
+ * Nothing else of the application loads: not AppModule, not the composition root's entity list;
+ * Nest boots what the module imports, and `booted` names it. ROLE defaults to `api`: no queue
+ * worker or maintenance loop runs behind the test's back.
+ */
+export async function bootModule(
+  feature: Type<unknown>,
+  options: { env?: Record<string, string> } = {},
+): Promise<ModuleContext> {
+  const config = loadConfig({ ...process.env, ROLE: 'api', ...options.env });
+  await resetState(config);
+  const ctx = await Test.createTestingModule({
+    imports: [
+      AppConfigModule,
+      TypeOrmModule.forRootAsync({
+        inject: [APP_CONFIG],
+        useFactory: (c: AppConfig) => ({ ...buildDataSourceOptions(c), autoLoadEntities: true }),
+      }),
+      DatabaseModule,
+      RedisModule,
+      BullModule.forRootAsync({
+        inject: [APP_CONFIG],
+        useFactory: (c: AppConfig) => ({ url: c.redisUrl, prefix: `${c.redisPrefix}:bull` }),
+      }),
+      QueueModule,
+      feature,
+    ],
+  })
+    .overrideProvider(APP_CONFIG)
+    .useValue(config)
+    .compile();
+  await ctx.init();
+  const names = new Set([...ctx.get(ModulesContainer).values()].map((m) => m.metatype.name));
+  const booted = applicationModules().filter(
+    (name) => names.has(name) && name !== RedisModule.name,
+  );
+  return { ctx, config, db: ctx.get(DataSource), booted, close: () => ctx.close() };
+}
+
+/** The class names of the application's own modules, read from src/modules/<name>/*.module.ts. */
+function applicationModules(): string[] {
+  const root = join(__dirname, '../../src/modules');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) =>
+      readdirSync(join(root, d.name))
+        .filter((f) => f.endsWith('.module.ts'))
+        .flatMap((f) =>
+          [
+            ...readFileSync(join(root, d.name, f), 'utf8').matchAll(/export class (\w+Module)\b/g),
+          ].map((m) => m[1]),
+        ),
+    )
+    .sort();
+}
