@@ -10,8 +10,11 @@
  * `e2e` (npm run test:e2e): the real AppModule over HTTP. `npm test` runs both; CI (.ci/run) runs
  * the fast tier on Node.js 22 as well.
  *
- * TypeScript is compiled by SWC (@swc/jest), without type checking (`npm run check` does that):
- * legacy decorators with their metadata as tsc emits it, which Nest's injection reads.
+ * The fast tier's TypeScript is compiled by SWC (@swc/jest), without type checking (`npm run
+ * check` does that): legacy decorators with their metadata as tsc emits it, which Nest's
+ * injection reads. The e2e tier keeps ts-jest (isolated modules, tsconfig.jest.json): its specs
+ * spy on functions a module exports (jest.spyOn on the module object), which SWC's CommonJS
+ * exports, defined as fixed getters, refuse.
  */
 const swc = {
   jsc: {
@@ -53,6 +56,7 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
+      transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/support/env.ts'],
       // Every answer the e2e tests receive is checked against the OpenAPI document.
