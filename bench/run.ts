@@ -143,10 +143,21 @@ async function build(): Promise<string> {
     }),
   );
   // (nest wants the tsconfig path relative to the workspace.)
-  const relative = join('node_modules', '.cache', 'vision-bench', 'tsconfig.build.json');
+  const privateDir = join('node_modules', '.cache', 'vision-bench');
+  const relative = join(privateDir, 'tsconfig.build.json');
+  // nest-cli.json's assets (views, stylesheets, the CMS-1500 fonts) copied into the private
+  // build too: the service refuses to start without its views.
+  const cli = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as {
+    compilerOptions: { tsConfigPath?: string; assets?: { outDir?: string }[] };
+  };
+  cli.compilerOptions.tsConfigPath = relative;
+  for (const asset of cli.compilerOptions.assets ?? [])
+    asset.outDir = join(privateDir, 'dist', 'src');
+  const cliConfig = join(privateDir, 'nest-cli.json');
+  await writeFile(join(ROOT, cliConfig), JSON.stringify(cli));
   await run(
     process.execPath,
-    [require.resolve('@nestjs/cli/bin/nest.js'), 'build', '-p', relative],
+    [require.resolve('@nestjs/cli/bin/nest.js'), 'build', '-c', cliConfig, '-p', relative],
     {
       cwd: ROOT,
       timeoutMs: 180_000,
