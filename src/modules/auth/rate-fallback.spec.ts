@@ -33,12 +33,18 @@ describe('RateLimiter with a Redis that does not answer', () => {
   }
 
   it('waits at most REDIS_WAIT_MS once, then decides at once by the per-process bound', async () => {
+    // The test's own clock: the wait is measured in the limiter's timers, not in wall time.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     const { redis, calls } = fakeRedis(() => new Promise(() => undefined));
     const limiter = new RateLimiter(config, redis);
     try {
-      const started = Date.now();
-      expect(await limiter.take('k')).toEqual({ allowed: true });
-      expect(Date.now() - started).toBeLessThan(REDIS_WAIT_MS + 150);
+      let answer: unknown;
+      const first = Promise.resolve(limiter.take('k')).then((a) => (answer = a));
+      await jest.advanceTimersByTimeAsync(REDIS_WAIT_MS - 1);
+      expect(answer).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1);
+      await first;
+      expect(answer).toEqual({ allowed: true });
       expect(limiter.redisDown()).toBe(true);
       // Synchronous answers now: the bound of 3 (one spent above), then 429.
       expect(limiter.take('k')).toEqual({ allowed: true });
@@ -46,6 +52,7 @@ describe('RateLimiter with a Redis that does not answer', () => {
       expect(limiter.take('k')).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number) });
       expect(calls()).toBe(1);
     } finally {
+      jest.useRealTimers();
       await limiter.onModuleDestroy();
     }
   });
