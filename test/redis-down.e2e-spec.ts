@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
+import { ENQUEUE_TIMEOUT_MS } from '@/common/queue/db-queue';
 import { loadConfig } from '@/config/env';
 import { createTestApp, resetState, TestApp } from './support/app';
 import { DEMO, patient, waitForResult } from './support/eligibility';
@@ -40,7 +41,8 @@ describe('Redis down (docs/architecture.md, Behind a connection pooler)', () => 
       .set(account.auth)
       .send({ insurer_code: DEMO, patient: patient() });
     expect(res.status).toBe(201);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Answered before a Bull enqueue could even have timed out: nothing waited for Redis.
+    expect(Date.now() - started).toBeLessThan(ENQUEUE_TIMEOUT_MS);
     const result = await waitForResult(t.app, account.auth, res.body.request_uid as string);
     expect(result.status).toBe('complete');
     // Several at once: each accepted, none waits for the Bull enqueue's timeout.
@@ -55,7 +57,7 @@ describe('Redis down (docs/architecture.md, Behind a connection pooler)', () => 
       }),
     );
     expect(many.map((m) => m.status)).toEqual(Array(10).fill(201));
-    expect(Math.max(...many.map((m) => m.ms))).toBeLessThan(2_000);
+    expect(Math.max(...many.map((m) => m.ms))).toBeLessThan(ENQUEUE_TIMEOUT_MS);
   });
 
   it('still answers 429 past the per-process bound (RATE_LIMIT_FALLBACK_PER_MINUTE)', async () => {

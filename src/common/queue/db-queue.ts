@@ -13,7 +13,8 @@ import { QueueSql } from './queue-sql';
 export type { DbJobData, DbQueueSpec } from './db-queue-spec';
 export { type JobTag, jobId, tags } from './job-id';
 
-const ENQUEUE_TIMEOUT_MS = 3_000;
+/** How long an enqueue may wait for Bull before the row is left to the sweep (it stays due). */
+export const ENQUEUE_TIMEOUT_MS = 3_000;
 /** After an enqueue failed, further enqueues are skipped (rows stay due) for this long. */
 const ENQUEUE_RETRY_MS = 3_000;
 
