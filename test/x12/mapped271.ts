@@ -1,6 +1,8 @@
 import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
 import { type Answer271, map271 } from '@/modules/insurers/clearinghouse/x271-result.mapper';
 import { read271 } from '@/modules/x12/x271.reader';
+import type { Plan } from '@/modules/benefits/benefit.types';
+import { jane271 } from './fixtures';
 
 /** The mapper's options in the 271 specs: asked on 2026-03-15 about someone born 1980-01-15. */
 export const MAP271_OPTIONS = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
@@ -16,4 +18,14 @@ export function plans271(text: string): InsurerPlanResult[] {
   if (answer.kind !== 'found')
     throw new Error(`expected plans, got ${answer.kind}: ${answer.reason}`);
   return answer.plans;
+}
+
+/** The plan of Jane Doe's 271 (jane271) with these segments after her 2100C. */
+export function janePlan(segments: string[]): InsurerPlanResult {
+  return plans271(jane271(segments))[0];
+}
+
+/** The benefit tree that plan gives Jane. */
+export function janeTree(segments: string[]): Plan {
+  return janePlan(segments).persons[0].plan;
 }
