@@ -7,14 +7,14 @@ import { jane271 } from './fixtures';
 /** The mapper's options in the 271 specs: asked on 2026-03-15 about someone born 1980-01-15. */
 export const MAP271_OPTIONS = { inquiryDate: '2026-03-15', queryDob: '1980-01-15' };
 
-/** A 271's text read and mapped with MAP271_OPTIONS. */
-export function answer271(text: string): Answer271 {
-  return map271(read271(text), MAP271_OPTIONS);
+/** A 271's text read and mapped (with MAP271_OPTIONS unless told). */
+export function answer271(text: string, options = MAP271_OPTIONS): Answer271 {
+  return map271(read271(text), options);
 }
 
 /** The plans of a 271 that found its subscriber; any other answer fails the test. */
-export function plans271(text: string): InsurerPlanResult[] {
-  const answer = answer271(text);
+export function plans271(text: string, options = MAP271_OPTIONS): InsurerPlanResult[] {
+  const answer = answer271(text, options);
   if (answer.kind !== 'found')
     throw new Error(`expected plans, got ${answer.kind}: ${answer.reason}`);
   return answer.plans;
