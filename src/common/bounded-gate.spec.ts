@@ -1,17 +1,7 @@
+import { type Deferred, deferred } from '../../test/support/deferred';
 import { BoundedGate } from './bounded-gate';
 
 class Busy extends Error {}
-
-/** A task that finishes when the test says so. */
-function deferred() {
-  let finish!: () => void;
-  let fail!: (e: Error) => void;
-  const done = new Promise<void>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  return { done, finish, fail };
-}
 
 const flush = () => new Promise((r) => setImmediate(r));
 
@@ -24,7 +14,7 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
       const gate = new BoundedGate(2, 4);
       let running = 0;
       let peak = 0;
-      const open: ReturnType<typeof deferred>[] = [];
+      const open: Deferred[] = [];
       const outcomes: Promise<string>[] = [];
       for (let step = 0; step < 60; step++) {
         if (next() < 0.6 || open.length === 0) {
@@ -37,7 +27,7 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
                 peak = Math.max(peak, running);
                 open.push(task);
                 try {
-                  await task.done;
+                  await task.promise;
                 } finally {
                   running--;
                 }
@@ -55,15 +45,15 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
           if (full) await expect(outcome).resolves.toBe('busy');
         } else {
           const task = open.splice(Math.floor(next() * open.length), 1)[0];
-          if (next() < 0.3) task.fail(new Error('scrypt failed'));
-          else task.finish();
+          if (next() < 0.3) task.reject(new Error('scrypt failed'));
+          else task.resolve();
         }
         await flush();
         expect(running).toBeLessThanOrEqual(2);
         expect(gate.load.waiting).toBeLessThanOrEqual(4);
       }
       while (open.length > 0 || gate.load.running > 0) {
-        open.splice(0).forEach((t) => t.finish());
+        open.splice(0).forEach((t) => t.resolve());
         await flush();
       }
       await Promise.all(outcomes);
@@ -77,7 +67,7 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
     const order: string[] = [];
     const first = deferred();
     const a = gate.run(
-      () => first.done,
+      () => first.promise,
       () => new Busy(),
     );
     const b = gate.run(
@@ -94,7 +84,7 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
         () => new Busy(),
       ),
     ).rejects.toBeInstanceOf(Busy);
-    first.fail(new Error('boom'));
+    first.reject(new Error('boom'));
     await expect(a).rejects.toThrow('boom');
     await Promise.all([b, c]);
     expect(order).toEqual(['b', 'c']);

@@ -1,19 +1,10 @@
+import { type Deferred, deferred } from '../../test/support/deferred';
 import { GroupCommit } from './group-commit';
 
 describe('GroupCommit', () => {
-  function deferred() {
-    let resolve!: () => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  }
-
   it('writes a lone item at once, and what arrives meanwhile together in the next write', async () => {
     const writes: number[][] = [];
-    const pending: ReturnType<typeof deferred>[] = [];
+    const pending: Deferred[] = [];
     const g = new GroupCommit<number>(
       (items) => {
         writes.push(items);

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '@/config/env';
-import { buildDataSourceOptions } from './data-source';
+import type { DataSource } from 'typeorm';
+import { postgresDataSource } from '../../test/support/postgres-source';
 import { afterCommit, Database, managerOf, type Tx } from './database';
 
 /**
@@ -16,14 +15,7 @@ describe('Tx.afterCommit on PostgreSQL', () => {
   let logged: jest.SpyInstance;
 
   beforeAll(async () => {
-    const config = loadConfig(process.env);
-    const url = new URL(config.databaseMigrationUrl);
-    url.pathname = '/postgres';
-    db = new DataSource({
-      ...buildDataSourceOptions({ ...config, databaseUrl: url.toString(), databasePoolSize: 3 }),
-      entities: [],
-      migrations: [],
-    });
+    db = postgresDataSource(3);
     await db.initialize();
     database = new Database(db);
   });

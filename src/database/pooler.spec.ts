@@ -1,4 +1,5 @@
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { postgresDataSource } from '../../test/support/postgres-source';
 import { loadConfig } from '@/config/env';
 import { buildDataSourceOptions } from './data-source';
 import { queryPrepared } from './pg-pool';
@@ -58,14 +59,7 @@ describe('PoolerClient on PostgreSQL', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    const config = loadConfig({ ...process.env, DATABASE_POOLER: 'transaction' });
-    const url = new URL(config.databaseMigrationUrl);
-    url.pathname = '/postgres';
-    db = new DataSource({
-      ...buildDataSourceOptions({ ...config, databaseUrl: url.toString(), databasePoolSize: 1 }),
-      entities: [],
-      migrations: [],
-    });
+    db = postgresDataSource(1, { DATABASE_POOLER: 'transaction' });
     await db.initialize();
   });
   afterAll(() => db.destroy());

@@ -1,5 +1,6 @@
 import type { ClaimStatusLine } from '@/modules/x12/x277.reader';
 import { retryDelayMs } from '@/common/retry';
+import type { ClaimStatus } from './claim.entity';
 import { canMove, describe277, statusFrom277, submitRetries } from './claim-lifecycle';
 
 const stc = (category: string, paymentAmount: string | null = null): ClaimStatusLine => ({
@@ -35,35 +36,57 @@ describe('claim lifecycle (docs/api.md, Claim lifecycle)', () => {
     expect(statusFrom277(stc('F3'))).toBe('denied');
   });
 
-  it('only moves forward along the arrows', () => {
-    expect(canMove('ready', 'submitted')).toBe(true);
-    expect(canMove('submission_failed', 'submitted')).toBe(true);
-    expect(canMove('submitted', 'paid')).toBe(true);
-    expect(canMove('accepted', 'paid')).toBe(true);
-    expect(canMove('accepted', 'submitted')).toBe(false);
-    expect(canMove('paid', 'denied')).toBe(false);
-    expect(canMove('rejected', 'accepted')).toBe(false);
-  });
-
-  it('lets a paper claim wait ready_to_mail, and leave it only to submitted (docs/api.md, Errors)', () => {
-    expect(canMove('ready', 'ready_to_mail')).toBe(true);
-    expect(canMove('ready_to_mail', 'submitted')).toBe(true);
-    expect(canMove('ready_to_mail', 'ready_to_mail')).toBe(false);
-    expect(canMove('ready_to_mail', 'accepted')).toBe(false);
-    expect(canMove('ready_to_mail', 'submission_failed')).toBe(false);
-    expect(canMove('submitted', 'ready_to_mail')).toBe(false);
-  });
-
-  it('reverses a paid or denied claim and lets a later 835 decide again (docs/api.md, Claim reports and remittances)', () => {
-    expect(canMove('paid', 'reversed')).toBe(true);
-    expect(canMove('denied', 'reversed')).toBe(true);
-    expect(canMove('reversed', 'paid')).toBe(true);
-    expect(canMove('reversed', 'denied')).toBe(true);
-    expect(canMove('submitted', 'reversed')).toBe(false);
-    expect(canMove('accepted', 'reversed')).toBe(false);
-    expect(canMove('reversed', 'reversed')).toBe(false);
-    expect(canMove('accepted', 'rejected')).toBe(true);
-    expect(canMove('rejected', 'reversed')).toBe(false);
+  type Move = [from: ClaimStatus, to: ClaimStatus];
+  it.each<{ title: string; allowed: Move[]; refused: Move[] }>([
+    {
+      title: 'only moves forward along the arrows',
+      allowed: [
+        ['ready', 'submitted'],
+        ['submission_failed', 'submitted'],
+        ['submitted', 'paid'],
+        ['accepted', 'paid'],
+      ],
+      refused: [
+        ['accepted', 'submitted'],
+        ['paid', 'denied'],
+        ['rejected', 'accepted'],
+      ],
+    },
+    {
+      title:
+        'lets a paper claim wait ready_to_mail, and leave it only to submitted (docs/api.md, Errors)',
+      allowed: [
+        ['ready', 'ready_to_mail'],
+        ['ready_to_mail', 'submitted'],
+      ],
+      refused: [
+        ['ready_to_mail', 'ready_to_mail'],
+        ['ready_to_mail', 'accepted'],
+        ['ready_to_mail', 'submission_failed'],
+        ['submitted', 'ready_to_mail'],
+      ],
+    },
+    {
+      title:
+        'reverses a paid or denied claim and lets a later 835 decide again (docs/api.md, Claim reports and remittances)',
+      allowed: [
+        ['paid', 'reversed'],
+        ['denied', 'reversed'],
+        ['reversed', 'paid'],
+        ['reversed', 'denied'],
+        ['accepted', 'rejected'],
+      ],
+      refused: [
+        ['submitted', 'reversed'],
+        ['accepted', 'reversed'],
+        ['reversed', 'reversed'],
+        ['rejected', 'reversed'],
+      ],
+    },
+  ])('$title', ({ allowed, refused }) => {
+    // The moves that answer wrongly, so a failure names them.
+    expect(allowed.filter(([from, to]) => !canMove(from, to))).toEqual([]);
+    expect(refused.filter(([from, to]) => canMove(from, to))).toEqual([]);
   });
 
   it('doubles the retry delay each attempt', () => {

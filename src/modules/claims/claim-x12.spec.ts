@@ -6,26 +6,15 @@ import type { BillingProvider } from './claim-billing-provider';
 import type { ClaimServiceLine } from './claim-service-line.entity';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { Claim, ClaimPerson } from './claim.entity';
+import { MARIA_EXAMPLE } from './claim.examples';
 
-const home = {
-  line1: '1208 Congress Ave',
-  line2: null,
-  city: 'Austin',
-  state: 'TX',
-  zipcode: '78701',
-  recipient: null,
-};
+/** Maria of the OpenAPI examples, without her SSN, e-mail, phone or apartment. */
 const maria: ClaimPerson = {
-  first_name: 'Maria',
-  last_name: 'Gonzalez',
-  dob: '1986-04-12',
-  type: 'self',
-  sex: 'female',
-  member_id: 'VSP104882211',
+  ...MARIA_EXAMPLE,
   ssn_last_four: null,
   email: null,
   phone: null,
-  address: home,
+  address: { ...MARIA_EXAMPLE.address, line2: null },
 };
 const lucia: ClaimPerson = {
   ...maria,

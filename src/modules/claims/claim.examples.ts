@@ -9,7 +9,8 @@ const address = {
   recipient: null,
 };
 
-const maria = {
+/** The member of the examples; the 837P spec's member is her, without her optional fields. */
+export const MARIA_EXAMPLE = {
   first_name: 'Maria',
   last_name: 'Gonzalez',
   dob: '1986-04-12',
@@ -27,8 +28,8 @@ const maria = {
  * 145 + 45 × 2 + 75 = 310.
  */
 export const VSP_CLAIM_EXAMPLE = {
-  patient: maria,
-  primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
+  patient: MARIA_EXAMPLE,
+  primary_member: { ...MARIA_EXAMPLE, insurer_code: 'insurer:vision:vsp' },
   services: [
     {
       codes: ['92014'],
@@ -67,7 +68,7 @@ export const EYEMED_CHILD_CLAIM_EXAMPLE = {
     address,
   },
   primary_member: {
-    ...maria,
+    ...MARIA_EXAMPLE,
     member_id: 'EM55120873',
     insurer_code: 'insurer:vision:eye_med',
   },
@@ -86,8 +87,8 @@ export const CLAIM_RESPONSE_EXAMPLE = {
   status_history: [{ status: 'ready', at: '2026-11-21T13:51:16.926+00:00', detail: null }],
   submission: null,
   remittance: null,
-  patient: maria,
-  primary_member: { ...maria, insurer_code: 'insurer:vision:vsp' },
+  patient: MARIA_EXAMPLE,
+  primary_member: { ...MARIA_EXAMPLE, insurer_code: 'insurer:vision:vsp' },
   services: [
     {
       codes: ['92014'],

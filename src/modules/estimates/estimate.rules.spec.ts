@@ -1,9 +1,19 @@
 import { toMinor } from '@/common/decimal';
 import { estimateReimbursement, withCoinsurance } from './estimate.rules';
 import { line, oon, plan } from './estimate.fixtures';
+import type { BenefitItem } from '@/modules/benefits';
 import type { EstimateServiceInput } from './estimate.types';
 
 describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () => {
+  /** An expected group: its copayment, charges after it, sum of capped amounts, reimbursement. */
+  const group = (
+    benefit_code: string,
+    copayment: string,
+    max_after_copayment: string,
+    sum_of_caps: string,
+    reimbursement: string,
+  ) => ({ benefit_code, copayment, max_after_copayment, sum_of_caps, reimbursement });
+
   it('a lone exam under its cap: the copay comes off the charge', () => {
     // charge 40, cap 45 → capped 40; group min(40 − 10, 40) = 30.
     const e = estimateReimbursement(plan(), 'oon', [line(['92014'], '40')]);
@@ -17,15 +27,7 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
     expect(e.lines[0].notes).toContain(
       'out-of-network allowance $45.00 on exam, inherited by exam.routine (reimbursed up to this amount)',
     );
-    expect(e.groups).toEqual([
-      {
-        benefit_code: 'exam.routine',
-        copayment: '10.0000',
-        max_after_copayment: '30.0000',
-        sum_of_caps: '40.0000',
-        reimbursement: '30.0000',
-      },
-    ]);
+    expect(e.groups).toEqual([group('exam.routine', '10.0000', '30.0000', '40.0000', '30.0000')]);
     expect(e).toMatchObject({
       network: 'oon',
       total_cost: '40.0000',
@@ -57,13 +59,7 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
     // frame 60 (cap 70) + lenses 40 (cap 55): capped 60 + 40 = 100; charges 100 − 20 = 80 → 80.
     const e = estimateReimbursement(plan(), 'oon', pkg('60', '40'));
     expect(e.groups).toEqual([
-      {
-        benefit_code: 'materials.package',
-        copayment: '20.0000',
-        max_after_copayment: '80.0000',
-        sum_of_caps: '100.0000',
-        reimbursement: '80.0000',
-      },
+      group('materials.package', '20.0000', '80.0000', '100.0000', '80.0000'),
     ]);
     expect(e.lines.map((l) => l.capped)).toEqual(['60.0000', '40.0000']);
     expect(e.lines[1].notes).toContain(
@@ -142,9 +138,12 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
     expect(withCoinsurance(toMinor('45'), toMinor('100'))).toBe(0n);
   });
 
+  /** A frame charged 180, out of network, under the plan with these frame lists. */
+  const frames180 = (frames: Partial<BenefitItem> = {}) =>
+    estimateReimbursement(plan({ frames }), 'oon', [line(['V2020'], '180')]);
+
   it('reimburses nothing for a used benefit', () => {
-    const used = plan({ frames: { quantity_accepted: [{ value: 1 }] } });
-    const e = estimateReimbursement(used, 'oon', [line(['V2020'], '180')]);
+    const e = frames180({ quantity_accepted: [{ value: 1 }] });
     expect(e.lines[0]).toMatchObject({
       benefit_code: 'materials.frames',
       cap: '0.0000',
@@ -155,24 +154,23 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
     expect(e.patient_responsibility).toBe('180.0000');
   });
 
-  it('reimburses nothing when the last use is reserved by a pending claim', () => {
-    const reserved = plan({ frames: { quantity_reserved: [{ value: 1 }] } });
-    const e = estimateReimbursement(reserved, 'oon', [line(['V2020'], '180')]);
-    expect(e.lines[0]).toMatchObject({ cap: '0.0000', capped: '0.0000' });
-    expect(e.lines[0].notes).toContain(
-      'no use left this period: 0 of 1 used, 1 reserved by pending claims',
-    );
-  });
-
-  it('counts only the allowance left after used and reserved amounts', () => {
-    const partly = plan({
+  it.each([
+    {
+      title: 'reimburses nothing when the last use is reserved by a pending claim',
+      frames: { quantity_reserved: [{ value: 1 }] },
+      cap: '0.0000',
+      note: 'no use left this period: 0 of 1 used, 1 reserved by pending claims',
+    },
+    {
+      title: 'counts only the allowance left after used and reserved amounts',
       frames: { allowance_accepted: [oon('20')], allowance_reserved: [oon('15.5')] },
-    });
-    const e = estimateReimbursement(partly, 'oon', [line(['V2020'], '180')]);
-    expect(e.lines[0]).toMatchObject({ cap: '34.5000', capped: '34.5000' });
-    expect(e.lines[0].notes).toContain(
-      '$20.00 already used, $15.50 reserved by pending claims: $34.50 left',
-    );
+      cap: '34.5000',
+      note: '$20.00 already used, $15.50 reserved by pending claims: $34.50 left',
+    },
+  ])('$title', ({ frames, cap, note }) => {
+    const e = frames180(frames);
+    expect(e.lines[0]).toMatchObject({ cap, capped: cap });
+    expect(e.lines[0].notes).toContain(note);
   });
 
   it('reimburses nothing for a benefit not yet eligible again, and pays it from that day (issue 30)', () => {
@@ -190,9 +188,8 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
   });
 
   it('a year-to-date allowance the 271 states as used is not paid again', () => {
-    const used = plan({ frames: { allowance_accepted: [oon('50')] } });
-    const full = estimateReimbursement(plan(), 'oon', [line(['V2020'], '180')]);
-    const e = estimateReimbursement(used, 'oon', [line(['V2020'], '180')]);
+    const full = frames180();
+    const e = frames180({ allowance_accepted: [oon('50')] });
     expect(toMinor(e.lines[0].capped)).toBe(toMinor(full.lines[0].capped) - toMinor('50'));
     expect(e.lines[0].capped).toBe('20.0000');
   });
@@ -230,20 +227,8 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
       'in-network: covered without an allowance, the patient pays the copayment',
     );
     expect(e.groups).toEqual([
-      {
-        benefit_code: 'materials.frames',
-        copayment: '15.0000',
-        max_after_copayment: '185.0000',
-        sum_of_caps: '150.0000',
-        reimbursement: '150.0000',
-      },
-      {
-        benefit_code: 'exam.routine',
-        copayment: '10.0000',
-        max_after_copayment: '80.0000',
-        sum_of_caps: '90.0000',
-        reimbursement: '80.0000',
-      },
+      group('materials.frames', '15.0000', '185.0000', '150.0000', '150.0000'),
+      group('exam.routine', '10.0000', '80.0000', '90.0000', '80.0000'),
     ]);
     expect(e.estimated_reimbursement).toBe('230.0000');
     expect(e.patient_responsibility).toBe('60.0000');

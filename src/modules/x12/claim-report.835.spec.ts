@@ -2,6 +2,9 @@ import { readClaimReport } from './claim-report.reader';
 import { parseError, report } from '../../../test/x12/report-files';
 
 describe('835 remittance reader', () => {
+  /** The one remittance of 835-several-claims.x12 (four claims, line and claim CAS, a PLB). */
+  const several = () => readClaimReport(report('835-several-claims.x12')).remittances[0];
+
   it('reads the payment, the payer and every claim of one 835', () => {
     const r = readClaimReport(report('835-several-claims.x12'));
     expect(r.type).toBe('835');
@@ -26,8 +29,7 @@ describe('835 remittance reader', () => {
   });
 
   it('reads line-level CAS with CARC words, units, allowed amounts and RARC remarks', () => {
-    const [remittance] = readClaimReport(report('835-several-claims.x12')).remittances;
-    const claim = remittance.claims[0];
+    const claim = several().claims[0];
     expect(claim).toMatchObject({
       charge: '250',
       patientResponsibility: '40',
@@ -68,7 +70,7 @@ describe('835 remittance reader', () => {
   });
 
   it('reads claim-level CAS, an unknown CARC in words, MOA remarks and a $0-paid claim', () => {
-    const [remittance] = readClaimReport(report('835-several-claims.x12')).remittances;
+    const remittance = several();
     const zero = remittance.claims[1];
     expect(zero).toMatchObject({ statusCode: '1', paid: '0', patientResponsibility: '120' });
     const denied = remittance.claims[2];
@@ -86,7 +88,7 @@ describe('835 remittance reader', () => {
   });
 
   it('reads a PLB provider adjustment', () => {
-    const [remittance] = readClaimReport(report('835-several-claims.x12')).remittances;
+    const remittance = several();
     expect(remittance.providerAdjustments).toEqual([
       {
         provider: '1234567893',

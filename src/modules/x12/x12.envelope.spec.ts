@@ -1,5 +1,5 @@
 import { readInterchange } from './x12.envelope';
-import { X12ParseError } from './x12.errors';
+import { x12Refusal } from '../../../test/x12/refusal';
 import { prettyX12 } from './x12.pretty';
 import { tokenize } from './x12.tokenizer';
 
@@ -26,15 +26,7 @@ function withSeparators(text: string, map: Record<string, string>): string {
   return [...text].map((c) => map[c] ?? c).join('');
 }
 
-function parseError(text: string): string {
-  try {
-    readInterchange(text);
-  } catch (e) {
-    expect(e).toBeInstanceOf(X12ParseError);
-    return (e as Error).message;
-  }
-  throw new Error('expected the interchange to be refused');
-}
+const parseError = (text: string) => x12Refusal(readInterchange, text);
 
 describe('X12 tokenizer and envelopes', () => {
   it('reads the separators the ISA declares and the envelope headers', () => {
@@ -111,20 +103,6 @@ describe('X12 tokenizer and envelopes', () => {
   });
 
   describe('refuses malformed interchanges with a precise message', () => {
-    it('text that is not X12', () => {
-      expect(parseError('{"x12": null}')).toBe(
-        'X12: an interchange starts with ISA, this text starts with "{\\"x12\\": nu"',
-      );
-      expect(parseError('   ')).toBe('X12: the interchange is empty');
-    });
-
-    it('an ISA field of the wrong width', () => {
-      const bad = ISA.replace('CLEARINGHOUSE  ', 'CLEARINGHOUSE');
-      expect(parseError(bad + BODY.join(''))).toBe(
-        'X12: bad ISA length: ISA06 is 13 characters, the fixed-width ISA header needs 15',
-      );
-    });
-
     it('a truncated ISA header', () => {
       expect(parseError(ISA.slice(0, 60))).toMatch(
         /^X12: truncated ISA header: it ends inside ISA08 \(60 characters, an ISA header has 106\)$/,
@@ -134,75 +112,128 @@ describe('X12 tokenizer and envelopes', () => {
       );
     });
 
-    it('a file cut in the middle of a segment', () => {
-      const cut = TEXT.slice(0, TEXT.indexOf('NM1*1P') + 12);
-      expect(parseError(cut)).toBe(
-        'X12: truncated interchange: the text ends inside segment 8 "NM1*1P*2*BRI", which has no segment terminator "~" (the last complete segment is segment 7 (HL))',
-      );
-    });
-
-    it('a file cut after a whole segment', () => {
-      const cut = ISA + BODY.slice(0, 6).join('');
-      expect(parseError(cut)).toBe(
-        'X12: truncated interchange: the transaction set of segment 3 (ST) (ST02 0001) has no SE segment',
-      );
-      expect(parseError(ISA + BODY.slice(0, 9).join(''))).toBe(
-        'X12: truncated interchange: the functional group of segment 2 (GS) (GS06 101) has no GE segment',
-      );
-      expect(parseError(ISA + BODY.slice(0, 10).join(''))).toBe(
-        'X12: truncated interchange: no IEA segment (the text ends after segment 11 (GE))',
-      );
-    });
-
-    it('a wrong segment count in SE01', () => {
-      expect(parseError(TEXT.replace('SE*8*0001', 'SE*9*0001'))).toBe(
-        'X12 segment 10 (SE): wrong count: SE01 says 9 segments from ST to SE, there are 8',
-      );
-      expect(parseError(TEXT.replace('SE*8*0001', 'SE*eight*0001'))).toBe(
-        'X12 segment 10 (SE): SE01 "eight" is not a count',
-      );
-    });
-
-    it('wrong group and transaction-set counts', () => {
-      expect(parseError(TEXT.replace('GE*1*101', 'GE*2*101'))).toBe(
-        'X12 segment 11 (GE): wrong count: GE01 says 2 transaction sets, there are 1',
-      );
-      expect(parseError(TEXT.replace('IEA*1*', 'IEA*3*'))).toBe(
-        'X12 segment 12 (IEA): wrong count: IEA01 says 3 functional groups, there are 1',
-      );
-    });
-
-    it('mismatched control numbers', () => {
-      expect(parseError(TEXT.replace('SE*8*0001', 'SE*8*0002'))).toBe(
-        'X12 segment 10 (SE): mismatched control numbers: SE02 is "0002", ST02 is "0001"',
-      );
-      expect(parseError(TEXT.replace('GE*1*101', 'GE*1*102'))).toBe(
-        'X12 segment 11 (GE): mismatched control numbers: GE02 is "102", GS06 is "101"',
-      );
-      expect(parseError(TEXT.replace('IEA*1*000000101', 'IEA*1*000000909'))).toBe(
-        'X12 segment 12 (IEA): mismatched control numbers: IEA02 is "000000909", ISA13 is "000000101"',
-      );
-    });
-
-    it('segments out of their envelope', () => {
-      expect(parseError(TEXT.replace('SE*8*0001~', ''))).toBe(
-        'X12 segment 10 (GE): GE inside transaction set 0001 of segment 3 (ST), which has no SE yet',
-      );
-      expect(parseError(TEXT + 'ST*271*0002~')).toBe(
-        'X12 segment 13 (ST): a segment after IEA, the end of the interchange',
-      );
-      expect(parseError(TEXT.replace('GE*1*101~', 'BHT*1~GE*1*101~'))).toBe(
-        'X12 segment 11 (BHT): expected ST (a transaction set) or GE (the end of the group)',
-      );
-    });
-
-    it('an empty segment and a segment without an id', () => {
-      expect(parseError(TEXT.replace('HL*1**20*1~', 'HL*1**20*1~~'))).toBe(
-        'X12: segment 6 is empty (two segment terminators "~" in a row)',
-      );
-      expect(parseError(TEXT.replace('HL*1**20*1~', 'hl*1**20*1~'))).toBe(
-        'X12: segment 5 has no valid segment id: it starts "hl*1**20*1"',
-      );
+    // Each case: the text, then the message it is refused with.
+    it.each<{ title: string; cases: [text: string, message: string][] }>([
+      {
+        title: 'text that is not X12',
+        cases: [
+          [
+            '{"x12": null}',
+            'X12: an interchange starts with ISA, this text starts with "{\\"x12\\": nu"',
+          ],
+          ['   ', 'X12: the interchange is empty'],
+        ],
+      },
+      {
+        title: 'an ISA field of the wrong width',
+        cases: [
+          [
+            ISA.replace('CLEARINGHOUSE  ', 'CLEARINGHOUSE') + BODY.join(''),
+            'X12: bad ISA length: ISA06 is 13 characters, the fixed-width ISA header needs 15',
+          ],
+        ],
+      },
+      {
+        title: 'a file cut in the middle of a segment',
+        cases: [
+          [
+            TEXT.slice(0, TEXT.indexOf('NM1*1P') + 12),
+            'X12: truncated interchange: the text ends inside segment 8 "NM1*1P*2*BRI", which has no segment terminator "~" (the last complete segment is segment 7 (HL))',
+          ],
+        ],
+      },
+      {
+        title: 'a file cut after a whole segment',
+        cases: [
+          [
+            ISA + BODY.slice(0, 6).join(''),
+            'X12: truncated interchange: the transaction set of segment 3 (ST) (ST02 0001) has no SE segment',
+          ],
+          [
+            ISA + BODY.slice(0, 9).join(''),
+            'X12: truncated interchange: the functional group of segment 2 (GS) (GS06 101) has no GE segment',
+          ],
+          [
+            ISA + BODY.slice(0, 10).join(''),
+            'X12: truncated interchange: no IEA segment (the text ends after segment 11 (GE))',
+          ],
+        ],
+      },
+      {
+        title: 'a wrong segment count in SE01',
+        cases: [
+          [
+            TEXT.replace('SE*8*0001', 'SE*9*0001'),
+            'X12 segment 10 (SE): wrong count: SE01 says 9 segments from ST to SE, there are 8',
+          ],
+          [
+            TEXT.replace('SE*8*0001', 'SE*eight*0001'),
+            'X12 segment 10 (SE): SE01 "eight" is not a count',
+          ],
+        ],
+      },
+      {
+        title: 'wrong group and transaction-set counts',
+        cases: [
+          [
+            TEXT.replace('GE*1*101', 'GE*2*101'),
+            'X12 segment 11 (GE): wrong count: GE01 says 2 transaction sets, there are 1',
+          ],
+          [
+            TEXT.replace('IEA*1*', 'IEA*3*'),
+            'X12 segment 12 (IEA): wrong count: IEA01 says 3 functional groups, there are 1',
+          ],
+        ],
+      },
+      {
+        title: 'mismatched control numbers',
+        cases: [
+          [
+            TEXT.replace('SE*8*0001', 'SE*8*0002'),
+            'X12 segment 10 (SE): mismatched control numbers: SE02 is "0002", ST02 is "0001"',
+          ],
+          [
+            TEXT.replace('GE*1*101', 'GE*1*102'),
+            'X12 segment 11 (GE): mismatched control numbers: GE02 is "102", GS06 is "101"',
+          ],
+          [
+            TEXT.replace('IEA*1*000000101', 'IEA*1*000000909'),
+            'X12 segment 12 (IEA): mismatched control numbers: IEA02 is "000000909", ISA13 is "000000101"',
+          ],
+        ],
+      },
+      {
+        title: 'segments out of their envelope',
+        cases: [
+          [
+            TEXT.replace('SE*8*0001~', ''),
+            'X12 segment 10 (GE): GE inside transaction set 0001 of segment 3 (ST), which has no SE yet',
+          ],
+          [
+            TEXT + 'ST*271*0002~',
+            'X12 segment 13 (ST): a segment after IEA, the end of the interchange',
+          ],
+          [
+            TEXT.replace('GE*1*101~', 'BHT*1~GE*1*101~'),
+            'X12 segment 11 (BHT): expected ST (a transaction set) or GE (the end of the group)',
+          ],
+        ],
+      },
+      {
+        title: 'an empty segment and a segment without an id',
+        cases: [
+          [
+            TEXT.replace('HL*1**20*1~', 'HL*1**20*1~~'),
+            'X12: segment 6 is empty (two segment terminators "~" in a row)',
+          ],
+          [
+            TEXT.replace('HL*1**20*1~', 'hl*1**20*1~'),
+            'X12: segment 5 has no valid segment id: it starts "hl*1**20*1"',
+          ],
+        ],
+      },
+    ])('$title', ({ cases }) => {
+      expect(cases.map(([text]) => parseError(text))).toEqual(cases.map(([, message]) => message));
     });
 
     it('separators that clash', () => {

@@ -1,16 +1,8 @@
 import { FOUND_SEGMENTS, found271, interchange271 } from '../../../test/x12/fixtures';
-import { X12ParseError } from './x12.errors';
+import { x12Refusal } from '../../../test/x12/refusal';
 import { read271 } from './x271.reader';
 
-function parseError(text: string): string {
-  try {
-    read271(text);
-  } catch (e) {
-    expect(e).toBeInstanceOf(X12ParseError);
-    return (e as Error).message;
-  }
-  throw new Error('expected the 271 to be refused');
-}
+const parseError = (text: string) => x12Refusal(read271, text);
 
 describe('271 reader: malformed files', () => {
   describe('refuses malformed 271s', () => {

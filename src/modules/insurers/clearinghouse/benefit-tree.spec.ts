@@ -1,17 +1,11 @@
-import {
-  HEADER_TO_SUBSCRIBER,
-  inactive271,
-  jane271,
-  transaction271,
-} from '../../../../test/x12/fixtures';
-import { plans271 } from '../../../../test/x12/mapped271';
+import { HEADER_TO_SUBSCRIBER, inactive271, transaction271 } from '../../../../test/x12/fixtures';
+import { janePlan, janeTree, plans271 } from '../../../../test/x12/mapped271';
 import { percentOf } from './benefit-tree';
 
 describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   describe('benefits the 271 does not state stay absent', () => {
     it('an active plan with no benefit lines has no items and no lists', () => {
-      const [plan] = plans271(jane271(['EB*1*IND*30~']));
-      expect(plan.persons[0].plan).toEqual({
+      expect(janeTree(['EB*1*IND*30~'])).toEqual({
         insurer_state: 'inn',
         items: [],
         refresh_date: null,
@@ -22,8 +16,8 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('a covered service type without values is an item without lists', () => {
-      const [plan] = plans271(jane271(['EB*1*IND*AL^AM~', 'MSG*FRAMES FROM THE PLAN COLLECTION~']));
-      expect(plan.persons[0].plan.items).toEqual([
+      const tree = janeTree(['EB*1*IND*AL^AM~', 'MSG*FRAMES FROM THE PLAN COLLECTION~']);
+      expect(tree.items).toEqual([
         {
           benefit_code: 'materials',
           refresh_date: '2027-03-15',
@@ -40,23 +34,21 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('leaves out lines of unmapped service types, procedures and periods', () => {
-      const [plan] = plans271(
-        jane271([
-          'EB*1*IND*30~',
-          'EB*B*IND*BR***27*15*****Y~',
-          'EB*F*IND*BR***23*60*****N*HC:99213~',
-          'EB*F*IND*AN******DY*30~',
-        ]),
-      );
-      expect(plan.persons[0].plan.items).toEqual([]);
-      expect(plan.persons[0].plan).not.toHaveProperty('copayment');
+      const tree = janeTree([
+        'EB*1*IND*30~',
+        'EB*B*IND*BR***27*15*****Y~',
+        'EB*F*IND*BR***23*60*****N*HC:99213~',
+        'EB*F*IND*AN******DY*30~',
+      ]);
+      expect(tree.items).toEqual([]);
+      expect(tree).not.toHaveProperty('copayment');
     });
 
     it('a lens add-on code goes to its option under spectacle lenses, a progressive code to its own item', () => {
-      const [plan] = plans271(
-        jane271(['EB*B*IND*AO***27*45*****Y*HC:V2750~', 'EB*B*IND*AO***27*65*****Y*HC:V2781~']),
-      );
-      const [materials] = plan.persons[0].plan.items;
+      const [materials] = janeTree([
+        'EB*B*IND*AO***27*45*****Y*HC:V2750~',
+        'EB*B*IND*AO***27*65*****Y*HC:V2781~',
+      ]).items;
       const lenses = materials.items?.[0];
       expect(lenses?.benefit_code).toBe('materials.spectacle_lenses');
       expect(lenses).not.toHaveProperty('copayment');
@@ -81,17 +73,15 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
   });
 
   it('keeps in-network, out-of-network and both-network copays of one service type apart', () => {
-    const [plan] = plans271(
-      jane271([
-        'EB*1*IND*30~',
-        'EB*B*IND*AN***27*10*****Y~',
-        'EB*B*IND*AN***27*35*****N~',
-        'EB*B*FAM*AN***27*5*****W~',
-        'EB*A*IND*AN*****0.125****N~',
-        'EB*F*IND*AN***29*45*****N~',
-      ]),
-    );
-    expect(plan.persons[0].plan.items[0].items?.[0]).toMatchObject({
+    const tree = janeTree([
+      'EB*1*IND*30~',
+      'EB*B*IND*AN***27*10*****Y~',
+      'EB*B*IND*AN***27*35*****N~',
+      'EB*B*FAM*AN***27*5*****W~',
+      'EB*A*IND*AN*****0.125****N~',
+      'EB*F*IND*AN***29*45*****N~',
+    ]);
+    expect(tree.items[0].items?.[0]).toMatchObject({
       benefit_code: 'exam.routine',
       copayment: [
         { flags: ['inn'], comment: 'per visit', value: '10' },
@@ -101,7 +91,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
       coinsurance: [{ flags: ['oon'], value: '12.5' }],
       allowance: [{ flags: ['oon'], comment: 'remaining', value: '45' }],
     });
-    expect(plan.persons[0].plan.insurer_state).toBe('oon');
+    expect(tree.insurer_state).toBe('oon');
   });
 
   describe('plan status, dates and persons', () => {
@@ -124,7 +114,7 @@ describe('271 → result mapper: benefit tree, status, dates, persons', () => {
     });
 
     it('a 271 without a coverage line is unavailable, not active', () => {
-      const [plan] = plans271(jane271(['EB*B*IND*AN***27*10*****Y~']));
+      const plan = janePlan(['EB*B*IND*AN***27*10*****Y~']);
       expect(plan).toMatchObject({ status: 'unavailable', planIsActive: false });
       expect(plan.persons[0].isActive).toBeNull();
     });

@@ -1,8 +1,6 @@
-import { jane271 } from '../../../../test/x12/fixtures';
-import { plans271 } from '../../../../test/x12/mapped271';
+import { janePlan as plan, janeTree as tree } from '../../../../test/x12/mapped271';
 import { serializePlan, serializePlanJson } from '@/modules/benefits/benefit.serializer';
-import type { BenefitItem, Plan } from '@/modules/benefits/benefit.types';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
+import type { BenefitItem } from '@/modules/benefits/benefit.types';
 import { subtractDecimal } from './benefit-tree';
 
 /**
@@ -10,14 +8,6 @@ import { subtractDecimal } from './benefit-tree';
  * the vision plan designs payers send (12/12/24 months, contacts in lieu of glasses, calendar-year
  * plans, vision carved out of a medical plan).
  */
-
-function plan(segments: string[]): InsurerPlanResult {
-  return plans271(jane271(segments))[0];
-}
-
-function tree(segments: string[]): Plan {
-  return plan(segments).persons[0].plan;
-}
 
 function find(items: BenefitItem[], code: string): BenefitItem | undefined {
   for (const item of items) {
@@ -28,99 +18,111 @@ function find(items: BenefitItem[], code: string): BenefitItem | undefined {
   return undefined;
 }
 
+/** The item `code` of Jane's tree from a coverage line (EB*1 on 30) and these lines. */
+const itemOf = (code: string, lines: string[]) =>
+  find(tree(['EB*1*IND*30~', ...lines]).items, code);
+
 describe('271 → result: the mapping of docs/api.md, Real insurers', () => {
+  const inn = (value: string, comment: string) => ({ flags: ['inn' as const], comment, value });
+
   it.each(['S0620', 'S0621', '92015'])('%s keys an exam copay to exam.routine', (code) => {
-    const item = find(
-      tree(['EB*1*IND*30~', `EB*B*IND*AL***27*10*****Y*HC:${code}~`]).items,
-      'exam.routine',
-    );
-    expect(item?.copayment).toEqual([{ flags: ['inn'], comment: 'per visit', value: '10' }]);
+    const item = itemOf('exam.routine', [`EB*B*IND*AL***27*10*****Y*HC:${code}~`]);
+    expect(item?.copayment).toEqual([inn('10', 'per visit')]);
   });
 
   it.each(['S0500', 'S0516', 'S0580', 'S0581'])('%s is a spectacle lens option', (code) => {
-    const item = find(
-      tree(['EB*1*IND*30~', `EB*B*IND*AO***27*25*****Y*HC:${code}~`]).items,
-      'materials.spectacle_lenses.options',
-    );
-    expect(item?.copayment).toEqual([{ flags: ['inn'], comment: 'per visit', value: '25' }]);
+    const item = itemOf('materials.spectacle_lenses.options', [
+      `EB*B*IND*AO***27*25*****Y*HC:${code}~`,
+    ]);
+    expect(item?.copayment).toEqual([inn('25', 'per visit')]);
   });
 
   it('an S-code outside the ranges maps nowhere and the line falls back to its EB03', () => {
     const items = tree(['EB*1*IND*30~', 'EB*B*IND*AO***27*25*****Y*HC:S0517~']).items;
-    expect(find(items, 'materials.spectacle_lenses')?.copayment).toEqual([
-      { flags: ['inn'], comment: 'per visit', value: '25' },
-    ]);
+    expect(find(items, 'materials.spectacle_lenses')?.copayment).toEqual([inn('25', 'per visit')]);
     expect(find(items, 'materials.spectacle_lenses.options')).toBeUndefined();
   });
 
-  it('an EB13 that maps nowhere falls back to its EB03 (frames keyed to a retail code)', () => {
-    const items = tree(['EB*1*IND*30~', 'EB*F*IND*AM***23*150*****Y*HC:99070~']).items;
-    expect(find(items, 'materials.frames')?.allowance).toEqual([
-      { flags: ['inn'], comment: 'per calendar year', value: '150' },
-    ]);
-  });
-
-  it('EB06 24 (year to date) amounts are allowance used, not allowance', () => {
-    const frames = find(
-      tree(['EB*1*IND*30~', 'EB*F*IND*AM***23*150*****Y~', 'EB*F*IND*AM***24*150*****Y~']).items,
-      'materials.frames',
-    );
-    expect(frames?.allowance).toEqual([
-      { flags: ['inn'], comment: 'per calendar year', value: '150' },
-    ]);
-    expect(frames?.allowance_accepted).toEqual([
-      { flags: ['inn'], comment: 'year to date', value: '150' },
-    ]);
-  });
-
-  it('EB06 29 remaining with a stated maximum: allowance used = maximum − remaining', () => {
-    const frames = find(
-      tree(['EB*1*IND*30~', 'EB*F*IND*AM***29*40.5*****Y~', 'EB*F*IND*AM***23*150*****Y~']).items,
-      'materials.frames',
-    );
-    expect(frames?.allowance).toEqual([
-      { flags: ['inn'], comment: 'per calendar year', value: '150' },
-    ]);
-    expect(frames?.allowance_accepted).toEqual([{ flags: ['inn'], value: '109.5' }]);
-  });
-
-  it('EB06 33 lifetime remaining is treated the same way', () => {
-    const lenses = find(
-      tree(['EB*1*IND*30~', 'EB*F*IND*AO***32*300*****Y~', 'EB*F*IND*AO***33*100*****Y~']).items,
-      'materials.spectacle_lenses',
-    );
-    expect(lenses?.allowance_accepted).toEqual([{ flags: ['inn'], value: '200' }]);
+  it.each<{ title: string; code: string; lines: string[]; lists: Partial<BenefitItem> }>([
+    {
+      title: 'an EB13 that maps nowhere falls back to its EB03 (frames keyed to a retail code)',
+      code: 'materials.frames',
+      lines: ['EB*F*IND*AM***23*150*****Y*HC:99070~'],
+      lists: { allowance: [inn('150', 'per calendar year')] },
+    },
+    {
+      title: 'EB06 24 (year to date) amounts are allowance used, not allowance',
+      code: 'materials.frames',
+      lines: ['EB*F*IND*AM***23*150*****Y~', 'EB*F*IND*AM***24*150*****Y~'],
+      lists: {
+        allowance: [inn('150', 'per calendar year')],
+        allowance_accepted: [inn('150', 'year to date')],
+      },
+    },
+    {
+      title: 'EB06 29 remaining with a stated maximum: allowance used = maximum − remaining',
+      code: 'materials.frames',
+      lines: ['EB*F*IND*AM***29*40.5*****Y~', 'EB*F*IND*AM***23*150*****Y~'],
+      lists: {
+        allowance: [inn('150', 'per calendar year')],
+        allowance_accepted: [{ flags: ['inn'], value: '109.5' }],
+      },
+    },
+    {
+      title: 'EB06 33 lifetime remaining is treated the same way',
+      code: 'materials.spectacle_lenses',
+      lines: ['EB*F*IND*AO***32*300*****Y~', 'EB*F*IND*AO***33*100*****Y~'],
+      lists: { allowance_accepted: [{ flags: ['inn'], value: '200' }] },
+    },
+    {
+      title: 'EB06 29 remaining visits (VS) with a stated maximum → quantity used',
+      code: 'exam.routine',
+      lines: ['EB*F*IND*AN******VS*2~', 'HSD*VS*2***23~', 'EB*F*IND*AN***29***VS*0~'],
+      lists: {
+        quantity: [{ comment: '2 per calendar year', value: 2 }],
+        quantity_accepted: [{ value: 2 }],
+      },
+    },
+    {
+      title: 'EB06 24 visits used this year → quantity used',
+      code: 'exam.routine',
+      lines: ['EB*F*IND*AN***24***VS*1~'],
+      lists: { quantity_accepted: [{ comment: 'year to date', value: 1 }] },
+    },
+    {
+      title: 'EB01 C is a deductible on the item',
+      code: 'materials.spectacle_lenses',
+      lines: ['EB*C*IND*AO***23*25*****N~'],
+      lists: { deductible: [{ flags: ['oon'], comment: 'per calendar year', value: '25' }] },
+    },
+    {
+      title: 'DTP 304 is the last service, DTP 348 the next eligible date',
+      code: 'exam.routine',
+      lines: [
+        'EB*F*IND*AN******VS*1~',
+        'HSD*VS*1***34*12~',
+        'DTP*304*D8*20250612~',
+        'DTP*348*D8*20260701~',
+      ],
+      lists: { last_service_date: '2025-06-12', next_eligible_date: '2026-07-01' },
+    },
+    {
+      title:
+        'a frequency with a last service gives the next eligible date (frames every 24 months)',
+      code: 'materials.frames',
+      lines: ['EB*F*IND*AM******VS*1~', 'HSD*VS*1***34*24~', 'DTP*304*D8*20250831~'],
+      lists: { last_service_date: '2025-08-31', next_eligible_date: '2027-08-31' },
+    },
+  ])('$title', ({ code, lines, lists }) => {
+    const item = itemOf(code, lines);
+    const keys = Object.keys(lists) as (keyof BenefitItem)[];
+    expect(Object.fromEntries(keys.map((key) => [key, item?.[key]]))).toEqual(lists);
   });
 
   it('EB06 29 remaining without a maximum stays a "remaining" allowance, nothing invented', () => {
     const exam = find(tree(['EB*1*IND*30~', 'EB*F*IND*AN***29*45*****N~']).items, 'exam.routine');
     expect(exam?.allowance).toEqual([{ flags: ['oon'], comment: 'remaining', value: '45' }]);
     expect(exam).not.toHaveProperty('allowance_accepted');
-  });
-
-  it('EB06 29 remaining visits (VS) with a stated maximum → quantity used', () => {
-    const exam = find(
-      tree(['EB*1*IND*30~', 'EB*F*IND*AN******VS*2~', 'HSD*VS*2***23~', 'EB*F*IND*AN***29***VS*0~'])
-        .items,
-      'exam.routine',
-    );
-    expect(exam?.quantity).toEqual([{ comment: '2 per calendar year', value: 2 }]);
-    expect(exam?.quantity_accepted).toEqual([{ value: 2 }]);
-  });
-
-  it('EB06 24 visits used this year → quantity used', () => {
-    const exam = find(tree(['EB*1*IND*30~', 'EB*F*IND*AN***24***VS*1~']).items, 'exam.routine');
-    expect(exam?.quantity_accepted).toEqual([{ comment: 'year to date', value: 1 }]);
-  });
-
-  it('EB01 C is a deductible on the item', () => {
-    const lenses = find(
-      tree(['EB*1*IND*30~', 'EB*C*IND*AO***23*25*****N~']).items,
-      'materials.spectacle_lenses',
-    );
-    expect(lenses?.deductible).toEqual([
-      { flags: ['oon'], comment: 'per calendar year', value: '25' },
-    ]);
   });
 
   it('EB01 I is the item with flag not_covered and no values (contacts in lieu of glasses)', () => {
@@ -176,35 +178,6 @@ describe('271 → result: the mapping of docs/api.md, Real insurers', () => {
     ]);
     // An EB*R's EB05 names the other payer's plan, not this one.
     expect(result.planName).toBe('DAVIS VISION');
-  });
-
-  it('DTP 304 is the last service, DTP 348 the next eligible date', () => {
-    const exam = find(
-      tree([
-        'EB*1*IND*30~',
-        'EB*F*IND*AN******VS*1~',
-        'HSD*VS*1***34*12~',
-        'DTP*304*D8*20250612~',
-        'DTP*348*D8*20260701~',
-      ]).items,
-      'exam.routine',
-    );
-    expect(exam).toMatchObject({
-      last_service_date: '2025-06-12',
-      next_eligible_date: '2026-07-01',
-    });
-  });
-
-  it('a frequency with a last service gives the next eligible date (frames every 24 months)', () => {
-    const frames = find(
-      tree(['EB*1*IND*30~', 'EB*F*IND*AM******VS*1~', 'HSD*VS*1***34*24~', 'DTP*304*D8*20250831~'])
-        .items,
-      'materials.frames',
-    );
-    expect(frames).toMatchObject({
-      last_service_date: '2025-08-31',
-      next_eligible_date: '2027-08-31',
-    });
   });
 
   it('REF*1L or REF*IG is the plan group id when there is no 6P', () => {

@@ -1,7 +1,7 @@
 import { found271 } from '../../../../test/x12/fixtures';
 import { plans271 } from '../../../../test/x12/mapped271';
 import { serializePlan } from '@/modules/benefits/benefit.serializer';
-import type { Plan } from '@/modules/benefits/benefit.types';
+import type { BenefitItem, Network, Plan } from '@/modules/benefits/benefit.types';
 
 const R = '2027-01-01';
 
@@ -24,96 +24,104 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
     });
   });
 
-  it('maps the subscriber (2100C) field by field', () => {
-    const { plan: _plan, ...fields } = subscriber;
-    expect(fields).toEqual({
-      firstName: 'JANE',
-      lastName: 'DOE',
-      dob: '1980-01-15',
-      sex: 'female',
-      memberId: 'DV1234567',
-      ssnLastFour: '6789',
-      type: 'self',
-      address: {
-        line1: '100 MAIN STREET',
-        line2: 'APT 4',
-        city: 'AUSTIN',
-        zipcode: '78701-0000',
-        state: 'TX',
+  // What the 2100C and 2100D loops share: the family name, the member id, the street and city.
+  const household = {
+    lastName: 'DOE',
+    memberId: 'DV1234567',
+    email: null,
+    phone: '',
+    isActive: true,
+  };
+  const street = { line1: '100 MAIN STREET', city: 'AUSTIN', state: 'TX' };
+
+  it.each([
+    {
+      title: 'maps the subscriber (2100C) field by field',
+      person: subscriber,
+      fields: {
+        ...household,
+        firstName: 'JANE',
+        dob: '1980-01-15',
+        sex: 'female',
+        ssnLastFour: '6789',
+        type: 'self',
+        address: { ...street, line2: 'APT 4', zipcode: '78701-0000' },
       },
-      email: null,
-      phone: '',
-      isActive: true,
-    });
+    },
+    {
+      title: 'maps the dependent (2100D): relationship from INS02, member id inherited',
+      person: dependent,
+      fields: {
+        ...household,
+        firstName: 'TIMMY',
+        dob: '2015-06-10',
+        sex: 'male',
+        ssnLastFour: null,
+        type: 'child',
+        address: { ...street, line2: null, zipcode: '78701' },
+      },
+    },
+  ])('$title', ({ person, fields }) => {
+    const { plan: _plan, ...mapped } = person;
+    expect(mapped).toEqual(fields);
   });
 
-  it('maps the dependent (2100D): relationship from INS02, member id inherited', () => {
-    const { plan: _plan, ...fields } = dependent;
-    expect(fields).toEqual({
-      firstName: 'TIMMY',
-      lastName: 'DOE',
-      dob: '2015-06-10',
-      sex: 'male',
-      memberId: 'DV1234567',
-      ssnLastFour: null,
-      type: 'child',
-      address: {
-        line1: '100 MAIN STREET',
-        line2: null,
-        city: 'AUSTIN',
-        zipcode: '78701',
-        state: 'TX',
-      },
-      email: null,
-      phone: '',
-      isActive: true,
-    });
+  type Lists = Omit<BenefitItem, 'benefit_code' | 'refresh_date' | 'items'>;
+  /** A benefit item refreshed on R: its lists, then its children. */
+  const node = (benefit_code: string, lists: Lists, items: BenefitItem[] = []): BenefitItem => ({
+    benefit_code,
+    refresh_date: R,
+    items,
+    ...lists,
+  });
+  /** Both trees open with the routine exam. */
+  const exam = (routine: Lists, ...others: BenefitItem[]) =>
+    node('exam', {}, [node('exam.routine', routine), ...others]);
+  const perVisit = (value: string, comment = 'per visit') => ({
+    flags: ['inn' as const],
+    comment,
+    value,
+  });
+  const perYear = (flag: Network, value: string, comment = 'per calendar year') => ({
+    flags: [flag],
+    comment,
+    value,
+  });
+  /** Both persons' plans run through 2026, with no refresh date and no flags. */
+  const plan2026 = (insurer_state: Network, items: BenefitItem[], lists: Lists = {}): Plan => ({
+    insurer_state,
+    items,
+    refresh_date: null,
+    begin_date: '2026-01-01',
+    end_date: '2026-12-31',
+    flags: [],
+    ...lists,
   });
 
-  it("builds the subscriber's benefit tree from every EB line it states", () => {
-    const expected: Plan = {
-      insurer_state: 'oon',
-      items: [
-        {
-          benefit_code: 'exam',
-          refresh_date: R,
-          items: [
+  it.each([
+    {
+      title: "builds the subscriber's benefit tree from every EB line it states",
+      person: subscriber,
+      expected: plan2026(
+        'oon',
+        [
+          exam(
             {
-              benefit_code: 'exam.routine',
-              refresh_date: R,
-              items: [],
-              copayment: [
-                { flags: ['inn'], comment: 'per visit; COPAY APPLIES PER VISIT', value: '10' },
-              ],
+              copayment: [perVisit('10', 'per visit; COPAY APPLIES PER VISIT')],
               allowance: [{ flags: ['oon'], comment: 'per visit', value: '45' }],
               quantity: [{ comment: '1 every 12 months', value: 1 }],
               coinsurance: [{ flags: ['oon'], value: '20' }],
             },
-            {
-              benefit_code: 'exam.contact_lens_fitting',
-              refresh_date: R,
-              items: [],
-              copayment: [{ flags: ['inn'], comment: 'per visit', value: '40' }],
+            node('exam.contact_lens_fitting', {
+              copayment: [perVisit('40')],
               is_authorization_required: [{ flags: ['inn'], value: true }],
-            },
-          ],
-        },
-        {
-          benefit_code: 'materials',
-          refresh_date: R,
-          copayment: [{ flags: ['inn'], comment: 'per visit', value: '20' }],
-          items: [
-            {
-              benefit_code: 'materials.frames',
-              refresh_date: R,
-              items: [],
+            }),
+          ),
+          node('materials', { copayment: [perVisit('20')] }, [
+            node('materials.frames', {
               allowance: [
-                {
-                  flags: ['inn'],
-                  comment: 'per calendar year; ALLOWANCE TOWARD FRAME RETAIL PRICE',
-                  value: '150',
-                },
-                { flags: ['oon'], comment: 'per calendar year', value: '70' },
+                perYear('inn', '150', 'per calendar year; ALLOWANCE TOWARD FRAME RETAIL PRICE'),
+                perYear('oon', '70'),
               ],
               quantity: [
                 {
@@ -122,79 +130,47 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
                   value: 1,
                 },
               ],
-            },
-            {
-              benefit_code: 'materials.spectacle_lenses',
-              refresh_date: R,
-              copayment: [{ flags: ['inn'], comment: 'per visit', value: '25' }],
-              quantity_accepted: [{ flags: ['inn'], value: 1 }],
-              items: [
-                {
-                  benefit_code: 'materials.spectacle_lenses.single_vision',
-                  refresh_date: R,
-                  items: [],
-                  allowance: [{ flags: ['oon'], comment: 'per calendar year', value: '30' }],
-                },
-                {
-                  benefit_code: 'materials.spectacle_lenses.bifocal',
-                  refresh_date: R,
-                  items: [],
-                  allowance: [{ flags: ['oon'], comment: 'per calendar year', value: '50' }],
-                },
-                {
-                  benefit_code: 'materials.spectacle_lenses.trifocal',
-                  refresh_date: R,
-                  items: [],
-                  allowance: [{ flags: ['oon'], comment: 'per calendar year', value: '65' }],
-                },
-              ],
-            },
-            {
-              benefit_code: 'materials.contact_lenses',
-              refresh_date: R,
+            }),
+            node(
+              'materials.spectacle_lenses',
+              { copayment: [perVisit('25')], quantity_accepted: [{ flags: ['inn'], value: 1 }] },
+              (
+                [
+                  ['single_vision', '30'],
+                  ['bifocal', '50'],
+                  ['trifocal', '65'],
+                ] as const
+              ).map(([kind, allowance]) =>
+                node(`materials.spectacle_lenses.${kind}`, {
+                  allowance: [perYear('oon', allowance)],
+                }),
+              ),
+            ),
+            node('materials.contact_lenses', {
               end_date: '2026-12-31',
-              items: [],
-              allowance: [{ flags: ['inn'], comment: 'per calendar year', value: '150' }],
-            },
-          ],
-        },
-      ],
-      refresh_date: null,
-      begin_date: '2026-01-01',
-      end_date: '2026-12-31',
-      flags: [],
-      copayment: [{ comment: 'per visit', value: '5' }],
-      // EB*C on 30: the plan's deductible (docs/api.md, Real insurers).
-      deductible: [{ flags: ['inn'], comment: 'per calendar year', value: '50' }],
-    };
-    expect(subscriber.plan).toEqual(expected);
-  });
-
-  it("builds the dependent's tree from the 2110D lines, in-network only", () => {
-    expect(dependent.plan).toEqual({
-      insurer_state: 'inn',
-      items: [
+              allowance: [perYear('inn', '150')],
+            }),
+          ]),
+        ],
         {
-          benefit_code: 'exam',
-          refresh_date: R,
-          items: [
-            {
-              benefit_code: 'exam.routine',
-              refresh_date: R,
-              items: [],
-              copayment: [
-                { flags: ['inn'], comment: 'per visit; NO EXAM COPAY UNDER AGE 19', value: '0' },
-              ],
-              quantity: [{ comment: '1 per calendar year', value: 1 }],
-            },
-          ],
+          copayment: [{ comment: 'per visit', value: '5' }],
+          // EB*C on 30: the plan's deductible (docs/api.md, Real insurers).
+          deductible: [perYear('inn', '50')],
         },
-      ],
-      refresh_date: null,
-      begin_date: '2026-01-01',
-      end_date: '2026-12-31',
-      flags: [],
-    });
+      ),
+    },
+    {
+      title: "builds the dependent's tree from the 2110D lines, in-network only",
+      person: dependent,
+      expected: plan2026('inn', [
+        exam({
+          copayment: [perVisit('0', 'per visit; NO EXAM COPAY UNDER AGE 19')],
+          quantity: [{ comment: '1 per calendar year', value: 1 }],
+        }),
+      ]),
+    },
+  ])('$title', ({ person, expected }) => {
+    expect(person.plan).toEqual(expected);
   });
 
   it('renders through the V2 plan serializer like the sandbox plans', () => {
