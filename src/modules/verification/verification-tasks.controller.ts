@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
@@ -51,9 +52,7 @@ function verifierOf(req: AppRequest): Verifier {
   };
 }
 
-@ApiTags('Verification tasks')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/verification-tasks')
+@ApiController('Verification tasks', 'api/auth/v1/verification-tasks')
 export class VerificationTasksController {
   constructor(private readonly tasks: VerificationTasks) {}
 

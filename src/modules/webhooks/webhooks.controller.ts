@@ -1,23 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import {
@@ -48,9 +36,7 @@ const NOT_FOUND: [404, unknown] = [
   { detail: 'Webhook 5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11 not found.' },
 ];
 
-@ApiTags('Webhooks')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/webhooks')
+@ApiController('Webhooks', 'api/auth/v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
