@@ -17,7 +17,7 @@ import {
   WebhookListResponse,
   WebhookResponse,
 } from './dto/webhook.dto';
-import { type WebhookActor, WebhooksService } from './webhooks.service';
+import { type WebhookActor, type WebhookInput, WebhooksService } from './webhooks.service';
 import { auditContextOf, NotPatientData } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
@@ -35,6 +35,22 @@ const NOT_FOUND: [404, unknown] = [
   404,
   { detail: 'Webhook 5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11 not found.' },
 ];
+
+/** The service's input from a create or an update body; `rotateSecret` as the body asks it. */
+function webhookInput(
+  body: CreateWebhookDto | UpdateWebhookDto,
+  rotateSecret: boolean,
+): WebhookInput {
+  return {
+    url: body.url,
+    secret: body.secret,
+    rotateSecret,
+    isActive: body.is_active,
+    description: body.description,
+    version: body.version,
+    events: body.events,
+  };
+}
 
 @ApiController('Webhooks', 'api/auth/v1/webhooks')
 export class WebhooksController {
@@ -60,15 +76,10 @@ export class WebhooksController {
     { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
   ])
   async create(@Req() req: AppRequest, @Body() body: CreateWebhookDto): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.create(actorOf(req), {
-      url: body.url,
-      secret: body.secret,
-      rotateSecret: body.generate_secret ?? false,
-      isActive: body.is_active,
-      description: body.description,
-      version: body.version,
-      events: body.events,
-    });
+    const { webhook, secret } = await this.webhooks.create(
+      actorOf(req),
+      webhookInput(body, body.generate_secret ?? false),
+    );
     return WebhookResponse.from(webhook, secret);
   }
 
@@ -109,15 +120,11 @@ export class WebhooksController {
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.update(actorOf(req), id, {
-      url: body.url,
-      secret: body.secret,
-      rotateSecret: body.rotate_secret ?? false,
-      isActive: body.is_active,
-      description: body.description,
-      version: body.version,
-      events: body.events,
-    });
+    const { webhook, secret } = await this.webhooks.update(
+      actorOf(req),
+      id,
+      webhookInput(body, body.rotate_secret ?? false),
+    );
     return WebhookResponse.from(webhook, secret);
   }
 
