@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Command, CommandFactory, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandFactory, CommandRunner } from 'nest-commander';
+import { CliOptions } from '@/cli/options';
 import { APP_CONFIG, AppConfigModule, InjectConfig } from '@/config/config.module';
 import { AppConfig, loadConfig } from '@/config/env';
 import { buildDataSourceOptions, migrateDatabase } from '@/database/data-source';
@@ -48,6 +49,18 @@ function scopesOption(v: string): ApiScope[] {
   name: 'accounts:create',
   description: 'Create an account with its default location, a user and an API key',
 })
+@CliOptions(
+  { flags: '--name <name>', description: 'Account (practice) name', required: true },
+  { flags: '--email <email>', description: 'E-mail of the first web user', required: true },
+  {
+    flags: '--password <password>',
+    description:
+      "Development only (refused in production): the first web user's password. Without it the " +
+      'password is read from standard input',
+  },
+  { flags: '--iframe', description: 'Enable embedded sessions for the account', parse: () => true },
+  { ...SCOPES_OPTION, parse: scopesOption },
+)
 class CreateAccountCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
@@ -92,39 +105,14 @@ class CreateAccountCommand extends CommandRunner {
       fail(describeError(e));
     }
   }
-
-  @Option({ flags: '--name <name>', description: 'Account (practice) name', required: true })
-  parseName(v: string) {
-    return v;
-  }
-
-  @Option({ flags: '--email <email>', description: 'E-mail of the first web user', required: true })
-  parseEmail(v: string) {
-    return v;
-  }
-
-  @Option({
-    flags: '--password <password>',
-    description:
-      "Development only (refused in production): the first web user's password. Without it the " +
-      'password is read from standard input',
-  })
-  parsePassword(v: string) {
-    return v;
-  }
-
-  @Option({ flags: '--iframe', description: 'Enable embedded sessions for the account' })
-  parseIframe() {
-    return true;
-  }
-
-  @Option(SCOPES_OPTION)
-  parseScopes(v: string) {
-    return scopesOption(v);
-  }
 }
 
 @Command({ name: 'api-keys:create', description: "Create an API key for a user's account" })
+@CliOptions(
+  { flags: '--email <email>', description: 'E-mail of a user of the account', required: true },
+  { flags: '--name <name>', description: 'A name for the key' },
+  { ...SCOPES_OPTION, parse: scopesOption },
+)
 class CreateApiKeyCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
@@ -147,30 +135,16 @@ class CreateApiKeyCommand extends CommandRunner {
     );
     print({ api_key: key, id: apiKey.id, prefix: apiKey.prefix, scopes: apiKey.scopes });
   }
-
-  @Option({
-    flags: '--email <email>',
-    description: 'E-mail of a user of the account',
-    required: true,
-  })
-  parseEmail(v: string) {
-    return v;
-  }
-
-  @Option({ flags: '--name <name>', description: 'A name for the key' })
-  parseName(v: string) {
-    return v;
-  }
-
-  @Option(SCOPES_OPTION)
-  parseScopes(v: string) {
-    return scopesOption(v);
-  }
 }
 
 @Command({
   name: 'api-keys:revoke',
   description: 'Revoke an API key, given the key or its display prefix',
+})
+@CliOptions({
+  flags: '--key <key>',
+  description: 'The API key, or its prefix as shown in lists',
+  required: true,
 })
 class RevokeApiKeyCommand extends CommandRunner {
   constructor(private readonly apiKeys: ApiKeysService) {
@@ -182,15 +156,6 @@ class RevokeApiKeyCommand extends CommandRunner {
     if (revoked.length === 0) fail('No active API key matches');
     print({ revoked: revoked.map((k) => ({ id: k.id, prefix: k.prefix })) });
   }
-
-  @Option({
-    flags: '--key <key>',
-    description: 'The API key, or its prefix as shown in lists',
-    required: true,
-  })
-  parseKey(v: string) {
-    return v;
-  }
 }
 
 @Command({
@@ -198,6 +163,10 @@ class RevokeApiKeyCommand extends CommandRunner {
   description:
     "Change a location's provider identity with the fields of PATCH /api/auth/v1/locations/{code}/ (npi, organization_name, tax_id, address, taxonomy_code, rendering_provider)",
 })
+@CliOptions(
+  { flags: '--code <code>', description: 'The location code (LOC…)', required: true },
+  { flags: '--json <body>', description: 'The fields to change, as a JSON object', required: true },
+)
 class UpdateLocationCommand extends CommandRunner {
   constructor(private readonly accounts: AccountsService) {
     super();
@@ -228,20 +197,6 @@ class UpdateLocationCommand extends CommandRunner {
     } catch (e) {
       fail(describeError(e));
     }
-  }
-
-  @Option({ flags: '--code <code>', description: 'The location code (LOC…)', required: true })
-  parseCode(v: string) {
-    return v;
-  }
-
-  @Option({
-    flags: '--json <body>',
-    description: 'The fields to change, as a JSON object',
-    required: true,
-  })
-  parseJson(v: string) {
-    return v;
   }
 }
 

@@ -1,4 +1,5 @@
-import { Command, CommandRunner, Option } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
+import { CliOptions } from './options';
 import { USER_ROLES, type UserRole } from '@/modules/accounts/user-roles';
 import { UsersService } from '@/modules/accounts/users.service';
 import { describeError, fail, print } from './output';
@@ -20,6 +21,11 @@ export async function passwordFromStdin(): Promise<string> {
   name: 'users:create',
   description: 'Create a web user of an account (SECURITY.md); the password is read from stdin',
 })
+@CliOptions(
+  { flags: '--account <id>', description: 'The account id', required: true },
+  { flags: '--email <email>', description: 'E-mail the user signs in with', required: true },
+  { flags: '--role <role>', description: 'admin or staff', required: true },
+)
 export class CreateUserCommand extends CommandRunner {
   constructor(private readonly users: UsersService) {
     super();
@@ -42,31 +48,13 @@ export class CreateUserCommand extends CommandRunner {
       fail(describeError(e));
     }
   }
-
-  @Option({ flags: '--account <id>', description: 'The account id', required: true })
-  parseAccount(v: string) {
-    return v;
-  }
-
-  @Option({
-    flags: '--email <email>',
-    description: 'E-mail the user signs in with',
-    required: true,
-  })
-  parseEmail(v: string) {
-    return v;
-  }
-
-  @Option({ flags: '--role <role>', description: 'admin or staff', required: true })
-  parseRole(v: string) {
-    return v;
-  }
 }
 
 @Command({
   name: 'users:reset-password',
   description: "Set a user's password, read from stdin; the user's sessions end",
 })
+@CliOptions({ flags: '--email <email>', description: 'E-mail of the user', required: true })
 export class ResetPasswordCommand extends CommandRunner {
   constructor(private readonly users: UsersService) {
     super();
@@ -80,10 +68,5 @@ export class ResetPasswordCommand extends CommandRunner {
     } catch (e) {
       fail(describeError(e));
     }
-  }
-
-  @Option({ flags: '--email <email>', description: 'E-mail of the user', required: true })
-  parseEmail(v: string) {
-    return v;
   }
 }

@@ -18,20 +18,21 @@ export abstract class DomainError extends Error {
   abstract body(): Record<string, unknown>;
 }
 
-/** 404 `{"detail": "..."}`; also used for another account's objects (tenant isolation). */
-export class NotFoundError extends DomainError {
-  readonly status = 404;
+/** An error answered `{"detail": "..."}`, its message. */
+export abstract class DetailError extends DomainError {
   body() {
     return { detail: this.message };
   }
 }
 
+/** 404 `{"detail": "..."}`; also used for another account's objects (tenant isolation). */
+export class NotFoundError extends DetailError {
+  readonly status = 404;
+}
+
 /** 403 `{"detail": "..."}`. */
-export class ForbiddenError extends DomainError {
+export class ForbiddenError extends DetailError {
   readonly status = 403;
-  body() {
-    return { detail: this.message };
-  }
 }
 
 /** 400 `{"errors": {...}}`. */
@@ -58,26 +59,20 @@ export class ValidationFailed extends DomainError {
 }
 
 /** 409 `{"detail": "..."}`: the object is not in a state that allows the request. */
-export class ConflictError extends DomainError {
+export class ConflictError extends DetailError {
   readonly status = 409;
-  body() {
-    return { detail: this.message };
-  }
 }
 
 /**
  * 429 `{"detail": "..."}` from the rate limit (docs/api.md, Authentication), with `Retry-After`: the seconds until
  * the key may call again.
  */
-export class ThrottledError extends DomainError {
+export class ThrottledError extends DetailError {
   readonly status = 429;
   override readonly headers: Record<string, string>;
   constructor(readonly retryAfterSeconds: number) {
     super(`Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
     this.headers = { 'Retry-After': String(retryAfterSeconds) };
-  }
-  body() {
-    return { detail: this.message };
   }
 }
 
@@ -85,24 +80,18 @@ export class ThrottledError extends DomainError {
  * 429 `{"detail": "..."}` with `Retry-After`: an account's quota (not the key's rate limit) is
  * used up until the time named.
  */
-export class QuotaExceededError extends DomainError {
+export class QuotaExceededError extends DetailError {
   readonly status = 429;
   override readonly headers: Record<string, string>;
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.headers = { 'Retry-After': String(Math.max(0, Math.ceil(retryAfterSeconds))) };
   }
-  body() {
-    return { detail: this.message };
-  }
 }
 
 /** 503 `{"detail": "..."}` when a dependency (PostgreSQL, Redis) is down. */
-export class ServiceUnavailableError extends DomainError {
+export class ServiceUnavailableError extends DetailError {
   readonly status = 503;
-  body() {
-    return { detail: this.message };
-  }
 }
 
 export function addFieldError(tree: ErrorTree, path: string[], message: string): void {

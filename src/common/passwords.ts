@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { BoundedGate } from './bounded-gate';
-import { DomainError } from './errors';
+import { DetailError } from './errors';
 import { DEFAULT_PASSWORD_HASH_COST } from '@/config/password-cost';
 
 const scrypt = promisify(scryptCb) as (
@@ -32,15 +32,12 @@ const gate = new BoundedGate(HASHES_AT_ONCE, HASHES_WAITING);
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** 429 `{"detail": "..."}` with `Retry-After`: every hashing slot and queue place is taken. */
-export class PasswordHashBusy extends DomainError {
+export class PasswordHashBusy extends DetailError {
   readonly status = 429;
   override readonly headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
   readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
   constructor() {
     super(`Too many sign-ins at this moment. Try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`);
-  }
-  body() {
-    return { detail: this.message };
   }
 }
 

@@ -1,12 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiSecurity,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { AccountsService } from './accounts.service';
@@ -19,9 +13,7 @@ import {
 import { auditContextOf, NotPatientData } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
-@ApiTags('Locations')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/locations')
+@ApiController('Locations', 'api/auth/v1/locations')
 export class LocationsController {
   constructor(private readonly accounts: AccountsService) {}
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { setBounded } from '@/common/bounded-map';
 
 /** What the NPI registry says an NPI is: a person (type 1), an organisation (type 2), or nothing known. */
 export type NpiEntity = 'individual' | 'organization' | 'unknown';
@@ -52,8 +53,7 @@ export class NpiRegistry {
       );
       return 'unknown';
     }
-    if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(npi, { entity, at: Date.now() });
+    setBounded(this.cache, CACHE_MAX, npi, { entity, at: Date.now() });
     return entity;
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Get, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { RequireScope } from '@/common/scopes';
@@ -12,9 +13,7 @@ import {
   ListAuditEventsQuery,
 } from './dto/audit-event.dto';
 
-@ApiTags('Audit')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/audit-events')
+@ApiController('Audit', 'api/auth/v1/audit-events')
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Redis from 'ioredis';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
+import { setBounded, unexpired } from '@/common/bounded-map';
 import type { AuthContext } from '@/common/request-context';
 
 /** Beyond this many live entries the oldest go first (only valid keys are ever cached). */
@@ -70,13 +71,7 @@ export class ApiKeyCache implements OnModuleDestroy {
       this.subscribe();
       return null;
     }
-    const entry = this.entries.get(keyHash);
-    if (!entry) return null;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(keyHash);
-      return null;
-    }
-    return entry.auth;
+    return unexpired(this.entries, keyHash)?.auth ?? null;
   }
 
   ticket(): CacheTicket {
@@ -85,11 +80,7 @@ export class ApiKeyCache implements OnModuleDestroy {
 
   set(keyHash: string, auth: AuthContext, ticket: CacheTicket): void {
     if (!this.live || ticket.generation !== this.generation || !this.enabled) return;
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(keyHash, { auth, expiresAt: Date.now() + this.ttlMs });
+    setBounded(this.entries, MAX_ENTRIES, keyHash, { auth, expiresAt: Date.now() + this.ttlMs });
   }
 
   /** True when the key of this id is known unrevoked here (see `get`); false means "ask". */
@@ -98,22 +89,12 @@ export class ApiKeyCache implements OnModuleDestroy {
       this.subscribe();
       return false;
     }
-    const entry = this.activeIds.get(id);
-    if (!entry) return false;
-    if (entry.expiresAt <= Date.now()) {
-      this.activeIds.delete(id);
-      return false;
-    }
-    return true;
+    return unexpired(this.activeIds, id) !== null;
   }
 
   markActive(id: string, keyHash: string, ticket: CacheTicket): void {
     if (!this.live || ticket.generation !== this.generation || !this.enabled) return;
-    if (this.activeIds.size >= MAX_ENTRIES) {
-      const oldest = this.activeIds.keys().next();
-      if (!oldest.done) this.activeIds.delete(oldest.value);
-    }
-    this.activeIds.set(id, { keyHash, expiresAt: Date.now() + this.ttlMs });
+    setBounded(this.activeIds, MAX_ENTRIES, id, { keyHash, expiresAt: Date.now() + this.ttlMs });
   }
 
   /**

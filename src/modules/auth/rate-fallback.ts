@@ -1,3 +1,4 @@
+import { setBounded } from '@/common/bounded-map';
 import type { RateDecision } from './rate-limiter';
 
 /** Beyond this many keys the oldest bucket goes first (it starts full again if asked). */
@@ -27,12 +28,8 @@ export class LocalRateBuckets {
   take(key: string, now = Date.now()): RateDecision {
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      if (this.buckets.size >= MAX_KEYS) {
-        const oldest = this.buckets.keys().next();
-        if (!oldest.done) this.buckets.delete(oldest.value);
-      }
       bucket = { tokens: this.perMinute, at: now };
-      this.buckets.set(key, bucket);
+      setBounded(this.buckets, MAX_KEYS, key, bucket);
     }
     bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * this.perMs);
     bucket.at = now;

@@ -5,9 +5,9 @@ import { Database, type Tx } from '@/database/database';
 import type { Location } from '@/modules/accounts';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { canMove } from './claim-lifecycle';
-import type { Claim, ClaimStatus } from './claim.entity';
+import type { ClaimStatus } from './claim.entity';
 import { ClaimsQueue } from './claims.queue';
-import { ClaimsRepository } from './claims.repository';
+import { type ClaimSubmissionSets, ClaimsRepository } from './claims.repository';
 import { ClaimResponse } from './dto/claim.response';
 
 export const EVENT_CLAIM_STATUS_CHANGED = 'claim.status_changed';
@@ -16,17 +16,7 @@ export interface ClaimChange {
   status: ClaimStatus;
   detail: string | null;
   /** Other columns set in the same UPDATE (submission, the 837P). */
-  set?: Partial<
-    Pick<
-      Claim,
-      | 'submissionChannel'
-      | 'clearinghouseId'
-      | 'submittedAt'
-      | 'x12837'
-      | 'submissionDetail'
-      | 'remittance'
-    >
-  >;
+  set?: ClaimSubmissionSets;
   /** When the next run is due (a retry, a status check); null: nothing left to do. */
   nextInMs: number | null;
 }

@@ -89,23 +89,12 @@ export const CLAIM_RESPONSE_EXAMPLE = {
   remittance: null,
   patient: MARIA_EXAMPLE,
   primary_member: { ...MARIA_EXAMPLE, insurer_code: 'insurer:vision:vsp' },
-  services: [
-    {
-      codes: ['92014'],
-      date: '2026-11-14',
-      quantity: 1,
-      cost: '145.0000',
-      diagnosis_codes: ['H52.13'],
-    },
-    {
-      codes: ['V2100'],
-      date: '2026-11-14',
-      quantity: 2,
-      cost: '45.0000',
-      diagnosis_codes: ['H52.13'],
-    },
-    { codes: ['V2020'], date: '2026-11-14', quantity: 1, cost: '75.0000', diagnosis_codes: [] },
-  ],
+  // The request's lines as answered: costs with four decimals, every line with its diagnoses.
+  services: VSP_CLAIM_EXAMPLE.services.map((line) => ({
+    ...line,
+    cost: `${line.cost}00`,
+    diagnosis_codes: line.diagnosis_codes ?? [],
+  })),
   paid_amount: '310.0000',
   total_cost: '310.0000',
   accept_assignment: false,

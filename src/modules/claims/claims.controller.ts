@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiBody,
@@ -8,9 +8,8 @@ import {
   ApiOperation,
   ApiParam,
   ApiResponse,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import {
@@ -26,10 +25,8 @@ import { NotifyCustomerDto } from './dto/notify-customer.dto';
 import { Audited } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
-@ApiTags('Claims')
-@ApiSecurity('Api')
 @ApiExtraModels(CreateClaimDto)
-@Controller('api/auth/v1/claims')
+@ApiController('Claims', 'api/auth/v1/claims')
 export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 

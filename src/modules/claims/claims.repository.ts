@@ -30,12 +30,10 @@ export type NewServiceLine = Pick<
   'position' | 'codes' | 'serviceDate' | 'quantity' | 'cost' | 'diagnosisCodes'
 >;
 
-/** The columns a move changes besides the queue's (`ClaimsQueue.setDue` sets those). */
-export type ClaimMoveSets = Partial<
+/** The submission columns a move may set with its status (the channel, the 837P, the remittance). */
+export type ClaimSubmissionSets = Partial<
   Pick<
     Claim,
-    | 'status'
-    | 'statusHistory'
     | 'submissionChannel'
     | 'clearinghouseId'
     | 'submittedAt'
@@ -44,6 +42,9 @@ export type ClaimMoveSets = Partial<
     | 'remittance'
   >
 >;
+
+/** The columns a move changes besides the queue's (`ClaimsQueue.setDue` sets those). */
+export type ClaimMoveSets = Partial<Pick<Claim, 'status' | 'statusHistory'>> & ClaimSubmissionSets;
 
 /** Claims matched within one account (`accountId`), or any account's (no `accountId`). */
 export interface ClaimScope {

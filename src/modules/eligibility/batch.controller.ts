@@ -1,15 +1,14 @@
 import { Audited } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { BatchIntake } from './batch-intake';
@@ -20,9 +19,7 @@ import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch
 const NOT_FOUND: [404, unknown] = [404, { detail: 'Batch schedule-2026-11-22 not found.' }];
 
 /** docs/api.md, Batches: batch eligibility. */
-@ApiTags('Eligibility')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/eligibility/batches')
+@ApiController('Eligibility', 'api/auth/v1/eligibility/batches')
 export class BatchController {
   constructor(
     private readonly intake: BatchIntake,

@@ -1,14 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiController } from '@/common/api-controller';
 import { ApiNoETag } from '@/common/api-document-details';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
@@ -28,9 +27,7 @@ const NOT_FOUND_EXAMPLE: [404, unknown] = [
   { detail: 'Eligibility request visit-2026-11-21-0042 not found.' },
 ];
 
-@ApiTags('Eligibility')
-@ApiSecurity('Api')
-@Controller('api/auth')
+@ApiController('Eligibility', 'api/auth')
 export class EligibilityController {
   constructor(
     private readonly eligibility: EligibilityService,

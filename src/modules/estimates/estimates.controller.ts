@@ -1,12 +1,6 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiExtraModels,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
@@ -20,10 +14,8 @@ import { EstimatesService } from './estimates.service';
 import { Audited } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
-@ApiTags('Estimates')
-@ApiSecurity('Api')
 @ApiExtraModels(EstimateResponse)
-@Controller('api/auth/v1/estimates')
+@ApiController('Estimates', 'api/auth/v1/estimates')
 export class EstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 

@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
@@ -7,9 +8,7 @@ import { IframeSessionService, NO_FRAMING_ORIGIN } from './iframe-session.servic
 import { auditContextOf, NotPatientData } from '@/modules/audit';
 import { EMBED_SCOPES, RequireScope } from '@/modules/auth';
 
-@ApiTags('Embedded session')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/iframe-session')
+@ApiController('Embedded session', 'api/auth/v1/iframe-session')
 export class IframeSessionController {
   constructor(private readonly sessions: IframeSessionService) {}
 

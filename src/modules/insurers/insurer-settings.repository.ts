@@ -72,19 +72,11 @@ export class InsurerSettingsRepository {
     mode: 'assisted' | null,
     tx?: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `INSERT INTO account_insurers (account_id, insurer_code, eligibility_mode) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET eligibility_mode = $3, updated_at = now()`,
-      [accountId, code, mode],
-    );
+    await this.upsertColumn('eligibility_mode', accountId, code, mode, tx);
   }
 
   async upsertEnabled(accountId: string, code: string, enabled: boolean, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `INSERT INTO account_insurers (account_id, insurer_code, enabled) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET enabled = $3, updated_at = now()`,
-      [accountId, code, enabled],
-    );
+    await this.upsertColumn('enabled', accountId, code, enabled, tx);
   }
 
   /** `address`: lines joined by `\n`, or null for the shipped table's. */
@@ -94,10 +86,21 @@ export class InsurerSettingsRepository {
     address: string | null,
     tx?: Tx,
   ): Promise<void> {
+    await this.upsertColumn('claims_mailing_address', accountId, code, address, tx);
+  }
+
+  /** One setting of the account's row for `code`, the row made when it has none yet. */
+  private async upsertColumn(
+    column: 'eligibility_mode' | 'enabled' | 'claims_mailing_address',
+    accountId: string,
+    code: string,
+    value: string | boolean | null,
+    tx?: Tx,
+  ): Promise<void> {
     await managerOf(this.db, tx).query(
-      `INSERT INTO account_insurers (account_id, insurer_code, claims_mailing_address) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET claims_mailing_address = $3, updated_at = now()`,
-      [accountId, code, address],
+      `INSERT INTO account_insurers (account_id, insurer_code, ${column}) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, insurer_code) DO UPDATE SET ${column} = $3, updated_at = now()`,
+      [accountId, code, value],
     );
   }
 

@@ -1,5 +1,6 @@
-import { Controller, Get, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Get, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { NotPatientData } from '@/modules/audit';
@@ -7,9 +8,7 @@ import { RequireScope } from '@/modules/auth';
 import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
 import { type DirectoryEntry, InsurerDirectory } from './insurer-directory.service';
 
-@ApiTags('Insurers')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/insurers')
+@ApiController('Insurers', 'api/auth/v1/insurers')
 export class InsurersController {
   constructor(private readonly directory: InsurerDirectory) {}
 

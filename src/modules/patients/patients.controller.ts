@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import { CreatePatientDto } from './dto/create-patient.dto';
@@ -15,9 +16,7 @@ import { PatientLinksService } from './patient-links.service';
 import { Audited } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
-@ApiTags('Patients')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/patients')
+@ApiController('Patients', 'api/auth/v1/patients')
 export class PatientsController {
   constructor(
     private readonly patients: PatientsService,

@@ -1,5 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
@@ -51,9 +52,17 @@ function verifierOf(req: AppRequest): Verifier {
   };
 }
 
-@ApiTags('Verification tasks')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/verification-tasks')
+/** A change of one task, `POST :id/<action>` (a 200 with the task): the verifier's write, audited. */
+const TaskChange = (action: string) =>
+  applyDecorators(
+    Post(`:id/${action}`),
+    HttpCode(200),
+    RequireScope('verification:write'),
+    Audited('verification_task', 'update', 'param:id'),
+    ApiOkResponse({ type: VerificationTaskResponse }),
+  );
+
+@ApiController('Verification tasks', 'api/auth/v1/verification-tasks')
 export class VerificationTasksController {
   constructor(private readonly tasks: VerificationTasks) {}
 
@@ -92,26 +101,19 @@ export class VerificationTasksController {
     return this.tasks.get(req.auth!.accountId, id);
   }
 
-  @Post(':id/claim')
-  @HttpCode(200)
-  @RequireScope('verification:write')
-  @Audited('verification_task', 'update', 'param:id')
+  @TaskChange('claim')
   @ApiOperation({
     summary: 'Claim a verification task',
     description:
       'Leases the task to the calling key for VERIFICATION_LEASE_MINUTES (claiming again extends it); ' +
       'a lease that runs out puts the task back in the queue. 409 while another verifier holds it.',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(NOT_FOUND, HELD)
   claim(@Req() req: AppRequest, @Param('id') id: string): Promise<TaskView> {
     return this.tasks.claim(verifierOf(req), id);
   }
 
-  @Post(':id/complete')
-  @HttpCode(200)
-  @RequireScope('verification:write')
-  @Audited('verification_task', 'update', 'param:id')
+  @TaskChange('complete')
   @ApiOperation({
     summary: 'Complete a verification task with the plans found',
     description:
@@ -124,7 +126,6 @@ export class VerificationTasksController {
       'subscriber and any other type is the patient; otherwise every person is the patient. A ' +
       'person without `type` is the patient, `self` (or `dependent` when a subscriber was named).',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(
     [
       400,
@@ -170,10 +171,7 @@ export class VerificationTasksController {
     });
   }
 
-  @Post(':id/fail')
-  @HttpCode(200)
-  @RequireScope('verification:write')
-  @Audited('verification_task', 'update', 'param:id')
+  @TaskChange('fail')
   @ApiOperation({
     summary: 'Fail a verification task',
     description:
@@ -181,7 +179,6 @@ export class VerificationTasksController {
       '`insurer_problem` with the detail in `error_detail`. `credentials_invalid` marks the stored ' +
       'credentials "needs attention".',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(400, NOT_FOUND, HELD)
   fail(
     @Req() req: AppRequest,
@@ -191,16 +188,12 @@ export class VerificationTasksController {
     return this.tasks.fail(verifierOf(req), id, body.reason, body.detail?.trim() || null);
   }
 
-  @Post(':id/needs-info')
-  @HttpCode(200)
-  @RequireScope('verification:write')
-  @Audited('verification_task', 'update', 'param:id')
+  @TaskChange('needs-info')
   @ApiOperation({
     summary: 'Ask the practice for information',
     description:
       'The task (and the request’s `verification`) shows `needs_info` until the practice answers.',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(400, NOT_FOUND, HELD)
   needsInfo(
     @Req() req: AppRequest,
@@ -210,16 +203,12 @@ export class VerificationTasksController {
     return this.tasks.needsInfo(verifierOf(req), id, body.detail.trim());
   }
 
-  @Post(':id/info')
-  @HttpCode(200)
-  @RequireScope('verification:write')
-  @Audited('verification_task', 'update', 'param:id')
+  @TaskChange('info')
   @ApiOperation({
     summary: 'Answer a task that needs information',
     description:
       'The practice’s answer; the task is queued again. 409 unless the task is `needs_info`.',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
   @ApiStandardErrors(400, NOT_FOUND, [
     409,
     { detail: 'This task is queued, not waiting for information.' },

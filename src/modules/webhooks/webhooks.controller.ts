@@ -1,23 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  Req,
-} from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import type { AppRequest } from '@/common/request-context';
 import {
@@ -29,7 +17,7 @@ import {
   WebhookListResponse,
   WebhookResponse,
 } from './dto/webhook.dto';
-import { type WebhookActor, WebhooksService } from './webhooks.service';
+import { type WebhookActor, type WebhookInput, WebhooksService } from './webhooks.service';
 import { auditContextOf, NotPatientData } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 
@@ -48,9 +36,23 @@ const NOT_FOUND: [404, unknown] = [
   { detail: 'Webhook 5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11 not found.' },
 ];
 
-@ApiTags('Webhooks')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/webhooks')
+/** The service's input from a create or an update body; `rotateSecret` as the body asks it. */
+function webhookInput(
+  body: CreateWebhookDto | UpdateWebhookDto,
+  rotateSecret: boolean,
+): WebhookInput {
+  return {
+    url: body.url,
+    secret: body.secret,
+    rotateSecret,
+    isActive: body.is_active,
+    description: body.description,
+    version: body.version,
+    events: body.events,
+  };
+}
+
+@ApiController('Webhooks', 'api/auth/v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
@@ -74,15 +76,10 @@ export class WebhooksController {
     { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
   ])
   async create(@Req() req: AppRequest, @Body() body: CreateWebhookDto): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.create(actorOf(req), {
-      url: body.url,
-      secret: body.secret,
-      rotateSecret: body.generate_secret ?? false,
-      isActive: body.is_active,
-      description: body.description,
-      version: body.version,
-      events: body.events,
-    });
+    const { webhook, secret } = await this.webhooks.create(
+      actorOf(req),
+      webhookInput(body, body.generate_secret ?? false),
+    );
     return WebhookResponse.from(webhook, secret);
   }
 
@@ -123,15 +120,11 @@ export class WebhooksController {
     @Param('id') id: string,
     @Body() body: UpdateWebhookDto,
   ): Promise<WebhookResponse> {
-    const { webhook, secret } = await this.webhooks.update(actorOf(req), id, {
-      url: body.url,
-      secret: body.secret,
-      rotateSecret: body.rotate_secret ?? false,
-      isActive: body.is_active,
-      description: body.description,
-      version: body.version,
-      events: body.events,
-    });
+    const { webhook, secret } = await this.webhooks.update(
+      actorOf(req),
+      id,
+      webhookInput(body, body.rotate_secret ?? false),
+    );
     return WebhookResponse.from(webhook, secret);
   }
 

@@ -240,6 +240,36 @@ export function writeSingleTransaction(
   );
 }
 
+/** The writer of one kind of outgoing file: its transaction set (`build`) alone in an interchange. */
+export function singleTransactionWriter<T>(
+  group: { functionalId: string; version: string },
+  build: (
+    input: T,
+    controlNumber: string,
+    createdAt: Date,
+    separators?: Separators,
+  ) => TransactionSetInput,
+): (input: T, envelope: EnvelopeSettings) => string {
+  return (input, envelope) =>
+    writeSingleTransaction(envelope, group, (control, at, sep) => build(input, control, at, sep));
+}
+
+/**
+ * An NM1 that names its entity by an id: NM101 the entity, NM102 `1` a person or `2` an
+ * organisation, the last (or organisation) and first names, NM105-NM107 empty, NM108 the id's
+ * qualifier and NM109 the id.
+ */
+export function nm1Segment(
+  entity: string,
+  type: '1' | '2',
+  last: string,
+  first: string,
+  qualifier: string,
+  id: string,
+): SegmentData {
+  return ['NM1', entity, type, last, first, '', '', '', qualifier, id];
+}
+
 /** Letters NFKD does not decompose into a base letter and marks (docs/api.md, Claims: `Núñez` → `NUNEZ`). */
 const LATIN_LETTERS: Readonly<Record<string, string>> = {
   ß: 'SS',

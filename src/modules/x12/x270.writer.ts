@@ -1,10 +1,10 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
 import {
-  EnvelopeSettings,
   SegmentData,
   TransactionSetInput,
-  writeSingleTransaction,
+  nm1Segment,
+  singleTransactionWriter,
   x12Text,
 } from './x12.writer';
 import { bht, d8 } from './x837.parts';
@@ -69,24 +69,20 @@ export function build270(
   const segments: SegmentData[] = [
     bht('0022', '13', inquiry.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    [
-      'NM1',
+    nm1Segment(
       'PR',
       '2',
       x12Text(inquiry.payer.name, 60, s).toUpperCase(),
       '',
-      '',
-      '',
-      '',
       'PI',
       inquiry.payer.id,
-    ],
+    ),
     ['HL', '2', '1', '21', '1'],
-    ['NM1', '1P', '2', organization, '', '', '', '', 'XX', inquiry.provider.npi],
+    nm1Segment('1P', '2', organization, '', 'XX', inquiry.provider.npi),
   ];
   if (inquiry.provider.taxId) segments.push(['REF', 'TJ', inquiry.provider.taxId]);
   const subscriberName: SegmentData = memberId
-    ? ['NM1', 'IL', '1', last, first, '', '', '', 'MI', memberId]
+    ? nm1Segment('IL', '1', last, first, 'MI', memberId)
     : ['NM1', 'IL', '1', last, first];
   const trace: SegmentData = ['TRN', '1', inquiry.traceNumber, inquiry.traceOriginator];
   const asked: SegmentData[] = [
@@ -122,10 +118,7 @@ export function build270(
 }
 
 /** A whole 270 interchange: one group (`HS`), one transaction set. */
-export function write270(inquiry: EligibilityInquiry, envelope: EnvelopeSettings): string {
-  return writeSingleTransaction(
-    envelope,
-    { functionalId: 'HS', version: X279_IMPLEMENTATION },
-    (control, at, sep) => build270(inquiry, control, at, sep),
-  );
-}
+export const write270 = singleTransactionWriter(
+  { functionalId: 'HS', version: X279_IMPLEMENTATION },
+  build270,
+);

@@ -1,10 +1,10 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
 import {
-  EnvelopeSettings,
   SegmentData,
   TransactionSetInput,
-  writeSingleTransaction,
+  nm1Segment,
+  singleTransactionWriter,
   x12Text,
 } from './x12.writer';
 import { bht, d8, x12Amount } from './x837.parts';
@@ -59,26 +59,24 @@ export function build276(
   const segments: SegmentData[] = [
     bht('0010', '13', q.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    ['NM1', 'PR', '2', name(q.payer.name, 60), '', '', '', '', 'PI', q.payer.id],
+    nm1Segment('PR', '2', name(q.payer.name, 60), '', 'PI', q.payer.id),
     ['HL', '2', '1', '21', '1'],
-    ['NM1', '41', '2', name(q.receiver.name, 60), '', '', '', '', '46', q.receiver.id],
+    nm1Segment('41', '2', name(q.receiver.name, 60), '', '46', q.receiver.id),
     ['HL', '3', '2', '19', '1'],
-    ['NM1', '1P', '2', name(q.provider.organizationName, 60), '', '', '', '', 'XX', q.provider.npi],
+    nm1Segment('1P', '2', name(q.provider.organizationName, 60), '', 'XX', q.provider.npi),
     ['HL', '4', '3', '22', dependent ? '1' : '0'],
   ];
   if (!dependent) segments.push(dmg(q.subscriber));
-  segments.push([
-    'NM1',
-    'IL',
-    '1',
-    name(q.subscriber.lastName, 60),
-    name(q.subscriber.firstName, 35),
-    '',
-    '',
-    '',
-    'MI',
-    x12Text(q.subscriber.memberId, 80, s),
-  ]);
+  segments.push(
+    nm1Segment(
+      'IL',
+      '1',
+      name(q.subscriber.lastName, 60),
+      name(q.subscriber.firstName, 35),
+      'MI',
+      x12Text(q.subscriber.memberId, 80, s),
+    ),
+  );
   if (q.patient) {
     segments.push(['HL', '5', '4', '23'], dmg(q.patient), [
       'NM1',
@@ -99,13 +97,10 @@ export function build276(
 }
 
 /** A whole 276 interchange: one group (`HR`), one transaction set. */
-export function write276(q: ClaimStatusInquiry, envelope: EnvelopeSettings): string {
-  return writeSingleTransaction(
-    envelope,
-    { functionalId: 'HR', version: X212_IMPLEMENTATION },
-    (control, at, sep) => build276(q, control, at, sep),
-  );
-}
+export const write276 = singleTransactionWriter(
+  { functionalId: 'HR', version: X212_IMPLEMENTATION },
+  build276,
+);
 
 function sexCode(sex: string | null): string {
   return sex === 'female' ? 'F' : sex === 'male' ? 'M' : 'U';

@@ -1,61 +1,54 @@
-import { MAY, R, WHEN, nm1, n4, prv, seg, type LoopRule, type Usage } from './x837.rules';
+import { MAY, R, WHEN, leaf, nm1, n4, prv, seg, type LoopRule, type Usage } from './x837.rules';
 
 /** The 837P's claim loops (2300 and its 2310A-D, 2320 and 2400), used under 2000B and 2000C. */
 
-const LOOP_2400: LoopRule = {
-  id: '2400',
-  name: 'Service line',
-  usage: R,
-  max: 50,
-  segments: [
-    seg('LX', 'Service line number', R),
-    seg('SV1', 'Professional service', R, 1, undefined, (s) => {
-      const parts = s.components(1);
-      if (parts[0] !== 'HC' || !/^[A-Z0-9]{5}$/.test(parts[1] ?? ''))
-        return 'SV101 must be HC and a CPT/HCPCS code';
-      if (parts.length > 6 || parts.slice(2).some((m) => !/^[A-Z0-9]{2}$/.test(m)))
-        return 'SV101-3 to SV101-6 are two-character modifiers';
-      if (!['UN', 'MJ'].includes(s.el(3))) return 'SV103 must be UN or MJ';
-      if (s.components(7).length < 1 || s.components(7).length > 4)
-        return 'SV107 points to 1 to 4 diagnoses';
-      return null;
-    }),
-    seg('SV5', 'Durable medical equipment service', MAY('required for DME rentals')),
-    seg('PWK', 'Line supplemental information', MAY('when attachments are sent'), 10),
-    seg('CR1', 'Ambulance transport information', MAY('ambulance services')),
-    seg('CR3', 'Durable medical equipment certification', MAY('DME')),
-    seg('CRC', 'Condition indicators', MAY('vision replacement and others'), 3),
-    seg('DTP', 'Date - service date', R, 1, ['472'], (s) =>
-      s.el(2) === 'D8' || s.el(2) === 'RD8' ? null : 'DTP02 must be D8 or RD8',
-    ),
-    seg('DTP', 'Other line dates', MAY('other dates of the line'), 10, [
-      '471',
-      '607',
-      '463',
-      '461',
-      '304',
-      '738',
-      '739',
-      '011',
-      '455',
-      '454',
-      '453',
-      '012',
-      '478',
-      '151',
-    ]),
-    seg('QTY', 'Quantities', MAY('ambulance or anesthesia'), 2),
-    seg('MEA', 'Test result', MAY('test results'), 5),
-    seg('CN1', 'Contract information', MAY('contracted services')),
-    seg('REF', 'Line references', MAY('line identifiers'), 10),
-    seg('AMT', 'Line amounts', MAY('sales tax or postage'), 2),
-    seg('K3', 'File information', MAY('regulatory data'), 10),
-    seg('NTE', 'Line note', MAY('when a note is needed'), 2),
-    seg('PS1', 'Purchased service information', MAY('purchased services')),
-    seg('HCP', 'Line pricing', MAY('repricers')),
-  ],
-  children: [],
-};
+const LOOP_2400: LoopRule = leaf('2400', 'Service line', R, 50, [
+  seg('LX', 'Service line number', R),
+  seg('SV1', 'Professional service', R, 1, undefined, (s) => {
+    const parts = s.components(1);
+    if (parts[0] !== 'HC' || !/^[A-Z0-9]{5}$/.test(parts[1] ?? ''))
+      return 'SV101 must be HC and a CPT/HCPCS code';
+    if (parts.length > 6 || parts.slice(2).some((m) => !/^[A-Z0-9]{2}$/.test(m)))
+      return 'SV101-3 to SV101-6 are two-character modifiers';
+    if (!['UN', 'MJ'].includes(s.el(3))) return 'SV103 must be UN or MJ';
+    if (s.components(7).length < 1 || s.components(7).length > 4)
+      return 'SV107 points to 1 to 4 diagnoses';
+    return null;
+  }),
+  seg('SV5', 'Durable medical equipment service', MAY('required for DME rentals')),
+  seg('PWK', 'Line supplemental information', MAY('when attachments are sent'), 10),
+  seg('CR1', 'Ambulance transport information', MAY('ambulance services')),
+  seg('CR3', 'Durable medical equipment certification', MAY('DME')),
+  seg('CRC', 'Condition indicators', MAY('vision replacement and others'), 3),
+  seg('DTP', 'Date - service date', R, 1, ['472'], (s) =>
+    s.el(2) === 'D8' || s.el(2) === 'RD8' ? null : 'DTP02 must be D8 or RD8',
+  ),
+  seg('DTP', 'Other line dates', MAY('other dates of the line'), 10, [
+    '471',
+    '607',
+    '463',
+    '461',
+    '304',
+    '738',
+    '739',
+    '011',
+    '455',
+    '454',
+    '453',
+    '012',
+    '478',
+    '151',
+  ]),
+  seg('QTY', 'Quantities', MAY('ambulance or anesthesia'), 2),
+  seg('MEA', 'Test result', MAY('test results'), 5),
+  seg('CN1', 'Contract information', MAY('contracted services')),
+  seg('REF', 'Line references', MAY('line identifiers'), 10),
+  seg('AMT', 'Line amounts', MAY('sales tax or postage'), 2),
+  seg('K3', 'File information', MAY('regulatory data'), 10),
+  seg('NTE', 'Line note', MAY('when a note is needed'), 2),
+  seg('PS1', 'Purchased service information', MAY('purchased services')),
+  seg('HCP', 'Line pricing', MAY('repricers')),
+]);
 
 export const LOOP_2300 = (usage: Usage): LoopRule => ({
   id: '2300',
@@ -104,17 +97,10 @@ export const LOOP_2300 = (usage: Usage): LoopRule => ({
     seg('HCP', 'Claim pricing', MAY('repricers')),
   ],
   children: [
-    {
-      id: '2310A',
-      name: 'Referring provider',
-      usage: MAY('when the claim involves a referral'),
-      max: 2,
-      segments: [
-        nm1('DN', 'Referring provider name', '1', 'XX'),
-        seg('REF', 'Secondary id', MAY('payer-assigned ids'), 3),
-      ],
-      children: [],
-    },
+    leaf('2310A', 'Referring provider', MAY('when the claim involves a referral'), 2, [
+      nm1('DN', 'Referring provider name', '1', 'XX'),
+      seg('REF', 'Secondary id', MAY('payer-assigned ids'), 3),
+    ]),
     {
       id: '2310B',
       name: 'Rendering provider',
@@ -136,39 +122,26 @@ export const LOOP_2300 = (usage: Usage): LoopRule => ({
       ],
       children: [],
     },
-    {
-      id: '2310C',
-      name: 'Service facility location',
-      usage: MAY('when the service was rendered elsewhere than the billing address'),
-      max: 1,
-      segments: [
+    leaf(
+      '2310C',
+      'Service facility location',
+      MAY('when the service was rendered elsewhere than the billing address'),
+      1,
+      [
         seg('NM1', 'Service facility name', R, 1, ['77']),
         seg('N3', 'Address', R),
         n4(R),
         seg('REF', 'Secondary id', MAY('payer-assigned ids'), 3),
         seg('PER', 'Contact', MAY('ambulance claims')),
       ],
-      children: [],
-    },
-    {
-      id: '2310D',
-      name: 'Supervising provider',
-      usage: MAY('when the rendering provider is supervised'),
-      max: 1,
-      segments: [
-        nm1('DQ', 'Supervising provider name', '1', 'XX'),
-        seg('REF', 'Secondary id', MAY('ids'), 4),
-      ],
-      children: [],
-    },
-    {
-      id: '2320',
-      name: 'Other subscriber information',
-      usage: MAY('required when other payers are known'),
-      max: 10,
-      segments: [seg('SBR', 'Other subscriber information', R)],
-      children: [],
-    },
+    ),
+    leaf('2310D', 'Supervising provider', MAY('when the rendering provider is supervised'), 1, [
+      nm1('DQ', 'Supervising provider name', '1', 'XX'),
+      seg('REF', 'Secondary id', MAY('ids'), 4),
+    ]),
+    leaf('2320', 'Other subscriber information', MAY('required when other payers are known'), 10, [
+      seg('SBR', 'Other subscriber information', R),
+    ]),
     LOOP_2400,
   ],
 });

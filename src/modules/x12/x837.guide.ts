@@ -1,4 +1,4 @@
-import { MAY, R, WHEN, dmg, hl, nm1, n4, prv, seg, type LoopRule } from './x837.rules';
+import { MAY, R, WHEN, leaf, dmg, hl, nm1, n4, prv, seg, type LoopRule } from './x837.rules';
 import { LOOP_2300 } from './x837.claim-loops';
 
 const SUBSCRIBER_IS_PATIENT =
@@ -18,25 +18,11 @@ export const TRANSACTION: LoopRule = {
     ),
   ],
   children: [
-    {
-      id: '1000A',
-      name: 'Submitter',
-      usage: R,
-      max: 1,
-      segments: [
-        nm1('41', 'Submitter name', null, '46'),
-        seg('PER', 'Submitter contact', R, 2, ['IC']),
-      ],
-      children: [],
-    },
-    {
-      id: '1000B',
-      name: 'Receiver',
-      usage: R,
-      max: 1,
-      segments: [nm1('40', 'Receiver name', '2', '46')],
-      children: [],
-    },
+    leaf('1000A', 'Submitter', R, 1, [
+      nm1('41', 'Submitter name', null, '46'),
+      seg('PER', 'Submitter contact', R, 2, ['IC']),
+    ]),
+    leaf('1000B', 'Receiver', R, 1, [nm1('40', 'Receiver name', '2', '46')]),
     {
       id: '2000A',
       name: 'Billing provider level',
@@ -54,35 +40,23 @@ export const TRANSACTION: LoopRule = {
         seg('CUR', 'Foreign currency', MAY('when not US dollars')),
       ],
       children: [
-        {
-          id: '2010AA',
-          name: 'Billing provider',
-          usage: R,
-          max: 1,
-          segments: [
-            nm1('85', 'Billing provider name', null, 'XX'),
-            seg('N3', 'Billing provider address', R),
-            n4(R, true),
-            seg('REF', 'Billing provider tax id', R, 1, ['EI', 'SY'], (s) =>
-              s.el(1) === 'EI' && !/^\d{9}$/.test(s.el(2)) ? 'REF02 must be the 9-digit EIN' : null,
-            ),
-            seg('REF', 'Billing provider UPIN/license', MAY('payer-assigned ids'), 2, ['0B', '1G']),
-            seg('PER', 'Billing provider contact', MAY('when the submitter is not the contact'), 2),
-          ],
-          children: [],
-        },
-        {
-          id: '2010AB',
-          name: 'Pay-to address',
-          usage: MAY('required when the pay-to address differs from the billing address'),
-          max: 1,
-          segments: [
-            seg('NM1', 'Pay-to address name', R, 1, ['87']),
-            seg('N3', 'Address', R),
-            n4(R),
-          ],
-          children: [],
-        },
+        leaf('2010AA', 'Billing provider', R, 1, [
+          nm1('85', 'Billing provider name', null, 'XX'),
+          seg('N3', 'Billing provider address', R),
+          n4(R, true),
+          seg('REF', 'Billing provider tax id', R, 1, ['EI', 'SY'], (s) =>
+            s.el(1) === 'EI' && !/^\d{9}$/.test(s.el(2)) ? 'REF02 must be the 9-digit EIN' : null,
+          ),
+          seg('REF', 'Billing provider UPIN/license', MAY('payer-assigned ids'), 2, ['0B', '1G']),
+          seg('PER', 'Billing provider contact', MAY('when the submitter is not the contact'), 2),
+        ]),
+        leaf(
+          '2010AB',
+          'Pay-to address',
+          MAY('required when the pay-to address differs from the billing address'),
+          1,
+          [seg('NM1', 'Pay-to address name', R, 1, ['87']), seg('N3', 'Address', R), n4(R)],
+        ),
         {
           id: '2000B',
           name: 'Subscriber level',
@@ -110,44 +84,30 @@ export const TRANSACTION: LoopRule = {
             ),
           ],
           children: [
-            {
-              id: '2010BA',
-              name: 'Subscriber',
-              usage: R,
-              max: 1,
-              segments: [
-                nm1('IL', 'Subscriber name', null, 'MI'),
-                seg(
-                  'N3',
-                  'Subscriber address',
-                  WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber),
-                ),
-                n4(WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber)),
-                dmg(WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber)),
-                seg(
-                  'REF',
-                  'Subscriber secondary id',
-                  MAY('SSN or property and casualty claim number'),
-                  2,
-                  ['SY', 'Y4'],
-                ),
-                seg('PER', 'Property and casualty contact', MAY('property and casualty claims')),
-              ],
-              children: [],
-            },
-            {
-              id: '2010BB',
-              name: 'Payer',
-              usage: R,
-              max: 1,
-              segments: [
-                nm1('PR', 'Payer name', '2', 'PI'),
-                seg('N3', 'Payer address', MAY('when the payer wants it')),
-                n4(MAY('when the payer wants it')),
-                seg('REF', 'Payer secondary id', MAY('payer-assigned ids'), 4),
-              ],
-              children: [],
-            },
+            leaf('2010BA', 'Subscriber', R, 1, [
+              nm1('IL', 'Subscriber name', null, 'MI'),
+              seg(
+                'N3',
+                'Subscriber address',
+                WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber),
+              ),
+              n4(WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber)),
+              dmg(WHEN(SUBSCRIBER_IS_PATIENT, (f) => f.patientIsSubscriber)),
+              seg(
+                'REF',
+                'Subscriber secondary id',
+                MAY('SSN or property and casualty claim number'),
+                2,
+                ['SY', 'Y4'],
+              ),
+              seg('PER', 'Property and casualty contact', MAY('property and casualty claims')),
+            ]),
+            leaf('2010BB', 'Payer', R, 1, [
+              nm1('PR', 'Payer name', '2', 'PI'),
+              seg('N3', 'Payer address', MAY('when the payer wants it')),
+              n4(MAY('when the payer wants it')),
+              seg('REF', 'Payer secondary id', MAY('payer-assigned ids'), 4),
+            ]),
             LOOP_2300(
               WHEN(
                 'required when the patient is the subscriber; otherwise the claim goes under 2000C',
@@ -171,29 +131,18 @@ export const TRANSACTION: LoopRule = {
                 ),
               ],
               children: [
-                {
-                  id: '2010CA',
-                  name: 'Patient',
-                  usage: R,
-                  max: 1,
-                  segments: [
-                    nm1('QC', 'Patient name', '1', null),
-                    seg('N3', 'Patient address', R),
-                    n4(R),
-                    dmg(R),
-                    seg(
-                      'REF',
-                      'Property and casualty claim number',
-                      MAY('property and casualty claims'),
-                    ),
-                    seg(
-                      'PER',
-                      'Property and casualty contact',
-                      MAY('property and casualty claims'),
-                    ),
-                  ],
-                  children: [],
-                },
+                leaf('2010CA', 'Patient', R, 1, [
+                  nm1('QC', 'Patient name', '1', null),
+                  seg('N3', 'Patient address', R),
+                  n4(R),
+                  dmg(R),
+                  seg(
+                    'REF',
+                    'Property and casualty claim number',
+                    MAY('property and casualty claims'),
+                  ),
+                  seg('PER', 'Property and casualty contact', MAY('property and casualty claims')),
+                ]),
                 LOOP_2300(R),
               ],
             },

@@ -47,6 +47,15 @@ export interface LoopRule {
   children: readonly LoopRule[];
 }
 
+/** A loop without child loops. */
+export const leaf = (
+  id: string,
+  name: string,
+  usage: Usage,
+  max: number,
+  segments: readonly SegmentRule[],
+): LoopRule => ({ id, name, usage, max, segments, children: [] });
+
 export const R: Usage = { kind: 'required' };
 /** Situational: the guide leaves it to the sender (may be sent). */
 export const MAY = (condition: string): Usage => ({

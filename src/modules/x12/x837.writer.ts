@@ -3,10 +3,10 @@ import { isValidNpi } from '@/modules/accounts';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
 import {
-  EnvelopeSettings,
   SegmentData,
   TransactionSetInput,
-  writeSingleTransaction,
+  nm1Segment,
+  singleTransactionWriter,
   x12BasicText,
   x12Text,
 } from './x12.writer';
@@ -55,6 +55,9 @@ export function build837(
     if (out === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
     return out;
   };
+  /** NM103 and NM104 of a person, named `who` in the error when one is blank. */
+  const names = (p: { lastName: string; firstName: string }, who: string) =>
+    [text(p.lastName, 60, `${who} last name`), text(p.firstName, 35, `${who} first name`)] as const;
   const bp = claim.billingProvider;
   const rp = claim.renderingProvider;
   if (!/^\d{10}$/.test(bp.npi))
@@ -84,18 +87,14 @@ export function build837(
 
   const segments: SegmentData[] = [
     bht('0019', '00', text(claim.claimCode, 50, 'claim code'), createdAt, 'CH'),
-    [
-      'NM1',
+    nm1Segment(
       '41',
       '2',
       text(claim.submitter.name, 60, 'submitter name'),
       '',
-      '',
-      '',
-      '',
       '46',
       claim.submitter.id,
-    ],
+    ),
     [
       'PER',
       'IC',
@@ -103,32 +102,17 @@ export function build837(
       'EM',
       x12Text(claim.submitter.contactEmail, 256, s),
     ],
-    [
-      'NM1',
+    nm1Segment(
       '40',
       '2',
       text(claim.receiver.name, 60, 'receiver name'),
       '',
-      '',
-      '',
-      '',
       '46',
       claim.receiver.id,
-    ],
+    ),
     ['HL', '1', '', '20', '1'],
     ['PRV', 'BI', 'PXC', bp.taxonomyCode],
-    [
-      'NM1',
-      '85',
-      '2',
-      text(bp.organizationName, 60, 'organisation name'),
-      '',
-      '',
-      '',
-      '',
-      'XX',
-      bp.npi,
-    ],
+    nm1Segment('85', '2', text(bp.organizationName, 60, 'organisation name'), '', 'XX', bp.npi),
     ...address(bp.address, s, 'billing provider'),
     ['REF', 'EI', bp.taxId],
   ];
@@ -137,18 +121,7 @@ export function build837(
   segments.push(
     ['HL', '2', '1', '22', self ? '0' : '1'],
     ['SBR', 'P', self ? '18' : '', x12Text(sub.groupNumber ?? '', 50, s), '', '', '', '', '', 'CI'],
-    [
-      'NM1',
-      'IL',
-      '1',
-      text(sub.lastName, 60, 'subscriber last name'),
-      text(sub.firstName, 35, 'subscriber first name'),
-      '',
-      '',
-      '',
-      'MI',
-      text(sub.memberId, 80, 'member id'),
-    ],
+    nm1Segment('IL', '1', ...names(sub, 'subscriber'), 'MI', text(sub.memberId, 80, 'member id')),
     // 2010BA N3/N4/DMG: required when the patient is the subscriber, otherwise not sent.
     ...(self
       ? [
@@ -156,31 +129,14 @@ export function build837(
           ['DMG', 'D8', d8(sub.dob), sexCode(sub.sex)] as SegmentData,
         ]
       : []),
-    [
-      'NM1',
-      'PR',
-      '2',
-      text(claim.payer.name, 60, 'payer name'),
-      '',
-      '',
-      '',
-      '',
-      'PI',
-      claim.payer.id,
-    ],
+    nm1Segment('PR', '2', text(claim.payer.name, 60, 'payer name'), '', 'PI', claim.payer.id),
   );
   if (claim.patient) {
     const p = claim.patient;
     segments.push(
       ['HL', '3', '2', '23', '0'],
       ['PAT', p.relationship],
-      [
-        'NM1',
-        'QC',
-        '1',
-        text(p.lastName, 60, 'patient last name'),
-        text(p.firstName, 35, 'patient first name'),
-      ],
+      ['NM1', 'QC', '1', ...names(p, 'patient')],
       ...address(p.address!, s, 'patient'),
       ['DMG', 'D8', d8(p.dob), sexCode(p.sex)],
     );
@@ -201,18 +157,7 @@ export function build837(
   if (toMinor(claim.paidAmount) > 0n) segments.push(['AMT', 'F5', x12Amount(claim.paidAmount)]);
   segments.push(
     ['HI', ...codes.map((code, i) => [i === 0 ? 'ABK' : 'ABF', code])],
-    [
-      'NM1',
-      '82',
-      '1',
-      text(rp.lastName, 60, 'rendering provider last name'),
-      text(rp.firstName, 35, 'rendering provider first name'),
-      '',
-      '',
-      '',
-      'XX',
-      rp.npi,
-    ],
+    nm1Segment('82', '1', ...names(rp, 'rendering provider'), 'XX', rp.npi),
     ['PRV', 'PE', 'PXC', rp.taxonomyCode],
   );
   claim.services.forEach((line, i) => {
@@ -239,10 +184,7 @@ export function build837(
 }
 
 /** A whole 837P interchange: one group (`HC`), one transaction set. */
-export function write837(claim: ProfessionalClaim, envelope: EnvelopeSettings): string {
-  return writeSingleTransaction(
-    envelope,
-    { functionalId: 'HC', version: X222_IMPLEMENTATION },
-    (control, at, sep) => build837(claim, control, at, sep),
-  );
-}
+export const write837 = singleTransactionWriter(
+  { functionalId: 'HC', version: X222_IMPLEMENTATION },
+  build837,
+);

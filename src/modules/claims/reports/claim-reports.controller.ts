@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiAcceptedResponse,
@@ -7,9 +7,8 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiSecurity,
-  ApiTags,
 } from '@nestjs/swagger';
+import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
@@ -27,9 +26,7 @@ import {
 const REMITTANCE_ID = '5b1f0d4e-2c1a-4f7e-9d51-0c3b7f7e2a10';
 const NOT_FOUND = { detail: `Remittance ${REMITTANCE_ID} not found.` };
 
-@ApiTags('Claims')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/claim-reports')
+@ApiController('Claims', 'api/auth/v1/claim-reports')
 export class ClaimReportsController {
   constructor(private readonly reports: ClaimReportsService) {}
 
@@ -113,9 +110,7 @@ export class ClaimReportsController {
   }
 }
 
-@ApiTags('Claims')
-@ApiSecurity('Api')
-@Controller('api/auth/v1/remittances')
+@ApiController('Claims', 'api/auth/v1/remittances')
 export class RemittancesController {
   constructor(private readonly reports: ClaimReportsService) {}
 

@@ -98,15 +98,7 @@ export class ClaimReportsService {
       return storedOutcome(id, parsed.type, work);
     });
     this.logger.log(
-      {
-        report: outcome.id,
-        type: outcome.type,
-        source: origin.source,
-        matched: outcome.claims_matched,
-        unmatched: outcome.claims_unmatched,
-        duplicate: outcome.duplicate,
-        warnings: parsed.warnings.length,
-      },
+      outcomeLog(outcome, parsed.warnings.length, origin.source),
       'claim report processed',
     );
     return outcome;
@@ -168,5 +160,18 @@ export function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
     type: r.type,
     claims_matched: r.claimsMatched,
     claims_unmatched: r.claimsUnmatched,
+  };
+}
+
+/** The operator's log line of a processed report (`source` for those not polled). */
+export function outcomeLog(outcome: ReportOutcome, warnings: number, source?: ClaimReportSource) {
+  return {
+    report: outcome.id,
+    type: outcome.type,
+    ...(source && { source }),
+    matched: outcome.claims_matched,
+    unmatched: outcome.claims_unmatched,
+    duplicate: outcome.duplicate,
+    warnings,
   };
 }

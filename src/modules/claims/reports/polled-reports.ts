@@ -4,7 +4,7 @@ import { Database } from '@/database/database';
 import { readClaimReport, split835 } from '@/modules/x12';
 import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
 import { ClaimReportsRepository } from './claim-reports.repository';
-import { type ReportOutcome, summary } from './claim-reports.service';
+import { outcomeLog, type ReportOutcome, summary } from './claim-reports.service';
 import { PolledRemittanceApplier } from './polled-remittance-apply';
 import { PolledReportsRepository } from './polled-reports.repository';
 
@@ -57,17 +57,7 @@ export class PolledReports {
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
       return storedOutcome(id, parsed.type, work);
     });
-    this.logger.log(
-      {
-        report: outcome.id,
-        type: outcome.type,
-        matched: outcome.claims_matched,
-        unmatched: outcome.claims_unmatched,
-        duplicate: outcome.duplicate,
-        warnings: parsed.warnings.length,
-      },
-      'polled claim report processed',
-    );
+    this.logger.log(outcomeLog(outcome, parsed.warnings.length), 'polled claim report processed');
     return outcome;
   }
 }

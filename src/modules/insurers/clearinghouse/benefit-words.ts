@@ -53,19 +53,10 @@ const UNITS: Readonly<Record<string, [string, string]>> = {
   '35': ['week', 'weeks'],
 };
 
-/** HSD05 periods that are named, not counted. */
-const NAMED_PERIODS: Readonly<Record<string, string>> = {
-  '22': 'per service year',
-  '23': 'per calendar year',
-  '24': 'year to date',
-  '25': 'per contract',
-  '26': 'per episode',
-  '27': 'per visit',
-  '29': 'remaining',
-  '32': 'per lifetime',
-  '33': 'lifetime remaining',
-  '36': 'per admission',
-};
+/** HSD05 periods that are named, not counted: the EB06 words of these codes. */
+const NAMED_PERIODS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['22', '23', '24', '25', '26', '27', '29', '32', '33', '36'].map((code) => [code, PERIODS[code]]),
+);
 
 export function periodText(code: string): string | null {
   return PERIODS[code] ?? null;

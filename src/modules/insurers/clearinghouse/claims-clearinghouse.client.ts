@@ -1,8 +1,9 @@
-import { randomInt } from 'node:crypto';
 import type { ClaimsConfig } from '@/config/claims';
 import type { ClearinghouseConfig } from '@/config/clearinghouse';
-import type { EnvelopeSettings } from '@/modules/x12';
-import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
+import {
+  ClearinghouseConnection,
+  type ClearinghouseDependencies,
+} from './clearinghouse-connection';
 import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
 
 /**
@@ -23,30 +24,17 @@ export type SubmissionOutcome =
 export type StatusCallOutcome =
   { kind: 'answered'; x12: string } | { kind: 'failed'; reason: string };
 
-export interface ClaimsClearinghouseDependencies {
-  fetch?: typeof fetch;
-  now?: () => number;
-}
-
 /**
  * The clearinghouse's raw-X12 professional claims and claim status endpoints (the same account
  * and credentials as eligibility, docs/api.md, Real insurers): `POST {"x12": ...}` → JSON.
  */
-export class ClaimsClearinghouseClient {
-  private readonly fetchImpl: typeof fetch;
-  private readonly now: () => number;
-  private readonly authorization: AuthorizationSource | null;
-
+export class ClaimsClearinghouseClient extends ClearinghouseConnection {
   constructor(
-    private readonly config: ClearinghouseConfig,
+    config: ClearinghouseConfig,
     private readonly claims: ClaimsConfig,
-    dependencies: ClaimsClearinghouseDependencies = {},
+    dependencies: ClearinghouseDependencies = {},
   ) {
-    this.fetchImpl = dependencies.fetch ?? fetch;
-    this.now = dependencies.now ?? Date.now;
-    this.authorization = config.auth
-      ? authorizationFor(config.auth, this.fetchImpl, this.now)
-      : null;
+    super(config, dependencies);
   }
 
   /** Whether claims to `insurerCode` can go out as 837P (an endpoint, credentials, a payer id). */
@@ -131,24 +119,6 @@ export class ClaimsClearinghouseClient {
     if (response.status < 200 || response.status > 299)
       throw new CallFailure('unavailable', `the clearinghouse answered HTTP ${response.status}`);
     return text === '' ? null : parseJson(text);
-  }
-
-  payerIdFor(insurerCode: string): string | null {
-    return this.config.payerIds[insurerCode] ?? null;
-  }
-
-  /**
-   * The envelope of one interchange (ISA06/ISA08 are the submitter and receiver): a fresh ISA13
-   * and time, or those a claim kept from its first attempt (a retry sends the same interchange).
-   */
-  envelope(kept?: { controlNumber: number; createdAt: Date }): EnvelopeSettings {
-    return {
-      senderId: this.config.submitterId,
-      receiverId: this.config.receiverId,
-      usage: this.config.usage,
-      controlNumber: kept?.controlNumber ?? randomInt(1, 1_000_000_000),
-      createdAt: kept?.createdAt ?? new Date(this.now()),
-    };
   }
 
   /**

@@ -1,5 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
-import type { ClearinghouseConfig } from '@/config/clearinghouse';
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_DETAIL_SERVICE_TYPES, DEFAULT_SERVICE_TYPES } from '@/config/clearinghouse';
 import { formatInstant, isoDate } from '@/common/time';
 import {
@@ -10,7 +9,7 @@ import {
   X12ParseError,
   X12WriteError,
 } from '@/modules/x12';
-import { AuthorizationSource, authorizationFor } from './clearinghouse-auth';
+import { ClearinghouseConnection } from './clearinghouse-connection';
 import { CallFailure, postX12 } from './clearinghouse-http';
 import type {
   EligibilityCheck,
@@ -20,41 +19,15 @@ import type {
 } from './clearinghouse.types';
 import { benefitValidationNotes, collectValidations, map271 } from './x271-result.mapper';
 
-export interface ClearinghouseDependencies {
-  fetch?: typeof fetch;
-  /** Epoch milliseconds (tests move time for token expiry). */
-  now?: () => number;
-}
-
 /**
  * The clearinghouse connection of docs/api.md, Real insurers: one call writes a 270, POSTs it as raw X12
  * (`{"x12": ...}`), reads the 271, checks it echoes the 270's trace, and maps it. Each call is one
  * attempt; the caller retries `unavailable` outcomes with its backoff and stores the exchange.
  */
-export class ClearinghouseClient {
-  private readonly fetchImpl: typeof fetch;
-  private readonly now: () => number;
-  private readonly authorization: AuthorizationSource | null;
-
-  constructor(
-    private readonly config: ClearinghouseConfig,
-    dependencies: ClearinghouseDependencies = {},
-  ) {
-    this.fetchImpl = dependencies.fetch ?? fetch;
-    this.now = dependencies.now ?? Date.now;
-    this.authorization = config.auth
-      ? authorizationFor(config.auth, this.fetchImpl, this.now)
-      : null;
-  }
-
+export class ClearinghouseClient extends ClearinghouseConnection {
   /** Whether real insurers can be asked at all (an endpoint and credentials are set). */
   isConfigured(): boolean {
     return this.config.eligibilityUrl !== null && this.authorization !== null;
-  }
-
-  /** The payer id an insurer is asked under, or null when it is not asked over X12. */
-  payerIdFor(insurerCode: string): string | null {
-    return this.config.payerIds[insurerCode] ?? null;
   }
 
   serviceTypesFor(insurerCode: string): readonly string[] {
@@ -101,13 +74,10 @@ export class ClearinghouseClient {
     }
     const inquiryDate = isoDate(new Date(started))!;
     try {
-      exchange.request = write270(this.inquiry(check, traceNumber, inquiryDate), {
-        senderId: this.config.submitterId,
-        receiverId: this.config.receiverId,
-        usage: this.config.usage,
-        controlNumber: randomInt(1, 1_000_000_000),
-        createdAt: new Date(started),
-      });
+      exchange.request = write270(
+        this.inquiry(check, traceNumber, inquiryDate),
+        this.envelope({ createdAt: new Date(started) }),
+      );
     } catch (e) {
       if (e instanceof X12WriteError)
         return finish({ kind: 'rejected', reason: `the 270 cannot be written: ${e.message}` });
