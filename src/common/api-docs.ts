@@ -19,6 +19,9 @@ export const NULL_ONLY_SCHEMA = { type: 'object', nullable: true, enum: [null] }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** An error answer whose body is `{"detail": ...}`. */
+const detailDoc = (description: string, detail: string) => ({ description, example: { detail } });
+
 /** The contract's error answers (docs/api.md, Authentication and Errors). */
 const ERROR_DOCS = {
   400: {
@@ -36,38 +39,27 @@ const ERROR_DOCS = {
       hint: 'Send the header Authorization: Api <key>.',
     },
   },
-  403: {
-    description: 'Not allowed for this account.',
-    example: { detail: 'Iframe is not activated for the current user.' },
-  },
-  404: {
-    description: 'Unknown object, or one that belongs to another account.',
-    example: { detail: 'Not found.' },
-  },
-  409: {
-    description:
-      'The object is not in a state that allows this (held by another, or already done).',
-    example: { detail: 'This task is already completed.' },
-  },
-  413: { description: 'Body over 1 MiB.', example: { detail: 'Request body too large.' } },
-  415: {
-    description:
-      'A body sent without `Content-Type: application/json` (none, text/plain, a form), or ' +
+  403: detailDoc('Not allowed for this account.', 'Iframe is not activated for the current user.'),
+  404: detailDoc('Unknown object, or one that belongs to another account.', 'Not found.'),
+  409: detailDoc(
+    'The object is not in a state that allows this (held by another, or already done).',
+    'This task is already completed.',
+  ),
+  413: detailDoc('Body over 1 MiB.', 'Request body too large.'),
+  415: detailDoc(
+    'A body sent without `Content-Type: application/json` (none, text/plain, a form), or ' +
       'in an encoding or charset other than UTF-8 JSON.',
-    example: { detail: 'Send the body as application/json.' },
-  },
-  429: {
-    description: 'Rate limit of the API key reached; retry after `Retry-After` seconds.',
-    example: { detail: 'Request was throttled. Expected available in 12 seconds.' },
-  },
-  500: {
-    description: 'Unexpected error (logged with the request id).',
-    example: { detail: 'Internal server error.' },
-  },
-  503: {
-    description: 'A dependency is briefly unavailable; retry.',
-    example: { detail: 'Service temporarily unavailable, please retry.' },
-  },
+    'Send the body as application/json.',
+  ),
+  429: detailDoc(
+    'Rate limit of the API key reached; retry after `Retry-After` seconds.',
+    'Request was throttled. Expected available in 12 seconds.',
+  ),
+  500: detailDoc('Unexpected error (logged with the request id).', 'Internal server error.'),
+  503: detailDoc(
+    'A dependency is briefly unavailable; retry.',
+    'Service temporarily unavailable, please retry.',
+  ),
 } as const;
 
 type ErrorStatus = keyof typeof ERROR_DOCS;

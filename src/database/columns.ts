@@ -37,3 +37,24 @@ export const CreatedAtColumn = (options: Pick<TimeOptions, 'ms'> = {}) =>
 /** A `timestamptz` column of the given name. */
 export const TimeColumn = (name: string, options: TimeOptions = {}) =>
   Column(timeOptions(name, options));
+
+/**
+ * The two columns most tables open with: the `id uuid` primary key and the owning `account_id`.
+ * An entity extends it; TypeORM lists a base class's columns first, where these two stand.
+ */
+export abstract class AccountRecord {
+  @UuidIdColumn()
+  id: string;
+
+  @OwnerIdColumn('account')
+  accountId: string;
+}
+
+/** The same two for a table whose rows may belong to no account: `account_id` is nullable. */
+export abstract class OptionalAccountRecord {
+  @UuidIdColumn()
+  id: string;
+
+  @OwnerIdColumn('account', { nullable: true })
+  accountId: string | null;
+}

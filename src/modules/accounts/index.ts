@@ -9,6 +9,7 @@ export {
   LocationRef,
   LocationResponse,
   RenderingProviderDto,
+  RenderingProviderIdentityResponse,
   UpdateLocationDto,
 } from './dto/location.dto';
 export { ORGANISATION_NPI_MESSAGE } from './location-fields';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn } from '@/database/columns';
 
 export type LocationStatus = 'enabled' | 'disabled';
 
@@ -8,13 +8,7 @@ export const DEFAULT_TAXONOMY_CODE = '152W00000X';
 
 @Entity('locations')
 @Index('locations_account_created_idx', ['accountId', 'createdAt'])
-export class Location {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class Location extends AccountRecord {
   /** Public code, `LOC` + 8 Crockford base32 characters. */
   @Column({ type: 'varchar', length: 16, unique: true })
   code: string;

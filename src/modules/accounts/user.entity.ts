@@ -1,16 +1,10 @@
 import type { UserRole } from './user-roles';
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 /** A person who signs in to the web application; belongs to one account. */
 @Entity('users')
-export class User {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class User extends AccountRecord {
   /** Stored lower-cased; unique across the service. */
   @Column({ type: 'varchar', length: 254, unique: true })
   email: string;

@@ -1,17 +1,11 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn } from '@/database/columns';
 
 export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator';
 
 /** One read or change of patient data (SECURITY.md). The table refuses UPDATE and DELETE. */
 @Entity('audit_events')
-export class AuditEvent {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class AuditEvent extends AccountRecord {
   @CreatedAtColumn()
   createdAt: Date;
 

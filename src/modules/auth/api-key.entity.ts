@@ -1,16 +1,10 @@
 import { Column, Entity, Index } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 /** An API key; the key itself is never stored, only its SHA-256. */
 @Entity('api_keys')
 @Index('api_keys_account_idx', ['accountId', 'createdAt'])
-export class ApiKey {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class ApiKey extends AccountRecord {
   @Column({ type: 'varchar', length: 100 })
   name: string;
 

@@ -8,6 +8,7 @@ import {
   INTEGER_LISTS,
   OtherPayer,
   Plan,
+  planHead,
 } from './benefit.types';
 
 /**
@@ -16,14 +17,7 @@ import {
  * (a plan's required keys are always present, nullable ones as null).
  */
 export function serializePlan(plan: Plan): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    insurer_state: plan.insurer_state,
-    items: plan.items.map(serializeItem),
-    refresh_date: plan.refresh_date ?? null,
-    begin_date: plan.begin_date ?? null,
-    end_date: plan.end_date ?? null,
-    flags: plan.flags ?? [],
-  };
+  const out: Record<string, unknown> = planHead(plan, serializeItem);
   for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name].map(doubleEntry);
   for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name].map(plainEntry);
   if (plan.comment !== undefined) out.comment = plan.comment;

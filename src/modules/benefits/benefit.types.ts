@@ -93,3 +93,28 @@ export interface Plan
   carve_out?: CarveOut;
   other_payers?: OtherPayer[];
 }
+
+/**
+ * The head of a plan, alike in each of its forms (internal, JSON, answer): its items mapped, the
+ * unset dates null, no flags an empty list.
+ */
+export function planHead<I, O>(
+  plan: {
+    insurer_state: InsurerState;
+    items: I[];
+    refresh_date?: string | null;
+    begin_date?: string | null;
+    end_date?: string | null;
+    flags?: string[] | null;
+  },
+  item: (json: I) => O,
+) {
+  return {
+    insurer_state: plan.insurer_state,
+    items: plan.items.map((i) => item(i)),
+    refresh_date: plan.refresh_date ?? null,
+    begin_date: plan.begin_date ?? null,
+    end_date: plan.end_date ?? null,
+    flags: plan.flags ?? [],
+  };
+}

@@ -6,7 +6,9 @@ import {
   DOUBLE_LISTS,
   FlagEntry,
   INTEGER_LISTS,
+  ListName,
   Plan,
+  planHead,
 } from './benefit.types';
 
 /** A plan as JSON: an inline (validated) plan, or a person's plan read from a stored V2 result. */
@@ -37,22 +39,8 @@ type ItemJson = JsonLists & {
  * this one function, so both give the same estimate.
  */
 export function planFromJson(json: PlanJson): Plan {
-  const plan: Plan = {
-    insurer_state: json.insurer_state,
-    items: json.items.map(itemFromJson),
-    refresh_date: json.refresh_date ?? null,
-    begin_date: json.begin_date ?? null,
-    end_date: json.end_date ?? null,
-    flags: json.flags ?? [],
-  };
-  for (const name of DOUBLE_LISTS) {
-    const list = entries(json[name], doubleValue);
-    if (list) plan[name] = list;
-  }
-  for (const name of BOOLEAN_LISTS) {
-    const list = entries(json[name], (v) => v === true);
-    if (list) plan[name] = list;
-  }
+  const plan: Plan = planHead(json, itemFromJson);
+  readLists(json, plan, DOUBLES, BOOLEANS);
   return plan;
 }
 
@@ -63,24 +51,32 @@ function itemFromJson(json: ItemJson): BenefitItem {
   if (json.next_eligible_date) item.next_eligible_date = json.next_eligible_date;
   if (json.flags) item.flags = json.flags as BenefitFlag[];
   if (typeof json.comment === 'string') item.comment = json.comment;
-  for (const name of DOUBLE_LISTS) {
-    const list = entries(json[name], doubleValue);
-    if (list) item[name] = list;
-  }
-  for (const name of INTEGER_LISTS) {
-    const list = entries(json[name], Number);
-    if (list) item[name] = list;
-  }
-  for (const name of BOOLEAN_LISTS) {
-    const list = entries(json[name], (v) => v === true);
-    if (list) item[name] = list;
-  }
+  readLists(json, item, DOUBLES, INTEGERS, BOOLEANS);
   if (json.items) item.items = json.items.map(itemFromJson);
   return item;
 }
 
 function doubleValue(value: unknown): string {
   return normaliseDecimal(typeof value === 'number' ? value : String(value));
+}
+
+/** A kind of flag-based list: its names, and how an entry's JSON value reads. */
+type ListKind = readonly [names: readonly ListName[], value: (v: unknown) => unknown];
+const DOUBLES: ListKind = [DOUBLE_LISTS, doubleValue];
+const INTEGERS: ListKind = [INTEGER_LISTS, Number];
+const BOOLEANS: ListKind = [BOOLEAN_LISTS, (v) => v === true];
+
+/** The lists of these kinds that `json` gives, read into the plan or item, kind after kind. */
+function readLists(
+  json: JsonLists,
+  into: Partial<Record<ListName, FlagEntry<unknown>[]>>,
+  ...kinds: ListKind[]
+): void {
+  for (const [names, value] of kinds)
+    for (const name of names) {
+      const list = entries(json[name], value);
+      if (list) into[name] = list;
+    }
 }
 
 /** A list as given, or undefined when absent or null (an empty list stays: it defines the list). */

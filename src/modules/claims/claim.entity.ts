@@ -1,5 +1,5 @@
 import { Column, Entity, Index, OneToMany } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn, TimeColumn, OwnerIdColumn } from '@/database/columns';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
 /**
@@ -44,6 +44,14 @@ export interface RemittanceRemark {
   description: string;
 }
 
+/** One SVC of a CLP: the claim's `remittance` and the remittance's claims answer it alike. */
+export interface RemittanceServiceLine {
+  codes: string[];
+  charge: string;
+  paid: string;
+  adjustments: RemittanceAdjustment[];
+}
+
 /** docs/api.md, Claim reports and remittances: the claim's `remittance`, from the CLP of an 835 (and its header). */
 export interface ClaimRemittance {
   remittance_id: string;
@@ -57,12 +65,7 @@ export interface ClaimRemittance {
   trace_number: string;
   adjustments: RemittanceAdjustment[];
   remarks: RemittanceRemark[];
-  service_lines: {
-    codes: string[];
-    charge: string;
-    paid: string;
-    adjustments: RemittanceAdjustment[];
-  }[];
+  service_lines: RemittanceServiceLine[];
 }
 
 export interface ClaimAddress {
@@ -103,13 +106,7 @@ export interface ClaimRenderingProvider {
  */
 @Entity('claims')
 @Index('claims_account_created_idx', ['accountId', 'createdAt', 'id'])
-export class Claim {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class Claim extends AccountRecord {
   @OwnerIdColumn('location')
   locationId: string;
 

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 export type BatchStatus = 'processing' | 'complete';
 
@@ -9,13 +9,7 @@ export type BatchStatus = 'processing' | 'complete';
  * completes exactly once.
  */
 @Entity('eligibility_batches')
-export class EligibilityBatch {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class EligibilityBatch extends AccountRecord {
   @Column({ type: 'varchar', length: 256 })
   uid: string;
 

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import { OptionalAccountRecord, CreatedAtColumn, TimeColumn } from '@/database/columns';
 
 export type MailStatus = 'queued' | 'sent' | 'failed';
 
@@ -16,13 +16,7 @@ export interface MailAttachment {
  * sends it and records the outcome, so a retried or duplicated job never sends twice once sent.
  */
 @Entity('mail_messages')
-export class MailMessage {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account', { nullable: true })
-  accountId: string | null;
-
+export class MailMessage extends OptionalAccountRecord {
   /** What the mail is about, e.g. `claim_notification`. */
   @Column({ type: 'varchar', length: 32 })
   kind: string;

@@ -7,13 +7,18 @@ export { ListPatientsQuery } from './dto/list-patients.query';
 export { LinkEligibilityDto } from './dto/patient-link.dto';
 export {
   DOB_MIN,
+  PastDateField,
   PHONE,
   PHONE_MESSAGE,
+  PhoneField,
   SEX_CHOICES,
+  SexField,
   SSN_LAST_FOUR,
   SSN_LAST_FOUR_MESSAGE,
+  SsnLastFourField,
   ZIPCODE,
   ZIPCODE_MESSAGE,
+  ZipcodeField,
 } from './dto/person-fields';
 export { PatientLinksService } from './patient-links.service';
 export { PatientsModule } from './patients.module';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
+import { AccountRecord, CreatedAtColumn, OwnerIdColumn } from '@/database/columns';
 
 export type PatientSex = 'female' | 'male' | 'other' | 'unknown';
 
@@ -17,13 +17,7 @@ export interface PatientAddress {
 @Entity('patients')
 @Index('patients_account_created_idx', ['accountId', 'createdAt', 'id'])
 @Index('patients_similar_idx', ['accountId', 'lastName', 'firstName', 'dob'])
-export class Patient {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class Patient extends AccountRecord {
   @OwnerIdColumn('location')
   locationId: string;
 

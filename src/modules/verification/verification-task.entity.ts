@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, TimeColumn } from '@/database/columns';
+import { AccountRecord, TimeColumn } from '@/database/columns';
 import type { InsurerPlanResult } from '@/modules/insurers';
 import type { EvidenceSource, FailReason, TaskState } from './task-codes';
 
@@ -27,13 +27,7 @@ export interface TaskHistoryEntry {
  * an assisted insurer; the request stays `processing` until the task is settled.
  */
 @Entity('verification_tasks')
-export class VerificationTask {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class VerificationTask extends AccountRecord {
   @Column({ name: 'request_id', type: 'bigint' })
   requestId: string;
 

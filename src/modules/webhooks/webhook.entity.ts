@@ -1,5 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/database/columns';
+import {
+  AccountRecord,
+  CreatedAtColumn,
+  TimeColumn,
+  UuidIdColumn,
+  OwnerIdColumn,
+} from '@/database/columns';
 import type { WebhookTopic } from './webhook-topics';
 
 export { WEBHOOK_TOPICS, type WebhookTopic } from './webhook-topics';
@@ -9,13 +15,7 @@ export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 /** An account's endpoint that receives eligibility results. */
 @Entity('webhooks')
-export class Webhook {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class Webhook extends AccountRecord {
   @Column({ type: 'text' })
   url: string;
 

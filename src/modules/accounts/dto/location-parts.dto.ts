@@ -137,7 +137,8 @@ export class LocationAddressResponse {
   zipcode: string;
 }
 
-export class RenderingProviderResponse {
+/** The rendering provider's NPI and name as answers show them; each answer adds its taxonomy. */
+export class RenderingProviderIdentityResponse {
   @ApiProperty({ example: '1245319599' })
   npi: string;
 
@@ -146,7 +147,9 @@ export class RenderingProviderResponse {
 
   @ApiProperty({ example: 'Ruiz' })
   last_name: string;
+}
 
+export class RenderingProviderResponse extends RenderingProviderIdentityResponse {
   @ApiProperty({
     example: '152W00000X',
     description: "The location's taxonomy when none was given.",

@@ -19,6 +19,7 @@ export {
   LocationAddressResponse,
   PO_BOX_MESSAGE,
   RenderingProviderDto,
+  RenderingProviderIdentityResponse,
   RenderingProviderResponse,
   isPoBox,
 } from './location-parts.dto';

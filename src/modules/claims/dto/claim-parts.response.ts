@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/common/api-docs';
+import { RenderingProviderIdentityResponse } from '@/modules/accounts';
 import { SEX_CHOICES } from '@/modules/patients';
 import {
+  ClaimRemittanceServiceLineResponse,
   RemittanceAdjustmentResponse,
   RemittanceRemarkResponse,
 } from '../reports/dto/remittance.response';
@@ -125,35 +127,12 @@ export class ClaimSubmissionResponse {
   detail: string | null;
 }
 
-export class ClaimRenderingProviderResponse {
-  @ApiProperty({ example: '1245319599' })
-  npi: string;
-
-  @ApiProperty({ example: 'Ana' })
-  first_name: string;
-
-  @ApiProperty({ example: 'Ruiz' })
-  last_name: string;
-
+export class ClaimRenderingProviderResponse extends RenderingProviderIdentityResponse {
   @ApiNullable('string', {
     example: '152W00000X',
     description: "Null: the location's taxonomy code.",
   })
   taxonomy_code: string | null;
-}
-
-export class ClaimRemittanceServiceLineResponse {
-  @ApiProperty({ type: [String], example: ['92014'] })
-  codes: string[];
-
-  @ApiProperty({ example: '150.0000', pattern: DECIMAL4 })
-  charge: string;
-
-  @ApiProperty({ example: '110.0000', pattern: DECIMAL4 })
-  paid: string;
-
-  @ApiProperty({ type: [RemittanceAdjustmentResponse] })
-  adjustments: RemittanceAdjustmentResponse[];
 }
 
 /** docs/api.md, Claim reports and remittances: what the last 835 that named the claim said. */

@@ -1,6 +1,5 @@
 import {
   BoolField,
-  DateField,
   DecimalField,
   EmailField,
   IntField,
@@ -15,14 +14,11 @@ import { RenderingProviderDto } from '@/modules/accounts';
 import { ProcedureCodesField } from '@/modules/benefits';
 import { unknownClaimInsurerOfBody } from '../insurer-codes';
 import {
-  DOB_MIN,
-  PHONE,
-  PHONE_MESSAGE,
-  SEX_CHOICES,
-  SSN_LAST_FOUR,
-  SSN_LAST_FOUR_MESSAGE,
-  ZIPCODE,
-  ZIPCODE_MESSAGE,
+  PastDateField,
+  PhoneField,
+  SexField,
+  SsnLastFourField,
+  ZipcodeField,
 } from '@/modules/patients';
 
 export const MAX_SERVICES = 6;
@@ -41,13 +37,7 @@ export class ClaimAddressDto {
   @StringField({ required: true, maxLength: 100, example: 'Austin' })
   city: string;
 
-  @StringField({
-    required: true,
-    maxLength: 10,
-    pattern: ZIPCODE,
-    patternMessage: ZIPCODE_MESSAGE,
-    example: '78701',
-  })
+  @ZipcodeField(true)
   zipcode: string;
 
   @StringField({ required: true, maxLength: 64, example: 'TX' })
@@ -68,7 +58,7 @@ export class ClaimPersonDto {
   @StringField({ required: true, maxLength: 100, example: 'Gonzalez' })
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '1986-04-12' })
+  @PastDateField()
   dob: string;
 
   @StringField({
@@ -79,11 +69,7 @@ export class ClaimPersonDto {
   })
   type?: string | null;
 
-  @StringField({
-    choices: SEX_CHOICES,
-    example: 'female',
-    description: 'Required by VSP and the sandbox.',
-  })
+  @SexField('Required by VSP and the sandbox.')
   sex?: string | null;
 
   @StringField({
@@ -93,13 +79,13 @@ export class ClaimPersonDto {
   })
   member_id?: string | null;
 
-  @StringField({ pattern: SSN_LAST_FOUR, patternMessage: SSN_LAST_FOUR_MESSAGE, example: '4321' })
+  @SsnLastFourField()
   ssn_last_four?: string | null;
 
   @EmailField({ example: 'maria.gonzalez@example.com' })
   email?: string | null;
 
-  @StringField({ pattern: PHONE, patternMessage: PHONE_MESSAGE, example: '512-555-0142' })
+  @PhoneField()
   phone?: string | null;
 
   @NestedField(() => ClaimAddressDto)
@@ -123,7 +109,7 @@ export class ClaimServiceDto {
   )
   codes: string[];
 
-  @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '2026-11-14' })
+  @PastDateField('2026-11-14')
   date: string;
 
   @IntField({

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
+import { OptionalAccountRecord, CreatedAtColumn } from '@/database/columns';
 
 export type ClaimReportSource = 'upload' | 'poller' | 'submission';
 export type ClaimReportType = '999' | 'TA1' | '277' | '835';
@@ -7,17 +7,11 @@ export type ClaimReportType = '999' | 'TA1' | '277' | '835';
 /**
  * A claim report (docs/api.md, Claim reports and remittances) as received: stored once, before it changes anything, in the
  * same transaction as the changes it makes; a report seen again (same upstream id, or the same
- * bytes for the same account) is not processed again.
+ * bytes for the same account) is not processed again. Its account is the uploading one; null for
+ * a report polled from the clearinghouse (any account's).
  */
 @Entity('claim_reports')
-export class ClaimReport {
-  @UuidIdColumn()
-  id: string;
-
-  /** The uploading account; null for a report polled from the clearinghouse (any account's). */
-  @OwnerIdColumn('account', { nullable: true })
-  accountId: string | null;
-
+export class ClaimReport extends OptionalAccountRecord {
   @Column({ type: 'varchar', length: 12 })
   source: ClaimReportSource;
 

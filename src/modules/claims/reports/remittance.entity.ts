@@ -1,6 +1,10 @@
 import { Column, Entity } from 'typeorm';
-import { UuidIdColumn, OwnerIdColumn, CreatedAtColumn } from '@/database/columns';
-import type { RemittanceAdjustment, RemittanceRemark } from '../claim.entity';
+import { AccountRecord, CreatedAtColumn } from '@/database/columns';
+import type {
+  RemittanceAdjustment,
+  RemittanceRemark,
+  RemittanceServiceLine,
+} from '../claim.entity';
 
 /** One CLP of a remittance, as `GET .../remittances/{id}/` answers it. */
 export interface RemittanceClaimEntry {
@@ -15,12 +19,7 @@ export interface RemittanceClaimEntry {
   patient_name: string;
   adjustments: RemittanceAdjustment[];
   remarks: RemittanceRemark[];
-  service_lines: {
-    codes: string[];
-    charge: string;
-    paid: string;
-    adjustments: RemittanceAdjustment[];
-  }[];
+  service_lines: RemittanceServiceLine[];
 }
 
 export interface ProviderAdjustmentEntry {
@@ -32,13 +31,7 @@ export interface ProviderAdjustmentEntry {
 
 /** An 835 payment (docs/api.md, Claim reports and remittances): stored once per (account, payer, TRN02). */
 @Entity('remittances')
-export class Remittance {
-  @UuidIdColumn()
-  id: string;
-
-  @OwnerIdColumn('account')
-  accountId: string;
-
+export class Remittance extends AccountRecord {
   @Column({ name: 'report_id', type: 'uuid' })
   reportId: string;
 

@@ -1,19 +1,10 @@
+import { BoolField, EmailField, NestedField, StringField } from '@/common/validation/fields';
 import {
-  BoolField,
-  DateField,
-  EmailField,
-  NestedField,
-  StringField,
-} from '@/common/validation/fields';
-import {
-  DOB_MIN,
-  PHONE,
-  PHONE_MESSAGE,
-  SEX_CHOICES,
-  SSN_LAST_FOUR,
-  SSN_LAST_FOUR_MESSAGE,
-  ZIPCODE,
-  ZIPCODE_MESSAGE,
+  PastDateField,
+  PhoneField,
+  SexField,
+  SsnLastFourField,
+  ZipcodeField,
 } from './person-fields';
 
 export class PatientAddressDto {
@@ -36,12 +27,7 @@ export class PatientAddressDto {
   @StringField({ maxLength: 64, example: 'TX' })
   state?: string | null;
 
-  @StringField({
-    maxLength: 10,
-    pattern: ZIPCODE,
-    patternMessage: ZIPCODE_MESSAGE,
-    example: '78701',
-  })
+  @ZipcodeField(false)
   zipcode?: string | null;
 }
 
@@ -65,23 +51,19 @@ export class CreatePatientDto {
   })
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: DOB_MIN, example: '1986-04-12' })
+  @PastDateField()
   dob: string;
 
-  @StringField({ choices: SEX_CHOICES, example: 'female' })
+  @SexField()
   sex?: string | null;
 
-  @StringField({
-    pattern: SSN_LAST_FOUR,
-    patternMessage: SSN_LAST_FOUR_MESSAGE,
-    example: '4321',
-  })
+  @SsnLastFourField()
   ssn_last_four?: string | null;
 
   @EmailField({ example: 'maria.gonzalez@example.com' })
   email?: string | null;
 
-  @StringField({ pattern: PHONE, patternMessage: PHONE_MESSAGE, example: '512-555-0142' })
+  @PhoneField()
   phone?: string | null;
 
   @NestedField(() => PatientAddressDto)

@@ -1,9 +1,1 @@
-import { PageCursorField, PageSizeField } from '@/common/pagination/page-query';
-
-export class ListRemittancesQuery {
-  @PageSizeField(50, 200)
-  limit?: number | null;
-
-  @PageCursorField()
-  cursor?: string | null;
-}
+export { ListQuery as ListRemittancesQuery } from '@/common/pagination/list-query';

@@ -38,12 +38,9 @@ export class RemittanceRemarkResponse {
   description: string;
 }
 
-export class RemittanceServiceLineResponse {
-  @ApiProperty({
-    type: [String],
-    example: ['92014'],
-    description: 'SVC01: the procedure code, then its modifiers.',
-  })
+/** A service line (SVC) of a claim's `remittance`. */
+export class ClaimRemittanceServiceLineResponse {
+  @ApiProperty({ type: [String], example: ['92014'] })
   codes: string[];
 
   @ApiProperty({ example: '150.0000', pattern: DECIMAL4 })
@@ -55,6 +52,13 @@ export class RemittanceServiceLineResponse {
   @ApiProperty({ type: [RemittanceAdjustmentResponse] })
   adjustments: RemittanceAdjustmentResponse[];
 }
+
+/** The same line in a remittance's claims, its codes described. */
+export class RemittanceServiceLineResponse extends ClaimRemittanceServiceLineResponse {}
+ApiProperty({ type: [String], description: 'SVC01: the procedure code, then its modifiers.' })(
+  RemittanceServiceLineResponse.prototype,
+  'codes',
+);
 
 export class RemittanceClaimResponse {
   @ApiNullable('string', {
