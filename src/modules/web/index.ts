@@ -6,6 +6,7 @@
  */
 export { EmbeddedReach } from './embedded-session';
 export { bindForm, formFields, listPage, submitForm } from './forms';
+export { FormPage, type PageSpec, type Typed } from './form-page';
 export { setupViews } from './views';
 export type { ViewFilters } from './views';
 export {

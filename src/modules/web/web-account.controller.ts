@@ -3,13 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { InjectConfig } from '@/config/config.module';
 import type { AppConfig } from '@/config/env';
-import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import { ValidationFailed } from '@/common/errors';
 import { auditContextOf } from '@/modules/audit';
 import { ChangePasswordDto } from './dto/users.dto';
 import { clearSessionCookie } from './session-cookie';
-import { bindForm, formFields, submitForm } from './forms';
+import { FormPage } from './form-page';
+import { bindForm } from './forms';
 import { UserAccessService } from './user-access.service';
-import { flash, redirectWith, renderPage, webUser } from './web-context';
+import { flash, redirectWith, webUser } from './web-context';
 import { WebSessions } from './web-sessions';
 
 /**
@@ -25,38 +26,42 @@ export class WebAccountController {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  /** The password form (`errors` when refused) and the user's open sessions. */
+  private readonly page = new FormPage(
+    { view: 'account.njk', title: 'Your account', section: 'account' },
+    async (req, { errors }) => ({
+      sessions: await this.sessions.list(webUser(req)!.userId, req.sessionID),
+      errors,
+    }),
+  );
+
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(req, res, null);
+    await this.page.show(req, res, {});
   }
 
   @Post('password')
   async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(ChangePasswordDto, form, { keepBlank: true });
-        if (body.new_password !== body.new_password_confirmation)
-          throw ValidationFailed.field('new_password_confirmation', 'The two passwords differ.');
-        const ctx = auditContextOf(req)!;
-        const user = await this.access.changePassword(
-          ctx,
-          body.current_password,
-          body.new_password,
-          req.sessionID,
-        );
-        // This session stays signed in under the new epoch; every other one has ended.
-        req.session.sessionEpoch = user.sessionEpoch;
-        redirectWith(
-          req,
-          res,
-          '/app/account/',
-          'Password changed. Your other sessions have been signed out.',
-        );
-      },
-      (errors) => this.render(req, res, errors),
-    );
+    await this.page.post(req, res, {}, async (form) => {
+      const body = await bindForm(ChangePasswordDto, form, { keepBlank: true });
+      if (body.new_password !== body.new_password_confirmation)
+        throw ValidationFailed.field('new_password_confirmation', 'The two passwords differ.');
+      const ctx = auditContextOf(req)!;
+      const user = await this.access.changePassword(
+        ctx,
+        body.current_password,
+        body.new_password,
+        req.sessionID,
+      );
+      // This session stays signed in under the new epoch; every other one has ended.
+      req.session.sessionEpoch = user.sessionEpoch;
+      redirectWith(
+        req,
+        res,
+        '/app/account/',
+        'Password changed. Your other sessions have been signed out.',
+      );
+    });
   }
 
   @Post('sessions/:handle/end')
@@ -81,16 +86,6 @@ export class WebAccountController {
     req.session.destroy(() => {
       clearSessionCookie(res, this.config.publicUrl);
       res.redirect('/app/login');
-    });
-  }
-
-  private async render(req: Request, res: Response, errors: ErrorTree | null): Promise<void> {
-    const sessions = await this.sessions.list(webUser(req)!.userId, req.sessionID);
-    renderPage(req, res, 'account.njk', {
-      title: 'Your account',
-      section: 'account',
-      sessions,
-      errors,
     });
   }
 }

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { auditContextOf } from '@/modules/audit';
 import {
   ALL_SCOPES,
@@ -11,8 +10,9 @@ import {
   SCOPE_AREAS,
 } from '@/modules/auth';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
-import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, redirectWith, renderPage } from './web-context';
+import { FormPage } from './form-page';
+import { bindForm } from './forms';
+import { accountOf, redirectWith } from './web-context';
 import { AdminOnly } from './web-roles';
 
 const UUID = /^[0-9a-f-]{36}$/;
@@ -30,32 +30,41 @@ function chosenScopes(body: unknown): string[] {
 export class WebApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
+  /** `newKey` is shown once; the scopes ticked are all of them, or those of a refused form. */
+  private readonly page = new FormPage<{ newKey?: string }>(
+    { view: 'api-keys.njk', title: 'API keys', section: 'api-keys' },
+    async (req, { newKey = null, errors }) => ({
+      keys: await this.apiKeys.list(accountOf(req)),
+      newKey,
+      errors,
+      areas: SCOPE_AREAS,
+      credentialsScope: CREDENTIALS_SCOPE,
+      chosen: errors ? chosenScopes(req.body) : [...ALL_SCOPES],
+    }),
+  );
+
   @Get()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(req, res, {});
+    await this.page.show(req, res, {});
   }
 
   @Post()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await submitForm(
-      res,
-      async () => {
-        const form = await bindForm(CreateApiKeyDto, {
-          name: formFields(req.body).name,
-          scopes: chosenScopes(req.body),
-        });
-        const { key } = await this.apiKeys.create(
-          accountOf(req),
-          form.name,
-          form.scopes.filter(isApiScope),
-          auditContextOf(req)!,
-        );
-        // Shown once, in this answer only.
-        res.setHeader('Cache-Control', 'no-store');
-        await this.render(req, res, { newKey: key });
-      },
-      (errors) => this.render(req, res, { errors, chosen: chosenScopes(req.body) }),
-    );
+    await this.page.post(req, res, {}, async (fields) => {
+      const form = await bindForm(CreateApiKeyDto, {
+        name: fields.name,
+        scopes: chosenScopes(req.body),
+      });
+      const { key } = await this.apiKeys.create(
+        accountOf(req),
+        form.name,
+        form.scopes.filter(isApiScope),
+        auditContextOf(req)!,
+      );
+      // Shown once, in this answer only.
+      res.setHeader('Cache-Control', 'no-store');
+      await this.page.show(req, res, { newKey: key });
+    });
   }
 
   @Post(':id/revoke')
@@ -63,27 +72,5 @@ export class WebApiKeysController {
     if (!UUID.test(id)) return res.redirect('/app/api-keys/');
     const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);
     redirectWith(req, res, '/app/api-keys/', `Key ${key.prefix}… revoked.`);
-  }
-
-  private async render(
-    req: Request,
-    res: Response,
-    {
-      newKey = null,
-      errors = null,
-      chosen = [...ALL_SCOPES],
-    }: { newKey?: string | null; errors?: ErrorTree | null; chosen?: string[] },
-  ): Promise<void> {
-    const keys = await this.apiKeys.list(accountOf(req));
-    renderPage(req, res, 'api-keys.njk', {
-      title: 'API keys',
-      section: 'api-keys',
-      keys,
-      newKey,
-      errors,
-      areas: SCOPE_AREAS,
-      credentialsScope: CREDENTIALS_SCOPE,
-      chosen,
-    });
   }
 }

@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { AccountsService, CreateLocationDto, UpdateLocationDto } from '@/modules/accounts';
 import { auditContextOf } from '@/modules/audit';
-import { bindForm, formFields, submitForm } from './forms';
-import { accountOf, redirectWith, renderPage } from './web-context';
+import { FormPage } from './form-page';
+import { bindForm } from './forms';
+import { accountOf, redirectWith } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /**
@@ -18,32 +18,36 @@ import { AdminOnly } from './web-roles';
 export class WebLocationsController {
   constructor(private readonly accounts: AccountsService) {}
 
+  /** The locations; `location` names the form refused (`new`, or the code of the one edited). */
+  private readonly page = new FormPage<{ location?: string }>(
+    { view: 'locations.njk', title: 'Locations', section: 'locations' },
+    async (req, { location, form, errors }) => ({
+      locations: await this.accounts.listLocations(accountOf(req)),
+      failed: errors ? { form: location, errors, values: form } : null,
+    }),
+  );
+
   @Get()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(req, res, null);
+    await this.page.show(req, res, {});
   }
 
   @Post()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(CreateLocationDto, {
-          title: form.title,
-          npi: form.npi,
-          organization_name: form.organization_name,
-          tax_id: form.tax_id,
-        });
-        const location = await this.accounts.createLocation(
-          accountOf(req),
-          body,
-          auditContextOf(req)!,
-        );
-        redirectWith(req, res, '/app/locations/', `Location ${location.code} added.`);
-      },
-      (errors) => this.render(req, res, { form: 'new', errors, values: form }),
-    );
+    await this.page.post(req, res, { location: 'new' }, async (form) => {
+      const body = await bindForm(CreateLocationDto, {
+        title: form.title,
+        npi: form.npi,
+        organization_name: form.organization_name,
+        tax_id: form.tax_id,
+      });
+      const location = await this.accounts.createLocation(
+        accountOf(req),
+        body,
+        auditContextOf(req)!,
+      );
+      redirectWith(req, res, '/app/locations/', `Location ${location.code} added.`);
+    });
   }
 
   @Post(':code')
@@ -52,43 +56,24 @@ export class WebLocationsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    const form = formFields(req.body);
     const cleared = (v: string | undefined) => (v === undefined || v.trim() === '' ? null : v);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(UpdateLocationDto, {
-          title: form.title,
-          npi: cleared(form.npi),
-          organization_name: cleared(form.organization_name),
-          tax_id: cleared(form.tax_id),
-          address: addressOf(form),
-          taxonomy_code: form.taxonomy_code?.trim() ? form.taxonomy_code : undefined,
-          rendering_provider: renderingProviderOf(form),
-        });
-        const location = await this.accounts.updateLocation(
-          accountOf(req),
-          code,
-          body,
-          auditContextOf(req)!,
-        );
-        redirectWith(req, res, '/app/locations/', `Location ${location.code} saved.`);
-      },
-      (errors) => this.render(req, res, { form: code, errors, values: form }),
-    );
-  }
-
-  private async render(
-    req: Request,
-    res: Response,
-    failed: { form: string; errors: ErrorTree; values: Record<string, string> } | null,
-  ): Promise<void> {
-    const locations = await this.accounts.listLocations(accountOf(req));
-    renderPage(req, res, 'locations.njk', {
-      title: 'Locations',
-      section: 'locations',
-      locations,
-      failed,
+    await this.page.post(req, res, { location: code }, async (form) => {
+      const body = await bindForm(UpdateLocationDto, {
+        title: form.title,
+        npi: cleared(form.npi),
+        organization_name: cleared(form.organization_name),
+        tax_id: cleared(form.tax_id),
+        address: addressOf(form),
+        taxonomy_code: form.taxonomy_code?.trim() ? form.taxonomy_code : undefined,
+        rendering_provider: renderingProviderOf(form),
+      });
+      const location = await this.accounts.updateLocation(
+        accountOf(req),
+        code,
+        body,
+        auditContextOf(req)!,
+      );
+      redirectWith(req, res, '/app/locations/', `Location ${location.code} saved.`);
     });
   }
 }

@@ -2,11 +2,12 @@ import { Controller, Get, Injectable, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import QRCode from 'qrcode';
-import { type ErrorTree, ValidationFailed } from '@/common/errors';
+import { ValidationFailed } from '@/common/errors';
 import { TwoFactorService } from '@/modules/accounts';
 import { auditContextOf, AuditService, securityEvent } from '@/modules/audit';
 import { TwoFactorCodeDto, TwoFactorRequirementDto } from './dto/two-factor.dto';
-import { bindForm, formFields, submitForm } from './forms';
+import { FormPage } from './form-page';
+import { bindForm } from './forms';
 import { SignInThrottle } from './sign-in-throttle';
 import { accountOf, redirectWith, renderPage, webUser } from './web-context';
 import { AdminOnly } from './web-roles';
@@ -40,38 +41,34 @@ abstract class TwoFactorPages {
    * user is blocked, or past the limit once the attempt is counted (SignInThrottle.begin, before
    * the code is checked), the form comes back with 429 and the code unseen. A wrong code is a
    * field error and a `two_factor` `fail` event in the audit trail; a right one runs `then` with
-   * what the check gave.
+   * what the check gave. `page` is the form's page, shown again when the code is refused.
    */
   protected async submitCode<T>(
     req: Request,
     res: Response,
+    page: FormPage,
     check: (code: string) => Promise<T | null | false>,
-    rerender: (errors: ErrorTree) => Promise<void>,
     then: (result: T) => Promise<void>,
   ): Promise<void> {
     const subject = { userId: userIdOf(req) };
     const tooMany = async () => {
       res.status(429);
-      await rerender({ code: { $: [TOO_MANY] } });
+      await page.show(req, res, {}, { form: {}, errors: { code: { $: [TOO_MANY] } } });
     };
     if (await this.throttle.isBlocked(subject)) return tooMany();
-    await submitForm(
-      res,
-      async () => {
-        const form = await bindForm(TwoFactorCodeDto, { code: formFields(req.body).code });
-        const attempt = await this.throttle.begin(subject, req.ip);
-        if (attempt.refused) return tooMany();
-        const result = await check(form.code);
-        if (result === null || result === false) {
-          await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'fail', null));
-          if (attempt.ipOverLimit) return tooMany();
-          throw ValidationFailed.field('code', WRONG_CODE);
-        }
-        await this.throttle.succeeded(subject, req.ip);
-        await then(result);
-      },
-      rerender,
-    );
+    await page.post(req, res, {}, async (fields) => {
+      const form = await bindForm(TwoFactorCodeDto, { code: fields.code });
+      const attempt = await this.throttle.begin(subject, req.ip);
+      if (attempt.refused) return tooMany();
+      const result = await check(form.code);
+      if (result === null || result === false) {
+        await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'fail', null));
+        if (attempt.ipOverLimit) return tooMany();
+        throw ValidationFailed.field('code', WRONG_CODE);
+      }
+      await this.throttle.succeeded(subject, req.ip);
+      await then(result);
+    });
   }
 }
 
@@ -82,9 +79,15 @@ abstract class TwoFactorPages {
 @ApiExcludeController()
 @Controller('app/two-factor')
 export class WebTwoFactorController extends TwoFactorPages {
+  /** The user's status and the account's requirement; `errors` are a refused form's. */
+  private readonly page = new FormPage(
+    { view: 'two-factor.njk', title: 'Two-factor sign-in', section: 'two-factor' },
+    async (req, { errors }) => ({ status: await this.twoFactor.status(userIdOf(req)), errors }),
+  );
+
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(req, res, null);
+    await this.page.show(req, res, {});
   }
 
   @Post('disable')
@@ -92,8 +95,8 @@ export class WebTwoFactorController extends TwoFactorPages {
     await this.submitCode(
       req,
       res,
+      this.page,
       (code) => this.twoFactor.disable(userIdOf(req), code),
-      (errors) => this.render(req, res, errors),
       async () => {
         await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'disable', null));
         redirectWith(req, res, '/app/two-factor/', 'Two-factor sign-in is off.');
@@ -104,41 +107,27 @@ export class WebTwoFactorController extends TwoFactorPages {
   @AdminOnly()
   @Post('requirement')
   async requirement(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await submitForm(
-      res,
-      async () => {
-        const form = await bindForm(TwoFactorRequirementDto, {
-          require_two_factor: formFields(req.body).require_two_factor === 'true',
-        });
-        await this.twoFactor.setRequired(accountOf(req), userIdOf(req), form.require_two_factor);
-        await this.audit.record(
-          securityEvent(
-            auditContextOf(req)!,
-            'two_factor_requirement',
-            form.require_two_factor ? 'enable' : 'disable',
-            null,
-          ),
-        );
-        redirectWith(
-          req,
-          res,
-          '/app/two-factor/',
-          form.require_two_factor
-            ? 'Two-factor sign-in is now required of every user of the account.'
-            : 'Two-factor sign-in is no longer required.',
-        );
-      },
-      (errors) => this.render(req, res, errors),
-    );
-  }
-
-  private async render(req: Request, res: Response, errors: ErrorTree | null): Promise<void> {
-    const status = await this.twoFactor.status(userIdOf(req));
-    renderPage(req, res, 'two-factor.njk', {
-      title: 'Two-factor sign-in',
-      section: 'two-factor',
-      status,
-      errors,
+    await this.page.post(req, res, {}, async (fields) => {
+      const form = await bindForm(TwoFactorRequirementDto, {
+        require_two_factor: fields.require_two_factor === 'true',
+      });
+      await this.twoFactor.setRequired(accountOf(req), userIdOf(req), form.require_two_factor);
+      await this.audit.record(
+        securityEvent(
+          auditContextOf(req)!,
+          'two_factor_requirement',
+          form.require_two_factor ? 'enable' : 'disable',
+          null,
+        ),
+      );
+      redirectWith(
+        req,
+        res,
+        '/app/two-factor/',
+        form.require_two_factor
+          ? 'Two-factor sign-in is now required of every user of the account.'
+          : 'Two-factor sign-in is no longer required.',
+      );
     });
   }
 }
@@ -150,10 +139,23 @@ export class WebTwoFactorController extends TwoFactorPages {
 @ApiExcludeController()
 @Controller('app/two-factor/enrol')
 export class WebTwoFactorEnrolController extends TwoFactorPages {
+  /** The QR code and the secret of a new enrolment; `errors` are the confirming code's. */
+  private readonly page = new FormPage(
+    { view: 'two-factor-enrol.njk', title: 'Set up two-factor sign-in', section: 'two-factor' },
+    async (req, { errors }) => {
+      const userId = userIdOf(req);
+      const [{ secret, uri }, { required }] = await Promise.all([
+        this.twoFactor.startEnrolment(userId),
+        this.twoFactor.state(userId),
+      ]);
+      return { secret, qr: await qrDataUrl(uri), required, errors };
+    },
+  );
+
   @Get()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (await this.alreadyOn(req, res)) return;
-    await this.render(req, res, null);
+    await this.page.show(req, res, {});
   }
 
   @Post()
@@ -162,8 +164,8 @@ export class WebTwoFactorEnrolController extends TwoFactorPages {
     await this.submitCode(
       req,
       res,
+      this.page,
       (code) => this.twoFactor.confirmEnrolment(userIdOf(req), code),
-      (errors) => this.render(req, res, errors),
       async (codes) => {
         await this.audit.record(securityEvent(auditContextOf(req)!, 'two_factor', 'enrol', null));
         // Shown once, in this answer only (pages are never cached: Cache-Control no-store).
@@ -181,21 +183,5 @@ export class WebTwoFactorEnrolController extends TwoFactorPages {
     if (!(await this.twoFactor.state(userIdOf(req))).enabled) return false;
     redirectWith(req, res, '/app/two-factor/', 'Two-factor sign-in is already on.');
     return true;
-  }
-
-  private async render(req: Request, res: Response, errors: ErrorTree | null): Promise<void> {
-    const userId = userIdOf(req);
-    const [{ secret, uri }, { required }] = await Promise.all([
-      this.twoFactor.startEnrolment(userId),
-      this.twoFactor.state(userId),
-    ]);
-    renderPage(req, res, 'two-factor-enrol.njk', {
-      title: 'Set up two-factor sign-in',
-      section: 'two-factor',
-      secret,
-      qr: await qrDataUrl(uri),
-      required,
-      errors,
-    });
   }
 }

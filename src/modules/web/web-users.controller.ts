@@ -1,13 +1,13 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { type UserRole, UsersService } from '@/modules/accounts';
 import { type AuditContext, auditContextOf } from '@/modules/audit';
 import { ChangeRoleDto, InviteUserDto } from './dto/users.dto';
-import { bindForm, formFields, submitForm } from './forms';
+import { FormPage } from './form-page';
+import { bindForm, formFields } from './forms';
 import { UserAccessService } from './user-access.service';
-import { accountOf, redirectAfter, redirectWith, renderPage, webUser } from './web-context';
+import { accountOf, redirectAfter, redirectWith, webUser } from './web-context';
 import { AdminOnly } from './web-roles';
 
 /** The signed-in admin as the audit trail names them. */
@@ -30,23 +30,29 @@ export class WebUsersController {
     private readonly access: UserAccessService,
   ) {}
 
+  /** The people; the invitation form is blank, or as typed when it was refused (`invite`). */
+  private readonly page = new FormPage<{ invite?: true }>(
+    { view: 'users.njk', title: 'Users', section: 'users' },
+    async (req, { invite, form, errors }) => ({
+      users: await this.users.list(accountOf(req)),
+      me: webUser(req)?.userId,
+      errors,
+      typed: invite ? { email: form.email ?? '', role: form.role } : { email: '', role: 'staff' },
+    }),
+  );
+
   @Get()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.render(req, res, null, { email: '', role: 'staff' });
+    await this.page.show(req, res, {});
   }
 
   @Post()
   async invite(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(InviteUserDto, { email: form.email, role: form.role });
-        const user = await this.access.invite(actor(req), body.email, body.role as UserRole);
-        redirectWith(req, res, '/app/users/', `Invitation sent to ${user.email}.`);
-      },
-      (errors) => this.render(req, res, errors, { email: form.email ?? '', role: form.role }),
-    );
+    await this.page.post(req, res, { invite: true }, async (form) => {
+      const body = await bindForm(InviteUserDto, { email: form.email, role: form.role });
+      const user = await this.access.invite(actor(req), body.email, body.role as UserRole);
+      redirectWith(req, res, '/app/users/', `Invitation sent to ${user.email}.`);
+    });
   }
 
   @Post(':id/role')
@@ -84,27 +90,6 @@ export class WebUsersController {
 
   /** A change from a row of the list: its outcome (or why it was refused) shown above it. */
   private async change(req: Request, res: Response, apply: () => Promise<string>) {
-    await submitForm(
-      res,
-      () => redirectAfter(req, res, apply, '/app/users/'),
-      (errors) => this.render(req, res, errors, { email: '', role: 'staff' }),
-    );
-  }
-
-  private async render(
-    req: Request,
-    res: Response,
-    errors: ErrorTree | null,
-    typed: { email: string; role?: string },
-  ): Promise<void> {
-    const users = await this.users.list(accountOf(req));
-    renderPage(req, res, 'users.njk', {
-      title: 'Users',
-      section: 'users',
-      users,
-      me: webUser(req)?.userId,
-      errors,
-      typed,
-    });
+    await this.page.post(req, res, {}, () => redirectAfter(req, res, apply, '/app/users/'));
   }
 }

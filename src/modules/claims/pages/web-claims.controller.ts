@@ -22,15 +22,7 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/common/errors';
 import { prettyX12 } from '@/modules/x12';
-import {
-  accountOf,
-  bindForm,
-  formFields,
-  listPage,
-  redirectWith,
-  renderPage,
-  submitForm,
-} from '@/modules/web';
+import { accountOf, bindForm, FormPage, listPage, redirectWith, renderPage } from '@/modules/web';
 import { PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
@@ -64,52 +56,75 @@ export class WebClaimsController {
     });
   }
 
+  /** The claim form; each service row shows the errors of the line the API numbered for it. */
+  private readonly newPage = new FormPage(
+    { view: 'claim-new.njk', title: 'New claim', section: 'claims' },
+    async (req, { form, errors }) => {
+      // The API numbers the lines it was sent; the form shows each error on its own row.
+      const lines = serviceRowOfLine(form);
+      const byLine = (errors?.services ?? {}) as Record<string, ErrorTree | undefined>;
+      const serviceErrors = SERVICE_ROWS.map((n) => {
+        const i = lines.indexOf(n);
+        return i < 0 ? null : (byLine[String(i)] ?? null);
+      });
+      return {
+        form,
+        errors,
+        serviceErrors,
+        servicesError: (errors?.services as ErrorTree | undefined)?.$ ?? null,
+        rows: SERVICE_ROWS,
+        personFields: PERSON_FIELDS,
+        addressFields: ADDRESS_FIELDS,
+        insurers: KNOWN_INSURERS,
+        locations: await this.accounts.listLocations(accountOf(req)),
+      };
+    },
+  );
+
+  /** A claim's page; `form` and `errors` are the e-mail form's when it was refused. */
+  private readonly claimPage = new FormPage<{ code: string }>(
+    { view: 'claim.njk', title: 'Claim', section: 'claims' },
+    async (req, { code, form, errors }) => {
+      const accountId = accountOf(req);
+      const claim = await this.claims.getByCode(accountId, code);
+      let x12: string | null = null;
+      try {
+        x12 = prettyX12(await this.claims.x12(accountId, code));
+      } catch (e) {
+        if (!(e instanceof NotFoundError)) throw e;
+      }
+      return {
+        title: `Claim ${claim.code}`,
+        claim,
+        services: claim.services.map((s) => ({
+          ...s,
+          unit: formatMoney(s.cost, MONEY.statement),
+          charge: formatMoney(lineCharge(s), MONEY.statement),
+        })),
+        total: formatMoney(claim.total_cost, MONEY.statement),
+        paid: formatMoney(claim.paid_amount, MONEY.statement),
+        accountNumber: givenAccountNumber(claim),
+        remittance: claim.remittance ? remittanceView(claim.remittance) : null,
+        x12,
+        errors,
+        email: form.email || claim.patient.email || '',
+      };
+    },
+  );
+
   @Get('new')
   async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderNew(req, res, { service_0_quantity: '1' }, null);
+    await this.newPage.show(req, res, {}, { form: { service_0_quantity: '1' }, errors: null });
   }
 
   /** The API's POST .../claims/ from a form: the same DTO, service and error messages. */
   @Post('new')
   @Audited('claim', 'create', 'location')
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(CreateClaimDto, claimBodyOf(form));
-        const claim = await this.claims.create(accountOf(req), body);
-        redirectWith(req, res, `/app/claims/${claim.code}/`, `Claim ${claim.code} filed.`);
-      },
-      (errors) => this.renderNew(req, res, form, errors),
-    );
-  }
-
-  private async renderNew(
-    req: Request,
-    res: Response,
-    form: Record<string, string>,
-    errors: ErrorTree | null,
-  ): Promise<void> {
-    // The API numbers the lines it was sent; the form shows each error on its own row.
-    const lines = serviceRowOfLine(form);
-    const byLine = (errors?.services ?? {}) as Record<string, ErrorTree | undefined>;
-    const serviceErrors = SERVICE_ROWS.map((n) => {
-      const i = lines.indexOf(n);
-      return i < 0 ? null : (byLine[String(i)] ?? null);
-    });
-    renderPage(req, res, 'claim-new.njk', {
-      title: 'New claim',
-      section: 'claims',
-      form,
-      errors,
-      serviceErrors,
-      servicesError: (errors?.services as ErrorTree | undefined)?.$ ?? null,
-      rows: SERVICE_ROWS,
-      personFields: PERSON_FIELDS,
-      addressFields: ADDRESS_FIELDS,
-      insurers: KNOWN_INSURERS,
-      locations: await this.accounts.listLocations(accountOf(req)),
+    await this.newPage.post(req, res, {}, async (form) => {
+      const body = await bindForm(CreateClaimDto, claimBodyOf(form));
+      const claim = await this.claims.create(accountOf(req), body);
+      redirectWith(req, res, `/app/claims/${claim.code}/`, `Claim ${claim.code} filed.`);
     });
   }
 
@@ -120,7 +135,7 @@ export class WebClaimsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    await this.renderClaim(req, res, code, null, '');
+    await this.claimPage.show(req, res, { code });
   }
 
   /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
@@ -148,54 +163,15 @@ export class WebClaimsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(NotifyCustomerDto, { email: form.email });
-        await this.claims.notifyCustomer(accountOf(req), code, body.email);
-        redirectWith(
-          req,
-          res,
-          `/app/claims/${encodeURIComponent(code)}/`,
-          `E-mail to ${body.email} queued, with the claim form attached.`,
-        );
-      },
-      (errors) => this.renderClaim(req, res, code, errors, form.email ?? ''),
-    );
-  }
-
-  private async renderClaim(
-    req: Request,
-    res: Response,
-    code: string,
-    errors: ErrorTree | null,
-    email: string,
-  ): Promise<void> {
-    const accountId = accountOf(req);
-    const claim = await this.claims.getByCode(accountId, code);
-    let x12: string | null = null;
-    try {
-      x12 = prettyX12(await this.claims.x12(accountId, code));
-    } catch (e) {
-      if (!(e instanceof NotFoundError)) throw e;
-    }
-    renderPage(req, res, 'claim.njk', {
-      title: `Claim ${claim.code}`,
-      section: 'claims',
-      claim,
-      services: claim.services.map((s) => ({
-        ...s,
-        unit: formatMoney(s.cost, MONEY.statement),
-        charge: formatMoney(lineCharge(s), MONEY.statement),
-      })),
-      total: formatMoney(claim.total_cost, MONEY.statement),
-      paid: formatMoney(claim.paid_amount, MONEY.statement),
-      accountNumber: givenAccountNumber(claim),
-      remittance: claim.remittance ? remittanceView(claim.remittance) : null,
-      x12,
-      errors,
-      email: email || claim.patient.email || '',
+    await this.claimPage.post(req, res, { code }, async (form) => {
+      const body = await bindForm(NotifyCustomerDto, { email: form.email });
+      await this.claims.notifyCustomer(accountOf(req), code, body.email);
+      redirectWith(
+        req,
+        res,
+        `/app/claims/${encodeURIComponent(code)}/`,
+        `E-mail to ${body.email} queued, with the claim form attached.`,
+      );
     });
   }
 

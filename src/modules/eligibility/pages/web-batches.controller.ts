@@ -14,7 +14,7 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { accountOf, renderPage, submitForm } from '@/modules/web';
+import { accountOf, FormPage, renderPage } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
@@ -35,9 +35,26 @@ export class WebBatchesController {
     private readonly batches: BatchQueryService,
   ) {}
 
+  /**
+   * The upload form with the recent batches; `refused` says why a file was refused, or the API's
+   * errors of its rows are placed by file line (`lines`).
+   */
+  private readonly batchesPage = new FormPage<{ refused?: string[]; lines?: number[] }>(
+    { view: 'batches.njk', title: 'Batch check', section: 'batches' },
+    async (req, { refused = [], lines = [], errors: tree }) => {
+      const errors = tree ? lineErrors(tree, lines) : refused;
+      const shown = errors.slice(0, MAX_SHOWN_ERRORS);
+      return {
+        errors: shown,
+        hidden: errors.length - shown.length,
+        batches: await this.batches.listRecent(accountOf(req), RECENT_BATCHES),
+      };
+    },
+  );
+
   @Get()
   async uploadPage(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderUpload(req, res, []);
+    await this.batchesPage.show(req, res, {});
   }
 
   @Get('template.csv')
@@ -53,7 +70,9 @@ export class WebBatchesController {
     const refused = (req as Request & { uploadError?: string }).uploadError;
     if (refused || !file || file.size === 0) {
       res.status(400);
-      return await this.renderUpload(req, res, [refused ?? 'Choose a CSV file to upload.']);
+      return await this.batchesPage.show(req, res, {
+        refused: [refused ?? 'Choose a CSV file to upload.'],
+      });
     }
     let parsed: ReturnType<typeof parseUpload>;
     try {
@@ -61,16 +80,12 @@ export class WebBatchesController {
     } catch (e) {
       if (!(e instanceof CsvRefused)) throw e;
       res.status(400);
-      return await this.renderUpload(req, res, [e.message]);
+      return await this.batchesPage.show(req, res, { refused: [e.message] });
     }
-    await submitForm(
-      res,
-      async () => {
-        const { uid } = await this.intake.create(accountOf(req), parsed.body);
-        res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
-      },
-      (errors) => this.renderUpload(req, res, lineErrors(errors, parsed.lines)),
-    );
+    await this.batchesPage.post(req, res, { lines: parsed.lines }, async () => {
+      const { uid } = await this.intake.create(accountOf(req), parsed.body);
+      res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
+    });
   }
 
   @Get(':uid')
@@ -116,17 +131,6 @@ export class WebBatchesController {
     res.write(resultsHeader());
     for await (const chunk of this.batches.export(accountId, uid)) res.write(resultsRows(chunk));
     res.end();
-  }
-
-  private async renderUpload(req: Request, res: Response, errors: string[]): Promise<void> {
-    const shown = errors.slice(0, MAX_SHOWN_ERRORS);
-    renderPage(req, res, 'batches.njk', {
-      title: 'Batch check',
-      section: 'batches',
-      errors: shown,
-      hidden: errors.length - shown.length,
-      batches: await this.batches.listRecent(accountOf(req), RECENT_BATCHES),
-    });
   }
 }
 

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { benefitRows, planNotes, type Plan } from '@/modules/benefits';
 import { CreateEligibilityDto } from '../dto/create-eligibility.dto';
 import { EligibilityQueryService } from '../eligibility-query.service';
@@ -14,10 +13,9 @@ import {
   accountOf,
   bindForm,
   EmbeddedReach,
+  FormPage,
   formFields,
   redirectWith,
-  renderPage,
-  submitForm,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
@@ -39,6 +37,50 @@ export class WebEligibilityController {
     private readonly insurers: InsurerSettingsService,
     private readonly tasks: VerificationTasks,
   ) {}
+
+  /** The check form; `patientCode` is the patient record it fills from and links to. */
+  private readonly checkForm = new FormPage<{ patientCode: string | null }>(
+    { view: 'eligibility-new.njk', title: 'Check eligibility', section: 'eligibility' },
+    async (req, state) => ({ ...state, insurers: await this.insurers.list(accountOf(req)) }),
+  );
+
+  /** A check's result; `errors` are the answer form's (to the verifier's question). */
+  private readonly checkPage = new FormPage<{ uid: string }>(
+    { view: 'eligibility.njk', title: 'Eligibility check', section: 'eligibility' },
+    async (req, { uid, errors }) => {
+      const result = await this.check(req, uid);
+      // docs/api.md, Insurers and assisted verification: a person checks this insurer; a question of theirs is answered here.
+      const task: TaskView | null =
+        result.status === 'processing' && result.verification
+          ? await this.tasks.get(accountOf(req), result.verification.task_id)
+          : null;
+      const rows: Record<string, unknown> = {};
+      const notes: Record<string, string[]> = {};
+      for (const r of result.results ?? [])
+        for (const p of r.persons) {
+          rows[`${r.id}:${p.id}`] = benefitRows(p.plan);
+          notes[`${r.id}:${p.id}`] = planNotes(p.plan);
+        }
+      const exchanges = exchangeViews(await this.eligibilityQuery.exchanges(accountOf(req), uid));
+      return {
+        uid,
+        result,
+        benefitRows: rows,
+        planNotes: notes,
+        exchanges,
+        // Why a check ended in error, in the insurers' words (from the exchange log).
+        reasons: [
+          ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
+        ],
+        task,
+        infoErrors: errors,
+        // Without JavaScript, the page refreshes itself while the insurer is being asked; a
+        // person's check takes longer, and a question to answer must not be refreshed away.
+        refreshSeconds:
+          result.status !== 'processing' || task?.state === 'needs_info' ? null : task ? 30 : 2,
+      };
+    },
+  );
 
   /** `?patient=CODE` fills the form from a patient record and links the check to it. */
   @Get('new')
@@ -62,7 +104,7 @@ export class WebEligibilityController {
       };
     }
     const code = typeof patientCode === 'string' ? patientCode : null;
-    await this.renderCheckForm(req, res, form, null, code);
+    await this.checkForm.show(req, res, { patientCode: code }, { form, errors: null });
   }
 
   @Post('new')
@@ -70,27 +112,23 @@ export class WebEligibilityController {
   @Audited('eligibility_request', 'create', 'location')
   async runCheck(@Req() req: Request, @Res() res: Response): Promise<void> {
     const accountId = accountOf(req);
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(CreateEligibilityDto, {
-          insurer_code: form.insurer_code,
-          patient: {
-            first_name: form.first_name,
-            last_name: form.last_name,
-            dob: form.dob,
-            zipcode: form.zipcode,
-            member_id: form.member_id,
-            ssn_last_four: form.ssn_last_four,
-          },
-        });
-        const uid = await this.eligibility.create(accountId, body);
-        if (form.patient_code) await this.patients.link(accountId, form.patient_code, uid);
-        res.redirect(`/app/eligibility/${encodeURIComponent(uid)}`);
-      },
-      (errors) => this.renderCheckForm(req, res, form, errors, form.patient_code ?? null),
-    );
+    const patientCode = formFields(req.body).patient_code ?? null;
+    await this.checkForm.post(req, res, { patientCode }, async (form) => {
+      const body = await bindForm(CreateEligibilityDto, {
+        insurer_code: form.insurer_code,
+        patient: {
+          first_name: form.first_name,
+          last_name: form.last_name,
+          dob: form.dob,
+          zipcode: form.zipcode,
+          member_id: form.member_id,
+          ssn_last_four: form.ssn_last_four,
+        },
+      });
+      const uid = await this.eligibility.create(accountId, body);
+      if (form.patient_code) await this.patients.link(accountId, form.patient_code, uid);
+      res.redirect(`/app/eligibility/${encodeURIComponent(uid)}`);
+    });
   }
 
   @Get(':uid')
@@ -100,41 +138,8 @@ export class WebEligibilityController {
     @Req() req: Request,
     @Res() res: Response,
     @Param('uid') uid: string,
-    errors: ErrorTree | null = null,
   ): Promise<void> {
-    const result = await this.check(req, uid);
-    // docs/api.md, Insurers and assisted verification: a person checks this insurer; a question of theirs is answered here.
-    const task: TaskView | null =
-      result.status === 'processing' && result.verification
-        ? await this.tasks.get(accountOf(req), result.verification.task_id)
-        : null;
-    const rows: Record<string, unknown> = {};
-    const notes: Record<string, string[]> = {};
-    for (const r of result.results ?? [])
-      for (const p of r.persons) {
-        rows[`${r.id}:${p.id}`] = benefitRows(p.plan);
-        notes[`${r.id}:${p.id}`] = planNotes(p.plan);
-      }
-    const exchanges = exchangeViews(await this.eligibilityQuery.exchanges(accountOf(req), uid));
-    renderPage(req, res, 'eligibility.njk', {
-      title: 'Eligibility check',
-      section: 'eligibility',
-      uid,
-      result,
-      benefitRows: rows,
-      planNotes: notes,
-      exchanges,
-      // Why a check ended in error, in the insurers' words (from the exchange log).
-      reasons: [
-        ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
-      ],
-      task,
-      infoErrors: errors,
-      // Without JavaScript, the page refreshes itself while the insurer is being asked; a
-      // person's check takes longer, and a question to answer must not be refreshed away.
-      refreshSeconds:
-        result.status !== 'processing' || task?.state === 'needs_info' ? null : task ? 30 : 2,
-    });
+    await this.checkPage.show(req, res, { uid });
   }
 
   /** The practice answers the verifier's question (docs/api.md, Insurers and assisted verification): the task is queued again. */
@@ -149,37 +154,15 @@ export class WebEligibilityController {
     const body = await this.check(req, uid);
     const back = `/app/eligibility/${encodeURIComponent(uid)}`;
     if (!body.verification) return res.redirect(back);
-    await submitForm(
-      res,
-      async () => {
-        const dto = await bindForm(TaskNoteDto, { detail: formFields(req.body).detail });
-        await this.tasks.info(webVerifier(req), body.verification!.task_id, dto.detail.trim());
-        redirectWith(req, res, back, 'Answer sent: the check is queued again.');
-      },
-      (errors) => this.showCheck(req, res, uid, errors),
-    );
+    await this.checkPage.post(req, res, { uid }, async (form) => {
+      const dto = await bindForm(TaskNoteDto, { detail: form.detail });
+      await this.tasks.info(webVerifier(req), body.verification!.task_id, dto.detail.trim());
+      redirectWith(req, res, back, 'Answer sent: the check is queued again.');
+    });
   }
 
   /** The check as the API's v2 answer has it. */
   private async check(req: Request, uid: string): Promise<CheckBody> {
     return JSON.parse(await this.eligibilityQuery.getBody(accountOf(req), uid, 'v2')) as CheckBody;
-  }
-
-  private async renderCheckForm(
-    req: Request,
-    res: Response,
-    form: Record<string, string>,
-    errors: ErrorTree | null,
-    patientCode: string | null,
-  ): Promise<void> {
-    const insurers = await this.insurers.list(accountOf(req));
-    renderPage(req, res, 'eligibility-new.njk', {
-      title: 'Check eligibility',
-      section: 'eligibility',
-      form,
-      errors,
-      insurers,
-      patientCode,
-    });
   }
 }

@@ -1,7 +1,6 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { insurerName } from '../insurer-codes';
 import { type InsurerSetting, InsurerSettingsService } from '../insurer-settings.service';
 import {
@@ -15,13 +14,19 @@ import {
   accountOf,
   AdminOnly,
   EmbeddedReach,
+  FormPage,
   formFields,
   redirectWith,
-  renderPage,
-  submitForm,
+  type Typed,
 } from '@/modules/web';
 
 const needsLogin = (i: InsurerSetting) => i.usesCredentials || i.eligibility === 'assisted';
+
+/** The insurer whose form was refused (its row or card shows the errors), and why. */
+const refusal = ({ form, errors }: Typed) => ({
+  errorCode: errors ? (form.insurer_code ?? '') : null,
+  errors,
+});
 
 /** The insurers an account uses, and the passwords their connections sign in with. */
 @ApiExcludeController()
@@ -32,6 +37,32 @@ export class WebInsurersController {
     private readonly insurers: InsurerSettingsService,
     private readonly audit: AuditService,
   ) {}
+
+  /** The insurers; a refused mailing address shows in its row as it was typed. */
+  private readonly insurersPage = new FormPage(
+    { view: 'insurers.njk', title: 'Insurers', section: 'insurers' },
+    async (req, typed) => ({
+      insurers: await this.insurers.list(accountOf(req)),
+      ...refusal(typed),
+      typed: typed.form.claims_mailing_address ?? '',
+    }),
+  );
+
+  /** The insurers that sign in with a login of the account's; a refused one shows in its card. */
+  private readonly passwordsPage = new FormPage(
+    { view: 'passwords.njk', title: 'Passwords', section: 'passwords' },
+    async (req, typed) => {
+      const all = await this.insurers.list(accountOf(req));
+      return {
+        // Insurers whose connector signs in with the account's own login, and those a person
+        // checks (docs/api.md, Insurers and assisted verification: the verifier signs in to the portal with the stored login).
+        insurers: all.filter(needsLogin),
+        // Logins stored earlier that nothing reads: offered for deletion only.
+        unused: all.filter((i) => !needsLogin(i) && i.credentialsSetAt),
+        ...refusal(typed),
+      };
+    },
+  );
 
   /** Each change of who checks an insurer, or of the login it signs in with, is in the trail. */
   private record(
@@ -46,50 +77,22 @@ export class WebInsurersController {
   @Get('insurers')
   @EmbeddedReach('insurers')
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderInsurers(req, res, null, null, '');
+    await this.insurersPage.show(req, res, {});
   }
 
   /** The account's claims mailing address for one insurer (docs/api.md, Errors); blank: the table's. */
   @Post('insurers/mailing-address')
   @EmbeddedReach('insurers')
   async setMailingAddress(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    const code = form.insurer_code ?? '';
-    await submitForm(
-      res,
-      async () => {
-        await this.insurers.setClaimsMailing(
-          accountOf(req),
-          code,
-          form.claims_mailing_address ?? '',
-        );
-        redirectWith(
-          req,
-          res,
-          '/app/insurers/',
-          `Claims mailing address of ${insurerName(code)} saved.`,
-        );
-      },
-      (errors) => this.renderInsurers(req, res, code, errors, form.claims_mailing_address ?? ''),
-    );
-  }
-
-  /** `errorCode` is the insurer whose mailing address was refused: its row shows the errors. */
-  private async renderInsurers(
-    req: Request,
-    res: Response,
-    errorCode: string | null,
-    errors: ErrorTree | null,
-    typed: string,
-  ): Promise<void> {
-    const insurers = await this.insurers.list(accountOf(req));
-    renderPage(req, res, 'insurers.njk', {
-      title: 'Insurers',
-      section: 'insurers',
-      insurers,
-      errorCode,
-      errors,
-      typed,
+    await this.insurersPage.post(req, res, {}, async (form) => {
+      const code = form.insurer_code ?? '';
+      await this.insurers.setClaimsMailing(accountOf(req), code, form.claims_mailing_address ?? '');
+      redirectWith(
+        req,
+        res,
+        '/app/insurers/',
+        `Claims mailing address of ${insurerName(code)} saved.`,
+      );
     });
   }
 
@@ -128,29 +131,24 @@ export class WebInsurersController {
   @Get('passwords')
   @EmbeddedReach('passwords')
   async passwords(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderPasswords(req, res, null, null);
+    await this.passwordsPage.show(req, res, {});
   }
 
   /** The service holds the credential rules (no API route sets them); its field errors show here. */
   @Post('passwords')
   @EmbeddedReach('passwords')
   async setPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    const code = form.insurer_code ?? '';
-    await submitForm(
-      res,
-      async () => {
-        await this.insurers.setCredentials(
-          accountOf(req),
-          code,
-          form.username ?? '',
-          form.password ?? '',
-        );
-        await this.record(req, 'insurer_credentials', 'change', code);
-        redirectWith(req, res, '/app/passwords/', 'Password saved.');
-      },
-      (errors) => this.renderPasswords(req, res, code, errors),
-    );
+    await this.passwordsPage.post(req, res, {}, async (form) => {
+      const code = form.insurer_code ?? '';
+      await this.insurers.setCredentials(
+        accountOf(req),
+        code,
+        form.username ?? '',
+        form.password ?? '',
+      );
+      await this.record(req, 'insurer_credentials', 'change', code);
+      redirectWith(req, res, '/app/passwords/', 'Password saved.');
+    });
   }
 
   @Post('passwords/delete')
@@ -160,26 +158,5 @@ export class WebInsurersController {
     await this.insurers.deleteCredentials(accountOf(req), code);
     await this.record(req, 'insurer_credentials', 'delete', code);
     redirectWith(req, res, '/app/passwords/', 'Password deleted.');
-  }
-
-  /** `errorCode` is the insurer whose form was refused: its card shows the errors. */
-  private async renderPasswords(
-    req: Request,
-    res: Response,
-    errorCode: string | null,
-    errors: ErrorTree | null,
-  ): Promise<void> {
-    const all = await this.insurers.list(accountOf(req));
-    renderPage(req, res, 'passwords.njk', {
-      title: 'Passwords',
-      section: 'passwords',
-      // Insurers whose connector signs in with the account's own login, and those a person
-      // checks (docs/api.md, Insurers and assisted verification: the verifier signs in to the portal with the stored login).
-      insurers: all.filter(needsLogin),
-      // Logins stored earlier that nothing reads: offered for deletion only.
-      unused: all.filter((i) => !needsLogin(i) && i.credentialsSetAt),
-      errorCode,
-      errors,
-    });
   }
 }

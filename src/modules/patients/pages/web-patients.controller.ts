@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { AccountsService } from '@/modules/accounts';
 import { CreatePatientDto } from '../dto/create-patient.dto';
 import { LinkEligibilityDto } from '../dto/patient-link.dto';
@@ -12,11 +11,10 @@ import {
   accountOf,
   bindForm,
   EmbeddedReach,
-  formFields,
+  FormPage,
   listPage,
   redirectWith,
   renderPage,
-  submitForm,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
@@ -58,29 +56,45 @@ export class WebPatientsController {
     });
   }
 
+  /** The add form, with the account's locations to choose from. */
+  private readonly addPage = new FormPage(
+    { view: 'patient-new.njk', title: 'Add patient', section: 'patients' },
+    async (req, { form, errors }) => ({
+      form,
+      errors,
+      locations: await this.accounts.listLocations(accountOf(req)),
+    }),
+  );
+
+  /** A patient's page with its linked checks; `errors` are the link form's. */
+  private readonly patientPage = new FormPage<{ code: string }>(
+    { view: 'patient.njk', title: 'Patient', section: 'patients' },
+    async (req, { code, errors }) => {
+      const accountId = accountOf(req);
+      const patient = await this.patients.getByCode(accountId, code);
+      const links = await this.links.list(accountId, code);
+      return { patient, links, errors };
+    },
+  );
+
   @Get('new')
   @EmbeddedReach('add_patient')
   async newPatient(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderPatientForm(req, res, {}, null);
+    await this.addPage.show(req, res, {});
   }
 
   @Post('new')
   @EmbeddedReach('add_patient')
   @Audited('patient', 'create', 'location')
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(CreatePatientDto, {
-          ...form,
-          force_similar: form.force_similar === 'true' ? true : undefined,
-        });
-        const patient = await this.patients.create(accountOf(req), body);
-        redirectWith(req, res, `/app/patients/${patient.code}/`, `Patient ${patient.code} saved.`);
-      },
-      (errors) => this.renderPatientForm(req, res, form, errors),
-    );
+    await this.addPage.post(req, res, {}, async (form) => {
+      const body = await bindForm(CreatePatientDto, {
+        ...form,
+        force_similar: form.force_similar === 'true' ? true : undefined,
+      });
+      const patient = await this.patients.create(accountOf(req), body);
+      redirectWith(req, res, `/app/patients/${patient.code}/`, `Patient ${patient.code} saved.`);
+    });
   }
 
   @Get(':code')
@@ -91,7 +105,7 @@ export class WebPatientsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    await this.renderPatient(req, res, code, null);
+    await this.patientPage.show(req, res, { code });
   }
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
@@ -103,50 +117,10 @@ export class WebPatientsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(LinkEligibilityDto, {
-          request_uid: formFields(req.body).request_uid,
-        });
-        await this.links.link(accountOf(req), code, body.request_uid);
-        res.redirect(`/app/patients/${encodeURIComponent(code)}/`);
-      },
-      (errors) => this.renderPatient(req, res, code, errors),
-    );
-  }
-
-  private async renderPatient(
-    req: Request,
-    res: Response,
-    code: string,
-    errors: ErrorTree | null,
-  ): Promise<void> {
-    const accountId = accountOf(req);
-    const patient = await this.patients.getByCode(accountId, code);
-    const links = await this.links.list(accountId, code);
-    renderPage(req, res, 'patient.njk', {
-      title: 'Patient',
-      section: 'patients',
-      patient,
-      links,
-      errors,
-    });
-  }
-
-  private async renderPatientForm(
-    req: Request,
-    res: Response,
-    form: Record<string, string>,
-    errors: ErrorTree | null,
-  ): Promise<void> {
-    const locations = await this.accounts.listLocations(accountOf(req));
-    renderPage(req, res, 'patient-new.njk', {
-      title: 'Add patient',
-      section: 'patients',
-      form,
-      errors,
-      locations,
+    await this.patientPage.post(req, res, { code }, async (form) => {
+      const body = await bindForm(LinkEligibilityDto, { request_uid: form.request_uid });
+      await this.links.link(accountOf(req), code, body.request_uid);
+      res.redirect(`/app/patients/${encodeURIComponent(code)}/`);
     });
   }
 }

@@ -1,20 +1,11 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
 import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook.dto';
 import { WEBHOOK_TOPICS, type WebhookTopic } from '../webhook-topics';
 import { type WebhookActor, WebhooksService } from '../webhooks.service';
 import { auditContextOf } from '@/modules/audit';
-import {
-  accountOf,
-  AdminOnly,
-  bindForm,
-  formFields,
-  redirectWith,
-  renderPage,
-  submitForm,
-} from '@/modules/web';
+import { accountOf, AdminOnly, bindForm, FormPage, redirectWith } from '@/modules/web';
 
 /** The checked `events` boxes of a webhook form (one value or several); none → the default. */
 function checkedEvents(body: unknown): string[] | undefined {
@@ -48,73 +39,104 @@ function managerOf(req: Request): WebhookActor {
 export class WebWebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
+  /** The list with the add form; `form` is what was typed when the form is shown again. */
+  private readonly listPage = new FormPage(
+    { view: 'webhooks.njk', title: 'Webhooks', section: 'webhooks' },
+    async (req, { form, errors }) => ({
+      webhooks: await this.webhooks.list(accountOf(req)),
+      topics: TOPICS,
+      form: { ...form, events: checkedEvents(req.body) },
+      errors,
+    }),
+  );
+
+  /** The webhook's page: a new secret shown once, or the edit form refused as it was typed. */
+  private readonly webhookPage = new FormPage<{ id: string; newSecret?: string | null }>(
+    { view: 'webhook.njk', title: 'Webhook', section: 'webhooks' },
+    async (req, { id, newSecret = null, form, errors }) => {
+      const accountId = accountOf(req);
+      const webhook = await this.webhooks.get(accountId, id);
+      const { result } = await this.webhooks.listDeliveries(accountId, id, 50);
+      return {
+        webhook,
+        deliveries: result,
+        topics: TOPICS,
+        newSecret,
+        errors,
+        form: errors
+          ? {
+              ...form,
+              events: checkedEvents(req.body) ?? [],
+              isActive: form.is_active === 'true',
+            }
+          : {
+              events: webhook.events,
+              url: webhook.url,
+              description: webhook.description,
+              version: webhook.version,
+              isActive: webhook.isActive,
+            },
+      };
+    },
+  );
+
   @Get()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.renderList(req, res, {}, null);
+    await this.listPage.show(req, res, {});
   }
 
   @Post()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        const body = await bindForm(CreateWebhookDto, {
-          url: form.url,
-          description: form.description,
-          version: form.version,
-          events: checkedEvents(req.body),
-          generate_secret: form.generate_secret === 'true',
-        });
-        const { webhook, secret } = await this.webhooks.create(managerOf(req), {
-          url: body.url,
-          description: body.description,
-          version: body.version,
-          events: body.events,
-          rotateSecret: body.generate_secret ?? false,
-        });
-        res.setHeader('Cache-Control', 'no-store');
-        await this.renderWebhook(req, res, webhook.id, { newSecret: secret });
-      },
-      (errors) => this.renderList(req, res, form, errors),
-    );
+    await this.listPage.post(req, res, {}, async (form) => {
+      const body = await bindForm(CreateWebhookDto, {
+        url: form.url,
+        description: form.description,
+        version: form.version,
+        events: checkedEvents(req.body),
+        generate_secret: form.generate_secret === 'true',
+      });
+      const { webhook, secret } = await this.webhooks.create(managerOf(req), {
+        url: body.url,
+        description: body.description,
+        version: body.version,
+        events: body.events,
+        rotateSecret: body.generate_secret ?? false,
+      });
+      res.setHeader('Cache-Control', 'no-store');
+      await this.webhookPage.show(req, res, { id: webhook.id, newSecret: secret });
+    });
   }
 
   @Get(':id')
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.renderWebhook(req, res, id, {});
+    await this.webhookPage.show(req, res, { id });
   }
 
   @Post(':id')
   async update(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    const form = formFields(req.body);
-    await submitForm(
-      res,
-      async () => {
-        // Every field of the edit form is sent, as a PATCH with all of them would be.
-        const body = await bindForm(
-          UpdateWebhookDto,
-          {
-            url: form.url ?? '',
-            description: form.description ?? '',
-            version: form.version,
-            // No box checked keeps the webhook's topics (it needs at least one).
-            events: checkedEvents(req.body),
-            is_active: form.is_active === 'true',
-          },
-          { keepBlank: true },
-        );
-        await this.webhooks.update(managerOf(req), id, {
-          url: body.url,
-          description: body.description,
-          version: body.version,
-          events: body.events,
-          isActive: body.is_active,
-        });
-        redirectWith(req, res, `/app/webhooks/${id}`, 'Webhook saved.');
-      },
-      (errors) => this.renderWebhook(req, res, id, { form, errors }),
-    );
+    await this.webhookPage.post(req, res, { id }, async (form) => {
+      // Every field of the edit form is sent, as a PATCH with all of them would be.
+      const body = await bindForm(
+        UpdateWebhookDto,
+        {
+          url: form.url ?? '',
+          description: form.description ?? '',
+          version: form.version,
+          // No box checked keeps the webhook's topics (it needs at least one).
+          events: checkedEvents(req.body),
+          is_active: form.is_active === 'true',
+        },
+        { keepBlank: true },
+      );
+      await this.webhooks.update(managerOf(req), id, {
+        url: body.url,
+        description: body.description,
+        version: body.version,
+        events: body.events,
+        isActive: body.is_active,
+      });
+      redirectWith(req, res, `/app/webhooks/${id}`, 'Webhook saved.');
+    });
   }
 
   @Post(':id/rotate')
@@ -125,7 +147,7 @@ export class WebWebhooksController {
   ): Promise<void> {
     const { secret } = await this.webhooks.update(managerOf(req), id, { rotateSecret: true });
     res.setHeader('Cache-Control', 'no-store');
-    await this.renderWebhook(req, res, id, { newSecret: secret });
+    await this.webhookPage.show(req, res, { id, newSecret: secret });
   }
 
   @Post(':id/delete')
@@ -150,64 +172,5 @@ export class WebWebhooksController {
       ok ? 'Redelivered.' : 'The receiver did not accept the redelivery.',
       ok ? 'ok' : 'error',
     );
-  }
-
-  private async renderList(
-    req: Request,
-    res: Response,
-    form: Record<string, string>,
-    errors: ErrorTree | null,
-  ): Promise<void> {
-    const webhooks = await this.webhooks.list(accountOf(req));
-    renderPage(req, res, 'webhooks.njk', {
-      title: 'Webhooks',
-      section: 'webhooks',
-      webhooks,
-      topics: TOPICS,
-      form: { ...form, events: checkedEvents(req.body) },
-      errors,
-    });
-  }
-
-  /** The webhook's page; `form` is what was typed when the edit form is shown again. */
-  private async renderWebhook(
-    req: Request,
-    res: Response,
-    id: string,
-    {
-      newSecret = null,
-      form = null,
-      errors = null,
-    }: {
-      newSecret?: string | null;
-      form?: Record<string, string> | null;
-      errors?: ErrorTree | null;
-    },
-  ): Promise<void> {
-    const accountId = accountOf(req);
-    const webhook = await this.webhooks.get(accountId, id);
-    const { result } = await this.webhooks.listDeliveries(accountId, id, 50);
-    renderPage(req, res, 'webhook.njk', {
-      title: 'Webhook',
-      section: 'webhooks',
-      webhook,
-      deliveries: result,
-      topics: TOPICS,
-      newSecret,
-      errors,
-      form: form
-        ? {
-            ...form,
-            events: checkedEvents(req.body) ?? [],
-            isActive: form.is_active === 'true',
-          }
-        : {
-            events: webhook.events,
-            url: webhook.url,
-            description: webhook.description,
-            version: webhook.version,
-            isActive: webhook.isActive,
-          },
-    });
   }
 }
