@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class Foundation1763750000000 implements MigrationInterface {
-  name = 'Foundation1763750000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const Foundation1763750000000 = migration('Foundation1763750000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE accounts (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -49,12 +47,12 @@ export class Foundation1763750000000 implements MigrationInterface {
         revoked_at timestamptz
       )`);
     await q.query(`CREATE INDEX api_keys_account_idx ON api_keys (account_id, created_at)`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE api_keys`);
     await q.query(`DROP TABLE users`);
     await q.query(`DROP TABLE locations`);
     await q.query(`DROP TABLE accounts`);
-  }
-}
+  },
+});

@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class Eligibility1763755000000 implements MigrationInterface {
-  name = 'Eligibility1763755000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const Eligibility1763755000000 = migration('Eligibility1763755000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE eligibility_requests (
         id bigserial PRIMARY KEY,
@@ -78,11 +76,11 @@ export class Eligibility1763755000000 implements MigrationInterface {
         CONSTRAINT eligibility_persons_position_key UNIQUE (result_id, position),
         CONSTRAINT eligibility_persons_token_check CHECK ((insurer_state = 'inn') = (plan_token IS NOT NULL))
       )`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE eligibility_persons`);
     await q.query(`DROP TABLE eligibility_results`);
     await q.query(`DROP TABLE eligibility_requests`);
-  }
-}
+  },
+});

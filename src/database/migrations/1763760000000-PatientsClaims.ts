@@ -1,10 +1,8 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /** Patients, out-of-network claims with their service lines, and the outgoing mail outbox. */
-export class PatientsClaims1763760000000 implements MigrationInterface {
-  name = 'PatientsClaims1763760000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const PatientsClaims1763760000000 = migration('PatientsClaims1763760000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE patients (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -100,12 +98,12 @@ export class PatientsClaims1763760000000 implements MigrationInterface {
       `CREATE INDEX mail_messages_account_idx ON mail_messages (account_id, created_at)`,
     );
     await q.query(`CREATE INDEX mail_messages_ref_idx ON mail_messages (kind, ref)`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE mail_messages`);
     await q.query(`DROP TABLE claim_services`);
     await q.query(`DROP TABLE claims`);
     await q.query(`DROP TABLE patients`);
-  }
-}
+  },
+});

@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class Webhooks1763770000000 implements MigrationInterface {
-  name = 'Webhooks1763770000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const Webhooks1763770000000 = migration('Webhooks1763770000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE webhooks (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -55,11 +53,11 @@ export class Webhooks1763770000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, started_at)`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE webhook_attempts`);
     await q.query(`DROP TABLE webhook_deliveries`);
     await q.query(`DROP TABLE webhooks`);
-  }
-}
+  },
+});

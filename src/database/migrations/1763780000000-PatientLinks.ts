@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class PatientLinks1763780000000 implements MigrationInterface {
-  name = 'PatientLinks1763780000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const PatientLinks1763780000000 = migration('PatientLinks1763780000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE patient_eligibility_links (
         patient_id uuid NOT NULL REFERENCES patients(id) ON DELETE CASCADE,
@@ -18,9 +16,9 @@ export class PatientLinks1763780000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX patient_eligibility_links_request_idx ON patient_eligibility_links (request_id)`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE patient_eligibility_links`);
-  }
-}
+  },
+});

@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class WebApp1763800000000 implements MigrationInterface {
-  name = 'WebApp1763800000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const WebApp1763800000000 = migration('WebApp1763800000000', {
+  async up(q) {
     // Per-account insurer settings: enabled or not, and the credentials its connector uses.
     await q.query(`
       CREATE TABLE account_insurers (
@@ -29,10 +27,10 @@ export class WebApp1763800000000 implements MigrationInterface {
         used_at timestamptz
       )`);
     await q.query(`CREATE INDEX iframe_tokens_expires_idx ON iframe_tokens (expires_at)`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE iframe_tokens`);
     await q.query(`DROP TABLE account_insurers`);
-  }
-}
+  },
+});

@@ -1,9 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-export class TwoFactor1795322326222 implements MigrationInterface {
-  name = 'TwoFactor1795322326222';
-
-  async up(q: QueryRunner): Promise<void> {
+export const TwoFactor1795322326222 = migration('TwoFactor1795322326222', {
+  async up(q) {
     // TOTP for web sign-in: the secret sealed under APP_ENCRYPTION_KEY (set at enrolment, on once
     // confirmed with a code), and the last accepted time step so a code cannot be replayed.
     await q.query(`
@@ -25,9 +23,9 @@ export class TwoFactor1795322326222 implements MigrationInterface {
         used_at timestamptz,
         CONSTRAINT user_recovery_codes_user_hash_key UNIQUE (user_id, code_hash)
       )`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE user_recovery_codes`);
     await q.query(`ALTER TABLE accounts DROP COLUMN require_two_factor`);
     await q.query(`
@@ -36,5 +34,5 @@ export class TwoFactor1795322326222 implements MigrationInterface {
         DROP COLUMN totp_last_step,
         DROP COLUMN totp_enabled_at,
         DROP COLUMN totp_secret_sealed`);
-  }
-}
+  },
+});

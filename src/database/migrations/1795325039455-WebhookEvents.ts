@@ -1,14 +1,12 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * docs/api.md, Claim lifecycle and Batches: webhooks subscribe to event topics (`eligibility` by default, `claim`,
  * `batch`), and deliveries may be about a claim or a batch, not only an eligibility request:
  * such a delivery has no request_id and is made unique by its resource_key instead.
  */
-export class WebhookEvents1795325039455 implements MigrationInterface {
-  name = 'WebhookEvents1795325039455';
-
-  async up(q: QueryRunner): Promise<void> {
+export const WebhookEvents1795325039455 = migration('WebhookEvents1795325039455', {
+  async up(q) {
     await q.query(
       `ALTER TABLE webhooks ADD COLUMN events text[] NOT NULL DEFAULT '{eligibility}'
          CONSTRAINT webhooks_events_check CHECK (
@@ -24,9 +22,9 @@ export class WebhookEvents1795325039455 implements MigrationInterface {
       `CREATE UNIQUE INDEX webhook_deliveries_resource_once_idx
          ON webhook_deliveries (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP INDEX webhook_deliveries_resource_once_idx`);
     await q.query(`DELETE FROM webhook_deliveries WHERE request_id IS NULL`);
     await q.query(
@@ -34,5 +32,5 @@ export class WebhookEvents1795325039455 implements MigrationInterface {
     );
     await q.query(`ALTER TABLE webhook_deliveries ALTER COLUMN request_id SET NOT NULL`);
     await q.query(`ALTER TABLE webhooks DROP COLUMN events`);
-  }
-}
+  },
+});

@@ -1,6 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
-const ALL_SCOPES = [
+/** The API key scopes this migration introduced (a later migration adds to them). */
+export const SCOPES_OF_1795325219572 = [
   'eligibility:read',
   'eligibility:write',
   'patients:read',
@@ -12,12 +13,13 @@ const ALL_SCOPES = [
   'audit:read',
   'audit:write',
 ];
-const SCOPES_ARRAY = `ARRAY[${ALL_SCOPES.map((s) => `'${s}'`).join(', ')}]::text[]`;
+/** A text[] literal of scopes. */
+export const scopesArray = (scopes: string[]) =>
+  `ARRAY[${scopes.map((s) => `'${s}'`).join(', ')}]::text[]`;
+const SCOPES_ARRAY = scopesArray(SCOPES_OF_1795325219572);
 
-export class PatientDataProtection1795325219572 implements MigrationInterface {
-  name = 'PatientDataProtection1795325219572';
-
-  async up(q: QueryRunner): Promise<void> {
+export const PatientDataProtection1795325219572 = migration('PatientDataProtection1795325219572', {
+  async up(q) {
     // SECURITY.md audit trail. No foreign key to accounts: the trail outlives what it names, and
     // a cascade would be a DELETE the trigger below refuses.
     await q.query(`
@@ -66,14 +68,14 @@ export class PatientDataProtection1795325219572 implements MigrationInterface {
     await q.query(`
       CREATE INDEX eligibility_requests_retention_idx ON eligibility_requests (created_at, id)
         WHERE purged_at IS NULL`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP INDEX eligibility_requests_retention_idx`);
     await q.query(`ALTER TABLE eligibility_requests DROP COLUMN purged_at`);
     await q.query(`ALTER TABLE api_keys DROP CONSTRAINT api_keys_scopes_check`);
     await q.query(`ALTER TABLE api_keys DROP COLUMN scopes`);
     await q.query(`DROP TABLE audit_events`);
     await q.query(`DROP FUNCTION audit_events_append_only()`);
-  }
-}
+  },
+});

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * docs/api.md, Batches: batch eligibility. A batch is a row of its own with counters kept by the
@@ -9,10 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - started_at: when an item's search first ran; the watchdog times batch items from there (an
  *   item may wait in line longer than the watchdog's limit).
  */
-export class EligibilityBatches1795325462788 implements MigrationInterface {
-  name = 'EligibilityBatches1795325462788';
-
-  async up(q: QueryRunner): Promise<void> {
+export const EligibilityBatches1795325462788 = migration('EligibilityBatches1795325462788', {
+  async up(q) {
     await q.query(`
       CREATE TABLE eligibility_batches (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -44,9 +42,9 @@ export class EligibilityBatches1795325462788 implements MigrationInterface {
     await q.query(
       `CREATE INDEX eligibility_requests_batch_items_idx ON eligibility_requests (batch_id, created_at DESC, batch_key DESC) WHERE batch_id IS NOT NULL`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP INDEX eligibility_requests_batch_items_idx`);
     await q.query(`DELETE FROM eligibility_requests WHERE batch_id IS NOT NULL`);
     await q.query(`
@@ -54,5 +52,5 @@ export class EligibilityBatches1795325462788 implements MigrationInterface {
         DROP CONSTRAINT eligibility_requests_batch_key_check,
         DROP COLUMN started_at, DROP COLUMN batch_key, DROP COLUMN batch_id`);
     await q.query(`DROP TABLE eligibility_batches`);
-  }
-}
+  },
+});

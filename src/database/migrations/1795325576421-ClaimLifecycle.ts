@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * docs/api.md, Claim lifecycle: claims are submitted by a worker (837P through the clearinghouse, or paper) and
@@ -6,10 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * lease_job): due while it waits to be submitted or checked. E-mails may carry attachments
  * (the claim form PDF).
  */
-export class ClaimLifecycle1795325576421 implements MigrationInterface {
-  name = 'ClaimLifecycle1795325576421';
-
-  async up(q: QueryRunner): Promise<void> {
+export const ClaimLifecycle1795325576421 = migration('ClaimLifecycle1795325576421', {
+  async up(q) {
     await q.query(`ALTER TABLE claims DROP CONSTRAINT claims_status_check`);
     await q.query(`
       ALTER TABLE claims
@@ -36,9 +34,9 @@ export class ClaimLifecycle1795325576421 implements MigrationInterface {
       `CREATE INDEX claims_due_idx ON claims (job_due_at) WHERE job_due_at IS NOT NULL`,
     );
     await q.query(`ALTER TABLE mail_messages ADD COLUMN attachments jsonb`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`ALTER TABLE mail_messages DROP COLUMN attachments`);
     await q.query(`DROP INDEX claims_due_idx`);
     await q.query(`UPDATE claims SET status = 'ready'`);
@@ -50,5 +48,5 @@ export class ClaimLifecycle1795325576421 implements MigrationInterface {
         DROP COLUMN attempts, DROP COLUMN lease_job,
         ALTER COLUMN status TYPE varchar(16),
         ADD CONSTRAINT claims_status_check CHECK (status IN ('ready'))`);
-  }
-}
+  },
+});

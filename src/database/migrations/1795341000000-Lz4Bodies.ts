@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /** The columns that hold rendered bodies and insurer exchanges (kilobytes each, TOASTed). */
 const COLUMNS: [table: string, column: string][] = [
@@ -17,23 +18,16 @@ const COLUMNS: [table: string, column: string][] = [
  * lz4 does both in a fraction of pglz's CPU (bench/README.md). Values already stored stay as they
  * are (both are read alike). A server built without lz4 keeps pglz.
  */
-export class Lz4Bodies1795341000000 implements MigrationInterface {
-  name = 'Lz4Bodies1795341000000';
+export const Lz4Bodies1795341000000 = migration('Lz4Bodies1795341000000', {
+  up: (q) => setCompression(q, 'lz4'),
+  down: (q) => setCompression(q, 'default'),
+});
 
-  async up(q: QueryRunner): Promise<void> {
-    await this.setCompression(q, 'lz4');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await this.setCompression(q, 'default');
-  }
-
-  private async setCompression(q: QueryRunner, method: 'lz4' | 'default'): Promise<void> {
-    const [{ supported }] = (await q.query(
-      `SELECT 'lz4' = ANY(enumvals) AS supported FROM pg_settings WHERE name = 'default_toast_compression'`,
-    )) as { supported: boolean }[];
-    if (!supported) return;
-    for (const [table, column] of COLUMNS)
-      await q.query(`ALTER TABLE ${table} ALTER COLUMN ${column} SET COMPRESSION ${method}`);
-  }
+async function setCompression(q: QueryRunner, method: 'lz4' | 'default'): Promise<void> {
+  const [{ supported }] = (await q.query(
+    `SELECT 'lz4' = ANY(enumvals) AS supported FROM pg_settings WHERE name = 'default_toast_compression'`,
+  )) as { supported: boolean }[];
+  if (!supported) return;
+  for (const [table, column] of COLUMNS)
+    await q.query(`ALTER TABLE ${table} ALTER COLUMN ${column} SET COMPRESSION ${method}`);
 }

@@ -1,14 +1,12 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * docs/api.md, Errors, the paper route: a paper claim waits `ready_to_mail` until someone marks it
  * mailed; the CMS-1500's boxes 32 and 33 print the location's street address; an account may
  * override an insurer's claims mailing address (the shipped table's otherwise).
  */
-export class PaperClaimRoute1795484198607 implements MigrationInterface {
-  name = 'PaperClaimRoute1795484198607';
-
-  async up(q: QueryRunner): Promise<void> {
+export const PaperClaimRoute1795484198607 = migration('PaperClaimRoute1795484198607', {
+  async up(q) {
     await q.query(`
       ALTER TABLE claims
         DROP CONSTRAINT claims_status_check,
@@ -29,9 +27,9 @@ export class PaperClaimRoute1795484198607 implements MigrationInterface {
         ADD COLUMN claims_mailing_address varchar(300)
           CONSTRAINT account_insurers_mailing_address_check
           CHECK (claims_mailing_address IS NULL OR btrim(claims_mailing_address) <> '')`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`ALTER TABLE account_insurers DROP COLUMN claims_mailing_address`);
     await q.query(`
       ALTER TABLE locations DROP CONSTRAINT locations_address_check,
@@ -44,5 +42,5 @@ export class PaperClaimRoute1795484198607 implements MigrationInterface {
         DROP CONSTRAINT claims_status_check,
         ADD CONSTRAINT claims_status_check CHECK (status IN
           ('ready', 'submitted', 'submission_failed', 'accepted', 'rejected', 'paid', 'denied'))`);
-  }
-}
+  },
+});

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /** ERROR_DETAILS as it stood when this migration was written (a migration never changes). */
 const ERROR_DETAILS: Record<string, string> = {
@@ -20,38 +20,39 @@ const HEAD = String.raw`^(\{"request_uid":"[^"]*","status":"[a-z_]+","error_code
  * ERROR_DETAILS for an `error` and null otherwise. Only the head is touched (the pattern is
  * anchored at the body's start), and a body that already has the key does not match.
  */
-export class ErrorDetailInStoredBodies1795490000000 implements MigrationInterface {
-  name = 'ErrorDetailInStoredBodies1795490000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    for (const column of COLUMNS) {
-      await q.query(
-        `UPDATE eligibility_requests
-            SET ${column} = regexp_replace(${column}, $1, '\\1\\2,"error_detail":null\\3')
-          WHERE ${column} ~ $1`,
-        [`${HEAD}null)()(,"results":)`],
-      );
-      for (const [code, words] of Object.entries(ERROR_DETAILS)) {
+export const ErrorDetailInStoredBodies1795490000000 = migration(
+  'ErrorDetailInStoredBodies1795490000000',
+  {
+    async up(q) {
+      for (const column of COLUMNS) {
         await q.query(
           `UPDATE eligibility_requests
+            SET ${column} = regexp_replace(${column}, $1, '\\1\\2,"error_detail":null\\3')
+          WHERE ${column} ~ $1`,
+          [`${HEAD}null)()(,"results":)`],
+        );
+        for (const [code, words] of Object.entries(ERROR_DETAILS)) {
+          await q.query(
+            `UPDATE eligibility_requests
               SET ${column} = regexp_replace(${column}, $1, '\\1\\2,"error_detail":' || $2 || '\\3')
             WHERE ${column} ~ $1`,
-          [`${HEAD})("${code}")(,"results":)`, JSON.stringify(words)],
-        );
+            [`${HEAD})("${code}")(,"results":)`, JSON.stringify(words)],
+          );
+        }
       }
-    }
-  }
+    },
 
-  async down(q: QueryRunner): Promise<void> {
-    for (const column of COLUMNS) {
-      await q.query(
-        `UPDATE eligibility_requests
+    async down(q) {
+      for (const column of COLUMNS) {
+        await q.query(
+          `UPDATE eligibility_requests
             SET ${column} = regexp_replace(${column}, $1, '\\1\\2')
           WHERE ${column} ~ $1`,
-        [
-          String.raw`^(\{"request_uid":"[^"]*","status":"[a-z_]+","error_code":(?:null|"[a-z_]+"))(?:,"error_detail":(?:null|"[^"\\]*"))(,"results":)`,
-        ],
-      );
-    }
-  }
-}
+          [
+            String.raw`^(\{"request_uid":"[^"]*","status":"[a-z_]+","error_code":(?:null|"[a-z_]+"))(?:,"error_detail":(?:null|"[^"\\]*"))(,"results":)`,
+          ],
+        );
+      }
+    },
+  },
+);

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * SECURITY.md: many users per account, each `admin` or `staff`. The one user every account had
@@ -7,10 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * remembers the epoch it was opened under, and raising it (password change, disabling) ends it.
  * Invitation and password-reset links are single-use tokens stored as SHA-256 only.
  */
-export class WebUsers1795495000000 implements MigrationInterface {
-  name = 'WebUsers1795495000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const WebUsers1795495000000 = migration('WebUsers1795495000000', {
+  async up(q) {
     // Existing users (one per account) become admins; a row added without a role later gets
     // the least privilege.
     await q.query(`ALTER TABLE users ADD COLUMN role varchar(16) NOT NULL DEFAULT 'admin'`);
@@ -34,9 +32,9 @@ export class WebUsers1795495000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX user_tokens_user_idx ON user_tokens (user_id, purpose, created_at)`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP TABLE user_tokens`);
     // Invited users who never set a password cannot exist in the old schema.
     await q.query(`DELETE FROM users WHERE password_hash IS NULL`);
@@ -45,5 +43,5 @@ export class WebUsers1795495000000 implements MigrationInterface {
     await q.query(`ALTER TABLE users DROP COLUMN password_changed_at`);
     await q.query(`ALTER TABLE users DROP COLUMN disabled_at`);
     await q.query(`ALTER TABLE users DROP COLUMN role`);
-  }
-}
+  },
+});

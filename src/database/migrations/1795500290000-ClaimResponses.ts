@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * docs/api.md, Claim reports and remittances, claim responses: the `reversed` state (an 835 CLP02 22 takes back a payment), the
@@ -6,10 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * each before they change anything, remittances once per (account, payer, TRN02), the report
  * poller's position, the count of claim status checks, and the `remittance` webhook topic.
  */
-export class ClaimResponses1795500290000 implements MigrationInterface {
-  name = 'ClaimResponses1795500290000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const ClaimResponses1795500290000 = migration('ClaimResponses1795500290000', {
+  async up(q) {
     await q.query(`
       ALTER TABLE claims
         DROP CONSTRAINT claims_status_check,
@@ -71,9 +69,9 @@ export class ClaimResponses1795500290000 implements MigrationInterface {
       ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
         ADD CONSTRAINT webhooks_events_check CHECK (cardinality(events) BETWEEN 1 AND 4
           AND events <@ ARRAY['eligibility', 'claim', 'batch', 'remittance']::text[])`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(
       `UPDATE webhooks SET events = array_remove(events, 'remittance') WHERE 'remittance' = ANY(events)`,
     );
@@ -92,5 +90,5 @@ export class ClaimResponses1795500290000 implements MigrationInterface {
         DROP CONSTRAINT claims_status_check,
         ADD CONSTRAINT claims_status_check CHECK (status IN ('ready', 'ready_to_mail',
           'submitted', 'submission_failed', 'accepted', 'rejected', 'paid', 'denied'))`);
-  }
-}
+  },
+});

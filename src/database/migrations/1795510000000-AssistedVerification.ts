@@ -1,24 +1,14 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
+import { SCOPES_OF_1795325219572, scopesArray } from './1795325219572-PatientDataProtection';
 
-const OLD_SCOPES = [
-  'eligibility:read',
-  'eligibility:write',
-  'patients:read',
-  'patients:write',
-  'claims:read',
-  'claims:write',
-  'webhooks:read',
-  'webhooks:write',
-  'audit:read',
-  'audit:write',
-];
+const OLD_SCOPES = SCOPES_OF_1795325219572;
 const NEW_SCOPES = [
   ...OLD_SCOPES,
   'verification:read',
   'verification:write',
   'verification:credentials',
 ];
-const array = (scopes: string[]) => `ARRAY[${scopes.map((s) => `'${s}'`).join(', ')}]::text[]`;
+const array = scopesArray;
 const OLD_WRITES = OLD_SCOPES.filter((s) => s.endsWith(':write'));
 
 /**
@@ -27,10 +17,8 @@ const OLD_WRITES = OLD_SCOPES.filter((s) => s.endsWith(':write'));
  * `verification` webhook topic and scopes. Keys that held every scope keep holding every one
  * (`verification:credentials` is never implied: it is only granted by choosing it).
  */
-export class AssistedVerification1795510000000 implements MigrationInterface {
-  name = 'AssistedVerification1795510000000';
-
-  async up(q: QueryRunner): Promise<void> {
+export const AssistedVerification1795510000000 = migration('AssistedVerification1795510000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE verification_tasks (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -82,9 +70,9 @@ export class AssistedVerification1795510000000 implements MigrationInterface {
       ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
         ADD CONSTRAINT webhooks_events_check CHECK (cardinality(events) BETWEEN 1 AND 5
           AND events <@ ARRAY['eligibility', 'claim', 'batch', 'remittance', 'verification']::text[])`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(
       `UPDATE webhooks SET events = array_remove(events, 'verification') WHERE 'verification' = ANY(events)`,
     );
@@ -104,5 +92,5 @@ export class AssistedVerification1795510000000 implements MigrationInterface {
     await q.query(`
       ALTER TABLE account_insurers DROP COLUMN eligibility_mode, DROP COLUMN credentials_status`);
     await q.query(`DROP TABLE verification_tasks`);
-  }
-}
+  },
+});

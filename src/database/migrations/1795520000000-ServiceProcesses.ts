@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /** The queue tables DbQueue leases rows of: each lease now records the process that took it. */
 const LEASED_TABLES = ['eligibility_requests', 'webhook_deliveries', 'mail_messages', 'claims'];
@@ -8,8 +8,8 @@ const LEASED_TABLES = ['eligibility_requests', 'webhook_deliveries', 'mail_messa
  * (`lease_owner`), so the leases of a process that died are released at once by the others
  * instead of waiting for the lease to run out (RELIABILITY.md).
  */
-export class ServiceProcesses1795520000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
+export const ServiceProcesses1795520000000 = migration('ServiceProcesses1795520000000', {
+  async up(q) {
     await q.query(`
       CREATE TABLE service_processes (
         id uuid PRIMARY KEY,
@@ -21,11 +21,11 @@ export class ServiceProcesses1795520000000 implements MigrationInterface {
       )`);
     for (const table of LEASED_TABLES)
       await q.query(`ALTER TABLE ${table} ADD COLUMN lease_owner uuid`);
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     for (const table of LEASED_TABLES)
       await q.query(`ALTER TABLE ${table} DROP COLUMN lease_owner`);
     await q.query(`DROP TABLE service_processes`);
-  }
-}
+  },
+});

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * Rows a search writes under its request, and the account foreign key each of them carried.
@@ -18,21 +18,24 @@ const CHILD_ACCOUNT_KEYS = [
  * `account_id` columns stay (tenant filters read them); what the keys guaranteed still holds
  * through the request's own key and the cascades (bench/README.md, "fourth round").
  */
-export class SearchRowsWithoutAccountLocks1795530000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
-    for (const [table, key] of CHILD_ACCOUNT_KEYS)
-      await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${key}`);
-    // It served the account key's cascade; every read of the log goes by request
-    // (insurer_exchanges_request_idx).
-    await q.query(`DROP INDEX insurer_exchanges_account_idx`);
-  }
+export const SearchRowsWithoutAccountLocks1795530000000 = migration(
+  'SearchRowsWithoutAccountLocks1795530000000',
+  {
+    async up(q) {
+      for (const [table, key] of CHILD_ACCOUNT_KEYS)
+        await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${key}`);
+      // It served the account key's cascade; every read of the log goes by request
+      // (insurer_exchanges_request_idx).
+      await q.query(`DROP INDEX insurer_exchanges_account_idx`);
+    },
 
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX insurer_exchanges_account_idx ON insurer_exchanges (account_id)`);
-    for (const [table, key] of CHILD_ACCOUNT_KEYS)
-      await q.query(
-        `ALTER TABLE ${table} ADD CONSTRAINT ${key}
+    async down(q) {
+      await q.query(`CREATE INDEX insurer_exchanges_account_idx ON insurer_exchanges (account_id)`);
+      for (const [table, key] of CHILD_ACCOUNT_KEYS)
+        await q.query(
+          `ALTER TABLE ${table} ADD CONSTRAINT ${key}
          FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE`,
-      );
-  }
-}
+        );
+    },
+  },
+);

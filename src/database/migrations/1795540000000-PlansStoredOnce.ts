@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * Issue 34: a person's plan was stored twice, in their row (jsonb, parsed and compressed by
@@ -7,17 +7,17 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * request answers that plan again from the row. Rows stored before keep theirs. The plan
  * token's unique index goes too.
  */
-export class PlansStoredOnce1795540000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
+export const PlansStoredOnce1795540000000 = migration('PlansStoredOnce1795540000000', {
+  async up(q) {
     await q.query(`ALTER TABLE eligibility_persons ALTER COLUMN plan DROP NOT NULL`);
     // Nothing looks a person up by plan token: the token is 32 random bytes (docs/api.md, Eligibility: opaque,
     // unguessable), so its unique index only cost every in-network person one more insertion.
     await q.query(
       `ALTER TABLE eligibility_persons DROP CONSTRAINT eligibility_persons_plan_token_key`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     // Rows stored since have their plan in their request's V2 body only: nothing here could put
     // an exact copy back, so the rollback refuses rather than invent one.
     const [{ n }]: { n: number }[] = await q.query(
@@ -25,5 +25,5 @@ export class PlansStoredOnce1795540000000 implements MigrationInterface {
     );
     if (n > 0) throw new Error(`${n} stored persons keep their plan in their request's body only`);
     await q.query(`ALTER TABLE eligibility_persons ALTER COLUMN plan SET NOT NULL`);
-  }
-}
+  },
+});

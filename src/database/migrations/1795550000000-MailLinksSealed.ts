@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * Issue 40: invitation and password-reset e-mails were stored with their link (a usable token)
@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * 72 hours), and their tokens are cut out of them here (an e-mail still queued then goes out
  * without a working link: the admin invites again, the user asks for a new reset link).
  */
-export class MailLinksSealed1795550000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
+export const MailLinksSealed1795550000000 = migration('MailLinksSealed1795550000000', {
+  async up(q) {
     await q.query(`ALTER TABLE mail_messages ADD COLUMN link_sealed text`);
     await q.query(
       `UPDATE mail_messages
@@ -17,9 +17,9 @@ export class MailLinksSealed1795550000000 implements MigrationInterface {
               html_body = regexp_replace(html_body, 'token=[0-9a-f]{64}', 'token=[withheld]', 'g')
         WHERE kind IN ('user_invitation', 'password_reset')`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`ALTER TABLE mail_messages DROP COLUMN link_sealed`);
-  }
-}
+  },
+});

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /**
  * Issue 40: an 837P's control number (ISA13 = GS06 = ST02) was a random 9-digit number, and the
@@ -7,14 +7,14 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * sequence of the deployment, 1 to 999999999 (ISA13 is 9 digits), starting again at 1 after
  * 999999999 (a claim that old has long had its reports).
  */
-export class X12ControlNumbers1795551000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
+export const X12ControlNumbers1795551000000 = migration('X12ControlNumbers1795551000000', {
+  async up(q) {
     await q.query(
       `CREATE SEQUENCE x12_control_numbers AS integer MINVALUE 1 MAXVALUE 999999999 CYCLE`,
     );
-  }
+  },
 
-  async down(q: QueryRunner): Promise<void> {
+  async down(q) {
     await q.query(`DROP SEQUENCE x12_control_numbers`);
-  }
-}
+  },
+});

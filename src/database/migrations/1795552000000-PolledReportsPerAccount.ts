@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migration } from './migration';
 
 /** Remittances stored from a polled 835 (its report has no account) before this migration. */
 const POLLED = `SELECT r.* FROM remittances r
@@ -18,16 +18,18 @@ const sharedPayment = (r: string) => `EXISTS (SELECT 1 FROM remittances o
  * from polled reports lose their unmatched CLPs (and, where the payment was shared, their PLB) to
  * the operator's table; their `x12` answers 404, their report being the whole interchange.
  */
-export class PolledReportsPerAccount1795552000000 implements MigrationInterface {
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const PolledReportsPerAccount1795552000000 = migration(
+  'PolledReportsPerAccount1795552000000',
+  {
+    async up(q) {
+      await q.query(`
       CREATE TABLE claim_report_parts (
         report_id uuid NOT NULL REFERENCES claim_reports(id) ON DELETE CASCADE,
         account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
         x12 text NOT NULL,
         PRIMARY KEY (report_id, account_id)
       )`);
-    await q.query(`
+      await q.query(`
       CREATE TABLE unmatched_remittance_items (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         report_id uuid NOT NULL REFERENCES claim_reports(id) ON DELETE CASCADE,
@@ -41,12 +43,12 @@ export class PolledReportsPerAccount1795552000000 implements MigrationInterface 
         detail jsonb NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now()
       )`);
-    await q.query(
-      `CREATE INDEX unmatched_remittance_items_created_idx ON unmatched_remittance_items (created_at, id)`,
-    );
-    // Every account's remittance of one polled payment held the same unmatched CLPs (each among
-    // its own, so at other positions): kept once.
-    await q.query(`
+      await q.query(
+        `CREATE INDEX unmatched_remittance_items_created_idx ON unmatched_remittance_items (created_at, id)`,
+      );
+      // Every account's remittance of one polled payment held the same unmatched CLPs (each among
+      // its own, so at other positions): kept once.
+      await q.query(`
       INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
         reference, amount, detail, created_at)
       SELECT DISTINCT ON (p.report_id, p.payer_id, p.trace_number, e.value)
@@ -56,8 +58,8 @@ export class PolledReportsPerAccount1795552000000 implements MigrationInterface 
       FROM (${POLLED}) p CROSS JOIN LATERAL jsonb_array_elements(p.claims) WITH ORDINALITY e(value, n)
       WHERE e.value->>'claim_code' IS NULL
       ORDER BY p.report_id, p.payer_id, p.trace_number, e.value`);
-    // Each of them got the payment's PLBs, the same list.
-    await q.query(`
+      // Each of them got the payment's PLBs, the same list.
+      await q.query(`
       INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
         reference, amount, detail, created_at)
       SELECT DISTINCT ON (p.report_id, p.payer_id, p.trace_number, e.n)
@@ -67,7 +69,7 @@ export class PolledReportsPerAccount1795552000000 implements MigrationInterface 
         CROSS JOIN LATERAL jsonb_array_elements(p.provider_adjustments) WITH ORDINALITY e(value, n)
       WHERE ${sharedPayment('p')}
       ORDER BY p.report_id, p.payer_id, p.trace_number, e.n`);
-    await q.query(`
+      await q.query(`
       UPDATE remittances r SET
         claims = (SELECT coalesce(jsonb_agg(e.value ORDER BY e.n), '[]')
           FROM jsonb_array_elements(r.claims) WITH ORDINALITY e(value, n)
@@ -76,12 +78,13 @@ export class PolledReportsPerAccount1795552000000 implements MigrationInterface 
         provider_adjustments = CASE WHEN ${sharedPayment('r')}
           THEN '[]' ELSE r.provider_adjustments END
       FROM claim_reports cr WHERE cr.id = r.report_id AND cr.account_id IS NULL`);
-  }
+    },
 
-  async down(q: QueryRunner): Promise<void> {
-    // What was held for the operator goes with its table: a tenant's remittance does not get
-    // another practice's claims back.
-    await q.query(`DROP TABLE unmatched_remittance_items`);
-    await q.query(`DROP TABLE claim_report_parts`);
-  }
-}
+    async down(q) {
+      // What was held for the operator goes with its table: a tenant's remittance does not get
+      // another practice's claims back.
+      await q.query(`DROP TABLE unmatched_remittance_items`);
+      await q.query(`DROP TABLE claim_report_parts`);
+    },
+  },
+);

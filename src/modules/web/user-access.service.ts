@@ -101,15 +101,8 @@ export class UserAccessService {
     const found = await this.users.requestPasswordReset(email);
     if (!found) return;
     const { user, token } = found;
-    const link = `${this.config.publicUrl}/app/login/reset?token=${token}`;
-    await this.mail.enqueue({
-      accountId: user.accountId,
-      kind: 'password_reset',
-      ref: null,
-      to: user.email,
+    await this.mailLink(user, 'password_reset', `reset?token=${token}`, {
       subject: 'Reset your Vision Eligibility password',
-      // The link goes to the recipient only: the stored bodies say MAIL_LINK in its place.
-      link,
       text: [
         'Someone asked to reset the password of your Vision Eligibility sign-in.',
         `Choose a new password here (the link works once, for one hour): ${MAIL_LINK}`,
@@ -156,14 +149,8 @@ export class UserAccessService {
   }
 
   private async sendInvitation(user: UserSummary, token: string, invitedBy: string) {
-    const link = `${this.config.publicUrl}/app/login/invitation?token=${token}`;
-    await this.mail.enqueue({
-      accountId: user.accountId,
-      kind: 'user_invitation',
-      ref: null,
-      to: user.email,
+    await this.mailLink(user, 'user_invitation', `invitation?token=${token}`, {
       subject: 'You are invited to Vision Eligibility',
-      link,
       text: [
         `${invitedBy} invited you to sign in to Vision Eligibility as ${user.role}.`,
         `Set your password here (the link works once, for 72 hours): ${MAIL_LINK}`,
@@ -172,6 +159,26 @@ export class UserAccessService {
         `<p>${escapeHtml(invitedBy)} invited you to sign in to Vision Eligibility as ${user.role}.</p>`,
         `<p><a href="${MAIL_LINK}">Set your password</a> (the link works once, for 72 hours).</p>`,
       ].join('\n'),
+    });
+  }
+
+  /**
+   * Mails the user a sign-in link (`/app/login/<path>`). The link goes to the recipient only:
+   * the stored bodies say MAIL_LINK in its place.
+   */
+  private mailLink(
+    user: UserSummary,
+    kind: 'password_reset' | 'user_invitation',
+    path: string,
+    message: { subject: string; text: string; html: string },
+  ): Promise<unknown> {
+    return this.mail.enqueue({
+      accountId: user.accountId,
+      kind,
+      ref: null,
+      to: user.email,
+      ...message,
+      link: `${this.config.publicUrl}/app/login/${path}`,
     });
   }
 }
