@@ -77,9 +77,14 @@ export function entryFields(result: EligibilityResult): Record<string, unknown> 
   };
 }
 
-/** A person's fields before the V2 `plan`, in the spec's order. */
-export function personFields(p: FoundPerson): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+type PersonIdentity = Pick<
+  FoundPerson,
+  'firstName' | 'lastName' | 'dob' | 'sex' | 'memberId' | 'ssnLastFour' | 'type'
+>;
+
+/** Who a person is, in the spec's order and words: the first fields of a person everywhere. */
+export function personIdentity(p: PersonIdentity) {
+  return {
     first_name: p.firstName,
     last_name: p.lastName,
     dob: p.dob,
@@ -87,6 +92,13 @@ export function personFields(p: FoundPerson): Record<string, unknown> {
     member_id: p.memberId,
     ssn_last_four: p.ssnLastFour,
     type: p.type,
+  };
+}
+
+/** A person's fields before the V2 `plan`, in the spec's order. */
+export function personFields(p: FoundPerson): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ...personIdentity(p),
     address: p.address && {
       line1: p.address.line1,
       line2: p.address.line2 ?? null,

@@ -1,4 +1,5 @@
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
+import { personIdentity } from './eligibility.renderer';
 
 /**
  * The SQL of a search's finishing (SearchRunsRepository's statements): the request ends with its
@@ -111,13 +112,7 @@ export function personRow(p: EligibilityPerson, keepPlan: boolean) {
     id: p.id,
     result_id: p.resultId,
     position: p.position,
-    first_name: p.firstName,
-    last_name: p.lastName,
-    dob: p.dob,
-    sex: p.sex,
-    member_id: p.memberId,
-    ssn_last_four: p.ssnLastFour,
-    type: p.type,
+    ...personIdentity(p),
     address: p.address,
     email: p.email,
     phone: p.phone,
