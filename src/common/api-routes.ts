@@ -63,4 +63,7 @@ export const ApiWrite = (path: string, status: number, doc: ApiRouteDoc) =>
   ApiRoute('post', path, status, doc);
 
 /** The 400 of a list given a cursor it did not hand out. */
-export const INVALID_CURSOR: ApiErrorArg = [400, { errors: { cursor: { $: ['Invalid cursor.'] } } }];
+export const INVALID_CURSOR: ApiErrorArg = [
+  400,
+  { errors: { cursor: { $: ['Invalid cursor.'] } } },
+];
