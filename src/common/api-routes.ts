@@ -1,4 +1,5 @@
 import { applyDecorators, Delete, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiParam, type ApiParamOptions } from '@nestjs/swagger';
 import { ApiResponse } from '@nestjs/swagger';
 import { ApiStandardErrors } from './api-docs';
@@ -67,3 +68,16 @@ export const INVALID_CURSOR: ApiErrorArg = [
   400,
   { errors: { cursor: { $: ['Invalid cursor.'] } } },
 ];
+
+/** A 200 whose body is an X12 interchange, sent as `text/plain` (see `sendText`). */
+export const ApiX12Answer = (description: string, example: string) =>
+  ApiOkResponse({
+    description,
+    content: { 'text/plain': { schema: { type: 'string' }, example } },
+  });
+
+/** A passthrough route's text body, typed `text/plain; charset=utf-8`. */
+export function sendText(res: Response, text: string): string {
+  res.type('text/plain; charset=utf-8');
+  return text;
+}

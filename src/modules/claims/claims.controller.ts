@@ -8,7 +8,14 @@ import {
   ApiResponse,
 } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { type ApiRouteDoc, ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
+import {
+  type ApiRouteDoc,
+  ApiRead,
+  ApiWrite,
+  ApiX12Answer,
+  INVALID_CURSOR,
+  sendText,
+} from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import {
   CLAIM_RESPONSE_EXAMPLE,
@@ -143,23 +150,16 @@ export class ClaimsController {
       'The X12 005010X222A1 837P interchange as last sent to the clearinghouse. A claim that ' +
       'went the paper route (or was not sent yet) has none: 404.',
   })
-  @ApiOkResponse({
-    description: 'The interchange.',
-    content: {
-      'text/plain': {
-        schema: { type: 'string' },
-        example: 'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *...~',
-      },
-    },
-  })
+  @ApiX12Answer(
+    'The interchange.',
+    'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *...~',
+  )
   async x12(
     @Req() req: AppRequest,
     @Param('code') code: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const text = await this.claims.x12(req.auth!.accountId, code);
-    res.type('text/plain; charset=utf-8');
-    return text;
+    return sendText(res, await this.claims.x12(req.auth!.accountId, code));
   }
 
   @ApiWrite(':code/mailed', 200, {

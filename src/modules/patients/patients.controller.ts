@@ -1,6 +1,6 @@
 import { Body, Param, Query, Req } from '@nestjs/common';
 import { ApiController } from '@/common/api-controller';
-import { ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
+import { type ApiRouteDoc, ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { CreatePatientDto } from './dto/create-patient.dto';
 import { ListPatientsQuery } from './dto/list-patients.query';
@@ -16,6 +16,13 @@ import { Audited } from '@/modules/audit';
 
 const CODE = { name: 'code', example: 'PAT4Q7ZK2MX' };
 const NOT_FOUND: [404, unknown] = [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }];
+/** A GET of one patient by its code. */
+const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
+  scope: 'patients:read',
+  audit: Audited('patient', 'read', 'param:code'),
+  param: CODE,
+  errors: [NOT_FOUND],
+};
 
 @ApiController('Patients', 'api/auth/v1/patients')
 export class PatientsController {
@@ -64,14 +71,7 @@ export class PatientsController {
     return this.patients.list(req.auth!.accountId, query);
   }
 
-  @ApiRead(':code', {
-    scope: 'patients:read',
-    audit: Audited('patient', 'read', 'param:code'),
-    summary: 'Get a patient by code',
-    param: CODE,
-    answer: PatientResponse,
-    errors: [NOT_FOUND],
-  })
+  @ApiRead(':code', { ...READ_ONE, summary: 'Get a patient by code', answer: PatientResponse })
   get(@Req() req: AppRequest, @Param('code') code: string): Promise<PatientResponse> {
     return this.patients.getByCode(req.auth!.accountId, code);
   }
@@ -98,12 +98,10 @@ export class PatientsController {
   }
 
   @ApiRead(':code/eligibility', {
+    ...READ_ONE,
     scope: ['patients:read', 'eligibility:read'],
-    audit: Audited('patient', 'read', 'param:code'),
     summary: "The patient's linked eligibility requests, newest first",
-    param: CODE,
     answer: PatientEligibilityLinkList,
-    errors: [NOT_FOUND],
   })
   async links(
     @Req() req: AppRequest,

@@ -1,8 +1,15 @@
 import { Body, Param, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiBody, ApiConsumes, ApiOkResponse } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { type ApiRouteDoc, ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
+import {
+  type ApiRouteDoc,
+  ApiRead,
+  ApiWrite,
+  ApiX12Answer,
+  INVALID_CURSOR,
+  sendText,
+} from '@/common/api-routes';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { Audited } from '@/modules/audit';
@@ -138,23 +145,15 @@ export class RemittancesController {
   }
 
   @ApiRead(':id/x12', { ...READ_ONE, summary: 'Get the 835 a remittance came in' })
-  @ApiOkResponse({
-    description:
-      "The interchange as uploaded; for one the poller took, only this account's part of it (its own CLP loops).",
-    content: {
-      'text/plain': {
-        schema: { type: 'string' },
-        example: 'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~',
-      },
-    },
-  })
+  @ApiX12Answer(
+    "The interchange as uploaded; for one the poller took, only this account's part of it (its own CLP loops).",
+    'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~',
+  )
   async x12(
     @Req() req: AppRequest,
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const text = await this.reports.remittanceX12(req.auth!.accountId, id);
-    res.type('text/plain; charset=utf-8');
-    return text;
+    return sendText(res, await this.reports.remittanceX12(req.auth!.accountId, id));
   }
 }
