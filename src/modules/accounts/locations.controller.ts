@@ -1,7 +1,6 @@
-import { Body, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { Body, Param, Req } from '@nestjs/common';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { ApiRead, ApiRoute, ApiWrite } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { AccountsService } from './accounts.service';
 import {
@@ -11,65 +10,63 @@ import {
   UpdateLocationDto,
 } from './dto/location.dto';
 import { auditContextOf, NotPatientData } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 
 @ApiController('Locations', 'api/auth/v1/locations')
 export class LocationsController {
   constructor(private readonly accounts: AccountsService) {}
 
-  @Get()
-  @RequireScope('eligibility:read')
-  @NotPatientData()
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'eligibility:read',
+    audit: NotPatientData(),
     summary: "List the account's locations",
     description: 'Their codes are the `location_code` other endpoints take.',
+    answer: LocationListResponse,
   })
-  @ApiOkResponse({ type: LocationListResponse })
-  @ApiStandardErrors()
   async list(@Req() req: AppRequest): Promise<LocationListResponse> {
     const locations = await this.accounts.listLocations(req.auth!.accountId);
     return { result: locations.map(LocationResponse.from) };
   }
 
-  @Post()
-  @RequireScope('eligibility:write')
-  @NotPatientData()
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('', 201, {
+    scope: 'eligibility:write',
+    audit: NotPatientData(),
     summary: 'Create a location',
     description:
       'With the practice’s provider identity (`npi`, `organization_name`, `tax_id`), required before a real insurer can be asked, and what an electronic claim (837P) needs besides (docs/api.md, Claims): a street `address` with its ZIP+4 (no PO box), `taxonomy_code` (default 152W00000X) and a `rendering_provider` (an individual NPI). Without them claims go on paper, saying what is missing.',
+    answer: LocationResponse,
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            npi: { $: ['This NPI has an invalid check digit.'] },
+            address: {
+              line1: { $: ['The billing address must be a street address, not a PO box.'] },
+            },
+          },
+        },
+      ],
+    ],
   })
-  @ApiCreatedResponse({ type: LocationResponse })
-  @ApiStandardErrors([
-    400,
-    {
-      errors: {
-        npi: { $: ['This NPI has an invalid check digit.'] },
-        address: { line1: { $: ['The billing address must be a street address, not a PO box.'] } },
-      },
-    },
-  ])
   async create(@Req() req: AppRequest, @Body() body: CreateLocationDto): Promise<LocationResponse> {
     return LocationResponse.from(
       await this.accounts.createLocation(req.auth!.accountId, body, auditContextOf(req)!),
     );
   }
 
-  @Patch(':code')
-  @RequireScope('eligibility:write')
-  @NotPatientData()
-  @ApiOperation({
+  @ApiRoute('patch', ':code', undefined, {
+    scope: 'eligibility:write',
+    audit: NotPatientData(),
     summary: 'Change a location',
     description:
       'The fields given change; `null` clears `npi`, `organization_name`, `tax_id`, `address` or `rendering_provider`. A rendering provider with the location’s own (organisation) NPI is a field error.',
+    param: { name: 'code', example: 'LOC7K2M9QXA' },
+    answer: LocationResponse,
+    errors: [
+      [400, { errors: { npi: { $: ['This NPI has an invalid check digit.'] } } }],
+      [404, { detail: 'Location LOC7K2M9QXA not found.' }],
+    ],
   })
-  @ApiParam({ name: 'code', example: 'LOC7K2M9QXA' })
-  @ApiOkResponse({ type: LocationResponse })
-  @ApiStandardErrors(
-    [400, { errors: { npi: { $: ['This NPI has an invalid check digit.'] } } }],
-    [404, { detail: 'Location LOC7K2M9QXA not found.' }],
-  )
   async update(
     @Req() req: AppRequest,
     @Param('code') code: string,

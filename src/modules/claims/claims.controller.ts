@@ -1,16 +1,21 @@
-import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Param, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiBody,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiOkResponse,
-  ApiOperation,
-  ApiParam,
   ApiResponse,
 } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import {
+  type ApiRouteDoc,
+  ApiRead,
+  ApiWrite,
+  ApiX12Answer,
+  INVALID_CURSOR,
+  sendText,
+} from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import {
   CLAIM_RESPONSE_EXAMPLE,
@@ -23,18 +28,25 @@ import { CreateClaimDto } from './dto/create-claim.dto';
 import { ListClaimsQuery } from './dto/list-claims.query';
 import { NotifyCustomerDto } from './dto/notify-customer.dto';
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
+
+const CODE = { name: 'code', example: 'CLM8D3K6TQW' };
+const NOT_FOUND: [404, unknown] = [404, { detail: 'Claim CLM8D3K6TQW not found.' }];
+/** A GET of one claim by its code. */
+const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
+  scope: 'claims:read',
+  audit: Audited('claim', 'read', 'param:code'),
+  param: CODE,
+  errors: [NOT_FOUND],
+};
 
 @ApiExtraModels(CreateClaimDto)
 @ApiController('Claims', 'api/auth/v1/claims')
 export class ClaimsController {
   constructor(private readonly claims: ClaimsService) {}
 
-  @Post()
-  @RequireScope('claims:write')
-  @Audited('claim', 'create', 'result:code')
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('', 201, {
+    scope: 'claims:write',
+    audit: Audited('claim', 'create', 'result:code'),
     summary: 'Create an out-of-network vision claim',
     description:
       '1 to 6 services. Money is sent as decimal strings (or numbers) and returned with four ' +
@@ -45,6 +57,17 @@ export class ClaimsController {
       '`member_id` or `ssn_last_four` on the primary member; EyeMed needs `member_id` on the ' +
       'primary member and on a patient whose `type` is not `self`. An unknown insurer code is ' +
       'a whole-request error.',
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            patient: { sex: { $: ['This field is required for VSP Vision Care claims.'] } },
+            services: { '3': { cost: { $: ['A valid number is required.'] } } },
+          },
+        },
+      ],
+    ],
   })
   @ApiBody({
     type: CreateClaimDto,
@@ -69,47 +92,33 @@ export class ClaimsController {
     },
   })
   @ApiExtraModels(ClaimResponse)
-  @ApiStandardErrors([
-    400,
-    {
-      errors: {
-        patient: { sex: { $: ['This field is required for VSP Vision Care claims.'] } },
-        services: { '3': { cost: { $: ['A valid number is required.'] } } },
-      },
-    },
-  ])
   create(@Req() req: AppRequest, @Body() body: CreateClaimDto): Promise<ClaimResponse> {
     return this.claims.create(req.auth!.accountId, body);
   }
 
-  @Get()
-  @RequireScope('claims:read')
-  @Audited('claim', 'list')
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'claims:read',
+    audit: Audited('claim', 'list'),
     summary: 'List claims',
     description: 'Newest first; pass `next_cursor` back as `cursor` until it is null.',
+    answer: ClaimListResponse,
+    errors: [INVALID_CURSOR],
   })
-  @ApiOkResponse({ type: ClaimListResponse })
-  @ApiStandardErrors([400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
   list(@Req() req: AppRequest, @Query() query: ListClaimsQuery): Promise<ClaimListResponse> {
     return this.claims.list(req.auth!.accountId, query);
   }
 
-  @Get(':code')
-  @RequireScope('claims:read')
-  @Audited('claim', 'read', 'param:code')
-  @ApiOperation({ summary: 'Get a claim by code' })
-  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
-  @ApiOkResponse({ type: ClaimResponse })
-  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
+  @ApiRead(':code', {
+    ...READ_ONE,
+    summary: 'Get a claim by code',
+    answer: ClaimResponse,
+  })
   get(@Req() req: AppRequest, @Param('code') code: string): Promise<ClaimResponse> {
     return this.claims.getByCode(req.auth!.accountId, code);
   }
 
-  @Get(':code/form')
-  @RequireScope('claims:read')
-  @Audited('claim', 'read', 'param:code')
-  @ApiOperation({
+  @ApiRead(':code/form', {
+    ...READ_ONE,
     summary: 'Get the claim form (CMS-1500 PDF)',
     description:
       'The claim on the CMS-1500 (02/12) layout, each field in its numbered box: patient and ' +
@@ -119,12 +128,10 @@ export class ClaimsController {
       "or the account's own). On the paper route the patient mails it with the receipts; the " +
       'notify-customer e-mail attaches it.',
   })
-  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({
     description: 'The claim form: US Letter, one page per six service lines.',
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   })
-  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
   async form(
     @Req() req: AppRequest,
     @Param('code') code: string,
@@ -136,41 +143,30 @@ export class ClaimsController {
     res.status(200).type('application/pdf').send(Buffer.from(pdf));
   }
 
-  @Get(':code/x12')
-  @RequireScope('claims:read')
-  @Audited('claim', 'read', 'param:code')
-  @ApiOperation({
+  @ApiRead(':code/x12', {
+    ...READ_ONE,
     summary: 'Get the 837P as submitted',
     description:
       'The X12 005010X222A1 837P interchange as last sent to the clearinghouse. A claim that ' +
       'went the paper route (or was not sent yet) has none: 404.',
   })
-  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
-  @ApiOkResponse({
-    description: 'The interchange.',
-    content: {
-      'text/plain': {
-        schema: { type: 'string' },
-        example: 'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *...~',
-      },
-    },
-  })
-  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
+  @ApiX12Answer(
+    'The interchange.',
+    'ISA*00*          *00*          *ZZ*VISIONELIG     *ZZ*CLEARINGHOUSE  *...~',
+  )
   async x12(
     @Req() req: AppRequest,
     @Param('code') code: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const text = await this.claims.x12(req.auth!.accountId, code);
-    res.type('text/plain; charset=utf-8');
-    return text;
+    return sendText(res, await this.claims.x12(req.auth!.accountId, code));
   }
 
-  @Post(':code/mailed')
-  @RequireScope('claims:write')
-  @Audited('claim', 'update', 'param:code')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite(':code/mailed', 200, {
+    scope: 'claims:write',
+    audit: Audited('claim', 'update', 'param:code'),
+    param: CODE,
+    errors: [NOT_FOUND],
     summary: 'Mark a paper claim as mailed',
     description:
       'A claim the service cannot send electronically waits in `ready_to_mail` with its ' +
@@ -178,7 +174,6 @@ export class ClaimsController {
       'to `submitted` (channel `paper`): recorded in `status_history`, and a ' +
       '`claim.status_changed` webhook delivery as for any other change. No body.',
   })
-  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({ description: 'The claim, now `submitted`.', type: ClaimResponse })
   @ApiResponse({
     status: 409,
@@ -193,16 +188,15 @@ export class ClaimsController {
       },
     },
   })
-  @ApiStandardErrors([404, { detail: 'Claim CLM8D3K6TQW not found.' }])
   mailed(@Req() req: AppRequest, @Param('code') code: string): Promise<ClaimResponse> {
     return this.claims.markMailed(req.auth!.accountId, code, 'through the API');
   }
 
-  @Post(':code/notify-customer')
-  @RequireScope('claims:write')
-  @Audited('claim', 'notify', 'param:code')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite(':code/notify-customer', 200, {
+    scope: 'claims:write',
+    audit: Audited('claim', 'notify', 'param:code'),
+    param: CODE,
+    errors: [[400, { errors: { email: { $: ['Enter a valid email address.'] } } }], NOT_FOUND],
     summary: 'E-mail the patient the claim and what to do with it',
     description:
       'Queues an e-mail (HTML and plain text) to `email` naming the claim code, the patient, the ' +
@@ -212,7 +206,6 @@ export class ClaimsController {
       'electronic one, what happens next. It is sent shortly after, over SMTP, with retries; the ' +
       'answer does not wait for it.',
   })
-  @ApiParam({ name: 'code', example: 'CLM8D3K6TQW' })
   @ApiOkResponse({
     description: 'Queued.',
     content: {
@@ -222,10 +215,6 @@ export class ClaimsController {
       },
     },
   })
-  @ApiStandardErrors(
-    [400, { errors: { email: { $: ['Enter a valid email address.'] } } }],
-    [404, { detail: 'Claim CLM8D3K6TQW not found.' }],
-  )
   async notifyCustomer(
     @Req() req: AppRequest,
     @Param('code') code: string,

@@ -1,15 +1,8 @@
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
-import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-} from '@nestjs/swagger';
+import { Body, Param, Query, Req } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { BatchIntake } from './batch-intake';
 import { BatchQueryService } from './batch-query.service';
@@ -17,6 +10,7 @@ import { BatchItemsQuery, CreateBatchDto } from './dto/create-batch.dto';
 import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch.response';
 
 const NOT_FOUND: [404, unknown] = [404, { detail: 'Batch schedule-2026-11-22 not found.' }];
+const BATCH_UID = { name: 'batch_uid', type: String };
 
 /** docs/api.md, Batches: batch eligibility. */
 @ApiController('Eligibility', 'api/auth/v1/eligibility/batches')
@@ -26,11 +20,16 @@ export class BatchController {
     private readonly queries: BatchQueryService,
   ) {}
 
-  @Post()
-  @RequireScope('eligibility:write')
-  @Audited('eligibility_batch', 'create', 'result:batch_uid')
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('', 201, {
+    scope: 'eligibility:write',
+    audit: Audited('eligibility_batch', 'create', 'result:batch_uid'),
+    answer: BatchCreatedResponse,
+    errors: [
+      [
+        400,
+        { errors: { items: { '17': { patient: { dob: { $: ['This field is required.'] } } } } } },
+      ],
+    ],
     summary: 'Start a batch of eligibility checks (up to 10,000)',
     description:
       'Each item is validated exactly as a single `POST /api/auth/v1/eligibility/`; one invalid ' +
@@ -42,11 +41,6 @@ export class BatchController {
       'eligibility.batch_finished`).',
   })
   @ApiBody({ type: CreateBatchDto })
-  @ApiCreatedResponse({ type: BatchCreatedResponse })
-  @ApiStandardErrors([
-    400,
-    { errors: { items: { '17': { patient: { dob: { $: ['This field is required.'] } } } } } },
-  ])
   async create(
     @Req() req: AppRequest,
     // Validated by the intake (CreateBatchDto a slice at a time), not by the global pipe.
@@ -56,29 +50,29 @@ export class BatchController {
     return { batch_uid: uid, status: 'processing', count };
   }
 
-  @Get(':batch_uid')
-  @RequireScope('eligibility:read')
-  @Audited('eligibility_batch', 'read', 'param:batch_uid')
-  @ApiOperation({ summary: 'A batch: status and item counts' })
-  @ApiParam({ name: 'batch_uid', type: String })
-  @ApiOkResponse({ type: BatchResponse })
-  @ApiStandardErrors(NOT_FOUND)
+  @ApiRead(':batch_uid', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_batch', 'read', 'param:batch_uid'),
+    summary: 'A batch: status and item counts',
+    param: BATCH_UID,
+    answer: BatchResponse,
+    errors: [NOT_FOUND],
+  })
   get(@Req() req: AppRequest, @Param('batch_uid') uid: string): Promise<BatchResponse> {
     return this.queries.get(req.auth!.accountId, uid);
   }
 
-  @Get(':batch_uid/items')
-  @RequireScope('eligibility:read')
-  @Audited('eligibility_batch', 'list', 'param:batch_uid')
-  @ApiOperation({
+  @ApiRead(':batch_uid/items', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_batch', 'list', 'param:batch_uid'),
+    param: BATCH_UID,
+    answer: BatchItemsPage,
+    errors: [NOT_FOUND, INVALID_CURSOR],
     summary: "A batch's items",
     description:
       'In the order they were sent; pass `next_cursor` back as `cursor` until it is null. Each ' +
       "item's result: GET /api/auth/v2/eligibility/{request_uid}/.",
   })
-  @ApiParam({ name: 'batch_uid', type: String })
-  @ApiOkResponse({ type: BatchItemsPage })
-  @ApiStandardErrors(NOT_FOUND, [400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
   items(
     @Req() req: AppRequest,
     @Param('batch_uid') uid: string,

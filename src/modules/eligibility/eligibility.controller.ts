@@ -1,15 +1,9 @@
-import { Body, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-} from '@nestjs/swagger';
+import { applyDecorators, Body, Param, Req, Res, type Type } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiController } from '@/common/api-controller';
 import { ApiNoETag } from '@/common/api-document-details';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { ApiRead, ApiWrite } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { CreateDetailsDto, CreateEligibilityDto } from './dto/create-eligibility.dto';
 import {
@@ -20,12 +14,25 @@ import {
 import { EligibilityQueryService } from './eligibility-query.service';
 import { EligibilityService } from './eligibility.service';
 import { Audited, statementAuditEvent } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 
 const NOT_FOUND_EXAMPLE: [404, unknown] = [
   404,
   { detail: 'Eligibility request visit-2026-11-21-0042 not found.' },
 ];
+
+/** GET of a stored result in one version: its body as stored, read and audited in one statement. */
+const StoredResult = (version: 'v1' | 'v2', answer: Type, what: string) =>
+  applyDecorators(
+    ApiRead(`${version}/eligibility/:request_uid`, {
+      scope: 'eligibility:read',
+      audit: Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true }),
+      summary: `Eligibility result (${version.toUpperCase()}: ${what})`,
+      param: { name: 'request_uid', type: String },
+      answer,
+      errors: [NOT_FOUND_EXAMPLE],
+    }),
+    ApiNoETag(),
+  );
 
 @ApiController('Eligibility', 'api/auth')
 export class EligibilityController {
@@ -34,11 +41,11 @@ export class EligibilityController {
     private readonly queries: EligibilityQueryService,
   ) {}
 
-  @Post('v1/eligibility')
-  @RequireScope('eligibility:write')
-  @Audited('eligibility_request', 'create', 'result:request_uid')
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('v1/eligibility', 201, {
+    scope: 'eligibility:write',
+    audit: Audited('eligibility_request', 'create', 'result:request_uid'),
+    answer: RequestUidResponse,
+    errors: [[400, { errors: { $: ['Unknown insurer code: insurer:vision:nope.'] } }]],
     summary: 'Start an eligibility check',
     description:
       'Stores the request as `processing` and answers at once; the search runs in the background. ' +
@@ -86,8 +93,6 @@ export class EligibilityController {
       },
     },
   })
-  @ApiCreatedResponse({ type: RequestUidResponse })
-  @ApiStandardErrors([400, { errors: { $: ['Unknown insurer code: insurer:vision:nope.'] } }])
   async create(
     @Req() req: AppRequest,
     @Body() body: CreateEligibilityDto,
@@ -95,14 +100,7 @@ export class EligibilityController {
     return { request_uid: await this.eligibility.create(req.auth!.accountId, body) };
   }
 
-  @Get('v1/eligibility/:request_uid')
-  @ApiNoETag()
-  @RequireScope('eligibility:read')
-  @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
-  @ApiOperation({ summary: 'Eligibility result (V1: persons without the benefit tree)' })
-  @ApiParam({ name: 'request_uid', type: String })
-  @ApiOkResponse({ type: EligibilityResultV1 })
-  @ApiStandardErrors(NOT_FOUND_EXAMPLE)
+  @StoredResult('v1', EligibilityResultV1, 'persons without the benefit tree')
   async getV1(
     @Req() req: AppRequest,
     @Param('request_uid') uid: string,
@@ -111,14 +109,7 @@ export class EligibilityController {
     sendJson(res, await this.queries.getBodyRecorded(statementAuditEvent(req), uid, 'v1'));
   }
 
-  @Get('v2/eligibility/:request_uid')
-  @ApiNoETag()
-  @RequireScope('eligibility:read')
-  @Audited('eligibility_request', 'read', 'param:request_uid', { inStatement: true })
-  @ApiOperation({ summary: 'Eligibility result (V2: with the plan and benefit tree per person)' })
-  @ApiParam({ name: 'request_uid', type: String })
-  @ApiOkResponse({ type: EligibilityResultV2 })
-  @ApiStandardErrors(NOT_FOUND_EXAMPLE)
+  @StoredResult('v2', EligibilityResultV2, 'with the plan and benefit tree per person')
   async getV2(
     @Req() req: AppRequest,
     @Param('request_uid') uid: string,
@@ -127,27 +118,25 @@ export class EligibilityController {
     sendJson(res, await this.queries.getBodyRecorded(statementAuditEvent(req), uid, 'v2'));
   }
 
-  @Post('v1/eligibility/:request_uid/details')
-  @RequireScope('eligibility:write')
-  @Audited('eligibility_request', 'create', 'result:request_uid')
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('v1/eligibility/:request_uid/details', 201, {
+    scope: 'eligibility:write',
+    audit: Audited('eligibility_request', 'create', 'result:request_uid'),
+    param: {
+      name: 'request_uid',
+      type: String,
+      description: 'UID of the initial (complete) eligibility request',
+    },
+    answer: RequestUidResponse,
+    errors: [
+      NOT_FOUND_EXAMPLE,
+      [400, { errors: { $: ['Eligibility request visit-2026-11-21-0042 is not complete.'] } }],
+    ],
     summary: 'Request plan details for one person of a complete result',
     description:
       'Starts a details request: an eligibility request of its own, fetched with the same V1/V2 endpoints by the ' +
       'returned `request_uid` and delivered to webhooks; its `results` hold the one plan with the one person and the full benefit tree.',
   })
-  @ApiParam({
-    name: 'request_uid',
-    type: String,
-    description: 'UID of the initial (complete) eligibility request',
-  })
   @ApiBody({ type: CreateDetailsDto })
-  @ApiCreatedResponse({ type: RequestUidResponse })
-  @ApiStandardErrors(NOT_FOUND_EXAMPLE, [
-    400,
-    { errors: { $: ['Eligibility request visit-2026-11-21-0042 is not complete.'] } },
-  ])
   async details(
     @Req() req: AppRequest,
     @Param('request_uid') uid: string,

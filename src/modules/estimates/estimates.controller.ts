@@ -1,7 +1,7 @@
-import { Body, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Req } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiOkResponse } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { ApiWrite } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
 import { EstimateResponse } from './dto/estimate.response';
@@ -12,18 +12,27 @@ import {
 } from './estimate.examples';
 import { EstimatesService } from './estimates.service';
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 
 @ApiExtraModels(EstimateResponse)
 @ApiController('Estimates', 'api/auth/v1/estimates')
 export class EstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
-  @Post()
-  @RequireScope('eligibility:read')
-  @Audited('estimate', 'create', 'body:request_uid')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite('', 200, {
+    scope: 'eligibility:read',
+    audit: Audited('estimate', 'create', 'body:request_uid'),
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            services: { '0': { cost: { $: ['A valid number is required.'] } } },
+            person_id: { $: ['Person 98 is not in eligibility request visit-2026-11-21-0042.'] },
+          },
+        },
+      ],
+      [404, { detail: 'Eligibility request visit-2026-11-21-0042 not found.' }],
+    ],
     summary: 'Estimate what the insurer will pay back for a receipt',
     description:
       "On a stored result's person plan (`request_uid` + `person_id`) or an inline V2 `plan`, for " +
@@ -63,18 +72,6 @@ export class EstimatesController {
       },
     },
   })
-  @ApiStandardErrors(
-    [
-      400,
-      {
-        errors: {
-          services: { '0': { cost: { $: ['A valid number is required.'] } } },
-          person_id: { $: ['Person 98 is not in eligibility request visit-2026-11-21-0042.'] },
-        },
-      },
-    ],
-    [404, { detail: 'Eligibility request visit-2026-11-21-0042 not found.' }],
-  )
   estimate(@Req() req: AppRequest, @Body() body: CreateEstimateDto): Promise<EstimateResponse> {
     return this.estimates.estimate(req.auth!.accountId, body);
   }

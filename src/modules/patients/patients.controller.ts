@@ -1,7 +1,6 @@
-import { Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { Body, Param, Query, Req } from '@nestjs/common';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { type ApiRouteDoc, ApiRead, ApiWrite, INVALID_CURSOR } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import { CreatePatientDto } from './dto/create-patient.dto';
 import { ListPatientsQuery } from './dto/list-patients.query';
@@ -14,7 +13,16 @@ import {
 } from './dto/patient-link.dto';
 import { PatientLinksService } from './patient-links.service';
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
+
+const CODE = { name: 'code', example: 'PAT4Q7ZK2MX' };
+const NOT_FOUND: [404, unknown] = [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }];
+/** A GET of one patient by its code. */
+const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
+  scope: 'patients:read',
+  audit: Audited('patient', 'read', 'param:code'),
+  param: CODE,
+  errors: [NOT_FOUND],
+};
 
 @ApiController('Patients', 'api/auth/v1/patients')
 export class PatientsController {
@@ -23,73 +31,64 @@ export class PatientsController {
     private readonly patientLinks: PatientLinksService,
   ) {}
 
-  @Post()
-  @RequireScope('patients:write')
-  @Audited('patient', 'create', 'result:code')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite('', 200, {
+    scope: 'patients:write',
+    audit: Audited('patient', 'create', 'result:code'),
     summary: 'Create a patient',
     description:
       'Names are stored and returned in lower case. A patient with the same first name, last ' +
       'name and date of birth in the account is "similar": it is refused with a whole-request ' +
       'error naming the existing patient, unless `force_similar` is true. Answers 200.',
+    answer: PatientResponse,
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            $: [
+              'A similar patient already exists: PAT4Q7ZK2MX. Send "force_similar": true to save this patient anyway.',
+            ],
+          },
+        },
+      ],
+    ],
   })
-  @ApiOkResponse({ type: PatientResponse })
-  @ApiStandardErrors([
-    400,
-    {
-      errors: {
-        $: [
-          'A similar patient already exists: PAT4Q7ZK2MX. Send "force_similar": true to save this patient anyway.',
-        ],
-      },
-    },
-  ])
   create(@Req() req: AppRequest, @Body() body: CreatePatientDto): Promise<PatientResponse> {
     return this.patients.create(req.auth!.accountId, body);
   }
 
-  @Get()
-  @RequireScope('patients:read')
-  @Audited('patient', 'list')
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'patients:read',
+    audit: Audited('patient', 'list'),
     summary: 'List patients',
     description:
       'Newest first, keyset-paginated: pass `next_cursor` back as `cursor` until it is null. ' +
       'Filters combine (AND).',
+    answer: PatientListResponse,
+    errors: [INVALID_CURSOR],
   })
-  @ApiOkResponse({ type: PatientListResponse })
-  @ApiStandardErrors([400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
   list(@Req() req: AppRequest, @Query() query: ListPatientsQuery): Promise<PatientListResponse> {
     return this.patients.list(req.auth!.accountId, query);
   }
 
-  @Get(':code')
-  @RequireScope('patients:read')
-  @Audited('patient', 'read', 'param:code')
-  @ApiOperation({ summary: 'Get a patient by code' })
-  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
-  @ApiOkResponse({ type: PatientResponse })
-  @ApiStandardErrors([404, { detail: 'Patient PAT4Q7ZK2MX not found.' }])
+  @ApiRead(':code', { ...READ_ONE, summary: 'Get a patient by code', answer: PatientResponse })
   get(@Req() req: AppRequest, @Param('code') code: string): Promise<PatientResponse> {
     return this.patients.getByCode(req.auth!.accountId, code);
   }
 
-  @Post(':code/eligibility')
-  @RequireScope(['patients:write', 'eligibility:read'])
-  @Audited('patient', 'link', 'param:code')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite(':code/eligibility', 200, {
+    scope: ['patients:write', 'eligibility:read'],
+    audit: Audited('patient', 'link', 'param:code'),
     summary: 'Link an eligibility request to the patient',
     description:
       'Idempotent. Answers the link with the request’s current V2 results and the patient’s page in the web application.',
+    param: CODE,
+    answer: PatientEligibilityLink,
+    errors: [
+      [400, { errors: { request_uid: { $: ['Eligibility request visit-0042 not found.'] } } }],
+      NOT_FOUND,
+    ],
   })
-  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
-  @ApiOkResponse({ type: PatientEligibilityLink })
-  @ApiStandardErrors(
-    [400, { errors: { request_uid: { $: ['Eligibility request visit-0042 not found.'] } } }],
-    [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }],
-  )
   link(
     @Req() req: AppRequest,
     @Param('code') code: string,
@@ -98,13 +97,12 @@ export class PatientsController {
     return this.patientLinks.link(req.auth!.accountId, code, body.request_uid);
   }
 
-  @Get(':code/eligibility')
-  @RequireScope(['patients:read', 'eligibility:read'])
-  @Audited('patient', 'read', 'param:code')
-  @ApiOperation({ summary: "The patient's linked eligibility requests, newest first" })
-  @ApiParam({ name: 'code', example: 'PAT4Q7ZK2MX' })
-  @ApiOkResponse({ type: PatientEligibilityLinkList })
-  @ApiStandardErrors([404, { detail: 'Patient PAT4Q7ZK2MX not found.' }])
+  @ApiRead(':code/eligibility', {
+    ...READ_ONE,
+    scope: ['patients:read', 'eligibility:read'],
+    summary: "The patient's linked eligibility requests, newest first",
+    answer: PatientEligibilityLinkList,
+  })
   async links(
     @Req() req: AppRequest,
     @Param('code') code: string,

@@ -1,7 +1,8 @@
-import { applyDecorators, Body, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
 import { ApiStandardErrors } from '@/common/api-docs';
+import { type ApiRouteDoc, ApiRead, ApiWrite } from '@/common/api-routes';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { Audited } from '@/modules/audit';
@@ -53,30 +54,28 @@ function verifierOf(req: AppRequest): Verifier {
 }
 
 /** A change of one task, `POST :id/<action>` (a 200 with the task): the verifier's write, audited. */
-const TaskChange = (action: string) =>
-  applyDecorators(
-    Post(`:id/${action}`),
-    HttpCode(200),
-    RequireScope('verification:write'),
-    Audited('verification_task', 'update', 'param:id'),
-    ApiOkResponse({ type: VerificationTaskResponse }),
-  );
+const TaskChange = (action: string, doc: Pick<ApiRouteDoc, 'summary' | 'description' | 'errors'>) =>
+  ApiWrite(`:id/${action}`, 200, {
+    scope: 'verification:write',
+    audit: Audited('verification_task', 'update', 'param:id'),
+    answer: VerificationTaskResponse,
+    ...doc,
+  });
 
 @ApiController('Verification tasks', 'api/auth/v1/verification-tasks')
 export class VerificationTasksController {
   constructor(private readonly tasks: VerificationTasks) {}
 
-  @Get()
-  @RequireScope('verification:read')
-  @Audited('verification_task', 'list')
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'verification:read',
+    audit: Audited('verification_task', 'list'),
+    answer: VerificationTaskListResponse,
+    errors: [400],
     summary: 'List verification tasks',
     description:
       'Tasks of searches answered by a person (docs/api.md, Insurers and assisted verification), newest first; filter by `state`, ' +
       '`insurer_code` and `due_before`. The web Verifications page shows the open ones soonest due first.',
   })
-  @ApiOkResponse({ type: VerificationTaskListResponse })
-  @ApiStandardErrors(400)
   list(@Req() req: AppRequest, @Query() query: TaskListQuery) {
     return this.tasks.list(req.auth!.accountId, {
       state: query.state,
@@ -87,34 +86,31 @@ export class VerificationTasksController {
     });
   }
 
-  @Get(':id')
-  @RequireScope('verification:read')
-  @Audited('verification_task', 'read', 'param:id')
-  @ApiOperation({
+  @ApiRead(':id', {
+    scope: 'verification:read',
+    audit: Audited('verification_task', 'read', 'param:id'),
+    answer: VerificationTaskResponse,
+    errors: [NOT_FOUND],
     summary: 'Get a verification task',
     description:
       'The patient as asked, the insurer and its portal, the location, `due_by`, the lease and the history.',
   })
-  @ApiOkResponse({ type: VerificationTaskResponse })
-  @ApiStandardErrors(NOT_FOUND)
   get(@Req() req: AppRequest, @Param('id') id: string): Promise<TaskView> {
     return this.tasks.get(req.auth!.accountId, id);
   }
 
-  @TaskChange('claim')
-  @ApiOperation({
+  @TaskChange('claim', {
     summary: 'Claim a verification task',
     description:
       'Leases the task to the calling key for VERIFICATION_LEASE_MINUTES (claiming again extends it); ' +
       'a lease that runs out puts the task back in the queue. 409 while another verifier holds it.',
+    errors: [NOT_FOUND, HELD],
   })
-  @ApiStandardErrors(NOT_FOUND, HELD)
   claim(@Req() req: AppRequest, @Param('id') id: string): Promise<TaskView> {
     return this.tasks.claim(verifierOf(req), id);
   }
 
-  @TaskChange('complete')
-  @ApiOperation({
+  @TaskChange('complete', {
     summary: 'Complete a verification task with the plans found',
     description:
       'The search completes with exactly these plans (V2 plan results with persons; ids are assigned by the ' +
@@ -125,23 +121,23 @@ export class VerificationTasksController {
       'a subscriber (the patient is a dependent), a person of type `self` or `subscriber` is that ' +
       'subscriber and any other type is the patient; otherwise every person is the patient. A ' +
       'person without `type` is the patient, `self` (or `dependent` when a subscriber was named).',
-  })
-  @ApiStandardErrors(
-    [
-      400,
-      {
-        errors: {
-          plans: {
-            '0': {
-              persons: {
-                '0': {
-                  plan: {
-                    items: {
-                      '0': {
-                        refresh_date: {
-                          $: [
-                            'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
-                          ],
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            plans: {
+              '0': {
+                persons: {
+                  '0': {
+                    plan: {
+                      items: {
+                        '0': {
+                          refresh_date: {
+                            $: [
+                              'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+                            ],
+                          },
                         },
                       },
                     },
@@ -151,11 +147,11 @@ export class VerificationTasksController {
             },
           },
         },
-      },
+      ],
+      NOT_FOUND,
+      HELD,
     ],
-    NOT_FOUND,
-    HELD,
-  )
+  })
   async complete(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -171,15 +167,14 @@ export class VerificationTasksController {
     });
   }
 
-  @TaskChange('fail')
-  @ApiOperation({
+  @TaskChange('fail', {
     summary: 'Fail a verification task',
     description:
       '`member_not_found` completes the search with `results: []`; the other reasons end it `error` / ' +
       '`insurer_problem` with the detail in `error_detail`. `credentials_invalid` marks the stored ' +
       'credentials "needs attention".',
+    errors: [400, NOT_FOUND, HELD],
   })
-  @ApiStandardErrors(400, NOT_FOUND, HELD)
   fail(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -188,13 +183,12 @@ export class VerificationTasksController {
     return this.tasks.fail(verifierOf(req), id, body.reason, body.detail?.trim() || null);
   }
 
-  @TaskChange('needs-info')
-  @ApiOperation({
+  @TaskChange('needs-info', {
     summary: 'Ask the practice for information',
     description:
       'The task (and the request’s `verification`) shows `needs_info` until the practice answers.',
+    errors: [400, NOT_FOUND, HELD],
   })
-  @ApiStandardErrors(400, NOT_FOUND, HELD)
   needsInfo(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -203,16 +197,16 @@ export class VerificationTasksController {
     return this.tasks.needsInfo(verifierOf(req), id, body.detail.trim());
   }
 
-  @TaskChange('info')
-  @ApiOperation({
+  @TaskChange('info', {
     summary: 'Answer a task that needs information',
     description:
       'The practice’s answer; the task is queued again. 409 unless the task is `needs_info`.',
+    errors: [
+      400,
+      NOT_FOUND,
+      [409, { detail: 'This task is queued, not waiting for information.' }],
+    ],
   })
-  @ApiStandardErrors(400, NOT_FOUND, [
-    409,
-    { detail: 'This task is queued, not waiting for information.' },
-  ])
   info(
     @Req() req: AppRequest,
     @Param('id') id: string,

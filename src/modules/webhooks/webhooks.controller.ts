@@ -1,12 +1,7 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { Body, Param, Query, Req } from '@nestjs/common';
+import { ApiNoContentResponse } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import { type ApiRouteDoc, ApiRead, ApiRoute, ApiWrite } from '@/common/api-routes';
 import type { AppRequest } from '@/common/request-context';
 import {
   CreateWebhookDto,
@@ -19,7 +14,6 @@ import {
 } from './dto/webhook.dto';
 import { type WebhookActor, type WebhookInput, WebhooksService } from './webhooks.service';
 import { auditContextOf, NotPatientData } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 
 const WEBHOOK_SCOPES_NOTE =
   'Besides `webhooks:write` the key needs the read scope of the data the events carry ' +
@@ -35,6 +29,14 @@ const NOT_FOUND: [404, unknown] = [
   404,
   { detail: 'Webhook 5b0c6f9e-1d2a-4c53-9a55-0f1b8f3c2d11 not found.' },
 ];
+
+/** A route on one webhook (its settings, not patient data), by its id. */
+const READ: Omit<ApiRouteDoc, 'summary'> = {
+  scope: 'webhooks:read',
+  audit: NotPatientData(),
+  errors: [NOT_FOUND],
+};
+const WRITE: Omit<ApiRouteDoc, 'summary'> = { ...READ, scope: 'webhooks:write' };
 
 /** The service's input from a create or an update body; `rotateSecret` as the body asks it. */
 function webhookInput(
@@ -56,11 +58,16 @@ function webhookInput(
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Post()
-  @RequireScope('webhooks:write')
-  @NotPatientData()
-  @HttpCode(201)
-  @ApiOperation({
+  @ApiWrite('', 201, {
+    scope: 'webhooks:write',
+    audit: NotPatientData(),
+    answer: WebhookResponse,
+    errors: [
+      [
+        400,
+        { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
+      ],
+    ],
     summary: 'Create a webhook',
     description:
       'Every eligibility result (search or details, complete or error) is POSTed to each active webhook: exactly the ' +
@@ -70,11 +77,6 @@ export class WebhooksController {
       'delivery is refused) rather than the legacy `X-Signature`. ' +
       WEBHOOK_SCOPES_NOTE,
   })
-  @ApiCreatedResponse({ type: WebhookResponse })
-  @ApiStandardErrors([
-    400,
-    { errors: { url: { $: ['Private, loopback and link-local addresses are not allowed.'] } } },
-  ])
   async create(@Req() req: AppRequest, @Body() body: CreateWebhookDto): Promise<WebhookResponse> {
     const { webhook, secret } = await this.webhooks.create(
       actorOf(req),
@@ -83,38 +85,31 @@ export class WebhooksController {
     return WebhookResponse.from(webhook, secret);
   }
 
-  @Get()
-  @RequireScope('webhooks:read')
-  @NotPatientData()
-  @ApiOperation({ summary: "List the account's webhooks" })
-  @ApiOkResponse({ type: WebhookListResponse })
-  @ApiStandardErrors()
+  @ApiRead('', {
+    scope: 'webhooks:read',
+    audit: NotPatientData(),
+    summary: "List the account's webhooks",
+    answer: WebhookListResponse,
+  })
   async list(@Req() req: AppRequest): Promise<WebhookListResponse> {
     return {
       result: (await this.webhooks.list(req.auth!.accountId)).map((w) => WebhookResponse.from(w)),
     };
   }
 
-  @Get(':id')
-  @RequireScope('webhooks:read')
-  @NotPatientData()
-  @ApiOperation({ summary: 'Get a webhook' })
-  @ApiOkResponse({ type: WebhookResponse })
-  @ApiStandardErrors(NOT_FOUND)
+  @ApiRead(':id', { ...READ, summary: 'Get a webhook', answer: WebhookResponse })
   async get(@Req() req: AppRequest, @Param('id') id: string): Promise<WebhookResponse> {
     return WebhookResponse.from(await this.webhooks.get(req.auth!.accountId, id));
   }
 
-  @Patch(':id')
-  @RequireScope('webhooks:write')
-  @NotPatientData()
-  @ApiOperation({
+  @ApiRoute('patch', ':id', undefined, {
+    ...WRITE,
+    answer: WebhookResponse,
+    errors: [400, NOT_FOUND],
     summary:
       'Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)',
     description: `Changing \`url\`, \`events\` or the secret: ${WEBHOOK_SCOPES_NOTE}`,
   })
-  @ApiOkResponse({ type: WebhookResponse })
-  @ApiStandardErrors(400, NOT_FOUND)
   async update(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -128,23 +123,18 @@ export class WebhooksController {
     return WebhookResponse.from(webhook, secret);
   }
 
-  @Delete(':id')
-  @RequireScope('webhooks:write')
-  @NotPatientData()
-  @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook and its delivery log' })
+  @ApiRoute('delete', ':id', 204, { ...WRITE, summary: 'Delete a webhook and its delivery log' })
   @ApiNoContentResponse()
-  @ApiStandardErrors(NOT_FOUND)
   async remove(@Req() req: AppRequest, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(actorOf(req), id);
   }
 
-  @Get(':id/deliveries')
-  @RequireScope('webhooks:read')
-  @NotPatientData()
-  @ApiOperation({ summary: "A webhook's deliveries, newest first, with every attempt" })
-  @ApiOkResponse({ type: DeliveryListResponse })
-  @ApiStandardErrors(400, NOT_FOUND)
+  @ApiRead(':id/deliveries', {
+    ...READ,
+    summary: "A webhook's deliveries, newest first, with every attempt",
+    answer: DeliveryListResponse,
+    errors: [400, NOT_FOUND],
+  })
   async deliveries(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -164,18 +154,15 @@ export class WebhooksController {
     };
   }
 
-  @Post(':id/deliveries/:delivery_id/redeliver')
-  @RequireScope('webhooks:write')
-  @NotPatientData()
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiWrite(':id/deliveries/:delivery_id/redeliver', 200, {
+    ...WRITE,
+    answer: DeliveryResponse,
+    errors: [[404, { detail: 'Delivery 0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47 not found.' }]],
     summary: 'Redeliver: one new attempt of the same delivery, made now',
     description:
       'Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts. ' +
       WEBHOOK_SCOPES_NOTE,
   })
-  @ApiOkResponse({ type: DeliveryResponse })
-  @ApiStandardErrors([404, { detail: 'Delivery 0d3c2a8e-7b61-4f0e-8d7c-3b8b1e0c9a47 not found.' }])
   async redeliver(
     @Req() req: AppRequest,
     @Param('id') id: string,

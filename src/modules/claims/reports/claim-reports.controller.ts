@@ -1,19 +1,18 @@
-import { Body, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Param, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import {
-  ApiAcceptedResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
 import { ApiController } from '@/common/api-controller';
-import { ApiStandardErrors } from '@/common/api-docs';
+import {
+  type ApiRouteDoc,
+  ApiRead,
+  ApiWrite,
+  ApiX12Answer,
+  INVALID_CURSOR,
+  sendText,
+} from '@/common/api-routes';
 import { ValidationFailed } from '@/common/errors';
 import type { AppRequest } from '@/common/request-context';
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 import { X12ParseError } from '@/modules/x12';
 import { ClaimReportsService } from './claim-reports.service';
 import { ListRemittancesQuery } from './dto/list-remittances.query';
@@ -24,17 +23,42 @@ import {
 } from './dto/remittance.response';
 
 const REMITTANCE_ID = '5b1f0d4e-2c1a-4f7e-9d51-0c3b7f7e2a10';
-const NOT_FOUND = { detail: `Remittance ${REMITTANCE_ID} not found.` };
+/** A GET of one remittance by its id. */
+const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
+  scope: 'claims:read',
+  audit: Audited('remittance', 'read', 'param:id'),
+  param: { name: 'id', example: REMITTANCE_ID },
+  errors: [[404, { detail: `Remittance ${REMITTANCE_ID} not found.` }]],
+};
 
 @ApiController('Claims', 'api/auth/v1/claim-reports')
 export class ClaimReportsController {
   constructor(private readonly reports: ClaimReportsService) {}
 
-  @Post()
-  @RequireScope('claims:write')
-  @Audited('claim_report', 'create', 'result:id')
-  @HttpCode(202)
-  @ApiOperation({
+  @ApiWrite('', 202, {
+    scope: 'claims:write',
+    audit: Audited('claim_report', 'create', 'result:id'),
+    answer: ClaimReportAcceptedResponse,
+    errors: [
+      [
+        400,
+        {
+          errors: {
+            x12: {
+              $: ['X12: an interchange starts with ISA, this text starts with "hello, thi"'],
+            },
+          },
+        },
+      ],
+      [
+        429,
+        {
+          detail:
+            'This account has uploaded 200 claim reports in the last 24 hours, the most it may; ' +
+            'upload again later.',
+        },
+      ],
+    ],
     summary: 'Upload a claim report (999, TA1, 277CA or 835)',
     description:
       'For clearinghouses that deliver reports by SFTP or e-mail (docs/api.md, Claim reports and remittances). The body is the ' +
@@ -62,27 +86,6 @@ export class ClaimReportsController {
       ],
     },
   })
-  @ApiAcceptedResponse({ type: ClaimReportAcceptedResponse })
-  @ApiStandardErrors(
-    [
-      400,
-      {
-        errors: {
-          x12: {
-            $: ['X12: an interchange starts with ISA, this text starts with "hello, thi"'],
-          },
-        },
-      },
-    ],
-    [
-      429,
-      {
-        detail:
-          'This account has uploaded 200 claim reports in the last 24 hours, the most it may; ' +
-          'upload again later.',
-      },
-    ],
-  )
   async upload(
     @Req() req: AppRequest,
     @Body() body: unknown,
@@ -114,15 +117,14 @@ export class ClaimReportsController {
 export class RemittancesController {
   constructor(private readonly reports: ClaimReportsService) {}
 
-  @Get()
-  @RequireScope('claims:read')
-  @Audited('remittance', 'list')
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'claims:read',
+    audit: Audited('remittance', 'list'),
     summary: 'List remittances (835 payments)',
     description: 'Newest first, one per payer and trace number (TRN02).',
+    answer: RemittanceListResponse,
+    errors: [INVALID_CURSOR],
   })
-  @ApiOkResponse({ type: RemittanceListResponse })
-  @ApiStandardErrors([400, { errors: { cursor: { $: ['Invalid cursor.'] } } }])
   list(
     @Req() req: AppRequest,
     @Query() query: ListRemittancesQuery,
@@ -130,45 +132,28 @@ export class RemittancesController {
     return this.reports.listRemittances(req.auth!.accountId, query);
   }
 
-  @Get(':id')
-  @RequireScope('claims:read')
-  @Audited('remittance', 'read', 'param:id')
-  @ApiOperation({
+  @ApiRead(':id', {
+    ...READ_ONE,
     summary: 'Get a remittance',
     description:
       'The payment and every claim it pays, denies or reverses (`claim_code` null when CLP01 ' +
       'names no claim of the account), with adjustments (CARC) and remarks (RARC) in words.',
+    answer: RemittanceResponse,
   })
-  @ApiParam({ name: 'id', example: REMITTANCE_ID })
-  @ApiOkResponse({ type: RemittanceResponse })
-  @ApiStandardErrors([404, NOT_FOUND])
   get(@Req() req: AppRequest, @Param('id') id: string): Promise<RemittanceResponse> {
     return this.reports.getRemittance(req.auth!.accountId, id);
   }
 
-  @Get(':id/x12')
-  @RequireScope('claims:read')
-  @Audited('remittance', 'read', 'param:id')
-  @ApiOperation({ summary: 'Get the 835 a remittance came in' })
-  @ApiParam({ name: 'id', example: REMITTANCE_ID })
-  @ApiOkResponse({
-    description:
-      "The interchange as uploaded; for one the poller took, only this account's part of it (its own CLP loops).",
-    content: {
-      'text/plain': {
-        schema: { type: 'string' },
-        example: 'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~',
-      },
-    },
-  })
-  @ApiStandardErrors([404, NOT_FOUND])
+  @ApiRead(':id/x12', { ...READ_ONE, summary: 'Get the 835 a remittance came in' })
+  @ApiX12Answer(
+    "The interchange as uploaded; for one the poller took, only this account's part of it (its own CLP loops).",
+    'ISA*00*          *00*          *ZZ*VISIONPAYER    *...~',
+  )
   async x12(
     @Req() req: AppRequest,
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<string> {
-    const text = await this.reports.remittanceX12(req.auth!.accountId, id);
-    res.type('text/plain; charset=utf-8');
-    return text;
+    return sendText(res, await this.reports.remittanceX12(req.auth!.accountId, id));
   }
 }
