@@ -7,32 +7,32 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Boundaries (issue 32). Feature code (services, controllers, processors) reaches the database
  * only through repositories (`*.repository.ts`) and `Database.transaction`; entities and module
- * files declare tables; src/database and src/common/queue are the data layer itself.
+ * files declare tables; src/platform/db and src/platform/jobs are the data layer itself.
  */
 const DATA_LAYER = [
   'src/**/*.repository.ts',
   'src/**/*.entity.ts',
   'src/**/*.module.ts',
   'src/**/*.spec.ts',
-  'src/database/**',
+  'src/platform/db/**',
   // The composition root lists every module's entity for TypeORM (the app, the CLI, ormconfig).
   'src/entities.ts',
   // The demo seed: one transaction under an advisory lock, so one of many processes seeds.
   'src/seed/**',
   // DbQueue is the repository of every queue's lease columns; lease-statements.ts and
   // lease-recovery.ts hold its statements and sweeps.
-  'src/common/queue/db-queue.ts',
-  'src/common/queue/lease-recovery.ts',
-  'src/common/queue/lease-statements.ts',
+  'src/platform/jobs/db-queue.ts',
+  'src/platform/jobs/lease-recovery.ts',
+  'src/platform/jobs/lease-statements.ts',
   // The keyset paginator extends a repository's query builder.
-  'src/common/pagination/**',
+  'src/platform/http/pagination/**',
   // The HTTP error filter maps the driver's QueryFailedError (unique violations) to 409/400.
-  'src/common/http-exception.filter.ts',
+  'src/platform/http/http-exception.filter.ts',
   // The CLI's composition root opens the data source like AppModule does.
   'src/cli.ts',
 ];
 const REPOSITORY_ONLY =
-  'Only repositories (*.repository.ts) and src/database use this; inject a repository, or Database for a transaction.';
+  'Only repositories (*.repository.ts) and src/platform/db use this; inject a repository, or Database for a transaction.';
 const boundaries = {
   files: ['src/**/*.ts'],
   ignores: DATA_LAYER,
@@ -44,10 +44,10 @@ const boundaries = {
           { name: 'typeorm', message: REPOSITORY_ONLY },
           { name: '@nestjs/typeorm', message: REPOSITORY_ONLY },
           { name: 'pg', message: REPOSITORY_ONLY },
-          { name: '@/database/pg-pool', message: REPOSITORY_ONLY },
-          { name: '@/database/data-source', message: REPOSITORY_ONLY },
+          { name: '@/platform/db/pg-pool', message: REPOSITORY_ONLY },
+          { name: '@/platform/db/data-source', message: REPOSITORY_ONLY },
           {
-            name: '@/database/database',
+            name: '@/platform/db/database',
             importNames: ['managerOf', 'queryableOf', 'transactionOf', 'dataSourceOf'],
             message: REPOSITORY_ONLY,
           },
@@ -98,7 +98,7 @@ const doors = MODULES.map((name) => ({
  * module whose entity declares it (`@Entity('name')` in src/modules/<m>/**\/*.entity.ts) or, for
  * the tables without an entity, to the module listed in TABLES_WITHOUT_ENTITY. SQL text in
  * src/modules/<m> names only <m>'s tables after FROM, JOIN, UPDATE, INTO, DELETE FROM or TABLE;
- * src/common and src/config name none of the modules' tables. Another module's table is reached
+ * src/platform and src/lib name none of the modules' tables. Another module's table is reached
  * through its owner's door: a service, a port, or a typed SQL piece its repository hands out.
  */
 const TABLES_WITHOUT_ENTITY = {
@@ -109,11 +109,11 @@ const TABLES_WITHOUT_ENTITY = {
   insurer_exchanges: 'eligibility',
   iframe_tokens: 'iframe-session',
   patient_eligibility_links: 'patients',
-  // The queue's process registry (src/common/queue, ProcessRegistry): shared code's own table.
-  service_processes: 'common',
+  // The queue's process registry (src/platform/jobs, ProcessRegistry): shared code's own table.
+  service_processes: 'platform',
 };
 const modulesDir = new URL('./src/modules/', import.meta.url);
-/** @type {Record<string, string>} table -> owner module (or 'common') */
+/** @type {Record<string, string>} table -> owner module (or 'platform') */
 const TABLE_OWNERS = { ...TABLES_WITHOUT_ENTITY };
 for (const file of readdirSync(modulesDir, { recursive: true, encoding: 'utf8' })) {
   if (!file.endsWith('.entity.ts')) continue;
@@ -158,7 +158,7 @@ const tableOwnerRule = {
   },
 };
 const tablesPlugin = { rules: { owner: tableOwnerRule } };
-const SQL_EXEMPT = ['src/**/*.spec.ts', 'src/database/migrations/**'];
+const SQL_EXEMPT = ['src/**/*.spec.ts', 'src/platform/db/migrations/**'];
 const tablesNotOwnedBy = (owner) =>
   Object.keys(TABLE_OWNERS).filter((t) => TABLE_OWNERS[t] !== owner);
 const owners = [
@@ -169,7 +169,7 @@ const owners = [
       tables: tablesNotOwnedBy(d.name),
     })),
   // Shared code names no feature table; the composition root (src/seed, src/cli) may.
-  { files: ['src/common/**/*.ts', 'src/config/**/*.ts'], tables: tablesNotOwnedBy('common') },
+  { files: ['src/platform/**/*.ts', 'src/lib/**/*.ts'], tables: tablesNotOwnedBy('platform') },
 ].map(({ files, tables }) => ({
   files,
   ignores: SQL_EXEMPT,
@@ -181,14 +181,14 @@ const owners = [
 const leaseColumns = {
   files: ['src/**/*.ts'],
   ignores: [
-    'src/common/queue/**',
+    'src/platform/jobs/**',
     'src/**/*.queue.ts',
     'src/**/*.entity.ts',
     'src/**/*.spec.ts',
-    'src/database/migrations/**',
+    'src/platform/db/migrations/**',
   ],
   rules: {
-    // The queue's lease columns are DbQueue's (src/common/queue): use queue.sql, setDue, schedule.
+    // The queue's lease columns are DbQueue's (src/platform/jobs): use queue.sql, setDue, schedule.
     'no-restricted-syntax': [
       'error',
       {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { loadMigrationConfig } from './src/config/migration';
-import { buildDataSourceOptions } from './src/database/data-source';
+import { loadMigrationConfig } from './src/platform/config/migration';
+import { buildDataSourceOptions } from './src/platform/db/data-source';
 import { entities } from './src/entities';
 
 // Used by the TypeORM CLI (npm run migration:*, the migration Job): the same options the

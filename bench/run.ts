@@ -1113,7 +1113,7 @@ async function main(): Promise<void> {
       await scenario('7', async () => {
         const c = S.s7;
         // One process per core: what the default was before it left a core to a local
-        // PostgreSQL (src/config/database.ts defaultProcessCount); this scenario measures that
+        // PostgreSQL (src/platform/config/database.ts defaultProcessCount); this scenario measures that
         // choice against the single process of scenarios 1-6.
         const apiProcesses = availableParallelism();
         note(`scenario 7: the cluster (${apiProcesses} processes, each API and queue worker)`);

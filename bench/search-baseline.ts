@@ -8,7 +8,7 @@
  *    default), insurer codes, query, `processing`, leased to its run (no owner), one attempt), one INSERT
  *    per POST (not group-committed), then 201 `{"request_uid"}`.
  * 2. Finishing, right after the answer: the service's statement for one search (FINISH_CTES of
- *    src/modules/eligibility/search-runs.sql.ts, imported, and the deliveries CTE of
+ *    src/modules/eligibility/store/search-runs.sql.ts, imported, and the deliveries CTE of
  *    WebhookDeliveriesRepository.finishing, copied): the request `complete` with both bodies, its
  *    results and persons rows (ids from blocks of 100 taken ahead, as SequenceBlock does), one
  *    delivery per active webhook subscribed to `eligibility`, leased to this process.
@@ -29,14 +29,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 // The service's own finishing SQL (one search's statement), not a copy: they cannot drift apart.
-import { FINISH_CTES } from '../src/modules/eligibility/search-runs.sql';
+import { FINISH_CTES } from '../src/modules/eligibility/store/search-runs.sql';
 
 const PATH = /^\/api\/auth\/v1\/eligibility\/?(?:\?.*)?$/;
 const EVENT = 'eligibility.finished';
 const LEASE_MS = 90_000;
 /**
  * No lease owner: the service releases at once the leases of owners it does not know as live
- * processes (src/common/queue/lease-recovery.ts), and would then run the bare baseline's searches.
+ * processes (src/platform/jobs/lease-recovery.ts), and would then run the bare baseline's searches.
  */
 const OWNER = null;
 const PLAN_TOKEN_DAYS = 30;
@@ -58,7 +58,6 @@ const INSERT_REQUEST = `INSERT INTO eligibility_requests
   FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
   RETURNING id`;
 
-
 /** WebhookOutbox.finishingDeliveries (first = 8, bodies in $4 and $5), with its summary. */
 const FINISH = `${FINISH_CTES}, deliveries AS (
      INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
@@ -76,7 +75,7 @@ const FINISH = `${FINISH_CTES}, deliveries AS (
      FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id) AS deliveries
   FROM request`;
 
-/** recordAttempt of src/modules/webhooks/webhook-deliveries.repository.ts, unchanged. */
+/** recordAttempt of src/modules/webhooks/store/webhook-deliveries.repository.ts, unchanged. */
 const RECORD_ATTEMPT = `WITH d AS (
      SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
      WHERE d.id = $1 FOR UPDATE OF d),

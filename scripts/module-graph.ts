@@ -1,6 +1,6 @@
 /**
- * Prints the module graph of src/: which area imports which (src/modules/<name>, common, config,
- * database, cli, and the root files), how many files make each edge (real imports, and imports
+ * Prints the module graph of src/: which area imports which (src/modules/<name>, the platform's
+ * parts src/platform/<part>, the libraries src/lib/<name>, cli, and the root files), how many files make each edge (real imports, and imports
  * of types only), and every two-way pair with the files on each side, so a cycle can be found
  * and cut. `npm run --silent graph` (add `--json` for the raw edges; `--check` fails on a module
  * cycle or on shared code importing a feature, and runs in `npm run lint`). Spec files are left out.
@@ -30,7 +30,8 @@ function files(dir: string): string[] {
 /** The area a file of src/ belongs to. */
 export function areaOf(path: string): string {
   const parts = relative(SRC, path).split(/[\\/]/);
-  if (parts[0] === 'modules') return parts[1];
+  if (parts[0] === 'modules' || parts[0] === 'platform') return parts[1];
+  if (parts[0] === 'lib') return parts.length > 2 ? parts[1] : 'lib';
   if (parts.length === 1) return parts[0].startsWith('cli') ? 'cli' : '(root)';
   return parts[0];
 }
@@ -115,8 +116,18 @@ export function moduleCycles(edges = moduleGraph()): string[][] {
   return groups;
 }
 
-/** The areas every feature builds on: they import no feature module. */
-export const SHARED_AREAS = new Set(['config', 'common', 'database', 'lib']);
+/**
+ * The areas every feature builds on, which import no feature module: the platform's parts
+ * (src/platform/<part>) and the libraries (src/lib/<name>, and src/lib's own files as `lib`).
+ */
+export const SHARED_AREAS = new Set([
+  ...['platform', 'lib'].flatMap((dir) =>
+    readdirSync(join(SRC, dir), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name),
+  ),
+  'lib',
+]);
 
 /** What `--check` refuses: module cycles, and shared code importing a feature module. */
 export function graphProblems(edges = moduleGraph()): string[] {

@@ -4,18 +4,18 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { API_TAGS, finishDocument } from '@/common/api-document';
+import { API_TAGS, finishDocument } from '@/platform/http/api-document';
 import {
   answerClientErrors,
   jsonBodyMiddleware,
   requestIdMiddleware,
   securityHeaders,
-} from '@/common/http-pipeline';
-import { accessLogMiddleware, rootLoggerOf } from '@/common/logging';
-import { setupSwaggerPage } from '@/common/swagger-page';
-import { APP_CONFIG } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
-import { benefitLabel } from '@/modules/benefits';
+} from '@/platform/http/http-pipeline';
+import { accessLogMiddleware, rootLoggerOf } from '@/platform/kernel/logging';
+import { setupSwaggerPage } from '@/platform/http/swagger-page';
+import { APP_CONFIG } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
+import { benefitLabel } from '@/lib/benefits';
 import { insurerName } from '@/modules/insurers';
 import { setupViews } from '@/modules/web';
 

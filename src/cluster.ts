@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { AppConfig, Role } from './config/env';
+import type { AppConfig, Role } from './platform/config/env';
 
 /** How long the processes get to finish in-flight work after SIGTERM before they are killed. */
 const STOP_GRACE_MS = 30_000;
@@ -44,7 +44,7 @@ export function superviseCluster(config: AppConfig): void {
 
   const start = (s: Slot) => {
     s.startedAt = Date.now();
-    // The role goes to the child in its environment, read there by src/config like any setting.
+    // The role goes to the child in its environment, read there by src/platform/config like any setting.
     s.worker = cluster.fork({ ROLE: s.role });
     s.worker.once('listening', () => {
       if (++listening === config.webConcurrency) {

@@ -1,24 +1,24 @@
-import { Account } from '@/modules/accounts/account.entity';
-import { Location } from '@/modules/accounts/location.entity';
-import { RecoveryCode } from '@/modules/accounts/recovery-code.entity';
-import { UserToken } from '@/modules/accounts/user-token.entity';
-import { User } from '@/modules/accounts/user.entity';
-import { ApiKey } from '@/modules/auth/api-key.entity';
-import { AuditEvent } from '@/modules/audit/audit-event.entity';
-import { EligibilityBatch } from '@/modules/eligibility/batch.entity';
-import { EligibilityRequest } from '@/modules/eligibility/eligibility-request.entity';
+import { Account } from '@/modules/accounts/store/account.entity';
+import { Location } from '@/modules/accounts/store/location.entity';
+import { RecoveryCode } from '@/modules/accounts/store/recovery-code.entity';
+import { UserToken } from '@/modules/accounts/store/user-token.entity';
+import { User } from '@/modules/accounts/store/user.entity';
+import { ApiKey } from '@/modules/auth/store/api-key.entity';
+import { AuditEvent } from '@/modules/audit/store/audit-event.entity';
+import { EligibilityBatch } from '@/modules/eligibility/store/batch.entity';
+import { EligibilityRequest } from '@/modules/eligibility/store/eligibility-request.entity';
 import {
   EligibilityPerson,
   EligibilityResult,
-} from '@/modules/eligibility/eligibility-result.entity';
-import { ClaimServiceLine } from '@/modules/claims/claim-service-line.entity';
-import { Claim } from '@/modules/claims/claim.entity';
-import { ClaimReport } from '@/modules/claims/reports/claim-report.entity';
-import { Remittance } from '@/modules/claims/reports/remittance.entity';
-import { MailMessage } from '@/modules/mail/mail-message.entity';
-import { Patient } from '@/modules/patients/patient.entity';
-import { VerificationTask } from '@/modules/verification/verification-task.entity';
-import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/webhook.entity';
+} from '@/modules/eligibility/store/eligibility-result.entity';
+import { ClaimServiceLine } from '@/modules/claims/store/claim-service-line.entity';
+import { Claim } from '@/modules/claims/store/claim.entity';
+import { ClaimReport } from '@/modules/claims/reports/store/claim-report.entity';
+import { Remittance } from '@/modules/claims/reports/store/remittance.entity';
+import { MailMessage } from '@/modules/mail/store/mail-message.entity';
+import { Patient } from '@/modules/patients/store/patient.entity';
+import { VerificationTask } from '@/modules/verification/store/verification-task.entity';
+import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
 
 /** Every entity, listed once for the app and the migration CLI. */
 export const entities = [

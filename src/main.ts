@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { superviseCluster } from './cluster';
-import { type AppConfig, ConfigError, loadConfig } from './config/env';
+import { type AppConfig, ConfigError, loadConfig } from './platform/config/env';
 
 /**
  * `npm start`. Validates the settings and applies pending migrations, then either runs the
@@ -23,7 +23,7 @@ async function bootstrap(): Promise<void> {
 
   if (cluster.isPrimary) {
     // Schema first, before any queue worker starts taking jobs.
-    const { migrateDatabase } = await import('./database/data-source');
+    const { migrateDatabase } = await import('./platform/db/data-source');
     const applied = await migrateDatabase(config);
     if (applied > 0) process.stdout.write(`Applied ${applied} database migration(s).\n`);
     if (config.role !== 'worker' && config.webConcurrency > 1) return superviseCluster(config);

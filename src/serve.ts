@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
-import type { AppConfig } from './config/env';
+import type { AppConfig } from './platform/config/env';
 import { DemoSeeder } from './seed/seed';
 
 /** Queues only (ROLE=worker): no HTTP server. */

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeyCache } from '@/modules/auth/api-key-cache';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ApiKeyCache } from '@/modules/auth/domain/api-key-cache';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import {
   ALL_SCOPES,
   type ApiScope,
@@ -10,7 +10,7 @@ import {
   parseScopeList,
   scopeAction,
   type ScopeRequirement,
-} from '@/modules/auth/scopes';
+} from '@/modules/auth/domain/scopes';
 import {
   apiRoutes,
   createFixtures,

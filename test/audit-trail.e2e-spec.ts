@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { SECURITY_RESOURCE_TYPES } from '@/modules/audit/security-events';
+import { SECURITY_RESOURCE_TYPES } from '@/modules/audit/domain/security-events';
 import { DataSource } from 'typeorm';
-import { NOT_PATIENT_DATA } from '@/modules/audit/audited';
-import { undeclaredApiRoutes } from '@/modules/audit/route-declarations';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { NOT_PATIENT_DATA } from '@/modules/audit/domain/audited';
+import { undeclaredApiRoutes } from '@/modules/audit/domain/route-declarations';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import {
   apiRoutes,
   createFixtures,

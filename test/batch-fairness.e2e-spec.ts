@@ -4,8 +4,8 @@ import type {
   ConnectorContext,
   MemberQuery,
   SearchOutcome,
-} from '@/modules/insurers/insurer-connector';
-import { InsurerConnectorFor } from '@/modules/insurers/insurer-registry.service';
+} from '@/modules/insurers/domain/insurer-connector';
+import { InsurerConnectorFor } from '@/modules/insurers/domain/insurer-registry.service';
 import { createTestApp, TestApp } from './support/app';
 import { patient } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { BATCH_QUEUE } from '@/modules/eligibility/batch-search.queue';
+import { BATCH_QUEUE } from '@/modules/eligibility/jobs/batch-search.queue';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient } from './support/eligibility';
 import { createAccount } from './support/factories';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ClaimReportPoller } from '@/modules/claims/reports/claim-report-poller';
+import { ClaimReportPoller } from '@/modules/claims/reports/jobs/claim-report-poller';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';

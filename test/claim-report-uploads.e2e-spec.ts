@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import * as reader from '@/modules/x12/claim-report.reader';
+import * as reader from '@/lib/x12/claim-report.reader';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { big835 } from './x12/big-reports';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ClaimReportPoller } from '@/modules/claims/reports/claim-report-poller';
+import { ClaimReportPoller } from '@/modules/claims/reports/jobs/claim-report-poller';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ClaimResponses1795500290000 } from '@/database/migrations/1795500290000-ClaimResponses';
-import { ClaimReportUploadsIndex1795545000000 } from '@/database/migrations/1795545000000-ClaimReportUploadsIndex';
-import { PolledReportsPerAccount1795552000000 } from '@/database/migrations/1795552000000-PolledReportsPerAccount';
+import { ClaimResponses1795500290000 } from '@/platform/db/migrations/1795500290000-ClaimResponses';
+import { ClaimReportUploadsIndex1795545000000 } from '@/platform/db/migrations/1795545000000-ClaimReportUploadsIndex';
+import { PolledReportsPerAccount1795552000000 } from '@/platform/db/migrations/1795552000000-PolledReportsPerAccount';
 import { CLAIM_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';

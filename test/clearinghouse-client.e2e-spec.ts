@@ -1,6 +1,6 @@
-import type { ClearinghouseConfig } from '@/config/clearinghouse';
-import { ClearinghouseClient } from '@/modules/insurers/clearinghouse/clearinghouse.client';
-import type { EligibilityCheck } from '@/modules/insurers/clearinghouse/clearinghouse.types';
+import type { ClearinghouseConfig } from '@/platform/config/clearinghouse';
+import { ClearinghouseClient } from '@/modules/insurers/domain/clearinghouse/clearinghouse.client';
+import type { EligibilityCheck } from '@/modules/insurers/domain/clearinghouse/clearinghouse.types';
 import { FakeClearinghouse } from './support/fake-clearinghouse';
 import { transaction271 } from './x12/fixtures';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ClearinghouseReadyClaims1795490200000 } from '@/database/migrations/1795490200000-ClearinghouseReadyClaims';
+import { ClearinghouseReadyClaims1795490200000 } from '@/platform/db/migrations/1795490200000-ClearinghouseReadyClaims';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

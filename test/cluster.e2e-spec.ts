@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { loadConfig } from '@/config/env';
+import { loadConfig } from '@/platform/config/env';
 import { freePort, resetState } from './support/app';
 import { DEMO, patient } from './support/eligibility';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import request from 'supertest';
-import { loadConfig } from '@/config/env';
+import { loadConfig } from '@/platform/config/env';
 import { createTestApp, resetState, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';

@@ -7,8 +7,8 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import ts from 'typescript';
 import { parse, parseAllDocuments } from 'yaml';
-import { ConfigError, loadConfig } from '@/config/env';
-import { loadMigrationConfig } from '@/config/migration';
+import { ConfigError, loadConfig } from '@/platform/config/env';
+import { loadMigrationConfig } from '@/platform/config/migration';
 
 /**
  * docs/architecture.md, Behind a connection pooler: the manifests in deploy/ validate against the Kubernetes schemas. Each document is
@@ -104,9 +104,9 @@ function unknownFieldErrors(docs: any[]): string[][] {
   return errors;
 }
 
-/** Names of environment variables the service reads: src/config/*.ts, specs excepted. */
+/** Names of environment variables the service reads: src/platform/config/*.ts, specs excepted. */
 function namesReadBySrc(): Set<string> {
-  const dir = join(ROOT, 'src', 'config');
+  const dir = join(ROOT, 'src', 'platform', 'config');
   const text = readdirSync(dir)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'))
     .map((f) => readFileSync(join(dir, f), 'utf8'))
@@ -121,7 +121,7 @@ function namesReadBySrc(): Set<string> {
 
 /** The paths the health controller serves: @Controller('health') + @Get('live'), @Get('ready'). */
 function healthPaths(): string[] {
-  const src = readFileSync(join(ROOT, 'src/modules/health/health.controller.ts'), 'utf8');
+  const src = readFileSync(join(ROOT, 'src/modules/health/api/health.controller.ts'), 'utf8');
   const base = /@Controller\('([^']+)'\)/.exec(src)![1];
   return [...src.matchAll(/@Get\('([^']+)'\)/g)].map((m) => `/${base}/${m[1]}`);
 }

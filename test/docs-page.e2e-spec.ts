@@ -2,8 +2,8 @@ import { Script, createContext } from 'node:vm';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import request from 'supertest';
-import { NotPatientData } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { NotPatientData } from '@/modules/audit/domain/audited';
+import { RequireScope } from '@/modules/auth/domain/scopes';
 import { createTestApp, TestApp } from './support/app';
 
 /** Every replacement pattern of String.replace, a closing script tag, HTML and line separators. */

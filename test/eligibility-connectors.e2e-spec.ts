@@ -2,7 +2,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { fakeConnector, ScriptedConnector } from './support/fake-connector';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 
 const VSP = 'insurer:vision:vsp';
 const FakeVsp = fakeConnector(VSP);

@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
+import { SEARCH_QUEUE } from '@/modules/eligibility/jobs/search.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 
 /** Polls until every uid has left `processing`; returns when each one finished (ms since `since`). */
 async function finishTimes(

@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
-import { QueueWorkers } from '@/common/queue/queue-workers';
-import { CLAIMS_QUEUE } from '@/modules/claims/claims.queue';
-import { BATCH_QUEUE } from '@/modules/eligibility/batch-search.queue';
-import { SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
-import { MAIL_QUEUE } from '@/modules/mail/mail.queue';
-import { DELIVERY_QUEUE } from '@/modules/webhooks/delivery.queue';
+import { QueueWorkers } from '@/platform/jobs/queue-workers';
+import { CLAIMS_QUEUE } from '@/modules/claims/jobs/claims.queue';
+import { BATCH_QUEUE } from '@/modules/eligibility/jobs/batch-search.queue';
+import { SEARCH_QUEUE } from '@/modules/eligibility/jobs/search.queue';
+import { MAIL_QUEUE } from '@/modules/mail/jobs/mail.queue';
+import { DELIVERY_QUEUE } from '@/modules/webhooks/jobs/delivery.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';

@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
+import { SEARCH_QUEUE } from '@/modules/eligibility/jobs/search.queue';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { bullQueue, waitUntil } from './support/queues';
-import { ERROR_DETAILS, notConnectedDetail } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS, notConnectedDetail } from '@/modules/eligibility/domain/error-details';
 
 type Json = any;
 

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { EMBEDDED_SESSION_MS } from '@/modules/web/embedded-session';
 import { createTestApp, TestApp } from './support/app';
-import { NO_FRAMING_ORIGIN } from '@/modules/iframe-session/iframe-session.service';
+import { NO_FRAMING_ORIGIN } from '@/modules/iframe-session/domain/iframe-session.service';
 import { createAccount, TestAccount } from './support/factories';
 
 type Agent = ReturnType<typeof request.agent>;

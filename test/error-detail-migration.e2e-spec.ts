@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { ErrorDetailInStoredBodies1795490000000 } from '@/database/migrations/1795490000000-ErrorDetailInStoredBodies';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ErrorDetailInStoredBodies1795490000000 } from '@/platform/db/migrations/1795490000000-ErrorDetailInStoredBodies';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

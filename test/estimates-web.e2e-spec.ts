@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { label as benefitLabel } from '@/modules/benefits/benefit-table';
+import { label as benefitLabel } from '@/lib/benefits/benefit-table';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { patient, startSearch, waitForResult } from './support/eligibility';

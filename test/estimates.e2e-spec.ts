@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { fromMinor, toMinor } from '@/common/decimal';
-import { EXAMPLE_RESPONSE } from '@/modules/estimates/estimate.examples';
+import { fromMinor, toMinor } from '@/platform/kernel/decimal';
+import { EXAMPLE_RESPONSE } from '@/modules/estimates/api/estimate.examples';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

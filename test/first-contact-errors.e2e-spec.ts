@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { DemoSeeder } from '@/seed/seed';
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
-import { NotPatientData } from '@/modules/audit/audited';
-import { RequireScope } from '@/modules/auth/scopes';
+import { NotPatientData } from '@/modules/audit/domain/audited';
+import { RequireScope } from '@/modules/auth/domain/scopes';
 import {
   NestedField,
   NestedListField,
   StringField,
   DateField,
   DecimalField,
-} from '@/common/validation/fields';
+} from '@/platform/http/validation/fields';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

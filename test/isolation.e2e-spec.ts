@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { COMPLETE_TASK_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';

@@ -17,22 +17,22 @@ function lint(cases: { file: string; text: string }[]): string[][] {
 }
 
 const REACHES_THE_DATABASE = `import { DataSource } from 'typeorm';
-import { queryPrepared } from '@/database/pg-pool';
+import { queryPrepared } from '@/platform/db/pg-pool';
 export const run = (db: DataSource) => queryPrepared(db, 'SELECT 1');
 `;
 // DbQueue names its queues' tables through their specs, never itself (issue 42).
 const WRITES_A_LEASE =
   'export const sql = (table: string) => `UPDATE ${table} SET lease_job = NULL WHERE id = $1`;\n';
-const OTHER_ENTITY_VALUE = `import { Claim } from '@/modules/claims/claim.entity';
+const OTHER_ENTITY_VALUE = `import { Claim } from '@/modules/claims/store/claim.entity';
 export const table: unknown = Claim;
 `;
-const OTHER_ENTITY_TYPE = `import type { Claim } from '@/modules/claims/claim.entity';
+const OTHER_ENTITY_TYPE = `import type { Claim } from '@/modules/claims/store/claim.entity';
 export const code = (c: Claim): string => c.code;
 `;
 const THROUGH_THE_DOOR = `import { PatientsService } from '@/modules/patients';
 export const service: unknown = PatientsService;
 `;
-const PAST_THE_DOOR = `import { PatientsService } from '@/modules/patients/patients.service';
+const PAST_THE_DOOR = `import { PatientsService } from '@/modules/patients/domain/patients.service';
 export const service: unknown = PatientsService;
 `;
 
@@ -51,21 +51,21 @@ describe('lint boundaries', () => {
 
   beforeAll(() => {
     results = lint([
-      { file: 'src/modules/patients/patient-links.service.ts', text: REACHES_THE_DATABASE },
-      { file: 'src/modules/patients/patients.repository.ts', text: REACHES_THE_DATABASE },
-      { file: 'src/modules/claims/claims.service.ts', text: WRITES_A_LEASE },
-      { file: 'src/modules/claims/claims.repository.ts', text: WRITES_A_LEASE },
-      { file: 'src/common/queue/db-queue.ts', text: WRITES_A_LEASE },
-      { file: 'src/modules/patients/patients.service.ts', text: OTHER_ENTITY_VALUE },
-      { file: 'src/modules/patients/patients.service.ts', text: OTHER_ENTITY_TYPE },
-      { file: 'src/modules/claims/claims.service.ts', text: THROUGH_THE_DOOR },
-      { file: 'src/modules/claims/claims.service.ts', text: PAST_THE_DOOR },
-      { file: 'src/modules/patients/patient-links.service.ts', text: PAST_THE_DOOR },
-      { file: 'src/modules/claims/claims.repository.ts', text: OTHER_MODULES_TABLE },
-      { file: 'src/modules/claims/claims.repository.ts', text: OWN_TABLE },
-      { file: 'src/common/queue/process-registry.ts', text: OTHER_MODULES_TABLE },
-      { file: 'src/common/queue/process-registry.ts', text: SHARED_TABLE },
-      { file: 'src/modules/claims/claim-x12.spec.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/modules/patients/domain/patient-links.service.ts', text: REACHES_THE_DATABASE },
+      { file: 'src/modules/patients/store/patients.repository.ts', text: REACHES_THE_DATABASE },
+      { file: 'src/modules/claims/domain/claims.service.ts', text: WRITES_A_LEASE },
+      { file: 'src/modules/claims/store/claims.repository.ts', text: WRITES_A_LEASE },
+      { file: 'src/platform/jobs/db-queue.ts', text: WRITES_A_LEASE },
+      { file: 'src/modules/patients/domain/patients.service.ts', text: OTHER_ENTITY_VALUE },
+      { file: 'src/modules/patients/domain/patients.service.ts', text: OTHER_ENTITY_TYPE },
+      { file: 'src/modules/claims/domain/claims.service.ts', text: THROUGH_THE_DOOR },
+      { file: 'src/modules/claims/domain/claims.service.ts', text: PAST_THE_DOOR },
+      { file: 'src/modules/patients/domain/patient-links.service.ts', text: PAST_THE_DOOR },
+      { file: 'src/modules/claims/store/claims.repository.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/modules/claims/store/claims.repository.ts', text: OWN_TABLE },
+      { file: 'src/platform/jobs/process-registry.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/platform/jobs/process-registry.ts', text: SHARED_TABLE },
+      { file: 'src/modules/claims/domain/claim-x12.spec.ts', text: OTHER_MODULES_TABLE },
     ]);
   }, 120_000);
 

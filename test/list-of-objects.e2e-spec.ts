@@ -2,14 +2,14 @@ import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { CreateClaimDto } from '@/modules/claims/dto/create-claim.dto';
-import { CreateBatchDto } from '@/modules/eligibility/dto/create-batch.dto';
-import { CreateEstimateDto } from '@/modules/estimates/dto/create-estimate.dto';
-import { EstimatePlanDto, PlanBenefitItemDto } from '@/modules/benefits';
+import { CreateClaimDto } from '@/modules/claims/api/dto/create-claim.dto';
+import { CreateBatchDto } from '@/modules/eligibility/api/dto/create-batch.dto';
+import { CreateEstimateDto } from '@/modules/estimates/api/dto/create-estimate.dto';
+import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
 import {
   CompleteTaskDto,
   VerifiedPlanDto,
-} from '@/modules/verification/dto/verification-input.dto';
+} from '@/modules/verification/api/dto/verification-input.dto';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch } from './support/eligibility';
 import { waitUntil } from './support/queues';

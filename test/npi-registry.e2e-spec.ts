@@ -1,6 +1,6 @@
-import type { AppConfig } from '@/config/env';
-import { loadConfig } from '@/config/env';
-import { MAX_ANSWER_BYTES, NpiRegistry } from '@/modules/accounts/npi-registry';
+import type { AppConfig } from '@/platform/config/env';
+import { loadConfig } from '@/platform/config/env';
+import { MAX_ANSWER_BYTES, NpiRegistry } from '@/modules/accounts/domain/npi-registry';
 import { FakeNpiRegistry } from './support/fake-npi-registry';
 
 const ORGANISATION = '1234567893';

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { Database } from '@/database/database';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { KNOWN_INSURER_CODES } from '@/modules/insurers/insurer-codes';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { Database } from '@/platform/db/database';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
+import { KNOWN_INSURER_CODES } from '@/modules/insurers/domain/insurer-codes';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
+import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PatientsRepository } from '@/modules/patients/patients.repository';
+import { PatientsRepository } from '@/modules/patients/store/patients.repository';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PolledReportsPerAccount1795552000000 } from '@/database/migrations/1795552000000-PolledReportsPerAccount';
+import { PolledReportsPerAccount1795552000000 } from '@/platform/db/migrations/1795552000000-PolledReportsPerAccount';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ClaimReportPoller } from '@/modules/claims/reports/claim-report-poller';
+import { ClaimReportPoller } from '@/modules/claims/reports/jobs/claim-report-poller';
 import { report } from './x12/report-files';
 import { createTestApp, TestApp } from './support/app';
 import { runCli } from './support/cli';

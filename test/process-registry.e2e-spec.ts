@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DataSource } from 'typeorm';
-import { ProcessRegistry } from '@/common/queue/process-registry';
+import { ProcessRegistry } from '@/platform/jobs/process-registry';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

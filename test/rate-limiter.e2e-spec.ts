@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { loadConfig, type AppConfig } from '@/config/env';
-import { RateLimiter, type RateDecision } from '@/modules/auth/rate-limiter';
+import { loadConfig, type AppConfig } from '@/platform/config/env';
+import { RateLimiter, type RateDecision } from '@/modules/auth/domain/rate-limiter';
 import { createRedis } from '@/modules/redis/redis.module';
 import { flushRedisPrefix } from './support/app';
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import request from 'supertest';
-import { ENQUEUE_TIMEOUT_MS } from '@/common/queue/db-queue';
-import { loadConfig } from '@/config/env';
+import { ENQUEUE_TIMEOUT_MS } from '@/platform/jobs/db-queue';
+import { loadConfig } from '@/platform/config/env';
 import { createTestApp, resetState, TestApp } from './support/app';
 import { DEMO, patient, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';

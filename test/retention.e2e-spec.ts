@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { PhiRetention } from '@/modules/audit/retention/phi-retention';
-import { purgedBody } from '@/modules/eligibility/purged-answer';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { PhiRetention } from '@/modules/audit/domain/retention/phi-retention';
+import { purgedBody } from '@/modules/eligibility/domain/purged-answer';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

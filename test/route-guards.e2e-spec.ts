@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import request from 'supertest';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { RequireScope } from '@/modules/auth/scopes';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
+import { RequireScope } from '@/modules/auth/domain/scopes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

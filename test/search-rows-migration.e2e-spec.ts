@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { SearchRowsWithoutAccountLocks1795530000000 } from '@/database/migrations/1795530000000-SearchRowsWithoutAccountLocks';
-import { PlansStoredOnce1795540000000 } from '@/database/migrations/1795540000000-PlansStoredOnce';
+import { SearchRowsWithoutAccountLocks1795530000000 } from '@/platform/db/migrations/1795530000000-SearchRowsWithoutAccountLocks';
+import { PlansStoredOnce1795540000000 } from '@/platform/db/migrations/1795540000000-PlansStoredOnce';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';

@@ -2,9 +2,9 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { HASHES_AT_ONCE } from '@/common/passwords';
-import { loadConfig } from '@/config/env';
-import { AccountsService } from '@/modules/accounts/accounts.service';
+import { HASHES_AT_ONCE } from '@/platform/kernel/passwords';
+import { loadConfig } from '@/platform/config/env';
+import { AccountsService } from '@/modules/accounts/domain/accounts.service';
 import { createTestContext, freePort, resetState } from './support/app';
 import { csrfOf } from './support/web-sign-in';
 

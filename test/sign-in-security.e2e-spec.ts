@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ConfigError, loadConfig } from '@/config/env';
+import { ConfigError, loadConfig } from '@/platform/config/env';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 

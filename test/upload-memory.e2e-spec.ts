@@ -1,7 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '@/config/env';
+import { loadConfig } from '@/platform/config/env';
 import { freePort, resetState } from './support/app';
 import { big835, ISA } from './x12/big-reports';
 

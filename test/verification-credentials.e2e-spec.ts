@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { CREDENTIAL_READS_PER_HOUR } from '@/modules/verification/credentials-throttle';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
+import { CREDENTIAL_READS_PER_HOUR } from '@/modules/verification/domain/credentials-throttle';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { EligibilityScheduler } from '@/modules/eligibility/eligibility.scheduler';
-import { VerificationMaintenance } from '@/modules/verification/verification.maintenance';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
+import { EligibilityScheduler } from '@/modules/eligibility/jobs/eligibility.scheduler';
+import { VerificationMaintenance } from '@/modules/verification/jobs/verification.maintenance';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

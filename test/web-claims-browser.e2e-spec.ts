@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import {
   CLAIMS_MAILING_ADDRESSES,
   mailingLines,
-} from '@/modules/insurers/claims-mailing-addresses';
+} from '@/modules/insurers/domain/claims-mailing-addresses';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';

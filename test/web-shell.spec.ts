@@ -16,10 +16,14 @@ const SHELL_MAY_IMPORT = new Set([
   'iframe-session',
   'mail',
   'redis',
-  'common',
   'config',
-  'database',
+  'db',
+  'http',
+  'jobs',
+  'kernel',
   'lib',
+  'x12',
+  'benefits',
 ]);
 
 const MODULES = join(__dirname, '..', 'src', 'modules');
@@ -34,7 +38,7 @@ describe('the web shell', () => {
 
   it('is imported by every module with pages, and by no module without', () => {
     const withPages = readdirSync(MODULES)
-      .filter((name) => existsSync(join(MODULES, name, 'pages')))
+      .filter((name) => name !== 'web' && existsSync(join(MODULES, name, 'pages')))
       .sort();
     const importers = [...moduleGraph().values()]
       .filter((e) => e.to === 'web' && e.from !== '(root)' && e.real.size > 0)
@@ -54,7 +58,7 @@ describe('the web shell', () => {
 
   it("finds the shell's views first, then every module's, each template name once", () => {
     const dirs = pageDirs('views');
-    expect(dirs[0]).toBe(join(MODULES, 'web', 'views'));
+    expect(dirs[0]).toBe(join(MODULES, 'web', 'pages', 'views'));
     expect(dirs.slice(1)).toEqual(
       [
         'claims',
@@ -71,7 +75,7 @@ describe('the web shell', () => {
     expect(names).toContain('eligibility.njk');
     expect(new Set(names).size).toBe(names.length);
     expect(pageDirs('static')).toEqual([
-      join(MODULES, 'web', 'static'),
+      join(MODULES, 'web', 'pages', 'static'),
       join(MODULES, 'estimates', 'pages', 'static'),
     ]);
   });
@@ -83,17 +87,17 @@ describe('the web shell', () => {
         mkdirSync(join(modules, dir), { recursive: true });
         writeFileSync(join(modules, dir, name), '');
       };
-      put('web/views', 'list.njk');
+      put('web/pages/views', 'list.njk');
       put('alpha/pages/views', 'item.njk');
       put('beta/lib', 'list.njk');
       // beta has no pages/views: it is not searched.
       expect(pageDirs('views', modules)).toEqual([
-        join(modules, 'web', 'views'),
+        join(modules, 'web', 'pages', 'views'),
         join(modules, 'alpha', 'pages', 'views'),
       ]);
       put('beta/pages/views', 'list.njk');
       expect(() => pageDirs('views', modules)).toThrow(
-        `views name list.njk is in both ${join(modules, 'web', 'views')} and ${join(modules, 'beta', 'pages', 'views')}.`,
+        `views name list.njk is in both ${join(modules, 'web', 'pages', 'views')} and ${join(modules, 'beta', 'pages', 'views')}.`,
       );
     } finally {
       rmSync(modules, { recursive: true, force: true });

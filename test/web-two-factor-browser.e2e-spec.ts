@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
-import { hashPassword } from '@/common/passwords';
-import { TOTP_ISSUER } from '@/modules/accounts/two-factor.service';
-import { qrDataUrl } from '@/modules/web/web-two-factor.controller';
+import { hashPassword } from '@/platform/kernel/passwords';
+import { TOTP_ISSUER } from '@/modules/accounts/domain/two-factor.service';
+import { qrDataUrl } from '@/modules/web/pages/web-two-factor.controller';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';

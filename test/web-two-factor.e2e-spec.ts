@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { hashPassword } from '@/common/passwords';
+import { hashPassword } from '@/platform/kernel/passwords';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { TestAuthenticator } from './support/totp';

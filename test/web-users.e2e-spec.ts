@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ADMIN_ONLY_MESSAGE } from '@/modules/web/web-roles';
-import { FORGOT_ANSWER } from '@/modules/web/web-password.controller';
+import { FORGOT_ANSWER } from '@/modules/web/pages/web-password.controller';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AccountsService } from '@/modules/accounts/accounts.service';
+import { AccountsService } from '@/modules/accounts/domain/accounts.service';
 import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';

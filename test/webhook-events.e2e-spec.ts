@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { Database } from '@/database/database';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { Database } from '@/platform/db/database';
+import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

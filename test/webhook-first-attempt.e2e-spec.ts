@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
-import { DeliveryQueue } from '@/modules/webhooks/delivery.queue';
+import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
+import { DeliveryQueue } from '@/modules/webhooks/jobs/delivery.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';

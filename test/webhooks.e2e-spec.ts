@@ -2,13 +2,13 @@ import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { DELIVERY_QUEUE } from '@/modules/webhooks/delivery.queue';
+import { DELIVERY_QUEUE } from '@/modules/webhooks/jobs/delivery.queue';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { waitForIdleQueue } from './support/queues';
 import { TestReceiver } from './support/receiver';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 
 const hmacHex = (secret: string, raw: Buffer) =>
   createHmac('sha256', secret).update(raw).digest('hex');

@@ -6,7 +6,7 @@ import { createAccount, TestAccount } from './support/factories';
 import { FakeClearinghouse, ReceivedCall } from './support/fake-clearinghouse';
 import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
-import { ERROR_DETAILS } from '@/modules/eligibility/error-details';
+import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 
 const DAVIS = 'insurer:vision:davis_vision';
 const API_KEY = 'ch-key-4b1d';

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@/common/errors';
+import { ValidationFailed } from '@/platform/kernel/errors';
 
 export function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -1,5 +1,5 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { UnmatchedRemittances } from '@/modules/claims/reports/unmatched-remittances.service';
+import { UnmatchedRemittances } from '@/modules/claims/reports/domain/unmatched-remittances.service';
 import { fail, print } from './output';
 
 @Command({

@@ -1,7 +1,7 @@
 import { Command, CommandRunner } from 'nest-commander';
 import { CliOptions } from './options';
-import { USER_ROLES, type UserRole } from '@/modules/accounts/user-roles';
-import { UsersService } from '@/modules/accounts/users.service';
+import { USER_ROLES, type UserRole } from '@/modules/accounts/domain/user-roles';
+import { UsersService } from '@/modules/accounts/domain/users.service';
 import { describeError, fail, print } from './output';
 
 /**

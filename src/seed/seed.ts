@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { AccountsService } from '@/modules/accounts/domain/accounts.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 
 export const DEMO_EMAIL = 'demo@vision.localhost';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openSecret } from '@/common/secret-box';
+import { openSecret } from '@/platform/kernel/secret-box';
 import { MAIL_LINK, MailModule, MailService } from '@/modules/mail';
 import { bootModule, ModuleContext } from '../support/module';
 import { bullQueue } from '../support/queues';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Database } from '@/database/database';
+import { Database } from '@/platform/db/database';
 import {
   type WebhookActor,
   WebhookOutbox,

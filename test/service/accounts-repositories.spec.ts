@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database } from '@/database/database';
-import { AccountsRepository } from '@/modules/accounts/accounts.repository';
-import { LocationsRepository } from '@/modules/accounts/locations.repository';
-import { RecoveryCodesRepository } from '@/modules/accounts/recovery-codes.repository';
-import { UserTokensRepository } from '@/modules/accounts/user-tokens.repository';
-import { UsersRepository } from '@/modules/accounts/users.repository';
-import { ApiKeysRepository } from '@/modules/auth/api-keys.repository';
-import { IframeSessionsRepository } from '@/modules/iframe-session/iframe-sessions.repository';
+import { Database } from '@/platform/db/database';
+import { AccountsRepository } from '@/modules/accounts/store/accounts.repository';
+import { LocationsRepository } from '@/modules/accounts/store/locations.repository';
+import { RecoveryCodesRepository } from '@/modules/accounts/store/recovery-codes.repository';
+import { UserTokensRepository } from '@/modules/accounts/store/user-tokens.repository';
+import { UsersRepository } from '@/modules/accounts/store/users.repository';
+import { ApiKeysRepository } from '@/modules/auth/store/api-keys.repository';
+import { IframeSessionsRepository } from '@/modules/iframe-session/store/iframe-sessions.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { recordSql, SqlRecording } from '../support/sql-recorder';
 

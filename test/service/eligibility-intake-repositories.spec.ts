@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database } from '@/database/database';
-import { BatchesRepository } from '@/modules/eligibility/batches.repository';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
+import { Database } from '@/platform/db/database';
+import { BatchesRepository } from '@/modules/eligibility/store/batches.repository';
+import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
 import {
   EligibilityRequestsRepository,
   type IntakeRow,
-} from '@/modules/eligibility/eligibility-requests.repository';
+} from '@/modules/eligibility/store/eligibility-requests.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { recordSql, SqlRecording } from '../support/sql-recorder';

@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database } from '@/database/database';
-import { AssistedSearchesRepository } from '@/modules/eligibility/assisted-searches.repository';
-import { SearchTasks } from '@/modules/verification/search-tasks';
-import { SearchTasksRepository } from '@/modules/verification/search-tasks.repository';
-import { BatchIntake } from '@/modules/eligibility/batch-intake';
-import { BatchProgressRepository } from '@/modules/eligibility/batch-progress.repository';
-import type { FoundPerson } from '@/modules/eligibility/eligibility-result.entity';
-import { SearchQueue } from '@/modules/eligibility/search.queue';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
-import { InsurerExchangesRepository } from '@/modules/eligibility/insurer-exchanges.repository';
-import { type Finishing, SearchRunsRepository } from '@/modules/eligibility/search-runs.repository';
-import { WebhookOutbox } from '@/modules/webhooks/webhook-outbox';
+import { Database } from '@/platform/db/database';
+import { AssistedSearchesRepository } from '@/modules/eligibility/store/assisted-searches.repository';
+import { SearchTasks } from '@/modules/verification/domain/search-tasks';
+import { SearchTasksRepository } from '@/modules/verification/store/search-tasks.repository';
+import { BatchIntake } from '@/modules/eligibility/domain/batch-intake';
+import { BatchProgressRepository } from '@/modules/eligibility/store/batch-progress.repository';
+import type { FoundPerson } from '@/modules/eligibility/store/eligibility-result.entity';
+import { SearchQueue } from '@/modules/eligibility/jobs/search.queue';
+import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
+import { InsurerExchangesRepository } from '@/modules/eligibility/store/insurer-exchanges.repository';
+import {
+  type Finishing,
+  SearchRunsRepository,
+} from '@/modules/eligibility/store/search-runs.repository';
+import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';

@@ -1,4 +1,4 @@
-import { batchShare, InsurerSlots, SearchOrigin } from '@/modules/eligibility/insurer-slots';
+import { batchShare, InsurerSlots, SearchOrigin } from '@/modules/eligibility/domain/insurer-slots';
 import { createTestContext, TestContext } from '../support/app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { isUniqueViolation } from '@/common/codes';
-import { EligibilityRequestsRepository } from '@/modules/eligibility/eligibility-requests.repository';
-import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/intake-writer';
+import { isUniqueViolation } from '@/platform/kernel/codes';
+import { EligibilityRequestsRepository } from '@/modules/eligibility/store/eligibility-requests.repository';
+import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/domain/intake-writer';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 

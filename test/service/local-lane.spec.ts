@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/search.queue';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
+import { SearchQueue, SEARCH_QUEUE } from '@/modules/eligibility/jobs/search.queue';
+import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database } from '@/database/database';
-import { PatientsRepository } from '@/modules/patients/patients.repository';
+import { Database } from '@/platform/db/database';
+import { PatientsRepository } from '@/modules/patients/store/patients.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { createPractice } from '../support/factories';
 import { recordSql, SqlRecording } from '../support/sql-recorder';

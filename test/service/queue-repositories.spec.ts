@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ProcessRegistry } from '@/common/queue/process-registry';
-import { ServiceProcessesRepository } from '@/common/queue/service-processes.repository';
+import { ProcessRegistry } from '@/platform/jobs/process-registry';
+import { ServiceProcessesRepository } from '@/platform/jobs/service-processes.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { recordSql, SqlRecording } from '../support/sql-recorder';
 

@@ -1,16 +1,19 @@
 import { DataSource } from 'typeorm';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
-import { SearchQueue } from '@/modules/eligibility/search.queue';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
-import { InsurerSlots } from '@/modules/eligibility/insurer-slots';
-import { SearchFinisher } from '@/modules/eligibility/search-finisher';
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
-import { InsurerRegistry } from '@/modules/insurers/insurer-registry.service';
-import { InsurerSettingsService } from '@/modules/insurers/insurer-settings.service';
-import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/search-outcome';
-import { SearchRunner } from '@/modules/eligibility/search-runner';
+import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
+import { SearchQueue } from '@/modules/eligibility/jobs/search.queue';
+import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
+import { InsurerSlots } from '@/modules/eligibility/domain/insurer-slots';
+import { SearchFinisher } from '@/modules/eligibility/domain/search-finisher';
+import type { InsurerPlanResult } from '@/modules/insurers/domain/insurer-connector';
+import { InsurerRegistry } from '@/modules/insurers/domain/insurer-registry.service';
+import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
+import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/domain/search-outcome';
+import { SearchRunner } from '@/modules/eligibility/domain/search-runner';
 
-import { LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL } from '@/modules/eligibility/search-lease';
+import {
+  LEASED_REQUEST_COLUMNS,
+  SEARCH_SETUP_SQL,
+} from '@/modules/eligibility/domain/search-lease';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';

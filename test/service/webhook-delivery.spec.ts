@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
-import { EligibilityQueryService } from '@/modules/eligibility/eligibility-query.service';
-import { SearchFinisher } from '@/modules/eligibility/search-finisher';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
-import { WebhooksProcessor } from '@/modules/webhooks/webhooks.processor';
-import { DeliveryQueue } from '@/modules/webhooks/delivery.queue';
-import { type WebhookActor, WebhooksService } from '@/modules/webhooks/webhooks.service';
+import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
+import { SearchFinisher } from '@/modules/eligibility/domain/search-finisher';
+import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
+import { WebhooksProcessor } from '@/modules/webhooks/jobs/webhooks.processor';
+import { DeliveryQueue } from '@/modules/webhooks/jobs/delivery.queue';
+import { type WebhookActor, WebhooksService } from '@/modules/webhooks/domain/webhooks.service';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';

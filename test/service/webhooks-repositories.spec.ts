@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database } from '@/database/database';
-import { EligibilityService } from '@/modules/eligibility/eligibility.service';
-import { WebhookDeliveriesRepository } from '@/modules/webhooks/webhook-deliveries.repository';
-import type { SendResult } from '@/modules/webhooks/webhook-sender';
-import type { WebhookTopic } from '@/modules/webhooks/webhook.entity';
-import { WebhooksRepository } from '@/modules/webhooks/webhooks.repository';
+import { Database } from '@/platform/db/database';
+import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
+import { WebhookDeliveriesRepository } from '@/modules/webhooks/store/webhook-deliveries.repository';
+import type { SendResult } from '@/modules/webhooks/domain/webhook-sender';
+import type { WebhookTopic } from '@/modules/webhooks/store/webhook.entity';
+import { WebhooksRepository } from '@/modules/webhooks/store/webhooks.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { patient } from '../support/eligibility';
 import { createAccountId } from '../support/factories';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import request from 'supertest';
-import { listRoutes, type RouteDeclaration } from '@/modules/audit/route-declarations';
+import { listRoutes, type RouteDeclaration } from '@/modules/audit/domain/route-declarations';
 import { patient, startSearch, waitForResult } from './eligibility';
 import type { TestAccount } from './factories';
 

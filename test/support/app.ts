@@ -3,9 +3,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModule } from '@nestjs/testing';
 import { AppModule } from '@/app.module';
 import { configureApp, createHttpAdapter } from '@/app.setup';
-import { APP_CONFIG } from '@/config/config.module';
-import { AppConfig, loadConfig } from '@/config/env';
-import { migrateDatabase } from '@/database/data-source';
+import { APP_CONFIG } from '@/platform/config/config.module';
+import { AppConfig, loadConfig } from '@/platform/config/env';
+import { migrateDatabase } from '@/platform/db/data-source';
 import { checkAnswersAgainstOpenApi } from './openapi-responses';
 import { resetState } from './state';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
-import { AccountsService } from '@/modules/accounts/accounts.service';
-import { ApiKeysService } from '@/modules/auth/api-keys.service';
+import { AccountsService } from '@/modules/accounts/domain/accounts.service';
+import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 
 export interface TestAccount {
   accountId: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readInterchange } from '@/modules/x12/x12.envelope';
-import { writeInterchange } from '@/modules/x12/x12.writer';
+import { readInterchange } from '@/lib/x12/x12.envelope';
+import { writeInterchange } from '@/lib/x12/x12.writer';
 import { Claim837, read837 } from '../x12/x837.reader';
 
 /** What the fake answers to one 837P submission. */

@@ -1,5 +1,5 @@
 import { Injectable, type Type } from '@nestjs/common';
-import { DemoVisionConnector } from '@/modules/insurers/demo/demo-vision.connector';
+import { DemoVisionConnector } from '@/modules/insurers/domain/demo/demo-vision.connector';
 import {
   ConnectorContext,
   DetailsOutcome,
@@ -9,8 +9,8 @@ import {
   OutcomeWithoutPlans,
   PlanDetailsQuery,
   SearchOutcome,
-} from '@/modules/insurers/insurer-connector';
-import { InsurerConnectorFor } from '@/modules/insurers/insurer-registry.service';
+} from '@/modules/insurers/domain/insurer-connector';
+import { InsurerConnectorFor } from '@/modules/insurers/domain/insurer-registry.service';
 
 /**
  * What a scripted insurer does on one call: answer with the sandbox's plan, refuse for now

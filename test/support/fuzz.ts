@@ -272,7 +272,7 @@ export interface Confusion {
   shape: ConfusionShape;
 }
 
-/** The body limits of src/common/http-pipeline.ts: values are generated on both sides of them. */
+/** The body limits of src/platform/http/http-pipeline.ts: values are generated on both sides of them. */
 export const BODY_MAX_DEPTH = 64;
 export const BODY_MAX_VALUES = 5_000;
 export const BODY_MAX_BYTES = 1024 * 1024;

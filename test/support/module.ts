@@ -6,11 +6,11 @@ import { ModulesContainer } from '@nestjs/core';
 import { Test, TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { QueueModule } from '@/common/queue/queue.module';
-import { APP_CONFIG, AppConfigModule } from '@/config/config.module';
-import { AppConfig, loadConfig } from '@/config/env';
-import { buildDataSourceOptions } from '@/database/data-source';
-import { DatabaseModule } from '@/database/database.module';
+import { QueueModule } from '@/platform/jobs/queue.module';
+import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
+import { AppConfig, loadConfig } from '@/platform/config/env';
+import { buildDataSourceOptions } from '@/platform/db/data-source';
+import { DatabaseModule } from '@/platform/db/database.module';
 import { RedisModule } from '@/modules/redis';
 import { resetState } from './state';
 

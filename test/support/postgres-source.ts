@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { loadConfig } from '@/config/env';
-import { buildDataSourceOptions } from '@/database/data-source';
+import { loadConfig } from '@/platform/config/env';
+import { buildDataSourceOptions } from '@/platform/db/data-source';
 
 /**
  * A data source on the server's `postgres` database, with the migration role, no entities and

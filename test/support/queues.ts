@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
-import { QueueWorkers } from '@/common/queue/queue-workers';
+import { QueueWorkers } from '@/platform/jobs/queue-workers';
 
 /** The Bull queue `name` of an app (to look at its jobs). */
 export function bullQueue(app: INestApplicationContext, name: string): Queue {

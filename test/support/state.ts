@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import type { AppConfig } from '@/config/env';
-import { migrateDatabase } from '@/database/data-source';
+import type { AppConfig } from '@/platform/config/env';
+import { migrateDatabase } from '@/platform/db/data-source';
 
 /**
  * Creates the worker's database when missing, migrates it, and empties every table and queue

@@ -4,8 +4,8 @@ import { simpleParser } from 'mailparser';
 import type Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import type { UserRole } from '@/modules/accounts/user-roles';
-import { UsersService } from '@/modules/accounts/users.service';
+import type { UserRole } from '@/modules/accounts/domain/user-roles';
+import { UsersService } from '@/modules/accounts/domain/users.service';
 import { REDIS } from '@/modules/redis/redis.module';
 
 export type Agent = ReturnType<typeof request.agent>;

@@ -1,7 +1,7 @@
-import type { InsurerPlanResult } from '@/modules/insurers/insurer-connector';
-import { type Answer271, map271 } from '@/modules/insurers/clearinghouse/x271-result.mapper';
-import { read271 } from '@/modules/x12/x271.reader';
-import type { Plan } from '@/modules/benefits/benefit.types';
+import type { InsurerPlanResult } from '@/modules/insurers/domain/insurer-connector';
+import { type Answer271, map271 } from '@/modules/insurers/domain/clearinghouse/x271-result.mapper';
+import { read271 } from '@/lib/x12/x271.reader';
+import type { Plan } from '@/lib/benefits/benefit.types';
 import { jane271 } from './fixtures';
 
 /** The mapper's options in the 271 specs: asked on 2026-03-15 about someone born 1980-01-15. */

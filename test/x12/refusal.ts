@@ -1,4 +1,4 @@
-import { X12ParseError } from '@/modules/x12/x12.errors';
+import { X12ParseError } from '@/lib/x12/x12.errors';
 
 /** The X12ParseError message `read` throws for `text`; a reader that accepts it fails the test. */
 export function x12Refusal(read: (text: string) => unknown, text: string): string {

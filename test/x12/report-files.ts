@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readClaimReport } from '@/modules/x12/claim-report.reader';
+import { readClaimReport } from '@/lib/x12/claim-report.reader';
 import { x12Refusal } from './refusal';
 
 /** The files of test/x12/reports, each validated by pyx12 (claim-report.pyx12.spec.ts). */

@@ -2,11 +2,11 @@
  * A test-side reader (the fake clearinghouses and the writer specs read what the service sends);
  * the service itself never reads a 270 or an 837P.
  */
-import { readDmg, readDtp, readNm1, readRef, readTrn } from '@/modules/x12/x12.elements';
-import type { DatePeriod, Demographics, Nm1, Reference, Trace } from '@/modules/x12/x12.elements';
-import { readInterchange } from '@/modules/x12/x12.envelope';
-import type { IsaHeader, FunctionalGroup } from '@/modules/x12/x12.envelope';
-import { HierarchyLevel, HL_PARENTS, walkHierarchy } from '@/modules/x12/x12.hierarchy';
+import { readDmg, readDtp, readNm1, readRef, readTrn } from '@/lib/x12/x12.elements';
+import type { DatePeriod, Demographics, Nm1, Reference, Trace } from '@/lib/x12/x12.elements';
+import { readInterchange } from '@/lib/x12/x12.envelope';
+import type { IsaHeader, FunctionalGroup } from '@/lib/x12/x12.envelope';
+import { HierarchyLevel, HL_PARENTS, walkHierarchy } from '@/lib/x12/x12.hierarchy';
 
 /** A 270 as read back: what a clearinghouse (or a test's fake one) sees of an inquiry. */
 export interface Inquiry270 {

@@ -2,12 +2,12 @@
  * A test-side reader (the fake clearinghouses and the writer specs read what the service sends);
  * the service itself never reads a 270 or an 837P.
  */
-import { readDmg, readDtp, readNm1, readRef } from '@/modules/x12/x12.elements';
-import type { DatePeriod, Demographics, Nm1, Reference } from '@/modules/x12/x12.elements';
-import { readInterchange } from '@/modules/x12/x12.envelope';
-import type { FunctionalGroup, IsaHeader } from '@/modules/x12/x12.envelope';
-import { HierarchyLevel, walkHierarchy } from '@/modules/x12/x12.hierarchy';
-import type { Segment } from '@/modules/x12/x12.segment';
+import { readDmg, readDtp, readNm1, readRef } from '@/lib/x12/x12.elements';
+import type { DatePeriod, Demographics, Nm1, Reference } from '@/lib/x12/x12.elements';
+import { readInterchange } from '@/lib/x12/x12.envelope';
+import type { FunctionalGroup, IsaHeader } from '@/lib/x12/x12.envelope';
+import { HierarchyLevel, walkHierarchy } from '@/lib/x12/x12.hierarchy';
+import type { Segment } from '@/lib/x12/x12.segment';
 
 /** 837P levels: billing provider (20), subscriber (22), patient (23). */
 const PARENTS_837 = { '20': null, '22': '20', '23': '22' } as const;

@@ -3,7 +3,7 @@
  * '@/modules/accounts' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { AccountsModule } from './accounts.module';
-export { AccountsService } from './accounts.service';
+export { AccountsService } from './domain/accounts.service';
 export {
   CreateLocationDto,
   LocationRef,
@@ -11,15 +11,14 @@ export {
   RenderingProviderDto,
   RenderingProviderIdentityResponse,
   UpdateLocationDto,
-} from './dto/location.dto';
-export { ORGANISATION_NPI_MESSAGE } from './location-fields';
-export { LocationSql } from './location-sql';
-export type { Location } from './location.entity';
-export { NpiRegistry } from './npi-registry';
-export { isValidNpi } from './npi';
-export { TwoFactorService } from './two-factor.service';
-export { USER_ROLES } from './user-roles';
-export type { UserRole } from './user-roles';
-export type { User } from './user.entity';
-export { MIN_PASSWORD_LENGTH, UsersService, WrongCurrentPassword } from './users.service';
-export type { UserSummary } from './users.service';
+} from './api/dto/location.dto';
+export { ORGANISATION_NPI_MESSAGE } from './domain/location-fields';
+export { LocationSql } from './store/location-sql';
+export type { Location } from './store/location.entity';
+export { NpiRegistry } from './domain/npi-registry';
+export { TwoFactorService } from './domain/two-factor.service';
+export { USER_ROLES } from './domain/user-roles';
+export type { UserRole } from './domain/user-roles';
+export type { User } from './store/user.entity';
+export { MIN_PASSWORD_LENGTH, UsersService, WrongCurrentPassword } from './domain/users.service';
+export type { UserSummary } from './domain/users.service';

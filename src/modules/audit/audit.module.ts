@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditEvent } from './audit-event.entity';
-import { AuditEventsRepository } from './audit-events.repository';
-import { AuditController } from './audit.controller';
-import { AuditGuard } from './audit.guard';
-import { AuditService } from './audit.service';
-import { PhiRetention } from './retention/phi-retention';
-import { RetentionPurgers } from './retention/retention-purgers.port';
-import { RouteDeclarationCheck } from './route-declarations';
+import { AuditEvent } from './store/audit-event.entity';
+import { AuditEventsRepository } from './store/audit-events.repository';
+import { AuditController } from './api/audit.controller';
+import { AuditGuard } from './api/audit.guard';
+import { AuditService } from './domain/audit.service';
+import { PhiRetention } from './domain/retention/phi-retention';
+import { RetentionPurgers } from './domain/retention/retention-purgers.port';
+import { RouteDeclarationCheck } from './domain/route-declarations';
 
 /**
  * Patient data protection (SECURITY.md): the audit trail (its guard, registered globally

@@ -2,20 +2,20 @@
  * The door of the audit module: what other modules use of it. Another module imports from
  * '@/modules/audit' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { AuditGuard, statementAuditEvent } from './audit.guard';
-export type { StatementAuditEvent } from './audit.guard';
+export { AuditGuard, statementAuditEvent } from './api/audit.guard';
+export type { StatementAuditEvent } from './api/audit.guard';
 export { AuditModule } from './audit.module';
-export { AuditService, RecordedReads } from './audit.service';
-export type { RecordedReadsSource } from './audit.service';
-export { Audited, NotPatientData } from './audited';
-export { AuditEventResponse, ListAuditEventsQuery } from './dto/audit-event.dto';
-export { RetentionPurgers } from './retention/retention-purgers.port';
-export type { RetentionPurger } from './retention/retention-purgers.port';
+export { AuditService, RecordedReads } from './domain/audit.service';
+export type { RecordedReadsSource } from './domain/audit.service';
+export { Audited, NotPatientData } from './domain/audited';
+export { AuditEventResponse, ListAuditEventsQuery } from './api/dto/audit-event.dto';
+export { RetentionPurgers } from './domain/retention/retention-purgers.port';
+export type { RetentionPurger } from './domain/retention/retention-purgers.port';
 export {
   TRAIL_RESOURCE_TYPES,
   auditContextOf,
   operatorContext,
   securityEvent,
   userContext,
-} from './security-events';
-export type { AuditContext, SecurityAction, SecurityResourceType } from './security-events';
+} from './domain/security-events';
+export type { AuditContext, SecurityAction, SecurityResourceType } from './domain/security-events';

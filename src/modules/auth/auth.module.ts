@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
-import { ApiKey } from './api-key.entity';
-import { ApiKeyGuard } from './api-key.guard';
-import { ApiKeyCache } from './api-key-cache';
-import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeysService } from './api-keys.service';
-import { ScopeGuard } from './scope.guard';
+import { ApiKey } from './store/api-key.entity';
+import { ApiKeyGuard } from './api/api-key.guard';
+import { ApiKeyCache } from './domain/api-key-cache';
+import { ApiKeysRepository } from './store/api-keys.repository';
+import { ApiKeysService } from './domain/api-keys.service';
+import { ScopeGuard } from './api/scope.guard';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],

@@ -2,12 +2,12 @@
  * The door of the auth module: what other modules use of it. Another module imports from
  * '@/modules/auth' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { ApiKeyGuard } from './api-key.guard';
-export { ApiKeysService } from './api-keys.service';
-export { ApiThrottlerGuard } from './api-throttler.guard';
+export { ApiKeyGuard } from './api/api-key.guard';
+export { ApiKeysService } from './domain/api-keys.service';
+export { ApiThrottlerGuard } from './api/api-throttler.guard';
 export { AuthModule } from './auth.module';
 export { RateLimitModule } from './rate-limit.module';
-export { ScopeGuard } from './scope.guard';
+export { ScopeGuard } from './api/scope.guard';
 export {
   ALL_SCOPES,
   CREDENTIALS_SCOPE,
@@ -20,5 +20,5 @@ export {
   parseScopeList,
   scopeAction,
   scopeRefusal,
-} from './scopes';
-export type { ApiScope } from './scopes';
+} from './domain/scopes';
+export type { ApiScope } from './domain/scopes';

@@ -6,30 +6,33 @@ import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/ins
 import { MailModule } from '@/modules/mail';
 import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
-import { BillingProviders } from './claim-billing-provider';
-import { ClaimServiceLine } from './claim-service-line.entity';
-import { ClaimStatusChecker } from './claim-status-checker';
-import { ClaimSubmitter } from './claim-submitter';
-import { ClaimTransitions } from './claim-transitions';
-import { Claim } from './claim.entity';
+import { BillingProviders } from './domain/claim-billing-provider';
+import { ClaimServiceLine } from './store/claim-service-line.entity';
+import { ClaimStatusChecker } from './domain/claim-status-checker';
+import { ClaimSubmitter } from './domain/claim-submitter';
+import { ClaimTransitions } from './domain/claim-transitions';
+import { Claim } from './store/claim.entity';
 import { WebClaimsController } from './pages/web-claims.controller';
 import { WebRemittancesController } from './pages/web-remittances.controller';
-import { ClaimsController } from './claims.controller';
-import { ClaimsProcessor } from './claims.processor';
-import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
-import { ClaimsRepository } from './claims.repository';
-import { ClaimsService } from './claims.service';
-import { ClaimReport } from './reports/claim-report.entity';
-import { ClaimReportApplier } from './reports/claim-report-apply';
-import { ClaimReportPoller } from './reports/claim-report-poller';
-import { ClaimReportsRepository } from './reports/claim-reports.repository';
-import { ClaimReportsController, RemittancesController } from './reports/claim-reports.controller';
-import { ClaimReportsService } from './reports/claim-reports.service';
-import { PolledRemittanceApplier } from './reports/polled-remittance-apply';
-import { PolledReports } from './reports/polled-reports';
-import { PolledReportsRepository } from './reports/polled-reports.repository';
-import { Remittance } from './reports/remittance.entity';
-import { RemittancesRepository } from './reports/remittances.repository';
+import { ClaimsController } from './api/claims.controller';
+import { ClaimsProcessor } from './jobs/claims.processor';
+import { CLAIMS_QUEUE, ClaimsQueue } from './jobs/claims.queue';
+import { ClaimsRepository } from './store/claims.repository';
+import { ClaimsService } from './domain/claims.service';
+import { ClaimReport } from './reports/store/claim-report.entity';
+import { ClaimReportApplier } from './reports/domain/claim-report-apply';
+import { ClaimReportPoller } from './reports/jobs/claim-report-poller';
+import { ClaimReportsRepository } from './reports/store/claim-reports.repository';
+import {
+  ClaimReportsController,
+  RemittancesController,
+} from './reports/api/claim-reports.controller';
+import { ClaimReportsService } from './reports/domain/claim-reports.service';
+import { PolledRemittanceApplier } from './reports/domain/polled-remittance-apply';
+import { PolledReports } from './reports/domain/polled-reports';
+import { PolledReportsRepository } from './reports/store/polled-reports.repository';
+import { Remittance } from './reports/store/remittance.entity';
+import { RemittancesRepository } from './reports/store/remittances.repository';
 
 @Module({
   imports: [

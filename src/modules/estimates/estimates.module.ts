@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
-import { EstimatesController } from './estimates.controller';
-import { EstimatesService } from './estimates.service';
+import { EstimatesController } from './api/estimates.controller';
+import { EstimatesService } from './domain/estimates.service';
 import { WebEstimatesController } from './pages/estimates.controller';
 
 @Module({

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { HealthController } from './health.controller';
-import { HttpDrain } from './http-drain';
+import { HealthController } from './api/health.controller';
+import { HttpDrain } from './domain/http-drain';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],

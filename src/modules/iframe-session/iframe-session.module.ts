@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts';
 import { AuditModule } from '@/modules/audit';
-import { IframeSessionController } from './iframe-session.controller';
-import { IframeSessionService } from './iframe-session.service';
-import { IframeSessionsRepository } from './iframe-sessions.repository';
+import { IframeSessionController } from './api/iframe-session.controller';
+import { IframeSessionService } from './domain/iframe-session.service';
+import { IframeSessionsRepository } from './store/iframe-sessions.repository';
 
 @Module({
   imports: [AccountsModule, AuditModule],

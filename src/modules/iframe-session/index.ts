@@ -3,5 +3,5 @@
  * '@/modules/iframe-session' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { IframeSessionModule } from './iframe-session.module';
-export { IframeSessionService } from './iframe-session.service';
-export type { EntryPoint } from './iframe-session.service';
+export { IframeSessionService } from './domain/iframe-session.service';
+export type { EntryPoint } from './domain/iframe-session.service';

@@ -2,13 +2,18 @@
  * The door of the insurers module: what other modules use of it. Another module imports from
  * '@/modules/insurers' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-addresses';
-export { describeAaa } from './clearinghouse/aaa-codes';
-export { ClaimsClearinghouseClient } from './clearinghouse/claims-clearinghouse.client';
-export { claimsClearinghouseClientProvider } from './clearinghouse/claims-clearinghouse.provider';
-export { CallFailure } from './clearinghouse/clearinghouse-http';
-export { KNOWN_INSURERS, KNOWN_INSURER_CODES, insurerName, isKnownInsurer } from './insurer-codes';
-export type { InsurerCode } from './insurer-codes';
+export { CLAIMS_MAILING_ADDRESSES, mailingLines } from './domain/claims-mailing-addresses';
+export { describeAaa } from './domain/clearinghouse/aaa-codes';
+export { ClaimsClearinghouseClient } from './domain/clearinghouse/claims-clearinghouse.client';
+export { claimsClearinghouseClientProvider } from './domain/clearinghouse/claims-clearinghouse.provider';
+export { CallFailure } from './domain/clearinghouse/clearinghouse-http';
+export {
+  KNOWN_INSURERS,
+  KNOWN_INSURER_CODES,
+  insurerName,
+  isKnownInsurer,
+} from './domain/insurer-codes';
+export type { InsurerCode } from './domain/insurer-codes';
 export {
   ConnectorContext,
   InsurerConnector,
@@ -17,7 +22,7 @@ export {
   InsurerUnavailableError,
   OutcomeWithoutPlans,
   WireExchange,
-} from './insurer-connector';
+} from './domain/insurer-connector';
 export type {
   Address,
   MemberQuery,
@@ -25,10 +30,10 @@ export type {
   PlanStatus,
   ProviderIdentity,
   StoredInsurerPerson,
-} from './insurer-connector';
-export { SHIPPED_INSURERS } from './insurer-directory.table';
-export { InsurerRegistry } from './insurer-registry.service';
-export { InsurerSettingsSql } from './insurer-settings-sql';
-export { InsurerSettingsService } from './insurer-settings.service';
-export type { InsurerSetting, InsurerSettingRow } from './insurer-settings.service';
+} from './domain/insurer-connector';
+export { SHIPPED_INSURERS } from './domain/insurer-directory.table';
+export { InsurerRegistry } from './domain/insurer-registry.service';
+export { InsurerSettingsSql } from './store/insurer-settings-sql';
+export { InsurerSettingsService } from './domain/insurer-settings.service';
+export type { InsurerSetting, InsurerSettingRow } from './domain/insurer-settings.service';
 export { InsurersModule } from './insurers.module';

@@ -2,14 +2,14 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from '@/modules/audit';
 import { WebModule } from '@/modules/web';
-import { clearinghouseClientProvider } from './clearinghouse/clearinghouse.provider';
-import { X12EligibilityConnector } from './clearinghouse/x12-eligibility.connector';
-import { DemoVisionConnector } from './demo/demo-vision.connector';
-import { InsurerDirectory } from './insurer-directory.service';
-import { InsurersController } from './insurers.controller';
-import { InsurerRegistry } from './insurer-registry.service';
-import { InsurerSettingsRepository } from './insurer-settings.repository';
-import { InsurerSettingsService } from './insurer-settings.service';
+import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.provider';
+import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.connector';
+import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
+import { InsurerDirectory } from './domain/insurer-directory.service';
+import { InsurersController } from './api/insurers.controller';
+import { InsurerRegistry } from './domain/insurer-registry.service';
+import { InsurerSettingsRepository } from './store/insurer-settings.repository';
+import { InsurerSettingsService } from './domain/insurer-settings.service';
 import { WebInsurersController } from './pages/web-insurers.controller';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */

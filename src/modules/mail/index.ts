@@ -3,4 +3,4 @@
  * '@/modules/mail' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { MailModule } from './mail.module';
-export { MAIL_LINK, MailService } from './mail.service';
+export { MAIL_LINK, MailService } from './domain/mail.service';

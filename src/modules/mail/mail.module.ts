@@ -2,13 +2,13 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
-import { MailMessage } from './mail-message.entity';
-import { MailMessagesRepository } from './mail-messages.repository';
-import { MAIL_QUEUE, MailQueue } from './mail.queue';
-import { MailProcessor } from './mail.processor';
-import { MailPurger } from './mail-purger';
-import { MailService } from './mail.service';
-import { MailTransport } from './mail.transport';
+import { MailMessage } from './store/mail-message.entity';
+import { MailMessagesRepository } from './store/mail-messages.repository';
+import { MAIL_QUEUE, MailQueue } from './jobs/mail.queue';
+import { MailProcessor } from './jobs/mail.processor';
+import { MailPurger } from './domain/mail-purger';
+import { MailService } from './domain/mail.service';
+import { MailTransport } from './domain/mail.transport';
 
 @Module({
   imports: [

@@ -2,9 +2,9 @@
  * The door of the patients module: what other modules use of it. Another module imports from
  * '@/modules/patients' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { CreatePatientDto } from './dto/create-patient.dto';
-export { ListPatientsQuery } from './dto/list-patients.query';
-export { LinkEligibilityDto } from './dto/patient-link.dto';
+export { CreatePatientDto } from './api/dto/create-patient.dto';
+export { ListPatientsQuery } from './api/dto/list-patients.query';
+export { LinkEligibilityDto } from './api/dto/patient-link.dto';
 export {
   DOB_MIN,
   PastDateField,
@@ -19,7 +19,7 @@ export {
   ZIPCODE,
   ZIPCODE_MESSAGE,
   ZipcodeField,
-} from './dto/person-fields';
-export { PatientLinksService } from './patient-links.service';
+} from './api/dto/person-fields';
+export { PatientLinksService } from './domain/patient-links.service';
 export { PatientsModule } from './patients.module';
-export { PatientsService } from './patients.service';
+export { PatientsService } from './domain/patients.service';

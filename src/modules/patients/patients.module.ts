@@ -5,11 +5,11 @@ import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
 import { PatientRecordsBinding } from './pages/patient-records.binding';
 import { WebPatientsController } from './pages/web-patients.controller';
-import { PatientLinksService } from './patient-links.service';
-import { Patient } from './patient.entity';
-import { PatientsController } from './patients.controller';
-import { PatientsRepository } from './patients.repository';
-import { PatientsService } from './patients.service';
+import { PatientLinksService } from './domain/patient-links.service';
+import { Patient } from './store/patient.entity';
+import { PatientsController } from './api/patients.controller';
+import { PatientsRepository } from './store/patients.repository';
+import { PatientsService } from './domain/patients.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule, WebModule],

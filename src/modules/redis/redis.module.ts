@@ -1,7 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import { APP_CONFIG } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
 
 export const REDIS = Symbol('REDIS');
 /** A second connection for the rate limiter, so its traffic never queues behind other commands. */

@@ -2,15 +2,15 @@ import { Module } from '@nestjs/common';
 import { InsurersModule } from '@/modules/insurers';
 import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
-import { CredentialsThrottle } from './credentials-throttle';
+import { CredentialsThrottle } from './domain/credentials-throttle';
 import { WebVerificationsController } from './pages/web-verifications.controller';
-import { SearchTasks } from './search-tasks';
-import { SearchTasksRepository } from './search-tasks.repository';
-import { TaskRequests } from './task-requests.port';
-import { VerificationMaintenance } from './verification.maintenance';
-import { VerificationTasksController } from './verification-tasks.controller';
-import { VerificationTasksRepository } from './verification-tasks.repository';
-import { VerificationTasks } from './verification-tasks.service';
+import { SearchTasks } from './domain/search-tasks';
+import { SearchTasksRepository } from './store/search-tasks.repository';
+import { TaskRequests } from './domain/task-requests.port';
+import { VerificationMaintenance } from './jobs/verification.maintenance';
+import { VerificationTasksController } from './api/verification-tasks.controller';
+import { VerificationTasksRepository } from './store/verification-tasks.repository';
+import { VerificationTasks } from './domain/verification-tasks.service';
 
 /**
  * Assisted verification (docs/api.md, Insurers and assisted verification): the tasks a person answers for insurers without

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, Logger, SetMetadata } from '
 import { Reflector } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
-import { ForbiddenError } from '@/common/errors';
+import { ForbiddenError } from '@/platform/kernel/errors';
 import { ApiKeysService } from '@/modules/auth';
 import type { EntryPoint } from '@/modules/iframe-session';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ConflictError, ValidationFailed } from '@/common/errors';
+import { ConflictError, ValidationFailed } from '@/platform/kernel/errors';
 import { FormPage } from './form-page';
 
 function call(body: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
+import type { ErrorTree } from '@/platform/kernel/errors';
 import { formFields, submitForm } from './forms';
 import { renderPage } from './web-context';
 

@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { Response } from 'express';
-import { type ErrorTree, ValidationFailed } from '@/common/errors';
-import { createValidationPipe } from '@/common/validation/validation-errors';
+import { type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
+import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 
 /**
  * The API's own pipe (the one registered as APP_PIPE): a form bound with it is refused by the same

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { escapeHtml } from '@/common/html';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import { escapeHtml } from '@/platform/kernel/html';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
 import {
   type UserRole,
   UsersService,

@@ -2,21 +2,20 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import nunjucks from 'nunjucks';
-import { formatDecimal4 } from '@/common/decimal';
-import { formatMoney, MONEY } from '@/common/money';
-import { formatInstant } from '@/common/time';
+import { formatDecimal4 } from '@/platform/kernel/decimal';
+import { formatMoney, MONEY } from '@/platform/kernel/money';
+import { formatInstant } from '@/platform/kernel/time';
 
 /**
- * The shell's folder (`kind`: views or static files) first, then every module's
+ * The shell's `pages/<kind>` (`kind`: views or static files) first, then every other module's
  * `pages/<kind>` (docs/architecture.md, Modules: web): a feature's pages are found by their
  * place, so the shell imports no feature. A name in two folders would be served from the first
  * only: it is refused.
  */
 export function pageDirs(kind: 'views' | 'static', modules = join(__dirname, '..')): string[] {
   const dirs = [
-    join(modules, 'web', kind),
     ...readdirSync(modules)
-      .sort()
+      .sort((a, b) => Number(b === 'web') - Number(a === 'web') || a.localeCompare(b))
       .map((name) => join(modules, name, 'pages', kind))
       .filter((dir) => existsSync(dir)),
   ];

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
-import { ConflictError } from '@/common/errors';
-import { type WebUser, webUser } from '@/common/web-user';
+import { ConflictError } from '@/platform/kernel/errors';
+import { type WebUser, webUser } from '@/platform/http/web-user';
 
 declare module 'express-session' {
   interface SessionData {

@@ -7,7 +7,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { Request } from 'express';
-import { ForbiddenError } from '@/common/errors';
+import { ForbiddenError } from '@/platform/kernel/errors';
 
 export const ADMIN_ONLY = 'vision:adminOnly';
 

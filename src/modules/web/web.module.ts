@@ -3,8 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { urlencoded, type NextFunction, type Request, type Response } from 'express';
 import session from 'express-session';
 import type Redis from 'ioredis';
-import { InjectConfig } from '@/config/config.module';
-import type { AppConfig } from '@/config/env';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
 import { AccountsModule, AccountsService } from '@/modules/accounts';
 import { AuditModule } from '@/modules/audit';
 import { AuthModule } from '@/modules/auth';
@@ -16,20 +16,23 @@ import { RedisSessionStore } from './session-store';
 import { SignInThrottle } from './sign-in-throttle';
 import { chain, pageArea } from './page-pipeline';
 import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
-import { WebAuthController } from './web-auth.controller';
-import { WebApiKeysController } from './web-api-keys.controller';
-import { WebAuditController } from './web-audit.controller';
+import { WebAuthController } from './pages/web-auth.controller';
+import { WebApiKeysController } from './pages/web-api-keys.controller';
+import { WebAuditController } from './pages/web-audit.controller';
 import { csrfProtection, requireSignIn } from './web-context';
-import { WebLocationsController } from './web-locations.controller';
-import { WebSettingsController } from './web-settings.controller';
-import { WebTwoFactorController, WebTwoFactorEnrolController } from './web-two-factor.controller';
+import { WebLocationsController } from './pages/web-locations.controller';
+import { WebSettingsController } from './pages/web-settings.controller';
+import {
+  WebTwoFactorController,
+  WebTwoFactorEnrolController,
+} from './pages/web-two-factor.controller';
 import { MailModule } from '@/modules/mail';
 import { UserAccessService } from './user-access.service';
-import { WebAccountController } from './web-account.controller';
-import { WebPasswordController } from './web-password.controller';
+import { WebAccountController } from './pages/web-account.controller';
+import { WebPasswordController } from './pages/web-password.controller';
 import { sessionCookie } from './session-cookie';
 import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
-import { WebUsersController } from './web-users.controller';
+import { WebUsersController } from './pages/web-users.controller';
 
 /** Idle timeout (SECURITY.md): the cookie and the stored session last this long past each use. */
 const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;

@@ -4,16 +4,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { WebModule } from '@/modules/web';
 import { WebWebhooksController } from './pages/web-webhooks.controller';
-import { DeliverySender } from './delivery-sender';
-import { FirstAttempts } from './first-attempts';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './webhook.entity';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookOutbox } from './webhook-outbox';
-import { WebhooksController } from './webhooks.controller';
-import { WebhooksProcessor } from './webhooks.processor';
-import { DELIVERY_QUEUE, DeliveryQueue } from './delivery.queue';
-import { WebhooksRepository } from './webhooks.repository';
-import { WebhooksService } from './webhooks.service';
+import { DeliverySender } from './domain/delivery-sender';
+import { FirstAttempts } from './domain/first-attempts';
+import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
+import { WebhookDeliveriesRepository } from './store/webhook-deliveries.repository';
+import { WebhookOutbox } from './domain/webhook-outbox';
+import { WebhooksController } from './api/webhooks.controller';
+import { WebhooksProcessor } from './jobs/webhooks.processor';
+import { DELIVERY_QUEUE, DeliveryQueue } from './jobs/delivery.queue';
+import { WebhooksRepository } from './store/webhooks.repository';
+import { WebhooksService } from './domain/webhooks.service';
 
 @Module({
   imports: [

@@ -1,4 +1,4 @@
-import { MAX_SERVICES } from '../dto/create-claim.dto';
+import { MAX_SERVICES } from '../api/dto/create-claim.dto';
 
 /**
  * The web "New claim" form (plain urlencoded fields, no JavaScript): `patient_<field>`,

@@ -2,15 +2,15 @@ import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
-import { formatMoney, MONEY } from '@/common/money';
-import type { ClaimRemittanceResponse } from '../dto/claim-parts.response';
-import { ClaimsService } from '../claims.service';
-import { CreateClaimDto } from '../dto/create-claim.dto';
-import { givenAccountNumber } from '../cms1500-services';
-import { lineCharge } from '../claim-charges';
-import { ListClaimsQuery } from '../dto/list-claims.query';
-import { NotifyCustomerDto } from '../dto/notify-customer.dto';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { formatMoney, MONEY } from '@/platform/kernel/money';
+import type { ClaimRemittanceResponse } from '../api/dto/claim-parts.response';
+import { ClaimsService } from '../domain/claims.service';
+import { CreateClaimDto } from '../api/dto/create-claim.dto';
+import { givenAccountNumber } from '../domain/cms1500-services';
+import { lineCharge } from '../domain/claim-charges';
+import { ListClaimsQuery } from '../api/dto/list-claims.query';
+import { NotifyCustomerDto } from '../api/dto/notify-customer.dto';
 import { AccountsService } from '@/modules/accounts';
 import { KNOWN_INSURERS } from '@/modules/insurers';
 import {
@@ -20,8 +20,8 @@ import {
   SERVICE_ROWS,
   serviceRowOfLine,
 } from './claim-form';
-import { NotFoundError } from '@/common/errors';
-import { prettyX12 } from '@/modules/x12';
+import { NotFoundError } from '@/platform/kernel/errors';
+import { prettyX12 } from '@/lib/x12';
 import { accountOf, bindForm, FormPage, listPage, redirectWith, renderPage } from '@/modules/web';
 import { PAYMENT_METHODS } from './web-remittances.controller';
 

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { formatMoney, MONEY } from '@/common/money';
+import { formatMoney, MONEY } from '@/platform/kernel/money';
 import { Audited } from '@/modules/audit';
-import { ClaimReportsService } from '../reports/claim-reports.service';
-import { ListRemittancesQuery } from '../reports/dto/list-remittances.query';
+import { ClaimReportsService } from '../reports/domain/claim-reports.service';
+import { ListRemittancesQuery } from '../reports/api/dto/list-remittances.query';
 import { accountOf, listPage, renderPage } from '@/modules/web';
 
 /** What BPR04 means, for people. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PolledReportsRepository } from './polled-reports.repository';
-import { UnmatchedRemittances } from './unmatched-remittances.service';
+import { PolledReportsRepository } from './store/polled-reports.repository';
+import { UnmatchedRemittances } from './domain/unmatched-remittances.service';
 
 /** For the operator's CLI: the list without the claims module's queues and workers. */
 @Module({

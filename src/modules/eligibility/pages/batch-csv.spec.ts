@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import { formatMoney, MONEY } from '@/common/money';
-import type { BatchItemExport } from '@/modules/eligibility/batch-query.service';
-import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/demo/demo-plan';
+import { formatMoney, MONEY } from '@/platform/kernel/money';
+import type { BatchItemExport } from '@/modules/eligibility/domain/batch-query.service';
+import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
 import {
   CsvRefused,
   lineErrors,

@@ -1,10 +1,10 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { formatMoney, MONEY } from '@/common/money';
-import type { ErrorTree } from '@/common/errors';
-import { benefitRows, type Plan } from '@/modules/benefits';
-import type { BatchItemExport } from '../batch-query.service';
-import { MAX_BATCH_ITEMS } from '../dto/create-batch.dto';
+import { formatMoney, MONEY } from '@/platform/kernel/money';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { benefitRows, type Plan } from '@/lib/benefits';
+import type { BatchItemExport } from '../domain/batch-query.service';
+import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import { insurerName } from '@/modules/insurers';
 
 /** The upload's columns, in the template's order: [field, header]. */

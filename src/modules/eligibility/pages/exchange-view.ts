@@ -1,7 +1,7 @@
-import type { InsurerExchangeEntry } from '../insurer-exchange-log';
-import { formatInstant } from '@/common/time';
+import type { InsurerExchangeEntry } from '../domain/insurer-exchange-log';
+import { formatInstant } from '@/platform/kernel/time';
 import { describeAaa } from '@/modules/insurers';
-import { prettyX12 } from '@/modules/x12';
+import { prettyX12 } from '@/lib/x12';
 
 /** One call to an insurer as the check's page shows it. */
 export interface ExchangeView {

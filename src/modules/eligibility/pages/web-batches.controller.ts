@@ -2,8 +2,8 @@ import { Audited } from '@/modules/audit';
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { BatchIntake } from '../batch-intake';
-import { BatchQueryService } from '../batch-query.service';
+import { BatchIntake } from '../domain/batch-intake';
+import { BatchQueryService } from '../domain/batch-query.service';
 import { insurerName } from '@/modules/insurers';
 import {
   CsvRefused,

@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { EligibilityQueryService } from '../eligibility-query.service';
+import { EligibilityQueryService } from '../domain/eligibility-query.service';
 import { accountOf, renderPage } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 

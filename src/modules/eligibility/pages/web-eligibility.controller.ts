@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { benefitRows, planNotes, type Plan } from '@/modules/benefits';
-import { CreateEligibilityDto } from '../dto/create-eligibility.dto';
-import { EligibilityQueryService } from '../eligibility-query.service';
-import { EligibilityService } from '../eligibility.service';
+import { benefitRows, planNotes, type Plan } from '@/lib/benefits';
+import { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
+import { EligibilityQueryService } from '../domain/eligibility-query.service';
+import { EligibilityService } from '../domain/eligibility.service';
 import { InsurerSettingsService } from '@/modules/insurers';
 import { TaskNoteDto, type TaskView, VerificationTasks, webVerifier } from '@/modules/verification';
 import { exchangeViews } from './exchange-view';

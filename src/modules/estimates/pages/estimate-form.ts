@@ -1,5 +1,5 @@
-import type { ErrorTree } from '@/common/errors';
-import { MAX_ESTIMATE_SERVICES } from '../dto/create-estimate.dto';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { MAX_ESTIMATE_SERVICES } from '../api/dto/create-estimate.dto';
 
 /** The short list of common services offered on the estimate form (codes of the shared table). */
 export const COMMON_SERVICES: { key: string; label: string; codes: string[] }[] = [

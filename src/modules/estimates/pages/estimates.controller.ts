@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { NotFoundError, ValidationFailed } from '@/common/errors';
-import { CreateEstimateDto } from '../dto/create-estimate.dto';
-import type { Estimate } from '../estimate.types';
-import { EstimatesService, StoredPerson } from '../estimates.service';
-import { benefitRows } from '@/modules/benefits';
+import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
+import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
+import type { Estimate } from '../domain/estimate.types';
+import { EstimatesService, StoredPerson } from '../domain/estimates.service';
+import { benefitRows } from '@/lib/benefits';
 import {
   COMMON_SERVICES,
   emptyForm,

@@ -1,8 +1,8 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { insurerName } from '../insurer-codes';
-import { type InsurerSetting, InsurerSettingsService } from '../insurer-settings.service';
+import { insurerName } from '../domain/insurer-codes';
+import { type InsurerSetting, InsurerSettingsService } from '../domain/insurer-settings.service';
 import {
   auditContextOf,
   AuditService,

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { PatientRecords, type PatientRecordsPort } from '@/modules/eligibility';
-import { PatientLinksService } from '../patient-links.service';
-import { PatientsService } from '../patients.service';
+import { PatientLinksService } from '../domain/patient-links.service';
+import { PatientsService } from '../domain/patients.service';
 
 /**
  * The patients side of eligibility's check-form port (`PatientRecords`): the form is filled

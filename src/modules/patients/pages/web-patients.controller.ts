@@ -2,11 +2,11 @@ import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AccountsService } from '@/modules/accounts';
-import { CreatePatientDto } from '../dto/create-patient.dto';
-import { LinkEligibilityDto } from '../dto/patient-link.dto';
-import { ListPatientsQuery } from '../dto/list-patients.query';
-import { PatientLinksService } from '../patient-links.service';
-import { PatientsService } from '../patients.service';
+import { CreatePatientDto } from '../api/dto/create-patient.dto';
+import { LinkEligibilityDto } from '../api/dto/patient-link.dto';
+import { ListPatientsQuery } from '../api/dto/list-patients.query';
+import { PatientLinksService } from '../domain/patient-links.service';
+import { PatientsService } from '../domain/patients.service';
 import {
   accountOf,
   bindForm,

@@ -1,9 +1,9 @@
-import { ValidationFailed } from '@/common/errors';
-import { CompleteTaskDto } from '@/modules/verification/dto/verification-input.dto';
-import { type AskedPatient, plansFromVerified } from '@/modules/verification/verified-plans';
+import { ValidationFailed } from '@/platform/kernel/errors';
+import { CompleteTaskDto } from '@/modules/verification/api/dto/verification-input.dto';
+import { type AskedPatient, plansFromVerified } from '@/modules/verification/domain/verified-plans';
 import { bindForm } from '@/modules/web';
 import { initialFields, placeErrors, verificationBody } from './verification-form';
-import type { TaskView } from '@/modules/verification/task-view';
+import type { TaskView } from '@/modules/verification/domain/task-view';
 
 /** The patient as a task's search asked for them (no subscriber). */
 const ASKED: AskedPatient = {

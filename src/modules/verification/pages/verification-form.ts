@@ -1,6 +1,6 @@
-import type { ErrorTree } from '@/common/errors';
-import { formatInstant } from '@/common/time';
-import type { TaskView } from '../task-view';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { formatInstant } from '@/platform/kernel/time';
+import type { TaskView } from '../domain/task-view';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import type { ErrorTree } from '@/common/errors';
+import type { ErrorTree } from '@/platform/kernel/errors';
 import type { InsurerCredentials } from '@/modules/insurers';
-import { FAIL_REASONS } from '../task-codes';
-import type { TaskView } from '../task-view';
-import type { Verifier } from '../verification-tasks.service';
+import { FAIL_REASONS } from '../domain/task-codes';
+import type { TaskView } from '../domain/task-view';
+import type { Verifier } from '../domain/verification-tasks.service';
 import { formFields, renderPage, webUser } from '@/modules/web';
 import { BENEFIT_ROWS, initialFields, NETWORKS, ROW_FIELDS } from './verification-form';
 import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';

@@ -1,5 +1,5 @@
-import { isIsoDate } from '@/common/validation/dates';
-import type { TaskView } from '../task-view';
+import { isIsoDate } from '@/platform/http/validation/dates';
+import type { TaskView } from '../domain/task-view';
 
 /**
  * The person blocks of the benefit form: one block per person the portal shows (the subscriber

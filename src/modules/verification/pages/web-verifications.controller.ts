@@ -1,12 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConflictError, DomainError, ValidationFailed } from '@/common/errors';
+import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
-import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../dto/verification-input.dto';
-import { plansFromVerified } from '../verified-plans';
-import type { TaskView } from '../task-view';
-import { VerificationTasks } from '../verification-tasks.service';
+import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
+import { plansFromVerified } from '../domain/verified-plans';
+import type { TaskView } from '../domain/task-view';
+import { VerificationTasks } from '../domain/verification-tasks.service';
 import { bindForm, flash, formFields, redirectAfter, renderPage } from '@/modules/web';
 import { placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';

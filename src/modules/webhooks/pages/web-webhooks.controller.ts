@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CreateWebhookDto, UpdateWebhookDto } from '../dto/webhook.dto';
-import { WEBHOOK_TOPICS, type WebhookTopic } from '../webhook-topics';
-import { type WebhookActor, WebhooksService } from '../webhooks.service';
+import { CreateWebhookDto, UpdateWebhookDto } from '../api/dto/webhook.dto';
+import { WEBHOOK_TOPICS, type WebhookTopic } from '../domain/webhook-topics';
+import { type WebhookActor, WebhooksService } from '../domain/webhooks.service';
 import { auditContextOf } from '@/modules/audit';
 import { accountOf, AdminOnly, bindForm, FormPage, redirectWith } from '@/modules/web';
 

@@ -1,0 +1,239 @@
+import { formatDecimal4 } from '@/platform/kernel/decimal';
+import {
+  BOOLEAN_LISTS,
+  BenefitItem,
+  CarveOut,
+  DOUBLE_LISTS,
+  FlagEntry,
+  INTEGER_LISTS,
+  OtherPayer,
+  Plan,
+  planHead,
+} from './benefit.types';
+
+/**
+ * Response form of a plan (V2 `persons[].plan`): doubles as four-decimal strings, integers as
+ * integers, booleans as booleans. Keys appear in the spec's order; absent lists stay absent
+ * (a plan's required keys are always present, nullable ones as null).
+ */
+export function serializePlan(plan: Plan): Record<string, unknown> {
+  const out: Record<string, unknown> = planHead(plan, serializeItem);
+  for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name].map(doubleEntry);
+  for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name].map(plainEntry);
+  if (plan.comment !== undefined) out.comment = plan.comment;
+  if (plan.carve_out !== undefined) out.carve_out = carveOut(plan.carve_out);
+  if (plan.other_payers !== undefined) out.other_payers = plan.other_payers.map(otherPayer);
+  return out;
+}
+
+function carveOut(c: CarveOut): Record<string, unknown> {
+  return { name: c.name, payer_id: c.payer_id ?? null, phone: c.phone ?? null };
+}
+
+function otherPayer(p: OtherPayer): Record<string, unknown> {
+  return { name: p.name, payer_id: p.payer_id ?? null, member_id: p.member_id ?? null };
+}
+
+export function serializeItem(item: BenefitItem): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    benefit_code: item.benefit_code,
+    refresh_date: item.refresh_date,
+    flags: item.flags ?? [],
+  };
+  if (item.comment !== undefined) out.comment = item.comment;
+  for (const name of DOUBLE_LISTS) if (item[name]) out[name] = item[name].map(doubleEntry);
+  for (const name of INTEGER_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
+  for (const name of BOOLEAN_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
+  out.items = (item.items ?? []).map(serializeItem);
+  if (item.end_date !== undefined) out.end_date = item.end_date;
+  if (item.last_service_date !== undefined) out.last_service_date = item.last_service_date;
+  if (item.next_eligible_date !== undefined) out.next_eligible_date = item.next_eligible_date;
+  return out;
+}
+
+function doubleEntry(entry: FlagEntry<string>): Record<string, unknown> {
+  return { ...meta(entry), value: formatDecimal4(entry.value) };
+}
+
+function plainEntry<T>(entry: FlagEntry<T>): Record<string, unknown> {
+  return { ...meta(entry), value: entry.value };
+}
+
+function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (entry.flags && entry.flags.length > 0) out.flags = entry.flags;
+  if (entry.comment !== undefined) out.comment = entry.comment;
+  return out;
+}
+
+/**
+ * `JSON.stringify(serializePlan(plan))`, byte for byte, written directly: no intermediate object
+ * tree, plain ASCII strings quoted without the serializer, each decimal formatted once per
+ * distinct text. The stored V2 body renders a plan per person, and building the tree was most of
+ * a search's rendering (bench/README.md).
+ *
+ * The text is built by appending only (V8 keeps the pieces as a rope and copies them once, when
+ * the string is first read whole): slicing a level's text, or joining a list's, copied every
+ * level's text again into the next (a 10 KB body allocated about 16 times its size).
+ */
+export function serializePlanJson(plan: Plan): string {
+  let s = field('', K.insurer_state, toJson(plan.insurer_state));
+  s = field(s, K.items, arrayJson(plan.items, itemJson));
+  s = field(s, K.refresh_date, toJson(plan.refresh_date ?? null));
+  s = field(s, K.begin_date, toJson(plan.begin_date ?? null));
+  s = field(s, K.end_date, toJson(plan.end_date ?? null));
+  s = field(s, K.flags, flagsJson(plan.flags ?? []));
+  s = lists(s, plan, DOUBLE_LISTS, DOUBLE_KEYS, true);
+  s = lists(s, plan, BOOLEAN_LISTS, BOOLEAN_KEYS, false);
+  if (plan.comment !== undefined) s = field(s, K.comment, toJson(plan.comment));
+  if (plan.carve_out !== undefined) s = field(s, K.carve_out, toJson(carveOut(plan.carve_out)));
+  if (plan.other_payers !== undefined)
+    s = field(
+      s,
+      K.other_payers,
+      arrayJson(plan.other_payers, (p) => toJson(otherPayer(p))!),
+    );
+  return `{${s}}`;
+}
+
+function itemJson(item: BenefitItem): string {
+  let s = field('', K.benefit_code, toJson(item.benefit_code));
+  s = field(s, K.refresh_date, toJson(item.refresh_date));
+  s = field(s, K.flags, flagsJson(item.flags ?? []));
+  if (item.comment !== undefined) s = field(s, K.comment, toJson(item.comment));
+  s = lists(s, item, DOUBLE_LISTS, DOUBLE_KEYS, true);
+  s = lists(s, item, INTEGER_LISTS, INTEGER_KEYS, false);
+  s = lists(s, item, BOOLEAN_LISTS, BOOLEAN_KEYS, false);
+  s = field(s, K.items, arrayJson(item.items ?? [], itemJson));
+  if (item.end_date !== undefined) s = field(s, K.end_date, toJson(item.end_date));
+  if (item.last_service_date !== undefined)
+    s = field(s, K.last_service_date, toJson(item.last_service_date));
+  if (item.next_eligible_date !== undefined)
+    s = field(s, K.next_eligible_date, toJson(item.next_eligible_date));
+  return `{${s}}`;
+}
+
+/** `s` with the flag lists of `holder` named in `names` (in that order), those it has. */
+function lists<N extends string>(
+  s: string,
+  holder: Partial<Record<N, FlagEntry<unknown>[]>>,
+  names: readonly N[],
+  keys: readonly Key[],
+  decimal: boolean,
+): string {
+  for (let i = 0; i < names.length; i++) {
+    const list = holder[names[i]];
+    if (list) s = field(s, keys[i], listJson(list, decimal));
+  }
+  return s;
+}
+
+/** A flag list's JSON: each entry's flags and comment when present, then its value. */
+function listJson(list: FlagEntry<unknown>[], decimal: boolean): string {
+  let s = '';
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    let e = '';
+    if (entry.flags && entry.flags.length > 0) e = field(e, K.flags, flagsJson(entry.flags));
+    if (entry.comment !== undefined) e = field(e, K.comment, toJson(entry.comment));
+    e = field(
+      e,
+      K.value,
+      decimal ? decimalJson(entry.value as string | null | undefined) : toJson(entry.value),
+    );
+    s = i === 0 ? `{${e}}` : `${s},{${e}}`;
+  }
+  return `[${s}]`;
+}
+
+function arrayJson<T>(list: readonly T[], json: (value: T) => string): string {
+  let s = '';
+  for (let i = 0; i < list.length; i++) s = i === 0 ? json(list[i]) : `${s},${json(list[i])}`;
+  return `[${s}]`;
+}
+
+/** A property's name as it is written first in its object, and after another. */
+interface Key {
+  first: string;
+  next: string;
+}
+
+const key = (name: string): Key => ({ first: `"${name}":`, next: `,"${name}":` });
+
+/**
+ * The object's properties so far (`s`, empty for none) with one more, whose value is already
+ * JSON; nothing added when the value has no JSON (undefined), as JSON.stringify leaves it out.
+ */
+function field(s: string, k: Key, json: string | undefined): string {
+  if (json === undefined) return s;
+  return s === '' ? k.first + json : s + k.next + json;
+}
+
+const K = {
+  insurer_state: key('insurer_state'),
+  items: key('items'),
+  refresh_date: key('refresh_date'),
+  begin_date: key('begin_date'),
+  end_date: key('end_date'),
+  flags: key('flags'),
+  comment: key('comment'),
+  carve_out: key('carve_out'),
+  other_payers: key('other_payers'),
+  benefit_code: key('benefit_code'),
+  last_service_date: key('last_service_date'),
+  next_eligible_date: key('next_eligible_date'),
+  value: key('value'),
+};
+const DOUBLE_KEYS = DOUBLE_LISTS.map(key);
+const INTEGER_KEYS = INTEGER_LISTS.map(key);
+const BOOLEAN_KEYS = BOOLEAN_LISTS.map(key);
+
+/** Printable ASCII without `"` and `\`: JSON.stringify writes it between quotes as it is. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const quote = (text: string): string => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+
+function toJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return quote(value);
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value) && allStrings(value)) return `[${value.map(quote).join(',')}]`;
+  return JSON.stringify(value);
+}
+
+/** Every element a string (a hole is not: JSON.stringify writes it as null). */
+function allStrings(list: unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== 'string') return false;
+  return true;
+}
+
+/**
+ * A flag list's JSON (toJson's): a list of one flag, as most are, remembered per flag (flags are
+ * the contract's few codes, `BenefitFlag`).
+ */
+function flagsJson(flags: readonly unknown[]): string | undefined {
+  if (flags.length !== 1 || typeof flags[0] !== 'string') return toJson(flags);
+  let json = oneFlag.get(flags[0]);
+  if (json === undefined) {
+    json = toJson(flags)!;
+    if (oneFlag.size >= 256) oneFlag.clear();
+    oneFlag.set(flags[0], json);
+  }
+  return json;
+}
+
+const oneFlag = new Map<string, string>();
+
+/** formatDecimal4's JSON, remembered per input text (plans repeat a few dozen figures). */
+const decimals = new Map<string, string>();
+
+function decimalJson(value: string | null | undefined): string {
+  if (typeof value !== 'string') return JSON.stringify(formatDecimal4(value));
+  let json = decimals.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(formatDecimal4(value));
+    if (decimals.size >= 4096) decimals.clear();
+    decimals.set(value, json);
+  }
+  return json;
+}

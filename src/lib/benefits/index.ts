@@ -1,0 +1,36 @@
+/**
+ * The door of the benefits module: what other modules use of it. Another module imports from
+ * '@/lib/benefits' only (lint refuses otherwise; docs/architecture.md, Module graph).
+ */
+export { EffectiveBenefit, evaluatePlan, itemApplies, pickEntry } from './benefit.evaluator';
+export { serializePlanJson } from './benefit.serializer';
+export { benefitRows, label as benefitLabel, planNotes } from './benefit-table';
+export {
+  BENEFIT_FLAGS,
+  BOOLEAN_LISTS,
+  BenefitFlag,
+  BenefitItem,
+  DOUBLE_LISTS,
+  FlagEntry,
+  INTEGER_LISTS,
+  Plan,
+} from './benefit.types';
+export type {
+  BooleanListName,
+  CarveOut,
+  DoubleList,
+  DoubleListName,
+  IntegerListName,
+  ListName,
+  Network,
+  OtherPayer,
+} from './benefit.types';
+export { EstimatePlanDto, PlanBenefitItemDto } from './dto/plan.dto';
+export { ProcedureCodesField } from './dto/procedure-codes.field';
+export { planFromJson } from './plan-input';
+export type { PlanJson } from './plan-input';
+export {
+  benefitCodeForProcedure,
+  benefitCodeForServiceType,
+  isPlanLevelServiceType,
+} from './service-codes';

@@ -1,0 +1,202 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiTimestamp } from '@/platform/http/api-docs';
+import { NestedField, StringField } from '@/platform/http/validation/fields';
+import { formatInstant } from '@/platform/kernel/time';
+import type { Location } from '../../store/location.entity';
+import {
+  LocationAddressDto,
+  LocationAddressResponse,
+  NPI_DESCRIPTION,
+  NpiField,
+  RenderingProviderDto,
+  RenderingProviderResponse,
+  TaxonomyField,
+} from './location-parts.dto';
+
+export {
+  LOCATION_ZIPCODE_MESSAGE,
+  LocationAddressDto,
+  LocationAddressResponse,
+  PO_BOX_MESSAGE,
+  RenderingProviderDto,
+  RenderingProviderIdentityResponse,
+  RenderingProviderResponse,
+  isPoBox,
+} from './location-parts.dto';
+
+const OrganizationNameField = () =>
+  StringField({
+    maxLength: 60,
+    description:
+      'The name the insurer knows the practice by (NM103 of the 270); the title when unset.',
+    example: 'Bright Eyes Optometry PLLC',
+  });
+
+const TaxIdField = () =>
+  StringField({
+    pattern: /^\d{9}$/,
+    patternMessage: 'A tax id is 9 digits.',
+    maxLength: 9,
+    description: "The practice's federal tax id (EIN), 9 digits without a dash.",
+    example: '741234567',
+  });
+
+export const RENDERING_NPI_MESSAGE =
+  "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.";
+
+const RenderingProviderField = (description: string) =>
+  NestedField(() => RenderingProviderDto, { description });
+
+const AddressField = () =>
+  NestedField(() => LocationAddressDto, {
+    description:
+      'Street address, printed as the service facility and billing provider on claims; null clears it.',
+  });
+
+export class CreateLocationDto {
+  @StringField({ required: true, maxLength: 200, example: 'Downtown Eye Care' })
+  title: string;
+
+  @NpiField()
+  npi?: string | null;
+
+  @OrganizationNameField()
+  organization_name?: string | null;
+
+  @TaxIdField()
+  tax_id?: string | null;
+
+  @AddressField()
+  address?: LocationAddressDto | null;
+
+  @TaxonomyField(
+    "The billing provider's taxonomy (the 837P's PRV*BI); default 152W00000X (optometrist).",
+  )
+  taxonomy_code?: string;
+
+  @RenderingProviderField(
+    "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
+  )
+  rendering_provider?: RenderingProviderDto | null;
+}
+
+/** PATCH: the fields given change; `null` clears the provider identity fields. */
+export class UpdateLocationDto {
+  @StringField({ nullable: false, maxLength: 200, example: 'Downtown Eye Care' })
+  title?: string;
+
+  @NpiField()
+  npi?: string | null;
+
+  @OrganizationNameField()
+  organization_name?: string | null;
+
+  @TaxIdField()
+  tax_id?: string | null;
+
+  @AddressField()
+  address?: LocationAddressDto | null;
+
+  @TaxonomyField(
+    "The billing provider's taxonomy (the 837P's PRV*BI); default 152W00000X (optometrist).",
+  )
+  taxonomy_code?: string;
+
+  @RenderingProviderField(
+    "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
+  )
+  rendering_provider?: RenderingProviderDto | null;
+}
+
+export class LocationResponse {
+  @ApiProperty({ example: 'LOC7K2M9QXA' })
+  code: string;
+
+  @ApiProperty({ example: 'Downtown Eye Care' })
+  title: string;
+
+  @ApiProperty({ example: 'enabled', enum: ['enabled', 'disabled'] })
+  status: string;
+
+  @ApiProperty({ example: true, description: 'The location used when a request names none.' })
+  is_default: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '1234567893',
+    description: NPI_DESCRIPTION,
+  })
+  npi: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Bright Eyes Optometry PLLC' })
+  organization_name: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '741234567' })
+  tax_id: string | null;
+
+  @ApiProperty({ type: LocationAddressResponse, nullable: true })
+  address: LocationAddressResponse | null;
+
+  @ApiProperty({ example: '152W00000X', description: "The billing provider's taxonomy code." })
+  taxonomy_code: string;
+
+  @ApiProperty({ type: RenderingProviderResponse, nullable: true })
+  rendering_provider: RenderingProviderResponse | null;
+
+  @ApiTimestamp()
+  created_at: string;
+
+  static from(l: Location): LocationResponse {
+    return {
+      code: l.code,
+      title: l.title,
+      status: l.status,
+      is_default: l.isDefault,
+      npi: l.npi ?? null,
+      organization_name: l.organizationName ?? null,
+      tax_id: l.taxId ?? null,
+      address:
+        l.addressLine1 && l.city && l.state && l.zipcode
+          ? {
+              line1: l.addressLine1,
+              line2: l.addressLine2 ?? null,
+              city: l.city,
+              state: l.state,
+              zipcode: l.zipcode,
+            }
+          : null,
+      taxonomy_code: l.taxonomyCode,
+      rendering_provider: l.renderingNpi
+        ? {
+            npi: l.renderingNpi,
+            first_name: l.renderingFirstName ?? '',
+            last_name: l.renderingLastName ?? '',
+            taxonomy_code: l.renderingTaxonomyCode ?? l.taxonomyCode,
+          }
+        : null,
+      created_at: formatInstant(l.createdAt, 'api'),
+    };
+  }
+}
+
+/** The short location object embedded in patients and claims. */
+export class LocationRef {
+  @ApiProperty({ example: 'enabled' })
+  status: string;
+
+  @ApiProperty({ example: 'Downtown Eye Care' })
+  title: string;
+
+  @ApiProperty({ example: 'LOC7K2M9QXA' })
+  code: string;
+
+  static from(l: Pick<Location, 'status' | 'title' | 'code'>): LocationRef {
+    return { status: l.status, title: l.title, code: l.code };
+  }
+}
+
+export class LocationListResponse {
+  @ApiProperty({ type: [LocationResponse] })
+  result: LocationResponse[];
+}

@@ -1,0 +1,47 @@
+import { Get, Query, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/platform/http/api-controller';
+import { ApiStandardErrors } from '@/platform/http/api-docs';
+import type { AppRequest } from '@/platform/kernel/request-context';
+import { RequireScope } from '@/platform/http/scopes';
+import { NotPatientData } from '../domain/audited';
+import { AuditService } from '../domain/audit.service';
+import {
+  AUDIT_DEFAULT_PAGE_SIZE,
+  AuditEventListResponse,
+  AuditEventResponse,
+  ListAuditEventsQuery,
+} from './dto/audit-event.dto';
+
+@ApiController('Audit', 'api/auth/v1/audit-events')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get()
+  @RequireScope('audit:read')
+  @NotPatientData()
+  @ApiOperation({
+    summary: "The account's audit trail",
+    description:
+      'One event per successful read or change of patient data, by an API key or a web user. ' +
+      'Newest first, keyset-paginated: pass `next_cursor` back as `cursor` until it is null. ' +
+      'Filters combine (AND). Needs the `audit:read` scope.',
+  })
+  @ApiOkResponse({ type: AuditEventListResponse })
+  @ApiStandardErrors([
+    400,
+    { errors: { resource_type: { $: ['"visit" is not a valid choice.'] } } },
+  ])
+  async list(
+    @Req() req: AppRequest,
+    @Query() query: ListAuditEventsQuery,
+  ): Promise<AuditEventListResponse> {
+    const page = await this.audit.list(req.auth!.accountId, {
+      limit: query.limit ?? AUDIT_DEFAULT_PAGE_SIZE,
+      cursor: query.cursor,
+      resourceType: query.resource_type,
+      resourceId: query.resource_id,
+    });
+    return { result: page.result.map(AuditEventResponse.from), next_cursor: page.next_cursor };
+  }
+}

@@ -1,0 +1,1 @@
+export { ListQuery as ListRemittancesQuery } from '@/platform/http/pagination/list-query';

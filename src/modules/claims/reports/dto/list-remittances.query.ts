@@ -1,1 +1,0 @@
-export { ListQuery as ListRemittancesQuery } from '@/common/pagination/list-query';

@@ -1,0 +1,136 @@
+import {
+  DateField,
+  IntField,
+  NestedField,
+  StringField,
+  StringListField,
+} from '@/platform/http/validation/fields';
+import { RequestRules } from '@/platform/http/validation/request-rules';
+import { KNOWN_INSURER_CODES } from '@/modules/insurers';
+import { insurerErrorsOfBody } from '../../domain/intake-rules';
+
+/** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */
+export const REQUEST_UID_MAX_LENGTH = 256;
+
+export class EligibilityPatientDto {
+  @StringField({
+    required: true,
+    maxLength: 100,
+    example: 'Maria',
+    description: 'Cheat codes for the sandbox go here, in last_name or in member_id.',
+  })
+  first_name: string;
+
+  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  last_name: string;
+
+  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1984-06-15' })
+  dob: string;
+
+  @StringField({
+    required: true,
+    pattern: /^\d{5}(-\d{4})?$/,
+    patternMessage: 'Enter a valid ZIP code (NNNNN or NNNNN-NNNN).',
+    example: '78701',
+  })
+  zipcode: string;
+
+  @StringField({ pattern: /^\d{4}$/, patternMessage: 'Enter exactly 4 digits.', example: '6789' })
+  ssn_last_four?: string | null;
+
+  @StringField({ maxLength: 64, example: 'VSP123456789' })
+  member_id?: string | null;
+}
+
+/** docs/api.md, Real insurers: the subscriber, when the patient is their dependent. */
+export class EligibilitySubscriberDto {
+  @StringField({ required: true, maxLength: 100, example: 'Carlos' })
+  first_name: string;
+
+  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  last_name: string;
+
+  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1982-02-03' })
+  dob: string;
+
+  @StringField({
+    maxLength: 64,
+    example: 'VSP123456789',
+    description: "The subscriber's member id (a family plan's dependents usually share it).",
+  })
+  member_id?: string | null;
+}
+
+@RequestRules(insurerErrorsOfBody)
+export class CreateEligibilityDto {
+  @StringField({
+    maxLength: 64,
+    example: 'insurer:demo:vision',
+    description: 'Required unless insurer_code_list is given. Must be a known insurer code.',
+  })
+  insurer_code?: string | null;
+
+  @StringListField({
+    minItems: 1,
+    maxItems: 10,
+    itemMaxLength: 64,
+    unique: true,
+    example: ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
+    description:
+      'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
+      'When given, it is used instead of insurer_code. The answer may be partial: an insurer that ' +
+      'fails is left out of a `complete` result (see the result `results`). Known codes: ' +
+      KNOWN_INSURER_CODES.join(', '),
+  })
+  insurer_code_list?: string[] | null;
+
+  @StringField({
+    maxLength: REQUEST_UID_MAX_LENGTH,
+    example: 'visit-2026-11-21-0042',
+    description:
+      'Your id for this request, unique in your account. Generated (32 hex characters) when absent.',
+  })
+  request_uid?: string | null;
+
+  @StringField({
+    maxLength: 16,
+    allowBlank: true,
+    example: 'LOC7K2M9QXA',
+    description: "Empty → the account's default location.",
+  })
+  location_code?: string | null;
+
+  @NestedField(() => EligibilityPatientDto, { required: true })
+  patient: EligibilityPatientDto;
+
+  @NestedField(() => EligibilitySubscriberDto, {
+    description:
+      'When the patient is a dependent (a child or spouse on a family plan): the subscriber who ' +
+      'holds the plan. Real insurers are then asked about the subscriber with the patient as ' +
+      'their dependent.',
+  })
+  subscriber?: EligibilitySubscriberDto | null;
+}
+
+export class CreateDetailsDto {
+  @StringField({
+    required: true,
+    maxLength: REQUEST_UID_MAX_LENGTH,
+    example: 'visit-2026-11-21-0042',
+    description: 'Must equal the UID in the path.',
+  })
+  request_uid: string;
+
+  @IntField({ required: true, min: 1, example: 41 })
+  result_id: number;
+
+  @IntField({ required: true, min: 1, example: 97 })
+  person_id: number;
+
+  @StringField({
+    maxLength: REQUEST_UID_MAX_LENGTH,
+    example: 'visit-2026-11-21-0042-details',
+    description: 'Optional UID for the details request (same rules as request_uid).',
+  })
+  details_request_uid?: string | null;
+}

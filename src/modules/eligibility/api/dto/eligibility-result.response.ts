@@ -1,0 +1,189 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiField, ApiNullable } from '@/platform/http/api-docs';
+import { PlanDoc } from './plan.response';
+
+/** OpenAPI descriptions of the result bodies (the bodies themselves are rendered by eligibility.renderer). */
+
+export class RequestUidResponse {
+  @ApiProperty({ example: 'visit-2026-11-21-0042' })
+  request_uid: string;
+}
+
+export class PersonAddressDoc {
+  @ApiProperty({ example: '412 Oak Street' }) line1: string;
+  @ApiNullable('string', { example: 'Apt 4' }) line2: string | null;
+  @ApiProperty({ example: 'Austin' }) city: string;
+  @ApiProperty({ example: '78701' }) zipcode: string;
+  @ApiProperty({ example: 'TX' }) state: string;
+}
+
+export class PersonV1Doc {
+  @ApiProperty({ example: 'Maria' }) first_name: string;
+  @ApiProperty({ example: 'Garcia' }) last_name: string;
+  @ApiField('date', { example: '1984-06-15' }) dob: string;
+  @ApiNullable('string', {
+    example: 'female',
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  sex: string | null;
+  @ApiNullable('string', { example: 'DMV004512345' }) member_id: string | null;
+  @ApiNullable('string', { example: '6789' }) ssn_last_four: string | null;
+  @ApiProperty({ example: 'self', description: 'Relationship of the person to the member.' })
+  type: string;
+  @ApiProperty({
+    type: PersonAddressDoc,
+    nullable: true,
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  address: PersonAddressDoc | null;
+  @ApiNullable('string', { example: 'maria.garcia@example.com' }) email: string | null;
+  @ApiNullable('string', {
+    example: '512-555-0142',
+    description: 'null only on a person a verifier entered without it (an assisted insurer).',
+  })
+  phone: string | null;
+  @ApiField('integer', {
+    example: 97,
+    description:
+      'Person id: `person_id` of a details request. Stable across V1, V2 and repeated GETs.',
+  })
+  id: number;
+  @ApiProperty({ example: 'Maria Garcia' }) full_name: string;
+  @ApiNullable('boolean', {
+    example: true,
+    description: 'false when the person is inactive; true or null when the plan is active.',
+  })
+  is_active: boolean | null;
+
+  @ApiNullable('string', {
+    required: false,
+    example: '9f2c4e0b7a51d8c3e6f90a2b4d7c1e8f5a3b6d9c0e2f4a7b1c5d8e0f3a6b9c2d',
+    description:
+      'Only on persons whose plan.insurer_state is `inn`; the key is absent otherwise. Opaque, valid 30 days.',
+  })
+  plan_token?: string | null;
+
+  @ApiField('date', {
+    required: false,
+    example: '2026-12-21',
+    description: 'Same presence rule as plan_token.',
+  })
+  plan_token_expired_at?: string;
+}
+
+export class PersonV2Doc extends PersonV1Doc {
+  @ApiProperty({ type: PlanDoc })
+  plan: PlanDoc;
+}
+
+class ResultEntryBase {
+  @ApiField('integer', {
+    example: 41,
+    description:
+      'Result id: `result_id` of a details request. Stable across V1, V2 and repeated GETs.',
+  })
+  id: number;
+  @ApiProperty({ enum: ['active', 'inactive', 'out_of_network', 'unavailable'], example: 'active' })
+  status: string;
+  @ApiProperty({ example: 'VisionCare Plus' }) plan_name: string;
+  @ApiProperty({ example: 'Acme Manufacturing' }) plan_group: string;
+  @ApiNullable('string', { example: 'GRP-104233' }) plan_group_id: string | null;
+  @ApiField('date', { example: '2026-01-01' }) plan_begin_date: string;
+  @ApiNullable('date', { example: '2026-12-31' }) plan_end_date: string | null;
+  @ApiNullable('date', { example: '2027-01-01' }) plan_refresh_date: string | null;
+  @ApiProperty({
+    example: 'insurer:demo:vision',
+    pattern: '^insurer:[^:]+:[^:]+$',
+    description: 'The insurer that found this plan (with Universal Search, one of those asked).',
+  })
+  insurer_code: string;
+  @ApiProperty({ example: true }) plan_is_active: boolean;
+}
+
+export class ResultEntryV1 extends ResultEntryBase {
+  @ApiProperty({ type: [PersonV1Doc] }) persons: PersonV1Doc[];
+}
+
+export class ResultEntryV2 extends ResultEntryBase {
+  @ApiProperty({ type: [PersonV2Doc] }) persons: PersonV2Doc[];
+}
+
+/** docs/api.md, Insurers and assisted verification: the task a person is answering for this request. */
+class VerificationRefDoc {
+  @ApiProperty({ format: 'uuid', example: '0b8f3c2d-5b0c-4c53-9a55-6f9e1d2a0f1b' }) task_id: string;
+  @ApiField('string', { enum: ['queued', 'in_progress', 'needs_info'], example: 'queued' })
+  state: string;
+  @ApiField('date-time', { example: '2026-11-24T19:04:00.000Z' }) due_by: string;
+}
+
+class ResultBase {
+  @ApiProperty({ example: 'visit-2026-11-21-0042' }) request_uid: string;
+  @ApiProperty({
+    enum: ['processing', 'complete', 'error'],
+    example: 'complete',
+    description: 'While `processing`, poll again later.',
+  })
+  status: string;
+  @ApiNullable('string', {
+    enum: ['insurer_problem', 'unexpected_error'],
+    example: null,
+    description:
+      'Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was ' +
+      'unavailable; retry later) or `unexpected_error`. With Universal Search, only when every ' +
+      'insurer asked failed (`insurer_problem` when all were unavailable).',
+  })
+  error_code: string | null;
+  @ApiNullable('string', {
+    example: null,
+    description:
+      'Set when `status` is `error`, otherwise null: why the check failed, in one sentence ' +
+      '(no patient data), for people reading the answer; program against `error_code`.',
+  })
+  error_detail: string | null;
+  @ApiProperty({
+    type: Boolean,
+    required: false,
+    enum: [true],
+    example: true,
+    description:
+      'Present (always `true`) only when the patient data of this request was erased after ' +
+      'the retention period (`PHI_RETENTION_DAYS`): `results` is then `[]`, whatever was found. ' +
+      'Absent otherwise.',
+  })
+  purged?: true;
+
+  @ApiPropertyOptional({
+    type: VerificationRefDoc,
+    description:
+      'While `processing` and a person checks an insurer that has no 270/271 (docs/api.md, Insurers and assisted verification): the ' +
+      'verification task, its state and when it is due.',
+  })
+  verification?: VerificationRefDoc;
+}
+
+/** `results` of both versions: only the entries' shape differs. */
+const RESULTS_DESCRIPTION =
+  'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
+  'request is `complete` as soon as every insurer has answered or failed and at least one ' +
+  'answered: the plans of all insurers that answered are listed together, and an insurer ' +
+  'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
+  'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
+  'failed; the result does not say which.';
+
+export class EligibilityResultV1 extends ResultBase {
+  @ApiProperty({
+    type: [ResultEntryV1],
+    nullable: true,
+    description: RESULTS_DESCRIPTION,
+  })
+  results: ResultEntryV1[] | null;
+}
+
+export class EligibilityResultV2 extends ResultBase {
+  @ApiProperty({
+    type: [ResultEntryV2],
+    nullable: true,
+    description: RESULTS_DESCRIPTION,
+  })
+  results: ResultEntryV2[] | null;
+}

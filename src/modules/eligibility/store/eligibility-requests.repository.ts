@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, type Tx } from '@/platform/db/database';
+import { pgPool } from '@/platform/db/pg-pool';
+import { LocationSql } from '@/modules/accounts';
+import type { RecordedReadsSource } from '@/modules/audit';
+import type { MemberQuery } from '@/modules/insurers';
+import { EligibilityRequest } from './eligibility-request.entity';
+import { SearchQueue } from '../jobs/search.queue';
+import type { ResultVersion } from '../domain/eligibility.renderer';
+import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from '../domain/search-lease';
+
+/** A request as intake stores it. */
+export interface IntakeRow {
+  accountId: string;
+  uid: string;
+  kind: 'search' | 'details';
+  parentId: string | null;
+  /** The location by id, by code, or (both null) the account's default. */
+  locationId: string | null;
+  locationCode: string | null;
+  insurerCodes: string[];
+  query: MemberQuery;
+  target: EligibilityRequest['target'];
+  /** The local run the row is stored leased to (`DbQueue.reserveRun`), or null: stored due now. */
+  leaseJob: string | null;
+}
+
+/** A stored row: for a leased one, what its run needs (LeasedRow); for a due one, its id. */
+export type IntakeStored = LeasedRow & { leaseJob: string | null };
+
+/** A request's stored V2 body, as a list of several requests reads it. */
+export interface StoredBodyRow {
+  id: string;
+  uid: string;
+  status: string;
+  body: string | null;
+}
+
+const SELECT_BODY = {
+  v1: 'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2',
+  v2: 'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2',
+} as const;
+
+/**
+ * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset $1):
+ * every request in its location (by id, by code, or the account's default), stored `processing`,
+ * due now or leased to its local run for `$2` ms (the lease owned by process `$3`); a request
+ * whose location does not exist is not stored. Answers the stored rows with what a leased row's
+ * run needs (SEARCH_SETUP_SQL). The queue's columns are the queue's SQL (`queue.sql`).
+ *
+ * One JSON recordset rather than an array per column: PostgreSQL estimates an array's rows from
+ * its length in a custom plan but not in the generic one, so with the few requests of a usual
+ * group it kept planning this statement anew on every execution; a recordset is estimated alike
+ * either way, and the generic plan is kept (and the driver no longer escapes every element).
+ */
+const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
+    SELECT * FROM json_to_recordset($1::json) AS q(account_id uuid, uid varchar, kind varchar,
+      parent_id bigint, location_id uuid, location_code varchar, insurer_codes jsonb, query jsonb,
+      target jsonb, run_job varchar)),
+  leased AS (
+    INSERT INTO eligibility_requests
+      (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
+       ${queue.sql.insertColumns})
+    SELECT q.account_id, q.uid, q.kind, q.parent_id, l.id,
+      ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, 'processing',
+      ${queue.sql.leasedValues({ job: 'q.run_job', leaseMs: '$2', owner: '$3' })}
+    FROM q CROSS JOIN LATERAL (
+      ${LocationSql.chosen({ accountId: 'q.account_id', locationId: 'q.location_id', locationCode: 'q.location_code' })}) l
+    RETURNING ${queue.sql.attempt} AS attempt, ${queue.sql.leaseJob} AS "leaseJob",
+      ${LEASED_REQUEST_COLUMNS})
+  SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`;
+
+/**
+ * Eligibility requests as intake stores them and the API reads them, and the reads of their
+ * results (eligibility_results, eligibility_persons) the read side needs. Intake's INSERT and the
+ * body reads are the hot path: named prepared statements on the driver's pool. Intake's INSERT
+ * resolves the location and answers the run's setup in the same round trip, with the owners'
+ * SQL pieces (accounts' LocationSql, insurers' InsurerSettingsSql in SEARCH_SETUP_SQL).
+ */
+@Injectable()
+export class EligibilityRequestsRepository {
+  /** Built once: a prepared statement's text never changes. */
+  private readonly insertRequests: string;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    queue: SearchQueue,
+  ) {
+    this.insertRequests = INSERT_REQUESTS(queue);
+  }
+
+  /**
+   * Stores `rows` in one statement (leased ones for `leaseMs`, owned by `owner`); answers the
+   * stored rows (not in `rows`' order; a row whose location does not exist is not stored).
+   */
+  async insertIntake(
+    rows: IntakeRow[],
+    leaseMs: number,
+    owner: string | null,
+  ): Promise<IntakeStored[]> {
+    const { rows: stored } = await pgPool(this.db).query<IntakeStored>({
+      name: 'eligibility-intake',
+      text: this.insertRequests,
+      values: [
+        JSON.stringify(
+          rows.map((r) => ({
+            account_id: r.accountId,
+            uid: r.uid,
+            kind: r.kind,
+            parent_id: r.parentId,
+            location_id: r.locationId,
+            location_code: r.locationCode,
+            insurer_codes: r.insurerCodes,
+            query: r.query,
+            target: r.target,
+            run_job: r.leaseJob,
+          })),
+        ),
+        String(leaseMs),
+        owner,
+      ],
+    });
+    return stored;
+  }
+
+  findByUid(accountId: string, uid: string, tx?: Tx): Promise<EligibilityRequest | null> {
+    return managerOf(this.db, tx).findOne(EligibilityRequest, { where: { accountId, uid } });
+  }
+
+  /**
+   * The stored body of `version` (null while processing), or undefined when the account has no
+   * such request: one prepared statement on the driver's pool, no query runner.
+   */
+  async body(
+    accountId: string,
+    uid: string,
+    version: ResultVersion,
+  ): Promise<{ body: string | null } | undefined> {
+    const { rows } = await pgPool(this.db).query<{ body: string | null }>({
+      name: `eligibility-body-${version}`,
+      text: SELECT_BODY[version],
+      values: [accountId, uid],
+    });
+    return rows[0];
+  }
+
+  /**
+   * The select of a recorded read of `version`'s body (the audit module's RecordedReads: one row
+   * of `q.reads` per read, its key the uid, read within the reading account).
+   */
+  recordedBodySelect(version: ResultVersion): (q: RecordedReadsSource) => string {
+    const column = version === 'v1' ? 'body_v1' : 'body_v2';
+    return (q) => `SELECT ${q.n}, er.${column} AS body FROM ${q.reads}
+    JOIN eligibility_requests er ON er.account_id = ${q.accountId} AND er.uid = ${q.key}`;
+  }
+
+  /** The V2 bodies of the account's requests among `ids`. */
+  v2BodiesByIds(accountId: string, ids: string[], tx?: Tx): Promise<StoredBodyRow[]> {
+    return managerOf(this.db, tx).query(
+      'SELECT id, uid, status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND id = ANY($2::bigint[])',
+      [accountId, ids],
+    );
+  }
+
+  /** The account's `limit` most recent requests, newest first. */
+  listRecent(accountId: string, limit: number, tx?: Tx): Promise<EligibilityRequest[]> {
+    return managerOf(this.db, tx).find(EligibilityRequest, {
+      where: { accountId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
+  }
+
+  /** The requests among `ids` (the account's) that have at least one result. */
+  async withResults(accountId: string, ids: string[], tx?: Tx): Promise<Set<string>> {
+    const rows: { request_id: string }[] = await managerOf(this.db, tx).query(
+      `SELECT DISTINCT request_id FROM eligibility_results
+           WHERE account_id = $1 AND request_id = ANY($2::bigint[])`,
+      [accountId, ids],
+    );
+    return new Set(rows.map((r) => String(r.request_id)));
+  }
+
+  /** Result `resultId` of request `requestId`, with its insurer, if it is one of its results. */
+  async findResult(
+    resultId: number,
+    requestId: string,
+    tx?: Tx,
+  ): Promise<{ id: string; insurer_code: string } | undefined> {
+    const [result]: { id: string; insurer_code: string }[] = await managerOf(this.db, tx).query(
+      'SELECT id, insurer_code FROM eligibility_results WHERE id = $1 AND request_id = $2',
+      [resultId, requestId],
+    );
+    return result;
+  }
+
+  /** Whether person `personId` belongs to result `resultId`. */
+  async personOfResult(personId: number, resultId: string, tx?: Tx): Promise<boolean> {
+    const rows: unknown[] = await managerOf(this.db, tx).query(
+      'SELECT id FROM eligibility_persons WHERE id = $1 AND result_id = $2',
+      [personId, resultId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The uids among `uids` the account's requests already use. */
+  async takenUids(accountId: string, uids: string[], tx?: Tx): Promise<Set<string>> {
+    const rows: { uid: string }[] = await managerOf(this.db, tx).query(
+      `SELECT uid FROM eligibility_requests WHERE account_id = $1 AND uid = ANY($2::text[])`,
+      [accountId, uids],
+    );
+    return new Set(rows.map((r) => r.uid));
+  }
+}

@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { queryableOf, type Tx } from '@/platform/db/database';
+import { pgQueryable, type Queryable } from '@/platform/db/pg-pool';
+import { SequenceBlock } from '@/platform/db/sequence-block';
+import { GroupCommit } from '@/platform/kernel/group-commit';
+import type { DbQueue } from '@/platform/jobs/db-queue';
+import { LocationSql } from '@/modules/accounts';
+import { InsurerSettingsSql } from '@/modules/insurers';
+import { TaskSql } from '@/modules/verification';
+import type { FinishingDeliveries } from '@/modules/webhooks';
+import type { EligibilityErrorCode } from './eligibility-request.entity';
+import {
+  EligibilityPerson,
+  EligibilityResult,
+  type FoundPerson,
+} from './eligibility-result.entity';
+import type { LeasedRow } from '../domain/search-lease';
+import {
+  FINISH_CTES,
+  FINISH_MANY_CTES,
+  FINISH_MANY_MAX,
+  personRow,
+  resultRow,
+} from './search-runs.sql';
+
+/** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
+export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
+  location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
+  insurer_outcomes AS "insurerOutcomes", batch_id AS "batchId", created_at AS "createdAt"`;
+
+/**
+ * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
+ * "insurerCodes") answering `settings` and `provider` as JSON; `setupOf` reads them.
+ */
+export const SEARCH_SETUP_SQL = `
+  ${InsurerSettingsSql.settingsJson({ accountId: 'leased."accountId"', codes: 'leased."insurerCodes"' })} AS settings,
+  ${LocationSql.providerJson({ locationId: 'leased."locationId"', accountId: 'leased."accountId"' })} AS provider`;
+
+/** What finishing needs of a request (a run has it from its lease; others read it). */
+export interface Head {
+  requestId: string;
+  uid: string;
+  accountId: string;
+  batchId: string | null;
+}
+
+/** How a request ends, as the finishing statement stores it. */
+export interface Finishing {
+  requestId: string;
+  status: 'complete' | 'error';
+  errorCode: EligibilityErrorCode | null;
+  bodyV1: string;
+  bodyV2: string;
+  /** `keepPlans`: the persons' plans are stored in their rows too (else only in the bodies). */
+  results: { result: EligibilityResult; persons: FoundPerson[]; keepPlans?: boolean }[];
+}
+
+/** What a finish answers: the deliveries it recorded, or null (the request was finished already). */
+type FinishAnswer = ReturnType<FinishingDeliveries['read']> | null;
+
+interface GroupedFinish {
+  f: Finishing;
+  deliveries: FinishingDeliveries;
+}
+
+/**
+ * A search's run on `eligibility_requests` and its results: the lease's select list (the row and
+ * what its insurer calls need), the stored result a details request asks about, and finishing
+ * (the request row, its results and persons, in one prepared statement; ids from sequence
+ * blocks). The lease's SEARCH_SETUP_SQL reads the insurers' settings and the location with their
+ * owners' SQL pieces (InsurerSettingsSql, LocationSql), the watchdog the open tasks with
+ * verification's (TaskSql).
+ */
+@Injectable()
+export class SearchRunsRepository {
+  /** The hot statements go straight to the driver's pool (bench/README.md). */
+  private readonly pg: Queryable;
+  private readonly resultIds: SequenceBlock;
+  private readonly personIds: SequenceBlock;
+  /** Finishes of single searches, group-committed: those ready together share one statement. */
+  private readonly finishes: GroupCommit<GroupedFinish, FinishAnswer>;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.pg = pgQueryable(db);
+    this.resultIds = new SequenceBlock(this.pg, 'eligibility_results_id_seq');
+    this.personIds = new SequenceBlock(this.pg, 'eligibility_persons_id_seq');
+    this.finishes = new GroupCommit((items) => this.finishMany(items), {
+      maxBatch: FINISH_MANY_MAX,
+      maxInFlight: 4,
+    });
+  }
+
+  /** Leases request `id` to run `jobId` on `queue`, answering the row (LeasedRow) or null. */
+  lease(queue: DbQueue, id: string, jobId: string): Promise<LeasedRow | null> {
+    return queue.leaseReturning<LeasedRow>(id, jobId, LEASED_REQUEST_COLUMNS, SEARCH_SETUP_SQL);
+  }
+
+  /** Ids for `results` new results and `persons` new persons (taken ahead, in blocks). */
+  async takeIds(results: number, persons: number): Promise<[string[], string[]]> {
+    return Promise.all([this.resultIds.take(results), this.personIds.take(persons)]);
+  }
+
+  /** The request, when still processing. */
+  async head(requestId: string): Promise<Head | null> {
+    const rows: { uid: string; account_id: string; batch_id: string | null; status: string }[] =
+      await this.pg.query(
+        'SELECT uid, account_id, batch_id, status FROM eligibility_requests WHERE id = $1',
+        [requestId],
+      );
+    const row = rows[0];
+    if (!row || row.status !== 'processing') return null;
+    return {
+      requestId,
+      uid: row.uid,
+      accountId: row.account_id,
+      batchId: row.batch_id === null ? null : String(row.batch_id),
+    };
+  }
+
+  /**
+   * The finishing statement, with the outbox's `deliveries` built into it (it carries the bodies
+   * as its $4 and $5): answers the recorded deliveries, or null when the request was finished
+   * already.
+   */
+  async finish(f: Finishing, deliveries: FinishingDeliveries, tx?: Tx): Promise<FinishAnswer> {
+    const { cte, summary, values } = deliveries.sql({
+      values: [
+        f.requestId,
+        f.status,
+        f.errorCode,
+        f.bodyV1,
+        f.bodyV2,
+        JSON.stringify(f.results.map(({ result }) => resultRow(result))),
+        JSON.stringify(
+          f.results.flatMap(({ persons, keepPlans }) =>
+            persons.map((p) => personRow(p, keepPlans === true)),
+          ),
+        ),
+      ],
+      bodies: { v1: '$4', v2: '$5' },
+    });
+    const statement = `${FINISH_CTES}, ${cte}
+      SELECT request.id, ${summary} AS deliveries FROM request`;
+    const rows = await (tx ? queryableOf(this.db, tx) : this.pg).query<{ deliveries: unknown }[]>(
+      statement,
+      values,
+    );
+    return rows.length === 0 ? null : deliveries.read(rows[0].deliveries);
+  }
+
+  /**
+   * `finish` for a single search (no transaction of the caller's), group-committed: the finishes
+   * that become ready while one statement is in flight go together in the next (FINISH_MANY_CTES),
+   * one statement and one commit for many searches; a lone one goes at once. Answers as `finish`.
+   */
+  async finishGrouped(f: Finishing, deliveries: FinishingDeliveries): Promise<FinishAnswer> {
+    return (await this.finishes.add({ f, deliveries })) ?? null;
+  }
+
+  /** One statement finishing `items`' requests (each with its own deliveries). */
+  private async finishMany(items: GroupedFinish[]): Promise<FinishAnswer[]> {
+    const fs = items.map((i) => i.f);
+    const { cte, summary, values } = items[0].deliveries.sql({
+      values: [
+        JSON.stringify(
+          fs.flatMap((f) =>
+            f.results.map(({ result }) => ({ request_id: f.requestId, ...resultRow(result) })),
+          ),
+        ),
+        JSON.stringify(
+          fs.flatMap((f) =>
+            f.results.flatMap(({ persons, keepPlans }) =>
+              persons.map((p) => ({
+                request_id: f.requestId,
+                ...personRow(p, keepPlans === true),
+              })),
+            ),
+          ),
+        ),
+        ...fs.flatMap((f) => [f.requestId, f.status, f.errorCode, f.bodyV1, f.bodyV2]),
+        ...new Array<null>((FINISH_MANY_MAX - fs.length) * 5).fill(null),
+      ],
+      bodies: { v1: 'request.v1', v2: 'request.v2' },
+    });
+    const rows = await this.pg.query<{ id: string; deliveries: unknown }[]>(
+      `${FINISH_MANY_CTES}, ${cte}
+      SELECT request.id, ${summary} AS deliveries FROM request`,
+      values,
+    );
+    const finished = new Map(rows.map((r) => [String(r.id), r.deliveries]));
+    return items.map(({ f, deliveries }) =>
+      finished.has(f.requestId) ? deliveries.read(finished.get(f.requestId)) : null,
+    );
+  }
+
+  /** A details request's target: the stored result and its person (null when either is gone). */
+  async target(
+    resultId: string,
+    personId: string,
+  ): Promise<{ result: EligibilityResult; person: EligibilityPerson } | null> {
+    const result = await this.db
+      .getRepository(EligibilityResult)
+      .findOne({ where: { id: resultId } });
+    const person = await this.db
+      .getRepository(EligibilityPerson)
+      .findOne({ where: { id: personId, resultId } });
+    return result && person ? { result, person } : null;
+  }
+
+  /**
+   * Requests still `processing` past `limitSeconds` (a batch item from its first run), oldest
+   * first, except those waiting for a person (an open verification task).
+   */
+  async stuck(limitSeconds: number, limit: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM eligibility_requests
+       WHERE status = 'processing'
+         AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
+             < now() - ($1 || ' seconds')::interval
+         AND NOT ${TaskSql.anyOpen('eligibility_requests.id')}
+       ORDER BY created_at LIMIT $2`,
+      [String(limitSeconds), limit],
+    );
+    return rows.map((r) => String(r.id));
+  }
+}

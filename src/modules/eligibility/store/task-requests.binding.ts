@@ -1,0 +1,39 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Tx } from '@/platform/db/database';
+import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
+import { AssistedSearchesRepository, TASK_REQUEST_SQL } from './assisted-searches.repository';
+import { BatchSearchQueue } from '../jobs/batch-search.queue';
+import { SearchQueue } from '../jobs/search.queue';
+
+/**
+ * The search side of the verification module's port: the request's SQL pieces for a task's
+ * statements (TASK_REQUEST_SQL), its lock, its processing answer showing its open task, and a
+ * task answered making its search due again on the queue it runs on.
+ */
+@Injectable()
+export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
+  readonly sql = TASK_REQUEST_SQL;
+
+  constructor(
+    private readonly requests: TaskRequests,
+    private readonly assisted: AssistedSearchesRepository,
+    private readonly searchQueue: SearchQueue,
+    private readonly batchQueue: BatchSearchQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.requests.bind(this);
+  }
+
+  lockRequest(tx: Tx, requestId: string): Promise<void> {
+    return this.assisted.lockRequest(requestId, tx);
+  }
+
+  showTask(tx: Tx, requestId: string): Promise<void> {
+    return this.assisted.showVerification(requestId, tx);
+  }
+
+  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {
+    return (batchItem ? this.batchQueue : this.searchQueue).wakeInTx(tx, requestId);
+  }
+}

@@ -1,0 +1,31 @@
+import { Get, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiController } from '@/platform/http/api-controller';
+import { ApiStandardErrors } from '@/platform/http/api-docs';
+import type { AppRequest } from '@/platform/kernel/request-context';
+import { NotPatientData } from '@/modules/audit';
+import { RequireScope } from '@/modules/auth';
+import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
+import { type DirectoryEntry, InsurerDirectory } from '../domain/insurer-directory.service';
+
+@ApiController('Insurers', 'api/auth/v1/insurers')
+export class InsurersController {
+  constructor(private readonly directory: InsurerDirectory) {}
+
+  @Get()
+  @RequireScope('eligibility:read')
+  @NotPatientData()
+  @ApiOperation({
+    summary: 'The insurer directory',
+    description:
+      'Every insurer code with how this account reaches it (docs/api.md, Insurers and assisted verification): `eligibility` `sandbox`, `x12` ' +
+      '(a 270/271 through the clearinghouse), `assisted` (a person checks the payer’s portal or phone line: the ' +
+      'search waits for a verification task) or `none`; claims by 837P or paper, claim status by 276 or reports, ' +
+      '835 remittances, the payer ids used, and the health of the stored portal credentials.',
+  })
+  @ApiOkResponse({ type: InsurerDirectoryResponse })
+  @ApiStandardErrors()
+  async list(@Req() req: AppRequest): Promise<{ result: DirectoryEntry[] }> {
+    return { result: await this.directory.list(req.auth!.accountId) };
+  }
+}

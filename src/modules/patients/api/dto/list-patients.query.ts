@@ -1,0 +1,41 @@
+import { DateField, StringField } from '@/platform/http/validation/fields';
+import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export class ListPatientsQuery {
+  @PageSizeField(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+  limit?: number | null;
+
+  @PageCursorField()
+  cursor?: string | null;
+
+  @StringField({
+    maxLength: 100,
+    allowBlank: true,
+    example: 'gonz',
+    description:
+      'Name search, case-insensitive: every word must appear in the first, middle or last name.',
+  })
+  search?: string | null;
+
+  @DateField({ example: '1986-04-12', description: 'Only patients born on this date.' })
+  dob?: string | null;
+
+  @StringField({
+    maxLength: 16,
+    allowBlank: true,
+    example: 'LOC7K2M9QXA',
+    description: 'Only patients of this location (unknown code → field error).',
+  })
+  location_code?: string | null;
+
+  @StringField({
+    maxLength: 64,
+    allowBlank: true,
+    example: 'CHART-20931',
+    description: 'Only patients with exactly this account number.',
+  })
+  account_number?: string | null;
+}

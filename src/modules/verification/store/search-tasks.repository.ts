@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, type Tx } from '@/platform/db/database';
+import type { InsurerPlanResult } from '@/modules/insurers';
+import type { FailReason, TaskState } from './verification-task.entity';
+
+/** A request's task for one insurer, as a search run reads its answer. */
+export interface TaskAnswer {
+  state: TaskState;
+  plans: InsurerPlanResult[] | null;
+  failure_reason: FailReason | null;
+  detail: string | null;
+}
+
+/**
+ * `verification_tasks` as other modules' work reaches them (SearchTasks): a search run's task per
+ * request and insurer (docs/api.md, Insurers and assisted verification) and PHI_RETENTION_DAYS
+ * (SECURITY.md) erasing the tasks of purged requests.
+ */
+@Injectable()
+export class SearchTasksRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The task of request `requestId` for insurer `code`, or null when none was stored. */
+  async answer(requestId: string, code: string): Promise<TaskAnswer | null> {
+    const rows: TaskAnswer[] = await this.db.query(
+      `SELECT state, plans, failure_reason, detail FROM verification_tasks
+       WHERE request_id = $1 AND insurer_code = $2`,
+      [requestId, code],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Stores the task of the request for `code`, due in `slaMinutes`; answers its id, or null
+   * when the request had one already (a repeated run stores nothing).
+   */
+  async open(
+    task: { accountId: string; requestId: string; code: string; slaMinutes: number },
+    tx?: Tx,
+  ): Promise<string | null> {
+    const created: { id: string }[] = await managerOf(this.db, tx).query(
+      `WITH created AS (
+         INSERT INTO verification_tasks (account_id, request_id, insurer_code, due_by, history)
+         VALUES ($1, $2, $3, now() + ($4 || ' minutes')::interval,
+           jsonb_build_array(jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC',
+             'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', 'queued', 'actor', 'service',
+             'detail', 'created by the search')))
+         ON CONFLICT (request_id, insurer_code) DO NOTHING RETURNING id)
+       SELECT id FROM created`,
+      [task.accountId, task.requestId, task.code, String(task.slaMinutes)],
+    );
+    return created[0]?.id ?? null;
+  }
+
+  /** Whether a task of the request for one of `codes` was answered (completed or failed). */
+  async anyAnswered(requestId: string, codes: string[], tx?: Tx): Promise<boolean> {
+    const answered: unknown[] = await managerOf(this.db, tx).query(
+      `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
+         AND state IN ('completed', 'failed') LIMIT 1`,
+      [requestId, codes],
+    );
+    return answered.length > 0;
+  }
+
+  /**
+   * The tasks of the requests `requestIds` lose plans, evidence and notes (their states stay,
+   * an audit of who answered when, without their words); answers their ids.
+   */
+  async purgeOfRequests(requestIds: string[], tx?: Tx): Promise<string[]> {
+    const rows: { id: string }[] = await managerOf(this.db, tx).query(
+      `WITH purged AS (
+         UPDATE verification_tasks
+            SET plans = NULL, evidence = NULL, detail = NULL,
+                history = (SELECT COALESCE(jsonb_agg(h - 'detail'), '[]'::jsonb) FROM jsonb_array_elements(history) h)
+          WHERE request_id = ANY($1::bigint[])
+          RETURNING id)
+       SELECT id::text AS id FROM purged`,
+      [requestIds],
+    );
+    return rows.map((r) => r.id);
+  }
+}

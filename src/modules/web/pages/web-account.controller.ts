@@ -1,0 +1,91 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
+import { ValidationFailed } from '@/platform/kernel/errors';
+import { auditContextOf } from '@/modules/audit';
+import { ChangePasswordDto } from './dto/users.dto';
+import { clearSessionCookie } from '../session-cookie';
+import { FormPage } from '../form-page';
+import { bindForm } from '../forms';
+import { UserAccessService } from '../user-access.service';
+import { flash, redirectWith, webUser } from '../web-context';
+import { WebSessions } from '../web-sessions';
+
+/**
+ * The signed-in user's own sign-in (SECURITY.md): change the password (the current one
+ * required; the user's other sessions end), see the open sessions and end them.
+ */
+@ApiExcludeController()
+@Controller('app/account')
+export class WebAccountController {
+  constructor(
+    private readonly access: UserAccessService,
+    private readonly sessions: WebSessions,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** The password form (`errors` when refused) and the user's open sessions. */
+  private readonly page = new FormPage(
+    { view: 'account.njk', title: 'Your account', section: 'account' },
+    async (req, { errors }) => ({
+      sessions: await this.sessions.list(webUser(req)!.userId, req.sessionID),
+      errors,
+    }),
+  );
+
+  @Get()
+  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page.show(req, res, {});
+  }
+
+  @Post('password')
+  async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page.post(req, res, {}, async (form) => {
+      const body = await bindForm(ChangePasswordDto, form, { keepBlank: true });
+      if (body.new_password !== body.new_password_confirmation)
+        throw ValidationFailed.field('new_password_confirmation', 'The two passwords differ.');
+      const ctx = auditContextOf(req)!;
+      const user = await this.access.changePassword(
+        ctx,
+        body.current_password,
+        body.new_password,
+        req.sessionID,
+      );
+      // This session stays signed in under the new epoch; every other one has ended.
+      req.session.sessionEpoch = user.sessionEpoch;
+      redirectWith(
+        req,
+        res,
+        '/app/account/',
+        'Password changed. Your other sessions have been signed out.',
+      );
+    });
+  }
+
+  @Post('sessions/:handle/end')
+  async endOne(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('handle') handle: string,
+  ): Promise<void> {
+    const ended = await this.access.endSession(auditContextOf(req)!, handle);
+    flash(
+      req,
+      ended ? 'ok' : 'error',
+      ended ? 'Session ended.' : 'That session had already ended.',
+    );
+    res.redirect('/app/account/');
+  }
+
+  /** "Sign out everywhere", this browser included. */
+  @Post('sessions/end-all')
+  async endAll(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.access.endAllSessions(auditContextOf(req)!);
+    req.session.destroy(() => {
+      clearSessionCookie(res, this.config.publicUrl);
+      res.redirect('/app/login');
+    });
+  }
+}

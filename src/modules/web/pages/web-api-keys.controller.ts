@@ -1,0 +1,76 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { auditContextOf } from '@/modules/audit';
+import {
+  ALL_SCOPES,
+  ApiKeysService,
+  CREDENTIALS_SCOPE,
+  isApiScope,
+  SCOPE_AREAS,
+} from '@/modules/auth';
+import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { FormPage } from '../form-page';
+import { bindForm } from '../forms';
+import { accountOf, redirectWith } from '../web-context';
+import { AdminOnly } from '../web-roles';
+
+const UUID = /^[0-9a-f-]{36}$/;
+
+/** The scopes a form chose (checkboxes: a repeated field is an array, a single one a string). */
+function chosenScopes(body: unknown): string[] {
+  const raw = (body as Record<string, unknown> | undefined)?.scopes;
+  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
+}
+
+/** API keys: create with their scopes (the key is shown once), list, revoke. */
+@ApiExcludeController()
+@AdminOnly()
+@Controller('app/api-keys')
+export class WebApiKeysController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  /** `newKey` is shown once; the scopes ticked are all of them, or those of a refused form. */
+  private readonly page = new FormPage<{ newKey?: string }>(
+    { view: 'api-keys.njk', title: 'API keys', section: 'api-keys' },
+    async (req, { newKey = null, errors }) => ({
+      keys: await this.apiKeys.list(accountOf(req)),
+      newKey,
+      errors,
+      areas: SCOPE_AREAS,
+      credentialsScope: CREDENTIALS_SCOPE,
+      chosen: errors ? chosenScopes(req.body) : [...ALL_SCOPES],
+    }),
+  );
+
+  @Get()
+  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page.show(req, res, {});
+  }
+
+  @Post()
+  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.page.post(req, res, {}, async (fields) => {
+      const form = await bindForm(CreateApiKeyDto, {
+        name: fields.name,
+        scopes: chosenScopes(req.body),
+      });
+      const { key } = await this.apiKeys.create(
+        accountOf(req),
+        form.name,
+        form.scopes.filter(isApiScope),
+        auditContextOf(req)!,
+      );
+      // Shown once, in this answer only.
+      res.setHeader('Cache-Control', 'no-store');
+      await this.page.show(req, res, { newKey: key });
+    });
+  }
+
+  @Post(':id/revoke')
+  async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    if (!UUID.test(id)) return res.redirect('/app/api-keys/');
+    const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);
+    redirectWith(req, res, '/app/api-keys/', `Key ${key.prefix}… revoked.`);
+  }
+}

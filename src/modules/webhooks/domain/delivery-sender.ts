@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { openSecret, sealSecret } from '@/platform/kernel/secret-box';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
+import type { Webhook, WebhookAttempt, WebhookDelivery } from '../store/webhook.entity';
+import { SendResult, sendDelivery } from './webhook-sender';
+
+/** One POST of a delivery to its webhook (automatic or manual), and the attempt row it leaves. */
+@Injectable()
+export class DeliverySender {
+  constructor(@InjectConfig() private readonly config: AppConfig) {}
+
+  send(webhook: Webhook, delivery: WebhookDelivery): Promise<SendResult> {
+    return this.sendTo(
+      { webhookId: webhook.id, url: webhook.url, secretSealed: webhook.secretSealed },
+      delivery,
+    );
+  }
+
+  sendTo(
+    target: { webhookId: string; url: string; secretSealed: string | null },
+    delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
+  ): Promise<SendResult> {
+    return sendDelivery({
+      url: target.url,
+      body: delivery.body,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      secret: target.secretSealed
+        ? openSecret(this.config.encryptionKey, target.secretSealed, aad(target.webhookId))
+        : null,
+      timeoutMs: this.config.webhookTimeoutMs,
+      allowPrivate: this.config.webhookAllowPrivate,
+    });
+  }
+
+  attemptRow(deliveryId: string, r: SendResult, manual: boolean): Partial<WebhookAttempt> {
+    return {
+      deliveryId,
+      startedAt: r.startedAt,
+      statusCode: r.statusCode,
+      durationMs: r.durationMs,
+      error: r.error ? r.error.slice(0, 1000) : null,
+      responseBody: r.responseBody,
+      manual,
+    };
+  }
+
+  /** The secret sealed for storage, bound to its webhook. */
+  seal(webhookId: string, secret: string): string {
+    return sealSecret(this.config.encryptionKey, secret, aad(webhookId));
+  }
+}
+
+const aad = (webhookId: string) => `webhook-secret:${webhookId}`;

@@ -1,0 +1,266 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import {
+  type KeysetPage,
+  type KeysetPageRequest,
+  paginateKeyset,
+} from '@/platform/http/pagination/keyset-paginator';
+import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
+import type { SendResult } from '../domain/webhook-sender';
+import {
+  type DeliveryStatus,
+  WebhookAttempt,
+  WebhookDelivery,
+  type WebhookTopic,
+  type WebhookVersion,
+} from './webhook.entity';
+import { DeliveryQueue } from '../jobs/delivery.queue';
+
+/** A claim, batch, remittance or verification event, one delivery per subscribed webhook. */
+export interface EventDeliveries {
+  accountId: string;
+  topic: WebhookTopic;
+  event: string;
+  resourceKey: string;
+  resourceUid: string;
+  body: string;
+}
+
+/** What the deliveries' CTE of a finishing statement is built from (`finishing`). */
+export interface FinishingParams {
+  /** The finishing statement's own values ($1 …); the CTE's values follow them. */
+  values: readonly unknown[];
+  /** Per webhook version, the statement's SQL expression carrying that body (sent once). */
+  bodies: Record<WebhookVersion, string>;
+  event: string;
+  /** The run the first attempts are stored leased to; null: stored due now, not leased. */
+  leaseJob: string | null;
+  /** How long that lease lasts (ms, as text) and the process (uuid) holding it. */
+  leaseMs: string;
+  owner: string | null;
+}
+
+/** The deliveries' part of a finishing statement, and all the statement's values. */
+export interface FinishingSql {
+  cte: string;
+  summary: string;
+  values: unknown[];
+}
+
+/**
+ * `webhook_deliveries` and `webhook_attempts`: the delivery log, its attempts, and the outbox's
+ * INSERTs. Reads `webhooks` (is a webhook still active, its url and version) in the statements
+ * that need it; the queue's lease columns come from DeliveryQueue's `sql`. `finishing` is a CTE
+ * for another module's statement: it selects from that statement's CTE `request`.
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  private readonly recordAttemptSql: string;
+  private readonly recordEventSql: string;
+  private readonly succeedSql: string;
+  private readonly endPendingSql: (where: string) => string;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
+    @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
+    private readonly queue: DeliveryQueue,
+  ) {
+    const q = queue.sql;
+    this.recordAttemptSql = `WITH d AS (
+       SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id = $1 FOR UPDATE OF d),
+     attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
+       SELECT d.id, $2, $3, $4, $5, $6, false FROM d),
+     next AS (
+       SELECT d.id, CASE WHEN d.status <> 'pending' THEN d.status
+                         WHEN $7::boolean THEN 'succeeded'
+                         WHEN $8::boolean OR NOT d.is_active THEN 'failed'
+                         ELSE 'pending' END AS status
+       FROM d),
+     updated AS (
+       UPDATE webhook_deliveries t
+       SET status = next.status,
+           ${q.releaseSets(`CASE WHEN next.status = 'pending' THEN now() + ($9 || ' milliseconds')::interval END`)},
+           completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
+       FROM next, d WHERE t.id = next.id AND d.status = 'pending')
+     SELECT status FROM next`;
+    this.recordEventSql = `WITH created AS (
+         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
+                                         ${q.insertColumns})
+         SELECT w.id, w.account_id, $2, NULL, $3, $4, $5, 'pending', ${q.dueValues('now()')}
+         FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND $6 = ANY(w.events)
+         ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
+         RETURNING id)
+       SELECT id FROM created`;
+    this.succeedSql = `UPDATE webhook_deliveries SET status = 'succeeded', completed_at = $2, ${q.releaseSets()}
+       WHERE id = $1`;
+    this.endPendingSql = (where) =>
+      `UPDATE webhook_deliveries SET status = 'failed', ${q.releaseSets()}, completed_at = now()
+       WHERE ${where} AND status = 'pending'`;
+  }
+
+  // The delivery log ---------------------------------------------------------------------------
+
+  /** A webhook's deliveries, newest first: one page (the house keyset paginator). */
+  pageOfWebhook(
+    accountId: string,
+    webhookId: string,
+    request: KeysetPageRequest,
+  ): Promise<KeysetPage<WebhookDelivery>> {
+    const qb = this.deliveries
+      .createQueryBuilder('d')
+      .where('d.webhook_id = :webhookId AND d.account_id = :accountId', { webhookId, accountId });
+    return paginateKeyset(qb, request);
+  }
+
+  /** Delivery `id` of the account's webhook `webhookId` (both checked to be uuids), or null. */
+  findOfWebhook(accountId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
+    return this.deliveries.findOne({ where: { id, webhookId, accountId } });
+  }
+
+  /** Delivery `id`, or null (deleted with its webhook). */
+  findById(id: string): Promise<WebhookDelivery | null> {
+    return this.deliveries.findOne({ where: { id } });
+  }
+
+  /** The attempts of these deliveries, oldest first, by delivery. */
+  async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const map = new Map<string, WebhookAttempt[]>();
+    if (deliveryIds.length === 0) return map;
+    const rows = await this.attempts
+      .createQueryBuilder('a')
+      .where('a.delivery_id IN (:...ids)', { ids: deliveryIds })
+      .orderBy('a.started_at', 'ASC')
+      .addOrderBy('a.id', 'ASC')
+      .getMany();
+    for (const row of rows) map.set(row.deliveryId, [...(map.get(row.deliveryId) ?? []), row]);
+    return map;
+  }
+
+  // Attempts and their outcome -----------------------------------------------------------------
+
+  /** Records an attempt row as it is (a manual redelivery's). */
+  async insertAttempt(row: Partial<WebhookAttempt>, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).insert(WebhookAttempt, row);
+  }
+
+  /** Ends delivery `id` `succeeded` at `completedAt` (a manual redelivery succeeded). */
+  async succeed(id: string, completedAt: Date, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(this.succeedSql, [id, completedAt]);
+  }
+
+  /**
+   * Records one automatic attempt in one statement: the attempt row, and the delivery's next
+   * state (succeeded; failed when `final` or its webhook was deactivated meanwhile; else pending
+   * again, due in `delayMs`). A delivery that is no longer pending (a manual redelivery succeeded
+   * meanwhile) keeps its state; its attempt is still recorded. Answers the delivery's state
+   * after the attempt, or null when it was deleted (with its webhook) while the attempt was in
+   * flight.
+   */
+  async recordAttempt(
+    deliveryId: string,
+    result: SendResult,
+    final: boolean,
+    delayMs: number,
+  ): Promise<DeliveryStatus | null> {
+    const rows = await queryableOf(this.db).query<{ status: DeliveryStatus }[]>(
+      this.recordAttemptSql,
+      [
+        deliveryId,
+        result.startedAt,
+        result.statusCode,
+        result.durationMs,
+        result.error ? result.error.slice(0, 1000) : null,
+        result.responseBody,
+        result.ok,
+        final,
+        String(Math.round(delayMs)),
+      ],
+    );
+    return rows[0]?.status ?? null;
+  }
+
+  /** Ends the pending deliveries of webhook `webhookId` `failed` (it was deactivated). */
+  async endPendingOfWebhook(webhookId: string, tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(this.endPendingSql('webhook_id = $1'), [webhookId]);
+  }
+
+  /** Ends delivery `id` `failed` while it is pending (its webhook takes no more deliveries). */
+  async endPending(id: string): Promise<void> {
+    await this.db.query(this.endPendingSql('id = $1'), [id]);
+  }
+
+  // The outbox -----------------------------------------------------------------------------------
+
+  /**
+   * One pending delivery, due now, per active webhook of the account subscribed to the event's
+   * topic (none twice for the same resource key). Answers the new deliveries' ids.
+   */
+  async recordEvent(e: EventDeliveries, tx?: Tx): Promise<string[]> {
+    const rows: { id: string }[] = await managerOf(this.db, tx).query(this.recordEventSql, [
+      e.accountId,
+      e.event,
+      e.resourceUid,
+      e.resourceKey,
+      e.body,
+      e.topic,
+    ]);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The deliveries' part of another module's finishing statement: a CTE named `deliveries` that
+   * selects from the statement's CTE `request` (columns id, account_id, uid; a row per request
+   * finished) one pending delivery per active webhook of the request's account subscribed to
+   * eligibility, with the body of its version, stored leased to `leaseJob` (else due now); the
+   * unique key makes a repeated call harmless. `summary`: an expression for the statement's last
+   * SELECT (one row per `request` row) answering that request's deliveries as JSON (id,
+   * webhook_id, url, secret_sealed, version). `values`: the statement's values followed by the
+   * CTE's, numbered after them.
+   */
+  finishing(p: FinishingParams): FinishingSql {
+    const $ = (i: number) => `$${p.values.length + 1 + i}`;
+    const cte = `deliveries AS (
+         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
+                                         ${this.queue.sql.insertColumns})
+         SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
+                CASE w.version WHEN 'v1' THEN ${p.bodies.v1} ELSE ${p.bodies.v2} END, 'pending',
+                ${this.queue.sql.leasedValues({ job: `${$(1)}::text`, leaseMs: $(2), owner: $(3) })}
+         FROM request JOIN webhooks w ON w.account_id = request.account_id
+         WHERE w.is_active AND 'eligibility' = ANY(w.events)
+         ON CONFLICT (webhook_id, request_id, event) DO NOTHING
+         RETURNING id, webhook_id, request_id)`;
+    const summary = `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
+           'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
+         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id)`;
+    return {
+      cte,
+      summary,
+      values: [...p.values, p.event, p.leaseJob, p.leaseMs, p.owner],
+    };
+  }
+
+  // Retention (SECURITY.md, PHI_RETENTION_DAYS) ------------------------------------------------
+
+  /** The deliveries of the purged requests `requestIds` carry their purged answer (`bodies`). */
+  async purgeRequestBodies(requestIds: string[], bodies: string[], tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE webhook_deliveries d SET body = p.body
+         FROM unnest($1::bigint[], $2::text[]) AS p(id, body)
+        WHERE d.request_id = p.id`,
+      [requestIds, bodies],
+    );
+  }
+
+  /** The `verification_task.*` deliveries of the tasks `taskIds` carry no body (`{}`). */
+  async emptyTaskBodies(taskIds: string[], tx?: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE webhook_deliveries d SET body = '{}'
+        WHERE d.request_uid = ANY($1::text[]) AND d.event LIKE 'verification_task.%'`,
+      [taskIds],
+    );
+  }
+}

@@ -1,0 +1,299 @@
+import { Logger } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { DataSource } from 'typeorm';
+import { withTimeout } from '@/platform/kernel/timeout';
+import {
+  afterCommit,
+  type Database,
+  dataSourceOf,
+  managerOf,
+  type Tx,
+} from '@/platform/db/database';
+import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
+import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
+import type { DbJobData, DbQueueSpec } from './db-queue-spec';
+import type { LocalLane } from './local-lane';
+import { type JobTag, jobId, tags } from './job-id';
+import { QueueSql } from './queue-sql';
+
+export type { DbJobData, DbQueueSpec } from './db-queue-spec';
+export { type JobTag, jobId, tags } from './job-id';
+
+/** How long an enqueue may wait for Bull before the row is left to the sweep (it stays due). */
+export const ENQUEUE_TIMEOUT_MS = 3_000;
+/** After an enqueue failed, further enqueues are skipped (rows stay due) for this long. */
+const ENQUEUE_RETRY_MS = 3_000;
+
+/**
+ * The one queue idiom for work scheduled in PostgreSQL (searches, webhook deliveries, e-mails):
+ * - `enqueue`/`schedule`: the row says when work is due; a Bull job only wakes a worker then.
+ * - `lease`: a run claims its row first, so a duplicate job skips work in flight, and the lease
+ *   (due time moved past the run) tells the sweeper when a worker died mid-run. The same Bull job
+ *   may take its lease over (Bull hands a stalled job to another worker only after its lock
+ *   expired).
+ * - `requeueOverdue`: the sweeper re-enqueues rows whose job was lost (Redis restart) or whose
+ *   worker died; SKIP LOCKED hands each row to one of several workers.
+ * - `dispatch`: work due now, stored by this process, runs here when this process works on the
+ *   queue (its LocalLane, no Redis), and is enqueued in Bull otherwise.
+ * Jobs are thin and idempotent; a lost Redis loses nothing.
+ */
+export abstract class DbQueue {
+  private readonly log: Logger;
+  private lane: LocalLane | null = null;
+  private owner: string | null = null;
+  private enqueueDownUntil = 0;
+  private connectedOnce = false;
+  protected readonly db: DataSource;
+  /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
+  readonly sql: QueueSql;
+  private readonly leases: LeaseGroups;
+
+  protected constructor(
+    readonly spec: DbQueueSpec,
+    database: Database,
+    readonly queue: Queue<DbJobData>,
+  ) {
+    this.db = dataSourceOf(database);
+    this.sql = new QueueSql(spec);
+    this.leases = new LeaseGroups(this.db, spec, () => this.owner);
+    this.log = new Logger(`DbQueue:${spec.name}`);
+    queue.isReady().then(
+      () => (this.connectedOnce = true),
+      () => undefined,
+    );
+  }
+
+  /** Set at start: the registered process (ProcessRegistry) every lease taken here names. */
+  attachOwner(owner: string | null): void {
+    this.owner = owner;
+  }
+
+  get ownerId(): string | null {
+    return this.owner;
+  }
+
+  /**
+   * Redis known down: Bull's connection is not ready (after it was once), or an enqueue failed
+   * a moment ago. Enqueues are then skipped at once: rows stay due, for a lane or the sweeper.
+   */
+  get redisDown(): boolean {
+    if (Date.now() < this.enqueueDownUntil) return true;
+    const status = this.queue.client?.status;
+    if (this.connectedOnce) return status !== 'ready';
+    return status === 'reconnecting' || status === 'close' || status === 'end';
+  }
+
+  /** Set by QueueWorkers in a process that works on this queue. */
+  attachLane(lane: LocalLane | null): void {
+    this.lane = lane;
+  }
+
+  /** Rows handed to this process's lane and not finished yet (0 without a lane). */
+  get localPending(): number {
+    return this.lane?.pending ?? 0;
+  }
+
+  /**
+   * Row `id`, just stored as due now, runs as soon as possible: in this process's lane when it
+   * has one with room (no Redis round trip), else by a Bull job. Never throws (see `enqueue`).
+   */
+  async dispatch(id: string): Promise<boolean> {
+    if (this.lane?.offer(id)) return true;
+    return this.enqueue(id, 0, 'a0');
+  }
+
+  /**
+   * A run in this process's lane for a row about to be stored: store the row leased to the
+   * answered job id (attempts 1, `lease_job` = the id, due when `spec.leaseMs` is over), then
+   * `submitRun` (or `cancelRun` when it was not stored). Null without a lane or room in it: store
+   * the row as due and `dispatch` it.
+   */
+  reserveRun(): string | null {
+    return this.lane?.reserve() ?? null;
+  }
+
+  /**
+   * Row `id`, stored leased to `jobId`, runs in the lane with `row` (the row as the lease
+   * answers it). If the lane closed meanwhile, the lease is given back and a Bull job enqueued.
+   */
+  async submitRun(jobId: string, id: string, row: unknown): Promise<void> {
+    if (this.lane?.submit(jobId, id, row)) return;
+    await this.handBack(id, jobId);
+  }
+
+  cancelRun(): void {
+    this.lane?.cancel();
+  }
+
+  /** `task` within the permits of this process's lane (LocalLane.withPermit); null without one. */
+  withLanePermit<T>(task: () => Promise<T>): Promise<T> | null {
+    return this.lane ? this.lane.withPermit(task) : null;
+  }
+
+  /**
+   * A row leased to a local run that will not happen: the lease and its attempt are given back,
+   * and a Bull job wakes a worker. Never throws: the sweeper takes the row once its lease is over.
+   */
+  async handBack(id: string, jobId: string | null): Promise<void> {
+    if (jobId !== null) {
+      try {
+        await giveBackRow(this.db, this.spec, id, jobId);
+      } catch (e) {
+        this.log.warn({ id, err: (e as Error).message }, 'lease not given back; the sweeper will');
+        return;
+      }
+    }
+    await this.enqueue(id, 0, 'a0');
+  }
+
+  /**
+   * Extends the lease run `jobId` holds on row `id`; false when it holds none (the row finished,
+   * or the sweeper gave it to another run).
+   */
+  async renew(id: string, jobId: string): Promise<boolean> {
+    return renewRow(this.db, this.spec, id, jobId);
+  }
+
+  /**
+   * Wakes a worker for row `id` in `delayMs`. Never throws (answers false): the row is already
+   * stored as due, so the sweeper re-enqueues it when Redis is back.
+   */
+  async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
+    if (this.redisDown) return false;
+    try {
+      await withTimeout(
+        this.queue.add(
+          this.spec.job,
+          { id },
+          {
+            jobId: jobId(this.spec.job, id, tag),
+            delay: Math.max(0, Math.round(delayMs)),
+            attempts: 1,
+            removeOnComplete: true,
+            removeOnFail: 1000,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch (e) {
+      this.enqueueDownUntil = Date.now() + ENQUEUE_RETRY_MS;
+      this.log.warn({ id, err: (e as Error).message }, 'job not enqueued; the sweeper will retry');
+      return false;
+    }
+  }
+
+  /**
+   * Makes the next run of row `id` due in `delayMs` (setting `columns`, and the attempt count to
+   * `attempts` when given, in the same UPDATE) and enqueues its job. Nothing happens to a row that
+   * has no work left.
+   */
+  async schedule(
+    id: string,
+    delayMs: number,
+    tag: JobTag,
+    columns: Record<string, unknown> = {},
+    attempts?: number,
+  ): Promise<void> {
+    const all =
+      attempts === undefined ? columns : { ...columns, [this.spec.attemptsColumn]: attempts };
+    await scheduleRow(this.db, this.spec, id, delayMs, all);
+    await this.enqueue(id, delayMs, tag);
+  }
+
+  /**
+   * Row `id`'s next run due in `delayMs` (null: the row has no work left), its lease released,
+   * in the caller's transaction `tx` when given. Once the UPDATE has committed (after `tx`'s
+   * commit, or at once without `tx`), its job is enqueued with `tag` (`enqueue`; not when null).
+   */
+  async setDue(id: string, delayMs: number | null, tx?: Tx, tag: JobTag = 'a0'): Promise<void> {
+    const due = delayMs === null ? 'NULL' : `now() + ($2 || ' milliseconds')::interval`;
+    await managerOf(this.db, tx).query(
+      `UPDATE ${this.spec.table} SET ${this.sql.releaseSets(due)} WHERE id = $1`,
+      delayMs === null ? [id] : [id, String(Math.round(delayMs))],
+    );
+    if (delayMs !== null) await afterCommit(tx, () => this.enqueue(id, delayMs, tag));
+  }
+
+  /**
+   * docs/api.md, Insurers and assisted verification: row `id`, leased to `jobId`, waits for something outside the queue (a person's
+   * answer) until `wakeInTx` (see parkRow); answers what happened (`lost`: no lease held).
+   */
+  async park(
+    id: string,
+    jobId: string,
+    columns: Record<string, unknown>,
+    stillWaiting: (tx: Tx) => Promise<boolean>,
+  ): Promise<'parked' | 'due' | 'lost'> {
+    const result = await parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
+    if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
+    return result;
+  }
+
+  /**
+   * In the caller's transaction: a parked row (`park`) becomes due now, and is dispatched after
+   * the commit (`dispatch`: this process's lane, else Bull). False when it was not parked (a run
+   * holds it or it is already due: that run sees the answer).
+   */
+  async wakeInTx(tx: Tx, id: string): Promise<boolean> {
+    const woken = await wakeRow(this.db, this.spec, tx, id);
+    if (woken) tx.afterCommit(() => this.dispatch(id));
+    return woken;
+  }
+
+  /**
+   * Claims row `id` for the run of job `jobId`: answers the attempt number (the attempt count
+   * after this lease), or null when the row has no due work (finished, not due yet, or leased by
+   * another job that still holds it).
+   */
+  async lease(id: string, job: string): Promise<number | null> {
+    return (await this.leaseReturning<object>(id, job, null))?.attempt ?? null;
+  }
+
+  /**
+   * `lease`, answering the leased row's `returning` columns (SQL, e.g. `uid, account_id AS
+   * "accountId"`) with its attempt number in the same round trip, and `extra` select-list
+   * expressions over the CTE `leased` (which has those columns), e.g. a subquery of a row it
+   * points at.
+   */
+  async leaseReturning<T extends object>(
+    id: string,
+    jobId: string,
+    returning: string | null,
+    extra: string | null = null,
+  ): Promise<(T & { attempt: number }) | null> {
+    return this.leases.lease<T>(id, jobId, returning, extra);
+  }
+
+  /**
+   * Re-enqueues rows whose run is overdue by `graceSeconds` (job lost, worker dead). While Redis
+   * is down, rows due a second ago are taken, and run in this process's lane.
+   */
+  async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
+    const down = this.redisDown && this.lane !== null;
+    const ids = await overdueRows(this.db, this.spec, down ? 1 : graceSeconds, limit);
+    await this.runOrEnqueue(ids, `q${Date.now()}`);
+    if (ids.length > 0) this.log.warn({ count: ids.length }, 'overdue jobs re-enqueued');
+    return ids.length;
+  }
+
+  /** Releases at once the rows of dead processes (`deadOwners`, or unregistered): rowsOfDeadOwners. */
+  async releaseDead(deadOwners: string[], limit = 500): Promise<number> {
+    const rows = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
+    const tag = tags.dueAt(Date.now());
+    // Due now: they waited already, so this process's lane first (ahead of new work), else Bull.
+    const now = rows.filter((r) => r.delayMs === 0).map((r) => r.id);
+    await this.runOrEnqueue(now, tag, true);
+    for (const r of rows) if (r.delayMs > 0) await this.enqueue(r.id, r.delayMs, tag);
+    if (rows.length > 0) this.log.warn({ count: rows.length }, "dead processes' leases released");
+    return rows.length;
+  }
+
+  /** Rows just made due: in this process's lane (`here`, or Redis down) when it has room, else Bull. */
+  private async runOrEnqueue(ids: string[], tag: JobTag, here = false): Promise<void> {
+    for (const id of ids) {
+      if ((here || this.redisDown) && this.lane?.offer(id)) continue;
+      await this.enqueue(id, 0, tag);
+    }
+  }
+}
