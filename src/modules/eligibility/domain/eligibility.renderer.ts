@@ -2,6 +2,7 @@ import { serializePlanJson } from '@/lib/benefits';
 import type { EligibilityErrorCode, EligibilityStatus } from '../store/eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
 import { errorDetailOf } from './error-details';
+import { personIdentity } from './person-identity';
 
 export type ResultVersion = 'v1' | 'v2';
 
@@ -74,24 +75,6 @@ export function entryFields(result: EligibilityResult): Record<string, unknown> 
     plan_refresh_date: result.planRefreshDate,
     insurer_code: result.insurerCode,
     plan_is_active: result.planIsActive,
-  };
-}
-
-type PersonIdentity = Pick<
-  FoundPerson,
-  'firstName' | 'lastName' | 'dob' | 'sex' | 'memberId' | 'ssnLastFour' | 'type'
->;
-
-/** Who a person is, in the spec's order and words: the first fields of a person everywhere. */
-export function personIdentity(p: PersonIdentity) {
-  return {
-    first_name: p.firstName,
-    last_name: p.lastName,
-    dob: p.dob,
-    sex: p.sex,
-    member_id: p.memberId,
-    ssn_last_four: p.ssnLastFour,
-    type: p.type,
   };
 }
 

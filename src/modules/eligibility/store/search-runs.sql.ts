@@ -1,5 +1,5 @@
 import type { EligibilityPerson, EligibilityResult } from './eligibility-result.entity';
-import { personIdentity } from '../domain/eligibility.renderer';
+import { personIdentity } from '../domain/person-identity';
 
 /**
  * The SQL of a search's finishing (SearchRunsRepository's statements): the request ends with its
