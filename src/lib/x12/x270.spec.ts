@@ -1,6 +1,7 @@
 import { readInterchange } from './x12.envelope';
 import { X12ParseError, X12WriteError } from './x12.errors';
-import { writeInterchange, writeSegment, x12Text } from './x12.writer';
+import { x12Text } from './x12.text';
+import { writeInterchange, writeSegment } from './x12.writer';
 import { read270 } from '../../../test/x12/x270.reader';
 import { EligibilityInquiry, EnvelopeSettings, write270 } from './x270.writer';
 

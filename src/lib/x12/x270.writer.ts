@@ -5,8 +5,8 @@ import {
   TransactionSetInput,
   nm1Segment,
   singleTransactionWriter,
-  x12Text,
 } from './x12.writer';
+import { x12Text } from './x12.text';
 import { bht, d8 } from './x837.parts';
 
 export const X279_IMPLEMENTATION = '005010X279A1';

@@ -5,8 +5,8 @@ import {
   TransactionSetInput,
   nm1Segment,
   singleTransactionWriter,
-  x12Text,
 } from './x12.writer';
+import { x12Text } from './x12.text';
 import { bht, d8, x12Amount } from './x837.parts';
 
 export const X212_IMPLEMENTATION = '005010X212';

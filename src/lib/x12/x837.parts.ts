@@ -1,7 +1,8 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { X12WriteError } from './x12.errors';
 import type { Separators } from './x12.segment';
-import { SegmentData, x12BasicText } from './x12.writer';
+import { x12BasicText } from './x12.text';
+import type { SegmentData } from './x12.writer';
 
 /** The input types of the 837P writer and the small pieces it is built from. */
 

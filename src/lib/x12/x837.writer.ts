@@ -7,9 +7,8 @@ import {
   TransactionSetInput,
   nm1Segment,
   singleTransactionWriter,
-  x12BasicText,
-  x12Text,
 } from './x12.writer';
+import { x12BasicText, x12Text } from './x12.text';
 import {
   address,
   bht,
