@@ -69,6 +69,27 @@ export class VerificationTask extends AccountRecord {
   @TimeColumn('overdue_notified_at', { ms: true, nullable: true })
   overdueNotifiedAt: Date | null;
 
+  /** When a verifier first claimed it, and when it was answered (completed or failed). */
+  @TimeColumn('claimed_at', { ms: true, nullable: true })
+  claimedAt: Date | null;
+
+  @TimeColumn('answered_at', { ms: true, nullable: true })
+  answeredAt: Date | null;
+
+  /**
+   * The persons it answers for, as reuse looks them up (docs/api.md, Universal Search insurer by
+   * insurer): hashes of account, insurer and member id + date of birth or names + date of birth.
+   */
+  @Column({ name: 'reuse_keys', type: 'text', array: true, nullable: true })
+  reuseKeys: string[] | null;
+
+  /** How many later searches it answered without a new task, and the last one's time. */
+  @Column({ name: 'reused_count', type: 'integer', default: 0 })
+  reusedCount: number;
+
+  @TimeColumn('last_reused_at', { ms: true, nullable: true })
+  lastReusedAt: Date | null;
+
   @TimeColumn('created_at', { ms: true })
   createdAt: Date;
 

@@ -30,6 +30,7 @@ import { X12ControlNumbers1795551000000 } from './1795551000000-X12ControlNumber
 import { OperatorAuditActor1795551234000 } from './1795551234000-OperatorAuditActor';
 import { PolledReportsPerAccount1795552000000 } from './1795552000000-PolledReportsPerAccount';
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
+import { InsurerByInsurer1795560000000 } from './1795560000000-InsurerByInsurer';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   OperatorAuditActor1795551234000,
   PolledReportsPerAccount1795552000000,
   VerifiedPersonsPartial1795556000000,
+  InsurerByInsurer1795560000000,
 ];

@@ -1,0 +1,46 @@
+import { migration } from './migration';
+
+/**
+ * Issue 43 (docs/api.md, Universal Search insurer by insurer): a request's own choices
+ * (`wait_for`, `assisted`, `max_age_hours`; null: the defaults), and what a verification task
+ * needs for reuse and for its clocks: when it was first claimed and answered, the keys of the
+ * persons it answers for (hashes, never the names), and how often a later search reused it.
+ */
+export const InsurerByInsurer1795560000000 = migration('InsurerByInsurer1795560000000', {
+  async up(q) {
+    await q.query(`ALTER TABLE eligibility_requests ADD COLUMN options jsonb`);
+    await q.query(
+      `ALTER TABLE verification_tasks ADD COLUMN claimed_at timestamptz(3),
+         ADD COLUMN answered_at timestamptz(3),
+         ADD COLUMN reuse_keys text[],
+         ADD COLUMN reused_count integer NOT NULL DEFAULT 0,
+         ADD COLUMN last_reused_at timestamptz(3)`,
+    );
+    // Tasks answered before: their clocks from their history (reuse keys start with new answers).
+    await q.query(
+      `UPDATE verification_tasks SET answered_at = updated_at WHERE state IN ('completed', 'failed')`,
+    );
+    await q.query(
+      `UPDATE verification_tasks SET claimed_at = (SELECT min((h->>'at')::timestamptz)
+         FROM jsonb_array_elements(history) h WHERE h->>'state' = 'in_progress')`,
+    );
+    await q.query(
+      `CREATE INDEX verification_tasks_reuse ON verification_tasks USING gin (reuse_keys)
+       WHERE reuse_keys IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX verification_tasks_answered ON verification_tasks (account_id, insurer_code, answered_at)
+       WHERE answered_at IS NOT NULL`,
+    );
+  },
+
+  async down(q) {
+    await q.query(`DROP INDEX verification_tasks_answered`);
+    await q.query(`DROP INDEX verification_tasks_reuse`);
+    await q.query(
+      `ALTER TABLE verification_tasks DROP COLUMN claimed_at, DROP COLUMN answered_at,
+         DROP COLUMN reuse_keys, DROP COLUMN reused_count, DROP COLUMN last_reused_at`,
+    );
+    await q.query(`ALTER TABLE eligibility_requests DROP COLUMN options`);
+  },
+});
