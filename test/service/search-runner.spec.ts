@@ -184,9 +184,13 @@ describe('SearchRunner (service level, scripted insurers)', () => {
       )) as { kind: 'found'; plans: InsurerPlanResult[] };
     const found = [{ code: VSP, plan: plan.plans[0] }];
     const results = t.ctx.get(SearchFinisher);
-    const outcomes = await Promise.all([results.complete(id, found), results.complete(id, found)]);
+    const progress = { codes: [VSP], outcomes: {} };
+    const outcomes = await Promise.all([
+      results.complete(id, found, progress),
+      results.complete(id, found, progress),
+    ]);
     expect(outcomes.sort()).toEqual([false, true]);
-    expect(await results.fail(id, 'unexpected_error')).toBe(false);
+    expect(await results.fail(id, 'unexpected_error', null)).toBe(false);
     const [{ count }] = await db.query(
       'SELECT count(*)::int AS count FROM eligibility_results WHERE request_id = $1',
       [id],

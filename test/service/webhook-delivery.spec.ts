@@ -59,7 +59,9 @@ describe('webhook deliveries (service level)', () => {
       .get(EligibilityService)
       .create(accountId, { insurer_code: 'insurer:demo:vision', patient: patient() });
     const [row] = await db.query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
-    expect(await t.ctx.get(SearchFinisher).fail(String(row.id), 'unexpected_error')).toBe(true);
+    expect(await t.ctx.get(SearchFinisher).fail(String(row.id), 'unexpected_error', null)).toBe(
+      true,
+    );
     return { id: String(row.id), uid };
   }
 

@@ -5,6 +5,7 @@ import { AccountsModule } from '@/modules/accounts';
 import { InsurersModule } from '@/modules/insurers';
 import { WebhooksModule } from '@/modules/webhooks';
 import { AssistedInsurers } from './domain/assisted-insurers';
+import { RequestUpdates } from './domain/request-updates';
 import { BatchCompletion } from './domain/batch-completion';
 import { BatchIntake } from './domain/batch-intake';
 import { BatchQueryService } from './domain/batch-query.service';
@@ -86,6 +87,7 @@ import { WebEligibilityController } from './pages/web-eligibility.controller';
     BatchCompletion,
     InsurerSlots,
     AssistedInsurers,
+    RequestUpdates,
     TaskRequestsBinding,
     // The check form's patient records, bound by the patients module (PatientRecordsBinding).
     PatientRecords,

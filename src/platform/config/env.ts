@@ -55,6 +55,11 @@ export interface AppConfig extends DatabaseSettings {
   verificationLeaseMinutes: number;
   /** docs/api.md, Insurers and assisted verification: a task is due this long after it was created. */
   verificationSlaMinutes: number;
+  /**
+   * docs/api.md, Universal Search insurer by insurer: a task answered this many hours ago still
+   * answers a later search of the same person (0: never reused).
+   */
+  verificationReuseHours: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
   searchConcurrency: number;
@@ -245,6 +250,7 @@ export function loadConfig(
     eligibilityWatchdogSeconds: int('ELIGIBILITY_WATCHDOG_SECONDS', 300, 5, 86_400),
     verificationLeaseMinutes: int('VERIFICATION_LEASE_MINUTES', 30, 1, 1_440),
     verificationSlaMinutes: int('VERIFICATION_SLA_MINUTES', 240, 1, 43_200),
+    verificationReuseHours: int('VERIFICATION_REUSE_HOURS', 72, 0, 720),
     maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
     searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),

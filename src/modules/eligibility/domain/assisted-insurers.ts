@@ -3,11 +3,13 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Database } from '@/platform/db/database';
 import { insurerName } from '@/modules/insurers';
-import { type FailReason, SearchTasks } from '@/modules/verification';
+import { type FailReason, SearchTasks, type TaskAnswer } from '@/modules/verification';
+import { formatInstant } from '@/platform/kernel/time';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { AssistedSearchesRepository } from '../store/assisted-searches.repository';
 import type { EligibilityRequest } from '../store/eligibility-request.entity';
-import type { InsurerOutcome } from './search-outcome';
+import type { InsurerOutcome, SearchOptions, TaskRef } from './search-outcome';
+import { activeElsewhere, noPersonAsked } from './insurer-entries';
 
 /** Why a verifier could not answer, as the request's `error_detail` says it (docs/api.md, Insurers and assisted verification). */
 const FAILURE_WORDS: Record<Exclude<FailReason, 'member_not_found'>, string> = {
@@ -16,11 +18,24 @@ const FAILURE_WORDS: Record<Exclude<FailReason, 'member_not_found'>, string> = {
   other: 'could not be checked',
 };
 
+/** What the run knows when it reaches an assisted insurer without a task of this request. */
+export interface AssistedContext {
+  options: SearchOptions;
+  /** Every electronic insurer has settled (none will be asked again). */
+  electronicDone: boolean;
+  /** The first insurer that found an active plan, if any. */
+  activeCode: string | null;
+}
+
 /**
- * The search side of assisted verification (docs/api.md, Insurers and assisted verification): an insurer answered by a person is
- * one more way an insurer answers. The first run that meets it stores its task (once per request
- * and insurer) and waits; a later run (woken when the task is answered) reads the answer: the
- * plans given, no member, or the failure with its detail.
+ * The search side of assisted verification (docs/api.md, Insurers and assisted verification;
+ * Universal Search insurer by insurer): an insurer answered by a person is one more way an
+ * insurer answers. Its request's own task, once stored, is read: the plans given, no member, or
+ * the failure with its detail. Without one, a person is asked last and once: not when an active
+ * plan was found elsewhere (`not_asked`), not when an earlier task answered the same person
+ * (reused), not before every electronic insurer has settled (`assisted: when_needed`), never
+ * with `assisted: never`; else the task is stored (once per request and insurer) and the run
+ * waits.
  */
 @Injectable()
 export class AssistedInsurers {
@@ -34,28 +49,64 @@ export class AssistedInsurers {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async answer(request: EligibilityRequest, code: string): Promise<InsurerOutcome> {
+  async answer(
+    request: EligibilityRequest,
+    code: string,
+    context: AssistedContext,
+  ): Promise<InsurerOutcome> {
     const task = await this.tasks.answer(request.id, code);
-    if (!task) {
-      await this.open(request, code);
-      return { code, kind: 'waiting' };
+    if (task) return outcomeOfTask(code, task);
+    const { options } = context;
+    if (context.activeCode && options.assisted !== 'always')
+      return { code, kind: 'not_asked', detail: activeElsewhere(context.activeCode), at: now() };
+    const reused = await this.reuse(request, code, options);
+    if (reused) return reused;
+    if (options.assisted === 'never') {
+      const detail = noPersonAsked(code);
+      // A search of this insurer alone has nothing else to answer with: it fails, saying why.
+      return request.insurerCodes.length === 1
+        ? { code, kind: 'rejected', error: 'assisted: never', detail, at: now() }
+        : { code, kind: 'not_asked', detail, at: now() };
     }
-    if (task.state === 'completed')
-      return { code, kind: 'found', plans: task.plans ?? [], keepPlans: true };
-    if (task.state !== 'failed') return { code, kind: 'waiting' };
-    if (task.failure_reason === 'member_not_found') return { code, kind: 'found', plans: [] };
-    const words = `${insurerName(code)} ${FAILURE_WORDS[task.failure_reason ?? 'other']}`;
-    return {
-      code,
-      kind: 'rejected',
-      error: `verification failed: ${task.failure_reason}`,
-      detail: task.detail ? `${words}: ${task.detail}` : `${words}.`,
-    };
+    if (options.assisted === 'when_needed' && !context.electronicDone)
+      return { code, kind: 'held' };
+    const opened = await this.open(request, code);
+    return { code, kind: 'waiting', task: opened ?? undefined };
   }
 
-  /** Stores the task (a repeated run stores nothing), shows it on the request, fires `created`. */
-  private async open(request: EligibilityRequest, code: string): Promise<void> {
-    await this.database.transaction(async (tx) => {
+  /** The answer of an earlier task for the same person, when one is young enough. */
+  private async reuse(
+    request: EligibilityRequest,
+    code: string,
+    options: SearchOptions,
+  ): Promise<InsurerOutcome | null> {
+    const hours = options.maxAgeHours ?? this.config.verificationReuseHours;
+    if (hours <= 0 || request.kind !== 'search') return null;
+    const q = request.query;
+    const task = await this.tasks.reuse(
+      request.accountId,
+      code,
+      { firstName: q.firstName, lastName: q.lastName, dob: q.dob, memberId: q.memberId },
+      hours,
+    );
+    if (!task) return null;
+    this.logger.log({ requestId: request.id, insurer: code, task: task.id }, 'verification reused');
+    const ref: TaskRef = {
+      task_id: task.id,
+      state: task.state,
+      due_by: formatInstant(task.due_by, 'utc'),
+      reused: true,
+      checked_at: formatInstant(task.answered_at!, 'utc'),
+    };
+    return { code, kind: 'found', plans: task.plans ?? [], keepPlans: true, task: ref, at: now() };
+  }
+
+  /**
+   * Stores the task (a repeated run stores nothing), shows it on the request, fires `created`;
+   * answers the task (null when the request had one already).
+   */
+  private async open(request: EligibilityRequest, code: string): Promise<TaskRef | null> {
+    const ref = await this.database.transaction(async (tx) => {
       const created = await this.tasks.open(
         {
           accountId: request.accountId,
@@ -65,8 +116,7 @@ export class AssistedInsurers {
         },
         tx,
       );
-      if (created === null) return;
-      await this.requests.showVerification(request.id, tx);
+      if (created === null) return null;
       const view = await this.tasks.view(request.accountId, created, tx);
       // Its first attempts are queued after the commit (WebhookOutbox.recordEventInTx).
       await this.outbox.recordEventInTx(tx, {
@@ -77,7 +127,35 @@ export class AssistedInsurers {
         resourceUid: created,
         body: JSON.stringify(view),
       });
+      return { task_id: created, state: view!.state, due_by: view!.due_by };
     });
     this.logger.log({ requestId: request.id, insurer: code }, 'verification task opened');
+    return ref;
   }
+}
+
+const now = () => formatInstant(new Date(), 'utc');
+
+/** What a request's own task says: waiting, its plans, no member, or why it failed. */
+export function outcomeOfTask(code: string, task: TaskAnswer): InsurerOutcome {
+  const ref: TaskRef = {
+    task_id: task.id,
+    state: task.state,
+    due_by: formatInstant(task.due_by, 'utc'),
+  };
+  const at = task.answered_at ? formatInstant(task.answered_at, 'utc') : now();
+  if (task.state === 'completed')
+    return { code, kind: 'found', plans: task.plans ?? [], keepPlans: true, task: ref, at };
+  if (task.state !== 'failed') return { code, kind: 'waiting', task: ref };
+  if (task.failure_reason === 'member_not_found')
+    return { code, kind: 'found', plans: [], task: ref, at };
+  const words = `${insurerName(code)} ${FAILURE_WORDS[task.failure_reason ?? 'other']}`;
+  return {
+    code,
+    kind: 'rejected',
+    error: `verification failed: ${task.failure_reason}`,
+    detail: task.detail ? `${words}: ${task.detail}` : `${words}.`,
+    task: ref,
+    at,
+  };
 }

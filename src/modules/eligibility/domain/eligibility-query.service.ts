@@ -3,8 +3,12 @@ import { NotFoundError } from '@/platform/kernel/errors';
 import { AuditService, type RecordedReads, type StatementAuditEvent } from '@/modules/audit';
 import { REQUEST_UID_MAX_LENGTH } from '../api/dto/create-eligibility.dto';
 import type { EligibilityRequest } from '../store/eligibility-request.entity';
-import { EligibilityRequestsRepository } from '../store/eligibility-requests.repository';
+import {
+  type BodyRow,
+  EligibilityRequestsRepository,
+} from '../store/eligibility-requests.repository';
 import { renderProcessing, ResultVersion } from './eligibility.renderer';
+import { insurerEntries } from './insurer-entries';
 import { InsurerExchangeEntry, InsurerExchangeLog } from './insurer-exchange-log';
 
 const notFound = (uid: string) => new NotFoundError(`Eligibility request ${uid} not found.`);
@@ -27,7 +31,7 @@ export interface EligibilitySummary {
 /** The read side: stored result bodies and request summaries, always within one account. */
 @Injectable()
 export class EligibilityQueryService {
-  private readonly recordedBodies: Record<ResultVersion, RecordedReads<{ body: string | null }>>;
+  private readonly recordedBodies: Record<ResultVersion, RecordedReads<BodyRow>>;
 
   constructor(
     private readonly requests: EligibilityRequestsRepository,
@@ -60,7 +64,7 @@ export class EligibilityQueryService {
     if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
     const row = await this.requests.body(accountId, uid, version);
     if (!row) throw notFound(uid);
-    return row.body ?? renderProcessing(uid);
+    return bodyOf(uid, row);
   }
 
   /**
@@ -76,7 +80,7 @@ export class EligibilityQueryService {
     if (uid.length > REQUEST_UID_MAX_LENGTH) throw notFound(uid);
     const row = await this.recordedBodies[version].read(uid, { ...event, resourceId: uid });
     if (!row) throw notFound(uid);
-    return row.body ?? renderProcessing(uid);
+    return bodyOf(uid, row);
   }
 
   /** V2 `results` (null while processing or on error) of several requests, by request id. */
@@ -104,6 +108,15 @@ export class EligibilityQueryService {
       : new Set<string>();
     return rows.map((r) => summary(r, r.status === 'complete' && !found.has(String(r.id))));
   }
+}
+
+/** The stored answer, or the processing one of a search that has stored none yet. */
+function bodyOf(uid: string, row: BodyRow): string {
+  if (row.body !== null) return row.body;
+  return renderProcessing(
+    uid,
+    insurerEntries(row.codes ?? [], {}, row.attempts > 0, new Map(), null),
+  );
 }
 
 function summary(r: EligibilityRequest, noPlanFound: boolean): EligibilitySummary {

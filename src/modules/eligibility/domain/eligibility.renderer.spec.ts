@@ -5,8 +5,12 @@ import {
   entryFields,
   personFields,
   type RenderInput,
+  insurersOf,
+  renderEntries,
   renderResult,
   type ResultVersion,
+  withInsurers,
+  withMoreResults,
 } from './eligibility.renderer';
 import { ERROR_DETAILS } from './error-details';
 
@@ -31,6 +35,7 @@ function reference(input: RenderInput, version: ResultVersion): string {
             ),
           }))
         : null,
+    insurers: input.insurers,
   });
 }
 
@@ -88,13 +93,22 @@ function result(i: number, odd: boolean): EligibilityResult {
 
 describe('renderResult', () => {
   const inputs: [string, RenderInput][] = [
-    ['processing', { uid: 'u-1', status: 'processing', errorCode: null, results: null }],
+    [
+      'processing',
+      { uid: 'u-1', status: 'processing', errorCode: null, results: null, insurers: [] },
+    ],
     [
       'error, insurer',
-      { uid: 'u-2', status: 'error', errorCode: 'insurer_problem', results: null },
+      { uid: 'u-2', status: 'error', errorCode: 'insurer_problem', results: null, insurers: [] },
     ],
-    ['error, ours', { uid: 'u-4', status: 'error', errorCode: 'unexpected_error', results: null }],
-    ['complete, no plans', { uid: 'u-3', status: 'complete', errorCode: null, results: [] }],
+    [
+      'error, ours',
+      { uid: 'u-4', status: 'error', errorCode: 'unexpected_error', results: null, insurers: [] },
+    ],
+    [
+      'complete, no plans',
+      { uid: 'u-3', status: 'complete', errorCode: null, results: [], insurers: [] },
+    ],
     [
       'complete, one plan, one person',
       {
@@ -102,6 +116,7 @@ describe('renderResult', () => {
         status: 'complete',
         errorCode: null,
         results: [{ result: result(0, false), persons: [person(0, 'inn', false)] }],
+        insurers: [],
       },
     ],
     [
@@ -114,6 +129,24 @@ describe('renderResult', () => {
           { result: result(0, true), persons: [person(0, 'oon', true), person(1, 'inn', false)] },
           { result: result(1, false), persons: [] },
           { result: result(2, true), persons: [person(2, 'inn', true)] },
+        ],
+        insurers: [
+          {
+            insurer_code: 'insurer:demo:vision',
+            state: 'found',
+            result_ids: [1, 2, 3],
+            detail: null,
+            finished_at: '2026-11-27T06:00:00.000Z',
+            verification: null,
+          },
+          {
+            insurer_code: 'insurer:vision:vsp',
+            state: 'not_asked',
+            result_ids: [],
+            detail: 'An active plan was found with "Sandbox".',
+            finished_at: '2026-11-27T06:00:00.000Z',
+            verification: null,
+          },
         ],
       },
     ],
@@ -132,7 +165,10 @@ describe('error_detail (docs/api.md, Errors)', () => {
   it('says in words why a check ended error, beside its code, and is null otherwise', () => {
     for (const code of ['insurer_problem', 'unexpected_error'] as const) {
       const body = JSON.parse(
-        renderResult({ uid: 'u', status: 'error', errorCode: code, results: null }, 'v1'),
+        renderResult(
+          { uid: 'u', status: 'error', errorCode: code, results: null, insurers: [] },
+          'v1',
+        ),
       );
       expect(Object.keys(body)).toEqual([
         'request_uid',
@@ -140,13 +176,50 @@ describe('error_detail (docs/api.md, Errors)', () => {
         'error_code',
         'error_detail',
         'results',
+        'insurers',
       ]);
       expect(body.error_detail).toMatch(/^[A-Z].{20,}\.$/);
     }
     expect(ERROR_DETAILS.insurer_problem).not.toBe(ERROR_DETAILS.unexpected_error);
     const done = JSON.parse(
-      renderResult({ uid: 'u', status: 'complete', errorCode: null, results: [] }, 'v2'),
+      renderResult(
+        { uid: 'u', status: 'complete', errorCode: null, results: [], insurers: [] },
+        'v2',
+      ),
     );
     expect(done.error_detail).toBeNull();
   });
+});
+
+describe('an answer that grows (docs/api.md, Universal Search insurer by insurer)', () => {
+  const first = result(0, false);
+  const later = result(1, true);
+  const entries = (ids: number[]): RenderInput['insurers'] => [
+    {
+      insurer_code: 'insurer:vision:vsp',
+      state: ids.length ? 'found' : 'waiting_for_person',
+      result_ids: ids,
+      detail: null,
+      finished_at: null,
+      verification: { task_id: 't', state: 'queued', due_by: '2026-11-27T10:00:00.000Z' },
+    },
+  ];
+  for (const version of ['v1', 'v2'] as const)
+    for (const before of [[], [{ result: first, persons: [person(0, 'inn', false)] }]])
+      it(`adds results and replaces insurers as rendering the whole would (${version}, ${before.length} before)`, () => {
+        const added = [{ result: later, persons: [person(1, 'oon', true)] }];
+        const base = { uid: 'u', status: 'complete' as const, errorCode: null };
+        const old = renderResult({ ...base, results: before, insurers: entries([]) }, version);
+        expect(insurersOf(old)).toEqual(entries([]));
+        const grown = withMoreResults(old, renderEntries(added, version), entries([41]));
+        expect(grown).toBe(
+          renderResult(
+            { ...base, results: [...before, ...added], insurers: entries([41]) },
+            version,
+          ),
+        );
+        expect(withInsurers(old, entries([41]))).toBe(
+          renderResult({ ...base, results: before, insurers: entries([41]) }, version),
+        );
+      });
 });

@@ -3,6 +3,7 @@ import type { EligibilityErrorCode, EligibilityStatus } from '../store/eligibili
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
 import { errorDetailOf } from './error-details';
 import { personIdentity } from './person-identity';
+import type { InsurerEntry } from './insurer-entries';
 
 export type ResultVersion = 'v1' | 'v2';
 
@@ -13,6 +14,8 @@ export interface RenderInput {
   results: { result: EligibilityResult; persons: FoundPerson[] }[] | null;
   /** The words of `error_detail` when they are not the error code's own (a verifier's reason). */
   errorDetail?: string | null;
+  /** docs/api.md, Universal Search insurer by insurer: one entry per insurer asked, in order. */
+  insurers: InsurerEntry[];
 }
 
 /** docs/api.md, Insurers and assisted verification: the task a person is answering, on a processing request's answers. */
@@ -20,6 +23,37 @@ export interface VerificationRef {
   task_id: string;
   state: string;
   due_by: string;
+}
+
+/** The key every answer ends with (its `insurers`); the text before it ends the rest. */
+export const INSURERS_KEY = ',"insurers":';
+
+/** An answer's text with its `insurers` (last, always) replaced. */
+export function withInsurers(body: string, insurers: InsurerEntry[]): string {
+  const at = body.lastIndexOf(INSURERS_KEY);
+  const head = at < 0 ? body.slice(0, -1) : body.slice(0, at);
+  return `${head}${INSURERS_KEY}${JSON.stringify(insurers)}}`;
+}
+
+/**
+ * An answer's `insurers`, read back from its text (null when it has none: an answer stored
+ * before they existed). No value of the patient's can hold the key's text: strings are escaped.
+ */
+export function insurersOf(body: string): InsurerEntry[] | null {
+  const at = body.lastIndexOf(INSURERS_KEY);
+  return at < 0 ? null : (JSON.parse(body.slice(at + INSURERS_KEY.length, -1)) as InsurerEntry[]);
+}
+
+/**
+ * A complete answer's text with `entries` (rendered result entries, JSON, comma-separated)
+ * appended to its `results`, and its `insurers` replaced.
+ */
+export function withMoreResults(body: string, entries: string, insurers: InsurerEntry[]): string {
+  const at = body.lastIndexOf(INSURERS_KEY);
+  const head = at < 0 ? body.slice(0, -1) : body.slice(0, at);
+  // The head ends with the results array: `…"results":[…]`.
+  const open = head.endsWith('[]') ? head.slice(0, -1) : `${head.slice(0, -1)},`;
+  return `${open}${entries}]${INSURERS_KEY}${JSON.stringify(insurers)}}`;
 }
 
 /**
@@ -37,11 +71,25 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
         ? input.errorDetail
         : errorDetailOf(input.status, input.errorCode),
   });
-  if (input.status !== 'complete' || !input.results) return withLast(head, 'results', 'null');
+  const insurers = JSON.stringify(input.insurers);
+  if (input.status !== 'complete' || !input.results)
+    return withLast(withLast(head, 'results', 'null'), 'insurers', insurers);
   // Appended only, copied once when read whole (see serializePlanJson): each plan's text is
   // serializePlanJson's, without a tree of every person's plan.
+  return withLast(
+    withLast(head, 'results', `[${renderEntries(input.results, version)}]`),
+    'insurers',
+    insurers,
+  );
+}
+
+/** Result entries as the answer's `results` holds them, comma-separated (no brackets). */
+export function renderEntries(
+  list: NonNullable<RenderInput['results']>,
+  version: ResultVersion,
+): string {
   let results = '';
-  input.results.forEach(({ result, persons }, i) => {
+  list.forEach(({ result, persons }, i) => {
     let list = '';
     persons.forEach((p, j) => {
       const json = JSON.stringify(personFields(p));
@@ -51,7 +99,7 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
     const entry = withLast(JSON.stringify(entryFields(result)), 'persons', `[${list}]`);
     results = i === 0 ? entry : `${results},${entry}`;
   });
-  return withLast(head, 'results', `[${results}]`);
+  return results;
 }
 
 /**
@@ -102,8 +150,22 @@ export function personFields(p: FoundPerson): Record<string, unknown> {
   return out;
 }
 
-/** The body while the search runs (nothing stored yet). */
-export function renderProcessing(uid: string, verification: VerificationRef | null = null): string {
-  const body = renderResult({ uid, status: 'processing', errorCode: null, results: null }, 'v2');
-  return verification ? withLast(body, 'verification', JSON.stringify(verification)) : body;
+/**
+ * The body while the search runs: `verification` (the first open task, docs/api.md, Insurers
+ * and assisted verification) before `insurers`, which ends every answer.
+ */
+export function renderProcessing(
+  uid: string,
+  insurers: InsurerEntry[],
+  verification: VerificationRef | null = null,
+): string {
+  const head = JSON.stringify({
+    request_uid: uid,
+    status: 'processing',
+    error_code: null,
+    error_detail: null,
+    results: null,
+  });
+  const body = verification ? withLast(head, 'verification', JSON.stringify(verification)) : head;
+  return withLast(body, 'insurers', JSON.stringify(insurers));
 }

@@ -11,6 +11,17 @@ import { SearchQueue } from '../jobs/search.queue';
 import { EligibilityScheduler } from '../jobs/eligibility.scheduler';
 import { type IntakeStored, IntakeWriter } from './intake-writer';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
+import type { StoredOptions } from './search-outcome';
+
+/** The request's own choices as stored: only those it gave (none: null, the defaults). */
+function storedOptionsOf(dto: CreateEligibilityDto): StoredOptions | null {
+  const options: StoredOptions = {};
+  if (dto.wait_for) options.wait_for = dto.wait_for;
+  if (dto.assisted) options.assisted = dto.assisted;
+  if (dto.max_age_hours !== undefined && dto.max_age_hours !== null)
+    options.max_age_hours = dto.max_age_hours;
+  return Object.keys(options).length > 0 ? options : null;
+}
 
 /**
  * Intake: validates a search or details request against the account's data, stores it as
@@ -44,6 +55,7 @@ export class EligibilityService {
       insurerCodes: codes,
       query: memberQueryOf(dto),
       target: null,
+      options: storedOptionsOf(dto),
     };
     if (Object.keys(fieldErrors).length === 0 && requestErrors.length === 0) {
       // The usual case: the location is resolved inside the INSERT (one round trip); only when
@@ -128,6 +140,7 @@ export class EligibilityService {
     insurerCodes: string[];
     query: MemberQuery;
     target: EligibilityRequest['target'];
+    options?: StoredOptions | null;
   }): Promise<string | null> {
     const jobId = this.queue.reserveRun();
     let inserted: IntakeStored | undefined;
@@ -143,6 +156,7 @@ export class EligibilityService {
         insurerCodes: row.insurerCodes,
         query: row.query,
         target: row.target,
+        options: row.options ?? null,
         leaseJob: jobId,
       });
     } catch (e) {

@@ -19,7 +19,6 @@ import { SearchRunsRepository } from '../store/search-runs.repository';
 import { toInsurerPerson, toPlanResult } from './stored-results';
 import { ExchangeOutcome, InsurerExchangeLog } from './insurer-exchange-log';
 import type { InsurerOutcome } from './search-outcome';
-import { AssistedInsurers } from './assisted-insurers';
 import { notConnectedDetail, switchedOffDetail } from './error-details';
 
 /** What a connector answered, plans first (a details answer is one plan). */
@@ -45,7 +44,6 @@ export class InsurerCalls {
     private readonly insurerSettings: InsurerSettingsService,
     private readonly exchanges: InsurerExchangeLog,
     @InjectConfig() private readonly config: AppConfig,
-    private readonly assisted: AssistedInsurers,
   ) {}
 
   async search(
@@ -53,7 +51,6 @@ export class InsurerCalls {
     code: string,
     setup: SearchSetup,
   ): Promise<InsurerOutcome> {
-    if (this.isAssisted(request, code, setup)) return this.assisted.answer(request, code);
     const usable = this.connectorFor(request, code, setup);
     if ('kind' in usable) return usable;
     return this.call(request, code, usable, setup, (context) =>
@@ -66,11 +63,11 @@ export class InsurerCalls {
    * process) or a person (docs/api.md, Insurers and assisted verification: reading the task is a database read).
    */
   answersLocally(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
-    return this.insurers.get(code)?.local === true || this.isAssisted(request, code, setup);
+    return this.insurers.get(code)?.local === true || this.isAssisted(code, setup);
   }
 
   /** docs/api.md, Insurers and assisted verification: the account's searches of `code` go to a person. */
-  private isAssisted(request: EligibilityRequest, code: string, setup: SearchSetup): boolean {
+  isAssisted(code: string, setup: SearchSetup): boolean {
     const row = setup.settings.find((r) => r.insurer_code === code);
     return (
       this.insurerSettings.pathOf(code, row?.enabled ?? true, row?.eligibility_mode ?? null) ===
@@ -81,7 +78,7 @@ export class InsurerCalls {
   /** A details request: the one person of an earlier result, asked of the same insurer. */
   async details(request: EligibilityRequest, setup: SearchSetup): Promise<InsurerOutcome> {
     const code = request.insurerCodes[0];
-    const assisted = this.isAssisted(request, code, setup);
+    const assisted = this.isAssisted(code, setup);
     const usable = assisted ? null : this.connectorFor(request, code, setup);
     if (usable && 'kind' in usable) return usable;
     const target = request.target!;

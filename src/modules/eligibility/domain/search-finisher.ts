@@ -1,9 +1,11 @@
-import type { FoundPlan } from './search-outcome';
+import type { FoundPlan, InsurerOutcome } from './search-outcome';
+import { type InsurerEntry, insurerEntries } from './insurer-entries';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
-import { todayIso } from '@/platform/kernel/time';
+import { insurerName } from '@/modules/insurers';
+import { formatInstant, todayIso } from '@/platform/kernel/time';
 import { BatchCompletion } from './batch-completion';
 import type { EligibilityErrorCode } from '../store/eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
@@ -14,13 +16,94 @@ export type { Head } from '../store/search-runs.repository';
 
 const PLAN_TOKEN_DAYS = 30;
 
-type StoredResults = Finishing['results'];
+export type StoredResults = Finishing['results'];
 
 interface Outcome {
   status: 'complete' | 'error';
   errorCode: EligibilityErrorCode | null;
   results: StoredResults | null;
   errorDetail?: string | null;
+  insurers: InsurerEntry[];
+}
+
+/**
+ * Each insurer's outcome when the request ends, by code (none: never answered), for the
+ * answer's `insurers` (docs/api.md, Universal Search insurer by insurer).
+ */
+export interface Progress {
+  codes: string[];
+  outcomes: Record<string, InsurerOutcome | undefined>;
+}
+
+/**
+ * The entries of a finishing request: `resultIds` by insurer code; an insurer never answered
+ * (the watchdog's end) did not answer in time.
+ */
+function entriesOf(progress: Progress, resultIds: Map<string, number[]>): InsurerEntry[] {
+  const now = formatInstant(new Date(), 'utc');
+  const outcomes = { ...progress.outcomes };
+  for (const code of progress.codes)
+    outcomes[code] ??= {
+      code,
+      kind: 'unavailable',
+      error: 'no answer in time',
+      retryable: false,
+      detail: `${insurerName(code)} did not answer in time.`,
+    };
+  return insurerEntries(progress.codes, outcomes, true, resultIds, now);
+}
+
+/**
+ * The rows of `found` (in this order) for request `requestId`, positions from `offset`, ids taken
+ * ahead: what finishing stores, and what a later answer adds (RequestUpdates).
+ */
+export async function buildResults(
+  runs: SearchRunsRepository,
+  found: FoundPlan[],
+  requestId: string,
+  accountId: string,
+  offset: number,
+): Promise<StoredResults> {
+  const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
+  const [resultIds, personIdList] = await runs.takeIds(found.length, personCount);
+  const personIds = personIdList.values();
+  return found.map(({ code, plan, keepPlans }, i) => {
+    const result: EligibilityResult = {
+      id: resultIds[i],
+      requestId,
+      accountId,
+      position: offset + i,
+      insurerCode: code,
+      status: plan.status,
+      planName: plan.planName,
+      planGroup: plan.planGroup,
+      planGroupId: plan.planGroupId,
+      planBeginDate: plan.planBeginDate,
+      planEndDate: plan.planEndDate,
+      planRefreshDate: plan.planRefreshDate,
+      planIsActive: plan.planIsActive,
+    };
+    const persons = plan.persons.map((p, j): FoundPerson => ({
+      // The connector's person has the entity's own field names.
+      ...p,
+      id: personIds.next().value!,
+      resultId: result.id,
+      accountId,
+      position: j,
+      insurerState: p.plan.insurer_state,
+      planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
+      planTokenExpiredAt: p.plan.insurer_state === 'inn' ? todayIso(PLAN_TOKEN_DAYS) : null,
+    }));
+    return { result, persons, keepPlans: keepPlans === true };
+  });
+}
+
+/** The results' ids by insurer code (an entry's `result_ids`). */
+export function resultIdsByCode(results: StoredResults): Map<string, number[]> {
+  const ids = new Map<string, number[]>();
+  for (const { result } of results)
+    ids.set(result.insurerCode, [...(ids.get(result.insurerCode) ?? []), Number(result.id)]);
+  return ids;
 }
 
 /**
@@ -46,42 +129,17 @@ export class SearchFinisher {
    * Ends the request `complete` with these plans (in this order); false when already finished.
    * `known`: the request as the caller's lease answered it (else it is read).
    */
-  async complete(requestId: string, found: FoundPlan[], known?: Head): Promise<boolean> {
+  async complete(
+    requestId: string,
+    found: FoundPlan[],
+    progress: Progress,
+    known?: Head,
+  ): Promise<boolean> {
     const head = known ?? (await this.runs.head(requestId));
     if (!head) return false;
-    const personCount = found.reduce((n, f) => n + f.plan.persons.length, 0);
-    const [resultIds, personIdList] = await this.runs.takeIds(found.length, personCount);
-    const personIds = personIdList.values();
-    const results: StoredResults = found.map(({ code, plan, keepPlans }, position) => {
-      const result: EligibilityResult = {
-        id: resultIds[position],
-        requestId,
-        accountId: head.accountId,
-        position,
-        insurerCode: code,
-        status: plan.status,
-        planName: plan.planName,
-        planGroup: plan.planGroup,
-        planGroupId: plan.planGroupId,
-        planBeginDate: plan.planBeginDate,
-        planEndDate: plan.planEndDate,
-        planRefreshDate: plan.planRefreshDate,
-        planIsActive: plan.planIsActive,
-      };
-      const persons = plan.persons.map((p, i): FoundPerson => ({
-        // The connector's person has the entity's own field names.
-        ...p,
-        id: personIds.next().value!,
-        resultId: result.id,
-        accountId: head.accountId,
-        position: i,
-        insurerState: p.plan.insurer_state,
-        planToken: p.plan.insurer_state === 'inn' ? randomBytes(32).toString('hex') : null,
-        planTokenExpiredAt: p.plan.insurer_state === 'inn' ? todayIso(PLAN_TOKEN_DAYS) : null,
-      }));
-      return { result, persons, keepPlans: keepPlans === true };
-    });
-    return this.finish(head, { status: 'complete', errorCode: null, results });
+    const results = await buildResults(this.runs, found, requestId, head.accountId, 0);
+    const insurers = entriesOf(progress, resultIdsByCode(results));
+    return this.finish(head, { status: 'complete', errorCode: null, results, insurers });
   }
 
   /**
@@ -91,12 +149,15 @@ export class SearchFinisher {
   async fail(
     requestId: string,
     errorCode: EligibilityErrorCode,
+    progress: Progress | null,
     known?: Head,
     errorDetail: string | null = null,
   ): Promise<boolean> {
     const head = known ?? (await this.runs.head(requestId));
     if (!head) return false;
-    return this.finish(head, { status: 'error', errorCode, results: null, errorDetail });
+    // The watchdog knows no outcome: the request's own, as stored between its attempts.
+    const insurers = entriesOf(progress ?? head.progress!, new Map());
+    return this.finish(head, { status: 'error', errorCode, results: null, errorDetail, insurers });
   }
 
   private async finish(head: Head, outcome: Outcome): Promise<boolean> {

@@ -20,6 +20,19 @@ export interface FoundPlan {
 }
 
 /**
+ * The verification task behind an insurer's answer (docs/api.md, Universal Search insurer by
+ * insurer: an entry's `verification`): this request's own task, or an earlier one reused.
+ */
+export interface TaskRef {
+  task_id: string;
+  state: string;
+  due_by: string;
+  reused?: true;
+  /** Reused answers: when the person answered. */
+  checked_at?: string;
+}
+
+/**
  * What one insurer answered in one run of a search. `found` with no plans is "not found";
  * `rejected` is the practice's setup (no NPI, provider not on file): no retry can help;
  * `unavailable` and not `retryable`: no connector, or the insurer switched off for the account.
@@ -29,7 +42,15 @@ export type InsurerOutcome =
    * `keepPlans`: the persons' plans are stored in their rows too, not only in the answer's bodies:
    * a person gave them (docs/api.md, Insurers and assisted verification), and a details request answers them again from there.
    */
-  | { code: string; kind: 'found'; plans: InsurerPlanResult[]; keepPlans?: true }
+  | {
+      code: string;
+      kind: 'found';
+      plans: InsurerPlanResult[];
+      keepPlans?: true;
+      /** Answered by a person: their task (this request's, or reused). */
+      task?: TaskRef;
+      at?: string;
+    }
   | { code: string; kind: 'deferred'; retryAfterMs: number }
   | {
       code: string;
@@ -40,12 +61,24 @@ export type InsurerOutcome =
       retryAfterMs?: number | null;
       /** Words for the answer's `error_detail` when no retry can help (not connected, off). */
       detail?: string;
+      at?: string;
     }
   /** `detail`: words for the answer's `error_detail` (a verifier's reason, docs/api.md, Insurers and assisted verification). */
-  | { code: string; kind: 'rejected'; error: string; detail?: string }
-  | { code: string; kind: 'failed'; error: string }
+  | { code: string; kind: 'rejected'; error: string; detail?: string; task?: TaskRef; at?: string }
+  | { code: string; kind: 'failed'; error: string; at?: string }
   /** A person is checking this insurer (docs/api.md, Insurers and assisted verification): the request waits for their answer. */
-  | { code: string; kind: 'waiting' };
+  | { code: string; kind: 'waiting'; task?: TaskRef }
+  /**
+   * docs/api.md, Universal Search insurer by insurer: not asked, and never will be for this
+   * request (an active plan was found elsewhere, or the request asked for no person); `detail`
+   * says why.
+   */
+  | { code: string; kind: 'not_asked'; detail: string; at?: string }
+  /**
+   * An assisted insurer whose task opens only once every electronic insurer has settled without
+   * an active plan (`assisted: when_needed`): nothing is done for it in this run.
+   */
+  | { code: string; kind: 'held' };
 
 /** What to do with a request once every insurer of it has an outcome for this attempt. */
 export type Decision =
@@ -64,15 +97,62 @@ export type Decision =
   | { next: 'complete'; found: FoundPlan[] }
   | { next: 'fail'; errorCode: EligibilityErrorCode; errorDetail?: string };
 
+/** docs/api.md, Universal Search insurer by insurer: when a request is `complete`. */
+export type WaitFor = 'all' | 'electronic' | 'first_active';
+/** docs/api.md, Universal Search insurer by insurer: when a person is asked. */
+export type AssistedChoice = 'when_needed' | 'always' | 'never';
+
+/** A request's own choices (stored in its `options`; null there: these defaults). */
+export interface SearchOptions {
+  waitFor: WaitFor;
+  assisted: AssistedChoice;
+  /** The reuse window for this request, in hours (null: VERIFICATION_REUSE_HOURS). */
+  maxAgeHours: number | null;
+}
+
+export const DEFAULT_OPTIONS: SearchOptions = {
+  waitFor: 'all',
+  assisted: 'when_needed',
+  maxAgeHours: null,
+};
+
+/** The options as stored (`options` jsonb, snake_case as the API names them). */
+export interface StoredOptions {
+  wait_for?: WaitFor;
+  assisted?: AssistedChoice;
+  max_age_hours?: number;
+}
+
+export function optionsOf(stored: StoredOptions | null | undefined): SearchOptions {
+  return {
+    waitFor: stored?.wait_for ?? 'all',
+    assisted: stored?.assisted ?? 'when_needed',
+    maxAgeHours: stored?.max_age_hours ?? null,
+  };
+}
+
+/** The first outcome with an active plan, in the request's order. */
+export function activeFound(outcomes: InsurerOutcome[]): InsurerOutcome | undefined {
+  return outcomes.find((o) => o.kind === 'found' && o.plans.some((p) => p.status === 'active'));
+}
+
 /**
  * The decision after attempt `attempt` (1-based) given one outcome per insurer, in the request's
- * insurer order. Pure: the runner acts on it. Deferral wins over everything (the insurer will
- * answer later); then transient unavailability is retried up to MAX_SEARCH_ATTEMPTS; then the
- * request completes with every plan found, or fails: `insurer_problem` when no insurer could be
- * reached at all or each refused the practice's setup (`rejected`, never retried),
- * `unexpected_error` otherwise.
+ * insurer order. Pure: the runner acts on it. With `first_active`, an active plan ends it at
+ * once. Deferral wins over everything else (the insurer will answer later); then transient
+ * unavailability is retried up to MAX_SEARCH_ATTEMPTS; then, when a person is checking some
+ * insurer, the request waits for them (`all`) or completes without them (`electronic`,
+ * `first_active`: their answer joins later); then the request completes with every plan found,
+ * or fails: `insurer_problem` when no insurer could be reached at all or each refused the
+ * practice's setup (`rejected`, never retried) or was not asked, `unexpected_error` otherwise.
  */
-export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decision {
+export function decideNext(
+  outcomes: InsurerOutcome[],
+  attempt: number,
+  waitFor: WaitFor = 'all',
+): Decision {
+  if (waitFor === 'first_active' && activeFound(outcomes))
+    return { next: 'complete', found: foundPlans(outcomes) };
   const deferred = outcomes.filter((o) => o.kind === 'deferred');
   if (deferred.length > 0) {
     return { next: 'defer', delayMs: Math.max(...deferred.map((o) => o.retryAfterMs)) };
@@ -85,27 +165,35 @@ export function decideNext(outcomes: InsurerOutcome[], attempt: number): Decisio
     return retryAfterMs > 0 ? { next: 'retry', attempt, retryAfterMs } : { next: 'retry', attempt };
   }
   const waiting = outcomes.filter((o) => o.kind === 'waiting').map((o) => o.code);
-  if (waiting.length > 0) return { next: 'wait', codes: waiting };
-  const found = outcomes.filter((o) => o.kind === 'found');
-  if (found.length > 0) {
-    return {
-      next: 'complete',
-      found: found.flatMap((o) =>
-        o.plans.map((plan): FoundPlan =>
-          o.keepPlans ? { code: o.code, plan, keepPlans: true } : { code: o.code, plan },
-        ),
-      ),
-    };
-  }
+  if (waiting.length > 0 && waitFor === 'all') return { next: 'wait', codes: waiting };
+  const found = foundPlans(outcomes);
+  if (waiting.length > 0 || outcomes.some((o) => o.kind === 'found'))
+    return { next: 'complete', found };
   const allUnavailable =
-    outcomes.length > 0 && outcomes.every((o) => o.kind === 'unavailable' || o.kind === 'rejected');
+    outcomes.length > 0 &&
+    outcomes.every(
+      (o) => o.kind === 'unavailable' || o.kind === 'rejected' || o.kind === 'not_asked',
+    );
   const details = outcomes.flatMap((o) =>
-    (o.kind === 'rejected' || o.kind === 'unavailable') && o.detail ? [o.detail] : [],
+    (o.kind === 'rejected' || o.kind === 'unavailable' || o.kind === 'not_asked') && o.detail
+      ? [o.detail]
+      : [],
   );
   const errorCode = allUnavailable ? 'insurer_problem' : 'unexpected_error';
   return details.length > 0
     ? { next: 'fail', errorCode, errorDetail: details.join(' ') }
     : { next: 'fail', errorCode };
+}
+
+/** Every plan found, in the request's insurer order. */
+function foundPlans(outcomes: InsurerOutcome[]): FoundPlan[] {
+  return outcomes.flatMap((o) =>
+    o.kind === 'found'
+      ? o.plans.map((plan): FoundPlan =>
+          o.keepPlans ? { code: o.code, plan, keepPlans: true } : { code: o.code, plan },
+        )
+      : [],
+  );
 }
 
 /**
@@ -118,6 +206,7 @@ export function isSettled(outcome: InsurerOutcome): boolean {
     outcome.kind === 'found' ||
     outcome.kind === 'failed' ||
     outcome.kind === 'rejected' ||
+    outcome.kind === 'not_asked' ||
     (outcome.kind === 'unavailable' && !outcome.retryable)
   );
 }

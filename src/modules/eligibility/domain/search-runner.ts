@@ -4,7 +4,7 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { EligibilityRequest } from '../store/eligibility-request.entity';
 import { type LeasedRow, type SearchSetup, setupOf } from './search-lease';
-import { SearchFinisher, type Head } from './search-finisher';
+import { SearchFinisher, type Head, type Progress } from './search-finisher';
 import { SearchRunsRepository } from '../store/search-runs.repository';
 import { SearchQueue } from '../jobs/search.queue';
 import { EligibilityScheduler } from '../jobs/eligibility.scheduler';
@@ -13,7 +13,22 @@ import { InsurerRegistry } from '@/modules/insurers';
 import { retryDelayMs } from '@/platform/kernel/retry';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchOrigin } from './insurer-slots';
-import { decideNext, InsurerOutcome, searchRetries, settledByCode } from './search-outcome';
+import {
+  activeFound,
+  decideNext,
+  type InsurerOutcome,
+  isSettled,
+  MAX_SEARCH_ATTEMPTS,
+  optionsOf,
+  type SearchOptions,
+  searchRetries,
+  settledByCode,
+} from './search-outcome';
+import { AssistedInsurers } from './assisted-insurers';
+import { renderProcessing, type VerificationRef } from './eligibility.renderer';
+import { insurerEntries, notWaitedFor } from './insurer-entries';
+import { RequestUpdates } from './request-updates';
+import { formatInstant } from '@/platform/kernel/time';
 
 /**
  * One run of a search job: asks every insurer without a settled outcome (all of them on the
@@ -31,6 +46,8 @@ export class SearchRunner {
     private readonly slots: InsurerSlots,
     private readonly insurers: InsurerRegistry,
     private readonly runs: SearchRunsRepository,
+    private readonly assisted: AssistedInsurers,
+    private readonly updates: RequestUpdates,
   ) {}
 
   /**
@@ -57,9 +74,21 @@ export class SearchRunner {
       batchId: request.batchId === null ? null : String(request.batchId),
     };
 
-    const outcomes = await this.ask(request, setupOf({ settings, provider }));
-    const decision = decideNext(outcomes, attempt);
+    const options = optionsOf(request.options);
+    const outcomes = await this.ask(request, setupOf({ settings, provider }), options, attempt);
+    const decision = decideNext(outcomes, attempt, options.waitFor);
     const settled = settledByCode(outcomes);
+    const progress: Progress = {
+      codes: request.insurerCodes,
+      outcomes: Object.fromEntries(outcomes.map((o) => [o.code, o])),
+    };
+    // While it runs on, its answer shows each insurer as it stands.
+    const processing = () =>
+      renderProcessing(
+        request.uid,
+        insurerEntries(request.insurerCodes, progress.outcomes, true, new Map(), null),
+        firstWaiting(outcomes),
+      );
     switch (decision.next) {
       case 'defer':
         // Deferral is not an attempt: the count goes back.
@@ -70,6 +99,7 @@ export class SearchRunner {
           attempt - 1,
           settled,
           origin,
+          processing(),
         );
       case 'retry':
         return this.scheduler.reschedule(
@@ -84,14 +114,26 @@ export class SearchRunner {
           decision.attempt,
           settled,
           origin,
+          processing(),
         );
       case 'wait':
-        return this.scheduler.park(requestId, jobId, settled, decision.codes, origin);
-      case 'complete':
-        await this.finisher.complete(requestId, decision.found, head);
+        return this.scheduler.park(requestId, jobId, settled, decision.codes, origin, processing());
+      case 'complete': {
+        const done = await this.finisher.complete(requestId, decision.found, progress, head);
+        // A person answering while this run finished is shown now (their task's change found
+        // the request still processing).
+        if (done && outcomes.some((o) => o.kind === 'waiting'))
+          await this.updates.refreshNow(requestId);
         return;
+      }
       case 'fail':
-        await this.finisher.fail(requestId, decision.errorCode, head, decision.errorDetail ?? null);
+        await this.finisher.fail(
+          requestId,
+          decision.errorCode,
+          progress,
+          head,
+          decision.errorDetail ?? null,
+        );
         return;
     }
   }
@@ -115,21 +157,62 @@ export class SearchRunner {
     return this.runs.lease(queue, requestId, jobId);
   }
 
-  /** One outcome per insurer, in the request's order: settled ones as stored, the others asked now. */
-  private async ask(request: EligibilityRequest, setup: SearchSetup): Promise<InsurerOutcome[]> {
+  /**
+   * One outcome per insurer, in the request's order: settled ones as stored, the others asked
+   * now, electronic insurers first (in parallel), then those a person answers (docs/api.md,
+   * Universal Search insurer by insurer: asked last, and once). With `first_active`, the run
+   * stops waiting at the first active plan, and what has not answered by then is `not_asked`.
+   */
+  private async ask(
+    request: EligibilityRequest,
+    setup: SearchSetup,
+    options: SearchOptions,
+    attempt: number,
+  ): Promise<InsurerOutcome[]> {
     const settled = request.insurerOutcomes ?? {};
     const pending = request.insurerCodes.filter((code) => !settled[code]);
     const slot = (code: string, call: () => Promise<InsurerOutcome>) =>
       this.calls.answersLocally(request, code, setup) ? call() : this.withSlot(request, code, call);
-    const asked =
-      request.kind === 'details'
-        ? pending.length > 0
-          ? [await slot(pending[0], () => this.calls.details(request, setup))]
-          : []
-        : await Promise.all(
-            pending.map((code) => slot(code, () => this.calls.search(request, code, setup))),
-          );
-    const byCode = new Map(asked.map((o) => [o.code, o]));
+    const byCode = new Map<string, InsurerOutcome>();
+    if (request.kind === 'details') {
+      if (pending.length > 0)
+        byCode.set(pending[0], await slot(pending[0], () => this.calls.details(request, setup)));
+      return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);
+    }
+    const assisted = pending.filter((code) => this.calls.isAssisted(code, setup));
+    const electronic = pending.filter((code) => !assisted.includes(code));
+    const firstActive = options.waitFor === 'first_active';
+    let active = activeFound(Object.values(settled))?.code ?? null;
+    if (!(firstActive && active)) {
+      const calls = electronic.map((code) =>
+        slot(code, () => this.calls.search(request, code, setup)).then(stamped),
+      );
+      const answers = firstActive ? await untilActive(calls) : await Promise.all(calls);
+      answers.forEach((o) => o && byCode.set(o.code, o));
+      active ??= activeFound(answers.filter((o) => o !== undefined))?.code ?? null;
+    }
+    if (firstActive && active) {
+      // Nothing more is asked, nor waited for.
+      for (const code of pending)
+        if (!byCode.has(code))
+          byCode.set(code, { code, kind: 'not_asked', detail: notWaitedFor(active), at: now() });
+      return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);
+    }
+    const electronicOutcomes = [...Object.values(settled), ...byCode.values()];
+    const electronicDone = !electronicOutcomes.some(
+      (o) =>
+        o.kind === 'deferred' ||
+        (o.kind === 'unavailable' && o.retryable && attempt < MAX_SEARCH_ATTEMPTS),
+    );
+    for (const code of assisted)
+      byCode.set(
+        code,
+        await this.assisted.answer(request, code, {
+          options,
+          electronicDone,
+          activeCode: active,
+        }),
+      );
     return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);
   }
 
@@ -148,4 +231,40 @@ export class SearchRunner {
     const outcome = await this.slots.withSlot(code, origin, call);
     return outcome ?? { code, kind: 'deferred', retryAfterMs: origin === 'batch' ? 500 : 100 };
   }
+}
+
+const now = () => formatInstant(new Date(), 'utc');
+
+/** An outcome that settles the insurer carries when it did. */
+function stamped(o: InsurerOutcome): InsurerOutcome {
+  return isSettled(o) && !('at' in o && o.at) ? ({ ...o, at: now() } as InsurerOutcome) : o;
+}
+
+/**
+ * The calls' outcomes once every call has answered, or as soon as one found an active plan
+ * (then the calls still running are undefined: not waited for).
+ */
+function untilActive(calls: Promise<InsurerOutcome>[]): Promise<(InsurerOutcome | undefined)[]> {
+  const answers: (InsurerOutcome | undefined)[] = calls.map(() => undefined);
+  return new Promise((resolve) => {
+    let left = calls.length;
+    if (left === 0) resolve([]);
+    calls.forEach(
+      (call, i) =>
+        void call.then((o) => {
+          answers[i] = o;
+          left -= 1;
+          if (left === 0 || activeFound([o])) resolve([...answers]);
+        }),
+    );
+  });
+}
+
+/** The first open task among `outcomes` by due time (a processing answer's `verification`). */
+function firstWaiting(outcomes: InsurerOutcome[]): VerificationRef | null {
+  const tasks = outcomes
+    .flatMap((o) => (o.kind === 'waiting' && o.task ? [o.task] : []))
+    .sort((a, b) => a.due_by.localeCompare(b.due_by) || a.task_id.localeCompare(b.task_id));
+  const t = tasks[0];
+  return t ? { task_id: t.task_id, state: t.state, due_by: t.due_by } : null;
 }

@@ -30,20 +30,24 @@ export class EligibilityScheduler {
     await this.queue.dispatch(requestId);
   }
 
-  /** Runs the search again in `delayMs`, keeping the settled insurer outcomes and the attempt count. */
+  /**
+   * Runs the search again in `delayMs`, keeping the settled insurer outcomes and the attempt
+   * count; `body`: its processing answer meanwhile (both versions).
+   */
   async reschedule(
     requestId: string,
     delayMs: number,
     tag: JobTag,
     attempts: number,
     settled: SettledOutcomes,
-    origin: SearchOrigin = 'single',
+    origin: SearchOrigin,
+    body: string,
   ): Promise<void> {
     await (origin === 'batch' ? this.batchQueue : this.queue).schedule(
       requestId,
       delayMs,
       tag,
-      { insurer_outcomes: JSON.stringify(settled) },
+      { insurer_outcomes: JSON.stringify(settled), body_v1: body, body_v2: body },
       attempts,
     );
   }
@@ -58,12 +62,13 @@ export class EligibilityScheduler {
     jobId: string,
     settled: SettledOutcomes,
     codes: string[],
-    origin: SearchOrigin = 'single',
+    origin: SearchOrigin,
+    body: string,
   ): Promise<void> {
     await (origin === 'batch' ? this.batchQueue : this.queue).park(
       requestId,
       jobId,
-      { insurer_outcomes: JSON.stringify(settled) },
+      { insurer_outcomes: JSON.stringify(settled), body_v1: body, body_v2: body },
       async (tx) => !(await this.tasks.anyAnswered(requestId, codes, tx)),
     );
   }
@@ -78,7 +83,7 @@ export class EligibilityScheduler {
     const ids = await this.runs.stuck(limitSeconds, limit);
     let expired = 0;
     for (const id of ids) {
-      if (await this.finisher.fail(id, 'unexpected_error')) expired++;
+      if (await this.finisher.fail(id, 'unexpected_error', null)) expired++;
     }
     if (expired > 0)
       this.logger.warn({ count: expired }, 'stuck searches ended as unexpected_error');

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
-import { formatInstant } from '@/platform/kernel/time';
+import { DataSource } from 'typeorm';
 import { managerOf, type Tx } from '@/platform/db/database';
 import { LocationSql } from '@/modules/accounts';
-import { type TaskRequestSql, TaskSql } from '@/modules/verification';
-import { renderProcessing } from '../domain/eligibility.renderer';
+import type { TaskRequestSql } from '@/modules/verification';
+import type { SettledOutcomes } from '../domain/search-outcome';
 
 /**
  * The request a verification task belongs to, in the verification module's statements (its port
@@ -24,10 +23,22 @@ export const TASK_REQUEST_SQL: TaskRequestSql = {
       AND NOT coalesce(r.insurer_outcomes ? c.code, false)`,
 };
 
+/** A request as its answer is rendered again when a task changes. */
+export interface RequestState {
+  uid: string;
+  account_id: string;
+  status: string;
+  insurer_codes: string[];
+  insurer_outcomes: SettledOutcomes | null;
+  attempts: number;
+  body_v1: string | null;
+  body_v2: string | null;
+}
+
 /**
- * The request side of assisted verification (docs/api.md, Insurers and assisted verification):
- * the processing bodies of a request that waits for a person, and its lock before its task
- * changes. Its task is verification's (`SearchTasks`, and `TaskSql` in showVerification).
+ * The request side of assisted verification (docs/api.md, Insurers and assisted verification;
+ * Universal Search insurer by insurer): its lock before its task changes, and its answer's text
+ * as the task changes it. Its task is verification's (`SearchTasks`).
  */
 @Injectable()
 export class AssistedSearchesRepository {
@@ -41,41 +52,33 @@ export class AssistedSearchesRepository {
     );
   }
 
-  /** showVerification, in `tx` when given. */
-  showVerification(requestId: string, tx?: Tx): Promise<void> {
-    return showVerification(managerOf(this.db, tx), requestId);
-  }
-}
-
-const query = <T>(em: EntityManager, text: string, params: unknown[]): Promise<T> =>
-  em.query(text, params);
-
-/**
- * The request's stored processing answers carry its first open task by due time (docs/api.md, Insurers and assisted verification
- * `verification`), or none when no task is open; nothing happens to a finished request.
- * (The verification module calls it in its own transaction, through TaskRequestsBinding.)
- */
-async function showVerification(em: EntityManager, requestId: string): Promise<void> {
-  const rows: { uid: string; task_id: string | null; state: string | null; due_by: Date | null }[] =
-    await query(
-      em,
-      `SELECT r.uid, t.id AS task_id, t.state, t.due_by FROM eligibility_requests r
-       LEFT JOIN LATERAL (${TaskSql.firstOpen('r.id')}) t ON true
-       WHERE r.id = $1 AND r.status = 'processing'`,
+  /** The request as its answer is rendered (undefined: no such request). */
+  async stateOf(requestId: string, tx: Tx): Promise<RequestState | undefined> {
+    const rows: RequestState[] = await managerOf(this.db, tx).query(
+      `SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2
+       FROM eligibility_requests WHERE id = $1`,
       [requestId],
     );
-  const row = rows[0];
-  if (!row) return;
-  const body = row.task_id
-    ? renderProcessing(row.uid, {
-        task_id: row.task_id,
-        state: row.state!,
-        due_by: formatInstant(row.due_by!, 'utc'),
-      })
-    : null;
-  await query(
-    em,
-    `UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $2 WHERE id = $1 AND status = 'processing'`,
-    [requestId, body],
-  );
+    return rows[0];
+  }
+
+  /** A processing request's answer (both versions: the same text while it runs). */
+  async writeProcessing(requestId: string, body: string, tx: Tx): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $2 WHERE id = $1 AND status = 'processing'`,
+      [requestId, body],
+    );
+  }
+
+  /** A complete request's answer, when only its `insurers` changed. */
+  async writeComplete(
+    requestId: string,
+    bodies: { v1: string; v2: string },
+    tx: Tx,
+  ): Promise<void> {
+    await managerOf(this.db, tx).query(
+      `UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $3 WHERE id = $1 AND status = 'complete'`,
+      [requestId, bodies.v1, bodies.v2],
+    );
+  }
 }

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { OwnerIdColumn, CreatedAtColumn, TimeColumn } from '@/platform/db/columns';
 import type { MemberQuery } from '@/modules/insurers';
-import type { SettledOutcomes } from '../domain/search-outcome';
+import type { SettledOutcomes, StoredOptions } from '../domain/search-outcome';
 
 export type EligibilityStatus = 'processing' | 'complete' | 'error';
 export type EligibilityErrorCode = 'insurer_problem' | 'unexpected_error';
@@ -51,6 +51,10 @@ export class EligibilityRequest {
   /** Settled per-insurer outcomes between attempts (SearchRunner); null once finished. */
   @Column({ name: 'insurer_outcomes', type: 'jsonb', nullable: true })
   insurerOutcomes: SettledOutcomes | null;
+
+  /** docs/api.md, Universal Search insurer by insurer: `wait_for`, `assisted`, `max_age_hours` (null: defaults). */
+  @Column({ type: 'jsonb', nullable: true })
+  options: StoredOptions | null;
 
   /** When the next search job should run; the maintenance loop re-enqueues overdue ones. */
   @TimeColumn('job_due_at')

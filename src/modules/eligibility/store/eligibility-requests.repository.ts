@@ -9,6 +9,7 @@ import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { SearchQueue } from '../jobs/search.queue';
 import type { ResultVersion } from '../domain/eligibility.renderer';
+import type { StoredOptions } from '../domain/search-outcome';
 import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from '../domain/search-lease';
 
 /** A request as intake stores it. */
@@ -23,6 +24,8 @@ export interface IntakeRow {
   insurerCodes: string[];
   query: MemberQuery;
   target: EligibilityRequest['target'];
+  /** docs/api.md, Universal Search insurer by insurer: the request's own choices (null: defaults). */
+  options?: StoredOptions | null;
   /** The local run the row is stored leased to (`DbQueue.reserveRun`), or null: stored due now. */
   leaseJob: string | null;
 }
@@ -38,10 +41,25 @@ export interface StoredBodyRow {
   body: string | null;
 }
 
+/**
+ * A body's read: the stored text, or (null while a search has not stored one yet) what its
+ * processing answer is made of: its insurers and whether it has run.
+ */
+const bodyColumns = (column: string, alias = '') =>
+  `${alias}${column} AS body, CASE WHEN ${alias}${column} IS NULL THEN ${alias}insurer_codes END AS codes,
+  ${alias}attempts`;
+
 const SELECT_BODY = {
-  v1: 'SELECT body_v1 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2',
-  v2: 'SELECT body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND uid = $2',
+  v1: `SELECT ${bodyColumns('body_v1')} FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
+  v2: `SELECT ${bodyColumns('body_v2')} FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
 } as const;
+
+/** A body as read: stored, or what the processing answer is made of. */
+export interface BodyRow {
+  body: string | null;
+  codes: string[] | null;
+  attempts: number;
+}
 
 /**
  * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset $1):
@@ -58,13 +76,13 @@ const SELECT_BODY = {
 const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
     SELECT * FROM json_to_recordset($1::json) AS q(account_id uuid, uid varchar, kind varchar,
       parent_id bigint, location_id uuid, location_code varchar, insurer_codes jsonb, query jsonb,
-      target jsonb, run_job varchar)),
+      target jsonb, options jsonb, run_job varchar)),
   leased AS (
     INSERT INTO eligibility_requests
-      (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
+      (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, options, status,
        ${queue.sql.insertColumns})
     SELECT q.account_id, q.uid, q.kind, q.parent_id, l.id,
-      ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, 'processing',
+      ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, q.options, 'processing',
       ${queue.sql.leasedValues({ job: 'q.run_job', leaseMs: '$2', owner: '$3' })}
     FROM q CROSS JOIN LATERAL (
       ${LocationSql.chosen({ accountId: 'q.account_id', locationId: 'q.location_id', locationCode: 'q.location_code' })}) l
@@ -115,6 +133,7 @@ export class EligibilityRequestsRepository {
             insurer_codes: r.insurerCodes,
             query: r.query,
             target: r.target,
+            options: r.options ?? null,
             run_job: r.leaseJob,
           })),
         ),
@@ -133,12 +152,8 @@ export class EligibilityRequestsRepository {
    * The stored body of `version` (null while processing), or undefined when the account has no
    * such request: one prepared statement on the driver's pool, no query runner.
    */
-  async body(
-    accountId: string,
-    uid: string,
-    version: ResultVersion,
-  ): Promise<{ body: string | null } | undefined> {
-    const { rows } = await pgPool(this.db).query<{ body: string | null }>({
+  async body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | undefined> {
+    const { rows } = await pgPool(this.db).query<BodyRow>({
       name: `eligibility-body-${version}`,
       text: SELECT_BODY[version],
       values: [accountId, uid],
@@ -152,7 +167,7 @@ export class EligibilityRequestsRepository {
    */
   recordedBodySelect(version: ResultVersion): (q: RecordedReadsSource) => string {
     const column = version === 'v1' ? 'body_v1' : 'body_v2';
-    return (q) => `SELECT ${q.n}, er.${column} AS body FROM ${q.reads}
+    return (q) => `SELECT ${q.n}, ${bodyColumns(column, 'er.')} FROM ${q.reads}
     JOIN eligibility_requests er ON er.account_id = ${q.accountId} AND er.uid = ${q.key}`;
   }
 

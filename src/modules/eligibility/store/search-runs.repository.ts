@@ -17,7 +17,9 @@ import {
   type FoundPerson,
 } from './eligibility-result.entity';
 import type { LeasedRow } from '../domain/search-lease';
+import type { SettledOutcomes } from '../domain/search-outcome';
 import {
+  APPEND_RESULTS_SQL,
   FINISH_CTES,
   FINISH_MANY_CTES,
   FINISH_MANY_MAX,
@@ -28,7 +30,7 @@ import {
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
 export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
   location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
-  insurer_outcomes AS "insurerOutcomes", batch_id AS "batchId", created_at AS "createdAt"`;
+  insurer_outcomes AS "insurerOutcomes", options, batch_id AS "batchId", created_at AS "createdAt"`;
 
 /**
  * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
@@ -44,6 +46,8 @@ export interface Head {
   uid: string;
   accountId: string;
   batchId: string | null;
+  /** Read with the head (the watchdog's finish): the insurers and their settled outcomes. */
+  progress?: { codes: string[]; outcomes: SettledOutcomes };
 }
 
 /** How a request ends, as the finishing statement stores it. */
@@ -104,11 +108,18 @@ export class SearchRunsRepository {
 
   /** The request, when still processing. */
   async head(requestId: string): Promise<Head | null> {
-    const rows: { uid: string; account_id: string; batch_id: string | null; status: string }[] =
-      await this.pg.query(
-        'SELECT uid, account_id, batch_id, status FROM eligibility_requests WHERE id = $1',
-        [requestId],
-      );
+    const rows: {
+      uid: string;
+      account_id: string;
+      batch_id: string | null;
+      status: string;
+      insurer_codes: string[];
+      insurer_outcomes: SettledOutcomes | null;
+    }[] = await this.pg.query(
+      `SELECT uid, account_id, batch_id, status, insurer_codes, insurer_outcomes
+       FROM eligibility_requests WHERE id = $1`,
+      [requestId],
+    );
     const row = rows[0];
     if (!row || row.status !== 'processing') return null;
     return {
@@ -116,6 +127,7 @@ export class SearchRunsRepository {
       uid: row.uid,
       accountId: row.account_id,
       batchId: row.batch_id === null ? null : String(row.batch_id),
+      progress: { codes: row.insurer_codes, outcomes: row.insurer_outcomes ?? {} },
     };
   }
 
@@ -193,6 +205,39 @@ export class SearchRunsRepository {
     return items.map(({ f, deliveries }) =>
       finished.has(f.requestId) ? deliveries.read(finished.get(f.requestId)) : null,
     );
+  }
+
+  /**
+   * A complete request's answer grows: its new bodies and the results they added (APPEND_RESULTS_SQL),
+   * in `tx`; false when it is not complete.
+   */
+  async append(
+    requestId: string,
+    bodies: { v1: string; v2: string },
+    results: Finishing['results'],
+    tx: Tx,
+  ): Promise<boolean> {
+    const rows: unknown[] = await queryableOf(this.db, tx).query(APPEND_RESULTS_SQL, [
+      requestId,
+      bodies.v1,
+      bodies.v2,
+      JSON.stringify(results.map(({ result }) => resultRow(result))),
+      JSON.stringify(
+        results.flatMap(({ persons, keepPlans }) =>
+          persons.map((p) => personRow(p, keepPlans === true)),
+        ),
+      ),
+    ]);
+    return rows.length > 0;
+  }
+
+  /** The number of results a request has (a later result's position follows them). */
+  async resultCount(requestId: string, tx: Tx): Promise<number> {
+    const rows: { n: number }[] = await queryableOf(this.db, tx).query(
+      'SELECT count(*)::int AS n FROM eligibility_results WHERE request_id = $1',
+      [requestId],
+    );
+    return rows[0].n;
   }
 
   /** A details request's target: the stored result and its person (null when either is gone). */

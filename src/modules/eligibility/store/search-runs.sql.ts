@@ -49,6 +49,23 @@ export const FINISH_CTES = `WITH request AS (
     ${INSERT_PERSONS}
     FROM request, jsonb_to_recordset($7::jsonb) AS x(${PERSON_FIELDS}))`;
 
+/**
+ * A complete request's answer grows (docs/api.md, Universal Search insurer by insurer: a person
+ * answered after it completed): its new bodies ($2, $3) and the results and persons they added
+ * ($4, $5, recordsets as FINISH_CTES's), only while it is `complete`. Answers one row when it did.
+ */
+export const APPEND_RESULTS_SQL = `WITH request AS (
+    UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $3
+    WHERE id = $1 AND status = 'complete'
+    RETURNING id, account_id),
+  results AS (
+    ${INSERT_RESULTS}
+    FROM request, jsonb_to_recordset($4::jsonb) AS x(${RESULT_FIELDS})),
+  persons AS (
+    ${INSERT_PERSONS}
+    FROM request, jsonb_to_recordset($5::jsonb) AS x(${PERSON_FIELDS}))
+  SELECT id FROM request`;
+
 /** The most requests one grouped finishing statement carries (its group commit's batch). */
 export const FINISH_MANY_MAX = 32;
 

@@ -4,11 +4,13 @@ import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
 import { AssistedSearchesRepository, TASK_REQUEST_SQL } from './assisted-searches.repository';
 import { BatchSearchQueue } from '../jobs/batch-search.queue';
 import { SearchQueue } from '../jobs/search.queue';
+import { RequestUpdates } from '../domain/request-updates';
 
 /**
  * The search side of the verification module's port: the request's SQL pieces for a task's
- * statements (TASK_REQUEST_SQL), its lock, its processing answer showing its open task, and a
- * task answered making its search due again on the queue it runs on.
+ * statements (TASK_REQUEST_SQL), its lock, its answer showing its tasks (RequestUpdates: a
+ * complete answer also grows), and a task answered making its search due again on the queue it
+ * runs on.
  */
 @Injectable()
 export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
@@ -19,6 +21,7 @@ export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
     private readonly assisted: AssistedSearchesRepository,
     private readonly searchQueue: SearchQueue,
     private readonly batchQueue: BatchSearchQueue,
+    private readonly updates: RequestUpdates,
   ) {}
 
   onModuleInit(): void {
@@ -30,7 +33,7 @@ export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
   }
 
   showTask(tx: Tx, requestId: string): Promise<void> {
-    return this.assisted.showVerification(requestId, tx);
+    return this.updates.refresh(tx, requestId);
   }
 
   wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Tx } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { SearchTasksRepository, type TaskAnswer } from '../store/search-tasks.repository';
 import { type TaskView, taskView } from './task-view';
+import { type ReusePerson, reuseKeys } from './reuse-keys';
 import { VerificationTasksRepository } from '../store/verification-tasks.repository';
 
 /**
@@ -22,6 +23,25 @@ export class SearchTasks {
   /** The task of request `requestId` for insurer `code`, or null when none was stored. */
   answer(requestId: string, code: string): Promise<TaskAnswer | null> {
     return this.tasks.answer(requestId, code);
+  }
+
+  /** The tasks of request `requestId` (any state), by insurer. */
+  ofRequest(requestId: string, tx?: Tx): Promise<Map<string, TaskAnswer>> {
+    return this.tasks.ofRequest(requestId, tx);
+  }
+
+  /**
+   * docs/api.md, Universal Search insurer by insurer (reuse): the latest answer of the account's
+   * tasks of insurer `code` within `maxAgeHours` for `person` as a search asked for them, or
+   * null; counted as reused.
+   */
+  reuse(
+    accountId: string,
+    code: string,
+    person: ReusePerson,
+    maxAgeHours: number,
+  ): Promise<TaskAnswer | null> {
+    return this.tasks.reuse(accountId, code, reuseKeys(accountId, code, person, true), maxAgeHours);
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 } from '@/modules/insurers';
 import { CredentialsThrottle } from './credentials-throttle';
 import { taskView, type TaskView } from './task-view';
+import { type ReusePerson, reuseKeys } from './reuse-keys';
 import type { Evidence, FailReason, TaskState } from '../store/verification-task.entity';
 import {
   type LockedTask,
@@ -109,21 +110,40 @@ export class VerificationTasks {
   }
 
   /** The search completes with exactly these plans (already validated and converted). */
-  complete(
+  async complete(
     verifier: Verifier,
     id: string,
     plans: InsurerPlanResult[],
     evidence: Evidence,
   ): Promise<TaskView> {
+    const asked = await this.askedPerson(verifier.accountId, id);
     return this.change(verifier, id, (task) => {
       this.assertOpen(task);
+      // Every person of the answer is answered for, and the patient as asked.
+      const persons: ReusePerson[] = [asked, ...plans.flatMap((p) => p.persons)];
       return {
         state: 'completed',
         detail: `${plans.length} plan${plans.length === 1 ? '' : 's'} found (${evidence.source})`,
-        columns: { plans: JSON.stringify(plans), evidence: JSON.stringify(evidence) },
+        columns: {
+          plans: JSON.stringify(plans),
+          evidence: JSON.stringify(evidence),
+          reuse_keys: keysOf(verifier.accountId, task.insurer_code, persons),
+        },
         wakes: true,
       };
     });
+  }
+
+  /** The patient a task's search asked for (none when its request is gone or purged). */
+  private async askedPerson(accountId: string, id: string): Promise<ReusePerson> {
+    const row = UUID.test(id) ? await this.tasks.findView(accountId, id) : undefined;
+    const p = row ? taskView(row).patient : null;
+    return {
+      firstName: p?.first_name,
+      lastName: p?.last_name,
+      dob: p?.dob,
+      memberId: p?.member_id,
+    };
   }
 
   /**
@@ -136,12 +156,21 @@ export class VerificationTasks {
     reason: FailReason,
     detail: string | null,
   ): Promise<TaskView> {
+    // "No such member" is an answer too, reused like a plan (docs/api.md, Universal Search insurer by insurer).
+    const asked =
+      reason === 'member_not_found' ? await this.askedPerson(verifier.accountId, id) : null;
     const view = await this.change(verifier, id, (task) => {
       this.assertOpen(task);
       return {
         state: 'failed',
         detail: detail ? `${reason}: ${detail}` : reason,
-        columns: { failure_reason: reason, detail },
+        columns: asked
+          ? {
+              failure_reason: reason,
+              detail,
+              reuse_keys: keysOf(verifier.accountId, task.insurer_code, [asked]),
+            }
+          : { failure_reason: reason, detail },
         wakes: true,
       };
     });
@@ -244,6 +273,11 @@ export class VerificationTasks {
       tx,
     );
   }
+}
+
+/** Every reuse key of `persons`, each once. */
+function keysOf(accountId: string, code: string, persons: ReusePerson[]): string[] {
+  return [...new Set(persons.flatMap((p) => reuseKeys(accountId, code, p, false)))];
 }
 
 const notHolder = () =>

@@ -7,11 +7,17 @@ import type { FailReason, TaskState } from './verification-task.entity';
 
 /** A request's task for one insurer, as a search run reads its answer. */
 export interface TaskAnswer {
+  id: string;
   state: TaskState;
   plans: InsurerPlanResult[] | null;
   failure_reason: FailReason | null;
   detail: string | null;
+  due_by: Date;
+  answered_at: Date | null;
 }
+
+/** The columns of a TaskAnswer. */
+const ANSWER = `id::text AS id, state, plans, failure_reason, detail, due_by, answered_at`;
 
 /**
  * `verification_tasks` as other modules' work reaches them (SearchTasks): a search run's task per
@@ -25,9 +31,43 @@ export class SearchTasksRepository {
   /** The task of request `requestId` for insurer `code`, or null when none was stored. */
   async answer(requestId: string, code: string): Promise<TaskAnswer | null> {
     const rows: TaskAnswer[] = await this.db.query(
-      `SELECT state, plans, failure_reason, detail FROM verification_tasks
-       WHERE request_id = $1 AND insurer_code = $2`,
+      `SELECT ${ANSWER} FROM verification_tasks WHERE request_id = $1 AND insurer_code = $2`,
       [requestId, code],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The tasks of request `requestId` (any state), by insurer. */
+  async ofRequest(requestId: string, tx?: Tx): Promise<Map<string, TaskAnswer>> {
+    const rows: (TaskAnswer & { insurer_code: string })[] = await managerOf(this.db, tx).query(
+      `SELECT insurer_code, ${ANSWER} FROM verification_tasks WHERE request_id = $1`,
+      [requestId],
+    );
+    return new Map(rows.map(({ insurer_code, ...task }) => [insurer_code, task]));
+  }
+
+  /**
+   * docs/api.md, Universal Search insurer by insurer (reuse): the account's latest task of
+   * insurer `code` answered within `maxAgeHours` for a person of `keys` (a plan, or no such
+   * member), counted as reused once more; null when none.
+   */
+  async reuse(
+    accountId: string,
+    code: string,
+    keys: string[],
+    maxAgeHours: number,
+  ): Promise<TaskAnswer | null> {
+    if (keys.length === 0 || maxAgeHours <= 0) return null;
+    const rows: TaskAnswer[] = await this.db.query(
+      `UPDATE verification_tasks SET reused_count = reused_count + 1, last_reused_at = now()
+       WHERE id = (
+         SELECT id FROM verification_tasks
+         WHERE reuse_keys && $3::text[] AND account_id = $1 AND insurer_code = $2
+           AND answered_at > now() - ($4 || ' hours')::interval
+           AND (state = 'completed' OR (state = 'failed' AND failure_reason = 'member_not_found'))
+         ORDER BY answered_at DESC LIMIT 1)
+       RETURNING ${ANSWER}`,
+      [accountId, code, keys, String(maxAgeHours)],
     );
     return rows[0] ?? null;
   }
@@ -72,7 +112,7 @@ export class SearchTasksRepository {
     const rows: { id: string }[] = await managerOf(this.db, tx).query(
       `WITH purged AS (
          UPDATE verification_tasks
-            SET plans = NULL, evidence = NULL, detail = NULL,
+            SET plans = NULL, evidence = NULL, detail = NULL, reuse_keys = NULL,
                 history = (SELECT COALESCE(jsonb_agg(h - 'detail'), '[]'::jsonb) FROM jsonb_array_elements(history) h)
           WHERE request_id = ANY($1::bigint[])
           RETURNING id)

@@ -43,6 +43,8 @@ export interface TaskColumns {
   evidence?: string;
   failure_reason?: FailReason;
   detail?: string | null;
+  /** Who the answer is for, as reuse finds it (reuse-keys.ts). */
+  reuse_keys?: string[];
 }
 
 /** A task's new state, its history line, its lease (kept or, without one, dropped) and columns. */

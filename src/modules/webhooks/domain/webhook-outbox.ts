@@ -7,6 +7,7 @@ import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import {
   type FinishingSql,
   WebhookDeliveriesRepository,
+  type RequestEventDeliveries,
 } from '../store/webhook-deliveries.repository';
 import type { WebhookTopic, WebhookVersion } from '../store/webhook.entity';
 import { DeliveryQueue } from '../jobs/delivery.queue';
@@ -146,6 +147,18 @@ export class WebhookOutbox {
    */
   async recordEventInTx(tx: Tx, message: OutboxEvent): Promise<string[]> {
     const ids = await this.deliveries.recordEvent(message, tx);
+    if (ids.length > 0) tx.afterCommit(() => this.dispatch(ids));
+    return ids;
+  }
+
+  /**
+   * docs/api.md, Universal Search insurer by insurer: a request's answer grew (`eligibility.updated`):
+   * one pending delivery per eligibility webhook of the account, with the whole new body of its
+   * version, in the caller's transaction; first attempts queued after its commit. `resourceKey`
+   * tells one growth from another (a repeated call records nothing new).
+   */
+  async recordRequestEventInTx(tx: Tx, e: RequestEventDeliveries): Promise<string[]> {
+    const ids = await this.deliveries.recordRequestEvent(e, tx);
     if (ids.length > 0) tx.afterCommit(() => this.dispatch(ids));
     return ids;
   }

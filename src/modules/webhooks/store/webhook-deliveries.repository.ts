@@ -54,6 +54,16 @@ export interface FinishingSql {
  * that need it; the queue's lease columns come from DeliveryQueue's `sql`. `finishing` is a CTE
  * for another module's statement: it selects from that statement's CTE `request`.
  */
+/** A request's event (`eligibility.updated`) for every eligibility webhook of its account. */
+export interface RequestEventDeliveries {
+  accountId: string;
+  event: string;
+  requestId: string;
+  requestUid: string;
+  resourceKey: string;
+  bodies: { v1: string; v2: string };
+}
+
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly recordAttemptSql: string;
@@ -212,6 +222,25 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
+   * One pending delivery of a request's event per active webhook of the account subscribed to
+   * eligibility, with the body of its version, in `tx`; the resource key makes a repeated call
+   * harmless. Answers the new deliveries' ids.
+   */
+  async recordRequestEvent(e: RequestEventDeliveries, tx?: Tx): Promise<string[]> {
+    const rows: { id: string }[] = await managerOf(this.db, tx).query(
+      `INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
+                                       ${this.queue.sql.insertColumns})
+       SELECT w.id, w.account_id, $2, $3, $4, $5, CASE w.version WHEN 'v1' THEN $6 ELSE $7 END, 'pending',
+              ${this.queue.sql.dueValues('now()')}
+       FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND 'eligibility' = ANY(w.events)
+       ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
+       RETURNING id`,
+      [e.accountId, e.event, e.requestId, e.requestUid, e.resourceKey, e.bodies.v1, e.bodies.v2],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
    * The deliveries' part of another module's finishing statement: a CTE named `deliveries` that
    * selects from the statement's CTE `request` (columns id, account_id, uid; a row per request
    * finished) one pending delivery per active webhook of the request's account subscribed to
@@ -231,7 +260,7 @@ export class WebhookDeliveriesRepository {
                 ${this.queue.sql.leasedValues({ job: `${$(1)}::text`, leaseMs: $(2), owner: $(3) })}
          FROM request JOIN webhooks w ON w.account_id = request.account_id
          WHERE w.is_active AND 'eligibility' = ANY(w.events)
-         ON CONFLICT (webhook_id, request_id, event) DO NOTHING
+         ON CONFLICT (webhook_id, request_id, event) WHERE resource_key IS NULL DO NOTHING
          RETURNING id, webhook_id, request_id)`;
     const summary = `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
            'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)

@@ -32,9 +32,23 @@ export const InsurerByInsurer1795560000000 = migration('InsurerByInsurer17955600
       `CREATE INDEX verification_tasks_answered ON verification_tasks (account_id, insurer_code, answered_at)
        WHERE answered_at IS NOT NULL`,
     );
+
+    // A request's answer may be delivered again as it grows (`eligibility.updated`, one per
+    // answered task, told apart by their resource key): once per webhook, request and event
+    // holds only for deliveries without one.
+    await q.query(`ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_once_key`);
+    await q.query(
+      `CREATE UNIQUE INDEX webhook_deliveries_once_key ON webhook_deliveries (webhook_id, request_id, event)
+       WHERE resource_key IS NULL`,
+    );
   },
 
   async down(q) {
+    await q.query(`DELETE FROM webhook_deliveries WHERE event = 'eligibility.updated'`);
+    await q.query(`DROP INDEX webhook_deliveries_once_key`);
+    await q.query(
+      `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_once_key UNIQUE (webhook_id, request_id, event)`,
+    );
     await q.query(`DROP INDEX verification_tasks_answered`);
     await q.query(`DROP INDEX verification_tasks_reuse`);
     await q.query(

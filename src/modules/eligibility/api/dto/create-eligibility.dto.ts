@@ -103,6 +103,39 @@ export class CreateEligibilityDto {
   @NestedField(() => EligibilityPatientDto, { required: true })
   patient: EligibilityPatientDto;
 
+  @StringField({
+    choices: ['all', 'electronic', 'first_active'],
+    example: 'electronic',
+    description:
+      'When the answer is `complete` (docs/api.md, Universal Search insurer by insurer). `all` ' +
+      '(default): when every insurer has answered, people included. `electronic`: when every ' +
+      "insurer not answered by a person has; a person's later answer joins the same `results` " +
+      'and is sent as `eligibility.updated`. `first_active`: as soon as one insurer found an ' +
+      'active plan (the others `not_asked`).',
+  })
+  wait_for?: 'all' | 'electronic' | 'first_active' | null;
+
+  @StringField({
+    choices: ['when_needed', 'always', 'never'],
+    example: 'when_needed',
+    description:
+      'When insurers answered by a person (assisted verification) are asked. `when_needed` ' +
+      '(default): only once every electronic insurer has answered without an active plan. ' +
+      '`always`: at once. `never`: not at all.',
+  })
+  assisted?: 'when_needed' | 'always' | 'never' | null;
+
+  @IntField({
+    min: 0,
+    max: 720,
+    example: 72,
+    description:
+      "How old (in hours) a person's earlier answer for the same patient and insurer may be to " +
+      'answer this request without a new task (default: VERIFICATION_REUSE_HOURS, 72). `0`: ' +
+      'always ask a person.',
+  })
+  max_age_hours?: number | null;
+
   @NestedField(() => EligibilitySubscriberDto, {
     description:
       'When the patient is a dependent (a child or spouse on a family plan): the subscriber who ' +
