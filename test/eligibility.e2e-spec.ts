@@ -72,6 +72,17 @@ describe('eligibility', () => {
         error_code: null,
         error_detail: null,
         results: null,
+        // docs/api.md, Universal Search insurer by insurer: the sandbox was asked, not answered.
+        insurers: [
+          {
+            insurer_code: DEMO,
+            state: expect.stringMatching(/^(queued|running)$/),
+            result_ids: [],
+            detail: null,
+            finished_at: null,
+            verification: null,
+          },
+        ],
       });
     });
 
@@ -369,6 +380,25 @@ describe('eligibility', () => {
       // with the insurers that answered.
       expect(v2.status).toBe('complete');
       expect(v2.results.map((r: Json) => r.insurer_code)).toEqual([DEMO]);
+      // Each insurer says where it stands, in the request's order, the failures why.
+      expect(v2.insurers).toEqual([
+        {
+          insurer_code: DEMO,
+          state: 'found',
+          result_ids: v2.results.map((r: Json) => r.id),
+          detail: null,
+          finished_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          verification: null,
+        },
+        ...['insurer:vision:spectera', 'insurer:vision:davis_vision'].map((code) => ({
+          insurer_code: code,
+          state: 'failed',
+          result_ids: [],
+          detail: notConnectedDetail(code, false),
+          finished_at: expect.any(String),
+          verification: null,
+        })),
+      ]);
     });
 
     it('ends as insurer_problem when no listed insurer can be reached', async () => {
@@ -383,6 +413,16 @@ describe('eligibility', () => {
         error_code: 'insurer_problem',
         error_detail: notConnectedDetail('insurer:vision:spectera', false),
         results: null,
+        insurers: [
+          {
+            insurer_code: 'insurer:vision:spectera',
+            state: 'failed',
+            result_ids: [],
+            detail: notConnectedDetail('insurer:vision:spectera', false),
+            finished_at: expect.any(String),
+            verification: null,
+          },
+        ],
       });
     });
   });
@@ -486,6 +526,7 @@ describe('eligibility', () => {
         error_code: 'unexpected_error',
         error_detail: ERROR_DETAILS.unexpected_error,
         results: null,
+        insurers: [expect.objectContaining({ insurer_code: DEMO, state: 'failed' })],
       });
       expect(v1).toEqual(v2);
     });

@@ -277,7 +277,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
 
   it('says that Universal Search leaves a failed insurer out of a complete result, and it does', async () => {
     const text = JSON.stringify(doc.components.schemas.EligibilityResultV2.properties!.results);
-    expect(text).toMatch(/insurer that failed/);
+    expect(text).toMatch(/which failed and why/);
     expect(doc.paths['/api/auth/v1/eligibility/'].post.description).toMatch(/left out/);
     // Spectera has no path here (no clearinghouse): it fails, the sandbox answers.
     const uid = await startSearch(t.app, a.auth, {
@@ -288,6 +288,10 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     const result = await waitForResult(t.app, a.auth, uid);
     expect(result.status).toBe('complete');
     expect(new Set(result.results.map((r: Json) => r.insurer_code))).toEqual(new Set([DEMO]));
+    expect(result.insurers.map((e: Json) => [e.insurer_code, e.state])).toEqual([
+      [DEMO, 'found'],
+      ['insurer:vision:spectera', 'failed'],
+    ]);
   });
 
   it('catches answers that drift from the document', () => {

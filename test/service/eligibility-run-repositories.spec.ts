@@ -164,7 +164,13 @@ describe('eligibility run repositories', () => {
   it('SearchRunsRepository.head and takeIds', async () => {
     const { id, uid } = await accept();
     const head = await rec('head', () => runs.head(id));
-    expect(head).toEqual({ requestId: id, uid, accountId, batchId: null });
+    expect(head).toEqual({
+      requestId: id,
+      uid,
+      accountId,
+      batchId: null,
+      progress: { codes: [VSP], outcomes: {} },
+    });
     const [results, persons] = await rec('takeIds', () => runs.takeIds(2, 3), true);
     expect([results.length, persons.length]).toEqual([2, 3]);
   });

@@ -52,8 +52,11 @@ export class EligibilityController {
       'The result is delivered to your webhooks and can be polled with the returned `request_uid`. ' +
       'Universal Search (`insurer_code_list`) asks up to 10 insurers in parallel and answers with ' +
       'one result: `complete` when at least one insurer answered, listing the plans of every ' +
-      'insurer that answered; an insurer that failed is left out of `results` (no error is ' +
-      'reported for it). The request ends `error` only when every insurer failed.',
+      'insurer that answered; an insurer that failed is left out of `results`, and its entry in ' +
+      '`insurers` says why. The request ends `error` only when every insurer failed. Insurers ' +
+      'answered by a person are asked last, and once (`assisted`, reuse within `max_age_hours`); ' +
+      '`wait_for` chooses when the answer is `complete` (docs/api.md, Universal Search insurer ' +
+      'by insurer).',
   })
   @ApiBody({
     type: CreateEligibilityDto,

@@ -161,14 +161,79 @@ class ResultBase {
   verification?: VerificationRefDoc;
 }
 
+/** The task behind an insurer's answer: this request's own, or an earlier one reused. */
+class InsurerTaskDoc {
+  @ApiProperty({ format: 'uuid', example: '5b0f7c9e-3a41-4d2b-9e57-0c8a1f6d2b34' }) task_id: string;
+  @ApiProperty({
+    enum: ['queued', 'in_progress', 'needs_info', 'completed', 'failed'],
+    example: 'queued',
+  })
+  state: string;
+  @ApiField('date-time', { example: '2026-11-24T18:00:00.000Z' }) due_by: string;
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'Present (true) when an earlier task answered this request without a new one.',
+  })
+  reused?: true;
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    example: '2026-11-24T15:04:00.000Z',
+    description: 'Reused answers: when the person answered.',
+  })
+  checked_at?: string;
+}
+
+/** docs/api.md, Universal Search insurer by insurer: one insurer asked, and where it stands. */
+export class InsurerEntryDoc {
+  @ApiProperty({ example: 'insurer:vision:vsp' }) insurer_code: string;
+  @ApiProperty({
+    enum: ['queued', 'running', 'found', 'no_plan', 'failed', 'waiting_for_person', 'not_asked'],
+    example: 'found',
+    description:
+      '`queued`/`running`: not answered yet; `found`: plans in `results` (`result_ids`); ' +
+      '`no_plan`: answered, no plan for the patient; `failed`: could not be asked or answered ' +
+      '(`detail` says why); `waiting_for_person`: a verification task is open (`verification`); ' +
+      '`not_asked`: not asked, and not waited for (`detail` says why).',
+  })
+  state: string;
+  @ApiProperty({
+    type: 'integer',
+    isArray: true,
+    example: [41],
+    description: 'The ids of this insurer\'s entries in `results`.',
+  })
+  result_ids: number[];
+  @ApiNullable('string', {
+    example: 'An active plan was found with Davis Vision.',
+    description:
+      'A sentence without patient data: why it failed, why it was not asked, whom it waits for.',
+  })
+  detail: string | null;
+  @ApiNullable('date-time', {
+    example: '2026-11-24T15:04:00.000Z',
+    description: 'When it settled; null while queued, running or waiting for a person.',
+  })
+  finished_at: string | null;
+  @ApiProperty({
+    type: InsurerTaskDoc,
+    nullable: true,
+    description: 'The verification task behind this insurer (assisted verification), else null.',
+  })
+  verification: InsurerTaskDoc | null;
+}
+
+const INSURERS_DESCRIPTION =
+  'One entry per insurer asked, in the request\'s order (docs/api.md, Universal Search insurer ' +
+  'by insurer), on every answer: processing, complete and error.';
+
 /** `results` of both versions: only the entries' shape differs. */
 const RESULTS_DESCRIPTION =
-  'null while processing and on error. With Universal Search (`insurer_code_list`) the ' +
-  'request is `complete` as soon as every insurer has answered or failed and at least one ' +
-  'answered: the plans of all insurers that answered are listed together, and an insurer ' +
-  'that failed (unavailable after retries, or an unexpected error) is left out without an ' +
-  'error. An insurer asked but absent from `results` either has no plan for the patient or ' +
-  'failed; the result does not say which.';
+  'null while processing and on error. With Universal Search (`insurer_code_list`) the plans ' +
+  'of all insurers that answered are listed together; `insurers` says, insurer by insurer, ' +
+  'which found a plan, which found none, which failed and why, which a person is still ' +
+  'checking and which were not asked. With `wait_for: "electronic"` a person\'s later answer ' +
+  'adds its plans here (the status stays `complete`; `eligibility.updated` delivers the new body).';
 
 export class EligibilityResultV1 extends ResultBase {
   @ApiProperty({
@@ -177,6 +242,9 @@ export class EligibilityResultV1 extends ResultBase {
     description: RESULTS_DESCRIPTION,
   })
   results: ResultEntryV1[] | null;
+
+  @ApiProperty({ type: [InsurerEntryDoc], description: INSURERS_DESCRIPTION })
+  insurers: InsurerEntryDoc[];
 }
 
 export class EligibilityResultV2 extends ResultBase {
@@ -186,4 +254,7 @@ export class EligibilityResultV2 extends ResultBase {
     description: RESULTS_DESCRIPTION,
   })
   results: ResultEntryV2[] | null;
+
+  @ApiProperty({ type: [InsurerEntryDoc], description: INSURERS_DESCRIPTION })
+  insurers: InsurerEntryDoc[];
 }
