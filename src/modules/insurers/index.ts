@@ -32,6 +32,11 @@ export type {
   StoredInsurerPerson,
 } from './domain/insurer-connector';
 export { SHIPPED_INSURERS } from './domain/insurer-directory.table';
+export { AssistedTaskStats } from './domain/assisted-task-stats.port';
+export type {
+  AssistedTaskStatsEntry,
+  AssistedTaskStatsPort,
+} from './domain/assisted-task-stats.port';
 export { InsurerRegistry } from './domain/insurer-registry.service';
 export { InsurerSettingsSql } from './store/insurer-settings-sql';
 export { InsurerSettingsService } from './domain/insurer-settings.service';

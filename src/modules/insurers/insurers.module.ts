@@ -5,6 +5,7 @@ import { WebModule } from '@/modules/web';
 import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.provider';
 import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
+import { AssistedTaskStats } from './domain/assisted-task-stats.port';
 import { InsurerDirectory } from './domain/insurer-directory.service';
 import { InsurersController } from './api/insurers.controller';
 import { InsurerRegistry } from './domain/insurer-registry.service';
@@ -24,7 +25,8 @@ import { WebInsurersController } from './pages/web-insurers.controller';
     clearinghouseClientProvider,
     X12EligibilityConnector,
     InsurerDirectory,
+    AssistedTaskStats,
   ],
-  exports: [InsurerRegistry, InsurerSettingsService, InsurerDirectory],
+  exports: [InsurerRegistry, InsurerSettingsService, InsurerDirectory, AssistedTaskStats],
 })
 export class InsurersModule {}

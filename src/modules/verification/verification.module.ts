@@ -7,6 +7,8 @@ import { WebVerificationsController } from './pages/web-verifications.controller
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
 import { TaskRequests } from './domain/task-requests.port';
+import { TaskStats } from './domain/task-stats';
+import { TaskStatsRepository } from './store/task-stats.repository';
 import { VerificationMaintenance } from './jobs/verification.maintenance';
 import { VerificationTasksController } from './api/verification-tasks.controller';
 import { VerificationTasksRepository } from './store/verification-tasks.repository';
@@ -28,6 +30,8 @@ import { VerificationTasks } from './domain/verification-tasks.service';
     VerificationMaintenance,
     SearchTasksRepository,
     SearchTasks,
+    TaskStatsRepository,
+    TaskStats,
   ],
   exports: [VerificationTasks, TaskRequests, SearchTasks],
 })

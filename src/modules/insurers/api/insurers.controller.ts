@@ -21,7 +21,9 @@ export class InsurersController {
       'Every insurer code with how this account reaches it (docs/api.md, Insurers and assisted verification): `eligibility` `sandbox`, `x12` ' +
       '(a 270/271 through the clearinghouse), `assisted` (a person checks the payer’s portal or phone line: the ' +
       'search waits for a verification task) or `none`; claims by 837P or paper, claim status by 276 or reports, ' +
-      '835 remittances, the payer ids used, and the health of the stored portal credentials.',
+      '835 remittances, the payer ids used, and the health of the stored portal credentials. ' +
+      'Assisted insurers add the account’s open verification tasks (`tasks_open`) and the median ' +
+      'minutes to answer one over the last 30 days (`median_minutes_to_answer`, null when none).',
   })
   @ApiOkResponse({ type: InsurerDirectoryResponse })
   @ApiStandardErrors()

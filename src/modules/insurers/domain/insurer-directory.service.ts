@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { AssistedTaskStats } from './assisted-task-stats.port';
 import type { InsurerCode } from './insurer-codes';
 import { type EligibilityPath, SHIPPED_INSURERS } from './insurer-directory.table';
 import { InsurerSettingsService } from './insurer-settings.service';
@@ -19,21 +20,53 @@ export interface DirectoryEntry {
   credentials: 'none' | 'ok' | 'needs_attention';
   /** The payer's provider portal (where a verifier signs in); null when it has none. */
   portal_url: string | null;
+  /**
+   * Assisted insurers only (absent on the others): the account's open tasks of it, and the
+   * median minutes from a task's creation to its answer over the last 30 days (null: none).
+   */
+  tasks_open?: number;
+  median_minutes_to_answer?: number | null;
 }
 
 /**
  * The insurer directory: the shipped table (names, aliases, networks, portals) with the
  * operator's clearinghouse configuration (payer ids, claim and report endpoints) and the
- * account's settings (switched off, sent to a person, credentials' health) applied.
+ * account's settings (switched off, sent to a person, credentials' health) applied; assisted
+ * insurers carry the account's task figures, which verification answers through the
+ * AssistedTaskStats port.
  */
 @Injectable()
 export class InsurerDirectory {
   constructor(
     private readonly settings: InsurerSettingsService,
+    private readonly taskStats: AssistedTaskStats,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
   async list(accountId: string): Promise<DirectoryEntry[]> {
+    const entries = await this.entries(accountId);
+    const assisted = entries.filter((e) => e.eligibility === 'assisted');
+    if (assisted.length === 0) return entries;
+    // One statement for every assisted insurer of the directory.
+    const stats = await this.taskStats.forInsurers(
+      accountId,
+      assisted.map((e) => e.insurer_code),
+    );
+    for (const entry of assisted) {
+      const figures = stats.get(entry.insurer_code);
+      entry.tasks_open = figures?.tasks_open ?? 0;
+      entry.median_minutes_to_answer = figures?.median_minutes_to_answer ?? null;
+    }
+    return entries;
+  }
+
+  /** One insurer's entry; null for an unknown code. */
+  async entry(accountId: string, code: string): Promise<DirectoryEntry | null> {
+    return (await this.list(accountId)).find((e) => e.insurer_code === code) ?? null;
+  }
+
+  /** The entries without the task figures of assisted insurers. */
+  private async entries(accountId: string): Promise<DirectoryEntry[]> {
     const { clearinghouse, claims } = this.config;
     const signsIn = clearinghouse.auth !== null;
     return (await this.settings.list(accountId)).map((s): DirectoryEntry => {
@@ -60,10 +93,5 @@ export class InsurerDirectory {
         portal_url: shipped.portalUrl,
       };
     });
-  }
-
-  /** One insurer's entry; null for an unknown code. */
-  async entry(accountId: string, code: string): Promise<DirectoryEntry | null> {
-    return (await this.list(accountId)).find((e) => e.insurer_code === code) ?? null;
   }
 }

@@ -160,8 +160,8 @@ export class VerificationTasksRepository {
        SET state = $2, history = history || $3::jsonb, updated_at = now(),
            lease_holder = $4::varchar, lease_holder_name = $5::varchar,
            lease_until = CASE WHEN $4::varchar IS NULL THEN NULL ELSE now() + ($6 || ' minutes')::interval END,
-           claimed_at = CASE WHEN $2 = 'in_progress' THEN coalesce(claimed_at, now()) ELSE claimed_at END,
-           answered_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE answered_at END${sets}
+           claimed_at = CASE WHEN $2::varchar = 'in_progress' THEN coalesce(claimed_at, now()) ELSE claimed_at END,
+           answered_at = CASE WHEN $2::varchar IN ('completed', 'failed') THEN now() ELSE answered_at END${sets}
        WHERE id = $1`,
       [
         id,

@@ -22,6 +22,31 @@ export class InsurerDirectoryEntryDoc {
   @ApiField('string', { enum: ['none', 'ok', 'needs_attention'], example: 'ok' })
   credentials: string;
   @ApiNullable('string', { example: 'https://www.eyemedinfocus.com/' }) portal_url: string | null;
+  /**
+   * Sent on entries whose `eligibility` is `assisted` only; absent on every other entry (the
+   * figures are of the tasks people answer, docs/api.md, The insurer directory).
+   */
+  @ApiField('integer', {
+    required: false,
+    minimum: 0,
+    example: 3,
+    description:
+      'Assisted insurers only (absent on the others): the account’s verification tasks of this ' +
+      'insurer that are `queued`, `in_progress` or `needs_info`.',
+  })
+  tasks_open?: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    required: false,
+    minimum: 0,
+    example: 42.5,
+    description:
+      'Assisted insurers only (absent on the others): the median, over the account’s tasks of ' +
+      'this insurer answered (completed or failed) in the last 30 days, of the minutes from a ' +
+      'task’s creation to its answer, rounded to one decimal; null when none was answered.',
+  })
+  median_minutes_to_answer?: number | null;
 }
 
 export class InsurerDirectoryResponse {
