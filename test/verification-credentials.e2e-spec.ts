@@ -39,7 +39,11 @@ describe('stored portal passwords: an open task, its lease holder, a few reads a
     return { Authorization: `Api ${key}` };
   };
   const vspTask = async () => {
-    const uid = await startSearch(t.app, a.auth, { insurer_code: VSP, patient: patient() });
+    const uid = await startSearch(t.app, a.auth, {
+      insurer_code: VSP,
+      patient: patient(),
+      max_age_hours: 0,
+    });
     const answer = await waitUntil(`task of ${uid}`, async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);
       return res.body.verification ? res.body : undefined;

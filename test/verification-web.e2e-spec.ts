@@ -114,6 +114,8 @@ describe('verifications web pages (docs/api.md, Insurers and assisted verificati
     const uid = await startSearch(t.app, who.auth, {
       insurer_code: VSP,
       patient: patient({ member_id: 'VSP55501', ...overrides }),
+      // The same patient each time: a person is asked anew (no reuse of an earlier answer).
+      max_age_hours: 0,
       ...body,
     });
     const answer = await waitUntil(`task of ${uid}`, async () => {
@@ -335,6 +337,7 @@ describe('verifications web pages (docs/api.md, Insurers and assisted verificati
       insurer_code: undefined,
       insurer_code_list: [VSP, EYEMED],
       patient: patient({ member_id: 'VSP55501' }),
+      max_age_hours: 0,
     });
     const tasks = await waitUntil(`tasks of ${uid}`, async () => {
       const res = await http()

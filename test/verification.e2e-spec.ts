@@ -46,11 +46,15 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
     await receiver.stop();
   });
 
-  /** A VSP search of account `who`, waiting for its task: the request uid and the task id. */
+  /**
+   * A VSP search of account `who`, waiting for its task: the request uid and the task id. The
+   * same patient each time: `max_age_hours: 0` asks a person anew (reuse has tests of its own).
+   */
   async function vspSearch(who: TestAccount = a, body: Record<string, unknown> = {}) {
     const uid = await startSearch(t.app, who.auth, {
       insurer_code: VSP,
       patient: patient(),
+      max_age_hours: 0,
       ...body,
     });
     const answer = await waitUntil(`task of ${uid}`, async () => {
@@ -358,6 +362,17 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
       error_detail:
         "VSP Vision Care could not be checked: the insurer's portal was down: Maintenance until 6 pm ET.",
       results: null,
+      insurers: [
+        {
+          insurer_code: VSP,
+          state: 'failed',
+          result_ids: [],
+          detail:
+            "VSP Vision Care could not be checked: the insurer's portal was down: Maintenance until 6 pm ET.",
+          finished_at: expect.any(String),
+          verification: { task_id: second.taskId, state: 'failed', due_by: expect.any(String) },
+        },
+      ],
     });
   });
 
@@ -365,6 +380,8 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
     const { uid, taskId } = await vspSearch(a, {
       insurer_code: undefined,
       insurer_code_list: [DEMO, VSP],
+      // A person is asked at once, though the sandbox finds a plan (docs/api.md, Universal Search insurer by insurer).
+      assisted: 'always',
     });
     await http().post(`${TASKS}${taskId}/fail/`).set(a.auth).send({ reason: 'member_not_found' });
     const v2 = await waitForResult(t.app, a.auth, uid);
@@ -540,7 +557,8 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
       .send({
         batch_uid: 'vsp-batch',
         items: [
-          { insurer_code: VSP, request_uid: 'vsp-item-1', patient: patient() },
+          // A person is asked anew for a patient answered before (no reuse).
+          { insurer_code: VSP, request_uid: 'vsp-item-1', patient: patient(), max_age_hours: 0 },
           { insurer_code: DEMO, request_uid: 'vsp-item-2', patient: patient() },
         ],
       });

@@ -133,6 +133,16 @@ describe('SearchRunner (service level, scripted insurers)', () => {
       error_code: 'insurer_problem',
       error_detail: expect.stringMatching(/^The insurer could not be asked/),
       results: null,
+      insurers: [
+        {
+          insurer_code: VSP,
+          state: 'failed',
+          result_ids: [],
+          detail: 'VSP Vision Care could not be reached.',
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(vsp.calls).toHaveLength(MAX_SEARCH_ATTEMPTS);
     // Every call is given an abort signal that fires at the timeout.

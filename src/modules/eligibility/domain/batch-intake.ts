@@ -9,7 +9,7 @@ import { type BatchItemRow, BatchesRepository } from '../store/batches.repositor
 import { validateBatchBody } from './batch-validation';
 import type { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
 import { EligibilityRequestsRepository } from '../store/eligibility-requests.repository';
-import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
+import { DUPLICATE_UID, insurerCodesOf, memberQueryOf, storedOptionsOf } from './intake-rules';
 
 const DUPLICATE_BATCH_UID = 'Eligibility batch with this batch uid already exists.';
 
@@ -105,6 +105,7 @@ export class BatchIntake {
         location_id: typeof location === 'string' ? '' : location.id,
         codes,
         query: memberQueryOf(item),
+        options: storedOptionsOf(item),
         key: keys[index],
       };
     });

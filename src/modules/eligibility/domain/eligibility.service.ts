@@ -10,18 +10,8 @@ import { EligibilityQueryService } from './eligibility-query.service';
 import { SearchQueue } from '../jobs/search.queue';
 import { EligibilityScheduler } from '../jobs/eligibility.scheduler';
 import { type IntakeStored, IntakeWriter } from './intake-writer';
-import { DUPLICATE_UID, insurerCodesOf, memberQueryOf } from './intake-rules';
+import { DUPLICATE_UID, insurerCodesOf, memberQueryOf, storedOptionsOf } from './intake-rules';
 import type { StoredOptions } from './search-outcome';
-
-/** The request's own choices as stored: only those it gave (none: null, the defaults). */
-function storedOptionsOf(dto: CreateEligibilityDto): StoredOptions | null {
-  const options: StoredOptions = {};
-  if (dto.wait_for) options.wait_for = dto.wait_for;
-  if (dto.assisted) options.assisted = dto.assisted;
-  if (dto.max_age_hours !== undefined && dto.max_age_hours !== null)
-    options.max_age_hours = dto.max_age_hours;
-  return Object.keys(options).length > 0 ? options : null;
-}
 
 /**
  * Intake: validates a search or details request against the account's data, stores it as

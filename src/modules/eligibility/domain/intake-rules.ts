@@ -1,4 +1,5 @@
 import type { ErrorTree } from '@/platform/kernel/errors';
+import type { StoredOptions } from './search-outcome';
 import { MSG } from '@/platform/kernel/messages';
 import { isKnownInsurer, type MemberQuery } from '@/modules/insurers';
 import type { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
@@ -73,4 +74,14 @@ export function memberQueryOf(dto: CreateEligibilityDto): MemberQuery {
         }
       : {}),
   };
+}
+
+/** The request's own choices as stored: only those it gave (none: null, the defaults). */
+export function storedOptionsOf(dto: CreateEligibilityDto): StoredOptions | null {
+  const options: StoredOptions = {};
+  if (dto.wait_for) options.wait_for = dto.wait_for;
+  if (dto.assisted) options.assisted = dto.assisted;
+  if (dto.max_age_hours !== undefined && dto.max_age_hours !== null)
+    options.max_age_hours = dto.max_age_hours;
+  return Object.keys(options).length > 0 ? options : null;
 }

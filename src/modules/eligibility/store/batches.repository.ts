@@ -14,6 +14,8 @@ export interface BatchItemRow {
   location_id: string;
   codes: string[];
   query: unknown;
+  /** docs/api.md, Universal Search insurer by insurer: the item's own choices (null: defaults). */
+  options: unknown;
   /** The item's key for keyset paging (descending in upload order). */
   key: string;
 }
@@ -66,14 +68,14 @@ export class BatchesRepository {
   ) {
     this.insertItemsSql = `WITH created AS (
          INSERT INTO eligibility_requests
-           (account_id, uid, kind, location_id, insurer_codes, query, status, batch_id, batch_key,
+           (account_id, uid, kind, location_id, insurer_codes, query, options, status, batch_id, batch_key,
             ${queue.sql.insertColumns})
          SELECT $1, x.uid, 'search', x.location_id,
-                ARRAY(SELECT jsonb_array_elements_text(x.codes)), x.query, 'processing', $2, x.key,
+                ARRAY(SELECT jsonb_array_elements_text(x.codes)), x.query, x.options, 'processing', $2, x.key,
                 ${queue.sql.dueValues('now()')}
          FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
-                AS (uid text, location_id uuid, codes jsonb, query jsonb, key uuid))
-              WITH ORDINALITY AS x(uid, location_id, codes, query, key, position)
+                AS (uid text, location_id uuid, codes jsonb, query jsonb, options jsonb, key uuid))
+              WITH ORDINALITY AS x(uid, location_id, codes, query, options, key, position)
          ORDER BY x.position
          RETURNING id)
        SELECT id FROM created`;

@@ -59,14 +59,16 @@ export class SearchTasksRepository {
   ): Promise<TaskAnswer | null> {
     if (keys.length === 0 || maxAgeHours <= 0) return null;
     const rows: TaskAnswer[] = await this.db.query(
-      `UPDATE verification_tasks SET reused_count = reused_count + 1, last_reused_at = now()
-       WHERE id = (
-         SELECT id FROM verification_tasks
-         WHERE reuse_keys && $3::text[] AND account_id = $1 AND insurer_code = $2
-           AND answered_at > now() - ($4 || ' hours')::interval
-           AND (state = 'completed' OR (state = 'failed' AND failure_reason = 'member_not_found'))
-         ORDER BY answered_at DESC LIMIT 1)
-       RETURNING ${ANSWER}`,
+      `WITH reused AS (
+         UPDATE verification_tasks SET reused_count = reused_count + 1, last_reused_at = now()
+         WHERE id = (
+           SELECT id FROM verification_tasks
+           WHERE reuse_keys && $3::text[] AND account_id = $1 AND insurer_code = $2
+             AND answered_at > now() - ($4 || ' hours')::interval
+             AND (state = 'completed' OR (state = 'failed' AND failure_reason = 'member_not_found'))
+           ORDER BY answered_at DESC LIMIT 1)
+         RETURNING ${ANSWER})
+       SELECT * FROM reused`,
       [accountId, code, keys, String(maxAgeHours)],
     );
     return rows[0] ?? null;

@@ -201,7 +201,7 @@ export class InsurerEntryDoc {
     type: 'integer',
     isArray: true,
     example: [41],
-    description: 'The ids of this insurer\'s entries in `results`.',
+    description: "The ids of this insurer's entries in `results`.",
   })
   result_ids: number[];
   @ApiNullable('string', {
@@ -224,7 +224,7 @@ export class InsurerEntryDoc {
 }
 
 const INSURERS_DESCRIPTION =
-  'One entry per insurer asked, in the request\'s order (docs/api.md, Universal Search insurer ' +
+  "One entry per insurer asked, in the request's order (docs/api.md, Universal Search insurer " +
   'by insurer), on every answer: processing, complete and error.';
 
 /** `results` of both versions: only the entries' shape differs. */
