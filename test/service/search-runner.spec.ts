@@ -52,10 +52,13 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     eyeMed.reset();
   });
 
-  async function accept(codes: string[]): Promise<{ id: string; uid: string }> {
+  async function accept(
+    codes: string[],
+    extra: Record<string, unknown> = {},
+  ): Promise<{ id: string; uid: string }> {
     const uid = await t.ctx
       .get(EligibilityService)
-      .create(accountId, { insurer_code_list: codes, patient: patient() });
+      .create(accountId, { insurer_code_list: codes, patient: patient(), ...extra });
     const [row] = await db.query('SELECT id FROM eligibility_requests WHERE uid = $1', [uid]);
     return { id: String(row.id), uid };
   }
@@ -105,6 +108,41 @@ describe('SearchRunner (service level, scripted insurers)', () => {
       VSP,
     ]);
     expect((await state(id)).insurer_outcomes).toBeNull();
+  });
+
+  it('first_active: complete at the first active plan; an insurer not answered by then is not waited for, nor asked again', async () => {
+    vsp.replies = ['hang'];
+    const { id, uid } = await accept([VSP, EYE_MED], { wait_for: 'first_active' });
+    const started = Date.now();
+    await runNow(id);
+    // VSP hangs until its 200 ms timeout; the run ended at EyeMed's plan, before it.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const body = await result(uid);
+    expect(body.status).toBe('complete');
+    expect(body.results.map((r: { insurer_code: string }) => r.insurer_code)).toEqual([EYE_MED]);
+    expect(body.insurers.map((e: { state: string }) => e.state)).toEqual(['not_asked', 'found']);
+    expect(body.insurers[0].detail).toBe('Not waited for: an active plan was found with EyeMed.');
+    expect(body.insurers[0].finished_at).toEqual(expect.any(String));
+    await runNow(id);
+    expect(vsp.calls).toHaveLength(1);
+  });
+
+  it('first_active: a retry after an active plan asks nobody again; without it the unavailable insurer is retried', async () => {
+    vsp.replies = ['unavailable', 'unavailable'];
+    eyeMed.replies = ['found', 'found'];
+    const first = await accept([VSP, EYE_MED], { wait_for: 'first_active' });
+    const all = await accept([VSP, EYE_MED]);
+    await runNow(first.id);
+    await runNow(all.id);
+    expect((await result(first.uid)).status).toBe('complete');
+    // The default waits for every insurer: VSP is asked again after its backoff.
+    expect(await state(all.id)).toMatchObject({ status: 'processing', attempts: 1 });
+    const processing = await result(all.uid);
+    expect(processing.insurers.map((e: { state: string }) => e.state)).toEqual([
+      'running',
+      'found',
+    ]);
+    expect(vsp.calls).toHaveLength(2);
   });
 
   it('after the last attempt completes with what was found; the found insurer was asked once', async () => {

@@ -82,13 +82,17 @@ export class SearchRunner {
       codes: request.insurerCodes,
       outcomes: Object.fromEntries(outcomes.map((o) => [o.code, o])),
     };
-    // While it runs on, its answer shows each insurer as it stands.
-    const processing = () =>
-      renderProcessing(
+    // While it runs on, its answer shows each insurer as it stands: one to be asked again is
+    // still `running`.
+    const processing = () => {
+      const standing = outcomes.filter((o) => isSettled(o) || o.kind === 'waiting');
+      const byCode = Object.fromEntries(standing.map((o) => [o.code, o]));
+      return renderProcessing(
         request.uid,
-        insurerEntries(request.insurerCodes, progress.outcomes, true, new Map(), null),
+        insurerEntries(request.insurerCodes, byCode, true, new Map(), null),
         firstWaiting(outcomes),
       );
+    };
     switch (decision.next) {
       case 'defer':
         // Deferral is not an attempt: the count goes back.

@@ -18,13 +18,26 @@ import {
   redirectWith,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
+import type { InsurerState } from '../domain/insurer-entries';
 
 /** What the check's page reads of the API's v2 answer (docs/api.md, V1 and V2 results). */
 interface CheckBody {
   status: string;
   results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
   verification?: { task_id: string };
+  insurers?: { state: InsurerState }[];
 }
+
+/** Each insurer's state in words (docs/api.md, Universal Search insurer by insurer), never colour alone. */
+const INSURER_STATE_WORDS: Record<InsurerState, string> = {
+  queued: 'Waiting to be asked',
+  running: 'Being asked',
+  found: 'Plan found',
+  no_plan: 'No plan found',
+  failed: 'Could not be checked',
+  waiting_for_person: 'A person is checking',
+  not_asked: 'Not asked',
+};
 
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
 @ApiExcludeController()
@@ -73,6 +86,7 @@ export class WebEligibilityController {
           ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
         ],
         task,
+        insurerStateWords: INSURER_STATE_WORDS,
         infoErrors: errors,
         // Without JavaScript, the page refreshes itself while the insurer is being asked; a
         // person's check takes longer, and a question to answer must not be refreshed away.
