@@ -49,18 +49,40 @@ export class AssistedInsurers {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  async answer(
+  /** What the request's own task of `code` says, or null when it has none. */
+  async ownTask(request: EligibilityRequest, code: string): Promise<InsurerOutcome | null> {
+    const task = await this.tasks.answer(request.id, code);
+    return task ? outcomeOfTask(code, task) : null;
+  }
+
+  /**
+   * Without a task of its own: `not_asked` when an active plan was found elsewhere (unless
+   * `assisted: always`), else an earlier task's answer for the same person, else null.
+   */
+  async known(
+    request: EligibilityRequest,
+    code: string,
+    context: Omit<AssistedContext, 'electronicDone'>,
+  ): Promise<InsurerOutcome | null> {
+    const { options } = context;
+    if (context.activeCode && options.assisted !== 'always')
+      return { code, kind: 'not_asked', detail: activeElsewhere(context.activeCode), at: now() };
+    return this.reuse(request, code, options);
+  }
+
+  /**
+   * Neither task nor reuse: `not_asked` when an active plan was found elsewhere (unless
+   * `assisted: always`), nobody with `assisted: never`, not yet before every electronic insurer
+   * has settled (`when_needed`), else a task is opened and the run waits for it.
+   */
+  async ask(
     request: EligibilityRequest,
     code: string,
     context: AssistedContext,
   ): Promise<InsurerOutcome> {
-    const task = await this.tasks.answer(request.id, code);
-    if (task) return outcomeOfTask(code, task);
     const { options } = context;
     if (context.activeCode && options.assisted !== 'always')
       return { code, kind: 'not_asked', detail: activeElsewhere(context.activeCode), at: now() };
-    const reused = await this.reuse(request, code, options);
-    if (reused) return reused;
     if (options.assisted === 'never') {
       const detail = noPersonAsked(code);
       // A search of this insurer alone has nothing else to answer with: it fails, saying why.

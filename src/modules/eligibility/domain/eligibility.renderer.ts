@@ -49,6 +49,7 @@ export function insurersOf(body: string): InsurerEntry[] | null {
  * appended to its `results`, and its `insurers` replaced.
  */
 export function withMoreResults(body: string, entries: string, insurers: InsurerEntry[]): string {
+  if (entries === '') return withInsurers(body, insurers);
   const at = body.lastIndexOf(INSURERS_KEY);
   const head = at < 0 ? body.slice(0, -1) : body.slice(0, at);
   // The head ends with the results array: `…"results":[…]`.

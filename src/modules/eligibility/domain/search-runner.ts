@@ -208,14 +208,28 @@ export class SearchRunner {
         o.kind === 'deferred' ||
         (o.kind === 'unavailable' && o.retryable && attempt < MAX_SEARCH_ATTEMPTS),
     );
-    for (const code of assisted)
+    // A person's answer first (this request's task), then an earlier one for the same person;
+    // only then is a person asked, and not when any of these found an active plan.
+    const found = (o: InsurerOutcome) => {
+      byCode.set(o.code, o);
+      active ??= activeFound([o])?.code ?? null;
+    };
+    const withoutTask: string[] = [];
+    for (const code of assisted) {
+      const own = await this.assisted.ownTask(request, code);
+      if (own) found(own);
+      else withoutTask.push(code);
+    }
+    const toAsk: string[] = [];
+    for (const code of withoutTask) {
+      const known = await this.assisted.known(request, code, { options, activeCode: active });
+      if (known) found(known);
+      else toAsk.push(code);
+    }
+    for (const code of toAsk)
       byCode.set(
         code,
-        await this.assisted.answer(request, code, {
-          options,
-          electronicDone,
-          activeCode: active,
-        }),
+        await this.assisted.ask(request, code, { options, electronicDone, activeCode: active }),
       );
     return request.insurerCodes.map((code) => settled[code] ?? byCode.get(code)!);
   }
