@@ -222,6 +222,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     const callbacks = doc.paths['/api/auth/v1/webhooks/'].post.callbacks as Json;
     expect(Object.keys(callbacks)).toEqual([
       'eligibility.finished',
+      'eligibility.updated',
       'claim.status_changed',
       'eligibility.batch_finished',
       'remittance.received',

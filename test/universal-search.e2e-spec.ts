@@ -15,7 +15,7 @@ const TASKS = '/api/auth/v1/verification-tasks/';
 const SECRET = 'universal-search-secret-1';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 
 /**
  * docs/api.md, Universal Search insurer by insurer: an answer says where each insurer stands,

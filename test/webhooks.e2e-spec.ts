@@ -249,6 +249,9 @@ describe('webhooks: management and signed delivery', () => {
       error_code: 'unexpected_error',
       error_detail: ERROR_DETAILS.unexpected_error,
       results: null,
+      insurers: [
+        expect.objectContaining({ insurer_code: 'insurer:demo:vision', state: 'failed' }),
+      ],
     });
     const detailBody = bodies.find((x) => x.request_uid === details.body.request_uid);
     expect(detailBody.status).toBe('complete');

@@ -91,6 +91,21 @@ export const WEBHOOK_EVENTS: {
     },
   },
   {
+    type: 'eligibility.updated',
+    summary: 'A complete eligibility answer grew: a person answered after it completed',
+    description:
+      'Sent to webhooks whose `events` hold `eligibility`, once per verification task answered ' +
+      'after its request completed (a Universal Search with `wait_for: "electronic"`; docs/api.md, ' +
+      'Universal Search insurer by insurer): the plans found join the same `results` (the status ' +
+      "stays `complete`) and the insurer's entry in `insurers` says what the person found. The " +
+      'body is exactly the bytes of `GET /api/auth/v{1,2}/eligibility/{request_uid}/` for the ' +
+      "webhook's `version` at that moment: the whole new answer, not a difference.",
+    payload: {
+      anyOf: [ref('EligibilityResultV2'), ref('EligibilityResultV1')],
+      description: '`EligibilityResultV2` for `v2` webhooks, `EligibilityResultV1` for `v1`.',
+    },
+  },
+  {
     type: 'claim.status_changed',
     summary: 'A claim moved to another status',
     description:

@@ -36,7 +36,8 @@ const EventsField = () =>
     choices: WEBHOOK_TOPICS,
     example: ['eligibility', 'claim'],
     description:
-      'What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`), ' +
+      'What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`, ' +
+      'and `eligibility.updated` when a person answers after a request completed), ' +
       '`claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, ' +
       '`eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the ' +
       "remittance's GET body), `verification` (assisted verification tasks: " +
