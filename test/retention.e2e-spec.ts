@@ -1,3 +1,4 @@
+import type { InsurerEntry } from '@/modules/eligibility/domain/insurer-entries';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PhiRetention } from '@/modules/audit/domain/retention/phi-retention';
@@ -78,6 +79,9 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
     const recentV1 = (await http().get(`/api/auth/v1/eligibility/${recent}/`).set(a.auth)).text;
     const recentV2 = (await http().get(`/api/auth/v2/eligibility/${recent}/`).set(a.auth)).text;
     const before = await requestRow(old);
+    const stored = JSON.parse(before.body_v2 as string).insurers as InsurerEntry[];
+    expect(stored).toEqual([expect.objectContaining({ state: 'found' })]);
+    const sandboxFound = stored.map((e) => ({ ...e, result_ids: [] }));
     expect(await personsOf(before.id)).toBeGreaterThan(0);
     expect(await exchangesOf(before.id)).toBeGreaterThan(0);
     const recentId = (await requestRow(recent)).id;
@@ -94,8 +98,8 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
       ...before,
       created_at: expect.any(Date),
       query: {},
-      body_v1: purgedBody(old, 'complete', null),
-      body_v2: purgedBody(old, 'complete', null),
+      body_v1: purgedBody(old, 'complete', null, sandboxFound),
+      body_v2: purgedBody(old, 'complete', null, sandboxFound),
       purged_at: expect.any(Date),
     });
     expect(await personsOf(after.id)).toBe(0);
@@ -106,9 +110,11 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
     for (const version of ['v1', 'v2']) {
       const res = await http().get(`/api/auth/${version}/eligibility/${old}/`).set(a.auth);
       expect(res.status).toBe(200);
+      // The insurers stay (no patient data in them), without the ids of the results gone.
       expect(res.text).toBe(
-        `{"request_uid":"${old}","status":"complete","error_code":null,"error_detail":null,"results":[],"purged":true}`,
+        `{"request_uid":"${old}","status":"complete","error_code":null,"error_detail":null,"results":[],"purged":true,"insurers":${JSON.stringify(sandboxFound)}}`,
       );
+      expect(JSON.parse(res.text).insurers[0]).toMatchObject({ state: 'found', result_ids: [] });
       const err = await http().get(`/api/auth/${version}/eligibility/${failed}/`).set(a.auth);
       expect(err.body).toEqual({
         request_uid: failed,
@@ -117,6 +123,7 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
         error_detail: ERROR_DETAILS.insurer_problem,
         results: [],
         purged: true,
+        insurers: [expect.objectContaining({ state: 'failed', result_ids: [] })],
       });
     }
 
@@ -127,7 +134,8 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
     );
     const oldDeliveries = deliveries.filter((d) => d.request_uid === old);
     expect(oldDeliveries.length).toBeGreaterThan(0);
-    for (const d of oldDeliveries) expect(d.body).toBe(purgedBody(old, 'complete', null));
+    for (const d of oldDeliveries)
+      expect(d.body).toBe(purgedBody(old, 'complete', null, sandboxFound));
 
     // Newer than the limit: untouched, byte for byte, without `purged`.
     expect((await http().get(`/api/auth/v1/eligibility/${recent}/`).set(a.auth)).text).toBe(

@@ -3,7 +3,7 @@ import { type RetentionPurger, RetentionPurgers } from '@/modules/audit';
 import type { Tx } from '@/platform/db/database';
 import { SearchTasks } from '@/modules/verification';
 import { WebhookOutbox } from '@/modules/webhooks';
-import { purgedBody } from './purged-answer';
+import { insurersOfTail, purgedBody } from './purged-answer';
 import { RequestPurgesRepository } from '../store/request-purges.repository';
 
 /**
@@ -33,7 +33,9 @@ export class RequestPurger implements RetentionPurger, OnModuleInit {
     const rows = await this.requests.lockRequests(cutoff, limit, tx);
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => r.id);
-    const bodies = rows.map((r) => purgedBody(r.uid, r.status, r.error_code));
+    const bodies = rows.map((r) =>
+      purgedBody(r.uid, r.status, r.error_code, insurersOfTail(r.insurers)),
+    );
     await this.requests.purgeRequests(ids, bodies, tx);
     await this.outbox.purgeRequestBodies(ids, bodies, tx);
     await this.tasks.purgeOfRequests(ids, tx);

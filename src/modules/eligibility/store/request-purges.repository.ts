@@ -9,6 +9,8 @@ export interface RequestToPurge {
   uid: string;
   status: string;
   error_code: string | null;
+  /** The stored answer's `insurers` text and the closing brace (null without them). */
+  insurers: string | null;
 }
 
 /**
@@ -26,7 +28,10 @@ export class RequestPurgesRepository {
    */
   lockRequests(cutoff: Date, limit: number, tx?: Tx): Promise<RequestToPurge[]> {
     return managerOf(this.db, tx).query(
-      `SELECT id, uid, status, error_code FROM eligibility_requests
+      `SELECT id, uid, status, error_code,
+              CASE WHEN strpos(body_v2, ',"insurers":') > 0
+                   THEN substr(body_v2, strpos(body_v2, ',"insurers":') + 12) END AS insurers
+         FROM eligibility_requests
           WHERE purged_at IS NULL AND created_at < $1 AND status <> 'processing'
           ORDER BY created_at, id
           LIMIT $2

@@ -8,7 +8,7 @@ import {
   CreateEligibilityDto,
   EligibilityPatientDto,
 } from '@/modules/eligibility/api/dto/create-eligibility.dto';
-import { DateField, NestedField, StringField, StringListField } from './fields';
+import { BoolField, DateField, NestedField, StringField, StringListField } from './fields';
 import { fastTransform, REFUSE } from './fast-path';
 import { createValidationPipe } from './validation-errors';
 
@@ -117,6 +117,12 @@ const eligibilityBody = fc
       { weight: 1, arbitrary: fc.constantFrom(ABSENT, null, [], 'patient') },
       { weight: 1, arbitrary: patient.map((p) => [p]) },
     ),
+    wait_for: field([ABSENT, 'electronic', 'all', 'first_active'], [' electronic', 'none', '']),
+    assisted: field([ABSENT, 'when_needed', 'never'], ['ALWAYS', 'sometimes']),
+    max_age_hours: field(
+      [ABSENT, 0, 72, 720],
+      [-1, 721, 1.5, '72', ' 72 ', Number.MAX_SAFE_INTEGER + 1, NaN, -0, 1e3],
+    ),
     unknown: fc.constantFrom(ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, 1),
   })
   .map(present);
@@ -176,9 +182,18 @@ describe('the validation fast path', () => {
     expect(await fullPath({ name: 'abcdef' }, Extra)).toBeInstanceOf(ValidationFailed);
     expect(fastTransform(Inherited, { name: 'abc' })).toBe(REFUSE);
     expect(fastTransform(Plain, { name: 'abcdef' })).toBeInstanceOf(Plain);
-    // A class with a field decorator that registers no check (IntField) goes the full way.
-    expect(fastTransform(CreateDetailsDto, { request_uid: 'a', result_id: 1, person_id: 2 })).toBe(
-      REFUSE,
+    // A class with a field decorator that registers no check (BoolField) goes the full way.
+    class WithBool {
+      @StringField({ required: true })
+      name: string;
+      @BoolField()
+      flag?: boolean | null;
+    }
+    expect(fastTransform(WithBool, { name: 'abc', flag: true })).toBe(REFUSE);
+    // IntField checks on the fast path: a details request's body is vouched for, as the full path holds it.
+    const details = { request_uid: 'a', result_id: 1, person_id: 2 };
+    expect(shape(fastTransform(CreateDetailsDto, details))).toEqual(
+      shape(await fullPath(details, CreateDetailsDto)),
     );
   });
 

@@ -8,6 +8,7 @@ import {
   normaliseDecimal,
 } from '../../kernel/decimal';
 import { api, FieldOpts, presenceDecorators, rule, typeRule } from './base';
+import { presentThen, REFUSE, withFastCheck } from './fast-path';
 
 /** Integers, money (decimal strings) and booleans. */
 
@@ -61,7 +62,23 @@ export function IntField(opts: IntOpts = {}): PropertyDecorator {
       (opts.acceptString && opts.inBody ? { oneOf: [integer, stringForm] } : integer) as never,
     ),
   );
-  return applyDecorators(...decorators);
+  return applyDecorators(...withFastCheck(decorators, fastInt(opts)));
+}
+
+/**
+ * The fast path's check (fast-path.ts): a number that is a safe integer within the bounds, as
+ * the DTO holds it; anything else (a string form included) takes the full path.
+ */
+function fastInt(opts: IntOpts) {
+  const { min, max } = opts;
+  return presentThen(opts, (v) =>
+    typeof v === 'number' &&
+    Number.isSafeInteger(v) &&
+    (min === undefined || v >= min) &&
+    (max === undefined || v <= max)
+      ? v
+      : REFUSE,
+  );
 }
 
 export interface DecimalOpts extends FieldOpts {
