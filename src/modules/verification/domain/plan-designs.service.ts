@@ -74,6 +74,17 @@ export class PlanDesigns {
     return { ...view(design), items: design.items as DesignItem[] };
   }
 
+  /** The account's design `id` when it is one of `insurerCode` (a task's form starts from it), else null. */
+  async ofInsurer(
+    accountId: string,
+    insurerCode: string,
+    id: string,
+  ): Promise<PlanDesignDetail | null> {
+    const design = UUID.test(id) ? await this.designs.find(accountId, id) : null;
+    if (!design || design.insurerCode !== insurerCode) return null;
+    return { ...view(design), items: design.items as DesignItem[] };
+  }
+
   /**
    * The plans of a `complete` for `task`, converted (plansFromVerified), each plan's
    * `plan_design_id` resolved: an unknown or malformed id, another account's design or one of
