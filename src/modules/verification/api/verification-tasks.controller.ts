@@ -124,8 +124,8 @@ export class VerificationTasksController {
       'a subscriber (the patient is a dependent), a person of type `self` or `subscriber` is that ' +
       'subscriber and any other type is the patient; otherwise every person is the patient. A ' +
       'person without `type` is the patient, `self` (or `dependent` when a subscriber was named). ' +
-      'A plan may give `plan_design_id` (docs/api.md, Plan designs): its persons\' `plan.items` may ' +
-      'then be left out, and items given replace the design\'s of the same `benefit_code`; an ' +
+      "A plan may give `plan_design_id` (docs/api.md, Plan designs): its persons' `plan.items` may " +
+      "then be left out, and items given replace the design's of the same `benefit_code`; an " +
       'unknown design, or one of another insurer, is a field error on `plan_design_id`. Every plan ' +
       'with a group id or group is saved as the design of its group.',
     errors: [
