@@ -81,11 +81,15 @@ describe('plan designs on the verification page (real browser)', () => {
     await t?.close();
   });
 
-  /** A VSP search of a member of its own, and its task once the search waits for a person. */
+  /**
+   * A VSP search of a member of its own, and its task once the search waits for a person
+   * (`max_age_hours: 0`: the same names are asked anew, not answered by reuse).
+   */
   async function search(memberId: string) {
     const uid = await startSearch(t.app, a.auth, {
       insurer_code: VSP,
       patient: patient({ member_id: memberId }),
+      max_age_hours: 0,
     });
     const taskId = await waitUntil(`task of ${uid}`, async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);

@@ -46,12 +46,16 @@ describe('plan designs (docs/api.md, Plan designs)', () => {
   });
   afterAll(() => t.close());
 
-  /** A search of `insurer` by account `who` (a patient of its own), once its task is open. */
+  /**
+   * A search of `insurer` by account `who` (a patient of its own), once its task is open:
+   * `max_age_hours: 0` asks a person anew rather than reusing an answer for the same names.
+   */
   async function taskOf(who: TestAccount = a, insurer = VSP) {
     member += 1;
     const uid = await startSearch(t.app, who.auth, {
       insurer_code: insurer,
       patient: patient({ member_id: `PD${String(member).padStart(6, '0')}` }),
+      max_age_hours: 0,
     });
     const answer = await waitUntil(`task of ${uid}`, async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(who.auth);
