@@ -17,6 +17,7 @@ import { ClaimReport } from '@/modules/claims/reports/store/claim-report.entity'
 import { Remittance } from '@/modules/claims/reports/store/remittance.entity';
 import { MailMessage } from '@/modules/mail/store/mail-message.entity';
 import { Patient } from '@/modules/patients/store/patient.entity';
+import { PlanDesign } from '@/modules/verification/store/plan-design.entity';
 import { VerificationTask } from '@/modules/verification/store/verification-task.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
 
@@ -40,6 +41,7 @@ export const entities = [
   Remittance,
   MailMessage,
   VerificationTask,
+  PlanDesign,
   Webhook,
   WebhookDelivery,
   WebhookAttempt,

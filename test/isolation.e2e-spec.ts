@@ -61,6 +61,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     batchUid: string;
     remittanceId: string;
     taskId: string;
+    designId: string;
     bCredentialsAuth: { Authorization: string };
   };
   const http = () => request(t.app.getHttpServer());
@@ -152,6 +153,12 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       const res = await http().get(`/api/auth/v1/eligibility/${vsp}/`).set(a.auth);
       return res.body.verification?.task_id as string | undefined;
     });
+    // docs/api.md, Plan designs: a saved plan of A.
+    [{ id: ids.designId }] = await t.app.get(DataSource).query(
+      `INSERT INTO plan_designs (account_id, insurer_code, group_key, plan_name, plan_group_id, items)
+       VALUES ($1, 'insurer:vision:vsp', 'GRP-A', 'VSP Choice', 'GRP-A', '[]') RETURNING id`,
+      [a.accountId],
+    );
     ids.bCredentialsAuth = {
       Authorization: `Api ${(await t.app.get(ApiKeysService).create(b.accountId, 'bot', ['verification:credentials'])).key}`,
     };
@@ -196,6 +203,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       deliveries: await get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`),
       batchItems: await get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/items/`),
       task: await get(`/api/auth/v1/verification-tasks/${ids.taskId}/`),
+      design: await get(`/api/auth/v1/plan-designs/${ids.designId}/`),
       requests: (
         await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM eligibility_requests')
       )[0].n,
@@ -369,6 +377,13 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       },
       status: 404 as const,
     })),
+    {
+      endpoint: 'GET /api/auth/v1/plan-designs/{id}/',
+      ofA: () => ids.designId,
+      missing: () => randomUUID(),
+      send: (id) => http().get(path('/api/auth/v1/plan-designs/{}/')(id)).set(b.auth),
+      status: 404,
+    },
     {
       endpoint: 'GET /api/auth/v1/remittances/{id}/',
       ofA: () => ids.remittanceId,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { Database } from '@/platform/db/database';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/domain/insurer-codes';
@@ -198,6 +199,12 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .post(`/api/auth/v1/verification-tasks/${task}/claim/`)
       .set({ Authorization: `Api ${bot}` })
       .expect(200);
+    // docs/api.md, Plan designs: a saved plan of the account.
+    const [{ id: designId }] = await t.app.get(DataSource).query(
+      `INSERT INTO plan_designs (account_id, insurer_code, group_key, plan_name, plan_group_id, items)
+         VALUES ($1, 'insurer:vision:vsp', 'GRP-1', 'VSP Choice', 'GRP-1', '[]') RETURNING id`,
+      [a.accountId],
+    );
     const authFor = (path: string) =>
       path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {
@@ -218,7 +225,9 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
             ? (remittances.body.result[0].id as string)
             : name === 'id' && path.startsWith('/api/auth/v1/verification-tasks/')
               ? task
-              : values[name],
+              : name === 'id' && path.startsWith('/api/auth/v1/plan-designs/')
+                ? (designId as string)
+                : values[name],
       );
 
     const withETag: string[] = [];

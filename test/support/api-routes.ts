@@ -312,6 +312,17 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     url: `${TASKS}/${fx.tasks.read}/credentials/`,
     status: 403,
   }),
+  'GET /api/auth/v1/plan-designs/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/plan-designs/',
+    status: 200,
+    audit: audit('plan_design', 'list', () => null),
+  }),
+  'GET /api/auth/v1/plan-designs/:id/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/plan-designs/00000000-0000-4000-8000-000000000000/',
+    status: 404,
+  }),
   'POST /api/auth/v1/estimates/': (fx) => ({
     method: 'post',
     url: '/api/auth/v1/estimates/',

@@ -3,6 +3,9 @@ import { InsurersModule } from '@/modules/insurers';
 import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './domain/credentials-throttle';
+import { PlanDesigns } from './domain/plan-designs.service';
+import { PlanDesignsController } from './api/plan-designs.controller';
+import { PlanDesignsRepository } from './store/plan-designs.repository';
 import { WebVerificationsController } from './pages/web-verifications.controller';
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
@@ -21,7 +24,7 @@ import { VerificationTasks } from './domain/verification-tasks.service';
  */
 @Module({
   imports: [InsurersModule, WebhooksModule, WebModule],
-  controllers: [VerificationTasksController, WebVerificationsController],
+  controllers: [VerificationTasksController, PlanDesignsController, WebVerificationsController],
   providers: [
     CredentialsThrottle,
     TaskRequests,
@@ -32,6 +35,8 @@ import { VerificationTasks } from './domain/verification-tasks.service';
     SearchTasks,
     TaskStatsRepository,
     TaskStats,
+    PlanDesignsRepository,
+    PlanDesigns,
   ],
   exports: [VerificationTasks, TaskRequests, SearchTasks],
 })

@@ -16,6 +16,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'remittance',
   'verification_task',
   'insurer_credentials',
+  'plan_design',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

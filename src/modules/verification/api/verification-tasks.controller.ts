@@ -20,7 +20,7 @@ import {
 } from './dto/verification.response';
 import { CREDENTIAL_READS_PER_HOUR } from '../domain/credentials-throttle';
 import type { TaskView } from '../domain/task-view';
-import { plansFromVerified } from '../domain/verified-plans';
+import { PlanDesigns } from '../domain/plan-designs.service';
 import { type Verifier, VerificationTasks } from '../domain/verification-tasks.service';
 
 const NOT_FOUND: [404, unknown] = [
@@ -64,7 +64,10 @@ const TaskChange = (action: string, doc: Pick<ApiRouteDoc, 'summary' | 'descript
 
 @ApiController('Verification tasks', 'api/auth/v1/verification-tasks')
 export class VerificationTasksController {
-  constructor(private readonly tasks: VerificationTasks) {}
+  constructor(
+    private readonly tasks: VerificationTasks,
+    private readonly designs: PlanDesigns,
+  ) {}
 
   @ApiRead('', {
     scope: 'verification:read',
@@ -120,7 +123,11 @@ export class VerificationTasksController {
       '`address`, `email` and `phone` may be left out (null in the answer). When the search named ' +
       'a subscriber (the patient is a dependent), a person of type `self` or `subscriber` is that ' +
       'subscriber and any other type is the patient; otherwise every person is the patient. A ' +
-      'person without `type` is the patient, `self` (or `dependent` when a subscriber was named).',
+      'person without `type` is the patient, `self` (or `dependent` when a subscriber was named). ' +
+      "A plan may give `plan_design_id` (docs/api.md, Plan designs): its persons' `plan.items` may " +
+      "then be left out, and items given replace the design's of the same `benefit_code`; an " +
+      'unknown design, or one of another insurer, is a field error on `plan_design_id`. Every plan ' +
+      'with a group id or group is saved as the design of its group.',
     errors: [
       [
         400,
@@ -159,12 +166,14 @@ export class VerificationTasksController {
   ): Promise<TaskView> {
     const verifier = verifierOf(req);
     const task = await this.tasks.get(verifier.accountId, id);
-    return this.tasks.complete(verifier, id, plansFromVerified(body.plans, task.patient), {
+    const answer = await this.designs.answer(verifier.accountId, task, body.plans);
+    const evidence = {
       source: body.evidence.source,
       reference_number: body.evidence.reference_number ?? null,
       representative: body.evidence.representative ?? null,
       checked_at: body.evidence.checked_at,
-    });
+    };
+    return this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
   }
 
   @TaskChange('fail', {

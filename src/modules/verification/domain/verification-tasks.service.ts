@@ -11,6 +11,7 @@ import {
   InsurerSettingsService,
 } from '@/modules/insurers';
 import { CredentialsThrottle } from './credentials-throttle';
+import { PlanDesigns } from './plan-designs.service';
 import { taskView, type TaskView } from './task-view';
 import { type ReusePerson, reuseKeys } from './reuse-keys';
 import type { Evidence, FailReason, TaskState } from '../store/verification-task.entity';
@@ -43,6 +44,8 @@ interface Change {
   lease?: { holder: string; name: string; minutes: number };
   /** The request may go on (an answer): wake it. */
   wakes?: boolean;
+  /** More to write in the change's transaction, after the task (a complete's plan designs). */
+  alsoInTx?: (tx: Tx) => Promise<void>;
 }
 
 /**
@@ -63,6 +66,7 @@ export class VerificationTasks {
     private readonly requests: TaskRequests,
     private readonly settings: InsurerSettingsService,
     private readonly credentialReads: CredentialsThrottle,
+    private readonly designs: PlanDesigns,
   ) {}
 
   async list(
@@ -115,6 +119,7 @@ export class VerificationTasks {
     id: string,
     plans: InsurerPlanResult[],
     evidence: Evidence,
+    designIds: string[] = [],
   ): Promise<TaskView> {
     const asked = await this.askedPerson(verifier.accountId, id);
     return this.change(verifier, id, (task) => {
@@ -130,6 +135,9 @@ export class VerificationTasks {
           reuse_keys: keysOf(verifier.accountId, task.insurer_code, persons),
         },
         wakes: true,
+        // docs/api.md, Plan designs: the designs it started from, and each plan's group's design.
+        alsoInTx: (tx) =>
+          this.designs.record(tx, verifier.accountId, task.insurer_code, { plans, designIds }),
       };
     });
   }
@@ -252,6 +260,7 @@ export class VerificationTasks {
         throw new ConflictError('Another verifier holds this task; try again when its lease ends.');
       const change = decide(task);
       await this.write(tx, task, verifier, change);
+      await change.alsoInTx?.(tx);
       await this.requests.showTask(tx, task.request_id);
       // The woken search is dispatched after the commit (DbQueue.wakeInTx).
       if (change.wakes) await this.requests.wakeInTx(tx, task.request_id, task.batch_id !== null);

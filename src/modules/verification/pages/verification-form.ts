@@ -1,5 +1,6 @@
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { formatInstant } from '@/platform/kernel/time';
+import type { DesignItem } from '../domain/plan-design-items';
 import type { TaskView } from '../domain/task-view';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
@@ -11,7 +12,14 @@ import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verificat
  * quantity per network as flag-based entries (`inn` / `oon`, as the sandbox plan has them). A
  * frequency ("every 24 months") is the quantity's comment, the way the sandbox and the 271 mapper
  * word it; an out-of-network cell left without one takes the row's in-network frequency (a plan
- * rarely counts them apart). Blank rows give nothing. The persons are verification-persons.ts's.
+ * rarely counts them apart). A row's "last used" date is its item's `last_service_date`. Blank rows
+ * give nothing. The persons are verification-persons.ts's.
+ *
+ * Started from a saved plan (docs/api.md, Plan designs: the hidden `plan_design_id`), the form
+ * fills its rows from the design's items (designFields) and the body names the design and gives
+ * the design's whole tree, each row's cells replacing the entries they show (the first entry of
+ * each list flagged exactly `inn` or `oon`): what the form cannot show (other lists, other flags,
+ * comments, benefits without a row) is kept as saved. Every item renews on the plan's date.
  */
 
 export type Network = 'inn' | 'oon';
@@ -66,6 +74,13 @@ export const BENEFIT_ROWS: readonly BenefitRowSpec[] = [
 /** The field of one cell: `frames_oon_allowance`. */
 export const cellName = (row: string, net: Network, field: RowField) => `${row}_${net}_${field}`;
 
+/** The field of a row's last use (its item's `last_service_date`): `frames_last_used`. */
+export const lastUsedName = (row: string) => `${row}_last_used`;
+
+/** The lists a row's cells write. */
+const ROW_LISTS = ['copayment', 'allowance', 'quantity'] as const;
+const FREQUENCY = /^every (\d{1,3}) months$/;
+
 /** Form field → where it goes in the `complete` body (for the plan, the person and evidence). */
 const SCALARS: readonly [string, string][] = [
   ['status', 'plans.0.status'],
@@ -85,7 +100,7 @@ const SCALARS: readonly [string, string][] = [
   ['evidence_checked_at', 'evidence.checked_at'],
 ];
 
-type Entry = { flags: Network[]; value: string | number; comment?: string };
+type Entry = { flags?: string[]; value: unknown; comment?: string };
 type Item = { benefit_code: string; refresh_date: string; [list: string]: unknown };
 type Node = { item: Item; children: Node[] };
 
@@ -107,8 +122,14 @@ const text = (v: string | undefined): string | undefined => {
 const amount = (v: string) => v.replace(/^\$\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
 const integer = (v: string): string | number => (/^\d{1,7}$/.test(v) ? Number(v) : v);
 
-/** The `complete` body of a filled benefit form. */
-export function verificationBody(fields: Record<string, string>): VerificationFormResult {
+/**
+ * The `complete` body of a filled benefit form; with `design` (the items of the saved plan the
+ * form's `plan_design_id` names), the design's tree with the rows' cells in it.
+ */
+export function verificationBody(
+  fields: Record<string, string>,
+  design?: readonly DesignItem[],
+): VerificationFormResult {
   const f = (name: string) => text(fields[name]);
   const errors: ErrorTree = {};
   const fail = (field: string, message: string) => {
@@ -124,8 +145,16 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
   const begin = date('plan_begin_date');
   const end = date('plan_end_date');
   if (!begin && !errors.plan_begin_date) fail('plan_begin_date', ENTER_A_DATE);
-  const roots: Node[] = [];
+  const designId = design ? f('plan_design_id') : undefined;
+  const roots: Node[] = design ? design.map(nodeOf) : [];
   const nodes = new Map<string, Node>();
+  const index = (list: Node[]) =>
+    list.forEach((n) => {
+      if (!nodes.has(n.item.benefit_code)) nodes.set(n.item.benefit_code, n);
+      index(n.children);
+    });
+  index(roots);
+  const lastUsedOf = new Map<Node, string>();
   const node = (code: string): Node => {
     const known = nodes.get(code);
     if (known) return known;
@@ -172,11 +201,26 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
         add('quantity', entry, quantity ? cellName(row.key, net, 'quantity') : frequencyCell);
       }
     }
-    if (Object.keys(lists).length > 0) Object.assign(node(row.code).item, lists);
+    const lastUsed = date(lastUsedName(row.key));
+    const saved = nodes.get(row.code);
+    if (saved) {
+      // The saved item's entries the row shows give way to what the row holds now.
+      for (const list of ROW_LISTS) {
+        const kept = withCells((saved.item[list] as Entry[] | undefined) ?? [], lists[list] ?? []);
+        if (kept.length > 0) saved.item[list] = kept;
+        else delete saved.item[list];
+      }
+    } else if (Object.keys(lists).length > 0) Object.assign(node(row.code).item, lists);
+    if (lastUsed) {
+      const at = node(row.code);
+      at.item.last_service_date = lastUsed;
+      lastUsedOf.set(at, lastUsedName(row.key));
+    }
   }
   // Every benefit item renews on a date: asked once, for the whole plan.
   if (roots.length > 0 && !refresh && !errors.plan_refresh_date)
     fail('plan_refresh_date', ENTER_A_DATE);
+  if (design) for (const n of nodes.values()) n.item.refresh_date = refresh ?? '';
 
   const oon = fields.oon_benefits === 'oon' || fields.oon_benefits === 'on';
   if (oonTyped && !oon)
@@ -187,11 +231,15 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
     list.map((n, i) => {
       const at = `${path}.${i}`;
       fieldOf[`${at}.refresh_date`] = 'plan_refresh_date';
+      const lastUsedField = lastUsedOf.get(n);
+      if (lastUsedField) fieldOf[`${at}.last_service_date`] = lastUsedField;
       for (const [name, value] of Object.entries(n.item))
         if (Array.isArray(value))
           (value as Entry[]).forEach((e, j) => {
-            fieldOf[`${at}.${name}.${j}.value`] = source.get(e)!;
-            fieldOf[`${at}.${name}.${j}`] = source.get(e)!;
+            const field = source.get(e);
+            if (!field) return;
+            fieldOf[`${at}.${name}.${j}.value`] = field;
+            fieldOf[`${at}.${name}.${j}`] = field;
           });
       return n.children.length ? { ...n.item, items: toJson(n.children, `${at}.items`) } : n.item;
     });
@@ -213,12 +261,14 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
     plan_name: f('plan_name'),
     plan_group: f('plan_group') ?? null,
     plan_group_id: f('plan_group_id') ?? null,
+    ...(designId ? { plan_design_id: designId } : {}),
     plan_begin_date: begin,
     plan_end_date: end ?? null,
     plan_refresh_date: refresh ?? null,
     plan_is_active: status === 'active',
     persons,
   };
+  fieldOf['plans.0.plan_design_id'] = 'plan_design_id';
   const evidence = {
     source: f('evidence_source'),
     reference_number: f('evidence_reference_number') ?? null,
@@ -226,6 +276,86 @@ export function verificationBody(fields: Record<string, string>): VerificationFo
     checked_at: f('evidence_checked_at'),
   };
   return { body: { plans: [plan], evidence }, fieldOf, errors };
+}
+
+/** A saved item as a node of the form's tree (its children as nodes, its lists copied). */
+function nodeOf(saved: DesignItem): Node {
+  const { items, ...item } = structuredClone(saved);
+  return {
+    item: { refresh_date: '', ...item },
+    children: (items ?? []).map(nodeOf),
+  };
+}
+
+const onlyFlag = (e: Entry, net: Network) => e.flags?.length === 1 && e.flags[0] === net;
+
+/**
+ * A saved list with a row's entries in it: per network, the first entry flagged exactly that
+ * network (the one the row showed) is replaced by the row's entry (keeping its comment, unless
+ * the row's entry brings one or it was a frequency the row shows), or dropped when the row has
+ * none; a row's entry with nothing to replace is added. Other entries stay as saved.
+ */
+function withCells(saved: Entry[], cells: Entry[]): Entry[] {
+  const out = [...saved];
+  for (const net of NETWORKS) {
+    const cell = cells.find((e) => onlyFlag(e, net));
+    const at = out.findIndex((e) => onlyFlag(e, net));
+    if (at < 0) {
+      if (cell) out.push(cell);
+      continue;
+    }
+    const old = out[at];
+    if (!cell) out.splice(at, 1);
+    else {
+      if (!cell.comment && old.comment && !FREQUENCY.test(old.comment)) cell.comment = old.comment;
+      out[at] = cell;
+    }
+  }
+  return out;
+}
+
+/** A saved amount as the form shows it: "150.0000" → "150", "12.5000" → "12.5". */
+const shownAmount = (value: unknown) =>
+  String(value)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+
+/**
+ * The rows of the form filled from a saved plan's items (docs/api.md, Plan designs): each row's
+ * cells from its item (found by code at any depth): the first copayment, allowance and quantity
+ * entry flagged exactly `inn` or `oon`, a quantity's "every N months" as its frequency. Used
+ * values are not saved in a design: the verifier enters them. "Out-of-network benefits too" is
+ * ticked when an out-of-network cell is filled.
+ */
+export function designFields(items: readonly DesignItem[]): Record<string, string> {
+  const byCode = new Map<string, DesignItem>();
+  const walk = (list: readonly DesignItem[]) =>
+    list.forEach((i) => {
+      if (!byCode.has(i.benefit_code)) byCode.set(i.benefit_code, i);
+      walk(i.items ?? []);
+    });
+  walk(items);
+  const out: Record<string, string> = {};
+  for (const row of BENEFIT_ROWS) {
+    const item = byCode.get(row.code);
+    if (!item) continue;
+    for (const net of NETWORKS) {
+      const first = (list: string) =>
+        ((item[list] as Entry[] | undefined) ?? []).find((e) => onlyFlag(e, net));
+      const copay = first('copayment');
+      const allowance = first('allowance');
+      const quantity = first('quantity');
+      if (copay) out[cellName(row.key, net, 'copay')] = shownAmount(copay.value);
+      if (allowance) out[cellName(row.key, net, 'allowance')] = shownAmount(allowance.value);
+      if (quantity) {
+        out[cellName(row.key, net, 'quantity')] = String(quantity.value);
+        const every = FREQUENCY.exec(quantity.comment ?? '');
+        if (every) out[cellName(row.key, net, 'frequency')] = String(Number(every[1]));
+      }
+      if (net === 'oon' && (copay || allowance || quantity)) out.oon_benefits = 'oon';
+    }
+  }
+  return out;
 }
 
 /**

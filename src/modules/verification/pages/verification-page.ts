@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import type { InsurerCredentials } from '@/modules/insurers';
 import { FAIL_REASONS } from '../domain/task-codes';
+import type { PlanDesignView } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import type { Verifier } from '../domain/verification-tasks.service';
 import { formFields, renderPage, webUser } from '@/modules/web';
@@ -24,8 +25,13 @@ export interface TaskPage {
   addPerson?: boolean;
   errors?: ErrorTree | null;
   /** Which form `errors` belong to: the benefit form, fail or needs-info. */
-  errorsOf?: 'complete' | 'fail' | 'needs_info' | 'info' | 'credentials';
+  errorsOf?: 'complete' | 'fail' | 'needs_info' | 'info' | 'credentials' | 'design';
   credentials?: InsurerCredentials | null;
+  /**
+   * "Start from a saved plan" (docs/api.md, Plan designs): the insurer's saved plans matching
+   * `query`, and the one the benefit form started from (its hidden `plan_design_id`).
+   */
+  designs?: { choices: PlanDesignView[]; query: string; chosen: PlanDesignView | null };
 }
 
 /** The task's page: the task, its small forms and the benefit form with one block per person. */
@@ -48,6 +54,7 @@ export function renderTaskPage(req: Request, res: Response, task: TaskView, page
     errors: page.errors ?? null,
     errorsOf: page.errorsOf ?? null,
     credentials: page.credentials ?? null,
+    designs: page.designs ?? null,
     rows: BENEFIT_ROWS,
     networks: NETWORKS,
     cells: ROW_FIELDS,

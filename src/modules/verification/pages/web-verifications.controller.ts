@@ -4,18 +4,21 @@ import type { Request, Response } from 'express';
 import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
 import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
-import { plansFromVerified } from '../domain/verified-plans';
 import { TaskStats } from '../domain/task-stats';
+import { PlanDesigns, type VerifiedAnswer } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
 import { bindForm, flash, formFields, redirectAfter, renderPage } from '@/modules/web';
-import { placeErrors, verificationBody } from './verification-form';
+import { designFields, initialFields, placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { claimToAnswer, reuseWords } from './task-clocks';
 import { insurerName } from '@/modules/insurers';
 
 /** The list's views: the open queue (default), tasks answered lately, reused answers. */
 const LISTS = ['open', 'answered', 'reused'] as const;
+
+/** How many saved plans the task page offers at once (the search narrows them). */
+const DESIGN_CHOICES = 20;
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
@@ -33,6 +36,7 @@ export class WebVerificationsController {
   constructor(
     private readonly tasks: VerificationTasks,
     private readonly stats: TaskStats,
+    private readonly designs: PlanDesigns,
   ) {}
 
   @Get()
@@ -59,11 +63,43 @@ export class WebVerificationsController {
     renderPage(req, res, 'verifications.njk', { ...page, answered });
   }
 
+  /**
+   * The task's page. "Start from a saved plan" (docs/api.md, Plan designs) is a reload:
+   * `?design_q=` searches the insurer's saved plans by group, `?design=<id>` fills the benefit
+   * form from one (its rows, plan name and group; status, dates and used benefits stay for the
+   * verifier to confirm), without JavaScript.
+   */
   @Get(':id')
   @Audited('verification_task', 'read', 'param:id')
-  async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Query('design') designId?: string,
+    @Query('design_q') designQuery?: string,
+  ): Promise<void> {
     const task = await this.taskOf(req, id);
-    renderTaskPage(req, res, task, {});
+    const query = typeof designQuery === 'string' ? designQuery.trim().slice(0, 200) : '';
+    if (typeof designId !== 'string' || !designId) return this.render(req, res, task, {}, query);
+    const accountId = webVerifier(req).accountId;
+    const design = await this.designs.ofInsurer(accountId, task.insurer_code, designId);
+    if (!design)
+      return this.render(
+        req,
+        res,
+        task,
+        { errors: { $: [`Saved plan ${designId} not found.`] }, errorsOf: 'design' },
+        query,
+      );
+    const form = {
+      ...initialFields(task),
+      ...designFields(design.items),
+      plan_name: design.plan_name,
+      plan_group: design.plan_group ?? '',
+      plan_group_id: design.plan_group_id ?? '',
+      plan_design_id: design.id,
+    };
+    return this.render(req, res, task, { form }, query);
   }
 
   /**
@@ -80,12 +116,12 @@ export class WebVerificationsController {
       const task = await this.tasks.claim(verifier, id);
       flash(req, 'ok', 'Task claimed.');
       res.status(200);
-      renderTaskPage(req, res, task, {});
+      await this.render(req, res, task, {});
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
       flash(req, 'error', e.message);
       res.status(409);
-      renderTaskPage(req, res, await this.taskOf(req, id), {});
+      await this.render(req, res, await this.taskOf(req, id), {});
     }
   }
 
@@ -106,14 +142,14 @@ export class WebVerificationsController {
     res.setHeader('Cache-Control', 'no-store');
     try {
       const credentials = await this.tasks.credentials(webVerifier(req), id);
-      renderTaskPage(req, res, task, { credentials });
+      await this.render(req, res, task, { credentials });
     } catch (e) {
       if (!(e instanceof DomainError) || !REVEAL_REFUSALS.has(e.status)) throw e;
       // Nothing was shown: a refusal is not an audited read.
       res.status(e.status);
       if (e.headers)
         for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
-      renderTaskPage(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
+      await this.render(req, res, task, { errors: { $: [e.message] }, errorsOf: 'credentials' });
     }
   }
 
@@ -129,22 +165,28 @@ export class WebVerificationsController {
     // "Add a person": the same form again with one more block, nothing saved.
     if (fields.add_person) {
       res.status(200);
-      return renderTaskPage(req, res, task, { form: fields, addPerson: true });
+      return this.render(req, res, task, { form: fields, addPerson: true });
     }
-    const { body, fieldOf, errors } = verificationBody(fields);
+    const verifier = webVerifier(req);
+    // Started from a saved plan: the form's rows go into its tree (verificationBody).
+    const designId = fields.plan_design_id?.trim();
+    const design = designId
+      ? await this.designs.ofInsurer(verifier.accountId, task.insurer_code, designId)
+      : null;
+    const { body, fieldOf, errors } = verificationBody(fields, design?.items);
+    if (designId && !design) errors.plan_design_id = { $: [`Saved plan ${designId} not found.`] };
     let dto: CompleteTaskDto;
-    let plans: ReturnType<typeof plansFromVerified>;
+    let answer: VerifiedAnswer;
     try {
       dto = await bindForm(CompleteTaskDto, body);
       if (Object.keys(errors).length > 0) throw new ValidationFailed({});
-      plans = plansFromVerified(dto.plans, task.patient);
+      answer = await this.designs.answer(verifier.accountId, task, dto.plans);
     } catch (e) {
       if (!(e instanceof ValidationFailed)) throw e;
       const placed = { ...placeErrors(e.errors, fieldOf), ...errors };
       res.status(400);
-      return renderTaskPage(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
+      return this.render(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
-    const verifier = webVerifier(req);
     const evidence = dto.evidence;
     let done = 'Task completed: the check now shows the plan.';
     await this.act(
@@ -152,12 +194,18 @@ export class WebVerificationsController {
       res,
       id,
       async () => {
-        const view = await this.tasks.complete(verifier, id, plans, {
-          source: evidence.source,
-          reference_number: evidence.reference_number ?? null,
-          representative: evidence.representative ?? null,
-          checked_at: evidence.checked_at,
-        });
+        const view = await this.tasks.complete(
+          verifier,
+          id,
+          answer.plans,
+          {
+            source: evidence.source,
+            reference_number: evidence.reference_number ?? null,
+            representative: evidence.representative ?? null,
+            checked_at: evidence.checked_at,
+          },
+          answer.designIds,
+        );
         // A Universal Search shows its plans once every insurer asked has answered.
         const waiting = await this.tasks.waitingFor(verifier.accountId, id);
         if (waiting.length > 0)
@@ -216,6 +264,37 @@ export class WebVerificationsController {
     );
   }
 
+  /**
+   * The task's page (renderTaskPage) with "Start from a saved plan" for an open task: the
+   * insurer's saved plans matching `designQuery` (by plan name, group or group id), and the one
+   * the benefit form started from, if any.
+   */
+  private async render(
+    req: Request,
+    res: Response,
+    task: TaskView,
+    page: TaskPage,
+    designQuery = '',
+  ): Promise<void> {
+    if (task.state === 'completed' || task.state === 'failed')
+      return renderTaskPage(req, res, task, page);
+    const accountId = webVerifier(req).accountId;
+    const form = page.form ?? (postedForm(req) ? formFields(req.body) : undefined);
+    const chosenId = form?.plan_design_id?.trim();
+    const [choices, chosen] = await Promise.all([
+      this.designs.list(accountId, {
+        insurerCode: task.insurer_code,
+        q: designQuery || undefined,
+        limit: DESIGN_CHOICES,
+      }),
+      chosenId ? this.designs.ofInsurer(accountId, task.insurer_code, chosenId) : null,
+    ]);
+    renderTaskPage(req, res, task, {
+      ...page,
+      designs: { choices: choices.result, query: designQuery, chosen },
+    });
+  }
+
   /** The task of the page, in the signed-in user's account. */
   private taskOf(req: Request, id: string): Promise<TaskView> {
     return this.tasks.get(webVerifier(req).accountId, id);
@@ -236,7 +315,7 @@ export class WebVerificationsController {
       if (!(e instanceof ValidationFailed)) throw e;
       const task = await this.taskOf(req, id);
       res.status(400);
-      renderTaskPage(req, res, task, {
+      await this.render(req, res, task, {
         errors: e.errors,
         errorsOf: which,
         fields: formFields(req.body),

@@ -31,6 +31,7 @@ import { OperatorAuditActor1795551234000 } from './1795551234000-OperatorAuditAc
 import { PolledReportsPerAccount1795552000000 } from './1795552000000-PolledReportsPerAccount';
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
 import { InsurerByInsurer1795560000000 } from './1795560000000-InsurerByInsurer';
+import { PlanDesigns1795561000000 } from './1795561000000-PlanDesigns';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   PolledReportsPerAccount1795552000000,
   VerifiedPersonsPartial1795556000000,
   InsurerByInsurer1795560000000,
+  PlanDesigns1795561000000,
 ];

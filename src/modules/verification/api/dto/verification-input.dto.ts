@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ValidateIf } from 'class-validator';
 import {
   BoolField,
   DateField,
@@ -8,7 +9,7 @@ import {
   StringField,
 } from '@/platform/http/validation/fields';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
-import { EstimatePlanDto } from '@/lib/benefits';
+import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../../store/verification-task.entity';
 
 /**
@@ -49,6 +50,24 @@ export class VerifiedAddressDto {
 }
 
 /**
+ * A person's plan as a verifier gives it: an inline estimate plan, whose `items` may be left out
+ * when the plan names a saved design (`plan_design_id`, docs/api.md "Plan designs"): the design's
+ * items are then the person's. Whether they were needed is checked once the plan is known
+ * (plansFromVerified), so estimates keep `items` required.
+ */
+export class VerifiedPersonPlanDto extends EstimatePlanDto {
+  @ValidateIf((plan: VerifiedPersonPlanDto) => plan.items !== undefined)
+  @ApiProperty({
+    type: [PlanBenefitItemDto],
+    required: false,
+    description:
+      "Required unless the plan gives `plan_design_id`: then the design's items, each item given " +
+      "here replacing the design's item of the same `benefit_code`.",
+  })
+  declare items: PlanBenefitItemDto[];
+}
+
+/**
  * A person found: only `plan` is required. Names, date of birth and member id default to the
  * one asked for (verified-plans.ts: the subscriber for a person of type `self`/`subscriber`
  * when the search named one, else the patient); sex, address, e-mail and phone stay null.
@@ -79,7 +98,7 @@ export class VerifiedPersonDto {
   @StringField({ maxLength: 254, example: 'maria.garcia@example.com' }) email?: string | null;
   @StringField({ maxLength: 32, allowBlank: true, example: '512-555-0142' }) phone?: string | null;
   @BoolField({ example: true }) is_active?: boolean | null;
-  @NestedField(() => EstimatePlanDto, { required: true }) plan: EstimatePlanDto;
+  @NestedField(() => VerifiedPersonPlanDto, { required: true }) plan: VerifiedPersonPlanDto;
 }
 
 export class VerifiedPlanDto {
@@ -98,6 +117,17 @@ export class VerifiedPlanDto {
   @DateField({ example: '2026-12-31' }) plan_end_date?: string | null;
   @DateField({ example: '2027-01-01' }) plan_refresh_date?: string | null;
   @BoolField({ required: true, example: true }) plan_is_active: boolean;
+
+  @StringField({
+    maxLength: 64,
+    example: '7c1e2f4a-93b5-4d0e-8a61-2b9f0c3d5e78',
+    description:
+      "A saved plan design of the task's insurer (docs/api.md, Plan designs) to start from: each " +
+      "person's `plan.items` may then be left out (the design's items are used), and items given " +
+      "replace the design's items of the same `benefit_code`. Unknown, or of another insurer: a " +
+      'field error here.',
+  })
+  plan_design_id?: string | null;
 
   @NestedListField(() => VerifiedPersonDto, { required: true, minItems: 1, maxItems: 20 })
   persons: VerifiedPersonDto[];
