@@ -8,7 +8,12 @@ export interface ReusePerson {
   memberId?: string | null;
 }
 
-const norm = (v: string) => v.trim().replace(/\s+/g, ' ').toLowerCase();
+/**
+ * Case and spacing do not matter: the text folded (upper then lower case, so that "ß" and "SS"
+ * meet; compatibility-normalised first), its runs of spaces made one.
+ */
+const norm = (v: string) =>
+  v.normalize('NFKC').trim().replace(/\s+/g, ' ').toUpperCase().toLowerCase();
 
 const key = (accountId: string, code: string, parts: string[]) =>
   createHash('sha256')
