@@ -190,6 +190,16 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       error_code: null,
       error_detail: null,
       results: [{ ...result, persons: [jane, timmy] }],
+      insurers: [
+        {
+          insurer_code: DAVIS,
+          state: 'found',
+          result_ids: [v1.results[0].id],
+          detail: null,
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(v1.results[0].persons[0]).not.toHaveProperty('plan_token');
     expect(v1.results[0].persons[0]).not.toHaveProperty('plan');
@@ -278,6 +288,16 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       error_code: null,
       error_detail: null,
       results: [],
+      insurers: [
+        {
+          insurer_code: DAVIS,
+          state: 'no_plan',
+          result_ids: [],
+          detail: 'Davis Vision found no plan for this patient.',
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(fake.calls).toHaveLength(1);
   });
@@ -304,6 +324,16 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
+      insurers: [
+        {
+          insurer_code: DAVIS,
+          state: 'failed',
+          result_ids: [],
+          detail: 'Davis Vision could not be reached.',
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(fake.calls).toHaveLength(4);
   });
@@ -361,7 +391,13 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
   });
 
   it('Universal Search over an X12 insurer and one a person checks (docs/api.md, Insurers and assisted verification): complete when both answered', async () => {
-    const uid = await search({ insurer_code_list: [DAVIS, 'insurer:vision:vsp'], patient: JANE });
+    // A person is asked at once though Davis finds a plan (by default VSP would be not_asked:
+    // docs/api.md, Universal Search insurer by insurer).
+    const uid = await search({
+      insurer_code_list: [DAVIS, 'insurer:vision:vsp'],
+      patient: JANE,
+      assisted: 'always',
+    });
     const waiting = await waitUntil('the verification task', async () => {
       const res = await http().get(`/api/auth/v2/eligibility/${uid}/`).set(a.auth);
       return res.body.verification ? res.body : undefined;
@@ -417,6 +453,16 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
+      insurers: [
+        {
+          insurer_code: DAVIS,
+          state: 'failed',
+          result_ids: [],
+          detail: expect.any(String),
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(fake.calls).toHaveLength(0);
     const page = await checkPage(uid);
