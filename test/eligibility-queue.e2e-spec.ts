@@ -131,6 +131,16 @@ describe('search queue', () => {
         error_code: 'unexpected_error',
         error_detail: ERROR_DETAILS.unexpected_error,
         results: null,
+        insurers: [
+          {
+            insurer_code: 'insurer:demo:vision',
+            state: 'failed',
+            result_ids: [],
+            detail: 'Demo Vision (sandbox) did not answer in time.',
+            finished_at: expect.any(String),
+            verification: null,
+          },
+        ],
       });
       // The delayed job firing later changes nothing.
       await t.app
