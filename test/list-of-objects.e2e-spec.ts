@@ -56,6 +56,8 @@ async function completePath(t: TestApp, a: TestAccount): Promise<string> {
   const uid = await startSearch(t.app, a.auth, {
     insurer_code: 'insurer:vision:vsp',
     patient: patient(),
+    // The same patient each time: a person is asked anew (no reuse of an earlier answer).
+    max_age_hours: 0,
   });
   const task = await waitUntil('verification task', async () => {
     const res = await request(t.app.getHttpServer())
