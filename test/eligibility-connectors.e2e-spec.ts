@@ -50,6 +50,16 @@ describe('eligibility with a scripted insurer connector', () => {
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
+      insurers: [
+        {
+          insurer_code: VSP,
+          state: 'failed',
+          result_ids: [],
+          detail: 'VSP Vision Care could not be reached.',
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(vsp.calls).toHaveLength(4);
   });
@@ -66,6 +76,16 @@ describe('eligibility with a scripted insurer connector', () => {
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
       results: null,
+      insurers: [
+        {
+          insurer_code: VSP,
+          state: 'failed',
+          result_ids: [],
+          detail: "VSP Vision Care refused the practice's set-up.",
+          finished_at: expect.any(String),
+          verification: null,
+        },
+      ],
     });
     expect(vsp.calls).toHaveLength(1);
     expect(vsp.calls[0].context).toMatchObject({ insurerCode: VSP, provider: null });
