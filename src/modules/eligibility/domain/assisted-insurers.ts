@@ -6,7 +6,6 @@ import { insurerName } from '@/modules/insurers';
 import { type FailReason, SearchTasks, type TaskAnswer } from '@/modules/verification';
 import { formatInstant } from '@/platform/kernel/time';
 import { WebhookOutbox } from '@/modules/webhooks';
-import { AssistedSearchesRepository } from '../store/assisted-searches.repository';
 import type { EligibilityRequest } from '../store/eligibility-request.entity';
 import type { InsurerOutcome, SearchOptions, TaskRef } from './search-outcome';
 import { activeElsewhere, noPersonAsked } from './insurer-entries';
@@ -44,7 +43,6 @@ export class AssistedInsurers {
   constructor(
     private readonly database: Database,
     private readonly tasks: SearchTasks,
-    private readonly requests: AssistedSearchesRepository,
     private readonly outbox: WebhookOutbox,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -124,8 +122,8 @@ export class AssistedInsurers {
   }
 
   /**
-   * Stores the task (a repeated run stores nothing), shows it on the request, fires `created`;
-   * answers the task (null when the request had one already).
+   * Stores the task (a repeated run stores nothing) and fires `created`; answers the task (null
+   * when the request had one already). The run that parks or completes the request shows it.
    */
   private async open(request: EligibilityRequest, code: string): Promise<TaskRef | null> {
     const ref = await this.database.transaction(async (tx) => {
