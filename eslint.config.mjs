@@ -103,6 +103,7 @@ const doors = MODULES.map((name) => ({
  */
 const TABLES_WITHOUT_ENTITY = {
   account_insurers: 'insurers',
+  sandbox_searches: 'insurers',
   claim_report_parts: 'claims',
   claim_report_polls: 'claims',
   unmatched_remittance_items: 'claims',

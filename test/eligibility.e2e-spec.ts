@@ -547,6 +547,24 @@ describe('eligibility', () => {
       expect(v2.results[0].persons[0].is_active).toBe(false);
     });
 
+    it("flip_inactive: the patient's first search finds the plan active, later ones inactive, per account", async () => {
+      const flipping = patient({ last_name: 'Flip_Inactive' });
+      const [, first] = await search({ patient: flipping });
+      expect(first.results[0]).toMatchObject({ status: 'active', plan_is_active: true });
+      const [, second] = await search({ patient: flipping });
+      expect(second.results[0]).toMatchObject({ status: 'inactive', plan_is_active: false });
+      expect(second.results[0].persons[0].is_active).toBe(false);
+      // Another patient, and the same patient in another account, start active.
+      const [, other] = await search({ patient: { ...flipping, first_name: 'Someone' } });
+      expect(other.results[0].status).toBe('active');
+      const elsewhere = await waitForResult(
+        t.app,
+        b.auth,
+        await startSearch(t.app, b.auth, { patient: flipping }),
+      );
+      expect(elsewhere.results[0].status).toBe('active');
+    });
+
     it('delay_10: still processing a moment later, waiting as a delayed job', async () => {
       const uid = await startSearch(t.app, a.auth, {
         patient: patient({ first_name: 'delay_10' }),

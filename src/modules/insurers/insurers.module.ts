@@ -5,6 +5,7 @@ import { WebModule } from '@/modules/web';
 import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.provider';
 import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
+import { SandboxSearchesRepository } from './store/sandbox-searches.repository';
 import { AssistedTaskStats } from './domain/assisted-task-stats.port';
 import { InsurerDirectory } from './domain/insurer-directory.service';
 import { InsurersController } from './api/insurers.controller';
@@ -22,6 +23,7 @@ import { WebInsurersController } from './pages/web-insurers.controller';
     InsurerSettingsRepository,
     InsurerSettingsService,
     DemoVisionConnector,
+    SandboxSearchesRepository,
     clearinghouseClientProvider,
     X12EligibilityConnector,
     InsurerDirectory,

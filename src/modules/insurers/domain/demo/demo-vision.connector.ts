@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import {
   ConnectorContext,
   DetailsOutcome,
@@ -13,6 +13,7 @@ import {
 } from '../insurer-connector';
 import { InsurerConnectorFor } from '../insurer-registry.service';
 import { buildPlan, PLAN_VARIANTS, PlanShape } from './demo-plan';
+import { SandboxSearchesRepository } from '../../store/sandbox-searches.repository';
 
 export const DEMO_INSURER = 'insurer:demo:vision';
 
@@ -29,12 +30,15 @@ export const CHEAT_CODES = [
   'in_err_int',
   'in_err_ins',
   'inactive',
+  'flip_inactive',
 ] as const;
 export type CheatCode = (typeof CHEAT_CODES)[number];
 
 export function cheatCodes(query: MemberQuery): Set<CheatCode> {
   const text = [query.firstName, query.lastName, query.memberId ?? ''].join(' ').toLowerCase();
-  return new Set(CHEAT_CODES.filter((c) => text.includes(c)));
+  // `inactive` inside `flip_inactive` is not the code `inactive`.
+  const rest = text.replaceAll('flip_inactive', ' ');
+  return new Set(CHEAT_CODES.filter((c) => (c === 'flip_inactive' ? text : rest).includes(c)));
 }
 
 const STREETS = [
@@ -64,12 +68,22 @@ const ZIP_PLACES: [string, string, string][] = [
 export class DemoVisionConnector implements InsurerConnector {
   readonly local = true;
 
+  /** `searches`: where `flip_inactive` counts; none (a plan generator for tests' fakes): every search is a first. */
+  constructor(@Optional() private readonly searches?: SandboxSearchesRepository) {}
+
   async search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome> {
     const codes = cheatCodes(query);
     const unanswered = this.delay(codes, context) ?? this.failures(codes);
     if (unanswered) return unanswered;
     if (codes.has('not_found'))
       return { kind: 'not_found', reason: 'Sandbox: no member (not_found)' };
+    // `flip_inactive`: the patient's first search finds the plan active, every later one inactive.
+    if (
+      codes.has('flip_inactive') &&
+      this.searches &&
+      (await this.searches.count(context.accountId, query)) > 1
+    )
+      codes.add('inactive');
     return { kind: 'found', plans: [this.planResult(query, codes, 'summary')] };
   }
 

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { MemberQuery } from '../domain/insurer-connector';
+
+/**
+ * `sandbox_searches`: how many times the sandbox was asked about each patient of an account
+ * (docs/api.md, The sandbox insurer: `flip_inactive`). The patient is a hash of names, date of
+ * birth and member id, never their words.
+ */
+@Injectable()
+export class SandboxSearchesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Counts one more search of `query`'s patient for the account; answers the count, this one included. */
+  async count(accountId: string, query: MemberQuery): Promise<number> {
+    const key = createHash('sha256')
+      .update(
+        [query.firstName, query.lastName, query.dob, query.memberId ?? '']
+          .map((v) => v.trim().toLowerCase())
+          .join('\u0000'),
+      )
+      .digest('base64url');
+    const rows: { searches: number }[] = await this.db.query(
+      `INSERT INTO sandbox_searches (account_id, patient_key, searches) VALUES ($1, $2, 1)
+       ON CONFLICT (account_id, patient_key)
+       DO UPDATE SET searches = sandbox_searches.searches + 1, last_at = now()
+       RETURNING searches`,
+      [accountId, key],
+    );
+    return rows[0].searches;
+  }
+}
