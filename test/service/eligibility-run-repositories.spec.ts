@@ -341,5 +341,25 @@ describe('eligibility run repositories', () => {
 
     await db.query(`UPDATE verification_tasks SET state = 'completed' WHERE id = $1`, [taskId]);
     expect(await tasks.anyAnswered(id, [VSP])).toBe(true);
+
+    // A task is due by its SLA, or by `latestDueBy` when that is sooner (an appointment's check).
+    const dueOf = async (code: string) =>
+      new Date(
+        (
+          await db.query(
+            'SELECT due_by FROM verification_tasks WHERE request_id = $1 AND insurer_code = $2',
+            [id, code],
+          )
+        )[0].due_by,
+      ).getTime();
+    const soon = new Date(Date.now() + 30 * 60_000);
+    await tasks.open({ ...task, code: 'insurer:vision:eye_med', latestDueBy: soon.toISOString() });
+    expect(await dueOf('insurer:vision:eye_med')).toBe(soon.getTime());
+    const later = new Date(Date.now() + 5 * 3_600_000).toISOString();
+    const before = Date.now();
+    await tasks.open({ ...task, code: 'insurer:vision:superior', latestDueBy: later });
+    const due = await dueOf('insurer:vision:superior');
+    expect(due).toBeGreaterThanOrEqual(before + 59 * 60_000);
+    expect(due).toBeLessThan(before + 61 * 60_000);
   });
 });

@@ -90,7 +90,7 @@ export class AssistedInsurers {
     }
     if (options.assisted === 'when_needed' && !context.electronicDone)
       return { code, kind: 'held' };
-    const opened = await this.open(request, code);
+    const opened = await this.open(request, code, options.tasksDueBy);
     return { code, kind: 'waiting', task: opened ?? undefined };
   }
 
@@ -125,7 +125,11 @@ export class AssistedInsurers {
    * Stores the task (a repeated run stores nothing) and fires `created`; answers the task (null
    * when the request had one already). The run that parks or completes the request shows it.
    */
-  private async open(request: EligibilityRequest, code: string): Promise<TaskRef | null> {
+  private async open(
+    request: EligibilityRequest,
+    code: string,
+    latestDueBy: string | null,
+  ): Promise<TaskRef | null> {
     const ref = await this.database.transaction(async (tx) => {
       const created = await this.tasks.open(
         {
@@ -133,6 +137,7 @@ export class AssistedInsurers {
           requestId: request.id,
           code,
           slaMinutes: this.config.verificationSlaMinutes,
+          latestDueBy,
         },
         tx,
       );

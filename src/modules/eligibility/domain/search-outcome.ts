@@ -108,12 +108,15 @@ export interface SearchOptions {
   assisted: AssistedChoice;
   /** The reuse window for this request, in hours (null: VERIFICATION_REUSE_HOURS). */
   maxAgeHours: number | null;
+  /** Its tasks are due by this time at the latest (null: their SLA alone). */
+  tasksDueBy: string | null;
 }
 
 export const DEFAULT_OPTIONS: SearchOptions = {
   waitFor: 'all',
   assisted: 'when_needed',
   maxAgeHours: null,
+  tasksDueBy: null,
 };
 
 /** The options as stored (`options` jsonb, snake_case as the API names them). */
@@ -121,6 +124,11 @@ export interface StoredOptions {
   wait_for?: WaitFor;
   assisted?: AssistedChoice;
   max_age_hours?: number;
+  /**
+   * Not a request field: a check the service runs for an appointment (docs/api.md,
+   * Appointments) has its tasks due by this time at the latest (an hour before the visit).
+   */
+  tasks_due_by?: string;
 }
 
 export function optionsOf(stored: StoredOptions | null | undefined): SearchOptions {
@@ -128,6 +136,7 @@ export function optionsOf(stored: StoredOptions | null | undefined): SearchOptio
     waitFor: stored?.wait_for ?? 'all',
     assisted: stored?.assisted ?? 'when_needed',
     maxAgeHours: stored?.max_age_hours ?? null,
+    tasksDueBy: stored?.tasks_due_by ?? null,
   };
 }
 

@@ -45,11 +45,18 @@ export class SearchTasks {
   }
 
   /**
-   * Stores the task of the request for `code`, due in `slaMinutes`; answers its id, or null
+   * Stores the task of the request for `code`, due in `slaMinutes` (by `latestDueBy` at the
+   * latest, when given); answers its id, or null
    * when the request had one already (a repeated run stores nothing).
    */
   open(
-    task: { accountId: string; requestId: string; code: string; slaMinutes: number },
+    task: {
+      accountId: string;
+      requestId: string;
+      code: string;
+      slaMinutes: number;
+      latestDueBy?: string | null;
+    },
     tx?: Tx,
   ): Promise<string | null> {
     return this.tasks.open(task, tx);

@@ -79,19 +79,32 @@ export class SearchTasksRepository {
    * when the request had one already (a repeated run stores nothing).
    */
   async open(
-    task: { accountId: string; requestId: string; code: string; slaMinutes: number },
+    task: {
+      accountId: string;
+      requestId: string;
+      code: string;
+      slaMinutes: number;
+      /** The task is due by this time at the latest (an appointment's check: an hour before the visit). */
+      latestDueBy?: string | null;
+    },
     tx?: Tx,
   ): Promise<string | null> {
     const created: { id: string }[] = await managerOf(this.db, tx).query(
       `WITH created AS (
          INSERT INTO verification_tasks (account_id, request_id, insurer_code, due_by, history)
-         VALUES ($1, $2, $3, now() + ($4 || ' minutes')::interval,
+         VALUES ($1, $2, $3, least(now() + ($4 || ' minutes')::interval, $5::timestamptz),
            jsonb_build_array(jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC',
              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', 'queued', 'actor', 'service',
              'detail', 'created by the search')))
          ON CONFLICT (request_id, insurer_code) DO NOTHING RETURNING id)
        SELECT id FROM created`,
-      [task.accountId, task.requestId, task.code, String(task.slaMinutes)],
+      [
+        task.accountId,
+        task.requestId,
+        task.code,
+        String(task.slaMinutes),
+        task.latestDueBy ?? null,
+      ],
     );
     return created[0]?.id ?? null;
   }
