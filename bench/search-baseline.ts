@@ -29,7 +29,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 // The service's own finishing SQL (one search's statement), not a copy: they cannot drift apart.
-import { FINISH_CTES } from '../src/modules/eligibility/store/search-runs.sql';
+import { FINISH, INSERT_REQUEST, RECORD_ATTEMPT } from './lib/bare-sql';
 
 const PATH = /^\/api\/auth\/v1\/eligibility\/?(?:\?.*)?$/;
 const EVENT = 'eligibility.finished';
@@ -48,53 +48,6 @@ const pool = new Pool({
   application_name: 'vision-bench-search-baseline',
   idleTimeoutMillis: 1_000,
 });
-
-/** Intake's INSERT for one request (the location resolved as the service does, by default). */
-const INSERT_REQUEST = `INSERT INTO eligibility_requests
-    (account_id, uid, kind, parent_id, location_id, insurer_codes, query, target, status,
-     job_due_at, attempts, lease_job, lease_owner)
-  SELECT $1, $2, 'search', NULL, l.id, $3::varchar[], $4::jsonb, NULL, 'processing',
-    now() + ($5 || ' milliseconds')::interval, 1, $6, $7::uuid
-  FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
-  RETURNING id`;
-
-/** WebhookOutbox.finishingDeliveries (first = 8, bodies in $4 and $5), with its summary. */
-const FINISH = `${FINISH_CTES}, deliveries AS (
-     INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
-                                     attempt_count, lease_job, next_attempt_at, lease_owner)
-     SELECT w.id, w.account_id, $8, request.id, request.uid,
-            CASE w.version WHEN 'v1' THEN $4 ELSE $5 END, 'pending',
-            CASE WHEN $9::text IS NULL THEN 0 ELSE 1 END, $9,
-            now() + ($10 || ' milliseconds')::interval, $11::uuid
-     FROM request JOIN webhooks w ON w.account_id = request.account_id
-     WHERE w.is_active AND 'eligibility' = ANY(w.events)
-     ON CONFLICT (webhook_id, request_id, event) DO NOTHING
-     RETURNING id, webhook_id, request_id)
-  SELECT request.id, (SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
-       'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
-     FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id) AS deliveries
-  FROM request`;
-
-/** recordAttempt of src/modules/webhooks/store/webhook-deliveries.repository.ts, unchanged. */
-const RECORD_ATTEMPT = `WITH d AS (
-     SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-     WHERE d.id = $1 FOR UPDATE OF d),
-   attempt AS (
-     INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
-     SELECT d.id, $2, $3, $4, $5, $6, false FROM d),
-   next AS (
-     SELECT d.id, CASE WHEN d.status <> 'pending' THEN d.status
-                       WHEN $7::boolean THEN 'succeeded'
-                       WHEN $8::boolean OR NOT d.is_active THEN 'failed'
-                       ELSE 'pending' END AS status
-     FROM d),
-   updated AS (
-     UPDATE webhook_deliveries t
-     SET status = next.status, lease_job = NULL,
-         next_attempt_at = CASE WHEN next.status = 'pending' THEN now() + ($9 || ' milliseconds')::interval END,
-         completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
-     FROM next, d WHERE t.id = next.id AND d.status = 'pending')
-   SELECT status FROM next`;
 
 /** Ids taken ahead from a sequence, 100 per query (the service's SequenceBlock). */
 class IdBlock {
