@@ -32,6 +32,7 @@ import { PolledReportsPerAccount1795552000000 } from './1795552000000-PolledRepo
 import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPersonsPartial';
 import { InsurerByInsurer1795560000000 } from './1795560000000-InsurerByInsurer';
 import { PlanDesigns1795561000000 } from './1795561000000-PlanDesigns';
+import { Appointments1795562000000 } from './1795562000000-Appointments';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -69,4 +70,5 @@ export const migrations = [
   VerifiedPersonsPartial1795556000000,
   InsurerByInsurer1795560000000,
   PlanDesigns1795561000000,
+  Appointments1795562000000,
 ];
