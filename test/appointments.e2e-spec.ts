@@ -187,6 +187,41 @@ describe('appointments (docs/api.md, Appointments)', () => {
       });
     });
 
+    it('stores one appointment when the same new one arrives many times at once', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => put('visit-race', appt())),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([...new Array(11).fill(200), 201]);
+      for (const r of answers) expect(r.body).toEqual(answers[0].body);
+      const [{ n }] = await t.app
+        .get(DataSource)
+        .query(
+          `SELECT count(*)::int AS n FROM appointments WHERE account_id = $1 AND external_id = 'visit-race'`,
+          [a.accountId],
+        );
+      expect(n).toBe(1);
+    });
+
+    it('keeps the newest source_updated_at whatever order concurrent writes arrive in', async () => {
+      await put('visit-order', appt()).expect(201);
+      const statuses = ['arrived', 'fulfilled', 'noshow', 'cancelled', 'booked'] as const;
+      // Each status is written with its own time; the latest (the last hour) must win.
+      const writes = statuses.map((status, hour) =>
+        put(
+          'visit-order',
+          appt({
+            status,
+            source_updated_at: `2026-11-21T${String(10 + hour).padStart(2, '0')}:00:00Z`,
+          }),
+        ),
+      );
+      for (const res of await Promise.all(writes.reverse())) expect(res.status).toBe(200);
+      expect((await get('visit-order')).body).toMatchObject({
+        status: 'booked',
+        source_updated_at: '2026-11-21T14:00:00.000+00:00',
+      });
+    });
+
     it('takes a patient record by its code, or a patient with its subscriber', async () => {
       const byCode = await put(
         'visit-0003',

@@ -66,11 +66,13 @@ export class AppointmentPolicyDto {
 export class AppointmentPolicyResponse {
   @ApiProperty({ example: true }) on_booking: boolean;
 
-  @ApiProperty({ type: [Number], example: [3] }) days_before: number[];
+  @ApiProperty({ type: 'array', items: { type: 'integer' }, example: [3] })
+  days_before: number[];
 
-  @ApiProperty({ type: [Number], example: [24] }) hours_before: number[];
+  @ApiProperty({ type: 'array', items: { type: 'integer' }, example: [24] })
+  hours_before: number[];
 
-  @ApiProperty({ example: 48 }) freshness_hours: number;
+  @ApiProperty({ type: 'integer', example: 48 }) freshness_hours: number;
 
   @ApiProperty({
     type: [String],

@@ -58,7 +58,11 @@ export class SyncAppointmentsDto extends SyncWindowDto {
 
 /** An item of a sync that was not stored, and why (the error tree a single PUT would answer). */
 export class SyncItemErrors {
-  @ApiProperty({ example: 17, description: 'Index of the item in `appointments`.' })
+  @ApiProperty({
+    type: 'integer',
+    example: 17,
+    description: 'Index of the item in `appointments`.',
+  })
   index: number;
 
   @ApiProperty({
@@ -76,13 +80,18 @@ export class SyncItemErrors {
 
 /** What a sync did. */
 export class SyncResultResponse {
-  @ApiProperty({ example: 12, description: 'Appointments stored for the first time.' })
+  @ApiProperty({
+    type: 'integer',
+    example: 12,
+    description: 'Appointments stored for the first time.',
+  })
   created: number;
 
-  @ApiProperty({ example: 3, description: 'Stored appointments that changed.' })
+  @ApiProperty({ type: 'integer', example: 3, description: 'Stored appointments that changed.' })
   updated: number;
 
   @ApiProperty({
+    type: 'integer',
     example: 140,
     description:
       'Valid items that changed nothing: the same as stored, or an older `source_updated_at`.',
@@ -90,6 +99,7 @@ export class SyncResultResponse {
   unchanged: number;
 
   @ApiProperty({
+    type: 'integer',
     example: 2,
     description: 'Appointments of the window (and location) not listed that became `cancelled`.',
   })
