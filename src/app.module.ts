@@ -27,6 +27,7 @@ import { EstimatesModule } from '@/modules/estimates/estimates.module';
 import { ClaimsModule } from '@/modules/claims/claims.module';
 import { MailModule } from '@/modules/mail/mail.module';
 import { PatientsModule } from '@/modules/patients/patients.module';
+import { AppointmentsModule } from '@/modules/appointments/appointments.module';
 import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
 import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.module';
 import { WebModule } from '@/modules/web/web.module';
@@ -64,6 +65,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
     VerificationModule,
     EstimatesModule,
     PatientsModule,
+    AppointmentsModule,
     ClaimsModule,
     MailModule,
     WebhooksModule,

@@ -17,6 +17,8 @@ import { ClaimReport } from '@/modules/claims/reports/store/claim-report.entity'
 import { Remittance } from '@/modules/claims/reports/store/remittance.entity';
 import { MailMessage } from '@/modules/mail/store/mail-message.entity';
 import { Patient } from '@/modules/patients/store/patient.entity';
+import { Appointment } from '@/modules/appointments/store/appointment.entity';
+import { AppointmentPolicy } from '@/modules/appointments/store/appointment-policy.entity';
 import { PlanDesign } from '@/modules/verification/store/plan-design.entity';
 import { VerificationTask } from '@/modules/verification/store/verification-task.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
@@ -35,6 +37,8 @@ export const entities = [
   EligibilityResult,
   EligibilityPerson,
   Patient,
+  Appointment,
+  AppointmentPolicy,
   Claim,
   ClaimServiceLine,
   ClaimReport,

@@ -102,6 +102,10 @@ describe('API key scopes (SECURITY.md)', () => {
     expect(claim.body).toEqual({ detail: 'This API key is not allowed to write claims.' });
     const hook = await http().get('/api/auth/v1/webhooks/').set(eligibilityOnly);
     expect(hook.body).toEqual({ detail: 'This API key is not allowed to read webhooks.' });
+    const appointments = await http().get('/api/auth/v1/appointments/').set(eligibilityOnly);
+    expect(appointments.body).toEqual({
+      detail: 'This API key is not allowed to read appointments.',
+    });
     const session = await http()
       .post('/api/auth/v1/iframe-session/')
       .set(eligibilityOnly)

@@ -105,7 +105,7 @@ interface Ctx {
 }
 
 interface Endpoint {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** `{name}` marks a path parameter. */
   path: string;
   body?: (c: Ctx) => unknown;
@@ -243,7 +243,68 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: '/api/auth/v1/webhooks/{id}/' },
   { method: 'GET', path: '/api/auth/v1/webhooks/{id}/deliveries/', query: ['limit', 'cursor'] },
   { method: 'POST', path: '/api/auth/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/' },
+  // docs/api.md, Appointments.
+  { method: 'PUT', path: '/api/auth/v1/appointments/{external_id}/', body: (c) => appointment(c) },
+  {
+    method: 'PUT',
+    path: '/api/auth/v1/appointments/{external_id}/',
+    body: (c) => ({
+      ...appointment(c),
+      patient: null,
+      subscriber: null,
+      patient_code: c.patientCode,
+      insurer_code_list: null,
+      insurer_code: 'insurer:vision:vsp',
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/appointments/{external_id}/' },
+  { method: 'DELETE', path: '/api/auth/v1/appointments/{external_id}/' },
+  {
+    method: 'GET',
+    path: '/api/auth/v1/appointments/',
+    query: ['from', 'to', 'location_code', 'coverage_state', 'limit', 'cursor'],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/appointments/sync/',
+    body: (c) => ({
+      from: '2031-01-01T00:00:00Z',
+      to: '2031-01-08T00:00:00-06:00',
+      location_code: c.locationCode,
+      appointments: [
+        { external_id: 'fuzz-sync-1', ...appointment(c) },
+        { external_id: 'fuzz-sync-2', ...appointment(c), starts_at: '2031-01-02T09:00:00Z' },
+      ],
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/appointment-policy/' },
+  {
+    method: 'PUT',
+    path: '/api/auth/v1/appointment-policy/',
+    body: () => ({
+      on_booking: true,
+      days_before: [3, 0],
+      hours_before: [24],
+      freshness_hours: 48,
+      statuses: ['booked', 'arrived'],
+    }),
+  },
 ];
+
+/** A full appointment body (docs/api.md, Appointments). */
+function appointment(c: Ctx): Record<string, unknown> {
+  return {
+    starts_at: '2026-11-24T15:00:00-06:00',
+    ends_at: '2026-11-24T15:30:00-06:00',
+    status: 'booked',
+    location_code: c.locationCode,
+    services: ['exam.routine', 'materials.frames'],
+    patient: { ...searchPatient(), ssn_last_four: '4321', member_id: 'VSP104882211' },
+    subscriber: { first_name: 'Carlos', last_name: 'Garcia', dob: '1982-02-03', member_id: 'VSP1' },
+    insurer_code_list: ['insurer:vision:vsp', 'insurer:vision:eye_med'],
+    source_updated_at: '2026-11-20T09:12:44.123-06:00',
+  };
+}
 
 const bodyEndpoints = ENDPOINTS.filter((e) => e.body);
 const paramEndpoints = ENDPOINTS.filter((e) => e.path.includes('{'));
@@ -255,6 +316,7 @@ function fill(path: string, c: Ctx, override?: { name: string; value: string }):
     code: path.includes('/claims/') ? c.claimCode : c.patientCode,
     id: c.webhookId,
     delivery_id: c.deliveryId,
+    external_id: 'fuzz-visit',
   };
   return path.replace(/\{(\w+)\}/g, (_, name: string) =>
     override?.name === name ? override.value : encodeURIComponent(values[name]),

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
-import { COMPLETE_TASK_BODY } from './support/api-routes';
+import { APPOINTMENT_BODY, COMPLETE_TASK_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -62,6 +62,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     remittanceId: string;
     taskId: string;
     designId: string;
+    appointmentId: string;
     bCredentialsAuth: { Authorization: string };
   };
   const http = () => request(t.app.getHttpServer());
@@ -159,6 +160,13 @@ describe('tenant isolation matrix: another account’s object is answered exactl
        VALUES ($1, 'insurer:vision:vsp', 'GRP-A', 'VSP Choice', 'GRP-A', '[]') RETURNING id`,
       [a.accountId],
     );
+    // docs/api.md, Appointments: an appointment of A.
+    ids.appointmentId = 'shared-appointment-0001';
+    await http()
+      .put(`/api/auth/v1/appointments/${ids.appointmentId}/`)
+      .set(a.auth)
+      .send(APPOINTMENT_BODY)
+      .expect(201);
     ids.bCredentialsAuth = {
       Authorization: `Api ${(await t.app.get(ApiKeysService).create(b.accountId, 'bot', ['verification:credentials'])).key}`,
     };
@@ -204,6 +212,8 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       batchItems: await get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/items/`),
       task: await get(`/api/auth/v1/verification-tasks/${ids.taskId}/`),
       design: await get(`/api/auth/v1/plan-designs/${ids.designId}/`),
+      appointment: await get(`/api/auth/v1/appointments/${ids.appointmentId}/`),
+      appointments: await get('/api/auth/v1/appointments/'),
       requests: (
         await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM eligibility_requests')
       )[0].n,
@@ -385,6 +395,64 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       status: 404,
     },
     {
+      endpoint: 'GET /api/auth/v1/appointments/{external_id}/',
+      ofA: () => ids.appointmentId,
+      missing: () => 'no-such-appointment-0001',
+      send: (id) => http().get(path('/api/auth/v1/appointments/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'DELETE /api/auth/v1/appointments/{external_id}/',
+      ofA: () => ids.appointmentId,
+      missing: () => 'no-such-appointment-0001',
+      send: (id) => http().delete(path('/api/auth/v1/appointments/{}/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      // The path's id is an upsert's (B's own, below); what the body names of A is not B's.
+      endpoint: 'PUT /api/auth/v1/appointments/{external_id}/ (patient_code of A)',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) =>
+        http()
+          .put('/api/auth/v1/appointments/b-probe-0001/')
+          .set(b.auth)
+          .send({ ...APPOINTMENT_BODY, patient: null, patient_code: id }),
+      status: 400,
+    },
+    {
+      endpoint: 'PUT /api/auth/v1/appointments/{external_id}/ (location_code of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http()
+          .put('/api/auth/v1/appointments/b-probe-0002/')
+          .set(b.auth)
+          .send({ ...APPOINTMENT_BODY, location_code: id }),
+      status: 400,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/appointments/sync/ (location_code of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http().post('/api/auth/v1/appointments/sync/').set(b.auth).send({
+          from: '2026-11-24T00:00:00Z',
+          to: '2026-11-25T00:00:00Z',
+          location_code: id,
+          appointments: [],
+        }),
+      status: 400,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/appointments/?location_code= (of A)',
+      ofA: () => a.locationCode,
+      missing: () => missingCode('LOC'),
+      send: (id) =>
+        http().get('/api/auth/v1/appointments/').query({ location_code: id }).set(b.auth),
+      status: 400,
+    },
+    {
       endpoint: 'GET /api/auth/v1/remittances/{id}/',
       ofA: () => ids.remittanceId,
       missing: () => randomUUID(),
@@ -534,6 +602,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       await list('/api/auth/v1/locations/'),
       await list(`/api/auth/v1/patients/${ids.bPatientCode}/eligibility/`),
       await list(`/api/auth/v1/webhooks/${ids.bWebhookId}/deliveries/`),
+      await list('/api/auth/v1/appointments/'),
     ]);
     for (const id of [
       ids.uid,
@@ -559,6 +628,22 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     const own = await waitForResult(t.app, b.auth, 'shared-visit-0001');
     const ofA = await waitForResult(t.app, a.auth, 'shared-visit-0001');
     expect(own.results[0].persons[0].first_name).not.toBe(ofA.results[0].persons[0].first_name);
+  });
+
+  it('lets B store an appointment under an external_id A uses, and B’s sync of the same window leaves A’s alone', async () => {
+    const before = await snapshotOfA();
+    const put = await http()
+      .put(`/api/auth/v1/appointments/${ids.appointmentId}/`)
+      .set(b.auth)
+      .send({ ...APPOINTMENT_BODY, status: 'noshow' });
+    expect(put.status).toBe(201);
+    const sync = await http()
+      .post('/api/auth/v1/appointments/sync/')
+      .set(b.auth)
+      .send({ from: '2026-11-24T00:00:00Z', to: '2026-11-25T00:00:00Z', appointments: [] });
+    expect(sync.body).toEqual({ created: 0, updated: 0, unchanged: 0, cancelled: 1, errors: [] });
+    expect(await snapshotOfA()).toEqual(before);
+    expect(before.appointment.status).toBe('booked');
   });
 
   it('covers every documented operation that takes an id, uid or code', async () => {

@@ -7,6 +7,7 @@ import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/domain/insurer-codes';
 import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
 import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
+import { APPOINTMENT_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -205,6 +206,12 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
          VALUES ($1, 'insurer:vision:vsp', 'GRP-1', 'VSP Choice', 'GRP-1', '[]') RETURNING id`,
       [a.accountId],
     );
+    // docs/api.md, Appointments: an appointment of the account.
+    await http()
+      .put('/api/auth/v1/appointments/docs-visit/')
+      .set(a.auth)
+      .send(APPOINTMENT_BODY)
+      .expect(201);
     const authFor = (path: string) =>
       path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {
@@ -212,6 +219,7 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       batch_uid: 'docs-batch',
       id: hook.body.id,
       request_uid: uid,
+      external_id: 'docs-visit',
     };
     const concrete = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) =>

@@ -24,6 +24,8 @@ export interface Fixtures {
   locationCode: string;
   /** A batch of two sandbox checks. */
   batchUid: string;
+  /** An appointment (docs/api.md, Appointments). */
+  appointmentId: string;
   /** docs/api.md, Insurers and assisted verification: VSP searches' verification tasks, one per route that changes a task. */
   tasks: {
     read: string;
@@ -63,6 +65,15 @@ export const COMPLETE_TASK_BODY = {
 };
 
 const TASKS = '/api/auth/v1/verification-tasks';
+const APPOINTMENTS = '/api/auth/v1/appointments';
+
+/** A valid appointment body (docs/api.md, Appointments). */
+export const APPOINTMENT_BODY = {
+  starts_at: '2026-11-24T15:00:00-06:00',
+  status: 'booked',
+  patient: { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', zipcode: '78701' },
+  insurer_code: 'insurer:vision:vsp',
+};
 
 export interface ExpectedAudit {
   resource_type: string;
@@ -72,7 +83,7 @@ export interface ExpectedAudit {
 }
 
 export interface RouteSample {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   url: string;
   body?: Record<string, unknown>;
   /** The success status. */
@@ -353,6 +364,56 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('eligibility_batch', 'list', () => fx.batchUid),
   }),
+  'PUT /api/auth/v1/appointments/:external_id/': () => ({
+    method: 'put',
+    url: `${APPOINTMENTS}/visit-${unique()}/`,
+    body: APPOINTMENT_BODY,
+    status: 201,
+    audit: audit('appointment', 'update', (r) => r.body.external_id),
+  }),
+  'GET /api/auth/v1/appointments/:external_id/': (fx) => ({
+    method: 'get',
+    url: `${APPOINTMENTS}/${fx.appointmentId}/`,
+    status: 200,
+    audit: audit('appointment', 'read', () => fx.appointmentId),
+  }),
+  'DELETE /api/auth/v1/appointments/:external_id/': (fx) => ({
+    method: 'delete',
+    url: `${APPOINTMENTS}/${fx.appointmentId}/`,
+    status: 200,
+    audit: audit('appointment', 'update', () => fx.appointmentId),
+  }),
+  'GET /api/auth/v1/appointments/': () => ({
+    method: 'get',
+    url: `${APPOINTMENTS}/?from=2026-11-24T00:00:00Z`,
+    status: 200,
+    audit: audit('appointment', 'list', () => null),
+  }),
+  // A window of its own: the sync cancels none of the fixtures.
+  'POST /api/auth/v1/appointments/sync/': () => ({
+    method: 'post',
+    url: `${APPOINTMENTS}/sync/`,
+    body: { from: '2031-01-01T00:00:00Z', to: '2031-01-02T00:00:00Z', appointments: [] },
+    status: 200,
+    audit: audit('appointment', 'update', () => null),
+  }),
+  'GET /api/auth/v1/appointment-policy/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/appointment-policy/',
+    status: 200,
+  }),
+  'PUT /api/auth/v1/appointment-policy/': () => ({
+    method: 'put',
+    url: '/api/auth/v1/appointment-policy/',
+    body: {
+      on_booking: true,
+      days_before: [3],
+      hours_before: [24],
+      freshness_hours: 48,
+      statuses: ['booked', 'arrived'],
+    },
+    status: 200,
+  }),
   'GET /api/auth/v1/audit-events/': () => ({
     method: 'get',
     url: '/api/auth/v1/audit-events/',
@@ -450,6 +511,12 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
       ],
     })
     .expect(201);
+  const appointmentId = `visit-${unique()}`;
+  await http()
+    .put(`${APPOINTMENTS}/${appointmentId}/`)
+    .set(a.auth)
+    .send(APPOINTMENT_BODY)
+    .expect(201);
   const webhook = await http()
     .post('/api/auth/v1/webhooks/')
     .set(a.auth)
@@ -490,6 +557,7 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     webhookId: webhook.body.id,
     locationCode: a.locationCode,
     batchUid: batch.body.batch_uid,
+    appointmentId,
   };
 }
 

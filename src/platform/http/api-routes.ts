@@ -1,4 +1,13 @@
-import { applyDecorators, Delete, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  Delete,
+  Get,
+  HttpCode,
+  Patch,
+  Post,
+  Put,
+  type Type,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiParam, type ApiParamOptions } from '@nestjs/swagger';
 import { ApiResponse } from '@nestjs/swagger';
@@ -24,7 +33,7 @@ export interface ApiRouteDoc {
   errors?: ApiErrorArg[];
 }
 
-const METHODS = { get: Get, post: Post, patch: Patch, delete: Delete } as const;
+const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete } as const;
 
 /**
  * A route of the API: method and path, HttpCode when `status` is given, then its scope, audit

@@ -60,6 +60,15 @@ export const ROUTE_BODY_LIMITS: { method: string; path: RegExp; limits: BodyLimi
     limits: { limitBytes: 16 * MIB, maxValues: 10_000 * 40, maxDepth: MAX_BODY_DEPTH },
   },
   {
+    // docs/api.md, Appointments: a sync lists up to 5,000 appointment bodies. A full item (a
+    // patient with a subscriber, a few services and insurers) is about 0.6 KiB as compact JSON
+    // and 0.9 KiB pretty-printed: 5,000 items of 1.2 KiB ≈ 5.9 MiB, so 6 MiB. An item has at most
+    // about 60 values (20 services, 10 insurers, the patient and subscriber).
+    method: 'POST',
+    path: /^\/api\/auth\/v1\/appointments\/sync\/?$/,
+    limits: { limitBytes: 6 * MIB, maxValues: 5_000 * 60, maxDepth: MAX_BODY_DEPTH },
+  },
+  {
     method: 'POST',
     path: /^\/api\/auth\/v1\/claim-reports\/?$/,
     limits: {

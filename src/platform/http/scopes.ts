@@ -14,6 +14,7 @@ export const SCOPE_AREAS = [
   'webhooks',
   'audit',
   'verification',
+  'appointments',
 ] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type ScopeAccess = 'read' | 'write';
@@ -49,6 +50,7 @@ const AREA_NOUNS: Record<ScopeArea, string> = {
   webhooks: 'webhooks',
   audit: 'audit events',
   verification: 'verification tasks',
+  appointments: 'appointments',
 };
 
 export function scopeAction(scope: ApiScope): string {

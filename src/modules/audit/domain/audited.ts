@@ -17,6 +17,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'verification_task',
   'insurer_credentials',
   'plan_design',
+  'appointment',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

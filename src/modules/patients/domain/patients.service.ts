@@ -79,6 +79,11 @@ export class PatientsService {
     return patient;
   }
 
+  /** Which of `codes` name patients of the account (an appointment's `patient_code`). */
+  existingCodes(accountId: string, codes: string[]): Promise<Set<string>> {
+    return this.patients.existingCodes(accountId, [...new Set(codes)]);
+  }
+
   async list(accountId: string, query: ListPatientsQuery): Promise<PatientListResponse> {
     const page = await this.patients.page(
       accountId,

@@ -64,6 +64,16 @@ export class PatientsRepository {
     return this.patients.findOne({ where: { accountId, code } });
   }
 
+  /** Which of `codes` are patients of the account (one query, whatever their number). */
+  async existingCodes(accountId: string, codes: string[]): Promise<Set<string>> {
+    if (codes.length === 0) return new Set();
+    const rows: { code: string }[] = await this.db.query(
+      'SELECT code FROM patients WHERE account_id = $1 AND code = ANY($2::text[])',
+      [accountId, codes],
+    );
+    return new Set(rows.map((r) => r.code));
+  }
+
   /** One page of the account's patients matching `filter`, newest first (the house paginator). */
   page(
     accountId: string,

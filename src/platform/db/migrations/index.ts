@@ -33,6 +33,7 @@ import { VerifiedPersonsPartial1795556000000 } from './1795556000000-VerifiedPer
 import { InsurerByInsurer1795560000000 } from './1795560000000-InsurerByInsurer';
 import { PlanDesigns1795561000000 } from './1795561000000-PlanDesigns';
 import { SandboxRepeats1795561500000 } from './1795561500000-SandboxRepeats';
+import { Appointments1795562000000 } from './1795562000000-Appointments';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -71,4 +72,5 @@ export const migrations = [
   InsurerByInsurer1795560000000,
   PlanDesigns1795561000000,
   SandboxRepeats1795561500000,
+  Appointments1795562000000,
 ];

@@ -106,6 +106,29 @@ describe('keyset paginator (PostgreSQL)', () => {
     },
   );
 
+  it.each([1, 2, 3, 5])(
+    'walks oldest first with `ascending`, %i per page, each row once',
+    async (limit) => {
+      await insert('a', TIMES);
+      await insert('b', TIMES.slice(0, 3));
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page: KeysetPage<Probe> = await paginateKeyset(
+          listQuery('a'),
+          { limit, cursor },
+          { ascending: true },
+        );
+        ids.push(...page.result.map((p) => p.id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor && pages <= TIMES.length + 1);
+      expect(ids).toEqual((await expected('a')).reverse());
+      expect(pages).toBe(Math.ceil(TIMES.length / limit));
+    },
+  );
+
   it('answers entities, and no next_cursor when the page holds the last row', async () => {
     await insert('a', TIMES.slice(0, 4));
     const all = await paginateKeyset(listQuery('a'), { limit: 4 });

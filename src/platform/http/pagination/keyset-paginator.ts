@@ -2,7 +2,8 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { decodeCursor, encodeCursor } from '@/platform/kernel/keyset-cursor';
 
 /**
- * The one keyset paginator of the service: newest first, on `(created_at DESC, id DESC)`.
+ * The one keyset paginator of the service: newest first, on `(created_at DESC, id DESC)`; or, for
+ * a list in time order (the appointments worklist, by `starts_at`), oldest first with `ascending`.
  *
  * Give it a query builder over one entity that already holds the list's own conditions (account,
  * filters); it adds the cursor condition, the order and the limit, and answers
@@ -43,6 +44,11 @@ export interface KeysetColumns {
   createdAt?: string;
   /** Database column of the uuid primary key (default `id`). */
   id?: string;
+  /**
+   * Oldest first, on `(<createdAt> ASC, id ASC)` (default false: newest first). The index then
+   * ends in `(<createdAt>, id)` after the equality columns.
+   */
+  ascending?: boolean;
 }
 
 const TS_ALIAS = 'keyset_created_at';
@@ -59,16 +65,17 @@ export function keysetQuery<T extends ObjectLiteral>(
   const a = qb.alias;
   const createdAt = `${a}.${columns.createdAt ?? 'created_at'}`;
   const id = `${a}.${columns.id ?? 'id'}`;
+  const order = columns.ascending ? 'ASC' : 'DESC';
   qb.addSelect(`to_char(${createdAt} AT TIME ZONE 'UTC', ${EXACT_UTC})`, TS_ALIAS)
     .addSelect(`${id}::text`, ID_ALIAS)
-    .orderBy(createdAt, 'DESC')
-    .addOrderBy(id, 'DESC')
+    .orderBy(createdAt, order)
+    .addOrderBy(id, order)
     .limit(request.limit + 1);
   if (request.cursor) {
     const after = decodeCursor(request.cursor, request.cursorField);
     // A row comparison, so PostgreSQL turns it into one index range condition.
     qb.andWhere(
-      `(${createdAt}, ${id}) < (CAST(:keysetAfterTs AS timestamptz), CAST(:keysetAfterId AS uuid))`,
+      `(${createdAt}, ${id}) ${columns.ascending ? '>' : '<'} (CAST(:keysetAfterTs AS timestamptz), CAST(:keysetAfterId AS uuid))`,
       { keysetAfterTs: after.createdAt, keysetAfterId: after.id },
     );
   }

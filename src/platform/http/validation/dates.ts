@@ -53,3 +53,55 @@ export function DateField(opts: DateOpts = {}): PropertyDecorator {
   );
   return applyDecorators(...withFastCheck(decorators, fast));
 }
+
+/**
+ * RFC 3339 date-time: `2026-11-24T15:04:00-06:00`, seconds required, fraction optional (up to 9
+ * digits), the offset required (`Z` or `±HH:MM`); `T` and `Z` in either case.
+ */
+const TIMESTAMP =
+  /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+export const TIMESTAMP_MESSAGE =
+  'Enter a date and time with its offset (RFC 3339), e.g. 2026-11-24T15:04:00-06:00.';
+
+/**
+ * The instant an RFC 3339 date-time with its offset names, in milliseconds since the epoch
+ * (digits past the millisecond dropped), or null when `value` is not one: a real calendar date,
+ * hours 00–23, minutes and seconds 00–59, an offset of at most 23:59.
+ */
+export function timestampMs(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const m = TIMESTAMP.exec(value);
+  if (!m || !isIsoDate(m[1])) return null;
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMinutes = 0;
+  if (!m[6]) {
+    const [oh, om] = [Number(m[8]), Number(m[9])];
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = (m[7] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const ms = (m[5] ?? '').padEnd(3, '0').slice(0, 3);
+  // The ECMAScript date-time string format, which every engine reads the same way (years 0001–9999).
+  const utc = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${ms}Z`);
+  return Number.isNaN(utc) ? null : utc - offsetMinutes * 60_000;
+}
+
+/** An RFC 3339 date-time with its offset (see timestampMs). */
+export const isTimestamp = (value: unknown): value is string => timestampMs(value) !== null;
+
+/**
+ * A date-time with its offset (docs/api.md, Conventions: timestamps), RFC 3339. A date and time
+ * without an offset names no instant (which time zone?) and is refused, as is anything else.
+ * The value is kept as sent; PostgreSQL reads it as `timestamptz`.
+ */
+export function TimestampField(opts: FieldOpts = {}): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    ...presenceDecorators(opts),
+    typeRule(isTimestamp, TIMESTAMP_MESSAGE),
+    api(opts, { type: String, format: 'date-time' }),
+  ];
+  // The fast path's check (fast-path.ts): the same rule.
+  const fast = presentThen(opts, (value) => (isTimestamp(value) ? value : REFUSE));
+  return applyDecorators(...withFastCheck(decorators, fast));
+}

@@ -7,14 +7,21 @@
 export type { FieldOpts } from './base';
 export { EmailField, isEmail, StringField, unstorableText } from './strings';
 export type { StringOpts } from './strings';
-export { DateField, isIsoDate } from './dates';
+export {
+  DateField,
+  isIsoDate,
+  isTimestamp,
+  TIMESTAMP_MESSAGE,
+  TimestampField,
+  timestampMs,
+} from './dates';
 export { todayIso } from '../../kernel/time';
 export type { DateOpts } from './dates';
 export { BoolField, DecimalField, IntField } from './numbers';
 export type { DecimalOpts, IntOpts } from './numbers';
 export { JsonObjectField, NestedField } from './objects';
 export type { NestedOpts } from './objects';
-export { NestedListField, objectItem, StringListField } from './lists';
-export type { ListOpts, StringListOpts } from './lists';
+export { IntListField, NestedListField, objectItem, StringListField } from './lists';
+export type { IntListOpts, ListOpts, StringListOpts } from './lists';
 export { EachItem } from './item-errors';
 export type { ItemCheck } from './item-errors';

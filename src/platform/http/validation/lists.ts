@@ -110,3 +110,52 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
   });
   return applyDecorators(...withFastCheck(decorators, fast));
 }
+
+export interface IntListOpts extends ListOpts {
+  /** Each element's bounds. */
+  min: number;
+  max: number;
+  unique?: boolean;
+}
+
+/**
+ * A list of integers (the appointment policy's `days_before`); each element's problem is
+ * reported under its index with IntField's messages.
+ */
+export function IntListField(opts: IntListOpts): PropertyDecorator {
+  const itemError = (item: unknown): string | null => {
+    if (typeof item !== 'number' || !Number.isSafeInteger(item)) return MSG.integer;
+    if (item < opts.min) return `Ensure this value is greater than or equal to ${opts.min}.`;
+    if (item > opts.max) return `Ensure this value is less than or equal to ${opts.max}.`;
+    return null;
+  };
+  const decorators = listDecorators(opts);
+  decorators.push(EachItem(itemError, opts.maxItems));
+  if (opts.unique) {
+    decorators.push(
+      rule(
+        'unique',
+        (v) => !Array.isArray(v) || new Set(v).size === v.length,
+        'Duplicate values are not allowed.',
+      ),
+    );
+  }
+  decorators.push(
+    api(opts, {
+      type: [Number] as never,
+      minItems: opts.minItems,
+      maxItems: opts.maxItems,
+      items: { type: 'integer', minimum: opts.min, maximum: opts.max } as never,
+    }),
+  );
+  // The fast path's check (fast-path.ts): the list rules above and every element's.
+  const fast = presentThen(opts, (value) => {
+    if (!Array.isArray(value)) return REFUSE;
+    if (value.length < (opts.minItems ?? 0) || value.length > opts.maxItems) return REFUSE;
+    for (let i = 0; i < value.length; i++)
+      if (!(i in value) || itemError(value[i]) !== null) return REFUSE;
+    if (opts.unique && new Set(value).size !== value.length) return REFUSE;
+    return [...value];
+  });
+  return applyDecorators(...withFastCheck(decorators, fast));
+}

@@ -1,0 +1,184 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { formatInstant } from '@/platform/kernel/time';
+import type { Appointment, StoredPatient } from '../../store/appointment.entity';
+import {
+  APPOINTMENT_STATUSES,
+  type AppointmentStatus,
+  COVERAGE_STATES,
+  type CoverageState,
+} from '../../domain/appointment-words';
+
+export class AppointmentSubscriberResponse {
+  @ApiProperty({ example: 'Carlos' }) first_name: string;
+  @ApiProperty({ example: 'Garcia' }) last_name: string;
+  @ApiField('date', { example: '1982-02-03' }) dob: string;
+  @ApiNullable('string', { example: 'VSP123456789' }) member_id: string | null;
+}
+
+/** The patient as sent: the eligibility request's `patient`, with its `subscriber` (or null). */
+export class AppointmentPatientResponse {
+  @ApiProperty({ example: 'Maria' }) first_name: string;
+  @ApiProperty({ example: 'Garcia' }) last_name: string;
+  @ApiField('date', { example: '1984-06-15' }) dob: string;
+  @ApiProperty({ example: '78701' }) zipcode: string;
+  @ApiNullable('string', { example: '6789' }) ssn_last_four: string | null;
+  @ApiNullable('string', { example: 'VSP123456789' }) member_id: string | null;
+
+  @ApiProperty({
+    type: AppointmentSubscriberResponse,
+    nullable: true,
+    description: 'The subscriber sent with the patient, or null.',
+  })
+  subscriber: AppointmentSubscriberResponse | null;
+}
+
+/**
+ * Where the appointment's coverage stands. Until the coverage checks run it is
+ * `not_checked` with every other field empty.
+ */
+export class AppointmentCoverageResponse {
+  @ApiField('string', {
+    enum: COVERAGE_STATES,
+    example: 'not_checked',
+    description:
+      '`not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not ' +
+      'active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a ' +
+      "person answers), `stale` (the last answer is older than the policy's `freshness_hours`).",
+  })
+  state: CoverageState;
+
+  @ApiNullable('date-time', { example: null, description: 'When the last check answered.' })
+  checked_at: string | null;
+
+  @ApiNullable('date-time', { example: null, description: 'Until when that answer is fresh.' })
+  fresh_until: string | null;
+
+  @ApiNullable('date-time', { example: null, description: 'When the next check is due.' })
+  next_check_at: string | null;
+
+  @ApiNullable('string', {
+    example: null,
+    description: "The last check's eligibility request (docs/api.md, Eligibility).",
+  })
+  request_uid: string | null;
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    example: [],
+    description: 'What changed from one check to the next.',
+  })
+  changes: unknown[];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: null,
+    description: 'The benefits of `services` found by the last check.',
+  })
+  benefits: Record<string, unknown> | null;
+}
+
+export class AppointmentResponse {
+  @ApiProperty({ example: 'EPIC-APPT-20261124-0042' }) external_id: string;
+
+  @ApiTimestamp({ example: '2026-11-24T21:00:00.000+00:00', description: 'In UTC.' })
+  starts_at: string;
+
+  @ApiNullable('date-time', { example: '2026-11-24T21:30:00.000+00:00', description: 'In UTC.' })
+  ends_at: string | null;
+
+  @ApiField('string', { enum: APPOINTMENT_STATUSES, example: 'booked' })
+  status: AppointmentStatus;
+
+  @ApiProperty({ example: 'LOC7K2M9QXA' }) location_code: string;
+
+  @ApiProperty({ type: [String], example: ['exam.routine', 'materials.frames'] })
+  services: string[];
+
+  @ApiNullable('string', { example: null, description: 'The patient record, or null.' })
+  patient_code: string | null;
+
+  @ApiProperty({
+    type: AppointmentPatientResponse,
+    nullable: true,
+    description: 'The patient as sent, or null with `patient_code`.',
+  })
+  patient: AppointmentPatientResponse | null;
+
+  @ApiProperty({ type: [String], example: ['insurer:vision:vsp'] })
+  insurer_codes: string[];
+
+  @ApiNullable('date-time', { example: '2026-11-20T15:12:44.000+00:00' })
+  source_updated_at: string | null;
+
+  @ApiTimestamp() created_at: string;
+
+  @ApiTimestamp({ description: 'When the appointment last changed.' }) updated_at: string;
+
+  @ApiProperty({ type: AppointmentCoverageResponse })
+  coverage: AppointmentCoverageResponse;
+
+  static from(a: Appointment, locationCode: string): AppointmentResponse {
+    const stamp = (at: Date | string | null | undefined) =>
+      at === null || at === undefined ? null : formatInstant(at, 'api');
+    const coverage = a.coverage ?? {};
+    return {
+      external_id: a.externalId,
+      starts_at: formatInstant(a.startsAt, 'api'),
+      ends_at: stamp(a.endsAt),
+      status: a.status,
+      location_code: locationCode,
+      services: a.services,
+      patient_code: a.patientCode,
+      patient: a.patient ? patientOf(a.patient) : null,
+      insurer_codes: a.insurerCodes,
+      source_updated_at: stamp(a.sourceUpdatedAt),
+      created_at: formatInstant(a.createdAt, 'api'),
+      updated_at: formatInstant(a.updatedAt, 'api'),
+      coverage: {
+        state: a.coverageState,
+        checked_at: stamp(coverage.checked_at),
+        fresh_until: stamp(coverage.fresh_until),
+        next_check_at: stamp(a.nextCheckAt),
+        request_uid: coverage.request_uid ?? null,
+        changes: coverage.changes ?? [],
+        benefits: coverage.benefits ?? null,
+      },
+    };
+  }
+}
+
+/** The stored patient with every key (a row written before a key existed answers it null). */
+function patientOf(p: StoredPatient): AppointmentPatientResponse {
+  return {
+    first_name: p.first_name,
+    last_name: p.last_name,
+    dob: p.dob,
+    zipcode: p.zipcode,
+    ssn_last_four: p.ssn_last_four ?? null,
+    member_id: p.member_id ?? null,
+    subscriber: p.subscriber
+      ? {
+          first_name: p.subscriber.first_name,
+          last_name: p.subscriber.last_name,
+          dob: p.subscriber.dob,
+          member_id: p.subscriber.member_id ?? null,
+        }
+      : null,
+  };
+}
+
+export class AppointmentListResponse {
+  @ApiProperty({ type: [AppointmentResponse], description: 'By `starts_at`, earliest first.' })
+  result: AppointmentResponse[];
+
+  @ApiNullable('string', {
+    example:
+      'MjAyNi0xMS0yNFQyMTowMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  })
+  next_cursor: string | null;
+}

@@ -1,0 +1,40 @@
+import { StringField, TimestampField } from '@/platform/http/validation/fields';
+import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+import { LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { COVERAGE_STATES, type CoverageState } from '../../domain/appointment-words';
+
+/** The worklist's query (docs/api.md, Appointments): filters, then the page. */
+export class ListAppointmentsQuery {
+  @TimestampField({
+    example: '2026-11-24T00:00:00-06:00',
+    description: 'Only appointments starting at or after this instant (RFC 3339 with its offset).',
+  })
+  from?: string | null;
+
+  @TimestampField({
+    example: '2026-11-25T00:00:00-06:00',
+    description: 'Only appointments starting before this instant; after `from`.',
+  })
+  to?: string | null;
+
+  @StringField({
+    maxLength: 16,
+    allowBlank: true,
+    example: 'LOC7K2M9QXA',
+    description: 'Only appointments of this location (unknown code → field error).',
+  })
+  location_code?: string | null;
+
+  @StringField({
+    choices: COVERAGE_STATES,
+    example: 'not_checked',
+    description: 'Only appointments whose coverage is in this state.',
+  })
+  coverage_state?: CoverageState | null;
+
+  @PageSizeField(LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE)
+  limit?: number | null;
+
+  @PageCursorField()
+  cursor?: string | null;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  AppointmentPolicyDto,
+  AppointmentPolicyResponse,
+} from '../api/dto/appointment-policy.dto';
+import type { AppointmentPolicy } from '../store/appointment-policy.entity';
+import { AppointmentPoliciesRepository } from '../store/appointment-policies.repository';
+
+/** docs/api.md, Appointments: the policy of an account that has not set one. */
+export const DEFAULT_APPOINTMENT_POLICY: AppointmentPolicyResponse = {
+  on_booking: true,
+  days_before: [3],
+  hours_before: [24],
+  freshness_hours: 48,
+  statuses: ['booked', 'arrived'],
+};
+
+/** Each account's appointment policy: when its appointments' coverage is checked. */
+@Injectable()
+export class AppointmentPolicies {
+  constructor(private readonly policies: AppointmentPoliciesRepository) {}
+
+  /** The account's policy, or the defaults until it stores one. */
+  async get(accountId: string): Promise<AppointmentPolicyResponse> {
+    const policy = await this.policies.find(accountId);
+    return policy ? answerOf(policy) : structuredClone(DEFAULT_APPOINTMENT_POLICY);
+  }
+
+  /** Replaces the account's policy; answers it as stored. */
+  async put(accountId: string, dto: AppointmentPolicyDto): Promise<AppointmentPolicyResponse> {
+    return answerOf(
+      await this.policies.save(accountId, {
+        onBooking: dto.on_booking,
+        daysBefore: dto.days_before,
+        hoursBefore: dto.hours_before,
+        freshnessHours: dto.freshness_hours,
+        statuses: dto.statuses,
+      }),
+    );
+  }
+}
+
+function answerOf(p: AppointmentPolicy): AppointmentPolicyResponse {
+  return {
+    on_booking: p.onBooking,
+    days_before: p.daysBefore,
+    hours_before: p.hoursBefore,
+    freshness_hours: p.freshnessHours,
+    statuses: p.statuses,
+  };
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ErrorCollector, NotFoundError } from '@/platform/kernel/errors';
+import { timestampMs } from '@/platform/http/validation/fields';
+import { LIST_DEFAULT_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { AccountsService } from '@/modules/accounts';
+import { AppointmentListResponse, AppointmentResponse } from '../api/dto/appointment.response';
+import type { ListAppointmentsQuery } from '../api/dto/list-appointments.query';
+import type { Appointment } from '../store/appointment.entity';
+import { AppointmentsRepository } from '../store/appointments.repository';
+import { AppointmentIntake } from './appointment-intake';
+import { APPOINTMENT_MESSAGES } from './appointment-rules';
+
+/** Appointments one at a time, and the worklist (docs/api.md, Appointments). */
+@Injectable()
+export class AppointmentsService {
+  private readonly logger = new Logger(AppointmentsService.name);
+
+  constructor(
+    private readonly appointments: AppointmentsRepository,
+    private readonly intake: AppointmentIntake,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /**
+   * Stores the appointment `externalId` as `body` says (an upsert: the same body again changes
+   * nothing, an older `source_updated_at` changes nothing), in one statement. Answers it as it
+   * now stands, and whether this call created it.
+   */
+  async upsert(
+    accountId: string,
+    externalId: string,
+    body: unknown,
+  ): Promise<{ appointment: AppointmentResponse; created: boolean }> {
+    const { values, locationCode } = await this.intake.one(accountId, externalId, body);
+    const { appointment, outcome } = await this.appointments.upsertOne(accountId, values);
+    if (outcome !== 'unchanged') this.logger.log({ accountId, outcome }, 'appointment stored');
+    // An older write answers the stored appointment, whose location may be another.
+    const code =
+      appointment.locationId === values.location_id
+        ? locationCode
+        : await this.locationCode(accountId, appointment);
+    return {
+      appointment: AppointmentResponse.from(appointment, code),
+      created: outcome === 'created',
+    };
+  }
+
+  /** The appointment; another account's is answered as a missing one (404). */
+  async get(accountId: string, externalId: string): Promise<AppointmentResponse> {
+    const appointment = await this.appointments.findOne(accountId, externalId);
+    if (!appointment) throw notFound(externalId);
+    return AppointmentResponse.from(appointment, await this.locationCode(accountId, appointment));
+  }
+
+  /** DELETE: the appointment becomes `cancelled` (it stays, for the worklist and its checks). */
+  async cancel(accountId: string, externalId: string): Promise<AppointmentResponse> {
+    const appointment = await this.appointments.cancelOne(accountId, externalId);
+    if (!appointment) throw notFound(externalId);
+    return AppointmentResponse.from(appointment, await this.locationCode(accountId, appointment));
+  }
+
+  /** The worklist: by `starts_at`, earliest first, keyset-paged. */
+  async list(accountId: string, query: ListAppointmentsQuery): Promise<AppointmentListResponse> {
+    const locations = await this.accounts.listLocations(accountId);
+    const errors = new ErrorCollector();
+    const location = query.location_code
+      ? locations.find((l) => l.code === query.location_code)
+      : undefined;
+    if (query.location_code && !location)
+      errors.add('location_code', APPOINTMENT_MESSAGES.unknownLocation(query.location_code));
+    // The window's order (a worklist may span any length of time, unlike a sync's window).
+    if (query.from && query.to && timestampMs(query.to)! <= timestampMs(query.from)!)
+      errors.add('to', APPOINTMENT_MESSAGES.toBeforeFrom);
+    errors.throwIfAny();
+    const locationId = location?.id ?? null;
+    const page = await this.appointments.page(
+      accountId,
+      { from: query.from, to: query.to, locationId, coverageState: query.coverage_state },
+      { limit: query.limit ?? LIST_DEFAULT_PAGE_SIZE, cursor: query.cursor },
+    );
+    const codes = new Map(locations.map((l) => [l.id, l.code]));
+    return {
+      result: page.result.map((a) => AppointmentResponse.from(a, codes.get(a.locationId)!)),
+      next_cursor: page.next_cursor,
+    };
+  }
+
+  private async locationCode(accountId: string, appointment: Appointment): Promise<string> {
+    return (await this.accounts.getLocationById(accountId, appointment.locationId))!.code;
+  }
+}
+
+const notFound = (externalId: string) => new NotFoundError(`Appointment ${externalId} not found.`);

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { managerOf, type Tx } from '@/platform/db/database';
+import { AppointmentPolicy } from './appointment-policy.entity';
+
+/** What an account's policy holds (docs/api.md, Appointments). */
+export type PolicyValues = Pick<
+  AppointmentPolicy,
+  'onBooking' | 'daysBefore' | 'hoursBefore' | 'freshnessHours' | 'statuses'
+>;
+
+/** `appointment_policies`: at most one row per account. */
+@Injectable()
+export class AppointmentPoliciesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The account's policy, or null while it has none (the defaults apply). */
+  find(accountId: string, tx?: Tx): Promise<AppointmentPolicy | null> {
+    return managerOf(this.db, tx).getRepository(AppointmentPolicy).findOneBy({ accountId });
+  }
+
+  /** Stores the account's policy, replacing the one it had; answers it as stored. */
+  async save(accountId: string, values: PolicyValues, tx?: Tx): Promise<AppointmentPolicy> {
+    const [row] = await managerOf(this.db, tx).query<AppointmentPolicy[]>(
+      `INSERT INTO appointment_policies AS p
+         (account_id, on_booking, days_before, hours_before, freshness_hours, statuses)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (account_id) DO UPDATE SET on_booking = EXCLUDED.on_booking,
+         days_before = EXCLUDED.days_before, hours_before = EXCLUDED.hours_before,
+         freshness_hours = EXCLUDED.freshness_hours, statuses = EXCLUDED.statuses, updated_at = now()
+       RETURNING account_id AS "accountId", on_booking AS "onBooking", days_before AS "daysBefore",
+         hours_before AS "hoursBefore", freshness_hours AS "freshnessHours", statuses,
+         updated_at AS "updatedAt"`,
+      [
+        accountId,
+        values.onBooking,
+        values.daysBefore,
+        values.hoursBefore,
+        values.freshnessHours,
+        values.statuses,
+      ],
+    );
+    return row;
+  }
+}

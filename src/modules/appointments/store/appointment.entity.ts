@@ -1,0 +1,90 @@
+import { Column, Entity, Index, Unique } from 'typeorm';
+import { AccountRecord, CreatedAtColumn, OwnerIdColumn, TimeColumn } from '@/platform/db/columns';
+import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
+
+/** The subscriber as sent with an appointment (the eligibility request's `subscriber`). */
+export interface StoredSubscriber {
+  first_name: string;
+  last_name: string;
+  dob: string;
+  member_id: string | null;
+}
+
+/** The patient as sent (the eligibility request's `patient`), with its `subscriber` or null. */
+export interface StoredPatient {
+  first_name: string;
+  last_name: string;
+  dob: string;
+  zipcode: string;
+  ssn_last_four: string | null;
+  member_id: string | null;
+  subscriber: StoredSubscriber | null;
+}
+
+/**
+ * What the coverage checks (later work) write beside `coverage_state`: when the last check ran,
+ * until when its answer is fresh, its eligibility request, what changed and the benefits found.
+ */
+export interface StoredCoverage {
+  checked_at?: string | null;
+  fresh_until?: string | null;
+  request_uid?: string | null;
+  changes?: unknown[];
+  benefits?: Record<string, unknown> | null;
+}
+
+/**
+ * An appointment of the practice system (docs/api.md, Appointments), one per account and
+ * `external_id`. Written by one statement per upsert or sync chunk (AppointmentsRepository).
+ */
+@Entity('appointments')
+@Unique('appointments_account_external_id_key', ['accountId', 'externalId'])
+@Index('appointments_account_starts_idx', ['accountId', 'startsAt', 'id'])
+@Index('appointments_account_location_starts_idx', ['accountId', 'locationId', 'startsAt', 'id'])
+export class Appointment extends AccountRecord {
+  @Column({ name: 'external_id', type: 'varchar', length: 64 })
+  externalId: string;
+
+  @TimeColumn('starts_at')
+  startsAt: Date;
+
+  @TimeColumn('ends_at', { nullable: true })
+  endsAt: Date | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: AppointmentStatus;
+
+  @OwnerIdColumn('location')
+  locationId: string;
+
+  @Column({ type: 'text', array: true })
+  services: string[];
+
+  /** A patient record of the account (`PAT…`), or null when `patient` is given. */
+  @Column({ name: 'patient_code', type: 'varchar', length: 16, nullable: true })
+  patientCode: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  patient: StoredPatient | null;
+
+  @Column({ name: 'insurer_codes', type: 'text', array: true })
+  insurerCodes: string[];
+
+  @TimeColumn('source_updated_at', { nullable: true })
+  sourceUpdatedAt: Date | null;
+
+  @Column({ name: 'coverage_state', type: 'varchar', length: 24 })
+  coverageState: CoverageState;
+
+  @Column({ type: 'jsonb', nullable: true })
+  coverage: StoredCoverage | null;
+
+  @TimeColumn('next_check_at', { nullable: true })
+  nextCheckAt: Date | null;
+
+  @CreatedAtColumn({ ms: true })
+  createdAt: Date;
+
+  @TimeColumn('updated_at', { ms: true })
+  updatedAt: Date;
+}

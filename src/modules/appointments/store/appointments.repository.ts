@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  type KeysetPage,
+  type KeysetPageRequest,
+  paginateKeyset,
+} from '@/platform/http/pagination/keyset-paginator';
+import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
+import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
+import { Appointment, type StoredPatient } from './appointment.entity';
+import {
+  APPOINTMENT_COLUMNS,
+  CANCEL_ONE_SQL,
+  CANCEL_UNLISTED_SQL,
+  UPSERT_CHUNK_SQL,
+  UPSERT_ONE_SQL,
+} from './appointments.sql';
+
+/** What an upsert writes of one appointment; instants as RFC 3339 text, as sent. */
+export interface AppointmentValues {
+  external_id: string;
+  starts_at: string;
+  ends_at: string | null;
+  status: AppointmentStatus;
+  location_id: string;
+  services: string[];
+  patient_code: string | null;
+  patient: StoredPatient | null;
+  insurer_codes: string[];
+  source_updated_at: string | null;
+}
+
+export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
+
+/** The worklist's filters, resolved (a location code to its id). */
+export interface AppointmentFilter {
+  from?: string | null;
+  to?: string | null;
+  locationId?: string | null;
+  coverageState?: CoverageState | null;
+}
+
+/** A sync's window: [from, to), of one location or (null) all of them. */
+export interface SyncWindow {
+  from: string;
+  to: string;
+  locationId: string | null;
+}
+
+/** `appointments` and its statements (docs/api.md, Appointments). */
+@Injectable()
+export class AppointmentsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Stores one appointment in one statement (INSERT ... ON CONFLICT ... DO UPDATE WHERE), and
+   * answers it as it now stands with what happened to it.
+   */
+  async upsertOne(
+    accountId: string,
+    values: AppointmentValues,
+    tx?: Tx,
+  ): Promise<{ appointment: Appointment; outcome: UpsertOutcome }> {
+    const rows = await queryableOf(this.db, tx).query<(Appointment & { outcome: UpsertOutcome })[]>(
+      UPSERT_ONE_SQL,
+      [accountId, JSON.stringify([values])],
+    );
+    if (rows.length > 0) {
+      const { outcome, ...appointment } = rows[0];
+      return { appointment, outcome };
+    }
+    // Unchanged, but stored by a transaction that committed after this statement's snapshot
+    // was taken: read it now.
+    return {
+      appointment: (await this.findOne(accountId, values.external_id, tx))!,
+      outcome: 'unchanged',
+    };
+  }
+
+  /**
+   * Stores a sync's chunk in one statement (the same upsert as `upsertOne`), answering how many
+   * appointments it created and how many it changed; the others changed nothing. The external
+   * ids of a chunk are distinct (one statement cannot change a row twice).
+   */
+  async upsertChunk(
+    accountId: string,
+    values: AppointmentValues[],
+    tx?: Tx,
+  ): Promise<{ created: number; updated: number }> {
+    const [counts] = await queryableOf(this.db, tx).query<{ created: number; updated: number }[]>(
+      UPSERT_CHUNK_SQL,
+      [accountId, JSON.stringify(values)],
+    );
+    return counts;
+  }
+
+  /**
+   * Every appointment of the window not `listed` and not yet `cancelled` becomes `cancelled`;
+   * answers how many did.
+   */
+  async cancelUnlisted(
+    accountId: string,
+    window: SyncWindow,
+    listed: string[],
+    tx?: Tx,
+  ): Promise<number> {
+    const [{ cancelled }] = await queryableOf(this.db, tx).query<{ cancelled: number }[]>(
+      CANCEL_UNLISTED_SQL,
+      [accountId, window.from, window.to, window.locationId, listed],
+    );
+    return cancelled;
+  }
+
+  /** The appointment `externalId` becomes `cancelled` (if not already); answers it, or null. */
+  async cancelOne(accountId: string, externalId: string, tx?: Tx): Promise<Appointment | null> {
+    const rows = await queryableOf(this.db, tx).query<Appointment[]>(CANCEL_ONE_SQL, [
+      accountId,
+      externalId,
+    ]);
+    // A concurrent cancel committed after this statement's snapshot: read what it left.
+    if (rows[0] && rows[0].status !== 'cancelled') return this.findOne(accountId, externalId, tx);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Serialises, until `tx` ends, the syncs of one account: each cancels what the others may be
+   * storing, and their row locks would otherwise be taken in different orders.
+   */
+  async lockSyncs(accountId: string, tx: Tx): Promise<void> {
+    await managerOf(this.db, tx).query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `appointments-sync:${accountId}`,
+    ]);
+  }
+
+  async findOne(accountId: string, externalId: string, tx?: Tx): Promise<Appointment | null> {
+    const rows = await queryableOf(this.db, tx).query<Appointment[]>(
+      `SELECT ${APPOINTMENT_COLUMNS('a')} FROM appointments a
+       WHERE a.account_id = $1 AND a.external_id = $2`,
+      [accountId, externalId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * One page of the account's appointments matching `filter`, by `starts_at` (earliest first),
+   * keyset-paged on (starts_at, id): one range scan of appointments_account_starts_idx (or its
+   * location twin) from the cursor's row.
+   */
+  page(
+    accountId: string,
+    filter: AppointmentFilter,
+    request: KeysetPageRequest,
+  ): Promise<KeysetPage<Appointment>> {
+    const qb = this.db
+      .getRepository(Appointment)
+      .createQueryBuilder('a')
+      .where('a.account_id = :accountId', { accountId });
+    if (filter.locationId)
+      qb.andWhere('a.location_id = :locationId', { locationId: filter.locationId });
+    if (filter.from)
+      qb.andWhere('a.starts_at >= CAST(:from AS timestamptz)', { from: filter.from });
+    if (filter.to) qb.andWhere('a.starts_at < CAST(:to AS timestamptz)', { to: filter.to });
+    if (filter.coverageState)
+      qb.andWhere('a.coverage_state = :state', { state: filter.coverageState });
+    return paginateKeyset(qb, request, { createdAt: 'starts_at', ascending: true });
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The SQL of appointments' writes (AppointmentsRepository; docs/api.md, Appointments). An upsert
+ * is one INSERT ... ON CONFLICT per statement, for one appointment (PUT) or a chunk of a sync,
+ * its rows taken from a JSON recordset ($2) of the account ($1).
+ */
+
+/** The recordset's columns (AppointmentValues' fields). */
+const INPUT_FIELDS = `external_id text, starts_at timestamptz, ends_at timestamptz, status text,
+      location_id uuid, services text[], patient_code text, patient jsonb, insurer_codes text[],
+      source_updated_at timestamptz`;
+
+/** The columns an upsert writes, in the recordset's order. */
+const WRITTEN = `external_id, starts_at, ends_at, status, location_id, services, patient_code,
+      patient, insurer_codes, source_updated_at`;
+
+/**
+ * The upsert as a CTE `up` answering `returning`. Last writer wins by `source_updated_at`: a
+ * stored row changes only when the new one is not older (either side without one counts as not
+ * older), and only when something differs, so the same body twice leaves `updated_at` as it
+ * was; `source_updated_at` absent keeps the stored one. Rows go in `external_id` order, so two
+ * statements lock the rows they share in the same order.
+ */
+const upsertCte = (returning: string) => `WITH up AS (
+    INSERT INTO appointments AS a (account_id, ${WRITTEN})
+    SELECT $1, ${WRITTEN}
+    FROM jsonb_to_recordset($2::jsonb) AS i(${INPUT_FIELDS})
+    ORDER BY i.external_id
+    ON CONFLICT (account_id, external_id) DO UPDATE SET
+      starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, status = EXCLUDED.status,
+      location_id = EXCLUDED.location_id, services = EXCLUDED.services,
+      patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
+      insurer_codes = EXCLUDED.insurer_codes,
+      source_updated_at = COALESCE(EXCLUDED.source_updated_at, a.source_updated_at),
+      updated_at = now()
+    WHERE (EXCLUDED.source_updated_at IS NULL OR a.source_updated_at IS NULL
+        OR EXCLUDED.source_updated_at >= a.source_updated_at)
+      AND (a.starts_at, a.ends_at, a.status, a.location_id, a.services, a.patient_code, a.patient,
+          a.insurer_codes, a.source_updated_at)
+        IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.ends_at, EXCLUDED.status, EXCLUDED.location_id,
+          EXCLUDED.services, EXCLUDED.patient_code, EXCLUDED.patient, EXCLUDED.insurer_codes,
+          COALESCE(EXCLUDED.source_updated_at, a.source_updated_at))
+    RETURNING ${returning})`;
+
+/** An appointment's columns named as the entity's properties (raw rows → Appointment). */
+export const APPOINTMENT_COLUMNS = (t: string) => `${t}.id, ${t}.account_id AS "accountId",
+      ${t}.external_id AS "externalId", ${t}.starts_at AS "startsAt", ${t}.ends_at AS "endsAt",
+      ${t}.status, ${t}.location_id AS "locationId", ${t}.services, ${t}.patient_code AS "patientCode",
+      ${t}.patient, ${t}.insurer_codes AS "insurerCodes", ${t}.source_updated_at AS "sourceUpdatedAt",
+      ${t}.coverage_state AS "coverageState", ${t}.coverage, ${t}.next_check_at AS "nextCheckAt",
+      ${t}.created_at AS "createdAt", ${t}.updated_at AS "updatedAt"`;
+
+/**
+ * One appointment's upsert (a recordset of one row), answering the appointment as it now stands
+ * and what happened to it: `created` (xmax = 0: the row is this statement's insert), `updated`,
+ * or `unchanged` (the stored row, as the statement's snapshot sees it).
+ */
+export const UPSERT_ONE_SQL = `${upsertCte('a.*, (a.xmax = 0) AS created')}
+  SELECT ${APPOINTMENT_COLUMNS('up')}, CASE WHEN up.created THEN 'created' ELSE 'updated' END AS outcome
+  FROM up
+  UNION ALL
+  SELECT ${APPOINTMENT_COLUMNS('s')}, 'unchanged' AS outcome
+  FROM appointments s
+  WHERE s.account_id = $1 AND s.external_id = $2::jsonb -> 0 ->> 'external_id'
+    AND NOT EXISTS (SELECT 1 FROM up)`;
+
+/** A chunk of a sync: how many appointments it created and how many it changed. */
+export const UPSERT_CHUNK_SQL = `${upsertCte('(a.xmax = 0) AS created')}
+  SELECT count(*) FILTER (WHERE created)::int AS created,
+    count(*) FILTER (WHERE NOT created)::int AS updated
+  FROM up`;
+
+/**
+ * A sync's window: every appointment of the account ($1) starting in [$2, $3), of the location
+ * $4 when it is not null, not listed ($5) and not yet `cancelled`, becomes `cancelled`. Answers
+ * how many did.
+ */
+export const CANCEL_UNLISTED_SQL = `WITH c AS (
+    UPDATE appointments SET status = 'cancelled', updated_at = now()
+    WHERE account_id = $1 AND starts_at >= $2::timestamptz AND starts_at < $3::timestamptz
+      AND ($4::uuid IS NULL OR location_id = $4::uuid)
+      AND status <> 'cancelled'
+      AND NOT (external_id = ANY ($5::text[]))
+    RETURNING 1)
+  SELECT count(*)::int AS cancelled FROM c`;
+
+/** One appointment becomes `cancelled` (DELETE), answered as it now stands; no row: not found. */
+export const CANCEL_ONE_SQL = `WITH c AS (
+    UPDATE appointments SET status = 'cancelled', updated_at = now()
+    WHERE account_id = $1 AND external_id = $2 AND status <> 'cancelled'
+    RETURNING *)
+  SELECT ${APPOINTMENT_COLUMNS('c')} FROM c
+  UNION ALL
+  SELECT ${APPOINTMENT_COLUMNS('s')} FROM appointments s
+  WHERE s.account_id = $1 AND s.external_id = $2 AND NOT EXISTS (SELECT 1 FROM c)`;
