@@ -14,8 +14,12 @@ describe('InsurerSlots', () => {
   });
   afterAll(() => t.close());
 
-  /** Runs `count` calls of `origin` on `code` at once; the most that ran together, and the refusals. */
-  async function crowd(code: string, origin: SearchOrigin, count: number, callMs = 20) {
+  /**
+   * Runs `count` calls of `origin` on `code` at once; the most that ran together, and how many ran.
+   * Slots are taken one Redis poll at a time, so a call lasts long enough (150 ms) for the next
+   * ones to be let in even on a loaded machine.
+   */
+  async function crowd(code: string, origin: SearchOrigin, count: number, callMs = 150) {
     let now = 0;
     let max = 0;
     const results = await Promise.all(
@@ -36,8 +40,9 @@ describe('InsurerSlots', () => {
   });
 
   it('lets singles use the whole limit and batch items their share, never more', async () => {
-    expect(await crowd('insurer:vision:vsp', 'single', 30)).toEqual({ max: 4, ran: 30 });
-    expect(await crowd('insurer:vision:eye_med', 'batch', 30)).toEqual({ max: 3, ran: 30 });
+    // Well inside the waits (3 s for a single here, 2 s for a batch item): four rounds each.
+    expect(await crowd('insurer:vision:vsp', 'single', 16)).toEqual({ max: 4, ran: 16 });
+    expect(await crowd('insurer:vision:eye_med', 'batch', 12)).toEqual({ max: 3, ran: 12 });
   });
 
   it('counts per insurer', async () => {
@@ -67,6 +72,23 @@ describe('InsurerSlots', () => {
         slots.withSlot(code, 'single', () => Promise.reject(new Error('boom'))).catch(() => null),
       ),
     );
-    expect(await crowd(code, 'single', 4)).toEqual({ max: 4, ran: 4 });
+    // Slots are taken one poll at a time, so each call waits for the others (up to 2 s) rather
+    // than ending after a fixed sleep: on a loaded machine the first could end before the last
+    // began. Four in at once proves the failed calls freed all four slots.
+    let now = 0;
+    let max = 0;
+    let allIn = false;
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        slots.withSlot(code, 'single', async () => {
+          max = Math.max(max, ++now);
+          if (now === 4) allIn = true;
+          for (const until = Date.now() + 2_000; !allIn && Date.now() < until; ) await sleep(10);
+          now--;
+          return 'ran';
+        }),
+      ),
+    );
+    expect({ max, ran: results.filter((r) => r === 'ran').length }).toEqual({ max: 4, ran: 4 });
   });
 });
