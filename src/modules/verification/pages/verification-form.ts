@@ -2,6 +2,16 @@ import type { ErrorTree } from '@/platform/kernel/errors';
 import { formatInstant } from '@/platform/kernel/time';
 import type { DesignItem } from '../domain/plan-design-items';
 import type { TaskView } from '../domain/task-view';
+import { nodeOf, withCells } from './verification-design-form';
+import {
+  BENEFIT_ROWS,
+  cellName,
+  type Entry,
+  type Item,
+  NETWORKS,
+  type Node,
+  type RowField,
+} from './verification-form-rows';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**
@@ -13,73 +23,21 @@ import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verificat
  * frequency ("every 24 months") is the quantity's comment, the way the sandbox and the 271 mapper
  * word it; an out-of-network cell left without one takes the row's in-network frequency (a plan
  * rarely counts them apart). A row's "last used" date is its item's `last_service_date`. Blank rows
- * give nothing. The persons are verification-persons.ts's.
+ * give nothing. The rows are verification-form-rows.ts's, the persons verification-persons.ts's.
  *
  * Started from a saved plan (docs/api.md, Plan designs: the hidden `plan_design_id`), the form
- * fills its rows from the design's items (designFields) and the body names the design and gives
- * the design's whole tree, each row's cells replacing the entries they show (the first entry of
- * each list flagged exactly `inn` or `oon`): what the form cannot show (other lists, other flags,
- * comments, benefits without a row) is kept as saved. Every item renews on the plan's date.
+ * fills its rows from the design's items (designFields, verification-design-form.ts) and the body
+ * names the design and gives the design's whole tree, each row's cells replacing the entries they
+ * show (the first entry of each list flagged exactly `inn` or `oon`): what the form cannot show
+ * (other lists, other flags, comments, benefits without a row) is kept as saved. Every item renews
+ * on the plan's date.
  */
-
-export type Network = 'inn' | 'oon';
-export const NETWORKS: readonly Network[] = ['inn', 'oon'];
-export const ROW_FIELDS = ['copay', 'allowance', 'quantity', 'frequency'] as const;
-type RowField = (typeof ROW_FIELDS)[number];
-
-export interface BenefitRowSpec {
-  key: string;
-  code: string;
-  label: string;
-  group: string;
-}
-
-/** The benefits the form asks about; codes as service-codes.ts and the sandbox plan use them. */
-export const BENEFIT_ROWS: readonly BenefitRowSpec[] = [
-  { key: 'exam', code: 'exam', label: 'Eye exam', group: 'Exams' },
-  { key: 'cl_exam', code: 'exam.contact_lens_fitting', label: 'Contact-lens exam', group: 'Exams' },
-  { key: 'frames', code: 'materials.frames', label: 'Frames', group: 'Frames' },
-  ...(['single_vision', 'bifocal', 'trifocal', 'progressive'] as const).map((type) => ({
-    key: `lens_${type}`,
-    code: `materials.spectacle_lenses.${type}`,
-    label: `Lenses: ${type.replace('_', ' ')}`,
-    group: 'Spectacle lenses',
-  })),
-  {
-    key: 'cl_elective',
-    code: 'materials.contact_lenses.elective',
-    label: 'Contacts: elective',
-    group: 'Contact lenses',
-  },
-  {
-    key: 'cl_medical',
-    code: 'materials.contact_lenses.medically_necessary',
-    label: 'Contacts: medically necessary',
-    group: 'Contact lenses',
-  },
-  ...(
-    [
-      ['anti_reflective', 'Anti-reflective coating'],
-      ['polycarbonate', 'Polycarbonate'],
-      ['photochromic', 'Photochromic'],
-    ] as const
-  ).map(([option, label]) => ({
-    key: `opt_${option}`,
-    code: `materials.spectacle_lenses.options.${option}`,
-    label: `Option: ${label}`,
-    group: 'Lens options',
-  })),
-];
-
-/** The field of one cell: `frames_oon_allowance`. */
-export const cellName = (row: string, net: Network, field: RowField) => `${row}_${net}_${field}`;
 
 /** The field of a row's last use (its item's `last_service_date`): `frames_last_used`. */
 export const lastUsedName = (row: string) => `${row}_last_used`;
 
 /** The lists a row's cells write. */
 const ROW_LISTS = ['copayment', 'allowance', 'quantity'] as const;
-const FREQUENCY = /^every (\d{1,3}) months$/;
 
 /** Form field → where it goes in the `complete` body (for the plan, the person and evidence). */
 const SCALARS: readonly [string, string][] = [
@@ -99,10 +57,6 @@ const SCALARS: readonly [string, string][] = [
   ['evidence_representative', 'evidence.representative'],
   ['evidence_checked_at', 'evidence.checked_at'],
 ];
-
-type Entry = { flags?: string[]; value: unknown; comment?: string };
-type Item = { benefit_code: string; refresh_date: string; [list: string]: unknown };
-type Node = { item: Item; children: Node[] };
 
 export interface VerificationFormResult {
   /** Exactly what `POST .../complete/` takes (unvalidated: the DTO checks it). */
@@ -276,86 +230,6 @@ export function verificationBody(
     checked_at: f('evidence_checked_at'),
   };
   return { body: { plans: [plan], evidence }, fieldOf, errors };
-}
-
-/** A saved item as a node of the form's tree (its children as nodes, its lists copied). */
-function nodeOf(saved: DesignItem): Node {
-  const { items, ...item } = structuredClone(saved);
-  return {
-    item: { refresh_date: '', ...item },
-    children: (items ?? []).map(nodeOf),
-  };
-}
-
-const onlyFlag = (e: Entry, net: Network) => e.flags?.length === 1 && e.flags[0] === net;
-
-/**
- * A saved list with a row's entries in it: per network, the first entry flagged exactly that
- * network (the one the row showed) is replaced by the row's entry (keeping its comment, unless
- * the row's entry brings one or it was a frequency the row shows), or dropped when the row has
- * none; a row's entry with nothing to replace is added. Other entries stay as saved.
- */
-function withCells(saved: Entry[], cells: Entry[]): Entry[] {
-  const out = [...saved];
-  for (const net of NETWORKS) {
-    const cell = cells.find((e) => onlyFlag(e, net));
-    const at = out.findIndex((e) => onlyFlag(e, net));
-    if (at < 0) {
-      if (cell) out.push(cell);
-      continue;
-    }
-    const old = out[at];
-    if (!cell) out.splice(at, 1);
-    else {
-      if (!cell.comment && old.comment && !FREQUENCY.test(old.comment)) cell.comment = old.comment;
-      out[at] = cell;
-    }
-  }
-  return out;
-}
-
-/** A saved amount as the form shows it: "150.0000" → "150", "12.5000" → "12.5". */
-const shownAmount = (value: unknown) =>
-  String(value)
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
-
-/**
- * The rows of the form filled from a saved plan's items (docs/api.md, Plan designs): each row's
- * cells from its item (found by code at any depth): the first copayment, allowance and quantity
- * entry flagged exactly `inn` or `oon`, a quantity's "every N months" as its frequency. Used
- * values are not saved in a design: the verifier enters them. "Out-of-network benefits too" is
- * ticked when an out-of-network cell is filled.
- */
-export function designFields(items: readonly DesignItem[]): Record<string, string> {
-  const byCode = new Map<string, DesignItem>();
-  const walk = (list: readonly DesignItem[]) =>
-    list.forEach((i) => {
-      if (!byCode.has(i.benefit_code)) byCode.set(i.benefit_code, i);
-      walk(i.items ?? []);
-    });
-  walk(items);
-  const out: Record<string, string> = {};
-  for (const row of BENEFIT_ROWS) {
-    const item = byCode.get(row.code);
-    if (!item) continue;
-    for (const net of NETWORKS) {
-      const first = (list: string) =>
-        ((item[list] as Entry[] | undefined) ?? []).find((e) => onlyFlag(e, net));
-      const copay = first('copayment');
-      const allowance = first('allowance');
-      const quantity = first('quantity');
-      if (copay) out[cellName(row.key, net, 'copay')] = shownAmount(copay.value);
-      if (allowance) out[cellName(row.key, net, 'allowance')] = shownAmount(allowance.value);
-      if (quantity) {
-        out[cellName(row.key, net, 'quantity')] = String(quantity.value);
-        const every = FREQUENCY.exec(quantity.comment ?? '');
-        if (every) out[cellName(row.key, net, 'frequency')] = String(Number(every[1]));
-      }
-      if (net === 'oon' && (copay || allowance || quantity)) out.oon_benefits = 'oon';
-    }
-  }
-  return out;
 }
 
 /**

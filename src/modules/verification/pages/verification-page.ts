@@ -6,7 +6,8 @@ import type { PlanDesignView } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import type { Verifier } from '../domain/verification-tasks.service';
 import { formFields, renderPage, webUser } from '@/modules/web';
-import { BENEFIT_ROWS, initialFields, NETWORKS, ROW_FIELDS } from './verification-form';
+import { initialFields } from './verification-form';
+import { BENEFIT_ROWS, NETWORKS, ROW_FIELDS } from './verification-form-rows';
 import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';
 
 /** The signed-in user as a verifier (docs/api.md, Insurers and assisted verification): leases and history name them. */

@@ -9,7 +9,8 @@ import { PlanDesigns, type VerifiedAnswer } from '../domain/plan-designs.service
 import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
 import { bindForm, flash, formFields, redirectAfter, renderPage } from '@/modules/web';
-import { designFields, initialFields, placeErrors, verificationBody } from './verification-form';
+import { designFields } from './verification-design-form';
+import { initialFields, placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { claimToAnswer, reuseWords } from './task-clocks';
 import { insurerName } from '@/modules/insurers';
