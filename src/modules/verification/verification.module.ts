@@ -6,6 +6,7 @@ import { CredentialsThrottle } from './domain/credentials-throttle';
 import { PlanDesigns } from './domain/plan-designs.service';
 import { PlanDesignsController } from './api/plan-designs.controller';
 import { PlanDesignsRepository } from './store/plan-designs.repository';
+import { WebVerificationListsController } from './pages/web-verification-lists.controller';
 import { WebVerificationsController } from './pages/web-verifications.controller';
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
@@ -24,7 +25,12 @@ import { VerificationTasks } from './domain/verification-tasks.service';
  */
 @Module({
   imports: [InsurersModule, WebhooksModule, WebModule],
-  controllers: [VerificationTasksController, PlanDesignsController, WebVerificationsController],
+  controllers: [
+    VerificationTasksController,
+    PlanDesignsController,
+    WebVerificationListsController,
+    WebVerificationsController,
+  ],
   providers: [
     CredentialsThrottle,
     TaskRequests,

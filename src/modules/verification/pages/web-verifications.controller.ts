@@ -4,19 +4,14 @@ import type { Request, Response } from 'express';
 import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
 import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
-import { TaskStats } from '../domain/task-stats';
 import { PlanDesigns, type VerifiedAnswer } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
-import { bindForm, flash, formFields, redirectAfter, renderPage } from '@/modules/web';
+import { bindForm, flash, formFields, redirectAfter } from '@/modules/web';
 import { designFields } from './verification-design-form';
 import { initialFields, placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
-import { claimToAnswer, reuseWords } from './task-clocks';
 import { insurerName } from '@/modules/insurers';
-
-/** The list's views: the open queue (default), tasks answered lately, reused answers. */
-const LISTS = ['open', 'answered', 'reused'] as const;
 
 /** How many saved plans the task page offers at once (the search narrows them). */
 const DESIGN_CHOICES = 20;
@@ -25,44 +20,18 @@ const DESIGN_CHOICES = 20;
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
 
 /**
- * Verifications (docs/api.md, Insurers and assisted verification): the account's open tasks soonest due first, and a task's page
- * where staff claim it, read the portal password, and answer it with the benefit form (the
- * API's CompleteTaskDto validates it) or fail it. Admins and staff; never embedded sessions.
- * `?show=answered` lists the tasks answered in the last 30 days and `?show=reused` the reused
- * answers, each with how long it took from claim to answer and how often it was reused.
+ * Verifications (docs/api.md, Insurers and assisted verification): a task's page where staff
+ * claim it, read the portal password, and answer it with the benefit form (the API's
+ * CompleteTaskDto validates it) or fail it. Admins and staff; never embedded sessions. The list
+ * of tasks (open, answered, reused) is WebVerificationListsController's.
  */
 @ApiExcludeController()
 @Controller('app/verifications')
 export class WebVerificationsController {
   constructor(
     private readonly tasks: VerificationTasks,
-    private readonly stats: TaskStats,
     private readonly designs: PlanDesigns,
   ) {}
-
-  @Get()
-  @Audited('verification_task', 'list')
-  async list(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query('show') show?: string,
-  ): Promise<void> {
-    const accountId = webVerifier(req).accountId;
-    const list = LISTS.find((l) => l === show) ?? 'open';
-    const page = { title: 'Verifications', section: 'verifications', list };
-    if (list === 'open')
-      return renderPage(req, res, 'verifications.njk', {
-        ...page,
-        tasks: await this.tasks.queue(accountId),
-      });
-    const answered = (await this.stats.answered(accountId, list)).map((a) => ({
-      ...a.task,
-      answered_at: a.answeredAt,
-      took: claimToAnswer(a.claimedAt, a.answeredAt),
-      reuse: reuseWords(a.reusedCount, a.lastReusedAt),
-    }));
-    renderPage(req, res, 'verifications.njk', { ...page, answered });
-  }
 
   /**
    * The task's page. "Start from a saved plan" (docs/api.md, Plan designs) is a reload:
