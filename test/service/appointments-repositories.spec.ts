@@ -37,6 +37,8 @@ describe('appointments repositories', () => {
     },
     insurer_codes: ['insurer:vision:vsp'],
     source_updated_at: '2026-11-20T09:00:00Z',
+    visit_date: '2026-11-24',
+    check_key: 'key-of-maria-garcia',
     ...over,
   });
 

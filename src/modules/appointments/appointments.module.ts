@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Clock } from '@/platform/kernel/clock';
 import { AccountsModule } from '@/modules/accounts';
+import { EligibilityModule } from '@/modules/eligibility';
+import { WebhooksModule } from '@/modules/webhooks';
 import { PatientsModule } from '@/modules/patients';
 import { AppointmentPolicyController } from './api/appointment-policy.controller';
 import { AppointmentsController } from './api/appointments.controller';
+import { AppointmentChecks } from './domain/appointment-checks';
+import { AppointmentEvents } from './domain/appointment-events';
 import { AppointmentIntake } from './domain/appointment-intake';
+import { AppointmentChecksLoop } from './jobs/appointment-checks.loop';
+import { AppointmentChecksRepository } from './store/appointment-checks.repository';
 import { AppointmentPolicies } from './domain/appointment-policies.service';
 import { AppointmentsService } from './domain/appointments.service';
 import { AppointmentsSync } from './domain/appointments-sync';
@@ -18,6 +25,8 @@ import { AppointmentsRepository } from './store/appointments.repository';
     TypeOrmModule.forFeature([Appointment, AppointmentPolicy]),
     AccountsModule,
     PatientsModule,
+    EligibilityModule,
+    WebhooksModule,
   ],
   controllers: [AppointmentsController, AppointmentPolicyController],
   providers: [
@@ -27,7 +36,13 @@ import { AppointmentsRepository } from './store/appointments.repository';
     AppointmentsService,
     AppointmentsSync,
     AppointmentPolicies,
+    // The checks (docs/api.md, Appointments): the schedule, the answers, their webhooks.
+    Clock,
+    AppointmentChecksRepository,
+    AppointmentChecks,
+    AppointmentEvents,
+    AppointmentChecksLoop,
   ],
-  exports: [AppointmentsService, AppointmentPolicies],
+  exports: [AppointmentsService, AppointmentPolicies, AppointmentChecks],
 })
 export class AppointmentsModule {}

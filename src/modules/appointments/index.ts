@@ -4,6 +4,11 @@
  */
 export { AppointmentsModule } from './appointments.module';
 export { AppointmentsService } from './domain/appointments.service';
+export { AppointmentChecks } from './domain/appointment-checks';
+export {
+  EVENT_APPOINTMENT_CHECKED,
+  EVENT_APPOINTMENT_COVERAGE_CHANGED,
+} from './domain/appointment-events';
 export {
   AppointmentPolicies,
   DEFAULT_APPOINTMENT_POLICY,

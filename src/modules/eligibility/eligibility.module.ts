@@ -40,6 +40,9 @@ import { WebBatchesController } from './pages/web-batches.controller';
 import { WebDashboardController } from './pages/web-dashboard.controller';
 import { WebEligibilityController } from './pages/web-eligibility.controller';
 
+import { CheckHooks } from './domain/check-hooks';
+import { CheckIntake } from './domain/check-intake';
+import { CheckRequestsRepository } from './store/check-requests.repository';
 @Module({
   imports: [
     BullModule.registerQueue({
@@ -91,6 +94,10 @@ import { WebEligibilityController } from './pages/web-eligibility.controller';
     TaskRequestsBinding,
     // The check form's patient records, bound by the patients module (PatientRecordsBinding).
     PatientRecords,
+    // Appointments' checks (docs/api.md, Appointments); their hooks bound by appointments.
+    CheckIntake,
+    CheckRequestsRepository,
+    CheckHooks,
     RequestPurgesRepository,
     RequestPurger,
     EligibilityRequestsRepository,
@@ -108,6 +115,8 @@ import { WebEligibilityController } from './pages/web-eligibility.controller';
     SearchQueue,
     BatchSearchQueue,
     PatientRecords,
+    CheckIntake,
+    CheckHooks,
   ],
 })
 export class EligibilityModule {}

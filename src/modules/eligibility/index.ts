@@ -15,4 +15,8 @@ export { EligibilityModule } from './eligibility.module';
 export { EligibilityService } from './domain/eligibility.service';
 export type { InsurerExchangeEntry } from './domain/insurer-exchange-log';
 export { PatientRecords } from './pages/patient-records.port';
+export { CheckHooks } from './domain/check-hooks';
+export type { CheckAnswer, CheckHooksPort } from './domain/check-hooks';
+export { CheckIntake } from './domain/check-intake';
+export type { CheckOrder } from './domain/check-intake';
 export type { PatientRecordsPort } from './pages/patient-records.port';

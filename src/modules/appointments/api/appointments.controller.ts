@@ -7,6 +7,7 @@ import type { AppRequest } from '@/platform/kernel/request-context';
 import { Audited } from '@/modules/audit';
 import { AppointmentsService } from '../domain/appointments.service';
 import { AppointmentsSync } from '../domain/appointments-sync';
+import { AppointmentChecks } from '../domain/appointment-checks';
 import { AppointmentListResponse, AppointmentResponse } from './dto/appointment.response';
 import { ListAppointmentsQuery } from './dto/list-appointments.query';
 import { SyncAppointmentsDto, SyncResultResponse } from './dto/sync-appointments.dto';
@@ -33,6 +34,7 @@ export class AppointmentsController {
   constructor(
     private readonly appointments: AppointmentsService,
     private readonly syncs: AppointmentsSync,
+    private readonly checks: AppointmentChecks,
   ) {}
 
   @ApiWrite('sync', 200, {
@@ -146,5 +148,34 @@ export class AppointmentsController {
   })
   cancel(@Req() req: AppRequest, @Param() path: AppointmentPathDto): Promise<AppointmentResponse> {
     return this.appointments.cancel(req.auth!.accountId, path.external_id);
+  }
+
+  @ApiWrite(':external_id/check', 202, {
+    scope: 'appointments:write',
+    audit: Audited('appointment', 'update', 'param:external_id'),
+    summary: 'Check an appointment now',
+    description:
+      "Starts a check of the appointment's coverage now, whether the last answer is fresh or " +
+      'not, and answers the appointment with `coverage.state` `checking`; the answer follows ' +
+      '(the `appointment.checked` webhook, or a GET). Only a visit to come, of a status the ' +
+      "account's policy checks, is checked (else 400).",
+    param: EXTERNAL_ID,
+    answer: AppointmentResponse,
+    errors: [
+      NOT_FOUND,
+      [
+        400,
+        {
+          errors: {
+            $: [
+              'Appointment EPIC-APPT-20261124-0042 is not checked: only a visit to come, of a status the policy checks (booked, arrived), is.',
+            ],
+          },
+        },
+      ],
+    ],
+  })
+  check(@Req() req: AppRequest, @Param() path: AppointmentPathDto): Promise<AppointmentResponse> {
+    return this.checks.checkNow(req.auth!.accountId, path.external_id);
   }
 }

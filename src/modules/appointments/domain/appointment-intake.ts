@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { addFieldError, type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
@@ -173,7 +174,32 @@ function valuesOf(
     patient: dto.patient ? patientOf(dto) : null,
     insurer_codes: dto.insurer_code_list ?? [dto.insurer_code!],
     source_updated_at: dto.source_updated_at ?? null,
+    visit_date: dto.starts_at.slice(0, 10),
+    check_key: checkKeyOf(dto),
   };
+}
+
+/**
+ * The patient and insurers a check asks about, as one hash (no patient data in the column): the
+ * patient record's code, or the patient as sent (names folded to lower case), with the insurers.
+ */
+function checkKeyOf(dto: UpsertAppointmentDto): string {
+  const p = dto.patient;
+  const s = dto.subscriber;
+  const who = dto.patient_code
+    ? ['code', dto.patient_code]
+    : [
+        'patient',
+        p!.first_name.toLowerCase(),
+        p!.last_name.toLowerCase(),
+        p!.dob,
+        p!.member_id || '',
+        s ? [s.first_name.toLowerCase(), s.last_name.toLowerCase(), s.dob, s.member_id || ''] : [],
+      ];
+  const insurers = [...(dto.insurer_code_list ?? [dto.insurer_code!])].sort();
+  return createHash('sha256')
+    .update(JSON.stringify([who, insurers]))
+    .digest('hex');
 }
 
 function patientOf(dto: UpsertAppointmentDto): StoredPatient {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/kernel/clock';
 import type {
   AppointmentPolicyDto,
   AppointmentPolicyResponse,
 } from '../api/dto/appointment-policy.dto';
 import type { AppointmentPolicy } from '../store/appointment-policy.entity';
+import { AppointmentChecksRepository } from '../store/appointment-checks.repository';
 import { AppointmentPoliciesRepository } from '../store/appointment-policies.repository';
 
 /** docs/api.md, Appointments: the policy of an account that has not set one. */
@@ -18,7 +20,11 @@ export const DEFAULT_APPOINTMENT_POLICY: AppointmentPolicyResponse = {
 /** Each account's appointment policy: when its appointments' coverage is checked. */
 @Injectable()
 export class AppointmentPolicies {
-  constructor(private readonly policies: AppointmentPoliciesRepository) {}
+  constructor(
+    private readonly policies: AppointmentPoliciesRepository,
+    private readonly checks: AppointmentChecksRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** The account's policy, or the defaults until it stores one. */
   async get(accountId: string): Promise<AppointmentPolicyResponse> {
@@ -28,15 +34,16 @@ export class AppointmentPolicies {
 
   /** Replaces the account's policy; answers it as stored. */
   async put(accountId: string, dto: AppointmentPolicyDto): Promise<AppointmentPolicyResponse> {
-    return answerOf(
-      await this.policies.save(accountId, {
-        onBooking: dto.on_booking,
-        daysBefore: dto.days_before,
-        hoursBefore: dto.hours_before,
-        freshnessHours: dto.freshness_hours,
-        statuses: dto.statuses,
-      }),
-    );
+    const stored = await this.policies.save(accountId, {
+      onBooking: dto.on_booking,
+      daysBefore: dto.days_before,
+      hoursBefore: dto.hours_before,
+      freshnessHours: dto.freshness_hours,
+      statuses: dto.statuses,
+    });
+    // The checks loop looks at every visit to come again: their next checks follow the new policy.
+    await this.checks.rescheduleAccount(accountId, this.clock.now());
+    return answerOf(stored);
   }
 }
 

@@ -4,6 +4,7 @@ import { MSG } from '@/platform/kernel/messages';
 import { Database } from '@/platform/db/database';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { SyncResultResponse, SyncWindowDto } from '../api/dto/sync-appointments.dto';
+import { AppointmentChecksLoop } from '../jobs/appointment-checks.loop';
 import { type AppointmentValues, AppointmentsRepository } from '../store/appointments.repository';
 import {
   AppointmentIntake,
@@ -47,6 +48,7 @@ export class AppointmentsSync {
     private readonly database: Database,
     private readonly appointments: AppointmentsRepository,
     private readonly intake: AppointmentIntake,
+    private readonly loop: AppointmentChecksLoop,
   ) {}
 
   async sync(accountId: string, body: unknown): Promise<SyncResultResponse> {
@@ -112,6 +114,8 @@ export class AppointmentsSync {
       errors,
     };
     this.logger.log({ accountId, ...result, errors: errors.length }, 'appointments synced');
+    // Bookings are checked at once (docs/api.md, Appointments), not at the loop's next tick.
+    if (result.created + result.updated > 0) this.loop.kick();
     return result;
   }
 }

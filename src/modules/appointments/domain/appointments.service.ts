@@ -7,6 +7,7 @@ import { AppointmentListResponse, AppointmentResponse } from '../api/dto/appoint
 import type { ListAppointmentsQuery } from '../api/dto/list-appointments.query';
 import type { Appointment } from '../store/appointment.entity';
 import { AppointmentsRepository } from '../store/appointments.repository';
+import { AppointmentChecksLoop } from '../jobs/appointment-checks.loop';
 import { AppointmentIntake } from './appointment-intake';
 import { APPOINTMENT_MESSAGES } from './appointment-rules';
 
@@ -19,6 +20,7 @@ export class AppointmentsService {
     private readonly appointments: AppointmentsRepository,
     private readonly intake: AppointmentIntake,
     private readonly accounts: AccountsService,
+    private readonly loop: AppointmentChecksLoop,
   ) {}
 
   /**
@@ -33,7 +35,11 @@ export class AppointmentsService {
   ): Promise<{ appointment: AppointmentResponse; created: boolean }> {
     const { values, locationCode } = await this.intake.one(accountId, externalId, body);
     const { appointment, outcome } = await this.appointments.upsertOne(accountId, values);
-    if (outcome !== 'unchanged') this.logger.log({ accountId, outcome }, 'appointment stored');
+    if (outcome !== 'unchanged') {
+      this.logger.log({ accountId, outcome }, 'appointment stored');
+      // A booking is checked at once (docs/api.md, Appointments), not at the loop's next tick.
+      this.loop.kick();
+    }
     // An older write answers the stored appointment, whose location may be another.
     const code =
       appointment.locationId === values.location_id

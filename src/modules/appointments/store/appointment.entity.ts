@@ -1,6 +1,7 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { AccountRecord, CreatedAtColumn, OwnerIdColumn, TimeColumn } from '@/platform/db/columns';
 import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
+import type { CoverageBasis } from '../domain/coverage';
 
 /** The subscriber as sent with an appointment (the eligibility request's `subscriber`). */
 export interface StoredSubscriber {
@@ -22,8 +23,11 @@ export interface StoredPatient {
 }
 
 /**
- * What the coverage checks (later work) write beside `coverage_state`: when the last check ran,
- * until when its answer is fresh, its eligibility request, what changed and the benefits found.
+ * What the coverage checks write beside `coverage_state` (docs/api.md, Appointments): when the
+ * last answer came, until when it is fresh, its eligibility request, what changed and the
+ * benefits on the visit's date; and, never answered, what the answer said whatever the date
+ * (`basis`, to read it again for another date) and the last answered state (`answered_state`,
+ * what the next answer is compared with while a check runs).
  */
 export interface StoredCoverage {
   checked_at?: string | null;
@@ -31,6 +35,8 @@ export interface StoredCoverage {
   request_uid?: string | null;
   changes?: unknown[];
   benefits?: Record<string, unknown> | null;
+  basis?: CoverageBasis;
+  answered_state?: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Clock } from '@/platform/kernel/clock';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -29,6 +30,10 @@ export interface AppointmentValues {
   patient: StoredPatient | null;
   insurer_codes: string[];
   source_updated_at: string | null;
+  /** The visit's date where it happens: `starts_at`'s own date, before its offset. */
+  visit_date: string;
+  /** The patient and insurers a check asks about, hashed (a fresh check of the same is reused). */
+  check_key: string;
 }
 
 export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
@@ -51,7 +56,10 @@ export interface SyncWindow {
 /** `appointments` and its statements (docs/api.md, Appointments). */
 @Injectable()
 export class AppointmentsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Stores one appointment in one statement (INSERT ... ON CONFLICT ... DO UPDATE WHERE), and
@@ -64,7 +72,7 @@ export class AppointmentsRepository {
   ): Promise<{ appointment: Appointment; outcome: UpsertOutcome }> {
     const rows = await queryableOf(this.db, tx).query<(Appointment & { outcome: UpsertOutcome })[]>(
       UPSERT_ONE_SQL,
-      [accountId, JSON.stringify([values])],
+      [accountId, JSON.stringify([values]), this.clock.now()],
     );
     if (rows.length > 0) {
       const { outcome, ...appointment } = rows[0];
@@ -90,7 +98,7 @@ export class AppointmentsRepository {
   ): Promise<{ created: number; updated: number }> {
     const [counts] = await queryableOf(this.db, tx).query<{ created: number; updated: number }[]>(
       UPSERT_CHUNK_SQL,
-      [accountId, JSON.stringify(values)],
+      [accountId, JSON.stringify(values), this.clock.now()],
     );
     return counts;
   }

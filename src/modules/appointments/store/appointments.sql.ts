@@ -7,22 +7,28 @@
 /** The recordset's columns (AppointmentValues' fields). */
 const INPUT_FIELDS = `external_id text, starts_at timestamptz, ends_at timestamptz, status text,
       location_id uuid, services text[], patient_code text, patient jsonb, insurer_codes text[],
-      source_updated_at timestamptz`;
+      source_updated_at timestamptz, visit_date date, check_key text`;
 
 /** The columns an upsert writes, in the recordset's order. */
 const WRITTEN = `external_id, starts_at, ends_at, status, location_id, services, patient_code,
-      patient, insurer_codes, source_updated_at`;
+      patient, insurer_codes, source_updated_at, visit_date, check_key`;
+
+/** Statuses never checked: their pending checks are dropped. */
+const UNCHECKED = `'cancelled', 'noshow'`;
 
 /**
- * The upsert as a CTE `up` answering `returning`. Last writer wins by `source_updated_at`: a
+ * The upsert as a CTE `up` answering `returning`. A new appointment, or one whose time, status,
+ * patient or insurers changed, is due for the checks loop at $3 (the loop decides from the policy
+ * whether to check it, and when next: so a reschedule moves its pending checks); a cancelled or
+ * `noshow` one has none. Last writer wins by `source_updated_at`: a
  * stored row changes only when the new one is not older (either side without one counts as not
  * older), and only when something differs, so the same body twice leaves `updated_at` as it
  * was; `source_updated_at` absent keeps the stored one. Rows go in `external_id` order, so two
  * statements lock the rows they share in the same order.
  */
 const upsertCte = (returning: string) => `WITH up AS (
-    INSERT INTO appointments AS a (account_id, ${WRITTEN})
-    SELECT $1, ${WRITTEN}
+    INSERT INTO appointments AS a (account_id, ${WRITTEN}, next_check_at)
+    SELECT $1, ${WRITTEN}, CASE WHEN status IN (${UNCHECKED}) THEN NULL ELSE $3::timestamptz END
     FROM jsonb_to_recordset($2::jsonb) AS i(${INPUT_FIELDS})
     ORDER BY i.external_id
     ON CONFLICT (account_id, external_id) DO UPDATE SET
@@ -30,6 +36,12 @@ const upsertCte = (returning: string) => `WITH up AS (
       location_id = EXCLUDED.location_id, services = EXCLUDED.services,
       patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
       insurer_codes = EXCLUDED.insurer_codes,
+      visit_date = EXCLUDED.visit_date, check_key = EXCLUDED.check_key,
+      next_check_at = CASE WHEN EXCLUDED.status IN (${UNCHECKED}) THEN NULL
+        WHEN (a.starts_at, a.status, a.check_key)
+          IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.check_key)
+          THEN $3::timestamptz
+        ELSE a.next_check_at END,
       source_updated_at = COALESCE(EXCLUDED.source_updated_at, a.source_updated_at),
       updated_at = now()
     WHERE (EXCLUDED.source_updated_at IS NULL OR a.source_updated_at IS NULL
@@ -75,7 +87,7 @@ export const UPSERT_CHUNK_SQL = `${upsertCte('(a.xmax = 0) AS created')}
  * how many did.
  */
 export const CANCEL_UNLISTED_SQL = `WITH c AS (
-    UPDATE appointments SET status = 'cancelled', updated_at = now()
+    UPDATE appointments SET status = 'cancelled', updated_at = now(), next_check_at = NULL
     WHERE account_id = $1 AND starts_at >= $2::timestamptz AND starts_at < $3::timestamptz
       AND ($4::uuid IS NULL OR location_id = $4::uuid)
       AND status <> 'cancelled'
@@ -85,7 +97,7 @@ export const CANCEL_UNLISTED_SQL = `WITH c AS (
 
 /** One appointment becomes `cancelled` (DELETE), answered as it now stands; no row: not found. */
 export const CANCEL_ONE_SQL = `WITH c AS (
-    UPDATE appointments SET status = 'cancelled', updated_at = now()
+    UPDATE appointments SET status = 'cancelled', updated_at = now(), next_check_at = NULL
     WHERE account_id = $1 AND external_id = $2 AND status <> 'cancelled'
     RETURNING *)
   SELECT ${APPOINTMENT_COLUMNS('c')} FROM c

@@ -15,6 +15,7 @@ import {
   withMoreResults,
 } from './eligibility.renderer';
 import { type InsurerEntry, insurerEntries, insurerEntry } from './insurer-entries';
+import { CheckHooks } from './check-hooks';
 import { buildResults } from './search-finisher';
 import type { FoundPlan, InsurerOutcome } from './search-outcome';
 
@@ -42,6 +43,7 @@ export class RequestUpdates {
     private readonly tasks: SearchTasks,
     private readonly runs: SearchRunsRepository,
     private readonly outbox: WebhookOutbox,
+    private readonly checks: CheckHooks,
   ) {}
 
   /** `refresh` in a transaction of its own (after a run completed a request that waits for a person). */
@@ -75,22 +77,27 @@ export class RequestUpdates {
     if (row.status !== 'complete' || !row.body_v1 || !row.body_v2) return;
     const entries = insurersOf(row.body_v2);
     if (!entries?.some((e) => e.state === 'waiting_for_person')) return;
-    await this.grow(tx, requestId, row.uid, row.account_id, entries, tasks, {
-      v1: row.body_v1,
-      v2: row.body_v2,
-    });
+    await this.grow(
+      tx,
+      { requestId, uid: row.uid, accountId: row.account_id, origin: row.origin },
+      entries,
+      tasks,
+      {
+        v1: row.body_v1,
+        v2: row.body_v2,
+      },
+    );
   }
 
   /** A complete answer's waiting entries as their tasks now are; answered ones add their plans. */
   private async grow(
     tx: Tx,
-    requestId: string,
-    uid: string,
-    accountId: string,
+    request: { requestId: string; uid: string; accountId: string; origin: 'appointment' | null },
     entries: InsurerEntry[],
     tasks: Map<string, TaskAnswer>,
     bodies: { v1: string; v2: string },
   ): Promise<void> {
+    const { requestId, uid, accountId } = request;
     const found: FoundPlan[] = [];
     const answered: string[] = [];
     const outcomes = new Map<string, InsurerOutcome>();
@@ -144,6 +151,9 @@ export class RequestUpdates {
       resourceKey: `${requestId}:updated:${answered.join(',')}`,
       bodies: grown,
     });
+    // An appointment's check that a person answered: its coverage grows too.
+    if (request.origin === 'appointment')
+      await this.checks.answeredInTx(tx, { accountId, requestUid: uid, bodyV2: grown.v2 });
     this.logger.log({ requestId, results: results.length }, 'eligibility request updated');
   }
 }

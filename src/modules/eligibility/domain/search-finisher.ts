@@ -7,6 +7,7 @@ import { WebhookOutbox } from '@/modules/webhooks';
 import { insurerName } from '@/modules/insurers';
 import { formatInstant, todayIso } from '@/platform/kernel/time';
 import { BatchCompletion } from './batch-completion';
+import { CheckHooks } from './check-hooks';
 import type { EligibilityErrorCode } from '../store/eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
 import { renderResult } from './eligibility.renderer';
@@ -123,6 +124,7 @@ export class SearchFinisher {
     private readonly runs: SearchRunsRepository,
     private readonly outbox: WebhookOutbox,
     private readonly batches: BatchCompletion,
+    private readonly checks: CheckHooks,
   ) {}
 
   /**
@@ -175,21 +177,30 @@ export class SearchFinisher {
     };
     // A single request is one statement, atomic by itself (shared with the single requests that
     // finish at the same moment: a group commit), so its first attempts start as soon as it
-    // answered; a batch item also counts in its batch, in the same transaction (last, so the
+    // answered; an appointment's check moves its appointment's coverage in the same transaction;
+    // a batch item also counts in its batch, in the same transaction (last, so the
     // batch's row lock is held for the shortest time), and its deliveries, then the batch's,
     // are handed off after that commit (tx.afterCommit).
-    const finished = !head.batchId
-      ? await this.runs.finishGrouped(finishing, deliveries).then(async (leased) => {
-          if (leased) await this.outbox.deliver(leased);
-          return leased !== null;
-        })
-      : await this.database.transaction(async (tx) => {
-          const leased = await this.runs.finish(finishing, deliveries, tx);
-          if (!leased) return false;
-          await this.outbox.deliver(leased, tx);
-          await this.batches.itemFinishedInTx(tx, head.batchId!, outcome.status);
-          return true;
-        });
+    const finished =
+      !head.batchId && !head.origin
+        ? await this.runs.finishGrouped(finishing, deliveries).then(async (leased) => {
+            if (leased) await this.outbox.deliver(leased);
+            return leased !== null;
+          })
+        : await this.database.transaction(async (tx) => {
+            const leased = await this.runs.finish(finishing, deliveries, tx);
+            if (!leased) return false;
+            await this.outbox.deliver(leased, tx);
+            // An appointment's check: its coverage moves with the answer (docs/api.md, Appointments).
+            if (head.origin === 'appointment')
+              await this.checks.answeredInTx(tx, {
+                accountId: head.accountId,
+                requestUid: head.uid,
+                bodyV2,
+              });
+            if (head.batchId) await this.batches.itemFinishedInTx(tx, head.batchId, outcome.status);
+            return true;
+          });
     if (!finished) return false;
     this.logger.log(
       {

@@ -72,6 +72,7 @@ export class SearchRunner {
       uid: request.uid,
       accountId: request.accountId,
       batchId: request.batchId === null ? null : String(request.batchId),
+      origin: request.origin ?? null,
     };
 
     const options = optionsOf(request.options);
@@ -245,7 +246,8 @@ export class SearchRunner {
     call: () => Promise<InsurerOutcome>,
   ): Promise<InsurerOutcome> {
     if (this.insurers.get(code)?.local) return call();
-    const origin: SearchOrigin = request.batchId ? 'batch' : 'single';
+    // An appointment's check waits like a batch item (docs/api.md, Appointments).
+    const origin: SearchOrigin = request.batchId || request.origin ? 'batch' : 'single';
     const outcome = await this.slots.withSlot(code, origin, call);
     return outcome ?? { code, kind: 'deferred', retryAfterMs: origin === 'batch' ? 500 : 100 };
   }

@@ -13,7 +13,7 @@ export class SearchQueue extends dbQueueOf(SEARCH_QUEUE, (config) => ({
   table: 'eligibility_requests',
   dueColumn: 'job_due_at',
   attemptsColumn: 'attempts',
-  pending: `status = 'processing' AND batch_id IS NULL`,
+  pending: `status = 'processing' AND batch_id IS NULL AND origin IS NULL`,
   // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
   leaseMs: config.insurerTimeoutMs + 30_000,
 })) {}

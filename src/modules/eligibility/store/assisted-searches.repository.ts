@@ -33,6 +33,7 @@ export interface RequestState {
   attempts: number;
   body_v1: string | null;
   body_v2: string | null;
+  origin: 'appointment' | null;
 }
 
 /**
@@ -55,7 +56,8 @@ export class AssistedSearchesRepository {
   /** The request as its answer is rendered (undefined: no such request). */
   async stateOf(requestId: string, tx: Tx): Promise<RequestState | undefined> {
     const rows: RequestState[] = await managerOf(this.db, tx).query(
-      `SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2
+      `SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2,
+              origin
        FROM eligibility_requests WHERE id = $1`,
       [requestId],
     );

@@ -74,6 +74,13 @@ export class EligibilityRequest {
   @Column({ name: 'batch_key', type: 'uuid', nullable: true })
   batchKey: string | null;
 
+  /**
+   * Null for a client's own request; `appointment` for a check the service runs before a visit
+   * (docs/api.md, Appointments), worked like a batch item (BatchSearchQueue).
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  origin: 'appointment' | null;
+
   /** Batch items: when the search first ran (the watchdog's clock for them). */
   @TimeColumn('started_at', { nullable: true })
   startedAt: Date | null;

@@ -30,7 +30,7 @@ import {
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
 export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
   location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
-  insurer_outcomes AS "insurerOutcomes", options, batch_id AS "batchId", created_at AS "createdAt"`;
+  insurer_outcomes AS "insurerOutcomes", options, batch_id AS "batchId", origin, created_at AS "createdAt"`;
 
 /**
  * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
@@ -46,6 +46,8 @@ export interface Head {
   uid: string;
   accountId: string;
   batchId: string | null;
+  /** Null for a client's request; `appointment` for an appointment's check. */
+  origin: 'appointment' | null;
   /** Read with the head (the watchdog's finish): the insurers and their settled outcomes. */
   progress?: { codes: string[]; outcomes: SettledOutcomes };
 }
@@ -112,11 +114,12 @@ export class SearchRunsRepository {
       uid: string;
       account_id: string;
       batch_id: string | null;
+      origin: 'appointment' | null;
       status: string;
       insurer_codes: string[];
       insurer_outcomes: SettledOutcomes | null;
     }[] = await this.pg.query(
-      `SELECT uid, account_id, batch_id, status, insurer_codes, insurer_outcomes
+      `SELECT uid, account_id, batch_id, origin, status, insurer_codes, insurer_outcomes
        FROM eligibility_requests WHERE id = $1`,
       [requestId],
     );
@@ -127,6 +130,7 @@ export class SearchRunsRepository {
       uid: row.uid,
       accountId: row.account_id,
       batchId: row.batch_id === null ? null : String(row.batch_id),
+      origin: row.origin,
       progress: { codes: row.insurer_codes, outcomes: row.insurer_outcomes ?? {} },
     };
   }
@@ -255,14 +259,15 @@ export class SearchRunsRepository {
   }
 
   /**
-   * Requests still `processing` past `limitSeconds` (a batch item from its first run), oldest
+   * Requests still `processing` past `limitSeconds` (a batch item or an appointment's check from
+   * its first run), oldest
    * first, except those waiting for a person (an open verification task).
    */
   async stuck(limitSeconds: number, limit: number): Promise<string[]> {
     const rows: { id: string }[] = await this.db.query(
       `SELECT id FROM eligibility_requests
        WHERE status = 'processing'
-         AND (CASE WHEN batch_id IS NULL THEN created_at ELSE started_at END)
+         AND (CASE WHEN batch_id IS NULL AND origin IS NULL THEN created_at ELSE started_at END)
              < now() - ($1 || ' seconds')::interval
          AND NOT ${TaskSql.anyOpen('eligibility_requests.id')}
        ORDER BY created_at LIMIT $2`,

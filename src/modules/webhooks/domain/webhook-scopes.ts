@@ -16,6 +16,8 @@ const TOPIC_READ_SCOPE: Record<WebhookTopic, ApiScope> = {
   remittance: 'claims:read',
   // docs/api.md, Insurers and assisted verification: task events carry the patient as asked.
   verification: 'verification:read',
+  // docs/api.md, Appointments: a check's events carry the appointment, its patient included.
+  appointment: 'appointments:read',
 };
 
 /** What an API key holds; null for a web user (roles, not scopes, decide for them). */
@@ -35,6 +37,7 @@ export function topicOfEvent(event: string): WebhookTopic {
   if (event.startsWith('claim')) return 'claim';
   if (event.startsWith('remittance')) return 'remittance';
   if (event.startsWith('verification')) return 'verification';
+  if (event.startsWith('appointment')) return 'appointment';
   if (event.includes('batch')) return 'batch';
   return 'eligibility';
 }

@@ -5,5 +5,6 @@ export const WEBHOOK_TOPICS = [
   'batch',
   'remittance',
   'verification',
+  'appointment',
 ] as const;
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];

@@ -22,6 +22,7 @@ const TOPIC_LABELS: Record<WebhookTopic, string> = {
   batch: 'Finished batches',
   remittance: 'Remittances (835 payments)',
   verification: 'Verification tasks (created, overdue)',
+  appointment: 'Appointment checks (checked, coverage changed)',
 };
 const TOPICS = WEBHOOK_TOPICS.map((topic) => ({ topic, label: TOPIC_LABELS[topic] }));
 

@@ -34,6 +34,7 @@ import { InsurerByInsurer1795560000000 } from './1795560000000-InsurerByInsurer'
 import { PlanDesigns1795561000000 } from './1795561000000-PlanDesigns';
 import { SandboxRepeats1795561500000 } from './1795561500000-SandboxRepeats';
 import { Appointments1795562000000 } from './1795562000000-Appointments';
+import { AppointmentChecks1795563000000 } from './1795563000000-AppointmentChecks';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -73,4 +74,5 @@ export const migrations = [
   PlanDesigns1795561000000,
   SandboxRepeats1795561500000,
   Appointments1795562000000,
+  AppointmentChecks1795563000000,
 ];
