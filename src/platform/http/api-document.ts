@@ -133,6 +133,26 @@ export const WEBHOOK_EVENTS: {
       'The claims it pays, denies or reverses also reach `claim` webhooks as status changes.',
     payload: ref('RemittanceResponse'),
   },
+  {
+    type: 'appointment.checked',
+    summary: "An appointment's coverage check answered",
+    description:
+      'Sent to webhooks whose `events` hold `appointment`, once per answer of a check the ' +
+      'service ran (or a fresh answer it reused) for an appointment (docs/api.md, Appointments). ' +
+      'The body is exactly the bytes of `GET /api/auth/v1/appointments/{external_id}/` at that ' +
+      'moment, for every webhook `version`.',
+    payload: ref('AppointmentResponse'),
+  },
+  {
+    type: 'appointment.coverage_changed',
+    summary: "An appointment's coverage differs from its previous check",
+    description:
+      'Sent with `appointment.checked` when the answer differs from the previous one: the ' +
+      "state, or a benefit's availability, copay or allowance; `coverage.changes` lists each " +
+      'field with `before` and `after`. The body is exactly the bytes of the appointment\'s GET ' +
+      'at that moment, for every webhook `version`.',
+    payload: ref('AppointmentResponse'),
+  },
 ];
 
 /** Every `X-Event-Type` the service sends (the `event` of a delivery in the log). */

@@ -20,7 +20,7 @@ const UNCHECKED = `'cancelled', 'noshow'`;
  * The upsert as a CTE `up` answering `returning`. A new appointment, or one whose time, status,
  * patient or insurers changed, is due for the checks loop at $3 (the loop decides from the policy
  * whether to check it, and when next: so a reschedule moves its pending checks); a cancelled or
- * `noshow` one has none. Last writer wins by `source_updated_at`: a
+ * `noshow` one, or one already past, has none. Last writer wins by `source_updated_at`: a
  * stored row changes only when the new one is not older (either side without one counts as not
  * older), and only when something differs, so the same body twice leaves `updated_at` as it
  * was; `source_updated_at` absent keeps the stored one. Rows go in `external_id` order, so two
@@ -28,7 +28,8 @@ const UNCHECKED = `'cancelled', 'noshow'`;
  */
 const upsertCte = (returning: string) => `WITH up AS (
     INSERT INTO appointments AS a (account_id, ${WRITTEN}, next_check_at)
-    SELECT $1, ${WRITTEN}, CASE WHEN status IN (${UNCHECKED}) THEN NULL ELSE $3::timestamptz END
+    SELECT $1, ${WRITTEN},
+      CASE WHEN status IN (${UNCHECKED}) OR starts_at <= $3::timestamptz THEN NULL ELSE $3::timestamptz END
     FROM jsonb_to_recordset($2::jsonb) AS i(${INPUT_FIELDS})
     ORDER BY i.external_id
     ON CONFLICT (account_id, external_id) DO UPDATE SET
@@ -37,7 +38,8 @@ const upsertCte = (returning: string) => `WITH up AS (
       patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
       insurer_codes = EXCLUDED.insurer_codes,
       visit_date = EXCLUDED.visit_date, check_key = EXCLUDED.check_key,
-      next_check_at = CASE WHEN EXCLUDED.status IN (${UNCHECKED}) THEN NULL
+      next_check_at = CASE
+        WHEN EXCLUDED.status IN (${UNCHECKED}) OR EXCLUDED.starts_at <= $3::timestamptz THEN NULL
         WHEN (a.starts_at, a.status, a.check_key)
           IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.check_key)
           THEN $3::timestamptz
