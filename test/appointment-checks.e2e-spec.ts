@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '@/platform/kernel/clock';
-import { AppointmentChecks } from '@/modules/appointments';
+import { AppointmentChecksLoop } from '@/modules/appointments/jobs/appointment-checks.loop';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -26,7 +26,8 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
   let a: TestAccount;
   let b: TestAccount;
   let db: DataSource;
-  let checks: AppointmentChecks;
+  /** The checks loop: a pass here also waits for the one a write started (a booking's). */
+  let checks: { runDue: () => Promise<void> };
   let now: Date;
   const receiver = new TestReceiver();
   const http = () => request(t.app.getHttpServer());
@@ -38,7 +39,8 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     await receiver.start();
     t = await createTestApp();
     db = t.app.get(DataSource);
-    checks = t.app.get(AppointmentChecks);
+    const loop = t.app.get(AppointmentChecksLoop);
+    checks = { runDue: () => loop.tick() };
     now = new Date();
     jest.spyOn(t.app.get(Clock), 'now').mockImplementation(() => new Date(now));
     a = await createAccount(t.app);
@@ -68,9 +70,17 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
   });
 
   const get = async (id: string, who = a) =>
-    (await http().get(`${API}${encodeURIComponent(id)}/`).set(who.auth).expect(200)).body;
+    (
+      await http()
+        .get(`${API}${encodeURIComponent(id)}/`)
+        .set(who.auth)
+        .expect(200)
+    ).body;
   const put = (id: string, body: Json, who = a) =>
-    http().put(`${API}${encodeURIComponent(id)}/`).set(who.auth).send(body);
+    http()
+      .put(`${API}${encodeURIComponent(id)}/`)
+      .set(who.auth)
+      .send(body);
   /** A pass of the checks loop at the clock's time, then the checks' answers. */
   async function pass(id: string, who = a): Promise<Json> {
     await checks.runDue();
@@ -96,7 +106,12 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
 
   it('a visit the day after tomorrow: checked at once, again 24 hours before, not again while fresh; active with the four benefits on its date', async () => {
     const startsAt = dayAt15(2);
-    const body = { starts_at: startsAt.toISOString(), status: 'booked', patient: someone(), insurer_code: DEMO };
+    const body = {
+      starts_at: startsAt.toISOString(),
+      status: 'booked',
+      patient: someone(),
+      insurer_code: DEMO,
+    };
     await put('day-after', body).expect(201);
     const booked = await pass('day-after');
     const first = booked.coverage.request_uid;
@@ -140,5 +155,141 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     now = new Date(startsAt.getTime() + HOUR);
     await http().post(`${API}day-after/check/`).set(a.auth).expect(400);
     now = new Date();
+  });
+
+  it('flip_inactive checked twice: appointment.coverage_changed names the state; every answer is appointment.checked', async () => {
+    // 20 hours ahead: an answer now is still fresh (24 hours) when the visit starts.
+    const startsAt = new Date(now.getTime() + 20 * HOUR);
+    await put('flip', {
+      starts_at: startsAt.toISOString(),
+      status: 'booked',
+      patient: someone({ first_name: 'flip_inactive' }),
+      insurer_code: DEMO,
+    }).expect(201);
+    const first = await pass('flip');
+    expect(first.coverage.benefits.frames.available).toBe(true);
+    const asked = await http().post(`${API}flip/check/`).set(a.auth).expect(202);
+    expect(asked.body.coverage.state).toBe('checking');
+    const second = await waitUntil('second answer', async () => {
+      const body = await get('flip');
+      return body.coverage.request_uid !== first.coverage.request_uid &&
+        body.coverage.state !== 'checking'
+        ? body
+        : undefined;
+    });
+    expect(second.coverage.state).toBe('inactive');
+    expect(second.coverage.changes).toContainEqual({
+      field: 'state',
+      before: 'active',
+      after: 'inactive',
+    });
+    expect(second.coverage.changes).toContainEqual({
+      field: 'benefits.frames.available',
+      before: true,
+      after: false,
+    });
+    const flips = await waitUntil(
+      'the deliveries of flip',
+      () => {
+        const mine = receiver.received
+          .filter((d) => d.path === '/a')
+          .map((d) => ({
+            event: d.headers['x-event-type'],
+            body: JSON.parse(d.raw.toString('utf8')),
+          }))
+          .filter((d) => d.body.external_id === 'flip');
+        return mine.length >= 3 ? mine : undefined;
+      },
+      30_000,
+    );
+    expect(flips.map((d) => d.event).sort()).toEqual([
+      'appointment.checked',
+      'appointment.checked',
+      'appointment.coverage_changed',
+    ]);
+    const changed = flips.find((d) => d.event === 'appointment.coverage_changed')!;
+    expect(changed.body).toEqual(second);
+  });
+
+  it('a reschedule moves the pending checks; cancelled or noshow drops them', async () => {
+    const body = (days: number, status = 'booked') => ({
+      starts_at: dayAt15(days).toISOString(),
+      status,
+      patient: someone({ last_name: 'Moved' }),
+      insurer_code: DEMO,
+    });
+    await put('moved', body(5)).expect(201);
+    const booked = await pass('moved');
+    const stamp = (d: Date) => d.toISOString().replace('Z', '+00:00');
+    expect(booked.coverage.next_check_at).toBe(stamp(new Date(dayAt15(5).getTime() - 24 * HOUR)));
+    await put('moved', body(7)).expect(200);
+    await checks.runDue();
+    const moved = await get('moved');
+    expect(moved.coverage.next_check_at).toBe(stamp(new Date(dayAt15(7).getTime() - 24 * HOUR)));
+    // The answer on the new date, not a new check (it is fresh).
+    expect(moved.coverage.request_uid).toBe(booked.coverage.request_uid);
+    await put('moved', body(7, 'noshow')).expect(200);
+    expect((await get('moved')).coverage.next_check_at).toBeNull();
+    await put('moved', body(7)).expect(200);
+    await checks.runDue();
+    expect((await get('moved')).coverage.next_check_at).not.toBeNull();
+    await http().delete(`${API}moved/`).set(a.auth).expect(200);
+    expect((await get('moved')).coverage.next_check_at).toBeNull();
+    now = new Date(dayAt15(7).getTime() - 24 * HOUR + 60_000);
+    const before = await checksOf(a.accountId);
+    await checks.runDue();
+    expect(await checksOf(a.accountId)).toBe(before);
+    now = new Date();
+  });
+
+  it("VSP: the person's task is due an hour before the visit at the latest; the answer grows when they answer", async () => {
+    const startsAt = new Date(now.getTime() + 3 * HOUR);
+    await put('vsp', {
+      starts_at: startsAt.toISOString(),
+      status: 'booked',
+      patient: someone({ last_name: 'Assisted' }),
+      insurer_code: VSP,
+    }).expect(201);
+    const waiting = await pass('vsp');
+    expect(waiting.coverage.state).toBe('waiting_for_person');
+    const answer = await waitForResult(t.app, a.auth, waiting.coverage.request_uid);
+    const due = new Date(answer.insurers[0].verification.due_by).getTime();
+    expect(due).toBeLessThanOrEqual(startsAt.getTime() - HOUR);
+    const plans = (
+      await waitForResult(t.app, a.auth, await startSearch(t.app, a.auth, { patient: patient() }))
+    ).results.map((p: Json) => ({ ...p, insurer_code: VSP }));
+    await http()
+      .post(`${TASKS}${answer.insurers[0].verification.task_id}/complete/`)
+      .set(a.auth)
+      .send({ plans, evidence: { source: 'portal', checked_at: '2026-11-24T15:04:00Z' } })
+      .expect(200);
+    const grown = await get('vsp');
+    expect(grown.coverage.state).toBe('active');
+    expect(grown.coverage.changes).toContainEqual({
+      field: 'state',
+      before: 'waiting_for_person',
+      after: 'active',
+    });
+  });
+
+  it("tenant isolation: another account's answer is never reused, its appointment never checked or read", async () => {
+    const startsAt = dayAt15(4);
+    const same = {
+      starts_at: startsAt.toISOString(),
+      status: 'booked',
+      patient: patient({ last_name: 'Shared' }),
+      insurer_code: DEMO,
+    };
+    await put('shared', same).expect(201);
+    const mine = await pass('shared');
+    await put('shared', same, b).expect(201);
+    const theirs = await pass('shared', b);
+    expect(theirs.coverage.request_uid).not.toBe(mine.coverage.request_uid);
+    expect(await checksOf(b.accountId)).toBe(1);
+    // A second visit of the same patient in account a reuses a's fresh answer instead.
+    await put('shared-2', { ...same, starts_at: dayAt15(4.5).toISOString() }).expect(201);
+    const again = await pass('shared-2');
+    expect(again.coverage.request_uid).toBe(mine.coverage.request_uid);
+    await http().post(`${API}vsp/check/`).set(b.auth).expect(404);
   });
 });

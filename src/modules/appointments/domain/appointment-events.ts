@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
 import { AccountsService } from '@/modules/accounts';
@@ -32,7 +33,8 @@ export class AppointmentEvents {
 
   async answeredInTx(tx: Tx, appointment: Appointment, changed: boolean): Promise<void> {
     const body = JSON.stringify(await this.response(appointment));
-    const at = appointment.coverage?.checked_at ?? '';
+    // One answer, one occurrence: its transaction records it once (two answers may share an instant).
+    const occurrence = randomUUID();
     const events = changed
       ? [EVENT_APPOINTMENT_CHECKED, EVENT_APPOINTMENT_COVERAGE_CHANGED]
       : [EVENT_APPOINTMENT_CHECKED];
@@ -41,7 +43,7 @@ export class AppointmentEvents {
         accountId: appointment.accountId,
         topic: 'appointment',
         event,
-        resourceKey: `appointment:${appointment.id}:${at}`,
+        resourceKey: `appointment:${appointment.id}:${occurrence}`,
         resourceUid: appointment.externalId,
         body,
       });
