@@ -402,6 +402,13 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       status: 404,
     },
     {
+      endpoint: 'POST /api/auth/v1/appointments/{external_id}/check/',
+      ofA: () => ids.appointmentId,
+      missing: () => 'no-such-appointment-0001',
+      send: (id) => http().post(path('/api/auth/v1/appointments/{}/check/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
       endpoint: 'DELETE /api/auth/v1/appointments/{external_id}/',
       ofA: () => ids.appointmentId,
       missing: () => 'no-such-appointment-0001',

@@ -226,6 +226,8 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       'claim.status_changed',
       'eligibility.batch_finished',
       'remittance.received',
+      'appointment.checked',
+      'appointment.coverage_changed',
     ]);
     const delivery = callbacks['eligibility.finished']['{$request.body#/url}'].post;
     const headers = (delivery.parameters as Json[]).map((p) =>

@@ -169,6 +169,7 @@ describe('eligibility run repositories', () => {
       uid,
       accountId,
       batchId: null,
+      origin: null,
       progress: { codes: [VSP], outcomes: {} },
     });
     const [results, persons] = await rec('takeIds', () => runs.takeIds(2, 3), true);

@@ -26,6 +26,8 @@ export interface Fixtures {
   batchUid: string;
   /** An appointment (docs/api.md, Appointments). */
   appointmentId: string;
+  /** A visit to come (of the sandbox), which a check may be asked for. */
+  upcomingId: string;
   /** docs/api.md, Insurers and assisted verification: VSP searches' verification tasks, one per route that changes a task. */
   tasks: {
     read: string;
@@ -383,6 +385,12 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('appointment', 'update', () => fx.appointmentId),
   }),
+  'POST /api/auth/v1/appointments/:external_id/check/': (fx) => ({
+    method: 'post',
+    url: `${APPOINTMENTS}/${fx.upcomingId}/check/`,
+    status: 202,
+    audit: audit('appointment', 'update', () => fx.upcomingId),
+  }),
   'GET /api/auth/v1/appointments/': () => ({
     method: 'get',
     url: `${APPOINTMENTS}/?from=2026-11-24T00:00:00Z`,
@@ -517,6 +525,16 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     .set(a.auth)
     .send(APPOINTMENT_BODY)
     .expect(201);
+  const upcomingId = `upcoming-${unique()}`;
+  await http()
+    .put(`${APPOINTMENTS}/${upcomingId}/`)
+    .set(a.auth)
+    .send({
+      ...APPOINTMENT_BODY,
+      starts_at: '2031-06-16T15:00:00-05:00',
+      insurer_code: 'insurer:demo:vision',
+    })
+    .expect(201);
   const webhook = await http()
     .post('/api/auth/v1/webhooks/')
     .set(a.auth)
@@ -558,6 +576,7 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     locationCode: a.locationCode,
     batchUid: batch.body.batch_uid,
     appointmentId,
+    upcomingId,
   };
 }
 

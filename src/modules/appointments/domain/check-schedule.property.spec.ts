@@ -27,8 +27,10 @@ const input = fc.record({
   forced: fc.boolean(),
 });
 
+type Input = { startsIn: number; status: string; lastCheckedAgo: number | null; forced: boolean };
+
 describe('the checks schedule (property)', () => {
-  const run = (check: (p: SchedulePolicy, i: fc.RecordValue<typeof input>) => void) =>
+  const run = (check: (p: SchedulePolicy, i: Input) => void) =>
     fc.assert(fc.property(policy, input, check), { seed: 44, numRuns: 2_000 });
   const at = (i: {
     startsIn: number;
