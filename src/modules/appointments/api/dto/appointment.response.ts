@@ -33,9 +33,57 @@ export class AppointmentPatientResponse {
   subscriber: AppointmentSubscriberResponse | null;
 }
 
+/** A field that differs between two answers (`state`, `benefits.frames.available`, ...). */
+export class CoverageChangeResponse {
+  @ApiProperty({ example: 'state' }) field: string;
+
+  @ApiProperty({
+    oneOf: [{ type: 'string', nullable: true }, { type: 'boolean' }],
+    example: 'active',
+    description: 'The value in the previous answer (a state, a boolean, a money amount or null).',
+  })
+  before: string | boolean | null;
+
+  @ApiProperty({
+    oneOf: [{ type: 'string', nullable: true }, { type: 'boolean' }],
+    example: 'inactive',
+    description: 'The value in this answer.',
+  })
+  after: string | boolean | null;
+}
+
+/** One benefit on the visit's date (docs/api.md, Appointments). */
+export class CoverageBenefitResponse {
+  @ApiProperty({
+    type: 'boolean',
+    nullable: true,
+    example: true,
+    description:
+      "Whether the benefit can be used on the visit's date: false when the plan is not active " +
+      'then, the benefit is not covered, or its next eligible date is later; null when the plan ' +
+      'does not state it.',
+  })
+  available: boolean | null;
+
+  @ApiNullable('date', { example: null }) next_eligible_date: string | null;
+
+  @ApiNullable('string', { example: '10.0000', description: 'In network, four decimals.' })
+  copayment: string | null;
+
+  @ApiNullable('string', { example: '150.0000', description: 'In network, four decimals.' })
+  allowance: string | null;
+}
+
+export class CoverageBenefitsResponse {
+  @ApiProperty({ type: CoverageBenefitResponse }) exam: CoverageBenefitResponse;
+  @ApiProperty({ type: CoverageBenefitResponse }) frames: CoverageBenefitResponse;
+  @ApiProperty({ type: CoverageBenefitResponse }) spectacle_lenses: CoverageBenefitResponse;
+  @ApiProperty({ type: CoverageBenefitResponse }) contact_lenses: CoverageBenefitResponse;
+}
+
 /**
- * Where the appointment's coverage stands. Until the coverage checks run it is
- * `not_checked` with every other field empty.
+ * Where the appointment's coverage stands. Until a check runs it is `not_checked` with every
+ * other field empty.
  */
 export class AppointmentCoverageResponse {
   @ApiField('string', {
@@ -44,7 +92,8 @@ export class AppointmentCoverageResponse {
     description:
       '`not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not ' +
       'active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a ' +
-      "person answers), `stale` (the last answer is older than the policy's `freshness_hours`).",
+      "person answers), `stale` (the last answer will be older than the policy's `freshness_hours` " +
+      'when the visit starts).',
   })
   state: CoverageState;
 
@@ -64,21 +113,21 @@ export class AppointmentCoverageResponse {
   request_uid: string | null;
 
   @ApiProperty({
-    type: 'array',
-    items: { type: 'object', additionalProperties: true },
+    type: [CoverageChangeResponse],
     example: [],
-    description: 'What changed from one check to the next.',
+    description:
+      "What differs from the previous answer: the state, and each benefit's `available`, " +
+      '`copayment` and `allowance` (empty for a first answer).',
   })
-  changes: unknown[];
+  changes: CoverageChangeResponse[];
 
   @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+    type: CoverageBenefitsResponse,
     nullable: true,
     example: null,
-    description: 'The benefits of `services` found by the last check.',
+    description: "The four benefits on the visit's date; null until an answer with a plan.",
   })
-  benefits: Record<string, unknown> | null;
+  benefits: CoverageBenefitsResponse | null;
 }
 
 export class AppointmentResponse {
@@ -144,8 +193,8 @@ export class AppointmentResponse {
         fresh_until: stamp(coverage.fresh_until),
         next_check_at: stamp(a.nextCheckAt),
         request_uid: coverage.request_uid ?? null,
-        changes: coverage.changes ?? [],
-        benefits: coverage.benefits ?? null,
+        changes: (coverage.changes ?? []) as CoverageChangeResponse[],
+        benefits: (coverage.benefits ?? null) as CoverageBenefitsResponse | null,
       },
     };
   }
