@@ -155,6 +155,19 @@ describe('next eligible dates, worked examples', () => {
     ]);
   });
 
+  it('agrees with a payer date in the past when the computation also says available now', () => {
+    const r = one({
+      rules: [rolling(EXAM, 12, { payer_next_eligible_date: '2025-12-01' })],
+      history: [{ benefit_code: EXAM, date: '2024-11-20', source: 'payer' }],
+    });
+    expect(r.next_eligible.date).toBe('2025-12-01');
+    expect(r.next_eligible.basis).toBe('payer_stated');
+    expect(r.next_eligible.explanation[1]).toBe(
+      'The frequency and the services on record also make it available on 2026-01-15.',
+    );
+    expect(availableOn(r, '2026-01-15')).toBe(true);
+  });
+
   it("sets aside a payer's date older than a service on record after it", () => {
     const r = one({
       rules: [rolling(EXAM, 12, { payer_next_eligible_date: '2025-06-01' })],

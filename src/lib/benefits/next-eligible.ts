@@ -167,6 +167,7 @@ function nextEligibleOf(
   rule: FrequencyRule,
   counted: readonly Counted[],
   computed: { date: string | null; lines: string[] },
+  asOf: string,
 ): NextEligible {
   const payer = rule.payer_next_eligible_date ?? null;
   const lastCounted = counted.length > 0 ? counted[counted.length - 1].date : null;
@@ -184,10 +185,11 @@ function nextEligibleOf(
     };
   }
   const explanation = [WORDS.payerStates(payer)];
-  if (computed.date !== null)
-    explanation.push(
-      computed.date === payer ? WORDS.payerAgrees : WORDS.payerDisagrees(payer, computed.date),
-    );
+  if (computed.date === payer) explanation.push(WORDS.payerAgrees);
+  // Both say it can be had on as_of: the payer's past date and the computed "available now" agree.
+  else if (computed.date === asOf && compareDates(payer, asOf) <= 0)
+    explanation.push(WORDS.payerAgreesNow(asOf));
+  else if (computed.date !== null) explanation.push(WORDS.payerDisagrees(payer, computed.date));
   return { date: payer, basis: 'payer_stated', explanation: [...explanation, ...computed.lines] };
 }
 
@@ -197,7 +199,7 @@ export function nextEligible(input: NextEligibleInput): BenefitEligibility[] {
   return input.rules.map((rule) => {
     const roots = countingRoots(rule, input.rules);
     const counted = countedServices(roots, input);
-    const next = nextEligibleOf(rule, counted, compute(rule, roots, counted, input));
+    const next = nextEligibleOf(rule, counted, compute(rule, roots, counted, input), input.as_of);
     if (next.date !== null && end !== null && compareDates(next.date, end) > 0)
       next.explanation.push(WORDS.afterPlanEnd(next.date, end));
     return {

@@ -106,6 +106,8 @@ export const WORDS = {
   planBegins: (begin: string) => `The plan begins on ${begin}, so not before then.`,
   payerStates: (date: string) => `The payer states it is available from ${date}.`,
   payerAgrees: 'The frequency and the services on record give the same date.',
+  payerAgreesNow: (asOf: string) =>
+    `The frequency and the services on record also make it available on ${asOf}.`,
   payerDisagrees: (payer: string, computed: string) =>
     `The frequency and the services on record give ${computed} instead; the payer's date, ` +
     `${payer}, is used.`,
