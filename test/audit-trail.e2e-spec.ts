@@ -37,6 +37,9 @@ const NOT_PATIENT_DATA_ROUTES = [
   // docs/api.md, Appointments: when the account's checks run, no patient in it.
   'GET /api/auth/v1/appointment-policy/',
   'PUT /api/auth/v1/appointment-policy/',
+  // docs/api.md, Next eligible dates: stateless; benefit codes and dates, nothing naming a
+  // patient, nothing read or stored.
+  'POST /api/auth/v1/benefits/next-eligible/',
 ];
 
 interface EventRow {

@@ -243,6 +243,31 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: '/api/auth/v1/webhooks/{id}/' },
   { method: 'GET', path: '/api/auth/v1/webhooks/{id}/deliveries/', query: ['limit', 'cursor'] },
   { method: 'POST', path: '/api/auth/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver/' },
+  // docs/api.md, Next eligible dates.
+  {
+    method: 'POST',
+    path: '/api/auth/v1/benefits/next-eligible/',
+    body: () => ({
+      as_of: '2026-01-15',
+      rules: [
+        {
+          benefit_code: 'materials.frames',
+          frequency: {
+            count: 1,
+            period: { kind: 'rolling', months: 24 },
+            shared_with: ['materials.contact_lenses'],
+          },
+          payer_next_eligible_date: '2027-01-01',
+        },
+        { benefit_code: 'exam.routine', frequency: { count: 2, period: { kind: 'plan_year' } } },
+      ],
+      history: [
+        { benefit_code: 'materials.contact_lenses', date: '2025-03-10', source: 'claim' },
+        { benefit_code: 'exam.routine', date: '2025-06-01' },
+      ],
+      plan: { begin_date: '2025-01-01', end_date: '2026-12-31' },
+    }),
+  },
   // docs/api.md, Appointments.
   { method: 'PUT', path: '/api/auth/v1/appointments/{external_id}/', body: (c) => appointment(c) },
   {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { CreateClaimDto } from '@/modules/claims/api/dto/create-claim.dto';
 import { CreateBatchDto } from '@/modules/eligibility/api/dto/create-batch.dto';
 import { CreateEstimateDto } from '@/modules/estimates/api/dto/create-estimate.dto';
+import { NextEligibleRequestDto } from '@/modules/estimates/api/dto/next-eligible.dto';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
 import {
   CompleteTaskDto,
@@ -205,6 +206,34 @@ const LISTS: ListOfObjects[] = [
     at: ['plan', 'items', '0', property],
   })),
 ];
+
+/** docs/api.md, Next eligible dates: one rule per benefit, so each rule names its own. */
+let ruleNumber = 0;
+const NEXT_ELIGIBLE = '/api/auth/v1/benefits/next-eligible/';
+const examRule = (code = 'exam.routine') => ({
+  benefit_code: code,
+  frequency: { count: 1, period: { kind: 'rolling', months: 12 } },
+});
+LISTS.push(
+  {
+    dto: NextEligibleRequestDto,
+    property: 'rules',
+    method: 'post',
+    path: NEXT_ELIGIBLE,
+    body: (rules) => ({ as_of: '2026-01-15', rules, history: [] }),
+    element: () => examRule(`exam.rule_${++ruleNumber}`),
+    at: ['rules'],
+  },
+  {
+    dto: NextEligibleRequestDto,
+    property: 'history',
+    method: 'post',
+    path: NEXT_ELIGIBLE,
+    body: (history) => ({ as_of: '2026-01-15', rules: [examRule()], history }),
+    element: () => ({ benefit_code: 'exam.routine', date: '2025-06-01' }),
+    at: ['history'],
+  },
+);
 
 LISTS.push(
   {

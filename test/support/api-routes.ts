@@ -347,6 +347,22 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('estimate', 'create', () => fx.uid),
   }),
+  // docs/api.md, Next eligible dates: stateless, nothing naming a patient; no audit event.
+  'POST /api/auth/v1/benefits/next-eligible/': () => ({
+    method: 'post',
+    url: '/api/auth/v1/benefits/next-eligible/',
+    body: {
+      as_of: '2026-01-15',
+      rules: [
+        {
+          benefit_code: 'exam.routine',
+          frequency: { count: 1, period: { kind: 'rolling', months: 12 } },
+        },
+      ],
+      history: [{ benefit_code: 'exam.routine', date: '2025-06-01' }],
+    },
+    status: 200,
+  }),
   'POST /api/auth/v1/eligibility/batches/': () => ({
     method: 'post',
     url: '/api/auth/v1/eligibility/batches/',

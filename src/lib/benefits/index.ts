@@ -34,3 +34,20 @@ export {
   benefitCodeForServiceType,
   isPlanLevelServiceType,
 } from './service-codes';
+export { addMonths, compareDates } from './calendar';
+export { availableOn, nextEligible } from './next-eligible';
+export { NEXT_ELIGIBLE_BASES, PERIOD_KINDS, SERVICE_SOURCES } from './next-eligible.types';
+export type {
+  BenefitEligibility,
+  Frequency,
+  FrequencyPeriod,
+  FrequencyRule,
+  LastService,
+  NextEligible,
+  NextEligibleBasis,
+  NextEligibleInput,
+  PeriodKind,
+  PlanTerm,
+  ServiceRecord,
+  ServiceSource,
+} from './next-eligible.types';

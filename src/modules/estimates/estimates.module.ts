@@ -3,12 +3,14 @@ import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
 import { EstimatesController } from './api/estimates.controller';
 import { EstimatesService } from './domain/estimates.service';
+import { NextEligibleController } from './api/next-eligible.controller';
+import { NextEligibleService } from './domain/next-eligible.service';
 import { WebEstimatesController } from './pages/estimates.controller';
 
 @Module({
   imports: [EligibilityModule, WebModule],
-  controllers: [EstimatesController, WebEstimatesController],
-  providers: [EstimatesService],
+  controllers: [EstimatesController, NextEligibleController, WebEstimatesController],
+  providers: [EstimatesService, NextEligibleService],
   exports: [EstimatesService],
 })
 export class EstimatesModule {}

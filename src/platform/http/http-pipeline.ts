@@ -69,6 +69,14 @@ export const ROUTE_BODY_LIMITS: { method: string; path: RegExp; limits: BodyLimi
     limits: { limitBytes: 6 * MIB, maxValues: 5_000 * 60, maxDepth: MAX_BODY_DEPTH },
   },
   {
+    // docs/api.md, Next eligible dates: up to 1,000 history entries of 4 values (the object, its
+    // benefit code, date and source) and 100 rules of at most 19 (ten `shared_with` codes
+    // included) make about 5,910 values, over the default; the bytes stay far below 1 MiB.
+    method: 'POST',
+    path: /^\/api\/auth\/v1\/benefits\/next-eligible\/?$/,
+    limits: { limitBytes: MIB, maxValues: 8_000, maxDepth: MAX_BODY_DEPTH },
+  },
+  {
     method: 'POST',
     path: /^\/api\/auth\/v1\/claim-reports\/?$/,
     limits: {

@@ -1,0 +1,19 @@
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { NextEligibleRequestDto } from './dto/next-eligible.dto';
+import { NextEligibleResponse } from './dto/next-eligible.response';
+import {
+  EXAMPLE_NEXT_ELIGIBLE_REQUEST,
+  EXAMPLE_NEXT_ELIGIBLE_RESPONSE,
+} from './next-eligible.examples';
+import { NextEligibleService } from '../domain/next-eligible.service';
+
+describe('the OpenAPI worked example of next eligible dates', () => {
+  it('is a valid request whose answer is exactly the documented one', async () => {
+    const dto = plainToInstance(NextEligibleRequestDto, EXAMPLE_NEXT_ELIGIBLE_REQUEST);
+    await expect(validate(dto, { whitelist: true })).resolves.toEqual([]);
+    expect(NextEligibleResponse.from(new NextEligibleService().compute(dto))).toEqual(
+      EXAMPLE_NEXT_ELIGIBLE_RESPONSE,
+    );
+  });
+});
