@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '@/platform/kernel/clock';
 import { AppointmentChecksLoop } from '@/modules/appointments/jobs/appointment-checks.loop';
+import { PatientsService } from '@/modules/patients';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
@@ -291,5 +292,46 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     const again = await pass('shared-2');
     expect(again.coverage.request_uid).toBe(mine.coverage.request_uid);
     await http().post(`${API}vsp/check/`).set(b.auth).expect(404);
+  });
+
+  it('an appointment whose patient cannot be read holds back no other: it is looked at again an hour later', async () => {
+    const code = (
+      await http()
+        .post('/api/auth/v1/patients/')
+        .set(a.auth)
+        .send({ first_name: 'Record', last_name: 'Holder', dob: '1979-03-04' })
+        .expect(200)
+    ).body.code;
+    const startsAt = dayAt15(3);
+    const patients = t.app.get(PatientsService);
+    const unreadable = jest
+      .spyOn(patients, 'findByCode')
+      .mockRejectedValue(new Error('patient record unreadable'));
+    try {
+      await put('by-record', {
+        starts_at: startsAt.toISOString(),
+        status: 'booked',
+        patient_code: code,
+        insurer_code: DEMO,
+      }).expect(201);
+      await put('by-body', {
+        starts_at: startsAt.toISOString(),
+        status: 'booked',
+        patient: someone(),
+        insurer_code: DEMO,
+      }).expect(201);
+      await pass('by-body');
+      const held = await get('by-record');
+      expect(held.coverage.state).toBe('not_checked');
+      expect(held.coverage.next_check_at).toBe(
+        new Date(now.getTime() + HOUR).toISOString().replace('Z', '+00:00'),
+      );
+    } finally {
+      unreadable.mockRestore();
+    }
+    now = new Date(now.getTime() + HOUR + 60_000);
+    const checked = await pass('by-record');
+    expect(checked.coverage.request_uid).toEqual(expect.any(String));
+    now = new Date();
   });
 });

@@ -177,7 +177,18 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
         reused.push({ id: row.id, changed: result.changes.length > 0 });
         continue;
       }
-      orders.push({ row, update, order: await this.orderOf(row) });
+      const order = await this.orderOf(row).catch((e: unknown) => {
+        // One appointment that cannot be asked about (its patient record unreadable) must not
+        // hold back the others: it is looked at again in an hour.
+        this.logger.warn(
+          { id: row.id, err: (e as Error).message },
+          'appointment check not started',
+        );
+        return null;
+      });
+      if (order) orders.push({ row, update, order });
+      else
+        updates.push({ ...update, next_check_at: new Date(now.getTime() + HOUR_MS).toISOString() });
     }
     const stored = await this.intake.storeInTx(
       tx,
