@@ -30,6 +30,7 @@ export const ENTRY_PAGES: Record<EntryPoint, string> = {
   add_patient: '/app/patients/new',
   insurers: '/app/insurers/',
   passwords: '/app/passwords/',
+  schedule: '/app/schedule/',
 };
 
 export const EMBEDDED_REACH = 'vision:embeddedReach';

@@ -5,10 +5,19 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { AccountsService } from '@/modules/accounts';
 import { type AuditContext, AuditService, securityEvent } from '@/modules/audit';
+import type { ApiScope } from '@/modules/auth';
 import { type IframeTokenRow, IframeSessionsRepository } from '../store/iframe-sessions.repository';
 
-export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords'] as const;
+export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords', 'schedule'] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
+
+/**
+ * The scopes a key needs beyond EMBED_SCOPES to mint a link at an entry point whose pages reach
+ * another area (docs/api.md, Embedded sessions): the Schedule page reads and writes appointments.
+ */
+export const ENTRY_POINT_SCOPES: Partial<Record<EntryPoint, readonly ApiScope[]>> = {
+  schedule: ['appointments:write'],
+};
 
 const TOKEN_TTL_SECONDS = 300;
 

@@ -35,6 +35,7 @@ import { PlanDesigns1795561000000 } from './1795561000000-PlanDesigns';
 import { SandboxRepeats1795561500000 } from './1795561500000-SandboxRepeats';
 import { Appointments1795562000000 } from './1795562000000-Appointments';
 import { AppointmentChecks1795563000000 } from './1795563000000-AppointmentChecks';
+import { ScheduleEntryPoint1795564000000 } from './1795564000000-ScheduleEntryPoint';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -75,4 +76,5 @@ export const migrations = [
   SandboxRepeats1795561500000,
   Appointments1795562000000,
   AppointmentChecks1795563000000,
+  ScheduleEntryPoint1795564000000,
 ];

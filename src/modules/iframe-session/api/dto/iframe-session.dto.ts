@@ -7,7 +7,9 @@ export class CreateIframeSessionDto {
     required: true,
     choices: ENTRY_POINTS,
     example: 'add_patient',
-    description: 'The initial view of the iframe.',
+    description:
+      'The initial view of the iframe: `add_patient` (the new-patient form), `insurers`, ' +
+      "`passwords`, `schedule` (the day's appointments of a location, docs/api.md, Appointments).",
   })
   entry_point: EntryPoint;
 }
