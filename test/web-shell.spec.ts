@@ -45,6 +45,7 @@ describe('the web shell', () => {
       .map((e) => e.from)
       .sort();
     expect(withPages).toEqual([
+      'appointments',
       'claims',
       'eligibility',
       'estimates',
@@ -61,6 +62,7 @@ describe('the web shell', () => {
     expect(dirs[0]).toBe(join(MODULES, 'web', 'pages', 'views'));
     expect(dirs.slice(1)).toEqual(
       [
+        'appointments',
         'claims',
         'eligibility',
         'estimates',
@@ -76,6 +78,7 @@ describe('the web shell', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(pageDirs('static')).toEqual([
       join(MODULES, 'web', 'pages', 'static'),
+      join(MODULES, 'appointments', 'pages', 'static'),
       join(MODULES, 'estimates', 'pages', 'static'),
     ]);
   });

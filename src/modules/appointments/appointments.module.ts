@@ -5,6 +5,7 @@ import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebhooksModule } from '@/modules/webhooks';
 import { PatientsModule } from '@/modules/patients';
+import { WebModule } from '@/modules/web';
 import { AppointmentPolicyController } from './api/appointment-policy.controller';
 import { AppointmentsController } from './api/appointments.controller';
 import { AppointmentChecks } from './domain/appointment-checks';
@@ -19,6 +20,7 @@ import { AppointmentPolicy } from './store/appointment-policy.entity';
 import { Appointment } from './store/appointment.entity';
 import { AppointmentPoliciesRepository } from './store/appointment-policies.repository';
 import { AppointmentsRepository } from './store/appointments.repository';
+import { WebScheduleController } from './pages/web-schedule.controller';
 
 @Module({
   imports: [
@@ -27,8 +29,10 @@ import { AppointmentsRepository } from './store/appointments.repository';
     PatientsModule,
     EligibilityModule,
     WebhooksModule,
+    WebModule,
   ],
-  controllers: [AppointmentsController, AppointmentPolicyController],
+  // The Schedule page (docs/api.md, Appointments) is this module's, beside its API.
+  controllers: [AppointmentsController, AppointmentPolicyController, WebScheduleController],
   providers: [
     AppointmentsRepository,
     AppointmentPoliciesRepository,

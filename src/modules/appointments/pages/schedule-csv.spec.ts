@@ -1,0 +1,144 @@
+import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
+import {
+  lineErrors,
+  parseScheduleCsv,
+  SCHEDULE_COLUMNS,
+  ScheduleCsvRefused,
+  scheduleTemplateCsv,
+  treeMessages,
+} from './schedule-csv';
+
+const WINDOW = {
+  from: '2026-11-24T00:00:00Z',
+  to: '2026-11-25T00:00:00Z',
+  location_code: 'LOCDOWNTOWN',
+};
+const HEADER = SCHEDULE_COLUMNS.join(',');
+
+describe('the Schedule CSV', () => {
+  it('reads the template back as one sync item of the window', () => {
+    const { body, lines } = parseScheduleCsv(scheduleTemplateCsv(), WINDOW);
+    expect(body).toEqual({
+      ...WINDOW,
+      appointments: [
+        {
+          external_id: 'EPIC-APPT-20261124-0042',
+          starts_at: '2026-11-24T15:00:00-06:00',
+          ends_at: '2026-11-24T15:30:00-06:00',
+          status: 'booked',
+          location_code: 'LOCDOWNTOWN',
+          patient: {
+            first_name: 'Maria',
+            last_name: 'Garcia',
+            dob: '1984-06-15',
+            zipcode: '78701',
+            member_id: 'VSP123456789',
+          },
+          insurer_code_list: ['insurer:vision:vsp', 'insurer:vision:eye_med'],
+        },
+      ],
+    });
+    expect(lines).toEqual([2]);
+  });
+
+  it('reads a BOM, headers as people write them, quoted cells, blank lines and a patient code', () => {
+    const csv =
+      '\uFEFFAppointment ID,Start,Status,Patient,Insurer,Location\r\n\r\n' +
+      '"A-1, ""late""",2026-11-24T09:00:00Z,Booked,PAT4Q7ZK2MX, insurer:vision:vsp ,LOCUPTOWN\r\n' +
+      'A-2,2026-11-24T10:00:00Z,arrived,PAT4Q7ZK2MX,"insurer:vision:vsp;insurer:demo:vision;",\r\n';
+    const { body, lines } = parseScheduleCsv(csv, WINDOW);
+    expect(body.appointments).toEqual([
+      {
+        external_id: 'A-1, "late"',
+        starts_at: '2026-11-24T09:00:00Z',
+        ends_at: undefined,
+        status: 'booked',
+        location_code: 'LOCUPTOWN',
+        patient_code: 'PAT4Q7ZK2MX',
+        insurer_code: 'insurer:vision:vsp',
+      },
+      {
+        external_id: 'A-2',
+        starts_at: '2026-11-24T10:00:00Z',
+        ends_at: undefined,
+        status: 'arrived',
+        // A blank location is the page's.
+        location_code: 'LOCDOWNTOWN',
+        patient_code: 'PAT4Q7ZK2MX',
+        insurer_code_list: ['insurer:vision:vsp', 'insurer:demo:vision'],
+      },
+    ]);
+    expect(lines).toEqual([3, 4]);
+  });
+
+  it('passes a bad line on as it is, for the sync to refuse it alone', () => {
+    const csv = `${HEADER}\nA-1,tomorrow,,,,,Ann,,,,,\n`;
+    const [item] = parseScheduleCsv(csv, WINDOW).body.appointments;
+    expect(item).toEqual({
+      external_id: 'A-1',
+      starts_at: 'tomorrow',
+      ends_at: undefined,
+      status: undefined,
+      location_code: 'LOCDOWNTOWN',
+      patient: { first_name: 'Ann' },
+    });
+  });
+
+  it.each([
+    ['', 'The file is empty.'],
+    ['external_id,status\nA-1,booked', 'Line 1: the header lacks starts_at, insurer_code'],
+    [`${HEADER},External ID\n`, 'Line 1: the column external_id is given twice.'],
+    [`${HEADER}\n`, 'The file has a header but no appointments.'],
+    ['a,"b\n', 'Not a readable CSV file'],
+    ['a,"b"c\n', 'Not a readable CSV file'],
+  ])('refuses %j: %s', (csv, message) => {
+    expect(() => parseScheduleCsv(csv, WINDOW)).toThrow(ScheduleCsvRefused);
+    expect(() => parseScheduleCsv(csv, WINDOW)).toThrow(message);
+  });
+
+  it(`takes ${MAX_SYNC_ITEMS} lines and refuses one more, reading no further than that`, () => {
+    const line = (i: number) =>
+      `A-${i},2026-11-24T09:00:00Z,booked,,,PAT1,,,,,,insurer:demo:vision`;
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => line(i));
+    const full = parseScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS)].join('\n'), WINDOW);
+    expect(full.body.appointments).toHaveLength(MAX_SYNC_ITEMS);
+    expect(full.lines[MAX_SYNC_ITEMS - 1]).toBe(MAX_SYNC_ITEMS + 1);
+    expect(() =>
+      parseScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS + 1)].join('\n'), WINDOW),
+    ).toThrow(ScheduleCsvRefused);
+    // Ten times too many lines, and a broken quote past the limit: refused for the count, the
+    // broken line never read.
+    const huge = [HEADER, ...rows(MAX_SYNC_ITEMS * 10), '"broken'].join('\n');
+    expect(() => parseScheduleCsv(huge, WINDOW)).toThrow(
+      'At most 5,000 appointments per file; this one has more.',
+    );
+  });
+
+  it("places each item's errors on its file line, named by its column", () => {
+    const errors = [
+      {
+        index: 0,
+        errors: {
+          starts_at: { $: ['Enter a date and time with its offset (RFC 3339).'] },
+          patient: { dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] } },
+        },
+      },
+      { index: 2, errors: { $: ['Unknown insurer code: insurer:x:y.'] } },
+      { index: 3, errors: { insurer_code_list: { '1': { $: ['Not a known code.'] } } } },
+      { index: 4, errors: { patient: { $: ['This field is required.'] } } },
+    ];
+    expect(lineErrors(errors, [2, 4, 7, 8, 9])).toEqual([
+      'Line 2: starts_at: Enter a date and time with its offset (RFC 3339).',
+      'Line 2: dob: Date has wrong format. Use YYYY-MM-DD.',
+      'Line 7: Unknown insurer code: insurer:x:y.',
+      'Line 8: insurer_code: Not a known code.',
+      'Line 9: patient (patient_code, or first_name, last_name, dob and zipcode): This field is required.',
+    ]);
+  });
+
+  it("names a refused sync's fields", () => {
+    expect(treeMessages({ location_code: { $: ['Location LOCX does not exist.'] } })).toEqual([
+      'location_code: Location LOCX does not exist.',
+    ]);
+  });
+});

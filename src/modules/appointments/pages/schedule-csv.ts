@@ -1,0 +1,210 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
+
+/**
+ * The Schedule page's CSV (docs/api.md, Appointments: the Schedule page): one appointment a line,
+ * read into the body of `POST /api/auth/v1/appointments/sync/` for the page's day and location,
+ * and the sync's errors placed back on the file's lines. Pure: no clock, no database.
+ */
+
+/** The columns, in the template's order. */
+export const SCHEDULE_COLUMNS = [
+  'external_id',
+  'starts_at',
+  'ends_at',
+  'status',
+  'location_code',
+  'patient_code',
+  'first_name',
+  'last_name',
+  'dob',
+  'zipcode',
+  'member_id',
+  'insurer_code',
+] as const;
+type Column = (typeof SCHEDULE_COLUMNS)[number];
+
+/** Without these the file says nothing the sync can store. */
+const REQUIRED: readonly Column[] = ['external_id', 'starts_at', 'status', 'insurer_code'];
+
+/** Headers people write for the same column ("Appointment ID", "Zip code", ...). */
+const ALIASES: Record<string, Column> = {
+  appointment_id: 'external_id',
+  start: 'starts_at',
+  end: 'ends_at',
+  location: 'location_code',
+  patient: 'patient_code',
+  firstname: 'first_name',
+  lastname: 'last_name',
+  date_of_birth: 'dob',
+  birth_date: 'dob',
+  zip: 'zipcode',
+  zip_code: 'zipcode',
+  memberid: 'member_id',
+  insurer: 'insurer_code',
+  insurer_codes: 'insurer_code',
+};
+
+/** Several insurers of one appointment (Universal Search) share a cell: `a;b`. */
+const INSURER_SEPARATOR = ';';
+
+export function scheduleTemplateCsv(): string {
+  return stringify([
+    [...SCHEDULE_COLUMNS],
+    [
+      'EPIC-APPT-20261124-0042',
+      '2026-11-24T15:00:00-06:00',
+      '2026-11-24T15:30:00-06:00',
+      'booked',
+      '',
+      '',
+      'Maria',
+      'Garcia',
+      '1984-06-15',
+      '78701',
+      'VSP123456789',
+      'insurer:vision:vsp;insurer:vision:eye_med',
+    ],
+  ]);
+}
+
+/** The sync's window: the page's day and location. */
+export interface SyncWindow {
+  from: string;
+  to: string;
+  location_code: string;
+}
+
+/** A read file: the sync's body, and the file line of each appointment (for its errors). */
+export interface ParsedSchedule {
+  body: SyncWindow & { appointments: Record<string, unknown>[] };
+  lines: number[];
+}
+
+/** A file refused before the sync sees it (not CSV, no header, too many lines), with why. */
+export class ScheduleCsvRefused extends Error {}
+
+/**
+ * Reads the file for `window`. A blank cell is an absent field, as in every form of the
+ * application; a blank `location_code` is the window's location. Reading stops after the most
+ * lines a sync takes, so a huge file costs no more than a full one.
+ */
+export function parseScheduleCsv(text: string, window: SyncWindow): ParsedSchedule {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text.replace(/^\uFEFF/, ''), {
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      // The header and one line more than a sync takes: enough to say there are too many.
+      to: MAX_SYNC_ITEMS + 2,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+  } catch (e) {
+    if (e instanceof CsvError)
+      throw new ScheduleCsvRefused(`Not a readable CSV file: ${e.message}`);
+    throw e;
+  }
+  if (records.length === 0) throw new ScheduleCsvRefused('The file is empty.');
+  const header = records[0].record.map(columnOf);
+  const twice = header.filter((c, i): c is Column => c !== null && header.indexOf(c) !== i);
+  if (twice.length > 0)
+    throw new ScheduleCsvRefused(`Line 1: the column ${twice[0]} is given twice.`);
+  const missing = REQUIRED.filter((c) => !header.includes(c));
+  if (missing.length > 0)
+    throw new ScheduleCsvRefused(
+      `Line 1: the header lacks ${missing.join(', ')} (download the template).`,
+    );
+  const rows = records.slice(1);
+  if (rows.length === 0) throw new ScheduleCsvRefused('The file has a header but no appointments.');
+  if (rows.length > MAX_SYNC_ITEMS)
+    throw new ScheduleCsvRefused(
+      `At most ${MAX_SYNC_ITEMS.toLocaleString('en-US')} appointments per file; this one has more.`,
+    );
+  const appointments = rows.map(({ record }) => {
+    const cell = (column: Column) => {
+      const value = record[header.indexOf(column)];
+      return value === undefined || value === '' ? undefined : value;
+    };
+    return appointmentOf(cell, window);
+  });
+  return { body: { ...window, appointments }, lines: rows.map((r) => r.info.lines) };
+}
+
+function columnOf(header: string): Column | null {
+  const name = header.toLowerCase().replace(/[\s-]+/g, '_');
+  if ((SCHEDULE_COLUMNS as readonly string[]).includes(name)) return name as Column;
+  return ALIASES[name] ?? null;
+}
+
+/** One line as a sync item: the patient record or the patient, one insurer or several. */
+function appointmentOf(
+  cell: (column: Column) => string | undefined,
+  window: SyncWindow,
+): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    external_id: cell('external_id'),
+    starts_at: cell('starts_at'),
+    ends_at: cell('ends_at'),
+    // Practice systems export `Booked`; the API's words are lower-case.
+    status: cell('status')?.toLowerCase(),
+    location_code: cell('location_code') ?? window.location_code,
+  };
+  const code = cell('patient_code');
+  if (code !== undefined) item.patient_code = code;
+  const patient = Object.fromEntries(
+    (['first_name', 'last_name', 'dob', 'zipcode', 'member_id'] as const)
+      .map((c) => [c, cell(c)] as const)
+      .filter(([, v]) => v !== undefined),
+  );
+  // Names beside a patient code are sent too: the API refuses both, and says so on the line.
+  if (Object.keys(patient).length > 0) item.patient = patient;
+  const insurers = (cell('insurer_code') ?? '')
+    .split(INSURER_SEPARATOR)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (insurers.length === 1) item.insurer_code = insurers[0];
+  else if (insurers.length > 1) item.insurer_code_list = insurers;
+  return item;
+}
+
+/**
+ * The sync's errors by file line: `Line 7: starts_at: Enter a date and time ...`, the field named
+ * by its column (a patient's field by its own, an insurer of a list by `insurer_code`).
+ */
+export function lineErrors(
+  errors: readonly { index: number; errors: Record<string, unknown> }[],
+  lines: readonly number[],
+): string[] {
+  return errors.flatMap(({ index, errors: tree }) =>
+    treeMessages(tree as ErrorTree).map((m) => `Line ${lines[index] ?? index + 2}: ${m}`),
+  );
+}
+
+/** What a field of the API is called in the file. */
+const LABELS: Record<string, string> = {
+  insurer_code_list: 'insurer_code',
+  patient: 'patient (patient_code, or first_name, last_name, dob and zipcode)',
+};
+
+/** An error tree's messages, each after the column it belongs to (`dob: ...`), if any. */
+export function treeMessages(tree: ErrorTree): string[] {
+  const out: string[] = [];
+  const walk = (node: ErrorTree, path: string[]) => {
+    for (const [key, value] of Object.entries(node)) {
+      if (value === undefined) continue;
+      if (key !== '$') {
+        // A list's index (an insurer of several) is named by its list.
+        walk(value as ErrorTree, /^\d+$/.test(key) ? path : [...path, key]);
+        continue;
+      }
+      const last = path[path.length - 1];
+      const field = last === undefined ? '' : `${LABELS[last] ?? last}: `;
+      for (const m of value as string[]) out.push(`${field}${m}`);
+    }
+  };
+  walk(tree, []);
+  return out;
+}

@@ -1,0 +1,229 @@
+import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Clock } from '@/platform/kernel/clock';
+import { type ErrorTree, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
+import { isoDate } from '@/platform/kernel/time';
+import { AccountsService, type Location } from '@/modules/accounts';
+import { Audited } from '@/modules/audit';
+import {
+  accountOf,
+  bindForm,
+  EmbeddedReach,
+  formFields,
+  redirectWith,
+  renderPage,
+} from '@/modules/web';
+import type { AppointmentResponse } from '../api/dto/appointment.response';
+import type { SyncResultResponse } from '../api/dto/sync-appointments.dto';
+import { AppointmentPathDto } from '../api/dto/upsert-appointment.dto';
+import { AppointmentChecks } from '../domain/appointment-checks';
+import { AppointmentPolicies } from '../domain/appointment-policies.service';
+import { AppointmentsService } from '../domain/appointments.service';
+import { AppointmentsSync } from '../domain/appointments-sync';
+import {
+  lineErrors,
+  parseScheduleCsv,
+  SCHEDULE_COLUMNS,
+  ScheduleCsvRefused,
+  scheduleTemplateCsv,
+  treeMessages,
+} from './schedule-csv';
+import {
+  dayAfter,
+  dayFields,
+  type DayFields,
+  dayUrl,
+  dayWindow,
+  ScheduleDayQuery,
+} from './schedule-day';
+import { scheduleRows } from './schedule-view';
+
+/** The worklist's largest page (docs/api.md, Appointments), read page after page. */
+const PAGE_SIZE = 200;
+/** Appointments one day of one location shows at most (five pages): the page stays small. */
+export const MAX_DAY_APPOINTMENTS = 1_000;
+/** Item errors of a sync shown at most (a file of thousands of bad lines still reads). */
+const MAX_SHOWN_ERRORS = 200;
+
+/** What a page shows besides the day: why a form was refused, or what a sync did. */
+interface PageExtra {
+  refused?: string[];
+  sync?: SyncResultResponse & { lines: string[]; hidden: number };
+}
+
+/**
+ * The Schedule page (docs/api.md, Appointments: the Schedule page): a location's appointments of
+ * a day with their coverage in words and colour, the changes, "Check now"
+ * (`POST .../appointments/{external_id}/check/`), and the day's CSV sync
+ * (`POST .../appointments/sync/`), through the API's own services. Admins and staff, and
+ * embedded sessions opened at `schedule`.
+ */
+@ApiExcludeController()
+@Controller('app/schedule')
+@EmbeddedReach('schedule')
+export class WebScheduleController {
+  constructor(
+    private readonly appointments: AppointmentsService,
+    private readonly syncs: AppointmentsSync,
+    private readonly checks: AppointmentChecks,
+    private readonly policies: AppointmentPolicies,
+    private readonly accounts: AccountsService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @Audited('appointment', 'list')
+  async show(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query() query: Record<string, unknown>,
+  ): Promise<void> {
+    await this.render(req, res, dayFields(query));
+  }
+
+  @Get('template.csv')
+  template(@Res() res: Response): void {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', 'attachment; filename="schedule-template.csv"');
+    res.send(scheduleTemplateCsv());
+  }
+
+  /** "Check now": the check starts and the day shows it `Checking`; a refusal shows why. */
+  @Post('check')
+  @Audited('appointment', 'update', 'body:external_id')
+  async checkNow(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = formFields(req.body);
+    const fields = dayFields(form);
+    try {
+      const { external_id: id } = await bindForm(AppointmentPathDto, {
+        external_id: form.external_id,
+      });
+      await this.checks.checkNow(accountOf(req), id);
+      redirectWith(req, res, dayUrl(fields), `The coverage of appointment ${id} is being checked.`);
+    } catch (e) {
+      const refused = refusal(e);
+      if (!refused) throw e;
+      res.status(refused.status);
+      await this.render(req, res, fields, { refused: refused.messages });
+    }
+  }
+
+  /**
+   * The day's CSV sync: the file read into a sync of the page's day and location; the counts and
+   * each refused line shown. A file refused as a whole (or a bad day) stores nothing.
+   */
+  @Post('sync')
+  @HttpCode(200)
+  @Audited('appointment', 'update')
+  async sync(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const fields = dayFields(formFields(req.body));
+    const file = (req as Request & { file?: Express.Multer.File }).file;
+    const uploadError = (req as Request & { uploadError?: string }).uploadError;
+    if (uploadError || !file || file.size === 0) {
+      res.status(400);
+      return this.render(req, res, fields, {
+        refused: [uploadError ?? 'Choose a CSV file to upload.'],
+      });
+    }
+    try {
+      const accountId = accountOf(req);
+      const { date, location } = await this.chosen(accountId, fields);
+      const parsed = parseScheduleCsv(file.buffer.toString('utf8'), {
+        ...dayWindow(date),
+        location_code: location,
+      });
+      const result = await this.syncs.sync(accountId, parsed.body);
+      const lines = lineErrors(result.errors, parsed.lines);
+      const shown = lines.slice(0, MAX_SHOWN_ERRORS);
+      await this.render(req, res, fields, {
+        sync: { ...result, lines: shown, hidden: lines.length - shown.length },
+      });
+    } catch (e) {
+      const refused =
+        e instanceof ScheduleCsvRefused ? { status: 400, messages: [e.message] } : refusal(e);
+      if (!refused) throw e;
+      res.status(refused.status);
+      await this.render(req, res, fields, { refused: refused.messages });
+    }
+  }
+
+  /** The day's page; a day or location the worklist refuses shows its errors (400), no rows. */
+  private async render(
+    req: Request,
+    res: Response,
+    fields: DayFields,
+    extra: PageExtra = {},
+  ): Promise<void> {
+    const accountId = accountOf(req);
+    const locations = await this.accounts.listLocations(accountId);
+    let errors: ErrorTree | null = null;
+    let day: Awaited<ReturnType<WebScheduleController['day']>> | null = null;
+    try {
+      day = await this.day(accountId, fields, locations);
+    } catch (e) {
+      if (!(e instanceof ValidationFailed)) throw e;
+      errors = e.errors;
+      if (res.statusCode < 400) res.status(400);
+    }
+    const date = day?.date ?? fields.date ?? '';
+    const now = this.clock.now();
+    renderPage(req, res, 'schedule.njk', {
+      title: 'Schedule',
+      section: 'schedule',
+      shown: day !== null,
+      date,
+      location: day?.location ?? fields.location ?? '',
+      locations: locations.map((l) => ({ code: l.code, title: l.title })),
+      rows: day ? scheduleRows(day.appointments, await this.policies.get(accountId), now) : [],
+      more: day?.more ?? false,
+      maxRows: MAX_DAY_APPOINTMENTS,
+      previous: day ? dayUrl({ date: dayAfter(day.date, -1), location: day.location }) : null,
+      next: day ? dayUrl({ date: dayAfter(day.date, 1), location: day.location }) : null,
+      errors,
+      refused: extra.refused ?? [],
+      sync: extra.sync ?? null,
+      columns: SCHEDULE_COLUMNS,
+    });
+  }
+
+  /** The day and location chosen, or today (UTC) and the default location. */
+  private async chosen(
+    accountId: string,
+    fields: DayFields,
+    locations?: Location[],
+  ): Promise<{ date: string; location: string }> {
+    const query = await bindForm(ScheduleDayQuery, { ...fields });
+    const all = locations ?? (await this.accounts.listLocations(accountId));
+    const location = query.location ?? (all.find((l) => l.isDefault) ?? all[0])?.code;
+    // Never a sync or a day of every location: the page is one location's.
+    if (!location) throw new ValidationFailed({ location: ['Choose a location.'] });
+    return { date: query.date ?? isoDate(this.clock.now())!, location };
+  }
+
+  /** The day's appointments of the location, page after page, up to MAX_DAY_APPOINTMENTS. */
+  private async day(accountId: string, fields: DayFields, locations: Location[]) {
+    const { date, location } = await this.chosen(accountId, fields, locations);
+    const appointments: AppointmentResponse[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await this.appointments.list(accountId, {
+        ...dayWindow(date),
+        location_code: location,
+        limit: PAGE_SIZE,
+        cursor,
+      });
+      appointments.push(...page.result);
+      cursor = page.next_cursor;
+    } while (cursor && appointments.length < MAX_DAY_APPOINTMENTS);
+    return { date, location, appointments, more: cursor !== null };
+  }
+}
+
+/** A check's or a sync's refusal as the page shows it: its status and messages; else null. */
+function refusal(e: unknown): { status: number; messages: string[] } | null {
+  if (e instanceof ValidationFailed) return { status: 400, messages: treeMessages(e.errors) };
+  if (e instanceof NotFoundError) return { status: 404, messages: [e.message] };
+  return null;
+}
