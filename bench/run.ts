@@ -10,7 +10,8 @@
  * searches that never finish, a crashed process). A missed timing target is reported, not fatal.
  *
  * Flags: --quick, --keep (leave the database for EXPLAIN afterwards), --profile (service runs with
- * --cpu-prof; profiles in bench/results/profiles/), --only=1,2,5 (scenarios to run).
+ * --cpu-prof; profiles in bench/results/profiles/), --only=1,2,5 (scenarios to run; 8 and 9 are
+ * the appointments': checks due at once (bench/checks.ts), a sync's upsert (bench/sync.ts)).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { join, resolve } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { batchRows, runBatchScenario } from './batch';
+import { checksRows, runChecksScenario } from './checks';
 import { Api } from './lib/api';
 import { CpuMonitor, type CpuSplit, treeCpuMs } from './lib/cpu';
 import { connect, dropDatabase, explain, seedPatients, seedRequests } from './lib/db';
@@ -28,6 +30,7 @@ import { freePort, killAllNow, RssMonitor, run, runWorker, sleep } from './lib/p
 import { type Server, startBaseline, startService } from './lib/service';
 import { ms, pct, perSec, ratio, row, Row, secs, table } from './lib/report';
 import { round } from './lib/stats';
+import { runSyncScenario, syncRows } from './sync';
 
 const ROOT = resolve(__dirname, '..');
 const BENCH = __dirname;
@@ -44,7 +47,7 @@ const ONLY = new Set(
     args
       .find((a) => a.startsWith('--only='))
       ?.slice(7)
-      .split(',') ?? ['1', '2', '3', '4', '5', '7']
+      .split(',') ?? ['1', '2', '3', '4', '5', '7', '8', '9']
   ).map((s) => s.trim()),
 );
 
@@ -57,6 +60,8 @@ const S = QUICK
       s4: { count: 500, code: 'delay_10', delaySec: 10, limitSec: 20, submitSec: 20, graceSec: 60 },
       s5: { requests: 20_000, patients: 10_000, pageDepth: 50, connections: 8, durationSec: 2 },
       s7: { connections: 64, warmupSec: 1, durationSec: 3, postSec: 3 },
+      s8: { checks: 200, rate: 40, aloneSec: 4 },
+      s9: { items: 500, rounds: 1 },
     }
   : {
       s1: {
@@ -85,6 +90,8 @@ const S = QUICK
         durationSec: 8,
       },
       s7: { connections: 64, warmupSec: 3, durationSec: 12, postSec: 10 },
+      s8: { checks: 2_000, rate: 40, aloneSec: 15 },
+      s9: { items: 5_000, rounds: 3 },
     };
 
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -1095,6 +1102,48 @@ async function main(): Promise<void> {
         batchApi.close();
         figures.s7 = { ...f, rssPeakMb: rss.phase(), cpu: measured('7') };
         rows.push(...batchRows(f));
+      });
+
+    // 8. Appointment checks all due at once, single searches at a steady rate (bench/checks.ts) --
+    if (ONLY.has('8'))
+      await scenario('8', async () => {
+        note(`scenario 8: ${S.s8.checks} appointment checks due at once, singles meanwhile`);
+        const account = await createAccount(dist, env, 'checks', db);
+        // Room for every single in flight at once: the client must not queue them.
+        const api = new Api(url, account.apiKey, { maxSockets: 64, timeoutMs: 60_000 });
+        cpu.phase('before 8');
+        const f = await runChecksScenario(api, db, account.accountId, S.s8);
+        api.close();
+        for (const problem of f.problems) fail('8', problem);
+        figures.s8 = { ...f, rssPeakMb: rss.phase(), cpu: measured('8') };
+        rows.push(...checksRows(f));
+      });
+
+    // 9. A sync of a full list against a bare INSERT ... ON CONFLICT of its rows (bench/sync.ts) --
+    if (ONLY.has('9'))
+      await scenario('9', async () => {
+        note(
+          `scenario 9: sync of ${S.s9.items} appointments (${S.s9.rounds} rounds with the bare statement)`,
+        );
+        const [own, bareAccount] = await Promise.all(
+          ['sync', 'sync-bare'].map((n) => createAccount(dist, env, n, db)),
+        );
+        const side = (a: Account) => ({
+          api: new Api(url, a.apiKey, { timeoutMs: 120_000 }),
+          accountId: a.accountId,
+          locationId: a.locationId,
+        });
+        const [service, bare] = [side(own), side(bareAccount)];
+        cpu.phase('before 9');
+        try {
+          const f = await runSyncScenario(db, service, bare, S.s9);
+          for (const problem of f.problems) fail('9', problem);
+          figures.s9 = { ...f, rssPeakMb: rss.phase(), cpu: measured('9') };
+          rows.push(...syncRows(f));
+        } finally {
+          service.api.close();
+          bare.api.close();
+        }
       });
 
     rows.push(

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { FINISH, INSERT_REQUEST, RECORD_ATTEMPT } from '../bench/lib/bare-sql';
+import { FINISH, INSERT_REQUEST, RECORD_ATTEMPT, UPSERT_APPOINTMENTS } from '../bench/lib/bare-sql';
 import { createTestContext, type TestContext } from './support/app';
 
 const ROOT = join(__dirname, '..');
@@ -31,7 +31,7 @@ describe('the bench baselines', () => {
   });
 });
 
-describe('the bare search baseline’s statements', () => {
+describe('the bare baselines’ statements', () => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext();
@@ -56,6 +56,8 @@ describe('the bare search baseline’s statements', () => {
     ['INSERT_REQUEST', INSERT_REQUEST],
     ['FINISH', FINISH],
     ['RECORD_ATTEMPT', RECORD_ATTEMPT],
+    // Scenario 9's bare sync (bench/sync.ts).
+    ['UPSERT_APPOINTMENTS', UPSERT_APPOINTMENTS],
   ])('%s is planned against the schema', async (name, text) => {
     await plan(`bench_${name.toLowerCase()}`, text);
   });

@@ -1,27 +1,52 @@
 import http from 'node:http';
 
-/** A minimal JSON client for the setup calls of the bench (not for load). */
+/** A minimal JSON client for the setup calls and the light request streams of the orchestrator (not for load: load-worker.ts). */
 export class Api {
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  private readonly agent: http.Agent;
+  private readonly timeoutMs: number;
 
+  /** `maxSockets` (8) bounds the requests in flight; `timeoutMs` (15 s) each request's idle time. */
   constructor(
     private readonly baseUrl: string,
     private readonly apiKey: string,
-  ) {}
+    options: { maxSockets?: number; timeoutMs?: number } = {},
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 8 });
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
 
+  /**
+   * One request. A kept-alive socket the service closed as idle (its 5 s keep-alive timeout) just
+   * as this request went out on it is reset before any answer: the request never reached the
+   * service, and is sent once more on a new socket (node's documented handling of that race,
+   * `request.reusedSocket`). Any other failure is the caller's error.
+   */
   async request<T>(
     method: string,
     path: string,
     body?: unknown,
   ): Promise<{ status: number; body: T }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
+    try {
+      return await this.send<T>(method, path, payload);
+    } catch (e) {
+      if (!(e instanceof StaleSocket)) throw e;
+      return this.send<T>(method, path, payload);
+    }
+  }
+
+  private send<T>(
+    method: string,
+    path: string,
+    payload: string | undefined,
+  ): Promise<{ status: number; body: T }> {
     return new Promise((resolve, reject) => {
       const req = http.request(
         new URL(path, this.baseUrl),
         {
           method,
           agent: this.agent,
-          timeout: 15_000,
+          timeout: this.timeoutMs,
           headers: {
             Authorization: `Api ${this.apiKey}`,
             ...(payload
@@ -43,7 +68,15 @@ export class Api {
         },
       );
       req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
-      req.on('error', reject);
+      let answered = false;
+      req.on('response', () => (answered = true));
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          req.reusedSocket && e.code === 'ECONNRESET' && !answered
+            ? new StaleSocket()
+            : new Error(`${method} ${path}: ${e.message}`),
+        ),
+      );
       req.end(payload);
     });
   }
@@ -63,3 +96,6 @@ export class Api {
     this.agent.destroy();
   }
 }
+
+/** A kept-alive socket reset before its answer (see Api.request). */
+class StaleSocket extends Error {}

@@ -1,9 +1,10 @@
 import { FINISH_CTES } from '../../src/modules/eligibility/store/search-runs.sql';
 
 /**
- * The statements of the bare search baseline (bench/search-baseline.ts): the service's own, as
- * plain text. test/bench-baselines.spec.ts prepares each against the schema, so a migration that
- * changes what they name (a column, a conflict target) fails a test, not the bench.
+ * The statements of the bare baselines: the search baseline's (bench/search-baseline.ts), the
+ * service's own as plain text, and scenario 9's bare sync (bench/sync.ts).
+ * test/bench-baselines.spec.ts prepares each against the schema, so a migration that changes
+ * what they name (a column, a conflict target) fails a test, not the bench.
  */
 
 /** Intake's INSERT for one request (the location resolved as the service does, by default). */
@@ -52,3 +53,27 @@ export const RECORD_ATTEMPT = `WITH d AS (
          completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
      FROM next, d WHERE t.id = next.id AND d.status = 'pending')
    SELECT status FROM next`;
+
+/**
+ * Scenario 9's bare sync: the rows a sync stored (the service's own values, read back), written
+ * again in one plain INSERT ... ON CONFLICT of the columns the service's upsert writes
+ * (appointments.sql.ts), every row due at $3 as the service's new rows are. None of the
+ * service's work around it: no validation, lookups, chunks, last-writer rule or cancels.
+ */
+export const UPSERT_APPOINTMENTS = `INSERT INTO appointments AS a
+    (account_id, external_id, starts_at, ends_at, status, location_id, services, patient_code,
+     patient, insurer_codes, source_updated_at, visit_date, check_key, next_check_at)
+  SELECT $1::uuid, i.external_id, i.starts_at, i.ends_at, i.status, i.location_id, i.services,
+    i.patient_code, i.patient, i.insurer_codes, i.source_updated_at, i.visit_date, i.check_key,
+    $3::timestamptz
+  FROM jsonb_to_recordset($2::jsonb) AS i(external_id text, starts_at timestamptz,
+    ends_at timestamptz, status text, location_id uuid, services text[], patient_code text,
+    patient jsonb, insurer_codes text[], source_updated_at timestamptz, visit_date date,
+    check_key text)
+  ON CONFLICT (account_id, external_id) DO UPDATE SET
+    starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, status = EXCLUDED.status,
+    location_id = EXCLUDED.location_id, services = EXCLUDED.services,
+    patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
+    insurer_codes = EXCLUDED.insurer_codes, source_updated_at = EXCLUDED.source_updated_at,
+    visit_date = EXCLUDED.visit_date, check_key = EXCLUDED.check_key,
+    next_check_at = EXCLUDED.next_check_at, updated_at = now()`;

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { checksAcrossKill } from './appointments';
 import { makeWorkDir, PgCluster, RedisServer, removeWorkDir, ROOT, sleep, waitFor } from './infra';
 import { type PooledDatabase, withPgBouncer } from './pooled';
 import { rollingRestart } from './rolling';
@@ -364,6 +365,7 @@ async function main(): Promise<void> {
       ['4 receiver down', receiverDown],
       ['5 scale-out', scaleOut],
       ['6 rolling restart', rollingRestart],
+      ['7 kill -9 while appointment checks are due', checksAcrossKill],
     ];
     for (const [title, run] of scenarios) {
       if (only.length && !only.some((o) => title.toLowerCase().includes(o))) continue;
