@@ -20,6 +20,8 @@ export const DEFAULT_APPOINTMENT_POLICY: AppointmentPolicyResponse = {
 /** Each account's appointment policy: when its appointments' coverage is checked. */
 @Injectable()
 export class AppointmentPolicies {
+  private changed: (() => void) | null = null;
+
   constructor(
     private readonly policies: AppointmentPoliciesRepository,
     private readonly checks: AppointmentChecksRepository,
@@ -43,7 +45,16 @@ export class AppointmentPolicies {
     });
     // The checks loop looks at every visit to come again: their next checks follow the new policy.
     await this.checks.rescheduleAccount(accountId, this.clock.now());
+    this.changed?.();
     return answerOf(stored);
+  }
+
+  /**
+   * Called after a policy changed (the checks loop, which depends on this service, registers
+   * itself here, so its next pass is now rather than at its next tick).
+   */
+  onChange(listener: () => void): void {
+    this.changed = listener;
   }
 }
 

@@ -3,6 +3,7 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { MaintenanceLoop } from '@/platform/jobs/maintenance-loop';
 import { AppointmentChecks } from '../domain/appointment-checks';
+import { AppointmentPolicies } from '../domain/appointment-policies.service';
 
 /** How often worker processes look for appointments whose check has come. */
 const CHECK_LOOP_MS = 10_000;
@@ -12,7 +13,7 @@ const CHECK_LOOP_MS = 10_000;
  * appointments whose `next_check_at` has come are looked at (AppointmentChecks.runDue). The
  * schedule is in PostgreSQL: a process that dies mid-pass rolls its transaction back and the
  * next pass (here or elsewhere) takes the same appointments. A write that makes a check due now
- * (a booking) asks for a pass at once (`kick`).
+ * (a booking, a new policy) asks for a pass at once (`kick`).
  */
 @Injectable()
 export class AppointmentChecksLoop extends MaintenanceLoop {
@@ -20,9 +21,11 @@ export class AppointmentChecksLoop extends MaintenanceLoop {
 
   constructor(
     private readonly checks: AppointmentChecks,
+    policies: AppointmentPolicies,
     @InjectConfig() config: AppConfig,
   ) {
     super(config);
+    policies.onChange(() => this.kick());
   }
 
   protected override intervalMs(): number {
