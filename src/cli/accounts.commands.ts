@@ -1,27 +1,20 @@
-import 'reflect-metadata';
-import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Command, CommandFactory, CommandRunner } from 'nest-commander';
+import { Command, CommandRunner } from 'nest-commander';
 import { CliOptions } from '@/cli/options';
-import { APP_CONFIG, AppConfigModule, InjectConfig } from '@/platform/config/config.module';
-import { AppConfig, loadConfig } from '@/platform/config/env';
-import { buildDataSourceOptions, migrateDatabase } from '@/platform/db/data-source';
-import { entities } from '@/entities';
-import { DatabaseModule } from '@/platform/db/database.module';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
 import { AccountsService } from '@/modules/accounts/domain/accounts.service';
-import { AuthModule } from '@/modules/auth/auth.module';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { operatorContext } from '@/modules/audit/domain/security-events';
 import { ALL_SCOPES, type ApiScope, parseScopeList } from '@/modules/auth/domain/scopes';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { LocationResponse, UpdateLocationDto } from '@/modules/accounts/api/dto/location.dto';
-import { CreateUserCommand, passwordFromStdin, ResetPasswordCommand } from '@/cli/users.commands';
-import { UnmatchedReportsCommand } from '@/cli/reports.commands';
-import { UnmatchedRemittancesModule } from '@/modules/claims/reports/unmatched-remittances.module';
 import { describeError, fail, print } from '@/cli/output';
+import { passwordFromStdin } from '@/cli/users.commands';
 
-/** Admin commands (README.md, Configuration). Each prints exactly one JSON line on success. */
+/**
+ * Admin commands (README.md, Admin CLI) of accounts, API keys and locations. Each prints exactly
+ * one JSON line on success.
+ */
 
 interface CreateAccountOptions {
   name: string;
@@ -61,7 +54,7 @@ function scopesOption(v: string): ApiScope[] {
   { flags: '--iframe', description: 'Enable embedded sessions for the account', parse: () => true },
   { ...SCOPES_OPTION, parse: scopesOption },
 )
-class CreateAccountCommand extends CommandRunner {
+export class CreateAccountCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
     private readonly apiKeys: ApiKeysService,
@@ -113,7 +106,7 @@ class CreateAccountCommand extends CommandRunner {
   { flags: '--name <name>', description: 'A name for the key' },
   { ...SCOPES_OPTION, parse: scopesOption },
 )
-class CreateApiKeyCommand extends CommandRunner {
+export class CreateApiKeyCommand extends CommandRunner {
   constructor(
     private readonly accounts: AccountsService,
     private readonly apiKeys: ApiKeysService,
@@ -146,7 +139,7 @@ class CreateApiKeyCommand extends CommandRunner {
   description: 'The API key, or its prefix as shown in lists',
   required: true,
 })
-class RevokeApiKeyCommand extends CommandRunner {
+export class RevokeApiKeyCommand extends CommandRunner {
   constructor(private readonly apiKeys: ApiKeysService) {
     super();
   }
@@ -167,7 +160,7 @@ class RevokeApiKeyCommand extends CommandRunner {
   { flags: '--code <code>', description: 'The location code (LOC…)', required: true },
   { flags: '--json <body>', description: 'The fields to change, as a JSON object', required: true },
 )
-class UpdateLocationCommand extends CommandRunner {
+export class UpdateLocationCommand extends CommandRunner {
   constructor(private readonly accounts: AccountsService) {
     super();
   }
@@ -199,37 +192,3 @@ class UpdateLocationCommand extends CommandRunner {
     }
   }
 }
-
-@Module({
-  imports: [
-    AppConfigModule,
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config, entities),
-        logging: false,
-      }),
-    }),
-    DatabaseModule,
-    AccountsModule,
-    AuthModule,
-    UnmatchedRemittancesModule,
-  ],
-  providers: [
-    CreateAccountCommand,
-    CreateApiKeyCommand,
-    RevokeApiKeyCommand,
-    CreateUserCommand,
-    ResetPasswordCommand,
-    UpdateLocationCommand,
-    UnmatchedReportsCommand,
-  ],
-})
-class CliModule {}
-
-async function main(): Promise<void> {
-  await migrateDatabase(loadConfig());
-  await CommandFactory.run(CliModule, { logger: false, errorHandler: (e) => fail(e.message) });
-}
-
-main().catch((e: unknown) => fail(describeError(e)));
