@@ -25,9 +25,13 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
  * separate ROLE=worker processes). It serves nothing itself and loads none of the application. It restarts a
  * process that dies (with a growing delay when it keeps dying at start-up) and, on SIGTERM or
  * SIGINT, passes SIGTERM to every process, waits for them to finish their work (each closes its
- * server, queues and pools), and exits 0 — or 1 after STOP_GRACE_MS, having killed the rest.
+ * server, queues and pools), runs `afterStop` (the embedded PostgreSQL's stop) and exits 0 — or 1
+ * after STOP_GRACE_MS, having killed the rest.
  */
-export function superviseCluster(config: AppConfig): void {
+export function superviseCluster(
+  config: AppConfig,
+  { afterStop }: { afterStop?: () => Promise<void> | undefined } = {},
+): void {
   const slots: Slot[] = [];
   const role = config.role === 'all' ? 'all' : 'api';
   for (let i = 0; i < config.webConcurrency; i++) slots.push(slot(role));
@@ -94,7 +98,11 @@ export function superviseCluster(config: AppConfig): void {
       if (--left > 0) return;
       clearTimeout(killer);
       say('All processes stopped.');
-      process.exit(0);
+      void Promise.resolve(afterStop?.())
+        .catch((e: unknown) =>
+          process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`),
+        )
+        .finally(() => process.exit(0));
     };
     if (left === 0) return done();
     for (const w of running) {

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { superviseCluster } from './cluster';
+import { chooseDatabase, redisBanner } from './local-services';
 import { type AppConfig, ConfigError, loadConfig } from './platform/config/env';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
  * `npm start`. Validates the settings and applies pending migrations, then either runs the
@@ -22,11 +25,23 @@ async function bootstrap(): Promise<void> {
   }
 
   if (cluster.isPrimary) {
-    // Schema first, before any queue worker starts taking jobs.
+    // The database first (README.md, Quick start: the embedded server when there is no other),
+    // then the schema, before any queue worker starts taking jobs. A cluster's processes find
+    // the chosen DATABASE_URL in the environment they inherit.
+    const chosen = await chooseDatabase(config);
+    config = chosen.config;
+    if (chosen.banner) say(chosen.banner);
     const { migrateDatabase } = await import('./platform/db/data-source');
     const applied = await migrateDatabase(config);
-    if (applied > 0) process.stdout.write(`Applied ${applied} database migration(s).\n`);
-    if (config.role !== 'worker' && config.webConcurrency > 1) return superviseCluster(config);
+    if (applied > 0) say(`Applied ${applied} database migration(s).`);
+    // After the database answered: a database that does not stops start-up with its one line.
+    const redis = config.role === 'api' ? null : await redisBanner(config);
+    if (redis) say(redis);
+    if (config.role !== 'worker' && config.webConcurrency > 1) {
+      // An embedded server started here stops after the last process (its keeper would stop it
+      // anyway once this process is gone): `npm start` ends with nothing left running.
+      return superviseCluster(config, { afterStop: () => chosen.embedded?.stop() });
+    }
   }
 
   // The application is loaded only here, never by the supervisor.

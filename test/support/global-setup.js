@@ -1,10 +1,14 @@
 // Gives this test run an id of its own, so its per-worker databases and Redis prefixes never
 // collide with another run on the same machine, and drops databases left by earlier runs that
 // nobody is connected to any more. Plain JS: runs before any TypeScript transform is set up.
+const { existsSync } = require('node:fs');
+const { connect } = require('node:net');
+const { join } = require('node:path');
 const { Client } = require('pg');
 
-module.exports = async function globalSetup() {
+module.exports = async function globalSetup(_globalConfig, projectConfig) {
   process.env.VISION_TEST_RUN = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  await useEmbeddedPostgres(join(projectConfig.rootDir, 'var', 'postgres'));
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
@@ -31,6 +35,56 @@ function startedAt(datname) {
   // The id is Date.now() (8 base-36 digits until the year 2059) followed by the pid.
   const time = parseInt(run.slice(0, 8), 36);
   return Number.isFinite(time) ? time : 0;
+}
+
+/**
+ * README.md, Quick start: with DATABASE_URL=embedded, or with neither DATABASE_URL nor a test
+ * server named (TEST_DATABASE_BASE_URL, TEST_ADMIN_DATABASE_URL) while nothing answers on
+ * 127.0.0.1:5432, the run's databases live in the embedded PostgreSQL under var/postgres: a
+ * running one (`npm start`'s), or one started for this run and stopped by global-teardown.js
+ * (or, should Jest die, by its keeper). Any other setting leaves everything as it was: the
+ * machine's PostgreSQL, and nothing asked of the embedded server's code.
+ */
+async function useEmbeddedPostgres(dir) {
+  const url = process.env.DATABASE_URL?.trim() ?? '';
+  const named = url || process.env.TEST_DATABASE_BASE_URL || process.env.TEST_ADMIN_DATABASE_URL;
+  const choice = url === 'embedded' ? 'asked' : named ? 'no' : 'fallback';
+  if (choice === 'no') return;
+  // The usual case, decided here in plain JavaScript: a PostgreSQL of the machine answers on
+  // 5432, and no embedded server of this checkout runs (one may run on 5432: asked below).
+  if (
+    choice === 'fallback' &&
+    !existsSync(join(dir, 'data', 'postmaster.pid')) &&
+    (await answers(5432))
+  ) {
+    return;
+  }
+  // TypeScript, compiled by the project's Jest transform, which is in force while this runs.
+  const { embeddedWanted, startEmbedded } = require('../../src/platform/db/embedded');
+  if (!(await embeddedWanted(choice, dir))) return;
+  const server = await startEmbedded(dir);
+  globalThis.__visionEmbeddedPostgres = server;
+  const base = server.url('postgres').replace(/\/postgres$/, '');
+  process.env.TEST_DATABASE_BASE_URL = base;
+  process.env.TEST_ADMIN_DATABASE_URL = `${base}/postgres`;
+  const how = server.owned ? 'started for this run' : 'already running';
+  process.stdout.write(
+    `\nTests on the embedded PostgreSQL ${server.version} on 127.0.0.1:${server.port} (${how}).\n`,
+  );
+}
+
+/** True when something accepts connections on 127.0.0.1:`port`. */
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }
 
 function adminUrl() {

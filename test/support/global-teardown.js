@@ -4,6 +4,15 @@ const Redis = require('ioredis');
 const { adminUrl } = require('./global-setup');
 
 module.exports = async function globalTeardown() {
+  try {
+    await dropRunState();
+  } finally {
+    // The embedded PostgreSQL global-setup.js started for this run (none otherwise).
+    await globalThis.__visionEmbeddedPostgres?.stop();
+  }
+};
+
+async function dropRunState() {
   const run = process.env.VISION_TEST_RUN;
   if (!run) return;
   const admin = new Client({ connectionString: adminUrl() });
@@ -18,7 +27,9 @@ module.exports = async function globalTeardown() {
   } finally {
     await admin.end();
   }
-  const redis = new Redis(process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379', { lazyConnect: true });
+  const redis = new Redis(process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379', {
+    lazyConnect: true,
+  });
   try {
     await redis.connect();
     let cursor = '0';
@@ -32,4 +43,4 @@ module.exports = async function globalTeardown() {
   } finally {
     redis.disconnect();
   }
-};
+}

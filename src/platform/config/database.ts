@@ -4,6 +4,15 @@
  */
 export type DatabasePooler = 'none' | 'transaction';
 
+/**
+ * README.md, Quick start: the embedded PostgreSQL (npm binaries, data under var/postgres).
+ * `asked`: DATABASE_URL=embedded. `fallback`: DATABASE_URL unset outside production, so the
+ * embedded server runs when nothing answers on 127.0.0.1:5432 (src/local-services.ts decides
+ * at start). `no`: a configured DATABASE_URL, which never falls back (nor does production).
+ */
+export type EmbeddedDatabase = 'asked' | 'fallback' | 'no';
+export const EMBEDDED_DATABASE_URL = 'embedded';
+
 export interface DatabaseSettings {
   /**
    * `DATABASE_POOLER`: `transaction` when DATABASE_URL is a pooler in transaction mode
@@ -13,6 +22,11 @@ export interface DatabaseSettings {
   databasePooler: DatabasePooler;
   /** `DATABASE_MIGRATION_URL`: a direct connection for migrations (default DATABASE_URL). */
   databaseMigrationUrl: string;
+  /**
+   * Whether `npm start`, the CLI and `npm test` run on the embedded PostgreSQL. Until the
+   * choice is made, databaseUrl is the default URL; once made, DATABASE_URL names the server.
+   */
+  embeddedDatabase: EmbeddedDatabase;
 }
 
 type Env = Record<string, string | undefined>;
@@ -21,6 +35,7 @@ export function loadDatabaseSettings(
   env: Env,
   databaseUrl: string,
   problems: string[],
+  isProduction = false,
 ): DatabaseSettings {
   const pooler = env.DATABASE_POOLER?.trim() || 'none';
   if (pooler !== 'none' && pooler !== 'transaction') {
@@ -39,7 +54,36 @@ export function loadDatabaseSettings(
   return {
     databasePooler: pooler === 'transaction' ? 'transaction' : 'none',
     databaseMigrationUrl: migrationUrl,
+    embeddedDatabase: embeddedDatabaseChoice(env, isProduction),
   };
+}
+
+/**
+ * DATABASE_URL as loadConfig reads it: a postgres URL, or `embedded`, which stands for the
+ * default URL until the embedded server runs and DATABASE_URL names it (src/local-services.ts).
+ */
+export function databaseUrlSetting(
+  env: Env,
+  isProduction: boolean,
+  url: (name: string, fallback: string, protocols: string[]) => string,
+  fallback: string,
+): string {
+  if (embeddedDatabaseChoice(env, isProduction) === 'asked') return fallback;
+  return url('DATABASE_URL', fallback, ['postgres:', 'postgresql:']);
+}
+
+export function embeddedDatabaseChoice(env: Env, isProduction: boolean): EmbeddedDatabase {
+  const raw = env.DATABASE_URL?.trim() ?? '';
+  if (raw === EMBEDDED_DATABASE_URL) return 'asked';
+  return raw === '' && !isProduction ? 'fallback' : 'no';
+}
+
+/**
+ * Names the database the choice led to in this process's environment, where everything after
+ * it reads it: the Nest configuration, and the cluster's processes, which inherit it.
+ */
+export function useDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
 }
 
 /**

@@ -8,7 +8,13 @@ import { availableParallelism } from 'node:os';
 
 import { ClaimsConfig, loadClaimsConfig } from './claims';
 import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
-import { DatabaseSettings, defaultProcessCount, loadDatabaseSettings } from './database';
+import {
+  DatabaseSettings,
+  databaseUrlSetting,
+  defaultProcessCount,
+  loadDatabaseSettings,
+} from './database';
+import { environment } from './env-file';
 import { envReaders, parseTrustProxy, smtpRequiresTls } from './env-parts';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -110,7 +116,7 @@ const DEFAULT_RETRY_SCHEDULE = '60,300,900,3600,7200,14400,28800,28800';
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(
-  env: Env = process.env,
+  env: Env = environment(),
   stdoutIsTty: boolean = process.stdout.isTTY === true,
 ): AppConfig {
   const problems: string[] = [];
@@ -129,7 +135,7 @@ export function loadConfig(
     /\/+$/,
     '',
   );
-  const databaseUrl = url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']);
+  const databaseUrl = databaseUrlSetting(env, isProduction, url, DEFAULT_DATABASE_URL);
   // Unset: one process per CPU, less one for a PostgreSQL on this machine (src/platform/config/database.ts).
   const processes = defaultProcessCount(databaseUrl, availableParallelism());
   const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
@@ -220,7 +226,7 @@ export function loadConfig(
     publicUrl,
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
-    ...loadDatabaseSettings(env, databaseUrl, problems),
+    ...loadDatabaseSettings(env, databaseUrl, problems, isProduction),
     redisUrl,
     redisPrefix,
     logLevel,
