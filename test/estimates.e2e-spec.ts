@@ -339,6 +339,99 @@ describe('reimbursement estimates (docs/api.md, Estimates)', () => {
     }
   });
 
+  it("takes an item's frequency, last service and next eligible date, checked field by field", async () => {
+    const frames = (fields: Record<string, unknown>) => ({
+      insurer_state: 'oon',
+      items: [
+        {
+          benefit_code: 'materials.frames',
+          refresh_date: '2027-01-01',
+          allowance: [{ flags: ['oon'], value: 62.5 }],
+          ...fields,
+        },
+      ],
+    });
+    const ok = await post({
+      plan: frames({
+        frequency: {
+          count: 1,
+          period: { kind: 'rolling', months: 24 },
+          shared_with: ['materials.contact_lenses'],
+        },
+        last_service: { date: '2025-08-31', source: 'claim' },
+        last_service_date: '2025-08-31',
+        next_eligible: { date: '2027-08-31', basis: 'computed', explanation: ['Two years on.'] },
+        next_eligible_date: '2027-08-31',
+      }),
+      services: [{ codes: ['V2020'], cost: 80 }],
+    });
+    expect(ok.status).toBe(200);
+    // Not yet eligible again: the estimate pays nothing, and says why.
+    expect(ok.body.estimated_reimbursement).toBe('0.0000');
+    expect(ok.body.lines[0].notes).toEqual([
+      'V2020 maps to materials.frames',
+      'not eligible until 2027-08-31 (last used 2025-08-31): not reimbursed',
+    ]);
+
+    const item = (errors: unknown) => ({ plan: { items: { '0': errors } } });
+    for (const [fields, errors] of [
+      [
+        { frequency: { count: 0, period: { kind: 'weekly' }, shared_with: ['frames!'] } },
+        item({
+          frequency: {
+            count: { $: ['Ensure this value is greater than or equal to 1.'] },
+            period: { kind: { $: ['"weekly" is not a valid choice.'] } },
+            shared_with: { '0': { $: ['Letters, digits, dots, hyphens and underscores only.'] } },
+          },
+        }),
+      ],
+      [
+        { frequency: { count: 1, period: { kind: 'rolling' } } },
+        item({ frequency: { period: { $: ['A rolling period needs its length in months.'] } } }),
+      ],
+      [
+        { frequency: { count: 1, period: { kind: 'calendar_year', months: 18 } } },
+        item({
+          frequency: {
+            period: {
+              $: ['Calendar-year and plan-year periods last whole years: 12, 24, 36, … months.'],
+            },
+          },
+        }),
+      ],
+      [
+        {
+          last_service: { date: '2025-02-30', source: 'memory' },
+          next_eligible: { date: null, basis: 'computed' },
+        },
+        item({
+          last_service: {
+            date: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
+            source: { $: ['"memory" is not a valid choice.'] },
+          },
+          next_eligible: {
+            basis: { $: ['A date goes with basis payer_stated or computed, none with unknown.'] },
+          },
+        }),
+      ],
+      [
+        {
+          last_service: { date: '2025-08-31', source: 'staff' },
+          last_service_date: '2025-09-01',
+          next_eligible: { date: '2027-08-31', basis: 'payer_stated' },
+          next_eligible_date: '2027-09-01',
+        },
+        item({
+          last_service_date: { $: ['Must equal last_service.date.'] },
+          next_eligible_date: { $: ['Must equal next_eligible.date.'] },
+        }),
+      ],
+    ] as [Record<string, unknown>, unknown][]) {
+      const r = await post({ plan: frames(fields), services: RECEIPT });
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { errors } });
+    }
+  });
+
   it('accepts a minimal hand-written plan with numbers for money', async () => {
     const res = await post({
       plan: {

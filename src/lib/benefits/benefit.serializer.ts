@@ -10,6 +10,7 @@ import {
   Plan,
   planHead,
 } from './benefit.types';
+import type { Frequency, LastService, NextEligible } from './next-eligible.types';
 
 /**
  * Response form of a plan (V2 `persons[].plan`): doubles as four-decimal strings, integers as
@@ -48,7 +49,27 @@ export function serializeItem(item: BenefitItem): Record<string, unknown> {
   if (item.end_date !== undefined) out.end_date = item.end_date;
   if (item.last_service_date !== undefined) out.last_service_date = item.last_service_date;
   if (item.next_eligible_date !== undefined) out.next_eligible_date = item.next_eligible_date;
+  if (item.frequency !== undefined) out.frequency = frequency(item.frequency);
+  if (item.last_service !== undefined) out.last_service = lastService(item.last_service);
+  if (item.next_eligible !== undefined) out.next_eligible = nextEligible(item.next_eligible);
   return out;
+}
+
+/** docs/api.md, Next eligible dates in results: every key present, in this order. */
+function frequency(f: Frequency): Record<string, unknown> {
+  return {
+    count: f.count,
+    period: { kind: f.period.kind, months: f.period.months ?? null },
+    shared_with: [...(f.shared_with ?? [])],
+  };
+}
+
+function lastService(l: LastService): Record<string, unknown> {
+  return { date: l.date, source: l.source };
+}
+
+function nextEligible(n: NextEligible): Record<string, unknown> {
+  return { date: n.date, basis: n.basis, explanation: [...n.explanation] };
 }
 
 function doubleEntry(entry: FlagEntry<string>): Record<string, unknown> {
@@ -110,6 +131,13 @@ function itemJson(item: BenefitItem): string {
     s = field(s, K.last_service_date, toJson(item.last_service_date));
   if (item.next_eligible_date !== undefined)
     s = field(s, K.next_eligible_date, toJson(item.next_eligible_date));
+  // Rare enough (a few items of a plan) to go through the object form.
+  if (item.frequency !== undefined)
+    s = field(s, K.frequency, JSON.stringify(frequency(item.frequency)));
+  if (item.last_service !== undefined)
+    s = field(s, K.last_service, JSON.stringify(lastService(item.last_service)));
+  if (item.next_eligible !== undefined)
+    s = field(s, K.next_eligible, JSON.stringify(nextEligible(item.next_eligible)));
   return `{${s}}`;
 }
 
@@ -182,6 +210,9 @@ const K = {
   benefit_code: key('benefit_code'),
   last_service_date: key('last_service_date'),
   next_eligible_date: key('next_eligible_date'),
+  frequency: key('frequency'),
+  last_service: key('last_service'),
+  next_eligible: key('next_eligible'),
   value: key('value'),
 };
 const DOUBLE_KEYS = DOUBLE_LISTS.map(key);

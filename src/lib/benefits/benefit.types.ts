@@ -1,3 +1,5 @@
+import type { Frequency, LastService, NextEligible } from './next-eligible.types';
+
 /**
  * The V2 benefit model of SERVICE-SPEC.md ("Plan", "Benefit item"). Internally, doubles are exact
  * decimal strings ("12.5"), integers are numbers and booleans booleans; the serializer prints
@@ -57,9 +59,32 @@ export interface BenefitItem extends BenefitLists {
   flags?: BenefitFlag[];
   comment?: string;
   items?: BenefitItem[];
-  /** docs/api.md, Real insurers: DTP 304 (the last time the benefit was used). */
+  /**
+   * docs/api.md, Next eligible dates: how often the plan allows the benefit (an HSD, a verifier's
+   * answer, the sandbox's plan). Absent when the plan does not say.
+   */
+  frequency?: Frequency;
+  /** The latest service on record and where it comes from; `last_service_date` is its date. */
+  last_service?: LastService;
+  /** When the benefit can be had again, on what basis, and why; `next_eligible_date` is its date. */
+  next_eligible?: NextEligible;
+  /** `last_service.date`, as results have always carried it. */
   last_service_date?: string;
-  /** docs/api.md, Real insurers: DTP 348, or a frequency counted from the last service. */
+  /** `next_eligible.date` when it has one, as results have always carried it. */
+  next_eligible_date?: string;
+  /**
+   * Internal, never printed: what the plan's source states of the item's dates (DTP 304 and 348,
+   * a verifier's answer, the sandbox), kept apart from the dates computed from them so that
+   * applyNextEligible can compute them again with a longer history.
+   */
+  stated?: StatedDates;
+}
+
+/** What a plan's source states of one item's dates (see `BenefitItem.stated`). */
+export interface StatedDates {
+  /** A service on record: DTP 304 (source `payer`), a verifier's answer (as given). */
+  last_service?: LastService;
+  /** A date the payer states the benefit is available from: DTP 348, a verifier's answer. */
   next_eligible_date?: string;
 }
 

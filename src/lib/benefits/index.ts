@@ -26,6 +26,19 @@ export type {
   OtherPayer,
 } from './benefit.types';
 export { EstimatePlanDto, PlanBenefitItemDto } from './dto/plan.dto';
+export {
+  BENEFIT_CODE,
+  BENEFIT_CODE_MESSAGE,
+  FREQUENCY_LIMITS,
+  FrequencyDto,
+  FrequencyPeriodDto,
+} from './dto/frequency.dto';
+export {
+  BenefitFrequencyDoc,
+  FrequencyPeriodDoc,
+  LastServiceDoc,
+  NextEligibleDoc,
+} from './dto/frequency.response';
 export { ProcedureCodesField } from './dto/procedure-codes.field';
 export { planFromJson } from './plan-input';
 export type { PlanJson } from './plan-input';
@@ -36,6 +49,7 @@ export {
 } from './service-codes';
 export { addMonths, compareDates } from './calendar';
 export { availableOn, nextEligible } from './next-eligible';
+export { applyNextEligible, hasFrequency } from './plan-eligibility';
 export { NEXT_ELIGIBLE_BASES, PERIOD_KINDS, SERVICE_SOURCES } from './next-eligible.types';
 export type {
   BenefitEligibility,

@@ -9,7 +9,9 @@ import {
   ListName,
   Plan,
   planHead,
+  StatedDates,
 } from './benefit.types';
+import type { NextEligibleBasis, PeriodKind, ServiceSource } from './next-eligible.types';
 
 /** A plan as JSON: an inline (validated) plan, or a person's plan read from a stored V2 result. */
 type JsonEntry = { flags?: string[] | null; comment?: string | null; value: unknown };
@@ -31,6 +33,18 @@ type ItemJson = JsonLists & {
   items?: ItemJson[] | null;
   last_service_date?: string | null;
   next_eligible_date?: string | null;
+  frequency?: FrequencyJson | null;
+  last_service?: { date: string; source: ServiceSource } | null;
+  next_eligible?: {
+    date: string | null;
+    basis: NextEligibleBasis;
+    explanation?: string[] | null;
+  } | null;
+};
+type FrequencyJson = {
+  count: number;
+  period: { kind: PeriodKind; months?: number | null };
+  shared_with?: string[] | null;
 };
 
 /**
@@ -47,13 +61,59 @@ export function planFromJson(json: PlanJson): Plan {
 function itemFromJson(json: ItemJson): BenefitItem {
   const item: BenefitItem = { benefit_code: json.benefit_code, refresh_date: json.refresh_date };
   if (json.end_date) item.end_date = json.end_date;
-  if (json.last_service_date) item.last_service_date = json.last_service_date;
-  if (json.next_eligible_date) item.next_eligible_date = json.next_eligible_date;
+  readDates(json, item);
   if (json.flags) item.flags = json.flags as BenefitFlag[];
   if (typeof json.comment === 'string') item.comment = json.comment;
   readLists(json, item, DOUBLES, INTEGERS, BOOLEANS);
   if (json.items) item.items = json.items.map(itemFromJson);
   return item;
+}
+
+/**
+ * An item's frequency and dates (docs/api.md, Next eligible dates in results), as given; what
+ * they state (a last service, a date the payer states) also as `stated`, so that finishing a
+ * verifier's answer computes the dates again with the practice's history. A bare
+ * `last_service_date` is the payer's (a verifier reads it from the payer), a bare
+ * `next_eligible_date` a date the payer states; a `next_eligible` computed before states nothing.
+ */
+function readDates(json: ItemJson, item: BenefitItem): void {
+  const f = json.frequency;
+  if (f) {
+    item.frequency = {
+      count: f.count,
+      period: { kind: f.period.kind, months: f.period.months ?? null },
+      shared_with: [...(f.shared_with ?? [])],
+    };
+  }
+  const last = json.last_service
+    ? { date: json.last_service.date, source: json.last_service.source }
+    : json.last_service_date
+      ? { date: json.last_service_date, source: 'payer' as const }
+      : null;
+  if (last) {
+    item.last_service = last;
+    item.last_service_date = last.date;
+  }
+  const next = json.next_eligible;
+  if (next) {
+    item.next_eligible = {
+      date: next.date ?? null,
+      basis: next.basis,
+      explanation: [...(next.explanation ?? [])],
+    };
+    if (next.date) item.next_eligible_date = next.date;
+  } else if (json.next_eligible_date) {
+    item.next_eligible_date = json.next_eligible_date;
+  }
+  const payerDate = next
+    ? next.basis === 'payer_stated'
+      ? next.date
+      : null
+    : (json.next_eligible_date ?? null);
+  const stated: StatedDates = {};
+  if (last) stated.last_service = { ...last };
+  if (payerDate) stated.next_eligible_date = payerDate;
+  if (last || payerDate) item.stated = stated;
 }
 
 function doubleValue(value: unknown): string {

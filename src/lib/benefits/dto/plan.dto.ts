@@ -5,11 +5,19 @@ import {
   DateField,
   DecimalField,
   IntField,
+  NestedField,
   NestedListField,
   StringField,
   StringListField,
 } from '@/platform/http/validation/fields';
 import { BENEFIT_FLAGS } from '../benefit.types';
+import {
+  crossRule,
+  FREQUENCY_WORDS,
+  LastServiceDto,
+  NextEligibleDto,
+  PlanFrequencyDto,
+} from './frequency.dto';
 
 /**
  * An inline V2 plan (SERVICE-SPEC "Plan", "Benefit item") exactly as an eligibility result returns
@@ -116,14 +124,47 @@ export class PlanBenefitItemDto extends PlanLists {
   @DateField({ example: '2026-12-31' })
   end_date?: string | null;
 
-  @DateField({ example: '2025-06-12', description: 'When the benefit was last used.' })
+  @DateField({
+    example: '2025-06-12',
+    description: 'When the benefit was last used (`last_service.date` when both are given).',
+  })
+  @crossRule('lastServiceDate', (date, item) => {
+    const given = (item as PlanBenefitItemDto).last_service?.date;
+    return typeof given === 'string' && given !== date ? FREQUENCY_WORDS.lastServiceDate : null;
+  })
   last_service_date?: string | null;
 
   @DateField({
     example: '2026-06-12',
-    description: 'When the benefit can be used again: before it, the estimate pays nothing.',
+    description:
+      'When the benefit can be used again: before it, the estimate pays nothing ' +
+      '(`next_eligible.date` when both are given).',
+  })
+  @crossRule('nextEligibleDate', (date, item) => {
+    const given = (item as PlanBenefitItemDto).next_eligible;
+    return given && typeof given === 'object' && (given.date ?? null) !== date
+      ? FREQUENCY_WORDS.nextEligibleDate
+      : null;
   })
   next_eligible_date?: string | null;
+
+  @NestedField(() => PlanFrequencyDto, {
+    description: 'How often the plan allows the benefit (docs/api.md, Next eligible dates).',
+  })
+  frequency?: PlanFrequencyDto | null;
+
+  @NestedField(() => LastServiceDto, {
+    description:
+      'The latest service on record; a verifier gives the one the payer shows (source `payer`).',
+  })
+  last_service?: LastServiceDto | null;
+
+  @NestedField(() => NextEligibleDto, {
+    description:
+      'When the benefit can be had again: a verifier gives the date the payer states (basis ' +
+      '`payer_stated`); a `computed` one is computed again when the search finishes.',
+  })
+  next_eligible?: NextEligibleDto | null;
 
   @flagList()
   flags?: string[] | null;

@@ -1,5 +1,5 @@
 import { addFieldError, type ErrorTree } from '@/platform/kernel/errors';
-import { compareDates } from '@/lib/benefits';
+import { compareDates, FREQUENCY_LIMITS } from '@/lib/benefits';
 
 /**
  * The rules of a next-eligible request that span fields (docs/api.md, Next eligible dates): one
@@ -13,10 +13,7 @@ import { compareDates } from '@/lib/benefits';
 export const NEXT_ELIGIBLE_LIMITS = {
   rules: 100,
   history: 1_000,
-  sharedWith: 10,
-  count: 99,
-  /** Twenty years: no plan counts further. */
-  months: 240,
+  ...FREQUENCY_LIMITS,
 } as const;
 
 type Json = Record<string, unknown>;

@@ -41,12 +41,17 @@ describe('plan design items (docs/api.md, Plan designs)', () => {
       quantity_reserved: [{ value: 1 }],
       last_service_date: '2026-03-02',
       next_eligible_date: '2027-03-02',
+      last_service: { date: '2026-03-02', source: 'payer' },
+      next_eligible: { date: '2027-03-02', basis: 'computed', explanation: [] },
+      frequency: { count: 1, period: { kind: 'rolling', months: 12 }, shared_with: [] },
       quantity: [{ value: 1, comment: 'every 12 months' }],
     });
     Object.assign(used[1].items![0], { quantity_accepted: [{ value: 1 }] });
     const clean = withoutUsedValues(used);
     expect(JSON.stringify(clean)).not.toMatch(/_accepted|_reserved|last_service|next_eligible/);
     expect(clean[0].quantity).toEqual([{ value: 1, comment: 'every 12 months' }]);
+    // How often the plan allows it is the plan's, not the member's.
+    expect(clean[0].frequency).toEqual(used[0].frequency);
     expect(clean[1].items![0]).toEqual(design()[1].items![0]);
     // The input is left as it was.
     expect(used[0].last_service_date).toBe('2026-03-02');

@@ -12,11 +12,17 @@ export type DesignItem = {
 
 /**
  * What one member had used, which a design must not hand to the next: accepted and reserved
- * amounts and quantities, the last service date, and the next eligible date counted from it.
+ * amounts and quantities, the last service, and the next eligible date counted from it (the
+ * frequency is the plan's, and stays).
  */
 const USED = /(_accepted|_reserved)$/;
-const isUsed = (key: string) =>
-  USED.test(key) || key === 'last_service_date' || key === 'next_eligible_date';
+const MEMBERS_OWN = new Set([
+  'last_service_date',
+  'next_eligible_date',
+  'last_service',
+  'next_eligible',
+]);
+const isUsed = (key: string) => USED.test(key) || MEMBERS_OWN.has(key);
 
 /** A copy of `items` without used values, at every depth. */
 export function withoutUsedValues(items: readonly DesignItem[]): DesignItem[] {

@@ -118,6 +118,8 @@ describe('the benefit form started from a saved plan (docs/api.md, Plan designs)
         { benefit_code: 'exam.routine', refresh_date: renew, flags: ['required'], items: [] },
       ],
       last_service_date: '2026-05-01',
+      // A verifier's last-used date is the payer's (docs/api.md, Next eligible dates).
+      last_service: { date: '2026-05-01', source: 'payer' },
     });
     expect(items[1].items!.map((i) => [i.benefit_code, i.allowance])).toEqual([
       ['materials.frames', [{ flags: ['inn'], value: '150.0000' }]],

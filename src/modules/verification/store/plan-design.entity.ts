@@ -3,8 +3,8 @@ import { AccountRecord, TimeColumn } from '@/platform/db/columns';
 
 /**
  * docs/api.md, Plan designs: the benefit tree a verifier last gave for one group of one insurer
- * (`items` as V2 answers print them, without `*_accepted`, `*_reserved`, `last_service_date` and
- * `next_eligible_date`), for the account's next task of that group to start from. One per
+ * (`items` as V2 answers print them, without `*_accepted`, `*_reserved`, `last_service_date`,
+ * `next_eligible_date`, `last_service` and `next_eligible`), for the account's next task of that group to start from. One per
  * account, insurer and `group_key` (the plan's group id, else its group's name).
  */
 @Entity('plan_designs')

@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/platform/http/api-docs';
-import { BENEFIT_FLAGS } from '@/lib/benefits';
+import {
+  BENEFIT_FLAGS,
+  BenefitFrequencyDoc,
+  LastServiceDoc,
+  NextEligibleDoc,
+} from '@/lib/benefits';
 
 /** OpenAPI descriptions of a V2 person's plan and its benefit items (benefit.serializer renders them). */
 
@@ -84,18 +89,39 @@ export class BenefitItemDoc {
 
   @ApiField('date', {
     required: false,
-    example: '2025-06-12',
-    description: 'When the benefit was last used, when the insurer says (X12 DTP 304).',
+    example: '2025-08-31',
+    description: '`last_service.date`, where there is one.',
   })
   last_service_date?: string;
 
   @ApiField('date', {
     required: false,
-    example: '2026-06-12',
-    description:
-      'When the benefit can be used again, when the insurer says or its frequency and last use tell.',
+    example: '2027-08-31',
+    description: '`next_eligible.date`, where there is one.',
   })
   next_eligible_date?: string;
+
+  @ApiPropertyOptional({
+    type: BenefitFrequencyDoc,
+    description:
+      'How often the plan allows the benefit, where the plan says (docs/api.md, Next eligible dates).',
+  })
+  frequency?: BenefitFrequencyDoc;
+
+  @ApiPropertyOptional({
+    type: LastServiceDoc,
+    description:
+      "The latest service on record: the payer's, or the practice's own (its claims, their " +
+      'remittances, staff entries) for the benefit of an item with a frequency.',
+  })
+  last_service?: LastServiceDoc;
+
+  @ApiPropertyOptional({
+    type: NextEligibleDoc,
+    description:
+      'When the benefit can be had again, on items with a frequency or a date the payer states.',
+  })
+  next_eligible?: NextEligibleDoc;
 }
 
 export class CarveOutDoc {

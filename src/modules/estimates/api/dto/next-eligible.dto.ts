@@ -1,13 +1,17 @@
 import {
   DateField,
-  IntField,
   NestedField,
   NestedListField,
   StringField,
-  StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
-import { PERIOD_KINDS, type PeriodKind, SERVICE_SOURCES, type ServiceSource } from '@/lib/benefits';
+import {
+  BENEFIT_CODE,
+  BENEFIT_CODE_MESSAGE,
+  FrequencyDto,
+  SERVICE_SOURCES,
+  type ServiceSource,
+} from '@/lib/benefits';
 import {
   NEXT_ELIGIBLE_LIMITS as LIMITS,
   nextEligibleBodyErrors,
@@ -15,9 +19,6 @@ import {
 
 /** The request of POST /api/auth/v1/benefits/next-eligible/ (docs/api.md, Next eligible dates). */
 
-/** As plan items name benefits (docs/api.md, V1 and V2 results). */
-const BENEFIT_CODE = /^[A-Za-z0-9_.-]+$/;
-const BENEFIT_CODE_MESSAGE = 'Letters, digits, dots, hyphens and underscores only.';
 const benefitCode = (description: string) =>
   StringField({
     required: true,
@@ -27,55 +28,6 @@ const benefitCode = (description: string) =>
     example: 'materials.frames',
     description,
   });
-
-export class FrequencyPeriodDto {
-  @StringField({
-    required: true,
-    choices: PERIOD_KINDS,
-    example: 'rolling',
-    description:
-      '`rolling` (counted from the last service), `calendar_year` (resets on 1 January) or ' +
-      '`plan_year` (resets on the anniversary of `plan.begin_date`, which is then required).',
-  })
-  kind: PeriodKind;
-
-  @IntField({
-    min: 1,
-    max: LIMITS.months,
-    example: 24,
-    description:
-      'Rolling: the length in months (required). Calendar and plan years: whole years in months ' +
-      '(12, 24, …; 12 when absent), counted from the start of the year of a service.',
-  })
-  months?: number | null;
-}
-
-export class FrequencyDto {
-  @IntField({
-    required: true,
-    min: 1,
-    max: LIMITS.count,
-    example: 1,
-    description: 'How many services the period allows.',
-  })
-  count: number;
-
-  @NestedField(() => FrequencyPeriodDto, { required: true })
-  period: FrequencyPeriodDto;
-
-  @StringListField({
-    maxItems: LIMITS.sharedWith,
-    itemMaxLength: 128,
-    itemPattern: BENEFIT_CODE,
-    itemPatternMessage: BENEFIT_CODE_MESSAGE,
-    unique: true,
-    example: ['materials.contact_lenses'],
-    description:
-      'Benefits whose services count against this one and the other way round (contact lenses ' +
-      'in lieu of frames).',
-  })
-  shared_with?: string[] | null;
-}
 
 export class NextEligibleRuleDto {
   @benefitCode('The benefit the rule is for; one rule per benefit.')

@@ -1,4 +1,5 @@
 import {
+  applyNextEligible,
   benefitCodeForProcedure,
   benefitCodeForServiceType,
   type BenefitItem,
@@ -17,6 +18,7 @@ import {
   settleRemaining,
   statedValues,
 } from './benefit-tree.amounts';
+import { frequencyOf, stateOn, statedDatesOf } from './benefit-tree.frequency';
 
 export { percentOf, subtractDecimal } from './benefit-tree.amounts';
 
@@ -25,6 +27,10 @@ export interface TreeDates {
   end: string | null;
   /** refresh_date of every item (a benefit item must carry one). */
   refresh: string;
+  /** Whether the 271 states the plan's begin date (else `begin` is the inquiry's day). */
+  beginStated: boolean;
+  /** The day asked about: next eligible dates are never before it. */
+  asOf: string;
 }
 
 /**
@@ -94,17 +100,18 @@ export function buildPlan(benefits: readonly BenefitLoop[], dates: TreeDates): P
     }
     const stated = statedValues(benefit);
     const endDate = benefitEnd(benefit);
-    const serviceDates = benefitServiceDates(benefit);
+    const frequency = frequencyOf(benefit, dates.beginStated);
+    const serviceDates = statedDatesOf(benefit);
     for (const code of codes) {
-      if (stated.length === 0 && !ACTIVE.has(benefit.eb.info) && !serviceDates) continue;
+      const says = stated.length > 0 || ACTIVE.has(benefit.eb.info) || serviceDates || frequency;
+      if (!says) continue;
       const item = ensureItem(plan.items, code, dates.refresh);
       for (const value of stated) place(item, value, benefit, remaining);
       if (stated.length === 0 && benefit.messages.length > 0) {
         item.comment = joinComments(item.comment, benefit.messages.join('; '));
       }
       if (endDate) item.end_date = endDate;
-      if (serviceDates?.last) item.last_service_date = serviceDates.last;
-      if (serviceDates?.next) item.next_eligible_date = serviceDates.next;
+      stateOn(item, frequency, serviceDates);
     }
     if (planLevel) {
       // A plan carries money and authorisation lists, not quantities.
@@ -115,7 +122,9 @@ export function buildPlan(benefits: readonly BenefitLoop[], dates: TreeDates): P
   }
   for (const r of remaining) settleRemaining(r);
   plan.insurer_state = hasOutOfNetwork(plan) ? 'oon' : 'inn';
-  return plan;
+  // docs/api.md, Next eligible dates: from the payer's word alone here; a finishing search adds
+  // the practice's own history.
+  return applyNextEligible(plan, [], dates.asOf);
 }
 
 /** " (service type AN)", " (procedure HC:V2020)", or '' when the line names neither. */
@@ -149,39 +158,6 @@ function otherPayerOf(benefit: BenefitLoop): OtherPayer {
     payer_id: payer && payer.name.id !== '' ? payer.name.id : null,
     member_id: insured?.name.id || policy?.value || null,
   };
-}
-
-/**
- * DTP 304 (last visit) and 348 (next eligible) of a benefit line; with only a last visit, an HSD
- * "1 every N months/years" counts the next eligible date from it (docs/api.md, Real insurers).
- */
-function benefitServiceDates(
-  benefit: BenefitLoop,
-): { last: string | null; next: string | null } | null {
-  const last = benefit.dates.find((d) => d.qualifier === '304')?.to ?? null;
-  let next = benefit.dates.find((d) => d.qualifier === '348')?.from ?? null;
-  if (!next && last) {
-    for (const hsd of benefit.deliveries) {
-      const count = hsd.periodCount !== null ? Number(hsd.periodCount) : 1;
-      const months =
-        hsd.periodQualifier === '34' ? count : hsd.periodQualifier === '21' ? 12 * count : null;
-      if (months !== null && Number.isInteger(months) && months > 0) {
-        next = addMonths(last, months);
-        break;
-      }
-    }
-  }
-  return last || next ? { last, next } : null;
-}
-
-function addMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const total = y * 12 + (m - 1) + months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${year}-${pad(month)}-${pad(Math.min(d, lastDay))}`;
 }
 
 /** Where an EB line goes: its procedure code first (the narrowest), else its service types. */

@@ -87,6 +87,22 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
     comment,
     value,
   });
+  /**
+   * An HSD frequency with no last visit stated: available on the day asked about (docs/api.md,
+   * Next eligible dates), said in the rule's words.
+   */
+  const frequent = (rule: string, kind: 'rolling' | 'calendar_year', months: number): Lists => ({
+    frequency: { count: 1, period: { kind, months }, shared_with: [] },
+    next_eligible: {
+      date: '2026-03-15',
+      basis: 'computed',
+      explanation: [
+        rule,
+        'No service that counts against it is on record, so it is available on 2026-03-15.',
+      ],
+    },
+    next_eligible_date: '2026-03-15',
+  });
   /** Both persons' plans run through 2026, with no refresh date and no flags. */
   const plan2026 = (insurer_state: Network, items: BenefitItem[], lists: Lists = {}): Plan => ({
     insurer_state,
@@ -111,6 +127,11 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
               allowance: [{ flags: ['oon'], comment: 'per visit', value: '45' }],
               quantity: [{ comment: '1 every 12 months', value: 1 }],
               coinsurance: [{ flags: ['oon'], value: '20' }],
+              ...frequent(
+                'Routine exam: once every 12 months, counted from the last service.',
+                'rolling',
+                12,
+              ),
             },
             node('exam.contact_lens_fitting', {
               copayment: [perVisit('40')],
@@ -130,6 +151,11 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
                   value: 1,
                 },
               ],
+              ...frequent(
+                'Frames: once every 24 months, counted from the last service.',
+                'rolling',
+                24,
+              ),
             }),
             node(
               'materials.spectacle_lenses',
@@ -166,6 +192,11 @@ describe('271 → result mapper: a found subscriber with a dependent', () => {
         exam({
           copayment: [perVisit('0', 'per visit; NO EXAM COPAY UNDER AGE 19')],
           quantity: [{ comment: '1 per calendar year', value: 1 }],
+          ...frequent(
+            'Routine exam: once per calendar year; the count starts again each 1 January.',
+            'calendar_year',
+            12,
+          ),
         }),
       ]),
     },

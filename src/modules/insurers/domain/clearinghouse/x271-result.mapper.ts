@@ -14,7 +14,7 @@ import type {
   SubscriberLoop,
 } from '@/lib/x12';
 import { AaaClass, classifyAaa, describeAaa } from './aaa-codes';
-import { buildPlan } from './benefit-tree';
+import { buildPlan, type TreeDates } from './benefit-tree';
 
 /** What a 271 says, in the terms of a search (docs/api.md, Real insurers). */
 export type Answer271 =
@@ -135,22 +135,17 @@ function planResult(
   const begin = dates?.begin ?? options.inquiryDate;
   const end = dates?.end ?? null;
   const refresh = refreshDate(begin, end, options.inquiryDate);
+  const tree = { begin, end, refresh, beginStated: !!dates?.begin, asOf: options.inquiryDate };
   const subscriberPerson = person(subscriber.member, {
     type: 'self',
     dob: subscriber.member.demographics?.dob ?? options.queryDob,
     memberId: memberId(subscriber.member),
     isActive: activity(ownStatus ?? status),
-    plan: buildPlan(subscriber.benefits, { begin, end, refresh }),
+    plan: buildPlan(subscriber.benefits, tree),
   });
   const persons = [subscriberPerson];
   for (const dependent of subscriber.dependents) {
-    const mapped = dependentPerson(
-      dependent,
-      subscriber,
-      subscriberPerson,
-      { begin, end, refresh },
-      status,
-    );
+    const mapped = dependentPerson(dependent, subscriber, subscriberPerson, tree, status);
     if (mapped) persons.push(mapped);
   }
   return {
@@ -183,7 +178,7 @@ function dependentPerson(
   dependent: DependentLoop,
   subscriber: SubscriberLoop,
   subscriberPerson: InsurerPerson,
-  planDatesOf: { begin: string; end: string | null; refresh: string },
+  planDatesOf: TreeDates & { begin: string },
   planStatus: PlanStatus,
 ): InsurerPerson | null {
   const dob = dependent.member.demographics?.dob;
@@ -202,6 +197,8 @@ function dependentPerson(
       begin,
       end,
       refresh: end ? dayAfter(end) : planDatesOf.refresh,
+      beginStated: !!dates?.begin || planDatesOf.beginStated,
+      asOf: planDatesOf.asOf,
     }),
   });
 }

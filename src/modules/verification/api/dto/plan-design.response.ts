@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/platform/http/api-docs';
-import { BENEFIT_FLAGS } from '@/lib/benefits';
+import { BENEFIT_FLAGS, BenefitFrequencyDoc } from '@/lib/benefits';
 
 /**
  * OpenAPI descriptions of plan designs (docs/api.md, Plan designs); PlanDesigns renders them. A
  * design's items are V2 benefit items without what a member used (no `*_accepted`, `*_reserved`,
- * `last_service_date`, `next_eligible_date`).
+ * `last_service_date`, `next_eligible_date`, `last_service`, `next_eligible`).
  */
 
 class EntryDoc {
@@ -50,6 +50,11 @@ export class DesignItemDoc {
   @ApiProperty({ type: () => [DesignItemDoc], description: 'Child benefits.' })
   items: DesignItemDoc[];
   @ApiField('date', { required: false, example: '2026-12-31' }) end_date?: string;
+  @ApiPropertyOptional({
+    type: BenefitFrequencyDoc,
+    description: 'How often the plan allows the benefit (docs/api.md, Next eligible dates).',
+  })
+  frequency?: BenefitFrequencyDoc;
 }
 
 export class PlanDesignResponse {
