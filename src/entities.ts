@@ -17,6 +17,7 @@ import { ClaimReport } from '@/modules/claims/reports/store/claim-report.entity'
 import { Remittance } from '@/modules/claims/reports/store/remittance.entity';
 import { MailMessage } from '@/modules/mail/store/mail-message.entity';
 import { Patient } from '@/modules/patients/store/patient.entity';
+import { PatientBenefitEntry } from '@/modules/patients/store/benefit-entry.entity';
 import { Appointment } from '@/modules/appointments/store/appointment.entity';
 import { AppointmentPolicy } from '@/modules/appointments/store/appointment-policy.entity';
 import { PlanDesign } from '@/modules/verification/store/plan-design.entity';
@@ -37,6 +38,7 @@ export const entities = [
   EligibilityResult,
   EligibilityPerson,
   Patient,
+  PatientBenefitEntry,
   Appointment,
   AppointmentPolicy,
   Claim,

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { APPOINTMENT_BODY, COMPLETE_TASK_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
-import { patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
+import { DEMO, patient as searchPatient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
@@ -103,6 +103,12 @@ describe('tenant isolation matrix: another account’s object is answered exactl
         .set(a.auth)
         .send({ first_name: 'Ann', last_name: 'Owner', dob: '1970-01-01' })
     ).body.code;
+    // A staff entry of A's (docs/api.md, Next eligible dates): B must neither see nor add to it.
+    await http()
+      .post(`/api/auth/v1/patients/${ids.patientCode}/benefit-history/`)
+      .set(a.auth)
+      .send({ insurer_code: DEMO, benefit_code: 'exam.routine', date: '2025-02-03' })
+      .expect(201);
     ids.bPatientCode = (
       await http()
         .post('/api/auth/v1/patients/')
@@ -206,6 +212,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       v1: await get(`/api/auth/v1/eligibility/${ids.uid}/`),
       patient: await get(`/api/auth/v1/patients/${ids.patientCode}/`),
       links: await get(`/api/auth/v1/patients/${ids.patientCode}/eligibility/`),
+      history: await get(`/api/auth/v1/patients/${ids.patientCode}/benefit-history/`),
       claim: await get(`/api/auth/v1/claims/${ids.claimCode}/`),
       webhook: await get(`/api/auth/v1/webhooks/${ids.webhookId}/`),
       deliveries: await get(`/api/auth/v1/webhooks/${ids.webhookId}/deliveries/`),
@@ -219,6 +226,9 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       )[0].n,
       mail: (await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM mail_messages'))[0]
         .n,
+      entries: (
+        await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM patient_benefit_history')
+      )[0].n,
     };
   }
 
@@ -320,6 +330,24 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       ofA: () => ids.patientCode,
       missing: () => missingCode('PAT'),
       send: (id) => http().get(path('/api/auth/v1/patients/{}/eligibility/')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'POST /api/auth/v1/patients/{code}/benefit-history/',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) =>
+        http()
+          .post(path('/api/auth/v1/patients/{}/benefit-history/')(id))
+          .set(b.auth)
+          .send({ insurer_code: DEMO, benefit_code: 'materials.frames', date: '2025-01-02' }),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v1/patients/{code}/benefit-history/',
+      ofA: () => ids.patientCode,
+      missing: () => missingCode('PAT'),
+      send: (id) => http().get(path('/api/auth/v1/patients/{}/benefit-history/')(id)).set(b.auth),
       status: 404,
     },
     {

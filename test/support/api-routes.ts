@@ -198,6 +198,19 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('patient', 'read', () => fx.patientCode),
   }),
+  'POST /api/auth/v1/patients/:code/benefit-history/': (fx) => ({
+    method: 'post',
+    url: `/api/auth/v1/patients/${fx.patientCode}/benefit-history/`,
+    body: { insurer_code: 'insurer:demo:vision', benefit_code: 'exam.routine', date: '2025-03-04' },
+    status: 201,
+    audit: audit('patient', 'update', () => fx.patientCode),
+  }),
+  'GET /api/auth/v1/patients/:code/benefit-history/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/patients/${fx.patientCode}/benefit-history/`,
+    status: 200,
+    audit: audit('patient', 'read', () => fx.patientCode),
+  }),
   'POST /api/auth/v1/claims/': () => ({
     method: 'post',
     url: '/api/auth/v1/claims/',

@@ -48,6 +48,12 @@ export {
   isPlanLevelServiceType,
 } from './service-codes';
 export { addMonths, compareDates } from './calendar';
+export {
+  HISTORY_BENEFIT_CODES,
+  historyBenefitOf,
+  historyBenefitOfCodes,
+} from './history-codes';
+export type { HistoryBenefitCode } from './history-codes';
 export { availableOn, nextEligible } from './next-eligible';
 export { applyNextEligible, hasFrequency } from './plan-eligibility';
 export { NEXT_ELIGIBLE_BASES, PERIOD_KINDS, SERVICE_SOURCES } from './next-eligible.types';

@@ -5,11 +5,13 @@ import { AccountsModule } from '@/modules/accounts';
 import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
 import { MailModule } from '@/modules/mail';
 import { WebModule } from '@/modules/web';
+import { PatientsModule } from '@/modules/patients';
 import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './domain/claim-billing-provider';
 import { ClaimServiceLine } from './store/claim-service-line.entity';
 import { ClaimStatusChecker } from './domain/claim-status-checker';
 import { ClaimSubmitter } from './domain/claim-submitter';
+import { ClaimedServicesBinding } from './domain/claimed-services.binding';
 import { ClaimTransitions } from './domain/claim-transitions';
 import { Claim } from './store/claim.entity';
 import { WebClaimsController } from './pages/web-claims.controller';
@@ -41,6 +43,8 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     AccountsModule,
     InsurersModule,
     MailModule,
+    // ClaimedServices (the port this module binds) is the patients module's.
+    PatientsModule,
     WebhooksModule,
     WebModule,
   ],
@@ -70,6 +74,8 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     ClaimsProcessor,
     BillingProviders,
     claimsClearinghouseClientProvider,
+    // The practice's claims as benefit history (patients' ClaimedServices port).
+    ClaimedServicesBinding,
   ],
   exports: [ClaimsService, ClaimReportsService],
 })

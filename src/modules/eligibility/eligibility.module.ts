@@ -41,6 +41,8 @@ import { WebDashboardController } from './pages/web-dashboard.controller';
 import { WebEligibilityController } from './pages/web-eligibility.controller';
 
 import { CheckHooks } from './domain/check-hooks';
+import { BenefitHistory } from './domain/benefit-history.port';
+import { PlanHistory } from './domain/plan-history';
 import { CheckIntake } from './domain/check-intake';
 import { CheckRequestsRepository } from './store/check-requests.repository';
 @Module({
@@ -98,6 +100,9 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     CheckIntake,
     CheckRequestsRepository,
     CheckHooks,
+    // The practice's own history of services (docs/api.md, Next eligible dates), bound by patients.
+    BenefitHistory,
+    PlanHistory,
     RequestPurgesRepository,
     RequestPurger,
     EligibilityRequestsRepository,
@@ -117,6 +122,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     PatientRecords,
     CheckIntake,
     CheckHooks,
+    BenefitHistory,
   ],
 })
 export class EligibilityModule {}

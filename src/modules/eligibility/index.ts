@@ -20,3 +20,9 @@ export type { CheckAnswer, CheckHooksPort } from './domain/check-hooks';
 export { CheckIntake } from './domain/check-intake';
 export type { CheckOrder } from './domain/check-intake';
 export type { PatientRecordsPort } from './pages/patient-records.port';
+export { BenefitHistory } from './domain/benefit-history.port';
+export type {
+  BenefitHistoryPort,
+  HistoryLookup,
+  HistoryPerson,
+} from './domain/benefit-history.port';

@@ -23,3 +23,5 @@ export {
 export { PatientLinksService } from './domain/patient-links.service';
 export { PatientsModule } from './patients.module';
 export { PatientsService } from './domain/patients.service';
+export { ClaimedServices, MAX_CLAIMED_SERVICES } from './domain/claimed-services.port';
+export type { ClaimedService, ClaimedServicesPort } from './domain/claimed-services.port';

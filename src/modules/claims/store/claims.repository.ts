@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { type KeysetPage, paginateKeyset } from '@/platform/http/pagination/keyset-paginator';
 import { managerOf, type Tx } from '@/platform/db/database';
+import { isoDate } from '@/platform/kernel/time';
 import { ClaimServiceLine } from './claim-service-line.entity';
 import { Claim } from './claim.entity';
 
@@ -45,6 +46,22 @@ export type ClaimSubmissionSets = Partial<
 
 /** The columns a move changes besides the queue's (`ClaimsQueue.setDue` sets those). */
 export type ClaimMoveSets = Partial<Pick<Claim, 'status' | 'statusHistory'>> & ClaimSubmissionSets;
+
+/** A claim's service line as the practice's history reads it (docs/api.md, Next eligible dates). */
+export interface ClaimedLine {
+  claimCode: string;
+  insurerCode: string;
+  patient: Claim['patient'];
+  remittance: Claim['remittance'];
+  codes: string[];
+  serviceDate: string;
+}
+
+/**
+ * Claims that did not use a benefit: the payer refused them or took them back (docs/api.md, Next
+ * eligible dates), or they never reached it.
+ */
+export const CLAIMS_WITHOUT_SERVICE = ['rejected', 'denied', 'reversed', 'submission_failed'];
 
 /** Claims matched within one account (`accountId`), or any account's (no `accountId`). */
 export interface ClaimScope {
@@ -174,6 +191,44 @@ export class ClaimsRepository {
       ...(clearinghouseTrace ? [{ ...scope, clearinghouseId: clearinghouseTrace }] : []),
     ];
     return managerOf(this.db, tx).find(Claim, { where, take: 10 });
+  }
+
+  /**
+   * The service lines of the account's claims whose patient was born on one of `dobs` (to these
+   * insurers when given), claims that used no benefit left out: the most recent service first, at
+   * most `limit` (claims_patient_dob_idx).
+   */
+  async linesOfPatients(
+    accountId: string,
+    dobs: readonly string[],
+    insurerCodes: readonly string[] | null,
+    limit: number,
+  ): Promise<ClaimedLine[]> {
+    const rows: {
+      code: string;
+      insurer_code: string;
+      patient: Claim['patient'];
+      remittance: Claim['remittance'];
+      codes: string[];
+      service_date: string | Date;
+    }[] = await this.db.query(
+      `SELECT c.code, c.insurer_code, c.patient, c.remittance, s.codes, s.service_date
+       FROM claims c JOIN claim_services s ON s.claim_id = c.id
+       WHERE c.account_id = $1 AND (c.patient->>'dob') = ANY($2::text[])
+         AND ($3::text[] IS NULL OR c.insurer_code = ANY($3::text[]))
+         AND c.status <> ALL($4::text[])
+       ORDER BY s.service_date DESC, c.code, s.position
+       LIMIT $5`,
+      [accountId, dobs, insurerCodes, CLAIMS_WITHOUT_SERVICE, limit],
+    );
+    return rows.map((r) => ({
+      claimCode: r.code,
+      insurerCode: r.insurer_code,
+      patient: r.patient,
+      remittance: r.remittance,
+      codes: r.codes,
+      serviceDate: isoDate(r.service_date)!,
+    }));
   }
 
   /** The claims with these codes (none asked: none answered, without a query). */

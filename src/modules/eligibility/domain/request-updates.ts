@@ -16,6 +16,7 @@ import {
 } from './eligibility.renderer';
 import { type InsurerEntry, insurerEntries, insurerEntry } from './insurer-entries';
 import { CheckHooks } from './check-hooks';
+import { PlanHistory } from './plan-history';
 import { buildResults } from './search-finisher';
 import type { FoundPlan, InsurerOutcome } from './search-outcome';
 
@@ -44,6 +45,7 @@ export class RequestUpdates {
     private readonly runs: SearchRunsRepository,
     private readonly outbox: WebhookOutbox,
     private readonly checks: CheckHooks,
+    private readonly planHistory: PlanHistory,
   ) {}
 
   /** `refresh` in a transaction of its own (after a run completed a request that waits for a person). */
@@ -112,6 +114,7 @@ export class RequestUpdates {
         for (const plan of outcome.plans) found.push({ code: outcome.code, plan, keepPlans: true });
     }
     const offset = found.length > 0 ? await this.runs.resultCount(requestId, tx) : 0;
+    if (found.length > 0) await this.planHistory.apply(accountId, found);
     const results = await buildResults(this.runs, found, requestId, accountId, offset);
     const now = formatInstant(new Date(), 'utc');
     const next = entries.map((e) => {

@@ -8,6 +8,7 @@ import { insurerName } from '@/modules/insurers';
 import { formatInstant, todayIso } from '@/platform/kernel/time';
 import { BatchCompletion } from './batch-completion';
 import { CheckHooks } from './check-hooks';
+import { PlanHistory } from './plan-history';
 import type { EligibilityErrorCode } from '../store/eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
 import { renderResult } from './eligibility.renderer';
@@ -125,6 +126,7 @@ export class SearchFinisher {
     private readonly outbox: WebhookOutbox,
     private readonly batches: BatchCompletion,
     private readonly checks: CheckHooks,
+    private readonly planHistory: PlanHistory,
   ) {}
 
   /**
@@ -139,6 +141,8 @@ export class SearchFinisher {
   ): Promise<boolean> {
     const head = known ?? (await this.runs.head(requestId));
     if (!head) return false;
+    // docs/api.md, Next eligible dates: the practice's own history, once, before the bodies.
+    await this.planHistory.apply(head.accountId, found);
     const results = await buildResults(this.runs, found, requestId, head.accountId, 0);
     const insurers = entriesOf(progress, resultIdsByCode(results));
     return this.finish(head, { status: 'complete', errorCode: null, results, insurers });

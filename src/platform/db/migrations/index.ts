@@ -36,6 +36,7 @@ import { SandboxRepeats1795561500000 } from './1795561500000-SandboxRepeats';
 import { Appointments1795562000000 } from './1795562000000-Appointments';
 import { AppointmentChecks1795563000000 } from './1795563000000-AppointmentChecks';
 import { ScheduleEntryPoint1795564000000 } from './1795564000000-ScheduleEntryPoint';
+import { PatientBenefitHistory1795565000000 } from './1795565000000-PatientBenefitHistory';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -77,4 +78,5 @@ export const migrations = [
   Appointments1795562000000,
   AppointmentChecks1795563000000,
   ScheduleEntryPoint1795564000000,
+  PatientBenefitHistory1795565000000,
 ];

@@ -2,14 +2,18 @@ import type { BenefitItem, DoubleList, FlagEntry, Network, Plan } from '@/lib/be
 
 /** What the sandbox's cheat codes do to a plan (`mark_used`, `dt_exam_used`, `no_oon`, `no_inn`). */
 
-/** Every benefit used: accepted quantities equal the quantities, allowances accepted in full. */
-export function markUsed(item: BenefitItem): BenefitItem {
+/**
+ * Every benefit used: accepted quantities equal the quantities, allowances accepted in full, and
+ * a benefit with a frequency last had on `usedOn` (the payer's word, as a 271's DTP 304).
+ */
+export function markUsed(item: BenefitItem, usedOn: string): BenefitItem {
   const out: BenefitItem = { ...item };
   const accepted = <T>(e: FlagEntry<T>): FlagEntry<T> =>
     e.flags ? { flags: e.flags, value: e.value } : { value: e.value };
   if (item.quantity) out.quantity_accepted = item.quantity.map(accepted);
   if (item.allowance) out.allowance_accepted = item.allowance.map(accepted);
-  if (item.items) out.items = item.items.map(markUsed);
+  if (item.frequency) out.stated = { last_service: { date: usedOn, source: 'payer' } };
+  if (item.items) out.items = item.items.map((i) => markUsed(i, usedOn));
   return out;
 }
 

@@ -7,6 +7,7 @@ import type { BenefitItem, FlagEntry, Plan } from '@/lib/benefits';
  */
 
 import { markUsed, removeNetwork } from './demo-plan-cheats';
+import { withFrequencies } from './demo-plan-frequencies';
 import type { PlanVariant } from './demo-plan-variants';
 
 export { PLAN_VARIANTS } from './demo-plan-variants';
@@ -261,7 +262,7 @@ export function buildPlan(variant: PlanVariant, dates: PlanDates, shape: PlanSha
 
   let plan: Plan = {
     insurer_state: shape.noOon ? 'inn' : 'oon',
-    items,
+    items: withFrequencies(items),
     refresh_date: dates.refresh,
     begin_date: dates.begin,
     end_date: dates.end,
@@ -270,9 +271,10 @@ export function buildPlan(variant: PlanVariant, dates: PlanDates, shape: PlanSha
     is_authorization_required: [any(false)],
   };
 
-  if (shape.markUsed) plan = { ...plan, items: plan.items.map(markUsed) };
+  const used = (i: BenefitItem) => markUsed(i, dates.begin);
+  if (shape.markUsed) plan = { ...plan, items: plan.items.map(used) };
   else if (shape.examUsed)
-    plan = { ...plan, items: plan.items.map((i) => (i.benefit_code === 'exam' ? markUsed(i) : i)) };
+    plan = { ...plan, items: plan.items.map((i) => (i.benefit_code === 'exam' ? used(i) : i)) };
   if (shape.noOon) plan = removeNetwork(plan, 'oon');
   if (shape.noInn) plan = removeNetwork(plan, 'inn');
   // With neither network left, the plan has no benefit items at all.

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { ServiceRecord } from '@/lib/benefits';
+
+/** A person a found plan covers, as the insurer names them: whose history is looked up. */
+export interface HistoryPerson {
+  firstName: string;
+  lastName: string;
+  /** `YYYY-MM-DD`. */
+  dob: string;
+  memberId: string | null;
+}
+
+/** One person of one insurer's plan. */
+export interface HistoryLookup {
+  insurerCode: string;
+  person: HistoryPerson;
+}
+
+/**
+ * The practice's own history of services (docs/api.md, Next eligible dates: the practice's
+ * history): its claims filed through the service, their remittances, and staff entries on its
+ * patient records. Declared here and bound by the patients module at start-up, because patients
+ * (and claims, through it) import eligibility and never the other way (docs/architecture.md,
+ * Module graph).
+ */
+export interface BenefitHistoryPort {
+  /**
+   * For each lookup, in order, the account's services on record of that person with that
+   * insurer (matched as docs/api.md says: date of birth and names, member id when both have one).
+   */
+  servicesOf(accountId: string, lookups: readonly HistoryLookup[]): Promise<ServiceRecord[][]>;
+}
+
+/** The port's one binding; without one (a process built without patients) nothing is on record. */
+@Injectable()
+export class BenefitHistory implements BenefitHistoryPort {
+  private port: BenefitHistoryPort | null = null;
+
+  bind(port: BenefitHistoryPort): void {
+    this.port = port;
+  }
+
+  servicesOf(accountId: string, lookups: readonly HistoryLookup[]): Promise<ServiceRecord[][]> {
+    if (!this.port || lookups.length === 0) return Promise.resolve(lookups.map(() => []));
+    return this.port.servicesOf(accountId, lookups);
+  }
+}
