@@ -183,6 +183,18 @@ const ENDPOINTS: Endpoint[] = [
     body: (c) => ({ request_uid: c.uid }),
   },
   { method: 'GET', path: '/api/auth/v1/patients/{code}/eligibility/' },
+  // docs/api.md, Patients (benefit history).
+  {
+    method: 'POST',
+    path: '/api/auth/v1/patients/{code}/benefit-history/',
+    body: () => ({
+      insurer_code: 'insurer:demo:vision',
+      benefit_code: 'materials.frames',
+      date: '2025-08-31',
+      note: 'Bought elsewhere.',
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/patients/{code}/benefit-history/' },
   {
     method: 'POST',
     path: '/api/auth/v1/claims/',
