@@ -5,6 +5,7 @@ import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { postForm, signIn } from './support/web-sign-in';
 
 /** "$45.00" as the page prints a four-decimal amount. */
 const dollars = (amount: string) => `$${amount.slice(0, -2)}`;
@@ -141,6 +142,20 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
     await expect(page.locator('#estimate-errors').textContent()).resolves.toContain(
       'Fill in at least one service line.',
     );
+  });
+
+  it('estimates for the date of service typed, keeps it, and shows an impossible one as the API refuses it', async () => {
+    const { agent } = await signIn(t.app, a.email, a.password);
+    const url = `/app/eligibility/${uid}/persons/${personId}/estimate`;
+    const fields = { action: 'estimate', rows: '1', common_0: 'exam', cost_0: '120' };
+    const bad = await postForm(agent, url, url, { ...fields, date_of_service: '2026-02-30' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('Date has wrong format. Use YYYY-MM-DD.');
+    expect(bad.text).toContain('value="2026-02-30"');
+    const good = await postForm(agent, url, url, { ...fields, date_of_service: '2026-11-21' });
+    expect(good.status).toBe(201);
+    expect(good.text).toContain('id="estimate"');
+    expect(good.text).toContain('value="2026-11-21"');
   });
 
   it('answers a person who is not in the result with a not-found page', async () => {

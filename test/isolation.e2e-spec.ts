@@ -275,6 +275,28 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       status: 404,
     },
     {
+      endpoint: 'GET /api/auth/v2/eligibility/{uid}/pdf/',
+      ofA: () => ids.uid,
+      missing: () => 'no-such-visit-0001',
+      send: (id) =>
+        http()
+          .get(path('/api/auth/v2/eligibility/{}/pdf/')(id))
+          .query({ result_id: ids.resultId, person_id: ids.personId })
+          .set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /api/auth/v2/eligibility/{uid}/pdf/ (result_id of A on B’s request)',
+      ofA: () => String(ids.resultId),
+      missing: () => '987654321',
+      send: (id) =>
+        http()
+          .get(`/api/auth/v2/eligibility/${ids.bUid}/pdf/`)
+          .query({ result_id: id, person_id: ids.personId })
+          .set(b.auth),
+      status: 404,
+    },
+    {
       endpoint: 'POST /api/auth/v1/eligibility/{uid}/details/',
       ofA: () => ids.uid,
       missing: () => 'no-such-visit-0001',

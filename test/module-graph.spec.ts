@@ -34,6 +34,7 @@ describe('the module graph of src/', () => {
       'jobs',
       'kernel',
       'lib',
+      'pdf',
       'x12',
     ]);
     const features = [...moduleGraph().values()].filter(

@@ -159,6 +159,12 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('eligibility_request', 'read', () => fx.uid),
   }),
+  'GET /api/auth/v2/eligibility/:request_uid/pdf/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v2/eligibility/${fx.uid}/pdf/?result_id=${fx.resultId}&person_id=${fx.personId}`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
   'POST /api/auth/v1/eligibility/:request_uid/details/': (fx) => ({
     method: 'post',
     url: `/api/auth/v1/eligibility/${fx.uid}/details/`,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { Response } from 'supertest';
 
 const SCRIPT = `
 const { PDFParse } = require('pdf-parse');
@@ -36,4 +37,11 @@ export function pdfText(pdf: Buffer): Promise<{ text: string; pages: number }> {
     });
     child.stdin.end(pdf);
   });
+}
+
+/** A supertest parser keeping the body as bytes: `.buffer(true).parse(asBytes)` (a PDF, or JSON). */
+export function asBytes(res: Response, done: (err: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
 }

@@ -5,6 +5,8 @@
 export { readClaimReport } from './claim-report.reader';
 export type { ClaimReport } from './claim-report.reader';
 export { CLAIM_STATUS_CATEGORIES, CLAIM_STATUS_CODES, describeCode } from './codes';
+export { controlNumbers } from './x12.control-numbers';
+export type { ControlNumbers } from './x12.control-numbers';
 export type { DatePeriod, RequestValidation } from './x12.elements';
 export { X12ParseError, X12WriteError } from './x12.errors';
 export { prettyX12 } from './x12.pretty';

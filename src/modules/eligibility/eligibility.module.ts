@@ -14,6 +14,8 @@ import { BatchController } from './api/batch.controller';
 import { BatchItemProcessor } from './jobs/batch-item.processor';
 import { BATCH_QUEUE, BatchSearchQueue } from './jobs/batch-search.queue';
 import { EligibilityController } from './api/eligibility.controller';
+import { SnapshotController } from './api/snapshot.controller';
+import { EligibilitySnapshots } from './domain/snapshot/eligibility-snapshots.service';
 import { EligibilityMaintenance } from './jobs/eligibility.maintenance';
 import { EligibilityProcessor } from './jobs/eligibility.processor';
 import { SEARCH_QUEUE, SearchQueue } from './jobs/search.queue';
@@ -69,6 +71,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
   controllers: [
     BatchController,
     EligibilityController,
+    SnapshotController,
     WebDashboardController,
     WebEligibilityController,
     WebBatchesController,
@@ -76,6 +79,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
   providers: [
     EligibilityService,
     EligibilityQueryService,
+    EligibilitySnapshots,
     EligibilityScheduler,
     InsurerCalls,
     InsurerExchangeLog,

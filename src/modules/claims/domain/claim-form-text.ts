@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PDFFont, PDFPage, rgb } from 'pdf-lib';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ClaimPersonResponse } from '../api/dto/claim-parts.response';
+
+// The house's fonts (DejaVu: names and addresses as typed, not only WinAnsi), shared with the
+// other PDFs (src/lib/pdf).
+export { fonts } from '@/lib/pdf';
 
 export const WIDTH = 612; // US Letter, points
 export const HEIGHT = 792;
@@ -12,18 +14,6 @@ export const RIGHT = 594;
 export const FORM = rgb(0.78, 0.12, 0.16);
 const INK = rgb(0, 0, 0);
 const SHADE = rgb(0.98, 0.9, 0.9);
-
-// Standard PDF fonts encode WinAnsi only ("—" printed as `?`): DejaVu covers what names and
-// addresses hold. Read once; see fonts/README.md for the source and licence.
-const FONT_DIR = join(__dirname, '..', 'fonts');
-let fontBytes: { regular: Buffer; bold: Buffer } | null = null;
-export function fonts(): { regular: Buffer; bold: Buffer } {
-  fontBytes ??= {
-    regular: readFileSync(join(FONT_DIR, 'DejaVuSansCondensed.ttf')),
-    bold: readFileSync(join(FONT_DIR, 'DejaVuSansCondensed-Bold.ttf')),
-  };
-  return fontBytes;
-}
 
 /** Drawing on the page in the form's coordinates: `top` measured down from the page's top. */
 export class Sheet {

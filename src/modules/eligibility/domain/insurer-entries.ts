@@ -13,6 +13,17 @@ export const INSURER_STATES = [
 ] as const;
 export type InsurerState = (typeof INSURER_STATES)[number];
 
+/** Each insurer's state in words (docs/api.md, Universal Search insurer by insurer), for pages and prints. */
+export const INSURER_STATE_WORDS: Record<InsurerState, string> = {
+  queued: 'Waiting to be asked',
+  running: 'Being asked',
+  found: 'Plan found',
+  no_plan: 'No plan found',
+  failed: 'Could not be checked',
+  waiting_for_person: 'A person is checking',
+  not_asked: 'Not asked',
+};
+
 /** One entry of an answer's `insurers`, in the API's key order. */
 export interface InsurerEntry {
   insurer_code: string;

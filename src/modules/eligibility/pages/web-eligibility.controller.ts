@@ -5,6 +5,8 @@ import { benefitRows, planNotes, type Plan } from '@/lib/benefits';
 import { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
 import { EligibilityQueryService } from '../domain/eligibility-query.service';
 import { EligibilityService } from '../domain/eligibility.service';
+import { EligibilitySnapshots } from '../domain/snapshot/eligibility-snapshots.service';
+import { SnapshotQuery } from '../api/dto/snapshot.query';
 import { InsurerSettingsService } from '@/modules/insurers';
 import { TaskNoteDto, type TaskView, VerificationTasks, webVerifier } from '@/modules/verification';
 import { exchangeViews } from './exchange-view';
@@ -18,7 +20,8 @@ import {
   redirectWith,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
-import type { InsurerState } from '../domain/insurer-entries';
+import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
+import { INSURER_STATE_WORDS, type InsurerState } from '../domain/insurer-entries';
 
 /** What the check's page reads of the API's v2 answer (docs/api.md, V1 and V2 results). */
 interface CheckBody {
@@ -27,17 +30,6 @@ interface CheckBody {
   verification?: { task_id: string };
   insurers?: { state: InsurerState }[];
 }
-
-/** Each insurer's state in words (docs/api.md, Universal Search insurer by insurer), never colour alone. */
-const INSURER_STATE_WORDS: Record<InsurerState, string> = {
-  queued: 'Waiting to be asked',
-  running: 'Being asked',
-  found: 'Plan found',
-  no_plan: 'No plan found',
-  failed: 'Could not be checked',
-  waiting_for_person: 'A person is checking',
-  not_asked: 'Not asked',
-};
 
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
 @ApiExcludeController()
@@ -49,6 +41,7 @@ export class WebEligibilityController {
     private readonly patients: PatientRecords,
     private readonly insurers: InsurerSettingsService,
     private readonly tasks: VerificationTasks,
+    private readonly snapshots: EligibilitySnapshots,
   ) {}
 
   /** The check form; `patientCode` is the patient record it fills from and links to. */
@@ -154,6 +147,33 @@ export class WebEligibilityController {
     @Param('uid') uid: string,
   ): Promise<void> {
     await this.checkPage.show(req, res, { uid });
+  }
+
+  /**
+   * The check's Print button: the eligibility snapshot of GET /api/auth/v2/eligibility/{uid}/pdf/
+   * (docs/api.md, Eligibility), of one person's plan or of the whole check. A link with ids that
+   * are not numbers, or not of this check, is a missing page.
+   */
+  @Get(':uid/pdf')
+  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
+  @Audited('eligibility_request', 'read', 'param:uid')
+  async printCheck(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('uid') uid: string,
+    @Query('result_id') resultId?: string,
+    @Query('person_id') personId?: string,
+  ): Promise<void> {
+    const snapshot = async () => {
+      const target = await bindForm(SnapshotQuery, { result_id: resultId, person_id: personId });
+      return this.snapshots.pdf(accountOf(req), uid, target);
+    };
+    const { filename, pdf } = await snapshot().catch((e: unknown) => {
+      throw e instanceof ValidationFailed ? new NotFoundError('Page not found.') : e;
+    });
+    res.setHeader('content-type', 'application/pdf');
+    res.setHeader('content-disposition', `inline; filename="${filename}"`);
+    res.send(pdf);
   }
 
   /** The practice answers the verifier's question (docs/api.md, Insurers and assisted verification): the task is queued again. */

@@ -45,7 +45,9 @@ export class EstimatesController {
       '- group reimbursement = min(Σ charges − the group copayment, Σ capped), never below 0.\n\n' +
       'Lines whose allowance comes from the same benefit share it once (two frames; a lens ' +
       "option inheriting the lenses' allowance), and only the part of an allowance not already " +
-      'used or reserved counts. Every line carries `notes` saying why its cap is what it is. ' +
+      'used or reserved counts. A benefit not yet available on `date_of_service` (today when ' +
+      "absent: its item's `next_eligible` date, else its `next_eligible_date`, after that day) " +
+      'pays nothing. Every line carries `notes` saying why its cap is what it is. ' +
       'Money in as decimal strings or numbers, out as four-decimal strings; nothing is stored.',
   })
   @ApiBody({

@@ -173,20 +173,6 @@ describe('estimateReimbursement (docs/api.md, Estimates), worked by hand', () =>
     expect(e.lines[0].notes).toContain(note);
   });
 
-  it('reimburses nothing for a benefit not yet eligible again, and pays it from that day (issue 30)', () => {
-    const waiting = plan({
-      frames: { last_service_date: '2025-08-31', next_eligible_date: '2027-08-31' },
-    });
-    const before = estimateReimbursement(waiting, 'oon', [line(['V2020'], '180')], '2026-03-15');
-    expect(before.lines[0]).toMatchObject({ cap: '0.0000', capped: '0.0000' });
-    expect(before.lines[0].notes).toContain(
-      'not eligible until 2027-08-31 (last used 2025-08-31): not reimbursed',
-    );
-    expect(before.patient_responsibility).toBe('180.0000');
-    const on = estimateReimbursement(waiting, 'oon', [line(['V2020'], '180')], '2027-08-31');
-    expect(on.lines[0].capped).not.toBe('0.0000');
-  });
-
   it('a year-to-date allowance the 271 states as used is not paid again', () => {
     const full = frames180();
     const e = frames180({ allowance_accepted: [oon('50')] });

@@ -1,7 +1,7 @@
 import { fromMinor, normaliseDecimal, toMinor } from '@/platform/kernel/decimal';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { Network, Plan } from '@/lib/benefits';
-import { todayIso } from '@/platform/kernel/time';
+import { type EstimateDay, notYetAvailable } from './estimate.availability';
 import { resolveLines } from './estimate.resolve';
 import type { Estimate, EstimateGroup, EstimateLine, EstimateServiceInput } from './estimate.types';
 import { IndexedBenefit, indexPlan, PLAN_LEVEL } from './plan-index';
@@ -25,8 +25,8 @@ export function estimateReimbursement(
   plan: Plan,
   network: Network,
   services: readonly EstimateServiceInput[],
-  /** The day the services are estimated for (`YYYY-MM-DD`): a benefit not yet eligible pays 0. */
-  asOf: string = todayIso(),
+  /** The day the services are estimated for: a benefit not yet available then pays 0. */
+  day: EstimateDay = {},
 ): Estimate {
   const index = indexPlan(plan, network);
   const resolved = resolveLines(services, index);
@@ -47,7 +47,7 @@ export function estimateReimbursement(
         notes.push(`part of the ${node.packageCode} package: one group, one copayment`);
       if (group.lines.length === 0 && group.copay > 0n)
         notes.push(`${side} copayment ${dollars(group.copay)} on ${group.code}, once per group`);
-      ({ cap, capped } = capLine(node, i, charge, side, pools, notes, asOf));
+      ({ cap, capped } = capLine(node, i, charge, side, pools, notes, day));
       group.lines.push(i);
       group.charges += charge;
       group.capped += capped;
@@ -120,14 +120,13 @@ function capLine(
   side: string,
   pools: Map<string, { left: bigint; lines: number[] }>,
   notes: string[],
-  asOf: string,
+  day: EstimateDay,
 ): { cap: bigint | null; capped: bigint } {
   const values = node.effective.values;
-  // docs/api.md, Real insurers / issue 30: a benefit the insurer says is not yet eligible again pays nothing.
-  const next = node.effective.nextEligibleDate;
-  if (next && next > asOf) {
-    const last = node.effective.lastServiceDate;
-    notes.push(`not eligible until ${next}${last ? ` (last used ${last})` : ''}: not reimbursed`);
+  // docs/api.md, Estimates / issue 30: a benefit not yet available again on the day pays nothing.
+  const waiting = notYetAvailable(node, day);
+  if (waiting) {
+    notes.push(waiting);
     return { cap: values.allowance ? 0n : null, capped: 0n };
   }
   if (node.excludedBy) {

@@ -4,6 +4,7 @@ import { MSG } from '@/platform/kernel/messages';
 import { type Plan, planFromJson, PlanJson } from '@/lib/benefits';
 import { EligibilityQueryService } from '@/modules/eligibility';
 import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
+import { nextEligibleDates } from './estimate.availability';
 import { estimateReimbursement } from './estimate.rules';
 import type { Estimate } from './estimate.types';
 
@@ -29,6 +30,8 @@ export interface StoredPerson {
   planName: string;
   insurerCode: string;
   plan: Plan;
+  /** The `next_eligible` dates its plan's items state (docs/api.md, Next eligible dates). */
+  nextEligible: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -41,7 +44,7 @@ export class EstimatesService {
   constructor(private readonly eligibility: EligibilityQueryService) {}
 
   async estimate(accountId: string, dto: CreateEstimateDto): Promise<Estimate> {
-    const plan = await this.planFor(accountId, dto);
+    const { plan, nextEligible } = await this.planFor(accountId, dto);
     return estimateReimbursement(
       plan,
       dto.network ?? 'oon',
@@ -51,22 +54,27 @@ export class EstimatesService {
         cost: s.cost,
         quantity: s.quantity ?? 1,
       })),
+      { dateOfService: dto.date_of_service ?? null, nextEligible },
     );
   }
 
-  private async planFor(accountId: string, dto: CreateEstimateDto): Promise<Plan> {
+  private async planFor(
+    accountId: string,
+    dto: CreateEstimateDto,
+  ): Promise<Pick<StoredPerson, 'plan' | 'nextEligible'>> {
     const hasUid = Boolean(dto.request_uid);
     const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
     if (dto.plan) {
       if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
-      return planFromJson(dto.plan as unknown as PlanJson);
+      const json = dto.plan as unknown as PlanJson;
+      return { plan: planFromJson(json), nextEligible: nextEligibleDates(json.items) };
     }
     if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
     const errors = new ErrorCollector();
     if (!hasUid) errors.add('request_uid', MSG.required);
     if (!hasPerson) errors.add('person_id', MSG.required);
     errors.throwIfAny();
-    return (await this.storedPerson(accountId, dto.request_uid!, dto.person_id!)).plan;
+    return this.storedPerson(accountId, dto.request_uid!, dto.person_id!);
   }
 
   /**
@@ -88,6 +96,7 @@ export class EstimatesService {
           planName: result.plan_name,
           insurerCode: result.insurer_code,
           plan: planFromJson(person.plan!),
+          nextEligible: nextEligibleDates(person.plan!.items),
         };
     }
     throw ValidationFailed.field(

@@ -31,6 +31,8 @@ export interface FormRow {
 
 export interface EstimateForm {
   network: string;
+  /** `date_of_service` as typed (blank: today). */
+  dateOfService: string;
   rows: FormRow[];
 }
 
@@ -49,11 +51,15 @@ export function readForm(fields: Record<string, string>, addRow: boolean): Estim
     });
   }
   if (addRow && rows.length < MAX_ESTIMATE_SERVICES) rows.push(emptyRow());
-  return { network: fields.network === 'inn' ? 'inn' : 'oon', rows };
+  return {
+    network: fields.network === 'inn' ? 'inn' : 'oon',
+    dateOfService: (fields.date_of_service ?? '').trim(),
+    rows,
+  };
 }
 
 export function emptyForm(): EstimateForm {
-  return { network: 'oon', rows: Array.from({ length: FIRST_ROWS }, emptyRow) };
+  return { network: 'oon', dateOfService: '', rows: Array.from({ length: FIRST_ROWS }, emptyRow) };
 }
 
 function emptyRow(): FormRow {
@@ -89,7 +95,13 @@ export function toRequestBody(
     rowOf.push(i);
   });
   return {
-    body: { request_uid: uid, person_id: personId, network: form.network, services },
+    body: {
+      request_uid: uid,
+      person_id: personId,
+      network: form.network,
+      ...(form.dateOfService ? { date_of_service: form.dateOfService } : {}),
+      services,
+    },
     rowOf,
   };
 }

@@ -1,4 +1,5 @@
 import {
+  DateField,
   DecimalField,
   IntField,
   NestedField,
@@ -74,6 +75,15 @@ export class CreateEstimateDto {
     description: 'Which network values to use: `oon` (default) or `inn`.',
   })
   network?: 'oon' | 'inn' | null;
+
+  @DateField({
+    example: '2026-11-21',
+    description:
+      'The day of the visit (today when absent). A benefit not yet available then (the ' +
+      "plan's `next_eligible` date for it, else its `next_eligible_date`, after this day) pays " +
+      'nothing, and its line says why.',
+  })
+  date_of_service?: string | null;
 
   @NestedListField(() => EstimateServiceDto, {
     required: true,

@@ -1,0 +1,247 @@
+import type { Location } from '@/modules/accounts';
+import type { TaskView } from '@/modules/verification';
+import { benefitTable, frequencyWords, type SnapshotPlanJson } from './snapshot-benefits';
+import { snapshotDocument, type SnapshotParts, type SnapshotSection } from './snapshot-content';
+import { renderSnapshot } from './snapshot.pdf';
+
+/** A plan whose items carry the objects of docs/api.md, Next eligible dates. */
+const PLAN: SnapshotPlanJson = {
+  insurer_state: 'oon',
+  refresh_date: '2027-01-01',
+  begin_date: '2026-01-01',
+  end_date: '2026-12-31',
+  flags: [],
+  items: [
+    {
+      benefit_code: 'exam',
+      refresh_date: '2027-01-01',
+      copayment: [{ flags: ['inn'], value: '10.0000' }],
+      allowance: [{ flags: ['oon'], value: '45.0000' }],
+      frequency: { count: 1, period: { kind: 'calendar_year', months: 12 } },
+      last_service: { date: '2026-02-10', source: 'claim' },
+      last_service_date: '2026-02-10',
+      next_eligible: {
+        date: '2027-01-01',
+        basis: 'computed',
+        explanation: ['Eye exam: once per calendar year; the count starts again each 1 January.'],
+      },
+      next_eligible_date: '2027-01-01',
+    },
+    {
+      benefit_code: 'materials',
+      refresh_date: '2027-01-01',
+      items: [
+        {
+          benefit_code: 'materials.frames',
+          refresh_date: '2027-01-01',
+          allowance: [{ value: '150.0000' }],
+          frequency: {
+            count: 1,
+            period: { kind: 'rolling', months: 24 },
+            shared_with: ['materials.contact_lenses'],
+          },
+          next_eligible: { date: '2027-08-31', basis: 'payer_stated', explanation: [] },
+          next_eligible_date: '2027-08-31',
+        },
+        {
+          benefit_code: 'materials.contact_lenses',
+          refresh_date: '2027-01-01',
+          allowance: [{ flags: ['oon'], value: '120.0000' }],
+          next_eligible: { date: null, basis: 'unknown', explanation: [] },
+        },
+        {
+          benefit_code: 'materials.spectacle_lenses',
+          refresh_date: '2027-01-01',
+          quantity: [{ value: 1, comment: 'one pair per benefit period' }],
+          last_service_date: '2025-06-12',
+          next_eligible_date: '2026-06-12',
+        },
+      ],
+    },
+  ],
+};
+
+const cellsOf = (plan: SnapshotPlanJson) => benefitTable(plan).rows.map((r) => r.cells);
+
+describe('the snapshot benefit table (docs/api.md, Eligibility)', () => {
+  it('prints each benefit with copay and allowance per network, its frequency, last service and next eligible date with its basis', () => {
+    expect(cellsOf(PLAN)).toEqual([
+      [
+        'Eye exam',
+        'In: $10.00',
+        'Out: $45.00',
+        'Once per calendar year',
+        '2026-02-10\nper a claim filed',
+        '2027-01-01\ncomputed',
+      ],
+      ['Materials', '—', '—', '—', '—', '—'],
+      [
+        'Frames',
+        '—',
+        '$150.00',
+        'Once every 24 months; shared with contact lenses',
+        '—',
+        '2027-08-31\nstated by the payer',
+      ],
+      ['Contact lenses', '—', 'Out: $120.00', '—', '—', 'Not known\nunknown'],
+      ['Spectacle lenses', '—', '—', '1 (one pair per benefit period)', '2025-06-12', '2026-06-12'],
+    ]);
+    expect(benefitTable(PLAN).rows.map((r) => r.indent)).toEqual([0, 0, 8, 8, 8]);
+  });
+
+  it('explains the dates in the words of the computation', () => {
+    expect(benefitTable(PLAN).explanations).toEqual([
+      'Eye exam: once per calendar year; the count starts again each 1 January.',
+    ]);
+  });
+
+  it.each([
+    [{ count: 2, period: { kind: 'rolling', months: 12 } }, 'Twice every 12 months'],
+    [{ count: 1, period: { kind: 'plan_year', months: null } }, 'Once per plan year'],
+    [{ count: 3, period: { kind: 'calendar_year', months: 24 } }, '3 times every 2 calendar years'],
+    [{ count: 1, period: { kind: 'rolling', months: 1 } }, 'Once every 1 month'],
+  ] as const)('says the frequency %j as %s', (f, words) => {
+    expect(frequencyWords(f)).toBe(words);
+  });
+});
+
+const LOCATION = {
+  code: 'LOC7K2M9QXA',
+  title: 'Main office',
+  organizationName: 'Clear Sight Optometry',
+  npi: '1234567893',
+  addressLine1: '12 Lamar Blvd',
+  addressLine2: null,
+  city: 'Austin',
+  state: 'TX',
+  zipcode: '78701',
+  renderingNpi: '1245319599',
+  renderingFirstName: 'Alan',
+  renderingLastName: 'Smith',
+} as unknown as Location;
+
+function parts(over: Partial<SnapshotParts> = {}): SnapshotParts {
+  const person = {
+    id: 97,
+    full_name: 'Maria Garcia',
+    dob: '1984-06-15',
+    sex: 'female',
+    member_id: 'VSP123',
+    type: 'self',
+    address: null,
+    is_active: true,
+    plan: PLAN,
+  };
+  const result = {
+    id: 41,
+    status: 'active',
+    plan_name: 'VSP Choice',
+    plan_group: 'Acme',
+    plan_group_id: 'GRP-1',
+    plan_begin_date: '2026-01-01',
+    plan_end_date: '2026-12-31',
+    plan_refresh_date: '2027-01-01',
+    insurer_code: 'insurer:vision:vsp',
+    persons: [person],
+  };
+  return {
+    uid: 'visit-1',
+    body: {
+      status: 'complete',
+      error_code: null,
+      error_detail: null,
+      results: [result],
+      insurers: [
+        {
+          insurer_code: 'insurer:vision:vsp',
+          state: 'found',
+          result_ids: [41],
+          detail: null,
+          finished_at: '2026-11-24T15:10:00.000Z',
+          verification: {
+            task_id: 'task-1',
+            state: 'completed',
+            due_by: '2026-11-24T18:00:00.000Z',
+          },
+        },
+      ],
+    },
+    request: {
+      createdAt: new Date('2026-11-24T15:00:00Z'),
+      completedAt: new Date('2026-11-24T15:10:00Z'),
+      query: { firstName: 'Maria', lastName: 'Garcia', dob: '1984-06-15' },
+    },
+    location: LOCATION,
+    chosen: { result, person },
+    exchanges: [],
+    tasks: new Map([
+      [
+        'task-1',
+        {
+          evidence: {
+            source: 'portal',
+            reference_number: null,
+            representative: null,
+            checked_at: '2026-11-24T15:04:00Z',
+          },
+          failure_reason: null,
+          detail: null,
+        } as unknown as TaskView,
+      ],
+    ]),
+    printedAt: new Date('2026-11-25T09:00:00Z'),
+    ...over,
+  };
+}
+
+const section = (sections: SnapshotSection[], heading: string) =>
+  sections.find((s) => s.heading === heading);
+
+describe('the snapshot document', () => {
+  it('names the practice with its NPI and rendering provider, and how a person checked', () => {
+    const doc = snapshotDocument(parts());
+    expect(section(doc.sections, 'Practice')?.fields).toEqual([
+      ['Name', 'Clear Sight Optometry'],
+      ['NPI', '1234567893'],
+      ['Location', 'Main office (LOC7K2M9QXA)'],
+      ['Address', '12 Lamar Blvd, Austin, TX 78701'],
+      ['Rendering provider', 'Alan Smith (NPI 1245319599)'],
+    ]);
+    expect(section(doc.sections, 'How it was checked: VSP Vision Care')?.fields).toEqual([
+      [
+        'Method',
+        "Checked by a person on the insurer's provider portal (assisted verification of VSP Vision Care)",
+      ],
+      ['Reference number', null],
+      ['Representative', null],
+      ['Checked by them at', '2026-11-24 15:04 UTC'],
+      ['Verification task', 'task-1'],
+    ]);
+    expect(doc.sections.map((s) => s.heading)).toEqual([
+      'Practice',
+      'Patient',
+      'Insurer and plan',
+      'The check',
+      'How it was checked: VSP Vision Care',
+      'Benefits',
+      'How the next eligible dates were found',
+    ]);
+  });
+
+  it('renders a long tree over several numbered pages', async () => {
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      benefit_code: `materials.option_${i}`,
+      refresh_date: '2027-01-01',
+      copayment: [{ value: `${i}.0000` }],
+    }));
+    const plan = { ...PLAN, items: [...PLAN.items, ...many] } as SnapshotPlanJson;
+    const p = parts();
+    const pdf = await renderSnapshot(
+      snapshotDocument({ ...p, chosen: { ...p.chosen!, person: { ...p.chosen!.person, plan } } }),
+      p.printedAt,
+    );
+    const text = pdf.toString('latin1');
+    expect(text.startsWith('%PDF-')).toBe(true);
+    expect((text.match(/\/Type \/Page\b/g) ?? []).length).toBeGreaterThanOrEqual(3);
+  });
+});
