@@ -154,6 +154,8 @@ const ENDPOINTS: Endpoint[] = [
   },
   { method: 'GET', path: '/api/auth/v1/eligibility/{uid}/' },
   { method: 'GET', path: '/api/auth/v2/eligibility/{uid}/' },
+  // docs/api.md, The eligibility snapshot: junk ids are field errors, never a 500.
+  { method: 'GET', path: '/api/auth/v2/eligibility/{uid}/pdf/', query: ['result_id', 'person_id'] },
   {
     method: 'POST',
     path: '/api/auth/v1/eligibility/{uid}/details/',

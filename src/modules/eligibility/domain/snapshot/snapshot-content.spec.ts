@@ -228,6 +228,32 @@ describe('the snapshot document', () => {
     ]);
   });
 
+  it('prints a check a person has not answered yet as waiting, with its task', () => {
+    const p = parts();
+    const waiting = {
+      ...p.body.insurers![0],
+      state: 'waiting_for_person' as const,
+      result_ids: [],
+      finished_at: null,
+    };
+    const doc = snapshotDocument({
+      ...p,
+      chosen: null,
+      body: { ...p.body, status: 'processing', results: null, insurers: [waiting] },
+    });
+    expect(section(doc.sections, 'How it was checked: VSP Vision Care')?.fields).toEqual([
+      ['Method', 'Waiting for a person to check VSP Vision Care (assisted verification)'],
+      ['Verification task', 'task-1, due by 2026-11-24 18:00 UTC'],
+    ]);
+    expect(section(doc.sections, 'The check')?.fields?.[1]).toEqual([
+      'Status',
+      'Processing: not answered yet',
+    ]);
+    expect(section(doc.sections, 'Insurers asked')?.table?.rows).toEqual([
+      { cells: ['VSP Vision Care', 'A person is checking', '', ''] },
+    ]);
+  });
+
   it('renders a long tree over several numbered pages', async () => {
     const many = Array.from({ length: 120 }, (_, i) => ({
       benefit_code: `materials.option_${i}`,

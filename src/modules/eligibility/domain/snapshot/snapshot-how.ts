@@ -36,6 +36,11 @@ export function howChecked(
 ): Field[] {
   const name = insurerName(code);
   const ref = entry?.verification;
+  if (ref && entry.state === 'waiting_for_person')
+    return [
+      ['Method', `Waiting for a person to check ${name} (assisted verification)`],
+      ['Verification task', `${ref.task_id}, due by ${instant(ref.due_by) ?? ref.due_by}`],
+    ];
   if (ref) {
     const evidence = task?.evidence ?? null;
     const how = evidence ? ` ${EVIDENCE_WORDS[evidence.source] ?? `(${evidence.source})`}` : '';
