@@ -237,7 +237,10 @@ describe('eligibility snapshot PDF (docs/api.md, Eligibility)', () => {
       '2027-06-12',
     ])
       expect(text).toContain(value);
-    expect(text).toMatch(/Frames — \$175\.00 — 2025-06-12 2027-06-12/);
+    // The verifier's dates come with their basis: the payer stated both.
+    expect(text).toMatch(
+      /Frames — \$175\.00 — 2025-06-12 per the payer 2027-06-12 stated by the payer/,
+    );
   });
 
   it('prints a clearinghouse answer with the control numbers of the 270 sent and the 271 received, and the date the payer states', async () => {
