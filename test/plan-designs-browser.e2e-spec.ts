@@ -191,6 +191,8 @@ describe('plan designs on the verification page (real browser)', () => {
     });
     const expected = JSON.parse(JSON.stringify(saved).replaceAll(R, '2028-01-01'));
     expected[0].last_service_date = '2026-10-01';
+    // The verifier's date, as every V2 item states its last service (docs/api.md, Next eligible dates).
+    expected[0].last_service = { date: '2026-10-01', source: 'payer' };
     expect(v2.results[0].persons[0].plan.items).toEqual(expected);
     expect(JSON.stringify(saved)).toContain('materials.package');
 
