@@ -130,6 +130,40 @@ export function postmaster(dir: DataDir): { pid: number; port: number } | null {
   return Number.isInteger(pid) && pid > 0 && Number.isInteger(port) ? { pid, port } : null;
 }
 
+/**
+ * The server recorded in postmaster.pid when it is still running, or null. A postmaster.pid left
+ * by a server that did not stop (a crash, a power cut) may name a process id that now belongs to
+ * another program: PostgreSQL would then refuse to start ("lock file already exists"), and waiting
+ * for that program to answer would hang start-up, so such a file is removed.
+ */
+export function runningPostmaster(dir: DataDir): { pid: number; port: number } | null {
+  const found = postmaster(dir);
+  if (!found) return null;
+  const running = alive(found.pid) ? isPostgres(found.pid) : false;
+  if (running) return found;
+  rmSync(join(dir.data, 'postmaster.pid'), { force: true });
+  return null;
+}
+
+/**
+ * Whether process `pid` is a PostgreSQL server: its command on Linux (/proc) and other Unixes
+ * (`ps`). Where neither can tell (Windows, a process of another user hidden from `ps`), a live
+ * process is taken for the server, as before.
+ */
+export function isPostgres(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return alive(pid);
+    }
+  }
+  if (process.platform === 'win32') return alive(pid);
+  const ps = spawnSync('ps', ['-p', String(pid), '-o', 'comm='], { encoding: 'utf8' });
+  if (ps.status !== 0 || ps.error) return alive(pid);
+  return /(^|\/)postgres$/.test(ps.stdout.trim());
+}
+
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,5 +1,5 @@
 import type { EmbeddedDatabase } from '@/platform/config/database';
-import { alive, dataDir, postmaster } from './data-dir';
+import { dataDir, runningPostmaster } from './data-dir';
 import { answers, EMBEDDED_DIR, STANDARD_PORT } from './server';
 
 export {
@@ -22,6 +22,6 @@ export async function embeddedWanted(
 ): Promise<boolean> {
   if (choice !== 'fallback') return choice === 'asked';
   if (!(await answers(STANDARD_PORT))) return true;
-  const ours = postmaster(dataDir(dir));
-  return ours !== null && ours.port === STANDARD_PORT && alive(ours.pid);
+  const ours = runningPostmaster(dataDir(dir));
+  return ours !== null && ours.port === STANDARD_PORT;
 }

@@ -11,6 +11,7 @@ import {
   initialise,
   postmaster,
   readPassword,
+  runningPostmaster,
   type ServerUser,
   serverUser,
   SUPERUSER,
@@ -74,8 +75,8 @@ export async function startEmbedded(dir: string = EMBEDDED_DIR): Promise<Embedde
 /** The embedded server running in `dir` (started by another process), or null. */
 export async function runningEmbedded(dir: string = EMBEDDED_DIR): Promise<EmbeddedServer | null> {
   const files = dataDir(dir);
-  const found = postmaster(files);
-  if (!found || !alive(found.pid)) return null;
+  const found = runningPostmaster(files);
+  if (!found) return null;
   const password = readPassword(files);
   // A server still starting, or stopping: wait until it answers, or is gone.
   const deadline = Date.now() + 60_000;
