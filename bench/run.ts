@@ -11,7 +11,8 @@
  *
  * Flags: --quick, --keep (leave the database for EXPLAIN afterwards), --profile (service runs with
  * --cpu-prof; profiles in bench/results/profiles/), --only=1,2,5 (scenarios to run; 8 and 9 are
- * the appointments': checks due at once (bench/checks.ts), a sync's upsert (bench/sync.ts)).
+ * the appointments': checks due at once (bench/checks.ts), a sync's upsert (bench/sync.ts); 10 the
+ * Universal Search's time to complete (bench/universal.ts)).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ import { type Server, startBaseline, startService } from './lib/service';
 import { ms, pct, perSec, ratio, row, Row, secs, table } from './lib/report';
 import { round } from './lib/stats';
 import { runSyncScenario, syncRows } from './sync';
+import { runUniversalScenario, universalRows } from './universal';
 
 const ROOT = resolve(__dirname, '..');
 const BENCH = __dirname;
@@ -47,7 +49,7 @@ const ONLY = new Set(
     args
       .find((a) => a.startsWith('--only='))
       ?.slice(7)
-      .split(',') ?? ['1', '2', '3', '4', '5', '7', '8', '9']
+      .split(',') ?? ['1', '2', '3', '4', '5', '7', '8', '9', '10']
   ).map((s) => s.trim()),
 );
 
@@ -62,6 +64,7 @@ const S = QUICK
       s7: { connections: 64, warmupSec: 1, durationSec: 3, postSec: 3 },
       s8: { checks: 200, rate: 40, aloneSec: 4 },
       s9: { items: 500, rounds: 1 },
+      s10: { rounds: 10 },
     }
   : {
       s1: {
@@ -92,6 +95,7 @@ const S = QUICK
       s7: { connections: 64, warmupSec: 3, durationSec: 12, postSec: 10 },
       s8: { checks: 2_000, rate: 40, aloneSec: 15 },
       s9: { items: 5_000, rounds: 3 },
+      s10: { rounds: 200 },
     };
 
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -1143,6 +1147,25 @@ async function main(): Promise<void> {
         } finally {
           service.api.close();
           bare.api.close();
+        }
+      });
+
+    // 10. Universal Search with wait_for electronic, and a reused answer (bench/universal.ts) ---
+    if (ONLY.has('10'))
+      await scenario('10', async () => {
+        note(
+          `scenario 10: Universal Search and reused answers against the sandbox (${S.s10.rounds} each)`,
+        );
+        const account = await createAccount(dist, env, 'universal', db);
+        const api = new Api(url, account.apiKey);
+        cpu.phase('before 10');
+        try {
+          const f = await runUniversalScenario(api, S.s10);
+          for (const problem of f.problems) fail('10', problem);
+          figures.s10 = { ...f, rssPeakMb: rss.phase(), cpu: measured('10') };
+          rows.push(...universalRows(f));
+        } finally {
+          api.close();
         }
       });
 
