@@ -12,7 +12,8 @@
  * Flags: --quick, --keep (leave the database for EXPLAIN afterwards), --profile (service runs with
  * --cpu-prof; profiles in bench/results/profiles/), --only=1,2,5 (scenarios to run; 8 and 9 are
  * the appointments': checks due at once (bench/checks.ts), a sync's upsert (bench/sync.ts); 10 the
- * Universal Search's time to complete (bench/universal.ts)).
+ * Universal Search's time to complete (bench/universal.ts); 11 what metrics and tracing cost
+ * (bench/instruments.ts)).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -33,6 +34,7 @@ import { ms, pct, perSec, ratio, row, Row, secs, table } from './lib/report';
 import { round } from './lib/stats';
 import { runSyncScenario, syncRows } from './sync';
 import { runUniversalScenario, universalRows } from './universal';
+import { instrumentsRows, runInstrumentsScenario } from './instruments';
 
 const ROOT = resolve(__dirname, '..');
 const BENCH = __dirname;
@@ -65,6 +67,7 @@ const S = QUICK
       s8: { checks: 200, rate: 40, aloneSec: 4 },
       s9: { items: 500, rounds: 1 },
       s10: { rounds: 10 },
+      s11: { rounds: 1, getSec: 2, postSec: 2, connections: 64 },
     }
   : {
       s1: {
@@ -96,6 +99,7 @@ const S = QUICK
       s8: { checks: 2_000, rate: 40, aloneSec: 15 },
       s9: { items: 5_000, rounds: 3 },
       s10: { rounds: 200 },
+      s11: { rounds: 3, getSec: 5, postSec: 4, connections: 64 },
     };
 
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -1167,6 +1171,71 @@ async function main(): Promise<void> {
         } finally {
           api.close();
         }
+      });
+
+    // 11. What the instruments cost: metrics on, tracing on, both off (bench/instruments.ts) ----
+    if (ONLY.has('11'))
+      await scenario('11', async () => {
+        const c = S.s11;
+        note(`scenario 11: metrics and tracing against both off (${c.rounds} rounds)`);
+        const account = await createAccount(dist, env, 'instruments', db);
+        cpu.phase('before 11');
+        const f = await runInstrumentsScenario(
+          {
+            start: (variant, extra) => {
+              const log = join(RESULTS, `service-11-${variant}${QUICK ? '-quick' : ''}.log`);
+              return startService({
+                dist,
+                nodeArgs,
+                env: (port) => serviceEnv(port, { WEB_CONCURRENCY: '1', ...extra }),
+                logPath: log,
+                onUnexpectedExit: (how) =>
+                  fail(`11 ${variant}`, `exited during the run (${how}); see ${log}`),
+              });
+            },
+            get: async (target, sec, label) => {
+              const r = await worker<CannonResult>(
+                getJob(target, get.apiKey, getPaths, sec, 1, c.connections),
+                120_000,
+              );
+              checkCannon(label, r);
+              return r;
+            },
+            post: async (target, sec, label) => {
+              const r = await worker<CannonResult>(
+                {
+                  mode: 'cannon',
+                  url: target,
+                  method: 'POST',
+                  paths: ['/api/auth/v1/eligibility/'],
+                  headers: {
+                    authorization: `Api ${account.apiKey}`,
+                    'content-type': 'application/json',
+                  },
+                  body: JSON.stringify({ insurer_code: 'insurer:demo:vision', patient: PATIENT }),
+                  connections: c.connections,
+                  durationSec: sec,
+                } satisfies CannonJob,
+                120_000,
+              );
+              checkCannon(label, r);
+              const drain = await waitAllFinished(db, account.accountId, Date.now(), 60_000);
+              if (drain.pending > 0)
+                fail(
+                  label,
+                  `${drain.pending} accepted searches still processing 60 s after the load`,
+                );
+              if (drain.failed > 0) fail(label, `${drain.failed} searches ended in error`);
+              return r;
+            },
+            merge: mergeRounds,
+            freePort,
+          },
+          c,
+        );
+        for (const problem of f.problems) fail('11', problem);
+        figures.s11 = { ...f, cpu: measured('11') };
+        rows.push(...instrumentsRows(f));
       });
 
     rows.push(
