@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser tests drive Debian's Chromium through playwright-core, and read the claim form PDFs
-# they download with poppler-utils' pdftotext; the 837P tests run ../shared/tools/pyx12 (the
+# they download with poppler-utils' pdftotext; the X12 tests run third_party/pyx12 (the
 # independent 5010 validator) on Debian's Python 3 with python3-defusedxml. Install what is missing (as root through apt-get,
 # as on this project's machines); otherwise say what to do.
 set -euo pipefail

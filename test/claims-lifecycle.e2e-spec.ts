@@ -1,6 +1,5 @@
 import { simpleParser } from 'mailparser';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,11 +25,10 @@ const IDENTITY = {
   address: { line1: '500 W 2nd St', city: 'Austin', state: 'TX', zipcode: '78701-1234' },
   rendering_provider: { npi: '1245319599', first_name: 'Ana', last_name: 'Ruiz' },
 };
-const PYX12 = resolve(__dirname, '../../shared/tools/pyx12');
+const PYX12 = process.env.PYX12_DIR ?? resolve(__dirname, '../third_party/pyx12');
 
-/** The independent 5010 validator's verdict on an 837P (null where ../shared is absent). */
-async function pyx12(x12: string): Promise<string[] | null> {
-  if (!existsSync(join(PYX12, 'pyx12'))) return null;
+/** The independent 5010 validator's verdict on an 837P (third_party/pyx12): its errors. */
+async function pyx12(x12: string): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'sent-837-'));
   try {
     const file = join(dir, 'claim.x12');
@@ -188,9 +186,7 @@ describe('claim submission and lifecycle (docs/api.md, Claim lifecycle)', () => 
     expect(check837Structure(sent.x12, { patientPaid: true })).toEqual([]);
     expect(sent.x12).toContain('~AMT*F5*1200.75~');
     expect(sent.x12).toContain('~NM1*82*1*RUIZ*ANA****XX*1245319599~PRV*PE*PXC*152W00000X~');
-    const verdict = await pyx12(sent.x12);
-    if (verdict === null) console.warn('pyx12 skipped: ../shared/tools/pyx12 is absent');
-    else expect(verdict).toEqual([]);
+    expect(await pyx12(sent.x12)).toEqual([]);
   });
 
   it('answers `submission_failed` with the reason when the clearinghouse refuses the file', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,17 +8,11 @@ import { split835 } from './x835.split';
 
 /**
  * docs/api.md, Claim reports and remittances: the reports the readers are tested on (test/x12/reports) are files a payer could
- * send: each passes pyx12 (../shared/tools/pyx12, its 835, 277CA and 999 maps). A clone without
- * ../shared skips, saying so.
+ * send: each passes pyx12 (third_party/pyx12, its 835, 277CA and 999 maps; PYX12_DIR names
+ * another checkout of it).
  */
-// PYX12_DIR names a pyx12 checkout; the maintainers keep one beside the repository.
-const PYX12 = process.env.PYX12_DIR ?? resolve(__dirname, '../../../../shared/tools/pyx12');
+const PYX12 = process.env.PYX12_DIR ?? resolve(__dirname, '../../../third_party/pyx12');
 const REPORTS = resolve(__dirname, '../../../test/x12/reports');
-const present = existsSync(join(PYX12, 'pyx12'));
-if (!present)
-  console.warn(
-    `pyx12 report validation skipped: ${PYX12} is absent (set PYX12_DIR to a pyx12 checkout)`,
-  );
 
 const run = promisify(execFile);
 
@@ -29,7 +23,7 @@ const run = promisify(execFile);
  */
 const TA1_LIMITATION = /Mandatory loop "Functional Group Header" \(GS_LOOP\) missing/;
 
-(present ? describe : describe.skip)('claim reports through pyx12 (independent validator)', () => {
+describe('claim reports through pyx12 (independent validator)', () => {
   const files = readdirSync(REPORTS).filter((f) => f.endsWith('.x12'));
   // pyx12 writes its own acknowledgement beside the file it reads: it reads copies.
   let dir: string;
