@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from '@/platform/http/http-exception.filter';
 import { loggerParams } from '@/platform/kernel/logging';
+import { TracingShutdown } from '@/platform/tracing/tracing-shutdown';
 import { QueueModule } from '@/platform/jobs/queue.module';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
@@ -83,6 +84,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
     // The audit trail of patient data (SECURITY.md), for API keys and web users alike: last,
     // so it arms only calls every other guard let through. It never refuses.
     { provide: APP_GUARD, useExisting: AuditGuard },
+    TracingShutdown,
   ],
 })
 export class AppModule {}

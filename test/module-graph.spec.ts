@@ -35,6 +35,7 @@ describe('the module graph of src/', () => {
       'kernel',
       'lib',
       'pdf',
+      'tracing',
       'x12',
     ]);
     const features = [...moduleGraph().values()].filter(

@@ -16,6 +16,7 @@ import {
 } from './database';
 import { environment } from './env-file';
 import { envReaders, parseTrustProxy, smtpRequiresTls } from './env-parts';
+import { loadTracingConfig, type TracingConfig } from './tracing';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -98,6 +99,8 @@ export interface AppConfig extends DatabaseSettings {
   allowInsecureHttp: boolean;
   /** log2 of scrypt's N for new password hashes (SECURITY.md: OWASP's 17 in production). */
   passwordHashCost: number;
+  /** README.md, Configuration, Tracing: OpenTelemetry over OTLP/HTTP; null (unset): off. */
+  tracing: TracingConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -278,6 +281,7 @@ export function loadConfig(
       isProduction ? DEFAULT_PASSWORD_HASH_COST : 10,
       20,
     ),
+    tracing: loadTracingConfig(env, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,6 +1,11 @@
-/** Every database-scheduled job carries the id of its row, nothing else: the row is the record. */
+/**
+ * Every database-scheduled job carries the id of its row: the row is the record. With tracing on
+ * (docs/architecture.md, Tracing), also the W3C `traceparent` of the code that enqueued it, so
+ * the job's span continues that trace.
+ */
 export interface DbJobData {
   id: string;
+  traceparent?: string;
 }
 
 /** Where a queue's work lives: one row per unit of work, with its due time and attempt count. */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
 import { withTimeout } from '@/platform/kernel/timeout';
+import { currentTraceparent } from '@/platform/tracing/tracing';
 import {
   afterCommit,
   type Database,
@@ -160,19 +161,16 @@ export abstract class DbQueue {
    */
   async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
     if (this.redisDown) return false;
+    const traceparent = currentTraceparent();
     try {
       await withTimeout(
-        this.queue.add(
-          this.spec.job,
-          { id },
-          {
-            jobId: jobId(this.spec.job, id, tag),
-            delay: Math.max(0, Math.round(delayMs)),
-            attempts: 1,
-            removeOnComplete: true,
-            removeOnFail: 1000,
-          },
-        ),
+        this.queue.add(this.spec.job, traceparent ? { id, traceparent } : { id }, {
+          jobId: jobId(this.spec.job, id, tag),
+          delay: Math.max(0, Math.round(delayMs)),
+          attempts: 1,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        }),
         ENQUEUE_TIMEOUT_MS,
       );
       return true;

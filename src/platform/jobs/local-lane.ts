@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentTraceparent } from '@/platform/tracing/tracing';
 import type { DbJobData } from './db-queue';
 
 /** What a job handler is given: Bull's job, or a run of the local lane, look alike. */
@@ -49,6 +50,8 @@ export class Permits {
 interface Waiting {
   jobId: string | null;
   leased?: { row: unknown; at: number };
+  /** With tracing on: the trace of the code that handed the row over (its run continues it). */
+  traceparent?: string;
 }
 
 /** A row the lane has not started, handed back on close. */
@@ -164,7 +167,12 @@ export class LocalLane {
 
   private add(id: string, waiting: Waiting): void {
     // A row offered again while it waits keeps its place (and its first way in).
-    if (!this.waiting.has(id)) this.waiting.set(id, waiting);
+    if (!this.waiting.has(id)) {
+      // Taken now: the run starts later, from whichever run's end freed its permit.
+      const traceparent = currentTraceparent();
+      if (traceparent) waiting.traceparent = traceparent;
+      this.waiting.set(id, waiting);
+    }
     if (!this.pumping) void this.pump();
   }
 
@@ -187,7 +195,8 @@ export class LocalLane {
   }
 
   private start(id: string, waiting: Waiting): void {
-    const job: QueueJob = { id: waiting.jobId ?? this.nextJobId(), data: { id } };
+    const data: DbJobData = waiting.traceparent ? { id, traceparent: waiting.traceparent } : { id };
+    const job: QueueJob = { id: waiting.jobId ?? this.nextJobId(), data };
     if (waiting.leased) job.leased = waiting.leased;
     const run = this.handle(job)
       .catch((e: unknown) => this.onError(id, e as Error))

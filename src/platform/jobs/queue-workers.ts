@@ -8,10 +8,11 @@ import { DiscoveryService } from '@nestjs/core';
 import type { Job } from 'bull';
 import { MaintenanceLoop } from '@/platform/jobs/maintenance-loop';
 import { withTimeout } from '@/platform/kernel/timeout';
+import { inSpan, tracingOn } from '@/platform/tracing/tracing';
 import { InjectConfig } from '@/platform/config/config.module';
 import { AppConfig, runsWorkers } from '@/platform/config/env';
 import { DbJobData, DbQueue } from './db-queue';
-import { LocalLane, Permits } from './local-lane';
+import { LocalLane, Permits, type QueueJob } from './local-lane';
 import { ProcessRegistry } from './process-registry';
 import { JobHandler, QUEUE_WORKER, QueueWorkerMeta } from './queue-worker';
 
@@ -78,18 +79,21 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         failed(job.data.id, job.id, error),
       );
       const permits = new Permits(concurrency);
+      const run = tracingOn()
+        ? tracedRun(meta.queue, handler)
+        : (job: QueueJob) => handler.handle(job);
       const lane = new LocalLane(
         queue.spec.job,
         permits,
         concurrency * LANE_CAPACITY_PER_PERMIT,
-        (job) => handler.handle(job),
+        (job) => run(job, 'lane'),
         (id, error) => failed(id, null, error),
       );
       queue.attachLane(lane);
       this.lanes.push({ queue, lane });
       queue.queue
         .process(queue.spec.job, concurrency, (job: Job<DbJobData>) =>
-          permits.use(() => handler.handle(job)),
+          permits.use(() => run(job, 'bull')),
         )
         .catch((e: unknown) =>
           this.logger.error({ queue: meta.queue, err: (e as Error).message }, 'worker stopped'),
@@ -131,6 +135,25 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
       return meta ? [{ meta, handler: instance as JobHandler }] : [];
     });
   }
+}
+
+/**
+ * docs/architecture.md, Tracing: each job runs in a span of its own, continuing the trace of
+ * the code that enqueued it (the `traceparent` its data carries; a job the sweeper re-enqueued
+ * has none and starts a trace). Its attributes: the queue, the job id (row ids, no patient
+ * data), the way it came (`bull` or this process's `lane`), and whether it threw.
+ */
+function tracedRun(
+  queueName: string,
+  handler: JobHandler,
+): (job: QueueJob, path: 'lane' | 'bull') => Promise<void> {
+  return (job, path) =>
+    inSpan(
+      `${queueName} process`,
+      { 'queue.name': queueName, 'queue.job_id': String(job.id), 'queue.path': path },
+      () => handler.handle(job),
+      { kind: 'consumer', parent: job.data.traceparent ?? null },
+    );
 }
 
 /** Worker roles: re-enqueues the overdue rows of every DbQueue (jobs lost with Redis, dead workers). */

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import type { AppConfig } from '@/platform/config/env';
+import { traceLogFields, tracingOn } from '@/platform/tracing/tracing';
 
 /**
  * Structured logs: JSON lines (pretty on a developer's terminal, see LOG_FORMAT). Credentials and
@@ -75,7 +76,13 @@ export function createRootLogger(
   const json: DestinationStream = { write: (line: string) => out.write(line) };
   const destination = (config.logFormat === 'pretty' ? prettyStream(out) : null) ?? json;
   return pino(
-    { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } },
+    {
+      level: config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      // README.md, Configuration, Tracing: lines written inside a span carry its trace id;
+      // without tracing, no mixin (nothing added to a line's cost).
+      ...(tracingOn() ? { mixin: traceLogFields } : {}),
+    },
     destination,
   );
 }

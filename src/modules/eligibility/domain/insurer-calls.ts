@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { TimeoutError, withTimeout } from '@/platform/kernel/timeout';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { inSpan } from '@/platform/tracing/tracing';
 import {
   ConnectorContext,
   InsurerConnector,
@@ -53,7 +54,7 @@ export class InsurerCalls {
   ): Promise<InsurerOutcome> {
     const usable = this.connectorFor(request, code, setup);
     if ('kind' in usable) return usable;
-    return this.call(request, code, usable, setup, (context) =>
+    return this.call(request, code, usable, setup, 'search', (context) =>
       usable.connector.search(request.query, context),
     );
   }
@@ -94,7 +95,7 @@ export class InsurerCalls {
       const plan = { ...stored, persons: [{ ...toInsurerPerson(person), plan: person.plan }] };
       return { code, kind: 'found', plans: [plan], keepPlans: true };
     }
-    return this.call(request, code, usable, setup, async (context) => {
+    return this.call(request, code, usable, setup, 'details', async (context) => {
       const outcome = await usable.connector.fetchPlanDetails(
         {
           query: request.query,
@@ -144,13 +145,41 @@ export class InsurerCalls {
     return { connector, credentials: setting.credentials };
   }
 
-  private async call(
+  /**
+   * docs/architecture.md, Tracing: one span per call, with the insurer's code, the transport
+   * (`sandbox` in this process, `x12` through the clearinghouse), the operation and the
+   * outcome's kind (as the exchange log records it); the clearinghouse's HTTP call is its child.
+   */
+  private call(
+    request: EligibilityRequest,
+    code: string,
+    usable: Usable,
+    setup: SearchSetup,
+    operation: 'search' | 'details',
+    fn: (context: ConnectorContext) => Promise<Answer>,
+  ): Promise<InsurerOutcome> {
+    return inSpan(
+      'insurer call',
+      {
+        'insurer.code': code,
+        'insurer.transport': usable.connector.local ? 'sandbox' : 'x12',
+        'insurer.operation': operation,
+      },
+      async (span) => {
+        const { outcome, answer } = await this.callOnce(request, code, usable, setup, fn);
+        span.set({ 'insurer.outcome': exchangeOutcome(answer) });
+        return outcome;
+      },
+    );
+  }
+
+  private async callOnce(
     request: EligibilityRequest,
     code: string,
     usable: Usable,
     setup: SearchSetup,
     fn: (context: ConnectorContext) => Promise<Answer>,
-  ): Promise<InsurerOutcome> {
+  ): Promise<{ outcome: InsurerOutcome; answer: Answer }> {
     const timeoutMs = this.config.insurerTimeoutMs;
     const startedAt = new Date();
     const recorded: { wire: WireExchange | null } = { wire: null };
@@ -186,7 +215,7 @@ export class InsurerCalls {
       );
     else if (outcome.kind === 'unavailable')
       this.logger.warn({ requestId: request.id, insurer: code }, 'insurer unavailable');
-    return outcome;
+    return { outcome, answer };
   }
 
   /** One row of the exchange log; a failure to write it must not cost the (billed) answer. */
@@ -197,8 +226,7 @@ export class InsurerCalls {
     answer: Answer,
     wire: WireExchange | null,
   ): Promise<void> {
-    const outcome: ExchangeOutcome =
-      answer.kind === 'found' && answer.plans.length === 0 ? 'not_found' : answer.kind;
+    const outcome = exchangeOutcome(answer);
     try {
       await this.exchanges.record(request.accountId, request.id, {
         insurerCode: code,
@@ -217,6 +245,11 @@ export class InsurerCalls {
       );
     }
   }
+}
+
+/** The call's outcome as the exchange log (and the call's span) records it. */
+function exchangeOutcome(answer: Answer): ExchangeOutcome {
+  return answer.kind === 'found' && answer.plans.length === 0 ? 'not_found' : answer.kind;
 }
 
 function toOutcome(code: string, answer: Answer): InsurerOutcome {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { openSecret, sealSecret } from '@/platform/kernel/secret-box';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { inSpan } from '@/platform/tracing/tracing';
 import type { Webhook, WebhookAttempt, WebhookDelivery } from '../store/webhook.entity';
 import { SendResult, sendDelivery } from './webhook-sender';
 
@@ -17,7 +18,26 @@ export class DeliverySender {
     );
   }
 
+  /**
+   * docs/architecture.md, Tracing: one span per POST, with the event type and the outcome
+   * (`delivered`, `http_error` with the status, or `failed`: refused or no answer); never the
+   * webhook's URL (its path may hold the receiver's secret) nor the body.
+   */
   sendTo(
+    target: { webhookId: string; url: string; secretSealed: string | null },
+    delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
+  ): Promise<SendResult> {
+    return inSpan('webhook deliver', { 'webhook.event': delivery.event }, async (span) => {
+      const result = await this.post(target, delivery);
+      span.set({
+        'webhook.outcome': result.ok ? 'delivered' : result.statusCode ? 'http_error' : 'failed',
+        ...(result.statusCode ? { 'http.response.status_code': result.statusCode } : {}),
+      });
+      return result;
+    });
+  }
+
+  private post(
     target: { webhookId: string; url: string; secretSealed: string | null },
     delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
   ): Promise<SendResult> {
