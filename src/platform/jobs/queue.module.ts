@@ -3,12 +3,19 @@ import { DiscoveryModule } from '@nestjs/core';
 import { ProcessRegistry } from './process-registry';
 import { QueueSweeper, QueueWorkers } from './queue-workers';
 import { ServiceProcessesRepository } from './service-processes.repository';
+import { QueueMetrics } from './queue-metrics';
 
 /** The queue idiom's machinery: worker registration by ROLE and the sweeper of every DbQueue. */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ServiceProcessesRepository, ProcessRegistry, QueueWorkers, QueueSweeper],
+  providers: [
+    ServiceProcessesRepository,
+    ProcessRegistry,
+    QueueWorkers,
+    QueueSweeper,
+    QueueMetrics,
+  ],
   exports: [QueueWorkers, ProcessRegistry],
 })
 export class QueueModule {}
