@@ -4,6 +4,7 @@ import { ProcessRegistry } from './process-registry';
 import { QueueSweeper, QueueWorkers } from './queue-workers';
 import { ServiceProcessesRepository } from './service-processes.repository';
 import { QueueMetrics } from './queue-metrics';
+import { QueueStatsRepository } from './queue-stats.repository';
 
 /** The queue idiom's machinery: worker registration by ROLE and the sweeper of every DbQueue. */
 @Global()
@@ -15,6 +16,7 @@ import { QueueMetrics } from './queue-metrics';
     QueueWorkers,
     QueueSweeper,
     QueueMetrics,
+    QueueStatsRepository,
   ],
   exports: [QueueWorkers, ProcessRegistry],
 })

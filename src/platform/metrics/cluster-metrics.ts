@@ -13,10 +13,5 @@ export async function serveClusterMetrics(
   onError: (e: Error) => void,
 ): Promise<void> {
   const aggregator = new AggregatorRegistry();
-  await listenForScrapes(
-    where,
-    () => aggregator.clusterMetrics(),
-    aggregator.contentType,
-    onError,
-  );
+  await listenForScrapes(where, () => aggregator.clusterMetrics(), aggregator.contentType, onError);
 }

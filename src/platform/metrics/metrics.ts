@@ -207,7 +207,10 @@ export class Metrics {
     }
     setRows(
       this.tasksOpen,
-      [...sums.values()].map(({ insurer, state, value }) => ({ labels: { insurer, state }, value })),
+      [...sums.values()].map(({ insurer, state, value }) => ({
+        labels: { insurer, state },
+        value,
+      })),
     );
     this.tasksOverdue.set(overdue);
   }
