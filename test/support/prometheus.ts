@@ -52,7 +52,10 @@ const LIBRARY_NAMES = new Set([
 export function checkWithPromtool(text: string): string {
   let said: string;
   try {
-    said = execFileSync('promtool', ['check', 'metrics'], { input: text, stdio: 'pipe' }).toString();
+    said = execFileSync('promtool', ['check', 'metrics'], {
+      input: text,
+      stdio: 'pipe',
+    }).toString();
   } catch (e) {
     const err = e as { stdout?: Buffer; stderr?: Buffer; message: string };
     said = `${err.stdout?.toString() ?? ''}${err.stderr?.toString() ?? ''}` || err.message;

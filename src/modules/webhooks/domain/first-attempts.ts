@@ -46,7 +46,11 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     metrics: Metrics,
   ) {
     this.ownPermits = new Permits(config.searchConcurrency);
-    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config),
+    this.settling = {
+      deliveries,
+      queue,
+      logger: this.logger,
+      policy: webhookRetries(config),
       metrics,
     };
   }

@@ -29,7 +29,11 @@ export class WebhooksProcessor implements JobHandler {
     @InjectConfig() config: AppConfig,
     metrics: Metrics,
   ) {
-    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config),
+    this.settling = {
+      deliveries,
+      queue,
+      logger: this.logger,
+      policy: webhookRetries(config),
       metrics,
     };
   }
