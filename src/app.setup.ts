@@ -13,6 +13,8 @@ import {
 } from '@/platform/http/http-pipeline';
 import { accessLogMiddleware, rootLoggerOf } from '@/platform/kernel/logging';
 import { setupSwaggerPage } from '@/platform/http/swagger-page';
+import { Metrics } from '@/platform/metrics/metrics';
+import { httpMetricsMiddleware } from '@/platform/metrics/http-metrics';
 import { APP_CONFIG } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { benefitLabel } from '@/lib/benefits';
@@ -50,6 +52,9 @@ export function configureApp(app: NestExpressApplication): void {
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware());
+  // docs/architecture.md, What operators see: only with METRICS_PORT set.
+  const metrics = app.get(Metrics);
+  if (metrics.enabled) app.use(httpMetricsMiddleware(metrics));
   app.use(accessLogMiddleware(rootLoggerOf(app)));
   answerClientErrors(app.getHttpServer());
   // helmet where pages are served (web application, docs); the API gets a fixed set.

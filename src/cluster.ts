@@ -115,6 +115,19 @@ export function superviseCluster(
     }
   };
 
+  if (config.metrics) {
+    // docs/architecture.md, What operators see: the cluster's metrics, from its processes.
+    const where = config.metrics;
+    void import('./platform/metrics/cluster-metrics')
+      .then(({ serveClusterMetrics }) =>
+        serveClusterMetrics(where, (e) => process.stderr.write(`metrics: ${e.message}\n`)),
+      )
+      .then(() => say(`Metrics on http://${where.host}:${where.port}/metrics`))
+      .catch((e: unknown) => {
+        // The service goes on serving; the scrape's `up` of 0 tells the operator.
+        process.stderr.write(`Metrics not served: ${e instanceof Error ? e.message : String(e)}\n`);
+      });
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (const s of slots) start(s);

@@ -38,13 +38,18 @@ const MODELS = new Map<string, ModelClass>(
   ].map((m: ModelClass) => [`${m.apiVersion} ${m.kind}`, m]),
 );
 
+/** deploy/prometheus/ holds promtool's rule and test files (scripts/check-alert-rules.sh), not manifests. */
+const NOT_MANIFESTS = join(DEPLOY, 'prometheus');
+
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? yamlFiles(join(dir, e.name))
-      : /\.ya?ml$/.test(e.name)
-        ? [join(dir, e.name)]
-        : [],
+    join(dir, e.name) === NOT_MANIFESTS
+      ? []
+      : e.isDirectory()
+        ? yamlFiles(join(dir, e.name))
+        : /\.ya?ml$/.test(e.name)
+          ? [join(dir, e.name)]
+          : [],
   );
 }
 
@@ -58,6 +63,11 @@ function loadManifests(): Manifest[] {
       }),
     );
 }
+
+/** The Prometheus Operator's kinds (monitoring.yaml): checked by their own test below. */
+const OPERATOR_API = 'monitoring.coreos.com/v1';
+const isOperatorKind = (doc: any) =>
+  doc?.apiVersion === OPERATOR_API && ['ServiceMonitor', 'PrometheusRule'].includes(doc?.kind);
 
 /** The JSON schema of the document's apiVersion/kind; an unknown pair is an error too. */
 function schemaErrors(doc: any): string[] {
@@ -185,8 +195,9 @@ describe('deploy/ Kubernetes manifests', () => {
 
   it('every document validates against the schema of its apiVersion/kind, without unknown fields', () => {
     expect(manifests.length).toBeGreaterThanOrEqual(10);
-    const strict = unknownFieldErrors(manifests.map((m) => m.doc));
-    const problems = manifests.flatMap((m, i) =>
+    const kube = manifests.filter((m) => !isOperatorKind(m.doc));
+    const strict = unknownFieldErrors(kube.map((m) => m.doc));
+    const problems = kube.flatMap((m, i) =>
       [...schemaErrors(m.doc), ...strict[i]].map((p) => `${m.where}: ${p}`),
     );
     expect(problems).toEqual([]);
@@ -223,9 +234,11 @@ describe('deploy/ Kubernetes manifests', () => {
       const port = c.ports.find((p: any) => p.name === probe.httpGet.port);
       expect(port.containerPort).toBe(Number(of('ConfigMap')[0].data.PORT));
     }
-    // A worker process serves no HTTP (src/serve.ts runWorker): nothing to probe there.
+    // A worker process serves no API (src/serve.ts runWorker): nothing to probe there; its one
+    // port is its metrics (docs/architecture.md, What operators see).
     const w = worker.spec.template.spec.containers[0];
-    expect(w.ports ?? w.readinessProbe ?? w.livenessProbe).toBeUndefined();
+    expect(w.readinessProbe ?? w.livenessProbe).toBeUndefined();
+    expect(w.ports.map((p: any) => p.name)).toEqual(['metrics']);
   });
 
   it('names only settings the service reads, and the ConfigMap with the Secret passes its parser', () => {
@@ -273,7 +286,12 @@ describe('deploy/ Kubernetes manifests', () => {
       },
       false,
     );
-    expect(config).toMatchObject({ isProduction: true, webConcurrency: 1, port: 3000 });
+    expect(config).toMatchObject({
+      isProduction: true,
+      webConcurrency: 1,
+      port: 3000,
+      metrics: { port: 9464, host: '0.0.0.0' },
+    });
     // MAIL_DIR is a mounted volume: the root filesystem is read-only.
     for (const c of containers(['Deployment'])) {
       expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true });
@@ -316,7 +334,8 @@ describe('deploy/ Kubernetes manifests', () => {
     const selected = (selector: Record<string, string>) =>
       deployments.filter((d) => matches(selector, podLabels(d))).map((d) => d.metadata.name);
     const [api, worker] = [byRole('api'), byRole('worker')];
-    expect(selected(of('Service')[0].spec.selector)).toEqual([api.metadata.name]);
+    const apiService = of('Service').find((x) => x.metadata.name === 'vision-api');
+    expect(selected(apiService.spec.selector)).toEqual([api.metadata.name]);
 
     const pdbs = of('PodDisruptionBudget');
     // One PDB per Deployment, each selecting exactly that Deployment's pods.
@@ -340,5 +359,77 @@ describe('deploy/ Kubernetes manifests', () => {
       expect(Object.keys(c.resources.requests).sort()).toEqual(['cpu', 'memory']);
       expect(Object.keys(c.resources.limits).sort()).toEqual(['cpu', 'memory']);
     }
+  });
+
+  it('every pod is scraped on METRICS_PORT; the PrometheusRule is deploy/prometheus/alerts.yml; the dashboard reads metrics the service has', () => {
+    const configMap = of('ConfigMap')[0].data;
+    const port = Number(configMap.METRICS_PORT);
+    expect(configMap.METRICS_HOST).toBe('0.0.0.0');
+    // Each Deployment's pods: a `metrics` container port and the annotations on that port.
+    for (const d of deployments) {
+      const ports = d.spec.template.spec.containers[0].ports;
+      expect(ports).toContainEqual({ name: 'metrics', containerPort: port, protocol: 'TCP' });
+      expect(d.spec.template.metadata.annotations).toEqual({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': '/metrics',
+      });
+    }
+    // The ServiceMonitor selects the metrics Service, which selects every Deployment's pods.
+    const [monitor] = of('ServiceMonitor');
+    expect(monitor.apiVersion).toBe(OPERATOR_API);
+    const services = of('Service').filter((x) =>
+      matches(monitor.spec.selector.matchLabels, x.metadata.labels),
+    );
+    expect(services.map((x) => x.metadata.name)).toEqual(['vision-metrics']);
+    const metricsService = services[0];
+    expect(metricsService.spec.ports).toEqual([
+      { name: 'metrics', port, targetPort: 'metrics', protocol: 'TCP' },
+    ]);
+    expect(monitor.spec.endpoints.map((e: any) => [e.port, e.path])).toEqual([
+      ['metrics', '/metrics'],
+    ]);
+    expect(
+      deployments.filter((d) => matches(metricsService.spec.selector, podLabels(d))).length,
+    ).toBe(deployments.length);
+    // The rules the operator loads are the ones promtool tests.
+    const [rule] = of('PrometheusRule');
+    const tested = parse(readFileSync(join(NOT_MANIFESTS, 'alerts.yml'), 'utf8'));
+    expect(rule.spec).toEqual(tested);
+    expect(rule.spec.groups[0].rules.map((r: any) => r.alert)).toEqual([
+      'VisionHttp5xxRatio',
+      'VisionInsurerSlow',
+      'VisionQueueBacklog',
+      'VisionWebhookFailures',
+      'VisionVerificationTasksOverdue',
+      'VisionNoWorkerHeartbeat',
+    ]);
+    // The dashboard ships as a generated ConfigMap and queries only names the service exposes.
+    const k = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8'));
+    const [generated] = k.configMapGenerator;
+    expect(generated.files).toEqual(['grafana/vision-eligibility.json']);
+    const dashboard = JSON.parse(readFileSync(join(DEPLOY, generated.files[0]), 'utf8'));
+    const metricsSource = readFileSync(join(ROOT, 'src/platform/metrics/metrics.ts'), 'utf8');
+    const ours = new Set(
+      [...metricsSource.matchAll(/name: '([a-z_]+)'|dbGauge\(\s*'([a-z_]+)'/g)].map(
+        (m) => m[1] ?? m[2],
+      ),
+    );
+    expect(ours.size).toBe(11);
+    // A query's words, less its grouping labels, matchers, windows and functions: metric names.
+    const queried: string[] = dashboard.panels.flatMap((p: any) =>
+      p.targets.flatMap((t: any) =>
+        (
+          t.expr
+            .replace(/by \([^)]*\)|\{[^}]*\}|\[[^\]]*\]/g, '')
+            .match(/[a-z_][a-z0-9_]*/g) as string[]
+        ).map((w) => w.replace(/_(bucket|count|sum)$/, '')),
+      ),
+    );
+    const runtime = (n: string) => n.startsWith('nodejs_');
+    const functions = new Set(['rate', 'sum', 'max', 'histogram_quantile', 'by']);
+    const names = queried.filter((n: string) => !functions.has(n) && !runtime(n));
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) expect({ n, known: ours.has(n) }).toEqual({ n, known: true });
   });
 });

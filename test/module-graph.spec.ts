@@ -34,6 +34,7 @@ describe('the module graph of src/', () => {
       'jobs',
       'kernel',
       'lib',
+      'metrics',
       'pdf',
       'tracing',
       'x12',

@@ -1,4 +1,5 @@
 import { DEFAULT_PASSWORD_HASH_COST } from './password-cost';
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -101,6 +102,11 @@ export interface AppConfig extends DatabaseSettings {
   passwordHashCost: number;
   /** README.md, Configuration, Tracing: OpenTelemetry over OTLP/HTTP; null (unset): off. */
   tracing: TracingConfig | null;
+  /**
+   * docs/architecture.md, What operators see: `GET /metrics` (Prometheus text) on this port and
+   * address, for the whole cluster (its supervisor) or this process; null (unset): no metrics.
+   */
+  metrics: { port: number; host: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -221,6 +227,14 @@ export function loadConfig(
   }
 
   const clearinghouse = loadClearinghouseConfig(env, isProduction, problems);
+  const metricsPort = env.METRICS_PORT?.trim() ? int('METRICS_PORT', 0, 1, 65535) : null;
+  const metricsHost = str('METRICS_HOST', '127.0.0.1');
+  if (isIP(metricsHost) === 0 && metricsHost !== 'localhost') {
+    problems.push(`METRICS_HOST: must be an IP address or localhost (got "${metricsHost}")`);
+  }
+  if (metricsPort !== null && metricsPort === port) {
+    problems.push(`METRICS_PORT: must differ from PORT (${port})`);
+  }
   const config: AppConfig = {
     nodeEnv,
     isProduction,
@@ -282,6 +296,7 @@ export function loadConfig(
       20,
     ),
     tracing: loadTracingConfig(env, problems),
+    metrics: metricsPort === null ? null : { port: metricsPort, host: metricsHost },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -7,7 +7,7 @@ import type { DbQueue } from './db-queue';
 import { ServiceProcessesRepository } from './service-processes.repository';
 
 /** A peer is dead when it has missed this many heartbeats. */
-const LAPSED_BEATS = 3;
+export const LAPSED_BEATS = 3;
 
 /**
  * Every process registers in `service_processes` (host, pid, role) and heartbeats there every

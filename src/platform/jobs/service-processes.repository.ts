@@ -35,6 +35,16 @@ export class ServiceProcessesRepository {
     return rows.map((r) => ({ ...r, pid: Number(r.pid) }));
   }
 
+  /** How many processes of each role heartbeated within `lapseMs` (docs/architecture.md, What operators see). */
+  async liveByRole(lapseMs: number): Promise<Map<string, number>> {
+    const rows: { role: string; live: number }[] = await this.db.query(
+      `SELECT role, count(*)::int AS live FROM service_processes
+       WHERE heartbeat_at >= now() - ($1 || ' milliseconds')::interval GROUP BY role`,
+      [String(lapseMs)],
+    );
+    return new Map(rows.map((r) => [r.role, r.live]));
+  }
+
   async remove(ids: string[]): Promise<void> {
     await this.db.query('DELETE FROM service_processes WHERE id = ANY($1::uuid[])', [ids]);
   }

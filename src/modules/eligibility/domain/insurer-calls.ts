@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TimeoutError, withTimeout } from '@/platform/kernel/timeout';
 import { InjectConfig } from '@/platform/config/config.module';
+import { Metrics } from '@/platform/metrics/metrics';
 import type { AppConfig } from '@/platform/config/env';
 import { inSpan } from '@/platform/tracing/tracing';
 import {
@@ -45,6 +46,7 @@ export class InsurerCalls {
     private readonly insurerSettings: InsurerSettingsService,
     private readonly exchanges: InsurerExchangeLog,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   async search(
@@ -206,7 +208,14 @@ export class InsurerCalls {
           : { kind: 'unexpected', reason: (e as Error).message };
     }
     const outcome = toOutcome(code, answer);
-    await this.record(request, code, startedAt, answer, recorded.wire);
+    const logged = await this.record(request, code, startedAt, answer, recorded.wire);
+    // docs/architecture.md, What operators see: `insurer_request_duration_seconds`.
+    this.metrics.insurerCall(
+      code,
+      usable.connector.local ? 'sandbox' : 'x12',
+      logged,
+      (Date.now() - startedAt.getTime()) / 1000,
+    );
     // Reasons may quote what the insurer said about the patient: the log keeps kinds only.
     if (outcome.kind === 'failed' || outcome.kind === 'rejected')
       this.logger.error(
@@ -218,14 +227,17 @@ export class InsurerCalls {
     return { outcome, answer };
   }
 
-  /** One row of the exchange log; a failure to write it must not cost the (billed) answer. */
+  /**
+   * One row of the exchange log; a failure to write it must not cost the (billed) answer.
+   * Answers the call's outcome as logged.
+   */
   private async record(
     request: EligibilityRequest,
     code: string,
     startedAt: Date,
     answer: Answer,
     wire: WireExchange | null,
-  ): Promise<void> {
+  ): Promise<ExchangeOutcome> {
     const outcome = exchangeOutcome(answer);
     try {
       await this.exchanges.record(request.accountId, request.id, {
@@ -244,6 +256,7 @@ export class InsurerCalls {
         'exchange log write failed',
       );
     }
+    return outcome;
   }
 }
 

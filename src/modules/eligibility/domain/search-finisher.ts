@@ -3,6 +3,7 @@ import { type InsurerEntry, insurerEntries } from './insurer-entries';
 import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '@/platform/db/database';
+import { Metrics } from '@/platform/metrics/metrics';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { insurerName } from '@/modules/insurers';
 import { formatInstant, todayIso } from '@/platform/kernel/time';
@@ -127,6 +128,7 @@ export class SearchFinisher {
     private readonly batches: BatchCompletion,
     private readonly checks: CheckHooks,
     private readonly planHistory: PlanHistory,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -206,6 +208,7 @@ export class SearchFinisher {
             return true;
           });
     if (!finished) return false;
+    this.measure(head, outcome.insurers);
     this.logger.log(
       {
         requestId: head.requestId,
@@ -216,5 +219,19 @@ export class SearchFinisher {
       'eligibility request finished',
     );
     return true;
+  }
+
+  /**
+   * docs/architecture.md, What operators see: each insurer of the finished search, by its state
+   * at the end, and (a run's own finish) the time from acceptance, by path.
+   */
+  private measure(head: Head, insurers: InsurerEntry[]): void {
+    if (!this.metrics.enabled) return;
+    const m = head.measured;
+    const seconds = m ? (Date.now() - new Date(m.createdAt).getTime()) / 1000 : null;
+    for (const entry of insurers) {
+      const path = m?.assisted.includes(entry.insurer_code) ? 'assisted' : 'electronic';
+      this.metrics.searchFinished(entry.insurer_code, entry.state, path, seconds);
+    }
   }
 }

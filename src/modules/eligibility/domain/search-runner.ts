@@ -67,16 +67,21 @@ export class SearchRunner {
     // `attempts` is the count after this lease, as the entity read after it would say.
     const request = Object.assign(new EligibilityRequest(), row, { id: String(row.id) });
 
+    const setup = setupOf({ settings, provider });
     const head: Head = {
       requestId,
       uid: request.uid,
       accountId: request.accountId,
       batchId: request.batchId === null ? null : String(request.batchId),
       origin: request.origin ?? null,
+      measured: {
+        createdAt: request.createdAt,
+        assisted: request.insurerCodes.filter((code) => this.calls.isAssisted(code, setup)),
+      },
     };
 
     const options = optionsOf(request.options);
-    const outcomes = await this.ask(request, setupOf({ settings, provider }), options, attempt);
+    const outcomes = await this.ask(request, setup, options, attempt);
     const decision = decideNext(outcomes, attempt, options.waitFor);
     const settled = settledByCode(outcomes);
     const progress: Progress = {

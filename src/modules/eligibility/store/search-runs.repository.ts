@@ -48,6 +48,11 @@ export interface Head {
   batchId: string | null;
   /** Null for a client's request; `appointment` for an appointment's check. */
   origin: 'appointment' | null;
+  /**
+   * A run's own finish (docs/architecture.md, What operators see): when the request was accepted
+   * and which of its insurers a person answers, for `eligibility_search_duration_seconds`.
+   */
+  measured?: { createdAt: Date; assisted: readonly string[] };
   /** Read with the head (the watchdog's finish): the insurers and their settled outcomes. */
   progress?: { codes: string[]; outcomes: SettledOutcomes };
 }

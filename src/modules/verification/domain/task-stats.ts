@@ -10,6 +10,7 @@ import {
   TaskStatsRepository,
 } from '../store/task-stats.repository';
 import { taskView, type TaskView } from './task-view';
+import { Metrics } from '@/platform/metrics/metrics';
 
 /** A task with its clocks and reuse, as the Verifications page lists answered tasks. */
 export interface AnsweredTask {
@@ -31,10 +32,19 @@ export class TaskStats implements AssistedTaskStatsPort, OnModuleInit {
   constructor(
     private readonly stats: TaskStatsRepository,
     private readonly port: AssistedTaskStats,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
     this.port.bind(this);
+    // docs/architecture.md, What operators see: `verification_tasks_open`, `verification_tasks_overdue`.
+    this.metrics.addSource('verification', async () => {
+      const { open, overdue } = await this.stats.openFigures();
+      this.metrics.setOpenTasks(
+        open.map((r) => ({ insurer: r.insurer_code, state: r.state, count: r.open })),
+        overdue,
+      );
+    });
   }
 
   async forInsurers(

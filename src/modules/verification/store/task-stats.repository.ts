@@ -38,6 +38,30 @@ export class TaskStatsRepository {
   ) {}
 
   /**
+   * Every account's open tasks by insurer and state, and how many of them are past due
+   * (docs/architecture.md, What operators see); one statement over the open tasks' partial index.
+   */
+  async openFigures(): Promise<{
+    open: { insurer_code: string; state: string; open: number }[];
+    overdue: number;
+  }> {
+    const rows: { insurer_code: string | null; state: string | null; open: number }[] =
+      await this.db.query(
+        `SELECT insurer_code, state, count(*)::int AS open FROM verification_tasks
+         WHERE state NOT IN ('completed', 'failed') GROUP BY insurer_code, state
+         UNION ALL
+         SELECT NULL, 'overdue', count(*)::int FROM verification_tasks
+         WHERE state NOT IN ('completed', 'failed') AND due_by < now()`,
+      );
+    const overdue = rows.find((r) => r.insurer_code === null && r.state === 'overdue')?.open ?? 0;
+    const open = rows.filter(
+      (r): r is { insurer_code: string; state: string; open: number } =>
+        r.insurer_code !== null && r.state !== null,
+    );
+    return { open, overdue };
+  }
+
+  /**
    * For each insurer of `codes`, one row: the account's open tasks of it, and the median minutes
    * from creation to answer of its tasks answered in the last 30 days (percentile_cont: an even
    * count gives the mean of the middle two), rounded to one decimal, NULL when none. One

@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { tags } from '@/platform/jobs/job-id';
 import { retryDelayMs, type RetryPolicy } from '@/platform/kernel/retry';
 import type { AppConfig } from '@/platform/config/env';
+import type { Metrics } from '@/platform/metrics/metrics';
 import type { DeliveryQueue } from '../jobs/delivery.queue';
 import type { WebhookDeliveriesRepository } from '../store/webhook-deliveries.repository';
 import type { SendResult } from './webhook-sender';
@@ -16,6 +17,7 @@ export interface SettleDeps {
   queue: DeliveryQueue;
   logger: LoggerService;
   policy: RetryPolicy;
+  metrics: Metrics;
 }
 
 /**
@@ -46,6 +48,8 @@ export async function settleAttempt(
     },
     'webhook attempt',
   );
+  // docs/architecture.md, What operators see: `webhook_deliveries_total{outcome}`.
+  if (outcome !== null) deps.metrics.webhookAttempt(outcome === 'pending' ? 'retrying' : outcome);
   if (outcome === 'pending')
     await deps.queue.enqueue(delivery.id, delayMs ?? 0, tags.attempt(attempt + 1));
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Permits } from '@/platform/jobs/local-lane';
+import { Metrics } from '@/platform/metrics/metrics';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { settleAttempt, type SettleDeps, webhookRetries } from './attempt-settler';
@@ -42,9 +43,16 @@ export class FirstAttempts implements BeforeApplicationShutdown {
     private readonly sender: DeliverySender,
     private readonly queue: DeliveryQueue,
     @InjectConfig() config: AppConfig,
+    metrics: Metrics,
   ) {
     this.ownPermits = new Permits(config.searchConcurrency);
-    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config) };
+    this.settling = {
+      deliveries,
+      queue,
+      logger: this.logger,
+      policy: webhookRetries(config),
+      metrics,
+    };
   }
 
   /** Starts the attempts; never throws, never waits for them. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { QueueJob } from '@/platform/jobs/local-lane';
 import { JobHandler, QueueWorker } from '@/platform/jobs/queue-worker';
+import { Metrics } from '@/platform/metrics/metrics';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { settleAttempt, type SettleDeps, webhookRetries } from '../domain/attempt-settler';
@@ -26,8 +27,15 @@ export class WebhooksProcessor implements JobHandler {
     private readonly queue: DeliveryQueue,
     private readonly sender: DeliverySender,
     @InjectConfig() config: AppConfig,
+    metrics: Metrics,
   ) {
-    this.settling = { deliveries, queue, logger: this.logger, policy: webhookRetries(config) };
+    this.settling = {
+      deliveries,
+      queue,
+      logger: this.logger,
+      policy: webhookRetries(config),
+      metrics,
+    };
   }
 
   async handle(job: QueueJob): Promise<void> {

@@ -1,0 +1,69 @@
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import {
+  Global,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { AggregatorRegistry } from 'prom-client';
+import { APP_CONFIG, InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
+import { Metrics } from './metrics';
+import { closeServer, listenForScrapes } from './metrics-server';
+
+/**
+ * Where this process's metrics go (docs/architecture.md, What operators see): a process of the
+ * cluster answers its supervisor, which serves them all on METRICS_PORT (src/cluster.ts); a
+ * process on its own (WEB_CONCURRENCY=1, or ROLE=worker) serves its own there.
+ */
+@Injectable()
+export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MetricsEndpoint.name);
+  private server: Server | null = null;
+
+  constructor(
+    private readonly metrics: Metrics,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const where = this.config.metrics;
+    if (!where) return;
+    if (cluster.isWorker) {
+      // prom-client's answer to the supervisor's requests: this application's registry.
+      AggregatorRegistry.setRegistries([this.metrics.registry]);
+      new AggregatorRegistry();
+      return;
+    }
+    this.server = await listenForScrapes(
+      where,
+      () => this.metrics.text(),
+      this.metrics.registry.contentType,
+      (e) => this.logger.error({ err: e.message }, 'metrics not collected'),
+    );
+    this.logger.log(`Metrics on http://${where.host}:${where.port}/metrics`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.server) await closeServer(this.server);
+    this.server = null;
+  }
+}
+
+/** The metrics of docs/architecture.md, What operators see, for every module (global). */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: Metrics,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new Metrics(config.metrics !== null),
+    },
+    MetricsEndpoint,
+  ],
+  exports: [Metrics],
+})
+export class MetricsModule {}
