@@ -54,7 +54,7 @@ export function configureApp(app: NestExpressApplication): void {
   app.use(requestIdMiddleware());
   // docs/architecture.md, What operators see: only with METRICS_PORT set.
   const metrics = app.get(Metrics);
-  if (metrics.enabled) app.use(httpMetricsMiddleware(metrics));
+  if (metrics.prom) app.use(httpMetricsMiddleware(metrics.prom));
   app.use(accessLogMiddleware(rootLoggerOf(app)));
   answerClientErrors(app.getHttpServer());
   // helmet where pages are served (web application, docs); the API gets a fixed set.

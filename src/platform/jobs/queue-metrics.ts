@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
-import { Metrics, setRows } from '@/platform/metrics/metrics';
+import { Metrics } from '@/platform/metrics/metrics';
 import { LAPSED_BEATS } from './process-registry';
 import { QueueWorkers } from './queue-workers';
 import { QueueStatsRepository } from './queue-stats.repository';
@@ -31,22 +31,11 @@ export class QueueMetrics implements OnModuleInit {
 
   async readQueues(): Promise<void> {
     const specs = this.workers.queues().map((q) => q.spec);
-    const rows = await this.stats.due(specs);
-    setRows(
-      this.metrics.queueDue,
-      rows.map((r) => ({ labels: { queue: r.queue }, value: r.due })),
-    );
-    setRows(
-      this.metrics.queueOldestDue,
-      rows.map((r) => ({ labels: { queue: r.queue }, value: Math.max(0, r.oldest) })),
-    );
+    this.metrics.setQueues(await this.stats.due(specs));
   }
 
   async readProcesses(): Promise<void> {
     const live = await this.processes.liveByRole(this.config.processHeartbeatMs * LAPSED_BEATS);
-    setRows(
-      this.metrics.processesLive,
-      ROLES.map((role) => ({ labels: { role }, value: live.get(role) ?? 0 })),
-    );
+    this.metrics.setProcesses(ROLES.map((role) => ({ role, live: live.get(role) ?? 0 })));
   }
 }

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Histogram } from 'prom-client';
 import { methodLabel, routeLabel, statusClass } from './metric-labels';
-import type { Metrics } from './metrics';
+import type { PromMetrics } from './prom-metrics';
 
 type Child = ReturnType<Histogram<string>['labels']>;
 
@@ -11,7 +11,7 @@ type Child = ReturnType<Histogram<string>['labels']>;
  * raw path, which holds uids) and status class. Installed only with METRICS_PORT set. The label
  * children are kept by their key, so a request costs one listener, a clock read and a lookup.
  */
-export function httpMetricsMiddleware(metrics: Metrics) {
+export function httpMetricsMiddleware(metrics: PromMetrics) {
   const children = new Map<string, Child>();
   const childOf = (method: string, route: string, status: string): Child => {
     const key = `${method} ${status} ${route}`;

@@ -39,3 +39,30 @@ export function routeLabel(template: unknown): string {
 export function oneOf<T extends string>(value: string, allowed: readonly T[]): T | typeof OTHER {
   return (allowed as readonly string[]).includes(value) ? (value as T) : OTHER;
 }
+
+/** What one insurer call ended as (the exchange log's outcomes). */
+export const CALL_OUTCOMES = [
+  'found',
+  'not_found',
+  'rejected',
+  'unavailable',
+  'unexpected',
+  'deferred',
+] as const;
+/** How an insurer is reached: in this process (the sandbox) or over X12 (a clearinghouse). */
+export const TRANSPORTS = ['sandbox', 'x12'] as const;
+/** An insurer's state when its search ended (docs/api.md, Universal Search insurer by insurer). */
+export const SEARCH_OUTCOMES = [
+  'found',
+  'no_plan',
+  'failed',
+  'waiting_for_person',
+  'not_asked',
+  'queued',
+  'running',
+] as const;
+export const SEARCH_PATHS = ['electronic', 'assisted'] as const;
+/** An automatic webhook attempt: delivered, to be tried again, or the delivery given up. */
+export const DELIVERY_OUTCOMES = ['succeeded', 'retrying', 'failed'] as const;
+export const TASK_STATES = ['queued', 'in_progress', 'needs_info'] as const;
+export const POOL_STATES = ['active', 'idle', 'waiting'] as const;

@@ -8,7 +8,6 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { AggregatorRegistry } from 'prom-client';
 import { APP_CONFIG, InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Metrics } from './metrics';
@@ -31,17 +30,20 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationBootstrap(): Promise<void> {
     const where = this.config.metrics;
-    if (!where) return;
+    const prom = this.metrics.prom;
+    if (!where || !prom) return;
     if (cluster.isWorker) {
       // prom-client's answer to the supervisor's requests: this application's registry.
-      AggregatorRegistry.setRegistries([this.metrics.registry]);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { AggregatorRegistry } = require('prom-client') as typeof import('prom-client');
+      AggregatorRegistry.setRegistries([prom.registry]);
       new AggregatorRegistry();
       return;
     }
     this.server = await listenForScrapes(
       where,
-      () => this.metrics.text(),
-      this.metrics.registry.contentType,
+      () => prom.text(),
+      prom.registry.contentType,
       (e) => this.logger.error({ err: e.message }, 'metrics not collected'),
     );
     this.logger.log(`Metrics on http://${where.host}:${where.port}/metrics`);

@@ -63,7 +63,7 @@ describe('Metrics', () => {
             calls.map((c) => ({ insurer: c.insurer, state: c.state, count: 1 })),
             calls.length,
           );
-          const own = labelsOf(await m.text()).filter(
+          const own = labelsOf(await m.prom!.text()).filter(
             (s) => !s.name.startsWith('nodejs_') && !s.name.startsWith('process_'),
           );
           for (const s of own)
@@ -76,7 +76,7 @@ describe('Metrics', () => {
           const tasks = own.filter((s) => s.name === 'verification_tasks_open');
           expect(tasks.length).toBeLessThanOrEqual(ALLOWED.insurer.length * TASK_STATES.length);
           // Every open task is counted once, whatever label it fell under.
-          const text = await m.text();
+          const text = await m.prom!.text();
           const open = [...text.matchAll(/^verification_tasks_open\{.*\} (\d+)$/gm)];
           expect(open.reduce((n, x) => n + Number(x[1]), 0)).toBe(calls.length);
         },
@@ -95,7 +95,7 @@ describe('Metrics', () => {
       ],
       4,
     );
-    const text = await m.text();
+    const text = await m.prom!.text();
     expect(text).toContain('verification_tasks_open{insurer="other",state="queued"} 5');
     expect(text).toContain(
       'verification_tasks_open{insurer="insurer:vision:vsp",state="queued"} 1',
@@ -103,15 +103,26 @@ describe('Metrics', () => {
     expect(text).toContain('verification_tasks_overdue 4');
   });
 
-  it('records nothing and collects no runtime metrics when METRICS_PORT is unset', async () => {
+  it('records nothing and loads no prom-client when METRICS_PORT is unset', () => {
     const m = new Metrics(false);
+    expect(m.prom).toBeNull();
     m.searchFinished('insurer:demo:vision', 'found', 'electronic', 1);
     m.insurerCall('insurer:demo:vision', 'sandbox', 'found', 1);
     m.webhookAttempt('succeeded');
-    const text = await m.text();
-    expect(text).not.toMatch(/^eligibility_searches_total\{/m);
-    expect(text).not.toMatch(/^webhook_deliveries_total\{/m);
-    expect(text).not.toContain('nodejs_heap');
+    m.setQueues([{ queue: 'mail', due: 1, oldest: 2 }]);
+    m.setProcesses([{ role: 'all', live: 1 }]);
+    m.addSource('queues', () => Promise.reject(new Error('never read')));
+    expect(m.prom).toBeNull();
+  });
+
+  it('sets the queue and process gauges from rows, a negative age read as 0', async () => {
+    const m = new Metrics(true);
+    m.setQueues([{ queue: 'mail', due: 2, oldest: -1 }]);
+    m.setProcesses([{ role: 'worker', live: 3 }]);
+    const text = await m.prom!.text();
+    expect(text).toContain('queue_jobs_due{queue="mail"} 2');
+    expect(text).toContain('queue_oldest_due_age_seconds{queue="mail"} 0');
+    expect(text).toContain('service_processes_live{role="worker"} 3');
   });
 
   it('reads each database source once per scrape, and empties the gauges of one that fails', async () => {
@@ -120,20 +131,20 @@ describe('Metrics', () => {
     let fail = false;
     m.addSource('queues', async () => {
       queueReads++;
-      m.queueDue.set({ queue: 'mail' }, 3);
-      m.queueOldestDue.set({ queue: 'mail' }, 12);
+      m.prom!.queueDue.set({ queue: 'mail' }, 3);
+      m.prom!.queueOldestDue.set({ queue: 'mail' }, 12);
     });
     m.addSource('verification', async () => {
       if (fail) throw new Error('database down');
       m.setOpenTasks([{ insurer: 'insurer:vision:vsp', state: 'queued', count: 2 }], 1);
     });
-    const first = await m.text();
+    const first = await m.prom!.text();
     expect(queueReads).toBe(1);
     expect(first).toContain('queue_jobs_due{queue="mail"} 3');
     expect(first).toContain('verification_tasks_overdue 1');
     fail = true;
     await new Promise((r) => setImmediate(r));
-    const second = await m.text();
+    const second = await m.prom!.text();
     expect(queueReads).toBe(2);
     expect(second).toContain('queue_oldest_due_age_seconds{queue="mail"} 12');
     // A labelled gauge shows nothing; one without labels reads 0 (prom-client's default), which
@@ -149,13 +160,13 @@ describe('Metrics', () => {
       [b, 7],
     ] as const) {
       m.addSource('queues', async () => {
-        m.queueDue.set({ queue: 'mail' }, due);
+        m.prom!.queueDue.set({ queue: 'mail' }, due);
       });
       m.webhookAttempt('succeeded');
     }
     const merged = AggregatorRegistry.aggregate([
-      await a.registry.getMetricsAsJSON(),
-      await b.registry.getMetricsAsJSON(),
+      await a.prom!.registry.getMetricsAsJSON(),
+      await b.prom!.registry.getMetricsAsJSON(),
     ]);
     const text = await merged.metrics();
     expect(text).toContain('webhook_deliveries_total{outcome="succeeded"} 2');
