@@ -7,7 +7,7 @@ import { AllExceptionsFilter } from '@/platform/http/http-exception.filter';
 import { loggerParams } from '@/platform/kernel/logging';
 import { TracingShutdown } from '@/platform/tracing/tracing-shutdown';
 import { QueueModule } from '@/platform/jobs/queue.module';
-import { MetricsModule } from '@/platform/metrics/metrics.module';
+import { MetricsEndpointModule } from '@/platform/metrics/metrics.module';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
@@ -54,7 +54,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
         prefix: `${config.redisPrefix}:bull`,
       }),
     }),
-    MetricsModule,
+    MetricsEndpointModule,
     QueueModule,
     RedisModule,
     HealthModule,

@@ -1,8 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { Database } from './database';
+import { MetricsModule } from '@/platform/metrics/metrics.module';
 import { PoolMetrics } from './pool-metrics';
 
 /** `Database` (transactions) for every module; the data source itself stays with repositories. */
 @Global()
-@Module({ providers: [Database, PoolMetrics], exports: [Database] })
+@Module({ imports: [MetricsModule], providers: [Database, PoolMetrics], exports: [Database] })
 export class DatabaseModule {}

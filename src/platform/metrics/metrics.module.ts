@@ -55,7 +55,11 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
   }
 }
 
-/** The metrics of docs/architecture.md, What operators see, for every module (global). */
+/**
+ * The metrics of docs/architecture.md, What operators see, for every module (global): the hooks
+ * only. The database module imports it, so every application on the database (the service, the
+ * CLI, a module booted alone in a test) can measure; the endpoint is the service's alone.
+ */
 @Global()
 @Module({
   providers: [
@@ -64,8 +68,11 @@ export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShu
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new Metrics(config.metrics !== null),
     },
-    MetricsEndpoint,
   ],
   exports: [Metrics],
 })
 export class MetricsModule {}
+
+/** The service's metrics endpoint (AppModule): served on METRICS_PORT, or to the supervisor. */
+@Module({ imports: [MetricsModule], providers: [MetricsEndpoint] })
+export class MetricsEndpointModule {}
