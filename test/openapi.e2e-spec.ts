@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import request from 'supertest';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
@@ -83,6 +85,12 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       if (path.startsWith('/health/')) expect(op.security).toEqual([]);
       else expect(op.security ?? doc.security).toEqual([{ Api: [] }]);
     }
+  });
+
+  it('is the checked-in openapi.json, but for the server it names', () => {
+    const file = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8')) as Json;
+    expect(file.servers).toEqual([{ url: 'http://localhost:3000' }]);
+    expect({ ...doc, servers: file.servers }).toEqual(file);
   });
 
   it('documents the health probes with their trailing slash; both forms answer', async () => {
