@@ -52,7 +52,7 @@ describe('the checked-in OpenAPI document and client types', () => {
 
   it('fails with a message that says what to run', () => {
     expect(() => expectSame(DOCUMENT_FILE, '{\n  "a": 1\n}\n', '{\n  "a": 2\n}\n')).toThrow(
-      /openapi\.json is out of date with the code: run `npm run openapi`.*\nline 2: the code gives "  \\"a\\": 1", the file has "  \\"a\\": 2"/,
+      /openapi\.json is out of date with the code: run `npm run openapi`.*\nline 2: the code gives " {2}\\"a\\": 1", the file has " {2}\\"a\\": 2"/,
     );
   });
 });
