@@ -1077,10 +1077,10 @@ export interface components {
             npi: string | null;
             organization_name: string | null;
             tax_id: string | null;
-            address: components["schemas"]["LocationAddressResponse"] | (never | null);
+            address: components["schemas"]["LocationAddressResponse"] | null;
             /** @description The billing provider's taxonomy code. */
             taxonomy_code: string;
-            rendering_provider: components["schemas"]["RenderingProviderResponse"] | (never | null);
+            rendering_provider: components["schemas"]["RenderingProviderResponse"] | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1112,11 +1112,11 @@ export interface components {
             /** @description The practice's federal tax id (EIN), 9 digits without a dash. */
             tax_id?: string | null;
             /** @description Street address, printed as the service facility and billing provider on claims; null clears it. */
-            address?: components["schemas"]["LocationAddressDto"] | (never | null);
+            address?: components["schemas"]["LocationAddressDto"] | null;
             /** @description The billing provider's taxonomy (the 837P's PRV*BI); default 152W00000X (optometrist). */
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
-            rendering_provider?: components["schemas"]["RenderingProviderDto"] | (never | null);
+            rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
         };
         UpdateLocationDto: {
             title?: string;
@@ -1127,11 +1127,11 @@ export interface components {
             /** @description The practice's federal tax id (EIN), 9 digits without a dash. */
             tax_id?: string | null;
             /** @description Street address, printed as the service facility and billing provider on claims; null clears it. */
-            address?: components["schemas"]["LocationAddressDto"] | (never | null);
+            address?: components["schemas"]["LocationAddressDto"] | null;
             /** @description The billing provider's taxonomy (the 837P's PRV*BI); default 152W00000X (optometrist). */
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
-            rendering_provider?: components["schemas"]["RenderingProviderDto"] | (never | null);
+            rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
         };
         EligibilityPatientDto: {
             /** @description Cheat codes for the sandbox go here, in last_name or in member_id. */
@@ -1152,11 +1152,8 @@ export interface components {
             member_id?: string | null;
         };
         CreateEligibilityDto: {
-            /**
-             * @description Required unless insurer_code_list is given. Must be a known insurer code.
-             * @enum {string|null}
-             */
-            insurer_code?: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view" | null;
+            /** @description Required unless insurer_code_list is given. Must be a known insurer code. */
+            insurer_code?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view") | null;
             /** @description Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. When given, it is used instead of insurer_code. The answer may be partial: an insurer that fails is left out of a `complete` result (see the result `results`). Known codes: insurer:demo:vision, insurer:vision:vsp, insurer:vision:eye_med, insurer:vision:spectera, insurer:vision:davis_vision, insurer:vision:superior, insurer:vision:cigna_vision, insurer:vision:aetna_vision, insurer:vision:blue_view */
             insurer_code_list?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view")[] | null;
             /** @description Your id for this request, unique in your account. Generated (32 hex characters) when absent. */
@@ -1164,20 +1161,14 @@ export interface components {
             /** @description Empty → the account's default location. */
             location_code?: string | null;
             patient: components["schemas"]["EligibilityPatientDto"];
-            /**
-             * @description When the answer is `complete` (docs/api.md, Universal Search insurer by insurer). `all` (default): when every insurer has answered, people included. `electronic`: when every insurer not answered by a person has; a person's later answer joins the same `results` and is sent as `eligibility.updated`. `first_active`: as soon as one insurer found an active plan (the others `not_asked`).
-             * @enum {string|null}
-             */
-            wait_for?: "all" | "electronic" | "first_active" | null;
-            /**
-             * @description When insurers answered by a person (assisted verification) are asked. `when_needed` (default): only once every electronic insurer has answered without an active plan. `always`: at once. `never`: not at all.
-             * @enum {string|null}
-             */
-            assisted?: "when_needed" | "always" | "never" | null;
+            /** @description When the answer is `complete` (docs/api.md, Universal Search insurer by insurer). `all` (default): when every insurer has answered, people included. `electronic`: when every insurer not answered by a person has; a person's later answer joins the same `results` and is sent as `eligibility.updated`. `first_active`: as soon as one insurer found an active plan (the others `not_asked`). */
+            wait_for?: ("all" | "electronic" | "first_active") | null;
+            /** @description When insurers answered by a person (assisted verification) are asked. `when_needed` (default): only once every electronic insurer has answered without an active plan. `always`: at once. `never`: not at all. */
+            assisted?: ("when_needed" | "always" | "never") | null;
             /** @description How old (in hours) a person's earlier answer for the same patient and insurer may be to answer this request without a new task (default: VERIFICATION_REUSE_HOURS, 72). `0`: always ask a person. */
             max_age_hours?: number | null;
             /** @description When the patient is a dependent (a child or spouse on a family plan): the subscriber who holds the plan. Real insurers are then asked about the subscriber with the patient as their dependent. */
-            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | (never | null);
+            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | null;
         };
         CreateBatchDto: {
             /** @description Eligibility request bodies (as for POST /api/auth/v1/eligibility/), 1–10,000. Any invalid item refuses the whole batch; errors are keyed by index (`errors.items.17.patient.dob.$`). */
@@ -1220,8 +1211,7 @@ export interface components {
             request_uid: string;
             /** @enum {string} */
             status: "processing" | "complete" | "error";
-            /** @enum {string|null} */
-            error_code: "insurer_problem" | "unexpected_error" | null;
+            error_code: ("insurer_problem" | "unexpected_error") | null;
         };
         BatchItemsPage: {
             /** @description In the order the items were sent. */
@@ -1259,7 +1249,7 @@ export interface components {
             /** @description Relationship of the person to the member. */
             type: string;
             /** @description null only on a person a verifier entered without it (an assisted insurer). */
-            address: components["schemas"]["PersonAddressDoc"] | (never | null);
+            address: components["schemas"]["PersonAddressDoc"] | null;
             email: string | null;
             /** @description null only on a person a verifier entered without it (an assisted insurer). */
             phone: string | null;
@@ -1334,7 +1324,7 @@ export interface components {
              */
             finished_at: string | null;
             /** @description The verification task behind this insurer (assisted verification), else null. */
-            verification: components["schemas"]["InsurerTaskDoc"] | (never | null);
+            verification: components["schemas"]["InsurerTaskDoc"] | null;
         };
         EligibilityResultV1: {
             request_uid: string;
@@ -1343,11 +1333,8 @@ export interface components {
              * @enum {string}
              */
             status: "processing" | "complete" | "error";
-            /**
-             * @description Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was unavailable; retry later) or `unexpected_error`. With Universal Search, only when every insurer asked failed (`insurer_problem` when all were unavailable).
-             * @enum {string|null}
-             */
-            error_code: "insurer_problem" | "unexpected_error" | null;
+            /** @description Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was unavailable; retry later) or `unexpected_error`. With Universal Search, only when every insurer asked failed (`insurer_problem` when all were unavailable). */
+            error_code: ("insurer_problem" | "unexpected_error") | null;
             /** @description Set when `status` is `error`, otherwise null: why the check failed, in one sentence (no patient data), for people reading the answer; program against `error_code`. */
             error_detail: string | null;
             /**
@@ -1533,7 +1520,7 @@ export interface components {
             /** @description Relationship of the person to the member. */
             type: string;
             /** @description null only on a person a verifier entered without it (an assisted insurer). */
-            address: components["schemas"]["PersonAddressDoc"] | (never | null);
+            address: components["schemas"]["PersonAddressDoc"] | null;
             email: string | null;
             /** @description null only on a person a verifier entered without it (an assisted insurer). */
             phone: string | null;
@@ -1580,11 +1567,8 @@ export interface components {
              * @enum {string}
              */
             status: "processing" | "complete" | "error";
-            /**
-             * @description Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was unavailable; retry later) or `unexpected_error`. With Universal Search, only when every insurer asked failed (`insurer_problem` when all were unavailable).
-             * @enum {string|null}
-             */
-            error_code: "insurer_problem" | "unexpected_error" | null;
+            /** @description Set when `status` is `error`, otherwise null: `insurer_problem` (the insurer was unavailable; retry later) or `unexpected_error`. With Universal Search, only when every insurer asked failed (`insurer_problem` when all were unavailable). */
+            error_code: ("insurer_problem" | "unexpected_error") | null;
             /** @description Set when `status` is `error`, otherwise null: why the check failed, in one sentence (no patient data), for people reading the answer; program against `error_code`. */
             error_detail: string | null;
             /**
@@ -1663,7 +1647,7 @@ export interface components {
              * @enum {string}
              */
             version?: "v1" | "v2";
-            /** @description What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`, and `eligibility.updated` when a person answers after a request completed), `claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, `eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the remittance's GET body), `verification` (assisted verification tasks: `verification_task.created` and `verification_task.overdue`). Default `["eligibility"]`. */
+            /** @description What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`, and `eligibility.updated` when a person answers after a request completed), `claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, `eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the remittance's GET body), `verification` (assisted verification tasks: `verification_task.created` and `verification_task.overdue`, the task's GET body), `appointment` (`appointment.checked` and `appointment.coverage_changed`, the appointment's GET body). Default `["eligibility"]`. */
             events?: ("eligibility" | "claim" | "batch" | "remittance" | "verification" | "appointment")[];
         };
         WebhookResponse: {
@@ -1697,7 +1681,7 @@ export interface components {
             description?: string | null;
             /** @enum {string} */
             version?: "v1" | "v2";
-            /** @description What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`, and `eligibility.updated` when a person answers after a request completed), `claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, `eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the remittance's GET body), `verification` (assisted verification tasks: `verification_task.created` and `verification_task.overdue`). Default `["eligibility"]`. */
+            /** @description What the webhook receives: `eligibility` (results, X-Event-Type `eligibility.finished`, and `eligibility.updated` when a person answers after a request completed), `claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, `eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the remittance's GET body), `verification` (assisted verification tasks: `verification_task.created` and `verification_task.overdue`, the task's GET body), `appointment` (`appointment.checked` and `appointment.coverage_changed`, the appointment's GET body). Default `["eligibility"]`. */
             events?: ("eligibility" | "claim" | "batch" | "remittance" | "verification" | "appointment")[];
         };
         AttemptResponse: {
@@ -1721,7 +1705,7 @@ export interface components {
              * @description The event delivered (also sent as X-Event-Type).
              * @enum {string}
              */
-            event: "eligibility.finished" | "eligibility.updated" | "claim.status_changed" | "eligibility.batch_finished" | "remittance.received" | "appointment.checked" | "appointment.coverage_changed";
+            event: "eligibility.finished" | "eligibility.updated" | "claim.status_changed" | "eligibility.batch_finished" | "remittance.received" | "verification_task.created" | "verification_task.overdue" | "appointment.checked" | "appointment.coverage_changed";
             /** @description What the delivery is about: the eligibility request uid, the claim code or the batch uid. */
             request_uid: string;
             /** @enum {string} */
@@ -1764,7 +1748,7 @@ export interface components {
             member_id: string | null;
             ssn_last_four: string | null;
             /** @description When the patient is a dependent. */
-            subscriber: components["schemas"]["SubscriberDoc"] | (never | null);
+            subscriber: components["schemas"]["SubscriberDoc"] | null;
         };
         TaskLocationDoc: {
             code: string;
@@ -1809,17 +1793,16 @@ export interface components {
             request_uid: string;
             /** @description The patient as the search asked. */
             patient: components["schemas"]["TaskPatientDoc"];
-            location: components["schemas"]["TaskLocationDoc"] | (never | null);
+            location: components["schemas"]["TaskLocationDoc"] | null;
             /** Format: date-time */
             due_by: string;
             /** @description Open and past `due_by`. */
             overdue: boolean;
-            lease: components["schemas"]["TaskLeaseDoc"] | (never | null);
-            /** @enum {string|null} */
-            failure_reason: "member_not_found" | "credentials_invalid" | "portal_down" | "other" | null;
+            lease: components["schemas"]["TaskLeaseDoc"] | null;
+            failure_reason: ("member_not_found" | "credentials_invalid" | "portal_down" | "other") | null;
             /** @description The question of `needs_info`, the practice's answer, or a failure's detail. */
             detail: string | null;
-            evidence: components["schemas"]["EvidenceDoc"] | (never | null);
+            evidence: components["schemas"]["EvidenceDoc"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1941,11 +1924,11 @@ export interface components {
              */
             next_eligible_date?: string | null;
             /** @description How often the plan allows the benefit (docs/api.md, Next eligible dates). */
-            frequency?: components["schemas"]["PlanFrequencyDto"] | (never | null);
+            frequency?: components["schemas"]["PlanFrequencyDto"] | null;
             /** @description The latest service on record; a verifier gives the one the payer shows (source `payer`). */
-            last_service?: components["schemas"]["LastServiceDto"] | (never | null);
+            last_service?: components["schemas"]["LastServiceDto"] | null;
             /** @description When the benefit can be had again: a verifier gives the date the payer states (basis `payer_stated`); a `computed` one is computed again when the search finishes. */
-            next_eligible?: components["schemas"]["NextEligibleDto"] | (never | null);
+            next_eligible?: components["schemas"]["NextEligibleDto"] | null;
             /** @description Applies only when these flags match; absent = always applies. */
             flags?: ("inn" | "oon" | "exclusive-use" | "required" | "requires-parent-use" | "not_covered")[] | null;
             comment?: string | null;
@@ -2002,7 +1985,7 @@ export interface components {
             ssn_last_four?: string | null;
             /** @description Relationship to the subscriber. When the search named a subscriber, `self` or `subscriber` is that subscriber and any other type the patient; absent: `self`, or `dependent` when the search named a subscriber. */
             type?: string | null;
-            address?: components["schemas"]["VerifiedAddressDto"] | (never | null);
+            address?: components["schemas"]["VerifiedAddressDto"] | null;
             email?: string | null;
             phone?: string | null;
             is_active?: boolean | null;
@@ -2227,12 +2210,9 @@ export interface components {
             /** @description The person's `id` in the result of `request_uid`. */
             person_id?: number | null;
             /** @description A V2 plan object (`persons[].plan`) as an eligibility result returns it, given inline. */
-            plan?: components["schemas"]["EstimatePlanDto"] | (never | null);
-            /**
-             * @description Which network values to use: `oon` (default) or `inn`.
-             * @enum {string|null}
-             */
-            network?: "oon" | "inn" | null;
+            plan?: components["schemas"]["EstimatePlanDto"] | null;
+            /** @description Which network values to use: `oon` (default) or `inn`. */
+            network?: ("oon" | "inn") | null;
             /**
              * Format: date
              * @description The day of the visit (today when absent). A benefit not yet available then (the plan's `next_eligible` date for it, else its `next_eligible_date`, after this day) pays nothing, and its line says why.
@@ -2264,7 +2244,7 @@ export interface components {
             benefit_code: string;
             next_eligible: components["schemas"]["NextEligibleDateResponse"];
             /** @description The latest service of the benefit itself (or one under it); services of shared benefits are named in the explanation. Null when none is on record. */
-            last_service: components["schemas"]["LastServiceResponse"] | (never | null);
+            last_service: components["schemas"]["LastServiceResponse"] | null;
         };
         NextEligibleResponse: {
             /** @description One per rule, in order. */
@@ -2295,11 +2275,8 @@ export interface components {
              * @description The date of service.
              */
             date: string;
-            /**
-             * @description Where the date comes from (`staff` when absent).
-             * @enum {string|null}
-             */
-            source?: "payer" | "claim" | "remittance" | "staff" | null;
+            /** @description Where the date comes from (`staff` when absent). */
+            source?: ("payer" | "claim" | "remittance" | "staff") | null;
         };
         PlanTermDto: {
             /**
@@ -2322,7 +2299,7 @@ export interface components {
             rules: components["schemas"]["NextEligibleRuleDto"][];
             history: components["schemas"]["ServiceRecordDto"][];
             /** @description The plan's term; `begin_date` is needed by plan-year rules. */
-            plan?: components["schemas"]["PlanTermDto"] | (never | null);
+            plan?: components["schemas"]["PlanTermDto"] | null;
         };
         PatientAddressDto: {
             line1?: string | null;
@@ -2342,13 +2319,12 @@ export interface components {
             last_name: string;
             /** Format: date */
             dob: string;
-            /** @enum {string|null} */
-            sex?: "female" | "male" | "other" | "unknown" | null;
+            sex?: ("female" | "male" | "other" | "unknown") | null;
             ssn_last_four?: string | null;
             /** Format: email */
             email?: string | null;
             phone?: string | null;
-            address?: components["schemas"]["PatientAddressDto"] | (never | null);
+            address?: components["schemas"]["PatientAddressDto"] | null;
             /** @description The patient's number in the caller's own system. */
             account_number?: string | null;
             /** @description The patient's location; the account's default location when empty or absent. */
@@ -2379,12 +2355,11 @@ export interface components {
             last_name: string;
             /** Format: date */
             dob: string;
-            /** @enum {string|null} */
-            sex: "female" | "male" | "other" | "unknown" | null;
+            sex: ("female" | "male" | "other" | "unknown") | null;
             ssn_last_four: string | null;
             email: string | null;
             phone: string | null;
-            address: components["schemas"]["PatientAddressResponse"] | (never | null);
+            address: components["schemas"]["PatientAddressResponse"] | null;
             account_number: string | null;
             location: components["schemas"]["LocationRef"];
             /** Format: date-time */
@@ -2474,14 +2449,11 @@ export interface components {
             /** @description A patient record of the account (docs/api.md, Patients). Or `patient`, not both. */
             patient_code?: string | null;
             /** @description The patient as in an eligibility request (docs/api.md, Creating a request). Or `patient_code`, not both. */
-            patient?: components["schemas"]["EligibilityPatientDto"] | (never | null);
+            patient?: components["schemas"]["EligibilityPatientDto"] | null;
             /** @description With `patient` only, as in an eligibility request: the subscriber when the patient is their dependent. */
-            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | (never | null);
-            /**
-             * @description A known insurer code. Or `insurer_code_list`, not both.
-             * @enum {string|null}
-             */
-            insurer_code?: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view" | null;
+            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | null;
+            /** @description A known insurer code. Or `insurer_code_list`, not both. */
+            insurer_code?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view") | null;
             /** @description 1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: insurer:demo:vision, insurer:vision:vsp, insurer:vision:eye_med, insurer:vision:spectera, insurer:vision:davis_vision, insurer:vision:superior, insurer:vision:cigna_vision, insurer:vision:aetna_vision, insurer:vision:blue_view */
             insurer_code_list?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view")[] | null;
             /**
@@ -2544,7 +2516,7 @@ export interface components {
             ssn_last_four: string | null;
             member_id: string | null;
             /** @description The subscriber sent with the patient, or null. */
-            subscriber: components["schemas"]["AppointmentSubscriberResponse"] | (never | null);
+            subscriber: components["schemas"]["AppointmentSubscriberResponse"] | null;
         };
         CoverageChangeResponse: {
             field: string;
@@ -2595,7 +2567,7 @@ export interface components {
             /** @description What differs from the previous answer: the state, and each benefit's `available`, `copayment` and `allowance` (empty for a first answer). */
             changes: components["schemas"]["CoverageChangeResponse"][];
             /** @description The four benefits on the visit's date; null until an answer with a plan. */
-            benefits: components["schemas"]["CoverageBenefitsResponse"] | (never | null);
+            benefits: components["schemas"]["CoverageBenefitsResponse"] | null;
         };
         AppointmentResponse: {
             external_id: string;
@@ -2616,7 +2588,7 @@ export interface components {
             /** @description The patient record, or null. */
             patient_code: string | null;
             /** @description The patient as sent, or null with `patient_code`. */
-            patient: components["schemas"]["AppointmentPatientResponse"] | (never | null);
+            patient: components["schemas"]["AppointmentPatientResponse"] | null;
             insurer_codes: string[];
             /** Format: date-time */
             source_updated_at: string | null;
@@ -2655,14 +2627,11 @@ export interface components {
             /** @description A patient record of the account (docs/api.md, Patients). Or `patient`, not both. */
             patient_code?: string | null;
             /** @description The patient as in an eligibility request (docs/api.md, Creating a request). Or `patient_code`, not both. */
-            patient?: components["schemas"]["EligibilityPatientDto"] | (never | null);
+            patient?: components["schemas"]["EligibilityPatientDto"] | null;
             /** @description With `patient` only, as in an eligibility request: the subscriber when the patient is their dependent. */
-            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | (never | null);
-            /**
-             * @description A known insurer code. Or `insurer_code_list`, not both.
-             * @enum {string|null}
-             */
-            insurer_code?: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view" | null;
+            subscriber?: components["schemas"]["EligibilitySubscriberDto"] | null;
+            /** @description A known insurer code. Or `insurer_code_list`, not both. */
+            insurer_code?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view") | null;
             /** @description 1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: insurer:demo:vision, insurer:vision:vsp, insurer:vision:eye_med, insurer:vision:spectera, insurer:vision:davis_vision, insurer:vision:superior, insurer:vision:cigna_vision, insurer:vision:aetna_vision, insurer:vision:blue_view */
             insurer_code_list?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view")[] | null;
             /**
@@ -2706,18 +2675,15 @@ export interface components {
             dob: string;
             /** @description Relationship to the primary member: `self`, `spouse`, `child`, `dependent`, `other`. */
             type?: string | null;
-            /**
-             * @description Required by VSP and the sandbox.
-             * @enum {string|null}
-             */
-            sex?: "female" | "male" | "other" | "unknown" | null;
+            /** @description Required by VSP and the sandbox. */
+            sex?: ("female" | "male" | "other" | "unknown") | null;
             /** @description The insurer's member ID. */
             member_id?: string | null;
             ssn_last_four?: string | null;
             /** Format: email */
             email?: string | null;
             phone?: string | null;
-            address?: components["schemas"]["ClaimAddressDto"] | (never | null);
+            address?: components["schemas"]["ClaimAddressDto"] | null;
         };
         ClaimPrimaryMemberDto: {
             first_name: string;
@@ -2726,18 +2692,15 @@ export interface components {
             dob: string;
             /** @description Relationship to the primary member: `self`, `spouse`, `child`, `dependent`, `other`. */
             type?: string | null;
-            /**
-             * @description Required by VSP and the sandbox.
-             * @enum {string|null}
-             */
-            sex?: "female" | "male" | "other" | "unknown" | null;
+            /** @description Required by VSP and the sandbox. */
+            sex?: ("female" | "male" | "other" | "unknown") | null;
             /** @description The insurer's member ID. */
             member_id?: string | null;
             ssn_last_four?: string | null;
             /** Format: email */
             email?: string | null;
             phone?: string | null;
-            address?: components["schemas"]["ClaimAddressDto"] | (never | null);
+            address?: components["schemas"]["ClaimAddressDto"] | null;
             /**
              * @description A known insurer code (docs/api.md, Eligibility); an unknown one is a whole-request error.
              * @enum {string}
@@ -2773,7 +2736,7 @@ export interface components {
             /** @description The claim's location; the account's default location when empty or absent. */
             location_code?: string | null;
             /** @description The individual who rendered the care (the 837P's 2310B): a type-1 NPI, never the location's organisation NPI; the location's `rendering_provider` when absent (docs/api.md, Claims). */
-            rendering_provider?: components["schemas"]["RenderingProviderDto"] | (never | null);
+            rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
         };
         ClaimStatusChangeResponse: {
             /** @enum {string} */
@@ -2864,13 +2827,12 @@ export interface components {
             /** Format: date */
             dob: string;
             type: string | null;
-            /** @enum {string|null} */
-            sex: "female" | "male" | "other" | "unknown" | null;
+            sex: ("female" | "male" | "other" | "unknown") | null;
             member_id: string | null;
             ssn_last_four: string | null;
             email: string | null;
             phone: string | null;
-            address: components["schemas"]["ClaimAddressResponse"] | (never | null);
+            address: components["schemas"]["ClaimAddressResponse"] | null;
         };
         ClaimPrimaryMemberResponse: {
             first_name: string;
@@ -2878,13 +2840,12 @@ export interface components {
             /** Format: date */
             dob: string;
             type: string | null;
-            /** @enum {string|null} */
-            sex: "female" | "male" | "other" | "unknown" | null;
+            sex: ("female" | "male" | "other" | "unknown") | null;
             member_id: string | null;
             ssn_last_four: string | null;
             email: string | null;
             phone: string | null;
-            address: components["schemas"]["ClaimAddressResponse"] | (never | null);
+            address: components["schemas"]["ClaimAddressResponse"] | null;
             /** @enum {string} */
             insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
         };
@@ -2915,9 +2876,9 @@ export interface components {
             /** @description Every status the claim has had, oldest first (the first is `ready`). */
             status_history: components["schemas"]["ClaimStatusChangeResponse"][];
             /** @description How and when the claim went out; null until it did (a `ready_to_mail` claim has not). */
-            submission: components["schemas"]["ClaimSubmissionResponse"] | (never | null);
+            submission: components["schemas"]["ClaimSubmissionResponse"] | null;
             /** @description What the last 835 naming the claim (CLP01 = the claim code) said, CARC/RARC with their words; null until one did. */
-            remittance: components["schemas"]["ClaimRemittanceResponse"] | (never | null);
+            remittance: components["schemas"]["ClaimRemittanceResponse"] | null;
             patient: components["schemas"]["ClaimPersonResponse"];
             primary_member: components["schemas"]["ClaimPrimaryMemberResponse"];
             services: components["schemas"]["ClaimServiceResponse"][];
@@ -2930,7 +2891,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @description The claim's own rendering provider; null: the location's. */
-            rendering_provider: components["schemas"]["ClaimRenderingProviderResponse"] | (never | null);
+            rendering_provider: components["schemas"]["ClaimRenderingProviderResponse"] | null;
             /** @description Code of `location`. */
             location_code: string;
             location: components["schemas"]["LocationRef"];
@@ -3088,7 +3049,7 @@ export interface components {
     responses: never;
     parameters: {
         /** @description The event of this delivery. */
-        WebhookEventType: "eligibility.finished" | "eligibility.updated" | "claim.status_changed" | "eligibility.batch_finished" | "remittance.received" | "appointment.checked" | "appointment.coverage_changed";
+        WebhookEventType: "eligibility.finished" | "eligibility.updated" | "claim.status_changed" | "eligibility.batch_finished" | "remittance.received" | "verification_task.created" | "verification_task.overdue" | "appointment.checked" | "appointment.coverage_changed";
         /** @description Identifies the delivery; the same on every retry and redelivery of it: de-duplicate on it. */
         WebhookDeliveryId: string;
         /** @description Legacy, kept for existing receivers. Only when the webhook has a secret: hex HMAC-SHA256 of the raw body, keyed with the secret as given. It signs no time, so a captured delivery can be replayed: verify `webhook-signature` and `webhook-timestamp` instead. */
@@ -3255,7 +3216,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string | null;
                 /** @description Only events about this kind of record. */
-                resource_type?: "eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location" | null;
+                resource_type?: ("eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location") | null;
                 /** @description Only events about this record: a patient or claim code, an eligibility `request_uid`. */
                 resource_id?: string | null;
             };
@@ -3311,26 +3272,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `audit:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3418,26 +3359,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3891,26 +3812,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4017,26 +3918,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4249,26 +4130,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4357,26 +4218,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4608,26 +4449,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4707,26 +4528,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4932,26 +4733,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `webhooks:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5177,26 +4958,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -5283,26 +5044,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5543,26 +5284,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -5717,8 +5438,8 @@ export interface operations {
     VerificationTasksController_list: {
         parameters: {
             query?: {
-                state?: "queued" | "in_progress" | "needs_info" | "completed" | "failed" | null;
-                insurer_code?: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view" | null;
+                state?: ("queued" | "in_progress" | "needs_info" | "completed" | "failed") | null;
+                insurer_code?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view") | null;
                 /** @description Only tasks due before this time. */
                 due_before?: string | null;
                 limit?: number | null;
@@ -5776,26 +5497,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `verification:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5905,26 +5606,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6698,26 +6379,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -6756,7 +6417,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only designs of this insurer. */
-                insurer_code?: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view" | null;
+                insurer_code?: ("insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view") | null;
                 /** @description Part of the plan name, group or group id, any case. */
                 q?: string | null;
                 /** @description Page size (default 50, at most 200). */
@@ -6816,26 +6477,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `verification:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6945,26 +6586,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7311,26 +6932,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -7548,26 +7149,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -7669,26 +7250,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7918,26 +7479,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8218,7 +7759,7 @@ export interface operations {
                 /** @description Only appointments of this location (unknown code → field error). */
                 location_code?: string | null;
                 /** @description Only appointments whose coverage is in this state. */
-                coverage_state?: "not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale" | null;
+                coverage_state?: ("not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale") | null;
                 /** @description Page size (default 50, at most 200). */
                 limit?: number | null;
                 /** @description `next_cursor` of the previous page. */
@@ -8276,26 +7817,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `appointments:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8406,26 +7927,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8652,26 +8153,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -8868,26 +8349,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `appointments:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9098,26 +8559,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `claims:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9344,26 +8785,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -9474,26 +8895,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -9596,26 +8997,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9975,7 +9356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            /** @description A body sent as neither `application/json` nor `text/plain` (none, a form), or in an encoding or charset other than UTF-8. */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -10083,26 +9464,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `claims:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -10220,26 +9581,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
             /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -10342,26 +9683,6 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -50,13 +50,15 @@ export class VerificationMaintenance extends MaintenanceLoop {
       const rows = await this.tasks.markOverdue(limit, tx);
       for (const row of rows) {
         const view = await this.tasks.findView(row.account_id, row.id, tx);
+        // Locked and marked in this transaction, so it is there; the body is always a task.
+        if (!view) continue;
         await this.outbox.recordEventInTx(tx, {
           accountId: row.account_id,
           topic: 'verification',
           event: 'verification_task.overdue',
           resourceKey: `${row.id}:overdue`,
           resourceUid: row.id,
-          body: JSON.stringify(view ? taskView(view) : null),
+          body: JSON.stringify(taskView(view)),
         });
       }
       return rows.length;
