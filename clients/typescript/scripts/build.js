@@ -3,7 +3,7 @@
 // dist/schema.d.ts, which both builds re-export.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { copyFileSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
+const { copyFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -21,4 +21,3 @@ for (const [dir, type] of [
   writeFileSync(join(dist, dir, 'package.json'), `${JSON.stringify({ type })}\n`);
   writeFileSync(join(dist, dir, 'schema.d.ts'), "export * from '../schema.js';\n");
 }
-mkdirSync(dist, { recursive: true });
