@@ -8,14 +8,14 @@ import { DEMO, patient } from './support/eligibility';
 import { OpenApiChecker, type OpenApiDocument } from './support/openapi';
 import { createTestApp, freePort, TestApp } from './support/app';
 
+type Json = Record<string, any>;
+
 const ROOT = join(__dirname, '..');
-const DOCUMENT = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
+const DOCUMENT = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as Json;
 const PRISM = join(ROOT, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const VSP = 'insurer:vision:vsp';
 const report = (name: string) => readFileSync(resolve(__dirname, 'x12/reports', name), 'utf8');
-
-type Json = Record<string, any>;
 
 interface Violation {
   location: string[];
@@ -38,7 +38,7 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
   let prism: ChildProcess;
   let prismUrl: string;
   let forwarder: http.Server;
-  const checker = new OpenApiChecker(DOCUMENT);
+  const checker = new OpenApiChecker(DOCUMENT as OpenApiDocument);
   const touched = new Map<string, Set<number>>();
   const violations: string[] = [];
 
@@ -365,7 +365,7 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     await call('DELETE', `/api/auth/v1/webhooks/${hookId}/`);
 
     // Every API operation once more without a key: the 401 every one documents.
-    for (const [path, item] of Object.entries(DOCUMENT.paths)) {
+    for (const [path, item] of Object.entries(DOCUMENT.paths as Record<string, Json>)) {
       if (!path.startsWith('/api/')) continue;
       for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) {
         const concrete = path.replace(/\{[^}]+\}/g, 'x1');
@@ -374,10 +374,11 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     }
 
     expect(violations).toEqual([]);
-    const operations = Object.entries(DOCUMENT.paths).flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((m) => METHODS.includes(m))
-        .map((m) => `${m} ${path}`),
+    const operations = Object.entries(DOCUMENT.paths as Record<string, Json>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((m) => METHODS.includes(m))
+          .map((m) => `${m} ${path}`),
     );
     expect(operations.filter((op) => !touched.has(op))).toEqual([]);
     // Beside the 401s, each operation answered something else too: a success or another error.
