@@ -125,7 +125,7 @@ export function createClient(config: ClientConfig): VisionClient {
     const started = Date.now();
     const timeout = options.timeoutMs ?? 120_000;
     const { request_uid: uid } = await ok(client.POST('/api/auth/v1/eligibility/', { body }));
-    // The webhook, once it has come, ends every later pause at once.
+    // Until the webhook has come, its arrival ends a pause early: the result is read at once.
     let delivered = false;
     const arrived = options.webhook?.(uid).then(
       () => (delivered = true),
