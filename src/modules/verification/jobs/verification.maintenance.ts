@@ -4,6 +4,7 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Database } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
+import { EVENT_VERIFICATION_TASK_OVERDUE } from '../domain/task-events';
 import { taskView } from '../domain/task-view';
 import { TaskRequests } from '../domain/task-requests.port';
 import { VerificationTasksRepository } from '../store/verification-tasks.repository';
@@ -55,7 +56,7 @@ export class VerificationMaintenance extends MaintenanceLoop {
         await this.outbox.recordEventInTx(tx, {
           accountId: row.account_id,
           topic: 'verification',
-          event: 'verification_task.overdue',
+          event: EVENT_VERIFICATION_TASK_OVERDUE,
           resourceKey: `${row.id}:overdue`,
           resourceUid: row.id,
           body: JSON.stringify(taskView(view)),
