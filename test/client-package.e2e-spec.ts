@@ -12,6 +12,30 @@ const ROOT = join(__dirname, '..');
 const PACKAGE_DIR = join(ROOT, 'clients', 'typescript');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const README = join(PACKAGE_DIR, 'README.md');
+const COMPILER_OPTIONS = {
+  strict: true,
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  types: ['node'],
+};
+
+/**
+ * The README's TypeScript blocks as one program: the first (the imports and the client) as it
+ * is, every other in a function of its own; the block that needs Express is left out.
+ */
+function readmeProgram(readme: string): string {
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  if (blocks.length < 8) throw new Error(`only ${blocks.length} TypeScript blocks in the README`);
+  return [
+    blocks[0],
+    ...blocks
+      .slice(1)
+      .filter((b) => !b.includes("from 'express'"))
+      .map((b, i) => `export async function flow${i}(): Promise<void> {\n${b}}\n`),
+  ].join('\n');
+}
 
 /**
  * The client package as an integrator gets it (docs/api.md; clients/typescript/README.md):
@@ -106,15 +130,7 @@ describe('the client package (clients/typescript), packed and installed', () => 
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noUnusedLocals: true,
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          types: ['node'],
-          outDir: 'out',
-        },
+        compilerOptions: { ...COMPILER_OPTIONS, noUnusedLocals: true, outDir: 'out' },
         files: ['main.ts'],
       }),
     );
@@ -123,6 +139,23 @@ describe('the client package (clients/typescript), packed and installed', () => 
     );
     expect(compiled.stdout).toBe('');
     const emitted = await readFile(join(dir, 'out', 'main.js'), 'utf8');
+    if (type === 'module') {
+      // The README's flows compile too (each in a function; the Express receiver left out).
+      await writeFile(join(dir, 'readme.ts'), readmeProgram(await readFile(README, 'utf8')));
+      await writeFile(
+        join(dir, 'tsconfig.readme.json'),
+        JSON.stringify({
+          compilerOptions: { ...COMPILER_OPTIONS, noEmit: true },
+          files: ['readme.ts'],
+        }),
+      );
+      const readme = await run(process.execPath, [
+        TSC,
+        '-p',
+        join(dir, 'tsconfig.readme.json'),
+      ]).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+      expect(readme.stdout).toBe('');
+    }
     const { stdout } = await run(process.execPath, [join(dir, 'out', 'main.js')], {
       env: { ...process.env, BASE_URL: baseUrl, ...env },
       timeout: 120_000,
