@@ -90,7 +90,10 @@ export function configureApp(app: NestExpressApplication): void {
 }
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const { publicUrl } = app.get<AppConfig>(APP_CONFIG);
+  return buildOpenApiDocumentFor(app, app.get<AppConfig>(APP_CONFIG).publicUrl);
+}
+
+export function buildOpenApiDocumentFor(app: INestApplication, publicUrl: string): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle(API_TITLE)
     .setDescription(

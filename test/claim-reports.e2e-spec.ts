@@ -314,6 +314,16 @@ describe('claim reports and remittances (docs/api.md, Claim reports and remittan
     ]);
     const first = remittanceBodies.find((b) => b.trace_number === 'EFT20260115A')!;
     expect(first).toEqual(detail.body);
+    // The last change (the corrected payment) carries exactly the bytes of the claim's GET,
+    // its `remittance` (a jsonb column) in the same key order (docs/api.md, Webhooks).
+    const lastChange = delivered
+      .filter((d) => d.headers['x-event-type'] === 'claim.status_changed')
+      .map((d) => d.raw.toString('utf8'))
+      .find(
+        (raw) => (JSON.parse(raw) as { status_history: unknown[] }).status_history.length === 6,
+      );
+    const claimGet = await http().get(`/api/auth/v1/claims/${code}/`).set(a.auth).expect(200);
+    expect(lastChange).toBe(claimGet.text);
   });
 
   it('rejects a claim from a 999 (IK3/IK4 with their meanings) and another from a 277CA', async () => {

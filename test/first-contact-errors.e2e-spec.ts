@@ -36,6 +36,7 @@ describe('errors that help a newcomer', () => {
     path: string,
     headers: Record<string, string>,
     body: string,
+    method = 'POST',
   ): Promise<{ status: number; body: unknown }> {
     const server = t.app.getHttpServer();
     if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -46,7 +47,7 @@ describe('errors that help a newcomer', () => {
           host: '127.0.0.1',
           port,
           path,
-          method: 'POST',
+          method,
           headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         },
         (res) => {
@@ -98,6 +99,33 @@ describe('errors that help a newcomer', () => {
     ])('answers a JSON body sent with %s', async (_name, type) => {
       const res = await rawPost(ELIGIBILITY, { ...a.auth, ...type }, json);
       expect(res).toEqual({ status: 415, body: { detail: 'Send the body as application/json.' } });
+    });
+
+    it('names text/plain too where the operation takes it (a claim report)', async () => {
+      const res = await rawPost(
+        '/api/auth/v1/claim-reports/',
+        { ...a.auth, 'Content-Type': 'application/x-www-form-urlencoded' },
+        'x12=ISA',
+      );
+      expect(res).toEqual({
+        status: 415,
+        body: { detail: 'Send the body as application/json or text/plain.' },
+      });
+    });
+
+    it.each([
+      ['malformed JSON', { 'Content-Type': 'application/json' }, '{"a":'],
+      ['text', { 'Content-Type': 'text/plain' }, 'hello'],
+    ])('does not read a body sent with a GET or a DELETE (%s)', async (_name, type, body) => {
+      const got = await rawPost('/api/auth/v1/locations/', { ...a.auth, ...type }, body, 'GET');
+      expect(got.status).toBe(200);
+      const gone = await rawPost(
+        '/api/auth/v1/webhooks/00000000-0000-4000-8000-000000000000/',
+        { ...a.auth, ...type },
+        body,
+        'DELETE',
+      );
+      expect(gone).toEqual({ status: 404, body: { detail: expect.any(String) } });
     });
 
     it('still reads the body when it says application/json, and an empty body as none', async () => {

@@ -8,6 +8,10 @@ export { SearchTasks } from './domain/search-tasks';
 export type { TaskAnswer } from './store/search-tasks.repository';
 export { TaskSql } from './store/task-sql';
 export { FAIL_REASONS } from './domain/task-codes';
+export {
+  EVENT_VERIFICATION_TASK_CREATED,
+  EVENT_VERIFICATION_TASK_OVERDUE,
+} from './domain/task-events';
 export { TaskRequests } from './domain/task-requests.port';
 export type { TaskRequestSql, TaskRequestsPort } from './domain/task-requests.port';
 export { taskView } from './domain/task-view';

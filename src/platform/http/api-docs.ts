@@ -14,8 +14,12 @@ export const ERROR_SCHEMAS = {
   auth: 'AuthenticationError',
 } as const;
 
-/** A schema that admits only null (OpenAPI 3.0 has no `type: null`): the null alternative of a oneOf. */
-export const NULL_ONLY_SCHEMA = { type: 'object', nullable: true, enum: [null] };
+/**
+ * A schema that admits only null (OpenAPI 3.0 has no `type: null`): the null alternative of a
+ * oneOf. Without `type` and `nullable`, no validator reads it otherwise (api-document.ts,
+ * portableNullableEnums).
+ */
+export const NULL_ONLY_SCHEMA = { enum: [null] };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

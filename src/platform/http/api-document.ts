@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { documentHttpDetails, insurerCodeEnums } from './api-document-details';
+import { MSG } from '@/platform/kernel/messages';
 import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA } from './api-docs';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
 
@@ -172,6 +173,44 @@ function nullableRefs(node: unknown): void {
 }
 
 /**
+ * A nullable enum in the form every validator compiles alike: `{anyOf: [{type, enum}, {enum:
+ * [null]}]}`. OpenAPI 3.0's `nullable` does not let null past an `enum` that lacks it, and with
+ * null in the enum, tools that turn `nullable` into JSON Schema (Prism among them) append a
+ * second null, and the duplicate makes ajv refuse to compile the whole response schema: the
+ * answer is then not checked at all.
+ */
+const ANNOTATIONS = new Set([
+  'title',
+  'description',
+  'example',
+  'examples',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'externalDocs',
+]);
+
+function portableNullableEnums(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(portableNullableEnums);
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Schema;
+  if (schema.nullable === true && Array.isArray(schema.enum)) {
+    const values = (schema.enum as unknown[]).filter((v) => v !== null);
+    // What describes the field stays on it; what constrains the value goes in the typed branch.
+    const typed: Schema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+      if (key !== 'nullable' && key !== 'enum') typed[key] = value;
+      delete schema[key];
+    }
+    schema.anyOf = [{ ...typed, enum: values }, { ...NULL_ONLY_SCHEMA }];
+    return;
+  }
+  Object.values(schema).forEach(portableNullableEnums);
+}
+
+/**
  * A path parameter that is not valid percent-encoded UTF-8 is refused before routing with
  * `{"detail": ...}`; one with U+0000 with `{"errors": ...}`. Every operation with a parameter
  * in its path documents both.
@@ -201,6 +240,33 @@ function pathParameterErrors(paths: OpenAPIObject['paths']): void {
   }
 }
 
+/**
+ * The body errors as each operation has them (http-pipeline.ts): a GET or DELETE body is not
+ * read, so neither 413 nor 415 can answer it; an operation that takes `text/plain` too says so
+ * in its 415.
+ */
+function bodyErrors(paths: OpenAPIObject['paths']): void {
+  for (const item of Object.values(paths)) {
+    for (const method of ['get', 'delete'] as const) {
+      delete item[method]?.responses['413'];
+      delete item[method]?.responses['415'];
+    }
+    for (const method of ['post', 'put', 'patch'] as const) {
+      const operation = item[method];
+      const types = Object.keys(
+        (operation?.requestBody as { content?: object } | undefined)?.content ?? {},
+      );
+      const unsupported = operation?.responses['415'] as
+        { description: string; content: Record<string, { example?: unknown }> } | undefined;
+      if (!unsupported || !types.includes('text/plain')) continue;
+      unsupported.description =
+        'A body sent as neither `application/json` nor `text/plain` (none, a form), or in an ' +
+        'encoding or charset other than UTF-8.';
+      unsupported.content['application/json'].example = { detail: MSG.jsonOrTextOnly };
+    }
+  }
+}
+
 /** The contract's paths end with `/` (docs/api.md, Conventions), the probes' too; the service answers both forms. */
 function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['paths'] {
   return Object.fromEntries(
@@ -214,6 +280,7 @@ function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['path
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.paths = withTrailingSlashes(document.paths);
   pathParameterErrors(document.paths);
+  bodyErrors(document.paths);
   nullableRefs(document.paths);
   nullableRefs(document.components);
   documentHttpDetails(document);
@@ -222,6 +289,8 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const components = (document.components ??= {});
   components.schemas = { ...components.schemas, ...ERROR_COMPONENTS };
   components.parameters = { ...components.parameters, ...DELIVERY_HEADERS };
+  portableNullableEnums(document.paths);
+  portableNullableEnums(document.components);
   const createWebhook = document.paths['/api/auth/v1/webhooks/']?.post;
   if (createWebhook) {
     createWebhook.callbacks = Object.fromEntries(

@@ -150,6 +150,8 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
 /** The media types the API parses as JSON. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+const isApiPath = (path: string) => path.startsWith('/api/') || path.startsWith('/health/');
+
 /** API methods whose routes take a JSON body (the web application's forms are elsewhere). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -199,13 +201,17 @@ export function jsonBodyMiddleware(
       req.headers['transfer-encoding'] === undefined
     )
       return next();
+    // GET and DELETE take no body (docs/api.md, Conventions): one sent is not read, so it can
+    // cause no answer the operation does not document (Node discards it after the answer).
+    if (isApiPath(req.path) && !BODY_METHODS.has(req.method)) return next();
     const textRoute = texts.find((r) => r.method === req.method && r.path.test(req.path));
     if (textRoute && req.is('text/plain')) {
       textRoute.parse(req, res, (err?: unknown) => (err ? answerParseError(res, err) : next()));
       return;
     }
     if (bodyNotJson(req)) {
-      res.status(415).json({ detail: MSG.jsonOnly });
+      // The 415 names what the operation takes (text/plain too, for a claim report).
+      res.status(415).json({ detail: textRoute ? MSG.jsonOrTextOnly : MSG.jsonOnly });
       return;
     }
     const { parse, limits } =

@@ -71,6 +71,25 @@ export const WEBHOOK_EVENTS: {
     payload: ref('RemittanceResponse'),
   },
   {
+    type: 'verification_task.created',
+    summary: 'An assisted search became a verification task',
+    description:
+      'Sent to webhooks whose `events` hold `verification`, once per task, when a search of an ' +
+      'insurer verified by people opens it (docs/api.md, Verification tasks). The body is exactly ' +
+      'the bytes of `GET /api/auth/v1/verification-tasks/{id}/` at that moment (state `queued`), ' +
+      'for every webhook `version`.',
+    payload: ref('VerificationTaskResponse'),
+  },
+  {
+    type: 'verification_task.overdue',
+    summary: 'A verification task passed its `due_by`',
+    description:
+      'Sent to webhooks whose `events` hold `verification`, once per task, when it is still open ' +
+      "after its `due_by`. The body is exactly the bytes of the task's GET " +
+      '(`GET /api/auth/v1/verification-tasks/{id}/`) at that moment, for every webhook `version`.',
+    payload: ref('VerificationTaskResponse'),
+  },
+  {
     type: 'appointment.checked',
     summary: "An appointment's coverage check answered",
     description:

@@ -23,6 +23,7 @@ export const MSG = {
   malformedJson: 'Malformed JSON body.',
   tooLarge: 'Request body too large.',
   jsonOnly: 'Send the body as application/json.',
+  jsonOrTextOnly: 'Send the body as application/json or text/plain.',
   unknownInsurer: (code: string) => `Unknown insurer code: ${code}.`,
   internal: 'Internal server error.',
   notFound: 'Not found.',

@@ -3,7 +3,12 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Database } from '@/platform/db/database';
 import { insurerName } from '@/modules/insurers';
-import { type FailReason, SearchTasks, type TaskAnswer } from '@/modules/verification';
+import {
+  EVENT_VERIFICATION_TASK_CREATED,
+  type FailReason,
+  SearchTasks,
+  type TaskAnswer,
+} from '@/modules/verification';
 import { formatInstant } from '@/platform/kernel/time';
 import { WebhookOutbox } from '@/modules/webhooks';
 import type { EligibilityRequest } from '../store/eligibility-request.entity';
@@ -147,7 +152,7 @@ export class AssistedInsurers {
       await this.outbox.recordEventInTx(tx, {
         accountId: request.accountId,
         topic: 'verification',
-        event: 'verification_task.created',
+        event: EVENT_VERIFICATION_TASK_CREATED,
         resourceKey: `${created}:created`,
         resourceUid: created,
         body: JSON.stringify(view),

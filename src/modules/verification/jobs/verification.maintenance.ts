@@ -4,6 +4,7 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Database } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
+import { EVENT_VERIFICATION_TASK_OVERDUE } from '../domain/task-events';
 import { taskView } from '../domain/task-view';
 import { TaskRequests } from '../domain/task-requests.port';
 import { VerificationTasksRepository } from '../store/verification-tasks.repository';
@@ -50,13 +51,15 @@ export class VerificationMaintenance extends MaintenanceLoop {
       const rows = await this.tasks.markOverdue(limit, tx);
       for (const row of rows) {
         const view = await this.tasks.findView(row.account_id, row.id, tx);
+        // Locked and marked in this transaction, so it is there; the body is always a task.
+        if (!view) continue;
         await this.outbox.recordEventInTx(tx, {
           accountId: row.account_id,
           topic: 'verification',
-          event: 'verification_task.overdue',
+          event: EVENT_VERIFICATION_TASK_OVERDUE,
           resourceKey: `${row.id}:overdue`,
           resourceUid: row.id,
-          body: JSON.stringify(view ? taskView(view) : null),
+          body: JSON.stringify(taskView(view)),
         });
       }
       return rows.length;

@@ -7,7 +7,7 @@ import { claimWarnings } from '../../domain/claim-billing-provider';
 import { claimTotalCost } from '../../domain/claim-charges';
 import type { ClaimServiceLine } from '../../store/claim-service-line.entity';
 import { CLAIM_STATUSES } from '../../store/claim.entity';
-import type { Claim } from '../../store/claim.entity';
+import type { Claim, ClaimRemittance, RemittanceAdjustment } from '../../store/claim.entity';
 import { claimPerson } from '../../domain/claim-person';
 import {
   ClaimPersonResponse,
@@ -134,7 +134,7 @@ export class ClaimResponse {
               detail: claim.submissionDetail ?? null,
             }
           : null,
-      remittance: claim.remittance ?? null,
+      remittance: claim.remittance ? remittanceView(claim.remittance) : null,
       patient: claimPerson(claim.patient),
       primary_member: { ...claimPerson(claim.primaryMember), insurer_code: claim.insurerCode },
       services: lines.map((s) => ({
@@ -173,4 +173,39 @@ export class ClaimListResponse {
     description: 'Pass as `cursor` for the next page; null on the last page.',
   })
   next_cursor: string | null;
+}
+
+const adjustmentView = (a: RemittanceAdjustment): RemittanceAdjustment => ({
+  group: a.group,
+  reason_code: a.reason_code,
+  amount: a.amount,
+  description: a.description,
+});
+
+/**
+ * The claim's `remittance` with its keys in the documented order, wherever the object came
+ * from: read back from its jsonb column, PostgreSQL orders them its own way (shortest first),
+ * and the `claim.status_changed` body, built before that, must be the GET's bytes
+ * (docs/api.md, Webhooks).
+ */
+function remittanceView(r: ClaimRemittance): ClaimRemittance {
+  return {
+    remittance_id: r.remittance_id,
+    status_code: r.status_code,
+    charge: r.charge,
+    paid_amount: r.paid_amount,
+    patient_responsibility: r.patient_responsibility,
+    payer_claim_control_number: r.payer_claim_control_number ?? null,
+    paid_at: r.paid_at ?? null,
+    payment_method: r.payment_method,
+    trace_number: r.trace_number,
+    adjustments: (r.adjustments ?? []).map(adjustmentView),
+    remarks: (r.remarks ?? []).map((m) => ({ code: m.code, description: m.description })),
+    service_lines: (r.service_lines ?? []).map((l) => ({
+      codes: l.codes,
+      charge: l.charge,
+      paid: l.paid,
+      adjustments: (l.adjustments ?? []).map(adjustmentView),
+    })),
+  };
 }

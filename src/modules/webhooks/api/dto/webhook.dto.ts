@@ -41,7 +41,9 @@ const EventsField = () =>
       '`claim` (every claim status change, `claim.status_changed`), `batch` (a finished batch, ' +
       '`eligibility.batch_finished`), `remittance` (an 835 received, `remittance.received`, the ' +
       "remittance's GET body), `verification` (assisted verification tasks: " +
-      '`verification_task.created` and `verification_task.overdue`). Default `["eligibility"]`.',
+      "`verification_task.created` and `verification_task.overdue`, the task's GET body), " +
+      '`appointment` (`appointment.checked` and `appointment.coverage_changed`, the ' +
+      'appointment\'s GET body). Default `["eligibility"]`.',
   });
 
 export class CreateWebhookDto {
