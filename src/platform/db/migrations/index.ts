@@ -37,6 +37,7 @@ import { Appointments1795562000000 } from './1795562000000-Appointments';
 import { AppointmentChecks1795563000000 } from './1795563000000-AppointmentChecks';
 import { ScheduleEntryPoint1795564000000 } from './1795564000000-ScheduleEntryPoint';
 import { PatientBenefitHistory1795565000000 } from './1795565000000-PatientBenefitHistory';
+import { InsurerExchangesByAccountTime1795566000000 } from './1795566000000-InsurerExchangesByAccountTime';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -79,4 +80,5 @@ export const migrations = [
   AppointmentChecks1795563000000,
   ScheduleEntryPoint1795564000000,
   PatientBenefitHistory1795565000000,
+  InsurerExchangesByAccountTime1795566000000,
 ];
