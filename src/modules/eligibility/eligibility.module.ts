@@ -30,6 +30,7 @@ import { EligibilityScheduler } from './jobs/eligibility.scheduler';
 import { EligibilityService } from './domain/eligibility.service';
 import { InsurerCalls } from './domain/insurer-calls';
 import { InsurerExchangeLog } from './domain/insurer-exchange-log';
+import { ExchangeStats } from './domain/exchange-stats';
 import { InsurerSlots } from './domain/insurer-slots';
 import { SearchRunner } from './domain/search-runner';
 import { TaskRequestsBinding } from './store/task-requests.binding';
@@ -89,6 +90,8 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     AssistedSearchesRepository,
     BatchProgressRepository,
     InsurerExchangesRepository,
+    // Insurer health's figures (docs/api.md, Insurer health), bound into insurers' port.
+    ExchangeStats,
     SearchQueue,
     BatchSearchQueue,
     BatchIntake,

@@ -7,6 +7,9 @@ import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.
 import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
 import { SandboxSearchesRepository } from './store/sandbox-searches.repository';
 import { AssistedTaskStats } from './domain/assisted-task-stats.port';
+import { InsurerCallStats } from './domain/insurer-call-stats.port';
+import { InsurerHealth } from './domain/insurer-health.service';
+import { Clock } from '@/platform/kernel/clock';
 import { InsurerDirectory } from './domain/insurer-directory.service';
 import { InsurersController } from './api/insurers.controller';
 import { InsurerRegistry } from './domain/insurer-registry.service';
@@ -28,7 +31,16 @@ import { WebInsurersController } from './pages/web-insurers.controller';
     X12EligibilityConnector,
     InsurerDirectory,
     AssistedTaskStats,
+    InsurerCallStats,
+    InsurerHealth,
+    Clock,
   ],
-  exports: [InsurerRegistry, InsurerSettingsService, InsurerDirectory, AssistedTaskStats],
+  exports: [
+    InsurerRegistry,
+    InsurerSettingsService,
+    InsurerDirectory,
+    AssistedTaskStats,
+    InsurerCallStats,
+  ],
 })
 export class InsurersModule {}

@@ -6,11 +6,16 @@ import type { AppRequest } from '@/platform/kernel/request-context';
 import { NotPatientData } from '@/modules/audit';
 import { RequireScope } from '@/modules/auth';
 import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
+import { InsurerHealthResponse } from './dto/insurer-health.response';
 import { type DirectoryEntry, InsurerDirectory } from '../domain/insurer-directory.service';
+import { type InsurerHealthAnswer, InsurerHealth } from '../domain/insurer-health.service';
 
 @ApiController('Insurers', 'api/auth/v1/insurers')
 export class InsurersController {
-  constructor(private readonly directory: InsurerDirectory) {}
+  constructor(
+    private readonly directory: InsurerDirectory,
+    private readonly insurerHealth: InsurerHealth,
+  ) {}
 
   @Get()
   @RequireScope('eligibility:read')
@@ -29,5 +34,22 @@ export class InsurersController {
   @ApiStandardErrors()
   async list(@Req() req: AppRequest): Promise<{ result: DirectoryEntry[] }> {
     return { result: await this.directory.list(req.auth!.accountId) };
+  }
+
+  @Get('health')
+  @RequireScope('eligibility:read')
+  @NotPatientData()
+  @ApiOperation({
+    summary: 'Insurer health',
+    description:
+      'Per insurer of the directory, this account’s calls of the last hour (docs/api.md, Insurer ' +
+      'health): eligibility requests and calls, the share the insurer answered, the median and ' +
+      '95th percentile seconds, and the latest unanswered call’s kind and time (never its words). ' +
+      'Insurers without a call are listed with zeros and nulls.',
+  })
+  @ApiOkResponse({ type: InsurerHealthResponse })
+  @ApiStandardErrors()
+  async health(@Req() req: AppRequest): Promise<InsurerHealthAnswer> {
+    return this.insurerHealth.forAccount(req.auth!.accountId);
   }
 }

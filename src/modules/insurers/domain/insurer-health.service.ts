@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@/platform/kernel/clock';
+import { InsurerCallStats } from './insurer-call-stats.port';
+import { KNOWN_INSURERS } from './insurer-codes';
+
+/** How far back insurer health looks (docs/api.md, Insurer health). */
+export const HEALTH_WINDOW_SECONDS = 3600;
+
+/** One insurer's health for the calling account (docs/api.md, Insurer health). */
+export interface InsurerHealthEntry {
+  insurer_code: string;
+  name: string;
+  searches: number;
+  calls: number;
+  /** Null when there was no call. */
+  answered_share: number | null;
+  p50_seconds: number | null;
+  p95_seconds: number | null;
+  /** Kind and time only: an error's words may quote what the insurer said about a patient. */
+  last_error: { kind: string; at: string } | null;
+}
+
+export interface InsurerHealthAnswer {
+  window_seconds: number;
+  as_of: string;
+  result: InsurerHealthEntry[];
+}
+
+/**
+ * Per insurer, the calling account's calls of the last hour (docs/api.md, Insurer health): every
+ * insurer of the directory, in its order, so a dashboard keeps its rows when an insurer had no
+ * call. The figures come from eligibility's exchange log through the InsurerCallStats port.
+ */
+@Injectable()
+export class InsurerHealth {
+  constructor(
+    private readonly calls: InsurerCallStats,
+    private readonly clock: Clock,
+  ) {}
+
+  async forAccount(accountId: string): Promise<InsurerHealthAnswer> {
+    const asOf = this.clock.now();
+    const since = new Date(asOf.getTime() - HEALTH_WINDOW_SECONDS * 1000);
+    const stats = await this.calls.since(accountId, since);
+    return {
+      window_seconds: HEALTH_WINDOW_SECONDS,
+      as_of: asOf.toISOString(),
+      result: KNOWN_INSURERS.map(({ code, name }): InsurerHealthEntry => {
+        const s = stats.get(code);
+        return {
+          insurer_code: code,
+          name,
+          searches: s?.searches ?? 0,
+          calls: s?.calls ?? 0,
+          answered_share: s?.answered_share ?? null,
+          p50_seconds: s?.p50_seconds ?? null,
+          p95_seconds: s?.p95_seconds ?? null,
+          last_error: s?.last_error
+            ? { kind: s.last_error.kind, at: s.last_error.at.toISOString() }
+            : null,
+        };
+      }),
+    };
+  }
+}
