@@ -38,10 +38,7 @@ export type {
   AssistedTaskStatsPort,
 } from './domain/assisted-task-stats.port';
 export { InsurerCallStats } from './domain/insurer-call-stats.port';
-export type {
-  InsurerCallStatsEntry,
-  InsurerCallStatsPort,
-} from './domain/insurer-call-stats.port';
+export type { InsurerCallStatsEntry, InsurerCallStatsPort } from './domain/insurer-call-stats.port';
 export { InsurerRegistry } from './domain/insurer-registry.service';
 export { InsurerSettingsSql } from './store/insurer-settings-sql';
 export { InsurerSettingsService } from './domain/insurer-settings.service';
