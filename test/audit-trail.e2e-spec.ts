@@ -34,6 +34,8 @@ const NOT_PATIENT_DATA_ROUTES = [
   'GET /api/auth/v1/webhooks/:id/deliveries/',
   'POST /api/auth/v1/webhooks/:id/deliveries/:delivery_id/redeliver/',
   'GET /api/auth/v1/insurers/',
+  // docs/api.md, Insurer health: counts, durations and outcome kinds; no error's words.
+  'GET /api/auth/v1/insurers/health/',
   // docs/api.md, Appointments: when the account's checks run, no patient in it.
   'GET /api/auth/v1/appointment-policy/',
   'PUT /api/auth/v1/appointment-policy/',

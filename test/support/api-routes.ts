@@ -292,6 +292,11 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     url: '/api/auth/v1/insurers/',
     status: 200,
   }),
+  'GET /api/auth/v1/insurers/health/': () => ({
+    method: 'get',
+    url: '/api/auth/v1/insurers/health/',
+    status: 200,
+  }),
   'GET /api/auth/v1/verification-tasks/': () => ({
     method: 'get',
     url: `${TASKS}/`,
