@@ -128,10 +128,13 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
         'allOf' in schema;
       if (!typed) problems.push(`${pointer}: no type`);
       // Numbers only as the number form of money inputs (beside their decimal-string form), and
-      // the directory's median minutes, a measure to one decimal (docs/api.md, The insurer directory).
-      const measure = pointer.endsWith(
-        '/InsurerDirectoryEntryDoc/properties/median_minutes_to_answer',
-      );
+      // measures: the directory's median minutes, to one decimal (docs/api.md, The insurer
+      // directory), insurer health's share answered and seconds, to three (Insurer health).
+      const measure =
+        pointer.endsWith('/InsurerDirectoryEntryDoc/properties/median_minutes_to_answer') ||
+        /\/InsurerHealthEntryDoc\/properties\/(answered_share|p50_seconds|p95_seconds)$/.test(
+          pointer,
+        );
       if (schema.type === 'number' && !/\/oneOf\/\d+$/.test(pointer) && !measure)
         problems.push(`${pointer}: number (integers are integer)`);
       if (schema.nullable && !schema.type) problems.push(`${pointer}: nullable without a type`);
