@@ -275,6 +275,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/v1/insurers/health/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Insurer health
+         * @description Per insurer of the directory, this account’s calls of the last hour (docs/api.md, Insurer health): eligibility requests and calls, the share the insurer answered, the median and 95th percentile seconds, and the latest unanswered call’s kind and time (never its words). Insurers without a call are listed with zeros and nulls.
+         */
+        get: operations["InsurersController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/v1/iframe-session/": {
         parameters: {
             query?: never;
@@ -1620,6 +1640,42 @@ export interface components {
         };
         InsurerDirectoryResponse: {
             result: components["schemas"]["InsurerDirectoryEntryDoc"][];
+        };
+        InsurerLastErrorDoc: {
+            /**
+             * @description The outcome of the latest call the insurer did not answer: `unavailable` (no answer in time, the clearinghouse or payer down or throttling), `rejected` (the insurer refused the question: the practice’s setup), `unexpected` (an answer the service could not read).
+             * @enum {string}
+             */
+            kind: "unavailable" | "unexpected" | "rejected";
+            /**
+             * Format: date-time
+             * @description When that call ended.
+             */
+            at: string;
+        };
+        InsurerHealthEntryDoc: {
+            /** @enum {string} */
+            insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
+            name: string;
+            /** @description The account’s eligibility requests (searches and details) that called the insurer in the window. */
+            searches: number;
+            /** @description The calls themselves: each attempt of a retried request counts. */
+            calls: number;
+            /** @description Of the calls, the share the insurer answered (a plan, or no such member), to 3 decimals; null when there was no call. */
+            answered_share: number | null;
+            /** @description The median duration of the calls, in seconds (3 decimals); null when none. */
+            p50_seconds: number | null;
+            /** @description The 95th percentile of the calls’ durations (interpolated), in seconds (3 decimals); null when none. */
+            p95_seconds: number | null;
+            /** @description The latest call of the window that the insurer did not answer; null when none. */
+            last_error: components["schemas"]["InsurerLastErrorDoc"] | null;
+        };
+        InsurerHealthResponse: {
+            /** @description The window, in seconds, ending at `as_of`. */
+            window_seconds: number;
+            /** Format: date-time */
+            as_of: string;
+            result: components["schemas"]["InsurerHealthEntryDoc"][];
         };
         CreateIframeSessionDto: {
             /**
@@ -4503,6 +4559,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsurerDirectoryResponse"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    InsurersController_health: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InsurerHealthResponse"];
                 };
             };
             /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
