@@ -4629,10 +4629,7 @@ export interface operations {
     InsurersController_health: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
-                "If-None-Match"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4641,21 +4638,11 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InsurerHealthResponse"];
                 };
-            };
-            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
             401: {
