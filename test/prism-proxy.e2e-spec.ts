@@ -160,6 +160,7 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     await call('PATCH', '/api/auth/v1/locations/LOC00000000/', { body: { title: 'P2' } });
     await call('GET', '/api/auth/v1/locations/');
     await call('GET', '/api/auth/v1/insurers/');
+    await call('GET', '/api/auth/v1/insurers/health/');
 
     // Eligibility: a sandbox search, its results, details, snapshot.
     const search = await call('POST', '/api/auth/v1/eligibility/', {
