@@ -409,7 +409,7 @@ describe('deploy/ Kubernetes manifests', () => {
     const [generated] = k.configMapGenerator;
     expect(generated.files).toEqual(['grafana/vision-eligibility.json']);
     const dashboard = JSON.parse(readFileSync(join(DEPLOY, generated.files[0]), 'utf8'));
-    const metricsSource = readFileSync(join(ROOT, 'src/platform/metrics/metrics.ts'), 'utf8');
+    const metricsSource = readFileSync(join(ROOT, 'src/platform/metrics/prom-metrics.ts'), 'utf8');
     const ours = new Set(
       [...metricsSource.matchAll(/name: '([a-z_]+)'|dbGauge\(\s*'([a-z_]+)'/g)].map(
         (m) => m[1] ?? m[2],
