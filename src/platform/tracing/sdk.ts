@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -50,7 +50,13 @@ export function startTracing(config: TracingConfig): void {
         ignoreIncomingRequestHook: (req) => req.url?.startsWith('/health') === true,
       }),
       new UndiciInstrumentation(),
-      new ExpressInstrumentation(),
+      // The route's handler only: a span per middleware (the body parsers, the logger, helmet,
+      // Nest's own) for nothing an operator reads; without them the GET's throughput with
+      // tracing went from 0.36× to 0.52× of tracing off (bench scenario 11). The route template
+      // still names the request's span.
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
+      }),
       // The statement's text (parameters are placeholders), never its values; only inside a
       // traced operation (a request, a job), not every heartbeat and sweep.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),

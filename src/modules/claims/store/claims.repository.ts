@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { type KeysetPage, paginateKeyset } from '@/platform/http/pagination/keyset-paginator';
 import { managerOf, type Tx } from '@/platform/db/database';
+import { queryPrepared } from '@/platform/db/pg-pool';
 import { isoDate } from '@/platform/kernel/time';
 import { ClaimServiceLine } from './claim-service-line.entity';
 import { Claim } from './claim.entity';
@@ -204,14 +205,15 @@ export class ClaimsRepository {
     insurerCodes: readonly string[] | null,
     limit: number,
   ): Promise<ClaimedLine[]> {
-    const rows: {
+    const { rows } = await queryPrepared<{
       code: string;
       insurer_code: string;
       patient: Claim['patient'];
       remittance: Claim['remittance'];
       codes: string[];
       service_date: string | Date;
-    }[] = await this.db.query(
+    }>(
+      this.db,
       `SELECT c.code, c.insurer_code, c.patient, c.remittance, s.codes, s.service_date
        FROM claims c JOIN claim_services s ON s.claim_id = c.id
        WHERE c.account_id = $1 AND (c.patient->>'dob') = ANY($2::text[])

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryPrepared } from '@/platform/db/pg-pool';
 import { isoDate } from '@/platform/kernel/time';
 
 /** A staff entry as it is stored (docs/api.md, Patients: benefit history). */
@@ -102,7 +103,8 @@ export class BenefitHistoryRepository {
     insurerCodes: readonly string[],
   ): Promise<PeopleEntry[]> {
     if (people.length === 0 || insurerCodes.length === 0) return [];
-    const rows: Row[] = await this.db.query(
+    const { rows } = await queryPrepared<Row>(
+      this.db,
       `SELECT ${COLUMNS}, p.first_name, p.last_name, p.dob
        FROM patients p
        JOIN patient_benefit_history h ON h.patient_id = p.id AND h.account_id = p.account_id
