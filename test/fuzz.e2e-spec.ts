@@ -785,6 +785,42 @@ describe('bad input the fuzzer found, answered in the envelope (regressions)', (
     });
   });
 
+  it('answers a benefit named like a property of every object (hasOwnProperty, constructor, ...) without a 500 (FUZZ_SEED=786608807)', async () => {
+    // The case that stopped CI: a rule's benefit_code `hasOwnProperty` read the label table's
+    // inherited method as the benefit's words, and the answer failed to render.
+    const names = Object.getOwnPropertyNames(Object.prototype);
+    for (const code of names) {
+      const res = await post(
+        '/api/auth/v1/benefits/next-eligible/',
+        JSON.stringify({
+          as_of: '2026-01-15',
+          rules: [
+            {
+              benefit_code: code,
+              frequency: {
+                count: 1,
+                period: { kind: 'rolling', months: 24 },
+                shared_with: ['materials.contact_lenses'],
+              },
+              payer_next_eligible_date: '2027-01-01',
+            },
+            {
+              benefit_code: 'exam.routine',
+              frequency: { count: 2, period: { kind: 'plan_year' } },
+            },
+          ],
+          history: [
+            { benefit_code: 'materials.contact_lenses', date: '2025-03-10', source: 'claim' },
+            { benefit_code: 'exam.routine', date: '2025-06-01' },
+          ],
+          plan: { begin_date: '2025-01-01', end_date: '2026-12-31' },
+        }),
+      );
+      expect({ code, status: res.status < 500 }).toEqual({ code, status: true });
+      if (res.status === 200) expect(JSON.stringify(res.body)).not.toContain('function');
+    }
+  });
+
   it('bounds every wide list in bytes as well as in values, whatever it copies', () => {
     for (const value of ['x'.repeat(70_000), 'é'.repeat(20_000), { a: ['add_patient'] }, 7]) {
       const list = confused(value, { to: 'wide', spare: 2 }, 1, { k: value }) as unknown[];

@@ -1,6 +1,6 @@
 import type { BenefitItem, Plan } from '@/lib/benefits/benefit.types';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
-import { benefitRows, planNotes } from './benefit-table';
+import { benefitRows, label, planNotes } from './benefit-table';
 
 const plan = (items: BenefitItem[]): Plan => ({
   insurer_state: 'oon',
@@ -147,5 +147,17 @@ describe('benefit table rows', () => {
         r.code.startsWith('exam.') && r.inn?.shown.copayment?.value === PLAN_VARIANTS[0].examCopay,
     );
     expect(repeats).toEqual([]);
+  });
+});
+
+describe('label', () => {
+  it('names a benefit in words, its own table or its code made readable, never an inherited property', () => {
+    expect(label('materials.spectacle_lenses.single_vision')).toBe('Single vision');
+    expect(label('materials.tints')).toBe('Tints');
+    for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+      const words = label(`materials.${name}`);
+      expect(typeof words).toBe('string');
+      expect(words.toLowerCase()).toBe(name.replace(/_/g, ' ').toLowerCase());
+    }
   });
 });

@@ -59,7 +59,10 @@ const LABELS: Record<string, string> = {
 /** A benefit in words ("Single vision" for `materials.spectacle_lenses.single_vision`). */
 export function label(code: string): string {
   const last = code.split('.').pop() ?? code;
-  return LABELS[last] ?? last.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  return (
+    (Object.hasOwn(LABELS, last) ? LABELS[last] : null) ??
+    last.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase())
+  );
 }
 
 /** SERVICE-SPEC's flag table, as a front desk would say it. */

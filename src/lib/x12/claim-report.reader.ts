@@ -46,7 +46,9 @@ export function readClaimReport(text: string): ClaimReport {
   const types = new Set<string>();
   for (const group of interchange.groups) {
     for (const set of group.sets) {
-      const expected = GROUP_TYPES[group.functionalId];
+      const expected = Object.hasOwn(GROUP_TYPES, group.functionalId)
+        ? GROUP_TYPES[group.functionalId]
+        : undefined;
       if (!['999', '277', '835'].includes(set.type))
         throw set.st.error(
           `transaction set ${set.type}: a claim report is a 999, a 277CA or an 835`,

@@ -136,7 +136,7 @@ export function parseScheduleCsv(text: string, window: SyncWindow): ParsedSchedu
 function columnOf(header: string): Column | null {
   const name = header.toLowerCase().replace(/[\s-]+/g, '_');
   if ((SCHEDULE_COLUMNS as readonly string[]).includes(name)) return name as Column;
-  return ALIASES[name] ?? null;
+  return Object.hasOwn(ALIASES, name) ? ALIASES[name] : null;
 }
 
 /** One line as a sync item: the patient record or the patient, one insurer or several. */
@@ -201,7 +201,8 @@ export function treeMessages(tree: ErrorTree): string[] {
         continue;
       }
       const last = path[path.length - 1];
-      const field = last === undefined ? '' : `${LABELS[last] ?? last}: `;
+      const field =
+        last === undefined ? '' : `${Object.hasOwn(LABELS, last) ? LABELS[last] : last}: `;
       for (const m of value as string[]) out.push(`${field}${m}`);
     }
   };

@@ -66,7 +66,10 @@ export function parseUpload(text: string): ParsedUpload {
     throw e;
   }
   if (records.length === 0) throw new CsvRefused('The file is empty.');
-  const header = records[0].record.map((h) => ALIASES[h.toLowerCase().replace(/[\s-]+/g, '_')]);
+  const header = records[0].record.map((h) => {
+    const name = h.toLowerCase().replace(/[\s-]+/g, '_');
+    return Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
+  });
   const missing = COLUMNS.filter(([c]) => c !== 'member_id' && !header.includes(c));
   if (missing.length > 0) {
     throw new CsvRefused(
@@ -182,7 +185,10 @@ const ERROR_WORDS: Record<string, string> = {
 
 export function errorReason(errorCode: string | null, reason: string | null): string | null {
   if (reason) return reason;
-  return errorCode ? (ERROR_WORDS[errorCode] ?? errorCode.replace(/_/g, ' ')) : null;
+  if (!errorCode) return null;
+  return Object.hasOwn(ERROR_WORDS, errorCode)
+    ? ERROR_WORDS[errorCode]
+    : errorCode.replace(/_/g, ' ');
 }
 
 function resultRow(item: BatchItemExport): (string | null)[] {

@@ -47,7 +47,8 @@ const STATUS_WORDS: Record<string, string> = {
   out_of_network: 'Out of network',
   unavailable: 'Unavailable',
 };
-const words = (status: string) => STATUS_WORDS[status] ?? status;
+const words = (status: string) =>
+  Object.hasOwn(STATUS_WORDS, status) ? STATUS_WORDS[status] : status;
 
 /**
  * The eligibility snapshot as sections for a person to read (docs/api.md, Eligibility): the

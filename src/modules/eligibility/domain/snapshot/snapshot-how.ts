@@ -43,7 +43,9 @@ export function howChecked(
     ];
   if (ref) {
     const evidence = task?.evidence ?? null;
-    const how = evidence ? ` ${EVIDENCE_WORDS[evidence.source] ?? `(${evidence.source})`}` : '';
+    const how = evidence
+      ? ` ${Object.hasOwn(EVIDENCE_WORDS, evidence.source) ? EVIDENCE_WORDS[evidence.source] : `(${evidence.source})`}`
+      : '';
     return [
       ['Method', `Checked by a person${how} (assisted verification of ${name})`],
       ...(evidence
