@@ -114,3 +114,18 @@ function isAddressOrCidr(entry: string): boolean {
   if (!/^\d+$/.test(bits)) return false;
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
+
+/** WEBHOOK_RETRY_SCHEDULE: seconds between attempts, 1 to 50 of them, each up to a week. */
+export function retrySchedule(raw: string, problems: string[]): number[] {
+  const schedule = raw.split(',').map((s) => Number(s.trim()));
+  if (
+    schedule.length === 0 ||
+    schedule.length > 50 ||
+    schedule.some((n) => !Number.isFinite(n) || n < 0 || n > 7 * 86400)
+  ) {
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE: comma-separated seconds between attempts, each 0..604800 (got "${raw}")`,
+    );
+  }
+  return schedule;
+}

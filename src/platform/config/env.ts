@@ -1,5 +1,4 @@
 import { DEFAULT_PASSWORD_HASH_COST } from './password-cost';
-import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -16,7 +15,8 @@ import {
   loadDatabaseSettings,
 } from './database';
 import { environment } from './env-file';
-import { envReaders, parseTrustProxy, smtpRequiresTls } from './env-parts';
+import { envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
+import { loadMetricsConfig, type MetricsConfig } from './metrics';
 import { loadTracingConfig, type TracingConfig } from './tracing';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -102,11 +102,8 @@ export interface AppConfig extends DatabaseSettings {
   passwordHashCost: number;
   /** README.md, Configuration, Tracing: OpenTelemetry over OTLP/HTTP; null (unset): off. */
   tracing: TracingConfig | null;
-  /**
-   * docs/architecture.md, What operators see: `GET /metrics` (Prometheus text) on this port and
-   * address, for the whole cluster (its supervisor) or this process; null (unset): no metrics.
-   */
-  metrics: { port: number; host: string } | null;
+  /** docs/architecture.md, What operators see: METRICS_PORT's endpoint; null (unset): none. */
+  metrics: MetricsConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -214,27 +211,12 @@ export function loadConfig(
     problems.push('SESSION_SECRET: must be at least 16 characters');
   }
 
-  const scheduleRaw = str('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE);
-  const webhookRetrySchedule = scheduleRaw.split(',').map((s) => Number(s.trim()));
-  if (
-    webhookRetrySchedule.length === 0 ||
-    webhookRetrySchedule.length > 50 ||
-    webhookRetrySchedule.some((n) => !Number.isFinite(n) || n < 0 || n > 7 * 86400)
-  ) {
-    problems.push(
-      `WEBHOOK_RETRY_SCHEDULE: comma-separated seconds between attempts, each 0..604800 (got "${scheduleRaw}")`,
-    );
-  }
+  const webhookRetrySchedule = retrySchedule(
+    str('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
+    problems,
+  );
 
   const clearinghouse = loadClearinghouseConfig(env, isProduction, problems);
-  const metricsPort = env.METRICS_PORT?.trim() ? int('METRICS_PORT', 0, 1, 65535) : null;
-  const metricsHost = str('METRICS_HOST', '127.0.0.1');
-  if (isIP(metricsHost) === 0 && metricsHost !== 'localhost') {
-    problems.push(`METRICS_HOST: must be an IP address or localhost (got "${metricsHost}")`);
-  }
-  if (metricsPort !== null && metricsPort === port) {
-    problems.push(`METRICS_PORT: must differ from PORT (${port})`);
-  }
   const config: AppConfig = {
     nodeEnv,
     isProduction,
@@ -296,7 +278,7 @@ export function loadConfig(
       20,
     ),
     tracing: loadTracingConfig(env, problems),
-    metrics: metricsPort === null ? null : { port: metricsPort, host: metricsHost },
+    metrics: loadMetricsConfig(env, port, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
