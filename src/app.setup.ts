@@ -15,6 +15,7 @@ import { accessLogMiddleware, rootLoggerOf } from '@/platform/kernel/logging';
 import { setupSwaggerPage } from '@/platform/http/swagger-page';
 import { Metrics } from '@/platform/metrics/metrics';
 import { httpMetricsMiddleware } from '@/platform/metrics/http-metrics';
+import { requestTracing } from '@/platform/tracing/tracing';
 import { APP_CONFIG } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { benefitLabel } from '@/lib/benefits';
@@ -51,6 +52,9 @@ export function configureApp(app: NestExpressApplication): void {
   // audit trail key on req.ip, so trusting too much lets anyone pick their own IP.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   app.disable('x-powered-by');
+  // docs/architecture.md, Tracing: each request's span first, so all that follows runs in it.
+  const tracing = requestTracing();
+  if (tracing) app.use(tracing.begin);
   app.use(requestIdMiddleware());
   // docs/architecture.md, What operators see: only with METRICS_PORT set.
   const metrics = app.get(Metrics);

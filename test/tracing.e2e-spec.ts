@@ -251,6 +251,14 @@ describe('OpenTelemetry tracing', () => {
       expect(clearinghouse.calls).toHaveLength(1);
       // A patient search by name: its query string must not reach a span.
       await http.get('/api/auth/v1/patients/?search=Quillfeather').set(auth);
+      // A caller's own trace, continued; a probe, not traced.
+      const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const callerSpan = '00f067aa0ba902b7';
+      await http
+        .get(`/api/auth/v2/eligibility/${uid}/`)
+        .set({ ...auth, traceparent: `00-${callerTrace}-${callerSpan}-01` })
+        .expect(200);
+      await http.get('/health/ready').expect(200);
 
       const isPost = (s: OtlpSpan) =>
         s.kind === SERVER &&
@@ -270,7 +278,8 @@ describe('OpenTelemetry tracing', () => {
             spans.some((s) => delivered(s) && s.traceId === post.traceId) &&
             spans.some(
               (s) => s.kind === SERVER && attr(s, 'http.route') === '/api/auth/v1/patients',
-            )
+            ) &&
+            spans.some((s) => s.traceId === callerTrace && s.kind === SERVER)
           );
         },
         'the spans of the search',
@@ -281,6 +290,17 @@ describe('OpenTelemetry tracing', () => {
       const post = spans.find(isPost)!;
       const trace = spans.filter((s) => s.traceId === post.traceId);
       expect(collector.serviceNames()).toContain('vision-under-test');
+      // Each request's span: named by its route template, with the status it answered.
+      expect(post.name).toBe('POST /api/auth/v1/eligibility');
+      expect(attr(post, 'http.response.status_code')).toBe(201);
+      expect(attr(post, 'url.scheme')).toBe('http');
+      const continued = spans.find((s) => s.traceId === callerTrace && s.kind === SERVER)!;
+      expect(continued).toBeDefined();
+      expect(continued.parentSpanId).toBe(callerSpan);
+      expect(attr(continued, 'url.path')).toBe(`/api/auth/v2/eligibility/${uid}/`);
+      expect(attr(continued, 'http.response.status_code')).toBe(200);
+      expect(continued.name).toBe(`GET ${String(attr(continued, 'http.route'))}`);
+      expect(spans.filter((s) => String(attr(s, 'url.path')).startsWith('/health'))).toEqual([]);
 
       // The job: a consumer span of the search queue, under the POST.
       const job = trace.find((s) => s.name === 'eligibility-search process')!;

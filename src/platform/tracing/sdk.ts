@@ -9,7 +9,6 @@ import {
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -23,11 +22,12 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import type { TracingConfig } from '@/platform/config/tracing';
 import { type Attributes, scrubAttributes, scrubEventAttributes } from './scrub';
+import { requestTracing } from './sdk-incoming';
 import { installTracer, type SpanAttributes, type SpanNote, type SpanOptions } from './tracing';
 
 /**
  * OpenTelemetry, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (`src/tracing.ts`, before
- * the application's modules): spans of incoming HTTP (http, express), outgoing HTTP (`http` for
+ * the application's modules): spans of incoming requests (./sdk-incoming.ts), outgoing HTTP (`http` for
  * webhooks, undici for `fetch`: the clearinghouse, the NPI registry), PostgreSQL and Redis, and
  * the service's own (`inSpan`: queue jobs, insurer calls, webhook deliveries), sent in batches
  * over OTLP/HTTP as JSON to `<endpoint>/v1/traces`, each span scrubbed first (./scrub.ts).
@@ -45,18 +45,12 @@ export function startTracing(config: TracingConfig): void {
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        // Probes would fill the traces with nothing to see.
-        ignoreIncomingRequestHook: (req) => req.url?.startsWith('/health') === true,
-      }),
+      // Outgoing calls only (webhooks); each incoming request's span is made by the
+      // application's first middleware (./sdk-incoming.ts, which says why). No span per Express
+      // layer either: a span per middleware or route handler, for nothing an operator reads,
+      // cost a third of the GET's throughput (bench scenario 11).
+      new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
       new UndiciInstrumentation(),
-      // The route's handler only: a span per middleware (the body parsers, the logger, helmet,
-      // Nest's own) for nothing an operator reads; without them the GET's throughput with
-      // tracing went from 0.36× to 0.52× of tracing off (bench scenario 11). The route template
-      // still names the request's span.
-      new ExpressInstrumentation({
-        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
-      }),
       // The statement's text (parameters are placeholders), never its values; only inside a
       // traced operation (a request, a job), not every heartbeat and sweep.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
@@ -70,6 +64,7 @@ export function startTracing(config: TracingConfig): void {
 
   const tracer = provider.getTracer('vision-eligibility-service');
   installTracer({
+    requests: requestTracing(tracer),
     inSpan<T>(
       name: string,
       attributes: SpanAttributes,

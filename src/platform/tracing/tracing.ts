@@ -6,6 +6,8 @@
  * (`./sdk.ts`) before the application loads, when tracing is on.
  */
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 /** What a span may carry: kinds, codes and counts, never patient data. */
 export type SpanAttributes = Record<string, string | number | boolean>;
 
@@ -25,8 +27,14 @@ export interface SpanOptions {
   parent?: string | null;
 }
 
+/** The span of each request the service answers: Express' first middleware (./sdk-incoming.ts). */
+export interface RequestTracing {
+  begin(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+}
+
 /** The installed tracer (./sdk.ts). */
 export interface Tracer {
+  requests: RequestTracing;
   inSpan<T>(
     name: string,
     attributes: SpanAttributes,
@@ -65,6 +73,11 @@ export function inSpan<T>(
   options?: SpanOptions,
 ): Promise<T> {
   return installed ? installed.inSpan(name, attributes, work, options) : work(NO_SPAN);
+}
+
+/** The middleware that makes each request's span; null without tracing (README.md, Tracing). */
+export function requestTracing(): RequestTracing | null {
+  return installed?.requests ?? null;
 }
 
 /** What a job carries to continue the trace of the code that enqueued it (undefined: off). */
