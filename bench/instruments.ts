@@ -3,8 +3,9 @@
  * single-process services on the same database: both instruments off, `METRICS_PORT` set (scraped
  * every 5 s, as a Prometheus would), and `OTEL_EXPORTER_OTLP_ENDPOINT` at a collector on loopback
  * (this file's: it takes every export and answers 200). They take turns, round after round, under
- * the same GET load (scenario 1's) and POST load (scenario 2's, each followed by its drain), so a
- * change in the machine's foreign load weighs on all three alike. Figures: throughput and p99 of
+ * the same GET load (scenario 1's; every GET round first) and then POST load (scenario 2's, each
+ * followed by its drain), each round starting with the next variant, so a change in the
+ * machine's foreign load weighs on all three alike. Figures: throughput and p99 of
  * each instrumented service as a ratio to the one with both off (targets: metrics ≥ 0.97×,
  * tracing ≥ 0.85×, p99 ≤ 1.2×). The instruments must work while measured: the metrics answer
  * every scrape, and the collector receives spans.
@@ -112,11 +113,23 @@ export async function runInstrumentsScenario(
     });
     const gets: Record<Variant, CannonResult[]> = { off: [], metrics: [], tracing: [] };
     const posts: Record<Variant, CannonResult[]> = { off: [], metrics: [], tracing: [] };
-    for (let i = 0; i < c.rounds; i++) {
-      for (const v of VARIANTS) {
-        const url = services[v]!.url;
-        gets[v].push(await deps.get(url, c.getSec, `11 ${v} GET r${i + 1}`));
-        posts[v].push(await deps.post(url, c.postSec, `11 ${v} POST r${i + 1}`));
+    // Every GET round before the first POST: a POST load leaves work behind it (autovacuum of
+    // the rows it wrote, the pool's connections warm) that would weigh on whichever GET followed
+    // it. Each round starts with the next variant, so none is always first or last.
+    for (const [load, sink] of [
+      ['GET', gets],
+      ['POST', posts],
+    ] as const) {
+      for (let i = 0; i < c.rounds; i++) {
+        for (const v of rotated(VARIANTS, i)) {
+          const url = services[v]!.url;
+          const label = `11 ${v} ${load} r${i + 1}`;
+          sink[v].push(
+            load === 'GET'
+              ? await deps.get(url, c.getSec, label)
+              : await deps.post(url, c.postSec, label),
+          );
+        }
       }
     }
     // The last spans leave within the SDK's batch delay (5 s by default).
@@ -141,6 +154,12 @@ export async function runInstrumentsScenario(
     for (const v of VARIANTS) await services[v]?.stop(10_000);
     await collector.close();
   }
+}
+
+/** `list` starting at its `by`-th element (modulo its length), the rest in order after it. */
+export function rotated<T>(list: readonly T[], by: number): T[] {
+  const k = by % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
 }
 
 export function instrumentsRows(f: InstrumentsFigures): Row[] {

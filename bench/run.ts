@@ -99,7 +99,7 @@ const S = QUICK
       s8: { checks: 2_000, rate: 40, aloneSec: 15 },
       s9: { items: 5_000, rounds: 3 },
       s10: { rounds: 200 },
-      s11: { rounds: 3, getSec: 5, postSec: 4, connections: 64 },
+      s11: { rounds: 5, getSec: 4, postSec: 3, connections: 64 },
     };
 
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { FINISH, INSERT_REQUEST, RECORD_ATTEMPT, UPSERT_APPOINTMENTS } from '../bench/lib/bare-sql';
+import { rotated } from '../bench/instruments';
 import { createTestContext, type TestContext } from './support/app';
 
 const ROOT = join(__dirname, '..');
@@ -66,5 +67,17 @@ describe('the bare baselines’ statements', () => {
     const old = FINISH.replace(' WHERE resource_key IS NULL DO NOTHING', ' DO NOTHING');
     expect(old).not.toBe(FINISH);
     await expect(plan('bench_old', old)).rejects.toThrow(/ON CONFLICT/);
+  });
+});
+
+describe('scenario 11’s turns (bench/instruments.ts)', () => {
+  it('start each round with the next variant, every variant once per round', () => {
+    const rounds = [0, 1, 2, 3].map((i) => rotated(['off', 'metrics', 'tracing'], i));
+    expect(rounds).toEqual([
+      ['off', 'metrics', 'tracing'],
+      ['metrics', 'tracing', 'off'],
+      ['tracing', 'off', 'metrics'],
+      ['off', 'metrics', 'tracing'],
+    ]);
   });
 });

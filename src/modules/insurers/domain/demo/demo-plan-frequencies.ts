@@ -23,7 +23,16 @@ const FREQUENCIES: Readonly<Record<string, Frequency>> = {
 export function withFrequencies(items: BenefitItem[]): BenefitItem[] {
   return items.map((item) => {
     const frequency = FREQUENCIES[item.benefit_code];
-    const out: BenefitItem = frequency ? { ...item, frequency: structuredClone(frequency) } : item;
+    const out: BenefitItem = frequency ? { ...item, frequency: copyOf(frequency) } : item;
     return item.items ? { ...out, items: withFrequencies(item.items) } : out;
   });
+}
+
+/** A frequency of the table as a new object (the plan's answer may be changed later). */
+function copyOf(f: Frequency): Frequency {
+  return {
+    ...f,
+    period: { ...f.period },
+    shared_with: f.shared_with ? [...f.shared_with] : f.shared_with,
+  };
 }
