@@ -16,8 +16,9 @@ import { ms, perSec, ratio, row, type Row } from './lib/report';
 import type { Server } from './lib/service';
 import { sleep } from './lib/proc';
 
-export type Variant = 'off' | 'metrics' | 'tracing';
-export const VARIANTS: Variant[] = ['off', 'metrics', 'tracing'];
+export type Variant = 'off' | 'metrics' | 'tracing' | 'sampled';
+/** `sampled`: tracing with one trace in ten kept (README.md, Tracing), for context. */
+export const VARIANTS: Variant[] = ['off', 'metrics', 'tracing', 'sampled'];
 
 export interface InstrumentsSizes {
   rounds: number;
@@ -111,8 +112,24 @@ export async function runInstrumentsScenario(
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_SERVICE_NAME: 'vision-bench',
     });
-    const gets: Record<Variant, CannonResult[]> = { off: [], metrics: [], tracing: [] };
-    const posts: Record<Variant, CannonResult[]> = { off: [], metrics: [], tracing: [] };
+    services.sampled = await deps.start('sampled', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'vision-bench-sampled',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    });
+    const gets: Record<Variant, CannonResult[]> = {
+      off: [],
+      metrics: [],
+      tracing: [],
+      sampled: [],
+    };
+    const posts: Record<Variant, CannonResult[]> = {
+      off: [],
+      metrics: [],
+      tracing: [],
+      sampled: [],
+    };
     // Every GET round before the first POST: a POST load leaves work behind it (autovacuum of
     // the rows it wrote, the pool's connections warm) that would weigh on whichever GET followed
     // it. Each round starts with the next variant, so none is always first or last.
@@ -193,6 +210,22 @@ export function instrumentsRows(f: InstrumentsFigures): Row[] {
       );
     }
   }
+  // Context, no target: what a busy service that keeps one trace in ten pays.
+  const sampled = f.sides.sampled;
+  rows.push(
+    row(
+      sc,
+      'tracing with one trace in ten ÷ both off: GET, POST throughput (p99)',
+      (['get', 'post'] as const)
+        .map(
+          (load) =>
+            `${ratio(sampled[load].rps / off[load].rps)} (${ratio(sampled[load].latency.p99 / off[load].latency.p99)})`,
+        )
+        .join(', '),
+      'context',
+      null,
+    ),
+  );
   rows.push(
     row(
       sc,
