@@ -105,8 +105,10 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days, 15));
   };
 
-  it('a visit the day after tomorrow: checked at once, again 24 hours before, not again while fresh; active with the four benefits on its date', async () => {
-    const startsAt = dayAt15(2);
+  it('a visit three days away: checked at once, again 24 hours before, not again while fresh; active with the four benefits on its date', async () => {
+    // Three days, not two: 24 hours before a visit two days away at 15:00 is less than 24 hours
+    // after a booking made after 15:00 UTC, whose answer is then still fresh (no second check).
+    const startsAt = dayAt15(3);
     const body = {
       starts_at: startsAt.toISOString(),
       status: 'booked',
