@@ -99,7 +99,8 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
     const rows = await this.checks.byRequest(answer.accountId, answer.requestUid, tx);
     if (rows.length === 0) return;
     const now = this.clock.now();
-    const policy = await this.policies.get(answer.accountId);
+    // On the answer's own connection: no second one from the pool while its transaction holds one.
+    const policy = await this.policies.get(answer.accountId, tx);
     for (const row of rows) {
       const basis = basisOf(answer.bodyV2, await this.identityOf(row));
       const result = answered(row, basis, now, answer.requestUid, policy);
@@ -121,7 +122,7 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
   private async handle(rows: CheckRow[], now: Date, tx: Tx): Promise<string[]> {
     const policies = new Map<string, SchedulePolicy>();
     for (const id of new Set(rows.map((r) => r.account_id)))
-      policies.set(id, await this.policies.get(id));
+      policies.set(id, await this.policies.get(id, tx));
     const plans = rows.map((row) => {
       const policy = policies.get(row.account_id)!;
       const last =

@@ -15,8 +15,13 @@ export const EVENT_APPOINTMENT_COVERAGE_CHANGED = 'appointment.coverage_changed'
  * each body the appointment's GET at that moment. Recorded in the transaction that stores the
  * answer, so they go out once it committed, or not at all.
  */
+/** Location codes kept by AppointmentEvents at most (a few hundred bytes each). */
+export const LOCATION_CODES = 10_000;
+
 @Injectable()
 export class AppointmentEvents {
+  private readonly codes = new Map<string, string>();
+
   constructor(
     private readonly outbox: WebhookOutbox,
     private readonly accounts: AccountsService,
@@ -24,11 +29,26 @@ export class AppointmentEvents {
 
   /** The appointment's answer (its GET's body). */
   async response(appointment: Appointment): Promise<AppointmentResponse> {
+    return AppointmentResponse.from(appointment, await this.locationCode(appointment));
+  }
+
+  /**
+   * The code of the appointment's location. A location's code never changes (docs/api.md,
+   * Locations: PATCH takes no code), so each is read once per process, by account and id; the
+   * map is emptied when it reaches LOCATION_CODES entries. Every check's answer renders its
+   * appointment (bench scenario 8).
+   */
+  private async locationCode(appointment: Appointment): Promise<string> {
+    const key = `${appointment.accountId} ${appointment.locationId}`;
+    const known = this.codes.get(key);
+    if (known !== undefined) return known;
     const location = await this.accounts.getLocationById(
       appointment.accountId,
       appointment.locationId,
     );
-    return AppointmentResponse.from(appointment, location!.code);
+    if (this.codes.size >= LOCATION_CODES) this.codes.clear();
+    this.codes.set(key, location!.code);
+    return location!.code;
   }
 
   async answeredInTx(tx: Tx, appointment: Appointment, changed: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Tx } from '@/platform/db/database';
 import { Clock } from '@/platform/kernel/clock';
 import type {
   AppointmentPolicyDto,
@@ -28,9 +29,9 @@ export class AppointmentPolicies {
     private readonly clock: Clock,
   ) {}
 
-  /** The account's policy, or the defaults until it stores one. */
-  async get(accountId: string): Promise<AppointmentPolicyResponse> {
-    const policy = await this.policies.find(accountId);
+  /** The account's policy, or the defaults until it stores one (`tx`: read in it). */
+  async get(accountId: string, tx?: Tx): Promise<AppointmentPolicyResponse> {
+    const policy = await this.policies.find(accountId, tx);
     return policy ? answerOf(policy) : structuredClone(DEFAULT_APPOINTMENT_POLICY);
   }
 

@@ -10,14 +10,26 @@ export type PolicyValues = Pick<
   'onBooking' | 'daysBefore' | 'hoursBefore' | 'freshnessHours' | 'statuses'
 >;
 
+/** A policy row as the entity names its fields. */
+const RETURNED = `account_id AS "accountId", on_booking AS "onBooking", days_before AS "daysBefore",
+  hours_before AS "hoursBefore", freshness_hours AS "freshnessHours", statuses,
+  updated_at AS "updatedAt"`;
+
 /** `appointment_policies`: at most one row per account. */
 @Injectable()
 export class AppointmentPoliciesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** The account's policy, or null while it has none (the defaults apply). */
-  find(accountId: string, tx?: Tx): Promise<AppointmentPolicy | null> {
-    return managerOf(this.db, tx).getRepository(AppointmentPolicy).findOneBy({ accountId });
+  /**
+   * The account's policy, or null while it has none (the defaults apply). One plain statement:
+   * every check's answer reads it (bench scenario 8).
+   */
+  async find(accountId: string, tx?: Tx): Promise<AppointmentPolicy | null> {
+    const [row] = await managerOf(this.db, tx).query<AppointmentPolicy[]>(
+      `SELECT ${RETURNED} FROM appointment_policies WHERE account_id = $1`,
+      [accountId],
+    );
+    return row ?? null;
   }
 
   /** Stores the account's policy, replacing the one it had; answers it as stored. */
@@ -29,9 +41,7 @@ export class AppointmentPoliciesRepository {
        ON CONFLICT (account_id) DO UPDATE SET on_booking = EXCLUDED.on_booking,
          days_before = EXCLUDED.days_before, hours_before = EXCLUDED.hours_before,
          freshness_hours = EXCLUDED.freshness_hours, statuses = EXCLUDED.statuses, updated_at = now()
-       RETURNING account_id AS "accountId", on_booking AS "onBooking", days_before AS "daysBefore",
-         hours_before AS "hoursBefore", freshness_hours AS "freshnessHours", statuses,
-         updated_at AS "updatedAt"`,
+       RETURNING ${RETURNED}`,
       [
         accountId,
         values.onBooking,
