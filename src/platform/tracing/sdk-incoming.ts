@@ -55,15 +55,14 @@ export function requestTracing(tracer: Tracer): RequestTracing {
         },
         parent,
       );
-      const res = response;
-      res.once('close', () => {
+      response.once('close', () => {
         const template = req.route?.path;
         if (typeof template === 'string' && template.length > 0) {
           span.setAttribute('http.route', template);
           span.updateName(`${method} ${template}`);
         }
-        span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500 || !res.writableFinished)
+        span.setAttribute('http.response.status_code', response.statusCode);
+        if (response.statusCode >= 500 || !response.writableFinished)
           span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
