@@ -4,6 +4,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { AllExceptionsFilter } from '@/platform/http/http-exception.filter';
+import { BodyGuard } from '@/platform/http/body/body.guard';
 import { loggerParams } from '@/platform/kernel/logging';
 import { TracingShutdown } from '@/platform/tracing/tracing-shutdown';
 import { QueueModule } from '@/platform/jobs/queue.module';
@@ -83,6 +84,9 @@ import { RedisModule } from '@/modules/redis/redis.module';
     { provide: APP_GUARD, useExisting: ApiKeyGuard },
     { provide: APP_GUARD, useExisting: ApiThrottlerGuard },
     { provide: APP_GUARD, useExisting: ScopeGuard },
+    // docs/api.md, Conventions: the body is read only now, once the route, the key, its rate
+    // limit and its scope are known.
+    { provide: APP_GUARD, useClass: BodyGuard },
     // The audit trail of patient data (SECURITY.md), for API keys and web users alike: last,
     // so it arms only calls every other guard let through. It never refuses.
     { provide: APP_GUARD, useExisting: AuditGuard },

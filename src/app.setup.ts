@@ -7,7 +7,6 @@ import { Logger } from 'nestjs-pino';
 import { API_TAGS, finishDocument } from '@/platform/http/api-document';
 import {
   answerClientErrors,
-  jsonBodyMiddleware,
   requestIdMiddleware,
   securityHeaders,
 } from '@/platform/http/http-pipeline';
@@ -80,7 +79,6 @@ export function configureApp(app: NestExpressApplication): void {
       }),
     ),
   );
-  app.use(jsonBodyMiddleware());
   setupViews(app, app.get<AppConfig>(APP_CONFIG).isProduction, {
     // Pages name insurers as people know them; an unknown code is shown as it is.
     insurerName: (code) => insurerName(code),

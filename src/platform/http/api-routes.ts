@@ -12,6 +12,7 @@ import type { Response } from 'express';
 import { ApiOkResponse, ApiOperation, ApiParam, type ApiParamOptions } from '@nestjs/swagger';
 import { ApiResponse } from '@nestjs/swagger';
 import { ApiStandardErrors } from './api-docs';
+import { AcceptsBody, type BodyLimits } from './body/body-limits';
 import { type ApiScope, RequireScope } from './scopes';
 
 /** One argument of ApiStandardErrors: a status, or a status with its example body. */
@@ -31,6 +32,8 @@ export interface ApiRouteDoc {
   answer?: Type;
   /** The answers besides the standard errors (ApiStandardErrors' arguments). */
   errors?: ApiErrorArg[];
+  /** The route's own body limits (docs/api.md, Conventions), when not the default ones. */
+  body?: Partial<BodyLimits>;
 }
 
 const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete } as const;
@@ -47,11 +50,12 @@ export function ApiRoute(
   status: number | undefined,
   doc: ApiRouteDoc,
 ): MethodDecorator {
-  const { scope, audit, summary, description, param, answer, errors = [] } = doc;
+  const { scope, audit, summary, description, param, answer, errors = [], body } = doc;
   const stack: MethodDecorator[] = [
     METHODS[method](path),
     RequireScope(scope),
     audit,
+    ...(body ? [AcceptsBody(body)] : []),
     ...(status === undefined ? [] : [HttpCode(status)]),
     ApiOperation(description === undefined ? { summary } : { summary, description }),
     ...(param ? [ApiParam(param)] : []),

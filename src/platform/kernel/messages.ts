@@ -22,6 +22,7 @@ export const MSG = {
   tooDeep: (n: number) => `The body is nested too deeply (at most ${n} levels).`,
   malformedJson: 'Malformed JSON body.',
   tooLarge: 'Request body too large.',
+  unsupportedEncoding: 'Unsupported body encoding; send UTF-8 JSON.',
   jsonOnly: 'Send the body as application/json.',
   jsonOrTextOnly: 'Send the body as application/json or text/plain.',
   unknownInsurer: (code: string) => `Unknown insurer code: ${code}.`,

@@ -3,6 +3,7 @@ import { ApiBody, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiRead, ApiRoute, ApiWrite, INVALID_CURSOR } from '@/platform/http/api-routes';
+import { MIB } from '@/platform/http/body/body-limits';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { Audited } from '@/modules/audit';
 import { AppointmentsService } from '../domain/appointments.service';
@@ -29,6 +30,14 @@ const BAD_ID: [400, unknown] = [
 ];
 
 /** docs/api.md, Appointments: the practice system's appointments and the day's worklist. */
+/**
+ * docs/api.md, Appointments: a sync lists up to 5,000 appointment bodies. A full item (a patient
+ * with a subscriber, a few services and insurers) is about 0.6 KiB as compact JSON and 0.9 KiB
+ * pretty-printed: 5,000 items of 1.2 KiB ≈ 5.9 MiB, so 6 MiB. An item has at most about 60
+ * values (20 services, 10 insurers, the patient and subscriber).
+ */
+const SYNC_BODY_LIMITS = { limitBytes: 6 * MIB, maxValues: 5_000 * 60 };
+
 @ApiController('Appointments', 'api/auth/v1/appointments')
 export class AppointmentsController {
   constructor(
@@ -39,6 +48,7 @@ export class AppointmentsController {
 
   @ApiWrite('sync', 200, {
     scope: 'appointments:write',
+    body: SYNC_BODY_LIMITS,
     // Many appointments at once: the event names none.
     audit: Audited('appointment', 'update'),
     summary: 'Sync the appointments of a window',

@@ -3,14 +3,21 @@ import { Body, Param, Query, Req } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiRead, ApiWrite, INVALID_CURSOR } from '@/platform/http/api-routes';
+import { MIB } from '@/platform/http/body/body-limits';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { BatchIntake } from '../domain/batch-intake';
 import { BatchQueryService } from '../domain/batch-query.service';
-import { BatchItemsQuery, CreateBatchDto } from './dto/create-batch.dto';
+import { BatchItemsQuery, CreateBatchDto, MAX_BATCH_ITEMS } from './dto/create-batch.dto';
 import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch.response';
 
 const NOT_FOUND: [404, unknown] = [404, { detail: 'Batch schedule-2026-11-22 not found.' }];
 const BATCH_UID = { name: 'batch_uid', type: String };
+
+/**
+ * docs/api.md, Batches: up to 10,000 eligibility request bodies in 16 MiB; the value cap scales
+ * with the item count (a full item, Universal Search list included, has under 40 values).
+ */
+const BATCH_BODY_LIMITS = { limitBytes: 16 * MIB, maxValues: MAX_BATCH_ITEMS * 40 };
 
 /** docs/api.md, Batches: batch eligibility. */
 @ApiController('Eligibility', 'api/auth/v1/eligibility/batches')
@@ -22,6 +29,7 @@ export class BatchController {
 
   @ApiWrite('', 201, {
     scope: 'eligibility:write',
+    body: BATCH_BODY_LIMITS,
     audit: Audited('eligibility_batch', 'create', 'result:batch_uid'),
     answer: BatchCreatedResponse,
     errors: [

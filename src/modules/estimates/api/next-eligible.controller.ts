@@ -18,6 +18,10 @@ export class NextEligibleController {
 
   @ApiWrite('next-eligible', 200, {
     scope: 'eligibility:read',
+    // Up to 1,000 history entries of 4 values (the object, its benefit code, date and source)
+    // and 100 rules of at most 19 (ten `shared_with` codes included): about 5,910 values, over
+    // the default; the bytes stay far below 1 MiB.
+    body: { maxValues: 8_000 },
     // Benefit codes and dates of service with nothing naming a patient, and nothing stored or
     // read: like the estimate of an inline plan, but without a request to name in a trail.
     audit: NotPatientData(),

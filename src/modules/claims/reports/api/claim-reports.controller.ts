@@ -10,6 +10,7 @@ import {
   INVALID_CURSOR,
   sendText,
 } from '@/platform/http/api-routes';
+import { MIB } from '@/platform/http/body/body-limits';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { Audited } from '@/modules/audit';
@@ -37,6 +38,8 @@ export class ClaimReportsController {
 
   @ApiWrite('', 202, {
     scope: 'claims:write',
+    // The largest 835 a small practice receives is far below 5 MiB; as X12 text or in JSON.
+    body: { limitBytes: 5 * MIB, text: true },
     audit: Audited('claim_report', 'create', 'result:id'),
     answer: ClaimReportAcceptedResponse,
     errors: [
