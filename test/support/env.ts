@@ -20,6 +20,7 @@ process.env.DEMO_SEED = 'false';
 process.env.PASSWORD_HASH_COST = process.env.PASSWORD_HASH_COST ?? '12';
 process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
 process.env.RATE_LIMIT_PER_MINUTE = '1000000';
+process.env.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE = '1000000';
 process.env.PUBLIC_URL = 'http://localhost:3999';
 process.env.MAIL_DIR = `/tmp/vision-test-mail-${run}-w${worker}`;
 delete process.env.SMTP_URL;

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { ApiKey } from './store/api-key.entity';
 import { ApiKeyGuard } from './api/api-key.guard';
+import { AddressLimit } from './domain/address-limit';
 import { ApiKeyCache } from './domain/api-key-cache';
 import { ApiKeysRepository } from './store/api-keys.repository';
 import { ApiKeysService } from './domain/api-keys.service';
@@ -10,7 +11,14 @@ import { ScopeGuard } from './api/scope.guard';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
-  providers: [ApiKeysService, ApiKeysRepository, ApiKeyGuard, ApiKeyCache, ScopeGuard],
+  providers: [
+    ApiKeysService,
+    ApiKeysRepository,
+    ApiKeyGuard,
+    ApiKeyCache,
+    ScopeGuard,
+    AddressLimit,
+  ],
   exports: [ApiKeysService, ApiKeyGuard, ScopeGuard],
 })
 export class AuthModule {}

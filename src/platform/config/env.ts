@@ -45,6 +45,8 @@ export interface AppConfig extends DatabaseSettings {
   rateLimitPerMinute: number;
   /** docs/architecture.md, Behind a connection pooler: while Redis does not answer, each process admits this many per key per minute. */
   rateLimitFallbackPerMinute: number;
+  /** docs/api.md, Authentication: requests without a valid credential, per address and process. */
+  rateLimitUnauthenticatedPerMinute: number;
   /** Processes heartbeat in `service_processes` this often; 3 missed = dead, its leases released. */
   processHeartbeatMs: number;
   /** On SIGTERM, how long readiness fails while the server still serves, before it closes. */
@@ -240,6 +242,12 @@ export function loadConfig(
     rateLimitFallbackPerMinute: int(
       'RATE_LIMIT_FALLBACK_PER_MINUTE',
       Number(env.RATE_LIMIT_PER_MINUTE?.trim() || 600) || 600,
+      1,
+      10_000_000,
+    ),
+    rateLimitUnauthenticatedPerMinute: int(
+      'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE',
+      120,
       1,
       10_000_000,
     ),

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DomainError } from '@/platform/kernel/errors';
+import { DomainError, ThrottledError } from '@/platform/kernel/errors';
 import type { AppRequest } from '@/platform/kernel/request-context';
+import { AddressLimit } from '../domain/address-limit';
 import { ApiKeysService } from '../domain/api-keys.service';
 import { REQUIRED_SCOPES } from '../domain/scopes';
 
@@ -35,6 +36,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly reflector: Reflector,
+    private readonly addresses: AddressLimit,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -44,16 +46,22 @@ export class ApiKeyGuard implements CanActivate {
     if (declared === undefined && !req.path.startsWith('/api/')) return true;
 
     const header = req.headers.authorization;
-    if (header === undefined || header.trim() === '')
-      throw new UnauthorizedError(AUTH_MESSAGES.missing);
+    if (header === undefined || header.trim() === '') this.refuse(req, AUTH_MESSAGES.missing);
     const space = header.indexOf(' ');
     const scheme = space === -1 ? header : header.slice(0, space);
     // RFC 7235: the scheme is case-insensitive (`api`, `API`).
-    if (scheme.toLowerCase() !== 'api') throw new UnauthorizedError(AUTH_MESSAGES.scheme);
+    if (scheme.toLowerCase() !== 'api') this.refuse(req, AUTH_MESSAGES.scheme);
     const key = space === -1 ? '' : header.slice(space + 1).trim();
     const auth = key ? await this.apiKeys.authenticate(key) : null;
-    if (!auth) throw new UnauthorizedError(AUTH_MESSAGES.invalid);
+    if (!auth) this.refuse(req, AUTH_MESSAGES.invalid);
     req.auth = auth;
     return true;
+  }
+
+  /** 401, or 429 once the address has sent too many requests without a valid credential. */
+  private refuse(req: AppRequest, message: string): never {
+    const decision = this.addresses.take(req.ip);
+    if (!decision.allowed) throw new ThrottledError(decision.retryAfterSeconds);
+    throw new UnauthorizedError(message);
   }
 }
