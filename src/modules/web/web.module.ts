@@ -1,9 +1,10 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { urlencoded, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import session from 'express-session';
 import type Redis from 'ioredis';
 import { InjectConfig } from '@/platform/config/config.module';
+import { formBodies } from '@/platform/http/body/form-body';
 import type { AppConfig } from '@/platform/config/env';
 import { AccountsModule, AccountsService } from '@/modules/accounts';
 import { AuditModule } from '@/modules/audit';
@@ -97,7 +98,7 @@ export class WebModule implements NestModule {
       cookie: { ...cookie.options, maxAge: SESSION_TTL_SECONDS * 1000 },
     });
     const forms = chain(
-      urlencoded({ extended: false, limit: '100kb', parameterLimit: 200 }),
+      formBodies(),
       sessions,
       (req: Request, res: Response, next: NextFunction) =>
         this.embeddedSessions.use(req, res, next),

@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { BODY_LIMITS } from '@/platform/http/body/body-limits';
 import { REQUIRED_SCOPES } from '@/platform/http/scopes';
 import { AUDIT_METADATA } from './audited';
 
@@ -11,6 +12,8 @@ export interface RouteDeclaration {
   scope: unknown;
   /** The @Audited spec, 'not-patient-data', or undefined. */
   audit: unknown;
+  /** The route's own body limits (@AcceptsBody), if any. */
+  body?: unknown;
 }
 
 const joinPath = (...parts: string[]) =>
@@ -42,6 +45,7 @@ export function listRoutes(
             path: joinPath(b ?? '', p),
             scope: Reflect.getMetadata(REQUIRED_SCOPES, handler),
             audit: Reflect.getMetadata(AUDIT_METADATA, handler),
+            body: Reflect.getMetadata(BODY_LIMITS, handler),
           });
     }
   }
