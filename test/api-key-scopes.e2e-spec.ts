@@ -20,7 +20,10 @@ import {
   send,
 } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
+import { DEMO, patient } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { waitUntil } from './support/queues';
+import { AppointmentChecksLoop } from '@/modules/appointments/jobs/appointment-checks.loop';
 
 const READ_SCOPES = ALL_SCOPES.filter((s) => s.endsWith(':read'));
 
@@ -323,6 +326,229 @@ describe('API key scopes (SECURITY.md)', () => {
       ]) {
         expect(mine).toContainEqual([...expected, 'api_key', prefix]);
       }
+    });
+  });
+
+  describe('appointments carry eligibility and claims data only to keys holding their scopes', () => {
+    const API = '/api/auth/v1/appointments/';
+    const DAY = 86_400_000;
+    let people = 0;
+    /** A visit `days` days from now of a new sandbox patient (checked on booking by the policy). */
+    const visit = (days = 10) => ({
+      starts_at: new Date(Date.now() + days * DAY).toISOString(),
+      status: 'booked',
+      patient: patient({ last_name: `Scoped${++people}`, member_id: `SCP${1000 + people}` }),
+      insurer_code: DEMO,
+    });
+    const get = async (id: string, auth: { Authorization: string }) =>
+      (await http().get(`${API}${id}/`).set(auth).expect(200)).body;
+    /** A pass of the checks loop, then the appointment once its check answered. */
+    const checked = async (id: string) => {
+      await t.app.get(AppointmentChecksLoop).tick();
+      return waitUntil(`coverage of ${id}`, async () => {
+        const body = await get(id, a.auth);
+        return ['checking', 'not_checked'].includes(body.coverage.state) ? undefined : body;
+      });
+    };
+    const originChecks = async () =>
+      (
+        await t.app
+          .get(DataSource)
+          .query(
+            `SELECT count(*)::int AS n FROM eligibility_requests WHERE account_id = $1 AND origin = 'appointment'`,
+            [a.accountId],
+          )
+      )[0].n as number;
+
+    it('appointments:read alone gets null benefits, changes and request_uid; eligibility:read added gets them', async () => {
+      const id = `scoped-${randomUUID()}`;
+      const body = visit();
+      await http().put(`${API}${id}/`).set(a.auth).send(body).expect(201);
+      const full = await checked(id);
+      expect(full.coverage.request_uid).toEqual(expect.any(String));
+      expect(full.coverage.benefits).toEqual(
+        expect.objectContaining({ frames: expect.any(Object) }),
+      );
+      expect(full.coverage.changes).toEqual([]);
+
+      const hidden = { request_uid: null, changes: null, benefits: null, detail: null };
+      const reader = await keyWith(['appointments:read']);
+      const one = await get(id, reader);
+      expect(one.coverage).toEqual({ ...full.coverage, ...hidden });
+      const from = new Date(Date.parse(body.starts_at) - 60_000).toISOString();
+      const to = new Date(Date.parse(body.starts_at) + 60_000).toISOString();
+      const list = await http().get(API).query({ from, to }).set(reader).expect(200);
+      const listed = list.body.result.find((x: { external_id: string }) => x.external_id === id);
+      expect(listed.coverage).toEqual({ ...full.coverage, ...hidden });
+      const writer = await keyWith(['appointments:write', 'eligibility:write']);
+      const both = await keyWith(['appointments:read', 'eligibility:read']);
+      expect((await get(id, both)).coverage).toEqual(full.coverage);
+      expect((await get(id, writer)).coverage).toEqual(full.coverage);
+
+      // A key that stores it without eligibility:read is answered without the check's answer too
+      // (and, lacking eligibility:write, leaves it to no automatic check).
+      const writerOnly = await keyWith(['appointments:write']);
+      const stored = await http().put(`${API}${id}/`).set(writerOnly).send(body).expect(200);
+      expect(stored.body.coverage).toEqual({
+        ...full.coverage,
+        ...hidden,
+        next_check_at: null,
+        detail: expect.stringContaining('eligibility:write'),
+      });
+    });
+
+    it('appointments:write without eligibility:write: 403 on check now; what it stores is checked by nothing and says why', async () => {
+      const writerOnly = await keyWith(['appointments:write', 'appointments:read']);
+      const id = `unchecked-${randomUUID()}`;
+      const before = await originChecks();
+      const put = await http().put(`${API}${id}/`).set(writerOnly).send(visit());
+      expect(put.status).toBe(201);
+      expect(put.body.coverage).toMatchObject({
+        state: 'not_checked',
+        next_check_at: null,
+        detail: expect.stringContaining('lacks the scope eligibility:write'),
+      });
+      const now = await http().post(`${API}${id}/check/`).set(writerOnly);
+      expect(now.status).toBe(403);
+      expect(now.body).toEqual({
+        detail: 'This API key is not allowed to write eligibility requests.',
+      });
+      expect(requirementOf('POST /api/auth/v1/appointments/:external_id/check/').scopes).toEqual([
+        'appointments:write',
+        'eligibility:write',
+      ]);
+
+      // A sync by the same key: its appointments get no check either.
+      const synced = `synced-${randomUUID()}`;
+      const item = visit(12);
+      const from = new Date(Date.parse(item.starts_at) - DAY).toISOString();
+      const to = new Date(Date.parse(item.starts_at) + DAY).toISOString();
+      const sync = await http()
+        .post(`${API}sync/`)
+        .set(writerOnly)
+        .send({ from, to, appointments: [{ external_id: synced, ...item }] });
+      expect(sync.status).toBe(200);
+      expect(sync.body).toMatchObject({ created: 1, errors: [] });
+      await t.app.get(AppointmentChecksLoop).tick();
+      for (const x of [id, synced]) {
+        const answer = await get(x, a.auth);
+        expect({ x, coverage: answer.coverage }).toEqual({
+          x,
+          coverage: expect.objectContaining({
+            state: 'not_checked',
+            next_check_at: null,
+            detail:
+              'No check runs by itself for this appointment: the API key that stored it lacks the scope eligibility:write (a check is an eligibility request).',
+          }),
+        });
+      }
+      expect(await originChecks()).toBe(before);
+      const [row] = await t.app
+        .get(DataSource)
+        .query(
+          'SELECT stored_by_api_key_id, stored_by_user_id, auto_checks FROM appointments WHERE account_id = $1 AND external_id = $2',
+          [a.accountId, synced],
+        );
+      expect(row).toEqual({
+        stored_by_api_key_id: expect.any(String),
+        stored_by_user_id: null,
+        auto_checks: false,
+      });
+
+      // A key that may check: "check now" runs one check, and schedules none after it.
+      const checker = await keyWith(['appointments:write', 'eligibility:write']);
+      await http().post(`${API}${id}/check/`).set(checker).expect(202);
+      const answered = await waitUntil(`check of ${id}`, async () => {
+        const b = await get(id, a.auth);
+        return b.coverage.state === 'checking' ? undefined : b;
+      });
+      expect(answered.coverage).toMatchObject({
+        request_uid: expect.any(String),
+        next_check_at: null,
+        detail: expect.any(String),
+      });
+      expect(await originChecks()).toBe(before + 1);
+
+      // Stored again by a key that may start checks: checked, and it says nothing more.
+      const again = await http().put(`${API}${synced}/`).set(checker).send(item);
+      expect(again.status).toBe(200);
+      expect(again.body.coverage.detail).toBeNull();
+      expect((await checked(synced)).coverage.request_uid).toEqual(expect.any(String));
+    });
+
+    it('a webhook on the appointment topic needs eligibility:read besides appointments:read', async () => {
+      const url = 'http://127.0.0.1:9/appointments';
+      const withoutEligibility = await keyWith(['webhooks:write', 'appointments:read']);
+      const refused = await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(withoutEligibility)
+        .send({ url, events: ['appointment'] });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        detail: 'This API key is not allowed to read eligibility requests.',
+      });
+      const withoutAppointments = await keyWith(['webhooks:write', 'eligibility:read']);
+      const refusedToo = await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(withoutAppointments)
+        .send({ url, events: ['appointment'] });
+      expect(refusedToo.body).toEqual({
+        detail: 'This API key is not allowed to read appointments.',
+      });
+      const both = await keyWith(['webhooks:write', 'appointments:read', 'eligibility:read']);
+      await http()
+        .post('/api/auth/v1/webhooks/')
+        .set(both)
+        .send({ url, events: ['appointment'] })
+        .expect(201);
+    });
+
+    it("patients:read does not see the benefit history's claim-sourced entries; with claims:read it does", async () => {
+      const who = { first_name: 'Nadia', last_name: 'Claimside', dob: '1981-04-05' };
+      const created = await http().post('/api/auth/v1/patients/').set(a.auth).send(who).expect(200);
+      const code = created.body.code as string;
+      const history = `/api/auth/v1/patients/${code}/benefit-history/`;
+      const staff = await http()
+        .post(history)
+        .set(a.auth)
+        .send({ insurer_code: DEMO, benefit_code: 'materials.frames', date: '2026-01-10' })
+        .expect(201);
+      const member = { type: 'self', sex: 'female', ...who, member_id: 'DMV-SCOPE-001' };
+      const claim = await http()
+        .post('/api/auth/v1/claims/')
+        .set(a.auth)
+        .send({
+          patient: member,
+          primary_member: { ...member, insurer_code: DEMO },
+          services: [
+            {
+              codes: ['92014'],
+              date: '2026-02-10',
+              quantity: 1,
+              cost: '120.00',
+              diagnosis_codes: ['H52.13'],
+            },
+          ],
+          paid_amount: '120.00',
+        })
+        .expect(201);
+
+      const patientsOnly = await keyWith(['patients:read']);
+      const seen = await http().get(history).set(patientsOnly).expect(200);
+      expect(seen.body).toEqual({ result: [staff.body] });
+      expect(JSON.stringify(seen.body)).not.toContain(claim.body.code);
+
+      const withClaims = await keyWith(['patients:read', 'claims:read']);
+      const all = await http().get(history).set(withClaims).expect(200);
+      expect(
+        all.body.result.map((e: { source: string; claim_code: string | null }) => [
+          e.source,
+          e.claim_code,
+        ]),
+      ).toEqual([
+        ['claim', claim.body.code],
+        ['staff', null],
+      ]);
     });
   });
 

@@ -134,6 +134,7 @@ describe('appointments (docs/api.md, Appointments)', () => {
           request_uid: null,
           changes: [],
           benefits: null,
+          detail: null,
         },
       });
       const again = await put('visit-0001', appt());

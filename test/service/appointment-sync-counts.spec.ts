@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppointmentsSync } from '@/modules/appointments/domain/appointments-sync';
 import { createTestContext, TestContext } from '../support/app';
 import { createPractice } from '../support/factories';
+import { webActor } from '@/modules/appointments/domain/appointment-access';
 
 /**
  * The counts of a sync (docs/api.md, Appointments), as a property over the service against the
@@ -67,19 +68,28 @@ describe('appointments sync: what it counts (property, PostgreSQL)', () => {
   it('created + updated + unchanged = the valid items listed; cancelled = stored in the window, not listed, not cancelled', async () => {
     await fc.assert(
       fc.asyncProperty(storedArb, listedArb, async (stored: Stored[], listed: Listed[]) => {
-        const { accountId } = await createPractice(t.ctx);
+        const { accountId, userId } = await createPractice(t.ctx);
+        const staff = webActor(userId);
         // What was there before: stored by a sync of a wide window (an empty account: it cancels nothing).
-        const before = await syncs.sync(accountId, {
-          from: '2026-11-01T00:00:00Z',
-          to: '2026-12-01T00:00:00Z',
-          appointments: stored.map((a) => body(a)),
-        });
+        const before = await syncs.sync(
+          accountId,
+          {
+            from: '2026-11-01T00:00:00Z',
+            to: '2026-12-01T00:00:00Z',
+            appointments: stored.map((a) => body(a)),
+          },
+          staff,
+        );
         expect(before).toMatchObject({ created: stored.length, cancelled: 0, errors: [] });
 
-        const result = await syncs.sync(accountId, {
-          ...WINDOW,
-          appointments: listed.map((a) => body(a, a.valid)),
-        });
+        const result = await syncs.sync(
+          accountId,
+          {
+            ...WINDOW,
+            appointments: listed.map((a) => body(a, a.valid)),
+          },
+          staff,
+        );
 
         const byId = new Map(stored.map((a) => [a.id, a]));
         const valid = listed.filter((a) => a.valid);

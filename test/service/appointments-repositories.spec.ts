@@ -1,8 +1,8 @@
 import { Database } from '@/platform/db/database';
 import { AppointmentPoliciesRepository } from '@/modules/appointments/store/appointment-policies.repository';
 import {
-  type AppointmentValues,
   AppointmentsRepository,
+  type StoredValues,
 } from '@/modules/appointments/store/appointments.repository';
 import { PatientsRepository } from '@/modules/patients/store/patients.repository';
 import { createTestContext, TestContext } from '../support/app';
@@ -16,9 +16,10 @@ describe('appointments repositories', () => {
   let appointments: AppointmentsRepository;
   let accountId: string;
   let locationId: string;
+  let userId: string;
 
   const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
-  const values = (id: string, over: Partial<AppointmentValues> = {}): AppointmentValues => ({
+  const values = (id: string, over: Partial<StoredValues> = {}): StoredValues => ({
     external_id: id,
     starts_at: '2026-11-24T15:00:00-06:00',
     ends_at: null,
@@ -39,13 +40,16 @@ describe('appointments repositories', () => {
     source_updated_at: '2026-11-20T09:00:00Z',
     visit_date: '2026-11-24',
     check_key: 'key-of-maria-garcia',
+    stored_by_api_key_id: null,
+    stored_by_user_id: userId,
+    auto_checks: true,
     ...over,
   });
 
   beforeAll(async () => {
     t = await createTestContext();
     appointments = t.ctx.get(AppointmentsRepository);
-    ({ accountId, locationId } = await createPractice(t.ctx));
+    ({ accountId, locationId, userId } = await createPractice(t.ctx));
     sql = recordSql();
   });
   afterAll(async () => {
@@ -121,6 +125,20 @@ describe('appointments repositories', () => {
       'r-3',
     ]);
     expect(rest.next_cursor).toBeNull();
+  });
+
+  it('schedules no check for an appointment stored without auto_checks, until one who may stores it', async () => {
+    const later = { starts_at: '2099-03-01T15:00:00Z', visit_date: '2099-03-01' };
+    const none = await appointments.upsertOne(
+      accountId,
+      values('r-auto', { ...later, stored_by_user_id: null, auto_checks: false }),
+    );
+    expect(none.appointment).toMatchObject({ autoChecks: false, nextCheckAt: null });
+    // The same body stored by the account's user: checks may run now, and one is due.
+    const allowed = await appointments.upsertOne(accountId, values('r-auto', later));
+    expect(allowed.outcome).toBe('updated');
+    expect(allowed.appointment).toMatchObject({ autoChecks: true, storedByUserId: userId });
+    expect(allowed.appointment.nextCheckAt).toEqual(expect.any(Date));
   });
 
   it('stores and finds a policy', async () => {

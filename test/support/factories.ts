@@ -22,14 +22,14 @@ export async function createAccountId(ctx: INestApplicationContext): Promise<str
 /** A fresh account (no API key) and its default location, straight through AccountsService. */
 export async function createPractice(
   ctx: INestApplicationContext,
-): Promise<{ accountId: string; locationId: string }> {
+): Promise<{ accountId: string; locationId: string; userId: string }> {
   const suffix = randomBytes(4).toString('hex');
-  const { account, location } = await ctx.get(AccountsService).createAccount({
+  const { account, location, user } = await ctx.get(AccountsService).createAccount({
     name: `Practice ${suffix}`,
     email: `staff-${suffix}@practice.test`,
     password: `pw-${suffix}-secret`,
   });
-  return { accountId: account.id, locationId: location.id };
+  return { accountId: account.id, locationId: location.id, userId: user.id };
 }
 
 /** A fresh account with its default location, a web user and an API key. */

@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Every eligibility result (search or details, complete or error) is POSTed to each active webhook: exactly the bytes of the GET result of the webhook version, with X-Signature, X-Delivery-Id and the Standard Webhooks headers. Any 2xx is success; failures are retried on WEBHOOK_RETRY_SCHEDULE (about a day, 9 attempts by default). Verify `webhook-signature` (Standard Webhooks: it signs the id and timestamp with the body, so a replayed delivery is refused) rather than the legacy `X-Signature`. Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; each change is an audit event (SECURITY.md).
+         * @description Every eligibility result (search or details, complete or error) is POSTed to each active webhook: exactly the bytes of the GET result of the webhook version, with X-Signature, X-Delivery-Id and the Standard Webhooks headers. Any 2xx is success; failures are retried on WEBHOOK_RETRY_SCHEDULE (about a day, 9 attempts by default). Verify `webhook-signature` (Standard Webhooks: it signs the id and timestamp with the body, so a replayed delivery is refused) rather than the legacy `X-Signature`. Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim and remittance events, `verification:read` for verification events, `appointments:read` and `eligibility:read` for appointment events), or 403; each change is an audit event (SECURITY.md).
          */
         post: operations["WebhooksController_create"];
         delete?: never;
@@ -353,7 +353,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook (deactivate, change URL or version, set, rotate or remove the secret)
-         * @description Changing `url`, `events` or the secret: Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; each change is an audit event (SECURITY.md).
+         * @description Changing `url`, `events` or the secret: Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim and remittance events, `verification:read` for verification events, `appointments:read` and `eligibility:read` for appointment events), or 403; each change is an audit event (SECURITY.md).
          */
         patch: operations["WebhooksController_update"];
         trace?: never;
@@ -386,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver: one new attempt of the same delivery, made now
-         * @description Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts. Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; each change is an audit event (SECURITY.md).
+         * @description Same body and X-Delivery-Id. A 2xx answer ends the delivery `succeeded`. Answers the delivery with its attempts. Besides `webhooks:write` the key needs the read scope of the data the events carry (`eligibility:read` for eligibility and batch events, `claims:read` for claim and remittance events, `verification:read` for verification events, `appointments:read` and `eligibility:read` for appointment events), or 403; each change is an audit event (SECURITY.md).
          */
         post: operations["WebhooksController_redeliver"];
         delete?: never;
@@ -711,7 +711,7 @@ export interface paths {
         };
         /**
          * The patient's benefit history, with its sources
-         * @description Staff entries, and the services of claims the practice filed through the service whose patient has the record's names and date of birth (`remittance` once the 835 paid the line), the most recent service first.
+         * @description Staff entries, and the services of claims the practice filed through the service whose patient has the record's names and date of birth (`remittance` once the 835 paid the line), the most recent service first. Claim-sourced entries (they carry claim codes) are answered only to a key holding `claims:read`; to others the list holds the staff entries alone.
          */
         get: operations["BenefitHistoryController_list"];
         put?: never;
@@ -802,7 +802,7 @@ export interface paths {
         put?: never;
         /**
          * Check an appointment now
-         * @description Starts a check of the appointment's coverage now, whether the last answer is fresh or not, and answers the appointment with `coverage.state` `checking`; the answer follows (the `appointment.checked` webhook, or a GET). Only a visit to come, of a status the account's policy checks, is checked (else 400).
+         * @description Starts a check of the appointment's coverage now, whether the last answer is fresh or not, and answers the appointment with `coverage.state` `checking`; the answer follows (the `appointment.checked` webhook, or a GET). Only a visit to come, of a status the account's policy checks, is checked (else 400). Needs `eligibility:write` besides `appointments:write`.
          */
         post: operations["AppointmentsController_check"];
         delete?: never;
@@ -2618,12 +2618,14 @@ export interface components {
              * @description When the next check is due.
              */
             next_check_at: string | null;
-            /** @description The last check's eligibility request (docs/api.md, Eligibility). */
+            /** @description The last check's eligibility request (docs/api.md, Eligibility); null to a key without `eligibility:read`. */
             request_uid: string | null;
-            /** @description What differs from the previous answer: the state, and each benefit's `available`, `copayment` and `allowance` (empty for a first answer). */
-            changes: components["schemas"]["CoverageChangeResponse"][];
-            /** @description The four benefits on the visit's date; null until an answer with a plan. */
+            /** @description What differs from the previous answer: the state, and each benefit's `available`, `copayment` and `allowance` (empty for a first answer); null to a key without `eligibility:read`. */
+            changes: components["schemas"]["CoverageChangeResponse"][] | null;
+            /** @description The four benefits on the visit's date; null until an answer with a plan, and to a key without `eligibility:read`. */
             benefits: components["schemas"]["CoverageBenefitsResponse"] | null;
+            /** @description Why no check runs by itself for this appointment (a sentence): the API key that stored it lacks `eligibility:write`; null otherwise. */
+            detail: string | null;
         };
         AppointmentResponse: {
             external_id: string;
@@ -8360,7 +8362,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthenticationError"];
                 };
             };
-            /** @description The API key lacks the scope `appointments:write` (`write` includes `read`). */
+            /** @description The API key lacks the scope `appointments:write`, `eligibility:write` (`write` includes `read`). */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

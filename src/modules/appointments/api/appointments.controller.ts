@@ -9,6 +9,7 @@ import { Audited } from '@/modules/audit';
 import { AppointmentsService } from '../domain/appointments.service';
 import { AppointmentsSync } from '../domain/appointments-sync';
 import { AppointmentChecks } from '../domain/appointment-checks';
+import { keyActor } from '../domain/appointment-access';
 import { AppointmentListResponse, AppointmentResponse } from './dto/appointment.response';
 import { ListAppointmentsQuery } from './dto/list-appointments.query';
 import { SyncAppointmentsDto, SyncResultResponse } from './dto/sync-appointments.dto';
@@ -68,7 +69,7 @@ export class AppointmentsController {
     // Validated by AppointmentsSync (the window, then each item alone), not by the global pipe.
     @Body() body: Record<string, unknown>,
   ): Promise<SyncResultResponse> {
-    return this.syncs.sync(req.auth!.accountId, body);
+    return this.syncs.sync(req.auth!.accountId, body, keyActor(req.auth!));
   }
 
   @ApiRead('', {
@@ -86,7 +87,7 @@ export class AppointmentsController {
     @Req() req: AppRequest,
     @Query() query: ListAppointmentsQuery,
   ): Promise<AppointmentListResponse> {
-    return this.appointments.list(req.auth!.accountId, query);
+    return this.appointments.list(req.auth!.accountId, query, keyActor(req.auth!));
   }
 
   @ApiRoute('put', ':external_id', undefined, {
@@ -128,6 +129,7 @@ export class AppointmentsController {
       req.auth!.accountId,
       path.external_id,
       body,
+      keyActor(req.auth!),
     );
     res.status(created ? 201 : 200);
     return appointment;
@@ -142,7 +144,7 @@ export class AppointmentsController {
     errors: [BAD_ID, NOT_FOUND],
   })
   get(@Req() req: AppRequest, @Param() path: AppointmentPathDto): Promise<AppointmentResponse> {
-    return this.appointments.get(req.auth!.accountId, path.external_id);
+    return this.appointments.get(req.auth!.accountId, path.external_id, keyActor(req.auth!));
   }
 
   @ApiRoute('delete', ':external_id', 200, {
@@ -157,18 +159,20 @@ export class AppointmentsController {
     errors: [BAD_ID, NOT_FOUND],
   })
   cancel(@Req() req: AppRequest, @Param() path: AppointmentPathDto): Promise<AppointmentResponse> {
-    return this.appointments.cancel(req.auth!.accountId, path.external_id);
+    return this.appointments.cancel(req.auth!.accountId, path.external_id, keyActor(req.auth!));
   }
 
   @ApiWrite(':external_id/check', 202, {
-    scope: 'appointments:write',
+    // A check is an eligibility request (an insurer's fee): SECURITY.md, API key scopes.
+    scope: ['appointments:write', 'eligibility:write'],
     audit: Audited('appointment', 'update', 'param:external_id'),
     summary: 'Check an appointment now',
     description:
       "Starts a check of the appointment's coverage now, whether the last answer is fresh or " +
       'not, and answers the appointment with `coverage.state` `checking`; the answer follows ' +
       '(the `appointment.checked` webhook, or a GET). Only a visit to come, of a status the ' +
-      "account's policy checks, is checked (else 400).",
+      "account's policy checks, is checked (else 400). Needs `eligibility:write` besides " +
+      '`appointments:write`.',
     param: EXTERNAL_ID,
     answer: AppointmentResponse,
     errors: [
@@ -186,6 +190,6 @@ export class AppointmentsController {
     ],
   })
   check(@Req() req: AppRequest, @Param() path: AppointmentPathDto): Promise<AppointmentResponse> {
-    return this.checks.checkNow(req.auth!.accountId, path.external_id);
+    return this.checks.checkNow(req.auth!.accountId, path.external_id, keyActor(req.auth!));
   }
 }

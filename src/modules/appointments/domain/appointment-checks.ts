@@ -18,6 +18,7 @@ import {
   type CheckUpdate,
 } from '../store/appointment-checks.repository';
 import { AppointmentsRepository } from '../store/appointments.repository';
+import { type AppointmentActor, coverageView } from './appointment-access';
 import { AppointmentEvents } from './appointment-events';
 import { AppointmentPolicies } from './appointment-policies.service';
 import { answered, answeredState, reread, unchanged } from './check-answers';
@@ -73,8 +74,15 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
     }
   }
 
-  /** "Check now" (202): a check starts whether the last answer is fresh or not. */
-  async checkNow(accountId: string, externalId: string): Promise<AppointmentResponse> {
+  /**
+   * "Check now" (202): a check starts whether the last answer is fresh or not. Answers the
+   * appointment as `actor` may read it.
+   */
+  async checkNow(
+    accountId: string,
+    externalId: string,
+    actor: AppointmentActor,
+  ): Promise<AppointmentResponse> {
     const now = this.clock.now();
     const { appointment, ids } = await this.database.transaction(async (tx) => {
       const row = await this.checks.lockOne(accountId, externalId, tx);
@@ -91,7 +99,7 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
     });
     await this.intake.start(ids);
     this.logger.log({ accountId }, 'appointment check asked');
-    return this.events.response(appointment);
+    return this.events.response(appointment, coverageView(actor));
   }
 
   /** CheckHooksPort: a check answered (or its answer grew); in the answer's transaction. */

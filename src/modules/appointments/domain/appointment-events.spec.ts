@@ -33,6 +33,7 @@ const appointment = (accountId: string, locationId: string): Appointment =>
     coverageState: 'unchecked',
     sourceUpdatedAt: null,
     nextCheckAt: null,
+    autoChecks: true,
     createdAt: new Date('2026-11-20T09:00:00Z'),
     updatedAt: new Date('2026-11-20T09:00:00Z'),
   }) as unknown as Appointment;
@@ -53,7 +54,9 @@ describe('the location code of an appointment’s answer (AppointmentEvents)', (
           const { accounts, lookups } = fakeAccounts(codes);
           const events = new AppointmentEvents({} as WebhookOutbox, accounts);
           for (const [a, l] of visits) {
-            const answer = await events.response(appointment(`acct-${a}`, `loc-${l}`));
+            const answer = await events.response(appointment(`acct-${a}`, `loc-${l}`), {
+              answers: true,
+            });
             expect(answer.location_code).toBe(`LOC-${a}-${l}`);
           }
           expect(lookups.length).toBe(new Set(visits.map(([a, l]) => `${a} ${l}`)).size);
@@ -67,11 +70,12 @@ describe('the location code of an appointment’s answer (AppointmentEvents)', (
     for (let i = 0; i <= LOCATION_CODES; i++) codes.set(`acct loc-${i}`, `LOC-${i}`);
     const { accounts, lookups } = fakeAccounts(codes);
     const events = new AppointmentEvents({} as WebhookOutbox, accounts);
-    for (let i = 0; i < LOCATION_CODES; i++) await events.response(appointment('acct', `loc-${i}`));
+    for (let i = 0; i < LOCATION_CODES; i++)
+      await events.response(appointment('acct', `loc-${i}`), { answers: true });
     expect(lookups).toHaveLength(LOCATION_CODES);
     // Full: the next new location empties the map, so the first is read again.
-    await events.response(appointment('acct', `loc-${LOCATION_CODES}`));
-    await events.response(appointment('acct', 'loc-0'));
+    await events.response(appointment('acct', `loc-${LOCATION_CODES}`), { answers: true });
+    await events.response(appointment('acct', 'loc-0'), { answers: true });
     expect(lookups).toHaveLength(LOCATION_CODES + 2);
     expect(lookups.at(-1)).toBe('acct loc-0');
   });

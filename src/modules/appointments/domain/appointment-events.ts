@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
 import { AccountsService } from '@/modules/accounts';
 import { WebhookOutbox } from '@/modules/webhooks';
-import { AppointmentResponse } from '../api/dto/appointment.response';
+import { AppointmentResponse, type CoverageView } from '../api/dto/appointment.response';
 import type { Appointment } from '../store/appointment.entity';
 
 export const EVENT_APPOINTMENT_CHECKED = 'appointment.checked';
@@ -27,9 +27,9 @@ export class AppointmentEvents {
     private readonly accounts: AccountsService,
   ) {}
 
-  /** The appointment's answer (its GET's body). */
-  async response(appointment: Appointment): Promise<AppointmentResponse> {
-    return AppointmentResponse.from(appointment, await this.locationCode(appointment));
+  /** The appointment's answer (its GET's body) as `view` may read it. */
+  async response(appointment: Appointment, view: CoverageView): Promise<AppointmentResponse> {
+    return AppointmentResponse.from(appointment, await this.locationCode(appointment), view);
   }
 
   /**
@@ -52,7 +52,8 @@ export class AppointmentEvents {
   }
 
   async answeredInTx(tx: Tx, appointment: Appointment, changed: boolean): Promise<void> {
-    const body = JSON.stringify(await this.response(appointment));
+    // Whole: subscribing to `appointment` needs `eligibility:read` (docs/api.md, Webhooks).
+    const body = JSON.stringify(await this.response(appointment, { answers: true }));
     // One answer, one occurrence: its transaction records it once (two answers may share an instant).
     const occurrence = randomUUID();
     const events = changed

@@ -5,7 +5,8 @@ import { Database } from '@/platform/db/database';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { SyncResultResponse, SyncWindowDto } from '../api/dto/sync-appointments.dto';
 import { AppointmentChecksLoop } from '../jobs/appointment-checks.loop';
-import { type AppointmentValues, AppointmentsRepository } from '../store/appointments.repository';
+import { AppointmentsRepository, type StoredValues } from '../store/appointments.repository';
+import { type AppointmentActor, storedBy } from './appointment-access';
 import {
   AppointmentIntake,
   type CheckedBody,
@@ -51,7 +52,12 @@ export class AppointmentsSync {
     private readonly loop: AppointmentChecksLoop,
   ) {}
 
-  async sync(accountId: string, body: unknown): Promise<SyncResultResponse> {
+  /** The sync, as `actor`'s (who stored the appointments decides whether checks run by themselves). */
+  async sync(
+    accountId: string,
+    body: unknown,
+    actor: AppointmentActor,
+  ): Promise<SyncResultResponse> {
     const sent = (body === undefined ? {} : body) as Record<string, unknown>;
     if (typeof sent !== 'object' || sent === null || Array.isArray(sent))
       throw ValidationFailed.request(MSG.object);
@@ -70,10 +76,12 @@ export class AppointmentsSync {
     if (Object.keys(refusal).length > 0 || !window) throw new ValidationFailed(refusal);
 
     const errors: SyncResultResponse['errors'] = [];
-    const valid: AppointmentValues[] = [];
+    const valid: StoredValues[] = [];
+    const by = storedBy(actor);
     for (const item of items) {
       const intake = item.body ? this.intake.resolve(item.externalId ?? '', item.body, data) : null;
-      if (intake?.values && Object.keys(item.errors).length === 0) valid.push(intake.values);
+      if (intake?.values && Object.keys(item.errors).length === 0)
+        valid.push({ ...intake.values, ...by });
       else errors.push({ index: item.index, errors: { ...item.errors, ...intake?.errors } });
     }
     // Every id the sync names is listed, an item refused for other fields included: its stored

@@ -10,6 +10,7 @@ import { AppointmentsRepository } from '../store/appointments.repository';
 import { AppointmentChecksLoop } from '../jobs/appointment-checks.loop';
 import { AppointmentIntake } from './appointment-intake';
 import { APPOINTMENT_MESSAGES } from './appointment-rules';
+import { type AppointmentActor, coverageView, storedBy } from './appointment-access';
 
 /** Appointments one at a time, and the worklist (docs/api.md, Appointments). */
 @Injectable()
@@ -25,16 +26,21 @@ export class AppointmentsService {
 
   /**
    * Stores the appointment `externalId` as `body` says (an upsert: the same body again changes
-   * nothing, an older `source_updated_at` changes nothing), in one statement. Answers it as it
-   * now stands, and whether this call created it.
+   * nothing, an older `source_updated_at` changes nothing), in one statement, as `actor`'s
+   * (who stored it decides whether checks run by themselves). Answers it as it now stands, as
+   * `actor` may read it, and whether this call created it.
    */
   async upsert(
     accountId: string,
     externalId: string,
     body: unknown,
+    actor: AppointmentActor,
   ): Promise<{ appointment: AppointmentResponse; created: boolean }> {
     const { values, locationCode } = await this.intake.one(accountId, externalId, body);
-    const { appointment, outcome } = await this.appointments.upsertOne(accountId, values);
+    const { appointment, outcome } = await this.appointments.upsertOne(accountId, {
+      ...values,
+      ...storedBy(actor),
+    });
     if (outcome !== 'unchanged') {
       this.logger.log({ accountId, outcome }, 'appointment stored');
       // A booking is checked at once (docs/api.md, Appointments), not at the loop's next tick.
@@ -46,27 +52,39 @@ export class AppointmentsService {
         ? locationCode
         : await this.locationCode(accountId, appointment);
     return {
-      appointment: AppointmentResponse.from(appointment, code),
+      appointment: AppointmentResponse.from(appointment, code, coverageView(actor)),
       created: outcome === 'created',
     };
   }
 
   /** The appointment; another account's is answered as a missing one (404). */
-  async get(accountId: string, externalId: string): Promise<AppointmentResponse> {
+  async get(
+    accountId: string,
+    externalId: string,
+    actor: AppointmentActor,
+  ): Promise<AppointmentResponse> {
     const appointment = await this.appointments.findOne(accountId, externalId);
     if (!appointment) throw notFound(externalId);
-    return AppointmentResponse.from(appointment, await this.locationCode(accountId, appointment));
+    return this.render(accountId, appointment, actor);
   }
 
   /** DELETE: the appointment becomes `cancelled` (it stays, for the worklist and its checks). */
-  async cancel(accountId: string, externalId: string): Promise<AppointmentResponse> {
+  async cancel(
+    accountId: string,
+    externalId: string,
+    actor: AppointmentActor,
+  ): Promise<AppointmentResponse> {
     const appointment = await this.appointments.cancelOne(accountId, externalId);
     if (!appointment) throw notFound(externalId);
-    return AppointmentResponse.from(appointment, await this.locationCode(accountId, appointment));
+    return this.render(accountId, appointment, actor);
   }
 
-  /** The worklist: by `starts_at`, earliest first, keyset-paged. */
-  async list(accountId: string, query: ListAppointmentsQuery): Promise<AppointmentListResponse> {
+  /** The worklist: by `starts_at`, earliest first, keyset-paged; as `actor` may read it. */
+  async list(
+    accountId: string,
+    query: ListAppointmentsQuery,
+    actor: AppointmentActor,
+  ): Promise<AppointmentListResponse> {
     const locations = await this.accounts.listLocations(accountId);
     const errors = new ErrorCollector();
     const location = query.location_code
@@ -85,10 +103,20 @@ export class AppointmentsService {
       { limit: query.limit ?? LIST_DEFAULT_PAGE_SIZE, cursor: query.cursor },
     );
     const codes = new Map(locations.map((l) => [l.id, l.code]));
+    const view = coverageView(actor);
     return {
-      result: page.result.map((a) => AppointmentResponse.from(a, codes.get(a.locationId)!)),
+      result: page.result.map((a) => AppointmentResponse.from(a, codes.get(a.locationId)!, view)),
       next_cursor: page.next_cursor,
     };
+  }
+
+  private async render(
+    accountId: string,
+    appointment: Appointment,
+    actor: AppointmentActor,
+  ): Promise<AppointmentResponse> {
+    const code = await this.locationCode(accountId, appointment);
+    return AppointmentResponse.from(appointment, code, coverageView(actor));
   }
 
   private async locationCode(accountId: string, appointment: Appointment): Promise<string> {

@@ -36,6 +36,7 @@ function appointment(overrides: Partial<AppointmentResponse> = {}): AppointmentR
       request_uid: null,
       changes: [],
       benefits: null,
+      detail: null,
     },
     ...overrides,
   };

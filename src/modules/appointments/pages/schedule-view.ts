@@ -100,7 +100,7 @@ export function scheduleRows(
       checked_at: a.coverage.checked_at,
       request_uid: a.coverage.request_uid,
       benefits: benefits ? benefitLines(benefits) : null,
-      changes: a.coverage.changes.map(changeWords),
+      changes: (a.coverage.changes ?? []).map(changeWords),
       checkable: isCheckable({ startsAt: new Date(a.starts_at), status: a.status }, now, policy),
     };
   });

@@ -8,6 +8,7 @@ import { AccountsService, type Location } from '@/modules/accounts';
 import { Audited } from '@/modules/audit';
 import {
   accountOf,
+  webUser,
   bindForm,
   EmbeddedReach,
   formFields,
@@ -18,6 +19,7 @@ import type { AppointmentResponse } from '../api/dto/appointment.response';
 import type { SyncResultResponse } from '../api/dto/sync-appointments.dto';
 import { AppointmentPathDto } from '../api/dto/upsert-appointment.dto';
 import { AppointmentChecks } from '../domain/appointment-checks';
+import { type AppointmentActor, webActor } from '../domain/appointment-access';
 import { AppointmentPolicies } from '../domain/appointment-policies.service';
 import { AppointmentsService } from '../domain/appointments.service';
 import { AppointmentsSync } from '../domain/appointments-sync';
@@ -100,7 +102,7 @@ export class WebScheduleController {
       const { external_id: id } = await bindForm(AppointmentPathDto, {
         external_id: form.external_id,
       });
-      await this.checks.checkNow(accountOf(req), id);
+      await this.checks.checkNow(accountOf(req), id, actorOf(req));
       redirectWith(req, res, dayUrl(fields), `The coverage of appointment ${id} is being checked.`);
     } catch (e) {
       const refused = refusal(e);
@@ -134,7 +136,7 @@ export class WebScheduleController {
         ...dayWindow(date),
         location_code: location,
       });
-      const result = await this.syncs.sync(accountId, parsed.body);
+      const result = await this.syncs.sync(accountId, parsed.body, actorOf(req));
       const lines = lineErrors(result.errors, parsed.lines);
       const shown = lines.slice(0, MAX_SHOWN_ERRORS);
       await this.render(req, res, fields, {
@@ -161,7 +163,7 @@ export class WebScheduleController {
     let errors: ErrorTree | null = null;
     let day: Awaited<ReturnType<WebScheduleController['day']>> | null = null;
     try {
-      day = await this.day(accountId, fields, locations);
+      day = await this.day(accountId, fields, locations, actorOf(req));
     } catch (e) {
       if (!(e instanceof ValidationFailed)) throw e;
       errors = e.errors;
@@ -203,22 +205,31 @@ export class WebScheduleController {
   }
 
   /** The day's appointments of the location, page after page, up to MAX_DAY_APPOINTMENTS. */
-  private async day(accountId: string, fields: DayFields, locations: Location[]) {
+  private async day(
+    accountId: string,
+    fields: DayFields,
+    locations: Location[],
+    actor: AppointmentActor,
+  ) {
     const { date, location } = await this.chosen(accountId, fields, locations);
     const appointments: AppointmentResponse[] = [];
     let cursor: string | null = null;
     do {
-      const page = await this.appointments.list(accountId, {
-        ...dayWindow(date),
-        location_code: location,
-        limit: PAGE_SIZE,
-        cursor,
-      });
+      const page = await this.appointments.list(
+        accountId,
+        { ...dayWindow(date), location_code: location, limit: PAGE_SIZE, cursor },
+        actor,
+      );
       appointments.push(...page.result);
       cursor = page.next_cursor;
     } while (cursor && appointments.length < MAX_DAY_APPOINTMENTS);
     return { date, location, appointments, more: cursor !== null };
   }
+}
+
+/** The signed-in user: a web user sees and checks everything of the Schedule (SECURITY.md). */
+function actorOf(req: Request): AppointmentActor {
+  return webActor(webUser(req)!.userId);
 }
 
 /** A check's or a sync's refusal as the page shows it: its status and messages; else null. */

@@ -110,13 +110,16 @@ export class AppointmentChecksRepository {
     );
   }
 
-  /** Stores how checks left the appointments; answers those whose coverage was written. */
+  /**
+   * Stores how checks left the appointments; answers those whose coverage was written. An
+   * appointment without `auto_checks` keeps no next check: a "check now" on it schedules none.
+   */
   async apply(updates: CheckUpdate[], tx: Tx): Promise<Appointment[]> {
     if (updates.length === 0) return [];
     return queryableOf(this.db, tx).query<Appointment[]>(
       `WITH u AS (
          UPDATE appointments a SET coverage_state = x.coverage_state, coverage = x.coverage,
-           next_check_at = x.next_check_at, checked_at = x.checked_at, checked_key = x.checked_key,
+           next_check_at = CASE WHEN a.auto_checks THEN x.next_check_at END, checked_at = x.checked_at, checked_key = x.checked_key,
            check_request_uid = x.check_request_uid, check_forced = false
          FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, coverage_state text, coverage jsonb,
            next_check_at timestamptz, checked_at timestamptz, checked_key text,
@@ -140,7 +143,8 @@ export class AppointmentChecksRepository {
   async rescheduleAccount(accountId: string, now: Date): Promise<void> {
     await queryableOf(this.db).query(
       `UPDATE appointments SET next_check_at = $2
-       WHERE account_id = $1 AND status NOT IN ('cancelled', 'noshow') AND starts_at > $2`,
+       WHERE account_id = $1 AND status NOT IN ('cancelled', 'noshow') AND starts_at > $2
+         AND auto_checks`,
       [accountId, now],
     );
   }

@@ -88,6 +88,21 @@ export class Appointment extends AccountRecord {
   @TimeColumn('next_check_at', { nullable: true })
   nextCheckAt: Date | null;
 
+  /** The API key whose write the appointment stands as (null: a web user's, or before it was kept). */
+  @Column({ name: 'stored_by_api_key_id', type: 'uuid', nullable: true })
+  storedByApiKeyId: string | null;
+
+  /** The web user whose write the appointment stands as. */
+  @Column({ name: 'stored_by_user_id', type: 'uuid', nullable: true })
+  storedByUserId: string | null;
+
+  /**
+   * Whether checks run by themselves: its storer could start eligibility requests
+   * (SECURITY.md, API key scopes: `eligibility:write`).
+   */
+  @Column({ name: 'auto_checks', type: 'boolean', default: true })
+  autoChecks: boolean;
+
   @CreatedAtColumn({ ms: true })
   createdAt: Date;
 

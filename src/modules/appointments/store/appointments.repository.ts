@@ -9,6 +9,7 @@ import {
 } from '@/platform/http/pagination/keyset-paginator';
 import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
 import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
+import type { StoredBy } from '../domain/appointment-access';
 import { Appointment, type StoredPatient } from './appointment.entity';
 import {
   APPOINTMENT_COLUMNS,
@@ -35,6 +36,9 @@ export interface AppointmentValues {
   /** The patient and insurers a check asks about, hashed (a fresh check of the same is reused). */
   check_key: string;
 }
+
+/** An upsert's row: the appointment and who stores it (appointment-access.ts). */
+export type StoredValues = AppointmentValues & StoredBy;
 
 export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
 
@@ -67,7 +71,7 @@ export class AppointmentsRepository {
    */
   async upsertOne(
     accountId: string,
-    values: AppointmentValues,
+    values: StoredValues,
     tx?: Tx,
   ): Promise<{ appointment: Appointment; outcome: UpsertOutcome }> {
     const rows = await queryableOf(this.db, tx).query<(Appointment & { outcome: UpsertOutcome })[]>(
@@ -93,7 +97,7 @@ export class AppointmentsRepository {
    */
   async upsertChunk(
     accountId: string,
-    values: AppointmentValues[],
+    values: StoredValues[],
     tx?: Tx,
   ): Promise<{ created: number; updated: number }> {
     const [counts] = await queryableOf(this.db, tx).query<{ created: number; updated: number }[]>(

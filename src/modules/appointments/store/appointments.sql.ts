@@ -4,14 +4,16 @@
  * its rows taken from a JSON recordset ($2) of the account ($1).
  */
 
-/** The recordset's columns (AppointmentValues' fields). */
+/** The recordset's columns (StoredValues' fields). */
 const INPUT_FIELDS = `external_id text, starts_at timestamptz, ends_at timestamptz, status text,
       location_id uuid, services text[], patient_code text, patient jsonb, insurer_codes text[],
-      source_updated_at timestamptz, visit_date date, check_key text`;
+      source_updated_at timestamptz, visit_date date, check_key text, stored_by_api_key_id uuid,
+      stored_by_user_id uuid, auto_checks boolean`;
 
 /** The columns an upsert writes, in the recordset's order. */
 const WRITTEN = `external_id, starts_at, ends_at, status, location_id, services, patient_code,
-      patient, insurer_codes, source_updated_at, visit_date, check_key`;
+      patient, insurer_codes, source_updated_at, visit_date, check_key, stored_by_api_key_id,
+      stored_by_user_id, auto_checks`;
 
 /** Statuses never checked: their pending checks are dropped. */
 const UNCHECKED = `'cancelled', 'noshow'`;
@@ -24,12 +26,15 @@ const UNCHECKED = `'cancelled', 'noshow'`;
  * stored row changes only when the new one is not older (either side without one counts as not
  * older), and only when something differs, so the same body twice leaves `updated_at` as it
  * was; `source_updated_at` absent keeps the stored one. Rows go in `external_id` order, so two
- * statements lock the rows they share in the same order.
+ * statements lock the rows they share in the same order. An appointment stored by a key that may
+ * not start checks (`auto_checks` false; SECURITY.md, API key scopes) has none; one stored again
+ * by a storer that may is due again.
  */
 const upsertCte = (returning: string) => `WITH up AS (
     INSERT INTO appointments AS a (account_id, ${WRITTEN}, next_check_at)
     SELECT $1, ${WRITTEN},
-      CASE WHEN status IN (${UNCHECKED}) OR starts_at <= $3::timestamptz THEN NULL ELSE $3::timestamptz END
+      CASE WHEN status IN (${UNCHECKED}) OR starts_at <= $3::timestamptz OR NOT auto_checks
+        THEN NULL ELSE $3::timestamptz END
     FROM jsonb_to_recordset($2::jsonb) AS i(${INPUT_FIELDS})
     ORDER BY i.external_id
     ON CONFLICT (account_id, external_id) DO UPDATE SET
@@ -38,10 +43,13 @@ const upsertCte = (returning: string) => `WITH up AS (
       patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
       insurer_codes = EXCLUDED.insurer_codes,
       visit_date = EXCLUDED.visit_date, check_key = EXCLUDED.check_key,
+      stored_by_api_key_id = EXCLUDED.stored_by_api_key_id,
+      stored_by_user_id = EXCLUDED.stored_by_user_id, auto_checks = EXCLUDED.auto_checks,
       next_check_at = CASE
-        WHEN EXCLUDED.status IN (${UNCHECKED}) OR EXCLUDED.starts_at <= $3::timestamptz THEN NULL
-        WHEN (a.starts_at, a.status, a.check_key)
-          IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.check_key)
+        WHEN EXCLUDED.status IN (${UNCHECKED}) OR EXCLUDED.starts_at <= $3::timestamptz
+          OR NOT EXCLUDED.auto_checks THEN NULL
+        WHEN (a.starts_at, a.status, a.check_key, a.auto_checks)
+          IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.status, EXCLUDED.check_key, EXCLUDED.auto_checks)
           THEN $3::timestamptz
         ELSE a.next_check_at END,
       source_updated_at = COALESCE(EXCLUDED.source_updated_at, a.source_updated_at),
@@ -49,10 +57,10 @@ const upsertCte = (returning: string) => `WITH up AS (
     WHERE (EXCLUDED.source_updated_at IS NULL OR a.source_updated_at IS NULL
         OR EXCLUDED.source_updated_at >= a.source_updated_at)
       AND (a.starts_at, a.ends_at, a.status, a.location_id, a.services, a.patient_code, a.patient,
-          a.insurer_codes, a.source_updated_at)
+          a.insurer_codes, a.source_updated_at, a.auto_checks)
         IS DISTINCT FROM (EXCLUDED.starts_at, EXCLUDED.ends_at, EXCLUDED.status, EXCLUDED.location_id,
           EXCLUDED.services, EXCLUDED.patient_code, EXCLUDED.patient, EXCLUDED.insurer_codes,
-          COALESCE(EXCLUDED.source_updated_at, a.source_updated_at))
+          COALESCE(EXCLUDED.source_updated_at, a.source_updated_at), EXCLUDED.auto_checks)
     RETURNING ${returning})`;
 
 /** An appointment's columns named as the entity's properties (raw rows → Appointment). */
@@ -61,6 +69,8 @@ export const APPOINTMENT_COLUMNS = (t: string) => `${t}.id, ${t}.account_id AS "
       ${t}.status, ${t}.location_id AS "locationId", ${t}.services, ${t}.patient_code AS "patientCode",
       ${t}.patient, ${t}.insurer_codes AS "insurerCodes", ${t}.source_updated_at AS "sourceUpdatedAt",
       ${t}.coverage_state AS "coverageState", ${t}.coverage, ${t}.next_check_at AS "nextCheckAt",
+      ${t}.stored_by_api_key_id AS "storedByApiKeyId", ${t}.stored_by_user_id AS "storedByUserId",
+      ${t}.auto_checks AS "autoChecks",
       ${t}.created_at AS "createdAt", ${t}.updated_at AS "updatedAt"`;
 
 /**

@@ -2,6 +2,7 @@ import { Body, Param, Req } from '@nestjs/common';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiRead, ApiWrite } from '@/platform/http/api-routes';
 import type { AppRequest } from '@/platform/kernel/request-context';
+import { grants } from '@/platform/http/scopes';
 import { Audited } from '@/modules/audit';
 import {
   BenefitHistoryEntry,
@@ -58,12 +59,15 @@ export class BenefitHistoryController {
     description:
       'Staff entries, and the services of claims the practice filed through the service whose ' +
       "patient has the record's names and date of birth (`remittance` once the 835 paid the " +
-      'line), the most recent service first.',
+      'line), the most recent service first. Claim-sourced entries (they carry claim codes) are ' +
+      'answered only to a key holding `claims:read`; to others the list holds the staff entries ' +
+      'alone.',
     param: CODE,
     answer: BenefitHistoryList,
     errors: [NOT_FOUND],
   })
   async list(@Req() req: AppRequest, @Param('code') code: string): Promise<BenefitHistoryList> {
-    return { result: await this.history.list(req.auth!.accountId, code) };
+    const withClaims = grants(req.auth!.scopes, 'claims:read');
+    return { result: await this.history.list(req.auth!.accountId, code, withClaims) };
   }
 }

@@ -45,13 +45,15 @@ export class BenefitHistoryService {
 
   /**
    * The patient's history, the most recent service first: its staff entries, and the services
-   * of the account's claims whose patient has the record's names and date of birth.
+   * of the account's claims whose patient has the record's names and date of birth. Those carry
+   * claim codes: only a reader of claims (`withClaims`; SECURITY.md, API key scopes) is answered
+   * them, and the others are not told they exist.
    */
-  async list(accountId: string, code: string): Promise<BenefitHistoryEntry[]> {
+  async list(accountId: string, code: string, withClaims: boolean): Promise<BenefitHistoryEntry[]> {
     const patient = await this.patients.findByCode(accountId, code);
     const [staff, claimed] = await Promise.all([
       this.entries.ofPatient(accountId, patient.id),
-      this.claimed.servicesOf(accountId, [patient.dob], null),
+      withClaims ? this.claimed.servicesOf(accountId, [patient.dob], null) : [],
     ]);
     const own = claimed.filter((c) => samePerson(patient, c.patient));
     return [...staff.map(staffEntry), ...own.map(claimEntry)].sort(

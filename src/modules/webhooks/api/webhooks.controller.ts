@@ -17,7 +17,9 @@ import { auditContextOf, NotPatientData } from '@/modules/audit';
 
 const WEBHOOK_SCOPES_NOTE =
   'Besides `webhooks:write` the key needs the read scope of the data the events carry ' +
-  '(`eligibility:read` for eligibility and batch events, `claims:read` for claim events), or 403; ' +
+  '(`eligibility:read` for eligibility and batch events, `claims:read` for claim and remittance ' +
+  'events, `verification:read` for verification events, `appointments:read` and ' +
+  '`eligibility:read` for appointment events), or 403; ' +
   'each change is an audit event (SECURITY.md).';
 
 /** The calling key, for the audit trail and the scopes its webhook's topics need (SECURITY.md). */

@@ -8,16 +8,17 @@ import type { WebhookTopic } from '../store/webhook.entity';
  * `webhooks:write`, the read scope of that data. Otherwise a `webhooks:write` key reads PHI it
  * may not GET.
  */
-const TOPIC_READ_SCOPE: Record<WebhookTopic, ApiScope> = {
-  eligibility: 'eligibility:read',
-  batch: 'eligibility:read',
-  claim: 'claims:read',
+const TOPIC_READ_SCOPES: Record<WebhookTopic, readonly ApiScope[]> = {
+  eligibility: ['eligibility:read'],
+  batch: ['eligibility:read'],
+  claim: ['claims:read'],
   // docs/api.md, Claim reports and remittances: scope claims:read covers remittances.
-  remittance: 'claims:read',
+  remittance: ['claims:read'],
   // docs/api.md, Insurers and assisted verification: task events carry the patient as asked.
-  verification: 'verification:read',
-  // docs/api.md, Appointments: a check's events carry the appointment, its patient included.
-  appointment: 'appointments:read',
+  verification: ['verification:read'],
+  // docs/api.md, Appointments: a check's events carry the appointment, its patient included,
+  // and the check's answer (benefits, changes, its eligibility request).
+  appointment: ['appointments:read', 'eligibility:read'],
 };
 
 /** What an API key holds; null for a web user (roles, not scopes, decide for them). */
@@ -26,10 +27,9 @@ export type HeldScopes = readonly string[] | null;
 /** Throws the contract's 403 naming the first read scope the topics need and the key lacks. */
 export function requireTopicScopes(held: HeldScopes, topics: readonly WebhookTopic[]): void {
   if (held === null) return;
-  for (const topic of topics) {
-    const needed = TOPIC_READ_SCOPE[topic];
-    if (!grants(held, needed)) throw new ForbiddenError(scopeRefusal(scopeAction(needed)));
-  }
+  for (const topic of topics)
+    for (const needed of TOPIC_READ_SCOPES[topic])
+      if (!grants(held, needed)) throw new ForbiddenError(scopeRefusal(scopeAction(needed)));
 }
 
 /** The topic of a delivery's event (`claim.status_changed` → claim, `eligibility.*` → eligibility). */

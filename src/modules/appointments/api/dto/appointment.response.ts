@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { formatInstant } from '@/platform/kernel/time';
 import type { Appointment, StoredPatient } from '../../store/appointment.entity';
+import { NO_AUTO_CHECKS } from '../../domain/appointment-access';
 import {
   APPOINTMENT_STATUSES,
   type AppointmentStatus,
@@ -108,26 +109,46 @@ export class AppointmentCoverageResponse {
 
   @ApiNullable('string', {
     example: null,
-    description: "The last check's eligibility request (docs/api.md, Eligibility).",
+    description:
+      "The last check's eligibility request (docs/api.md, Eligibility); null to a key without " +
+      '`eligibility:read`.',
   })
   request_uid: string | null;
 
   @ApiProperty({
     type: [CoverageChangeResponse],
+    nullable: true,
     example: [],
     description:
       "What differs from the previous answer: the state, and each benefit's `available`, " +
-      '`copayment` and `allowance` (empty for a first answer).',
+      '`copayment` and `allowance` (empty for a first answer); null to a key without ' +
+      '`eligibility:read`.',
   })
-  changes: CoverageChangeResponse[];
+  changes: CoverageChangeResponse[] | null;
 
   @ApiProperty({
     type: CoverageBenefitsResponse,
     nullable: true,
     example: null,
-    description: "The four benefits on the visit's date; null until an answer with a plan.",
+    description:
+      "The four benefits on the visit's date; null until an answer with a plan, and to a key " +
+      'without `eligibility:read`.',
   })
   benefits: CoverageBenefitsResponse | null;
+
+  @ApiNullable('string', {
+    example: null,
+    description:
+      'Why no check runs by itself for this appointment (a sentence): the API key that stored ' +
+      'it lacks `eligibility:write`; null otherwise.',
+  })
+  detail: string | null;
+}
+
+/** What a reader of the appointment is answered of its checks (SECURITY.md, API key scopes). */
+export interface CoverageView {
+  /** The check's answer (benefits, changes, its `request_uid`): `eligibility:read`. */
+  answers: boolean;
 }
 
 export class AppointmentResponse {
@@ -170,7 +191,11 @@ export class AppointmentResponse {
   @ApiProperty({ type: AppointmentCoverageResponse })
   coverage: AppointmentCoverageResponse;
 
-  static from(a: Appointment, locationCode: string): AppointmentResponse {
+  /**
+   * The appointment as `view` may read it: without the check's answers, `benefits`, `changes`
+   * and `request_uid` are null (present, as every unset field is).
+   */
+  static from(a: Appointment, locationCode: string, view: CoverageView): AppointmentResponse {
     const stamp = (at: Date | string | null | undefined) =>
       at === null || at === undefined ? null : formatInstant(at, 'api');
     const coverage = a.coverage ?? {};
@@ -192,9 +217,12 @@ export class AppointmentResponse {
         checked_at: stamp(coverage.checked_at),
         fresh_until: stamp(coverage.fresh_until),
         next_check_at: stamp(a.nextCheckAt),
-        request_uid: coverage.request_uid ?? null,
-        changes: (coverage.changes ?? []) as CoverageChangeResponse[],
-        benefits: (coverage.benefits ?? null) as CoverageBenefitsResponse | null,
+        request_uid: view.answers ? (coverage.request_uid ?? null) : null,
+        changes: view.answers ? ((coverage.changes ?? []) as CoverageChangeResponse[]) : null,
+        benefits: view.answers
+          ? ((coverage.benefits ?? null) as CoverageBenefitsResponse | null)
+          : null,
+        detail: a.autoChecks ? null : NO_AUTO_CHECKS,
       },
     };
   }
