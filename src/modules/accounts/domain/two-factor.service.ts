@@ -208,7 +208,7 @@ export class TwoFactorService {
   }
 
   private open(user: User): string {
-    return openSecret(this.config.encryptionKey, user.totpSecretSealed ?? '', `totp:${user.id}`);
+    return openSecret(this.config, user.totpSecretSealed ?? '', `totp:${user.id}`);
   }
 
   private hashRecoveryCode(normalised: string): string {
