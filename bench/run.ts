@@ -206,6 +206,9 @@ function serviceEnv(port: number, topology: Record<string, string> = {}): NodeJS
     ROLE: 'all',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     RATE_LIMIT_PER_MINUTE: '10000000',
+    // The bench sends more batch items and next-eligible questions per key than a client may.
+    BATCH_ITEMS_PER_HOUR: '10000000',
+    NEXT_ELIGIBLE_COST_PER_MINUTE: '10000000',
     DEMO_SEED: 'false',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     APP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),

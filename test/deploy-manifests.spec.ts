@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import ts from 'typescript';
@@ -35,6 +36,7 @@ const MODELS = new Map<string, ModelClass>(
     Job,
     PodDisruptionBudget,
     HorizontalPodAutoscaler,
+    NetworkPolicy,
   ].map((m: ModelClass) => [`${m.apiVersion} ${m.kind}`, m]),
 );
 
@@ -190,7 +192,7 @@ describe('deploy/ Kubernetes manifests', () => {
       .map((f) => relative(DEPLOY, f))
       .filter((f) => f !== 'kustomization.yaml');
     expect([...k.resources].sort()).toEqual(files.sort());
-    expect(k.images.map((i: any) => i.name)).toEqual(['vision-eligibility']);
+    expect(k.resources).toContain('network-policy.yaml');
   });
 
   it('every document validates against the schema of its apiVersion/kind, without unknown fields', () => {
@@ -432,4 +434,132 @@ describe('deploy/ Kubernetes manifests', () => {
     expect(names.length).toBeGreaterThan(10);
     for (const n of names) expect({ n, known: ours.has(n) }).toEqual({ n, known: true });
   });
+
+  it('denies all traffic by default and allows only what the service needs', () => {
+    const policies = of('NetworkPolicy');
+    const denyAll = policies.filter(
+      (p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.ingress && !p.spec.egress,
+    );
+    expect(denyAll.map((p) => [...p.spec.policyTypes].sort())).toEqual([['Egress', 'Ingress']]);
+    const workloads = [...deployments, ...of('Job')];
+    const podsOf = (p: any) =>
+      workloads.filter((w) => {
+        const labels = podLabels(w);
+        const { matchLabels = {}, matchExpressions = [] } = p.spec.podSelector;
+        return (
+          matches(matchLabels, labels) &&
+          matchExpressions.every(
+            (e: any) => e.operator === 'In' && e.values.includes(labels[e.key]),
+          )
+        );
+      });
+    /** Ports a direction allows a workload's pods, as `port/protocol` and `from` namespace. */
+    const allowed = (w: any, dir: 'ingress' | 'egress') =>
+      policies
+        .filter((p) => p.spec[dir] && podsOf(p).includes(w))
+        .flatMap((p) =>
+          p.spec[dir].flatMap((rule: any) =>
+            rule.ports.map((port: any) => ({
+              port: `${port.port}/${port.protocol}`,
+              ns: (rule.from ?? rule.to)?.[0]?.namespaceSelector?.matchLabels?.[
+                'kubernetes.io/metadata.name'
+              ],
+            })),
+          ),
+        );
+    const [api, worker] = [byRole('api'), byRole('worker')];
+    const [job] = of('Job');
+    // In: the API's HTTP port from the ingress controller, metrics from Prometheus, nothing else.
+    expect(allowed(api, 'ingress')).toEqual(
+      expect.arrayContaining([
+        { port: 'http/TCP', ns: 'ingress-nginx' },
+        { port: 'metrics/TCP', ns: 'monitoring' },
+      ]),
+    );
+    expect(allowed(api, 'ingress')).toHaveLength(2);
+    expect(allowed(worker, 'ingress')).toEqual([{ port: 'metrics/TCP', ns: 'monitoring' }]);
+    expect(allowed(job, 'ingress')).toEqual([]);
+    // Named ports exist on the pods they are allowed to.
+    for (const w of [api, worker])
+      for (const { port } of allowed(w, 'ingress'))
+        expect(w.spec.template.spec.containers[0].ports.map((p: any) => p.name)).toContain(
+          port.split('/')[0],
+        );
+    // Out: DNS for everyone; each URL's port in the Secrets a workload reads; HTTPS and SMTP.
+    const portOf = (url: string) => new URL(url.replace(/^REPLACE-/, '')).port;
+    const egress = (w: any) => allowed(w, 'egress').map((a: any) => a.port);
+    for (const w of workloads) {
+      expect(allowed(w, 'egress')).toContainEqual({ port: '53/UDP', ns: 'kube-system' });
+      for (const key of secretsReadBy(w).filter((k) => k.endsWith('_URL'))) {
+        const [name, field] = key.split('/');
+        expect(egress(w)).toContain(`${portOf(secretNamed(name).stringData[field])}/TCP`);
+      }
+    }
+    for (const w of [api, worker])
+      expect(egress(w)).toEqual(expect.arrayContaining(['443/TCP', '465/TCP', '587/TCP']));
+    expect(egress(job).filter((p: string) => !p.startsWith('53/'))).toEqual(['5432/TCP']);
+  });
+
+  it('takes every image by digest: manifests, kustomization.yaml and docker-compose.yml', () => {
+    const k = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8'));
+    const images = [
+      ...containers(['Deployment', 'Job']),
+      ...manifests
+        .filter((m) => ['Deployment', 'Job'].includes(m.doc.kind))
+        .flatMap((m) => m.doc.spec.template.spec.initContainers ?? []),
+    ].map((c: any) => c.image as string);
+    expect(images.length).toBe(3);
+    expect(unpinned(images, k.images)).toEqual([]);
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'));
+    const composeImages = Object.values<any>(compose.services).flatMap((s) => s.image ?? []);
+    expect(composeImages).toHaveLength(2);
+    expect(unpinned(composeImages, [])).toEqual([]);
+    // The rule refuses a tag, a tagged kustomize entry and a malformed digest.
+    expect(unpinned(['postgres:15', 'redis@sha256:abc'], [])).toEqual([
+      'postgres:15',
+      'redis@sha256:abc',
+    ]);
+    expect(unpinned([APP_IMAGE], [{ name: APP_IMAGE, newTag: '0.1.0' }])).toEqual([
+      'images: vision-eligibility',
+    ]);
+    // What the release pipeline's `kustomize edit set image` writes passes.
+    const set = { name: APP_IMAGE, newName: 'registry.example.com/vision-eligibility' };
+    expect(unpinned([APP_IMAGE], [{ ...set, digest: `sha256:${'0a'.repeat(32)}` }])).toEqual([]);
+  });
+
+  it('docker-compose.yml: PostgreSQL and Redis take passwords the operator sets, none by default', () => {
+    const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+    expect(text).not.toMatch(/vision:vision/);
+    const { services } = parse(text);
+    const required = (name: string) => new RegExp(`\\$\\{${name}:\\?[^}]+\\}`);
+    expect(services.postgres.environment.POSTGRES_PASSWORD).toMatch(required('POSTGRES_PASSWORD'));
+    expect(services.app.environment.DATABASE_URL).toMatch(
+      new RegExp(`^postgres://vision:${required('POSTGRES_PASSWORD').source}@postgres:`),
+    );
+    expect(services.redis.command.join(' ')).toMatch(/--requirepass "\$\$REDIS_PASSWORD"/);
+    expect(services.redis.environment.REDIS_PASSWORD).toMatch(required('REDIS_PASSWORD'));
+    expect(services.app.environment.REDIS_URL).toMatch(
+      new RegExp(`^redis://:${required('REDIS_PASSWORD').source}@redis:6379$`),
+    );
+  });
 });
+
+/** The app's image name in the manifests: only kustomization.yaml's `images:` resolves it. */
+const APP_IMAGE = 'vision-eligibility';
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * deploy/README.md, The image by digest: the references not pinned. A reference is pinned when
+ * it ends in `@sha256:<64 hex>`, or is the bare app name, which a kustomize entry (if any) maps
+ * by digest and never by tag.
+ */
+function unpinned(images: string[], entries: any[] | undefined): string[] {
+  const bad = images.filter((i) => {
+    const [ref, digest] = i.split('@');
+    return i === APP_IMAGE ? false : !ref || !digest || !DIGEST.test(digest);
+  });
+  const badEntries = (entries ?? [])
+    .filter((e) => e.name !== APP_IMAGE || e.newTag || !DIGEST.test(e.digest ?? ''))
+    .map((e) => `images: ${e.name}`);
+  return [...bad, ...badEntries];
+}

@@ -263,10 +263,14 @@ describe('eligibility run repositories', () => {
 
   it("BatchProgressRepository: a batch item's finishing transaction counts it", async () => {
     const batchUid = `batch-${tag()}`;
-    await t.ctx.get(BatchIntake).create(accountId, {
-      batch_uid: batchUid,
-      items: [{ insurer_code: VSP, patient: patient() }],
-    });
+    await t.ctx.get(BatchIntake).create(
+      accountId,
+      {
+        batch_uid: batchUid,
+        items: [{ insurer_code: VSP, patient: patient() }],
+      },
+      null,
+    );
     const [item] = await db.query(
       `SELECT r.id, b.id AS batch_id FROM eligibility_requests r
        JOIN eligibility_batches b ON b.id = r.batch_id WHERE b.uid = $1`,

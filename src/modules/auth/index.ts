@@ -7,6 +7,8 @@ export { ApiKeysService } from './domain/api-keys.service';
 export { ApiThrottlerGuard } from './api/api-throttler.guard';
 export { AuthModule } from './auth.module';
 export { RateLimitModule } from './rate-limit.module';
+export { RateLimiter } from './domain/rate-limiter';
+export type { CostBudgetName } from './domain/cost-budgets';
 export { ScopeGuard } from './api/scope.guard';
 export {
   ALL_SCOPES,

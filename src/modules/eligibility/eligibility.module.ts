@@ -2,6 +2,7 @@ import { AuditModule } from '@/modules/audit';
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@/modules/accounts';
+import { RateLimitModule } from '@/modules/auth';
 import { InsurersModule } from '@/modules/insurers';
 import { WebhooksModule } from '@/modules/webhooks';
 import { AssistedInsurers } from './domain/assisted-insurers';
@@ -62,6 +63,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     }),
     AccountsModule,
     AuditModule,
+    RateLimitModule,
     InsurersModule,
     WebhooksModule,
     // A task answered wakes its search through verification's port (TaskRequestsBinding).

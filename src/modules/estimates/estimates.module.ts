@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RateLimitModule } from '@/modules/auth';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
 import { EstimatesController } from './api/estimates.controller';
@@ -8,7 +9,7 @@ import { NextEligibleService } from './domain/next-eligible.service';
 import { WebEstimatesController } from './pages/estimates.controller';
 
 @Module({
-  imports: [EligibilityModule, WebModule],
+  imports: [EligibilityModule, RateLimitModule, WebModule],
   controllers: [EstimatesController, NextEligibleController, WebEstimatesController],
   providers: [EstimatesService, NextEligibleService],
   exports: [EstimatesService],

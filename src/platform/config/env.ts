@@ -8,12 +8,14 @@ import { availableParallelism } from 'node:os';
 
 import { ClaimsConfig, loadClaimsConfig } from './claims';
 import { ClearinghouseConfig, loadClearinghouseConfig } from './clearinghouse';
+import { type CostLimits, loadCostLimits } from './cost-limits';
 import {
   DatabaseSettings,
   databaseUrlSetting,
   defaultProcessCount,
   loadDatabaseSettings,
 } from './database';
+import { loadEncryptionKeys } from './encryption-keys';
 import { environment } from './env-file';
 import { envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
 import { loadMetricsConfig, type MetricsConfig } from './metrics';
@@ -41,12 +43,16 @@ export interface AppConfig extends DatabaseSettings {
   mailFrom: string;
   mailDir: string;
   encryptionKey: Buffer;
+  /** SECURITY.md, Keys: the key before a rotation, only to open what it sealed; null: none. */
+  encryptionKeyPrevious: Buffer | null;
   sessionSecret: string;
   rateLimitPerMinute: number;
   /** docs/architecture.md, Behind a connection pooler: while Redis does not answer, each process admits this many per key per minute. */
   rateLimitFallbackPerMinute: number;
   /** docs/api.md, Authentication: requests without a valid credential, per address and process. */
   rateLimitUnauthenticatedPerMinute: number;
+  /** docs/api.md, Conventions: the per-key budgets heavy requests spend by their cost. */
+  costLimits: CostLimits;
   /** Processes heartbeat in `service_processes` this often; 3 missed = dead, its leases released. */
   processHeartbeatMs: number;
   /** On SIGTERM, how long readiness fails while the server still serves, before it closes. */
@@ -115,7 +121,6 @@ export class ConfigError extends Error {
 }
 
 // Development-only fallbacks. Production refuses to start without real values.
-const DEV_ENCRYPTION_KEY = '0'.repeat(64);
 const DEV_SESSION_SECRET = 'development-session-secret-change-me';
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vision';
 // 1 min, 5 min, 15 min, 1 h, 2 h, 4 h, 8 h, 8 h: 9 attempts spread over about 23.4 hours.
@@ -197,15 +202,6 @@ export function loadConfig(
   const mailFrom = str('MAIL_FROM', 'Vision Eligibility <no-reply@vision.localhost>');
   const mailDir = str('MAIL_DIR', 'var/mail');
 
-  let encryptionKey = Buffer.from(DEV_ENCRYPTION_KEY, 'hex');
-  const keyRaw = env.APP_ENCRYPTION_KEY?.trim();
-  if (keyRaw) {
-    if (/^[0-9a-fA-F]{64}$/.test(keyRaw)) encryptionKey = Buffer.from(keyRaw, 'hex');
-    else problems.push('APP_ENCRYPTION_KEY: must be 64 hex characters (32 bytes)');
-  } else if (isProduction) {
-    problems.push('APP_ENCRYPTION_KEY: required when NODE_ENV=production (64 hex characters)');
-  }
-
   const sessionSecret = str('SESSION_SECRET', isProduction ? '' : DEV_SESSION_SECRET);
   if (isProduction && !env.SESSION_SECRET?.trim()) {
     problems.push('SESSION_SECRET: required when NODE_ENV=production');
@@ -235,7 +231,7 @@ export function loadConfig(
     smtpUrl,
     mailFrom,
     mailDir,
-    encryptionKey,
+    ...loadEncryptionKeys(env, isProduction, problems),
     sessionSecret,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
     // Defaults to the shared limit (an invalid RATE_LIMIT_PER_MINUTE is reported just above).
@@ -251,6 +247,7 @@ export function loadConfig(
       1,
       10_000_000,
     ),
+    costLimits: loadCostLimits(env, problems),
     processHeartbeatMs: int('PROCESS_HEARTBEAT_MS', 2_000, 100, 60_000),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', !isProduction),

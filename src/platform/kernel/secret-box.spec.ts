@@ -21,3 +21,33 @@ describe('secret box (AES-256-GCM)', () => {
     expect(() => openSecret(key, parts.join('.'), 'insurer:a')).toThrow();
   });
 });
+
+describe('secret box across a key rotation (SECURITY.md, Keys)', () => {
+  const previous = randomBytes(32);
+  const current = randomBytes(32);
+
+  it('opens a value sealed with the previous key once the current key has replaced it', () => {
+    const old = sealSecret(previous, 'whsec_before', 'webhook:1');
+    const fresh = sealSecret(current, 'whsec_after', 'webhook:1');
+    const keys = { encryptionKey: current, encryptionKeyPrevious: previous };
+    expect(openSecret(keys, old, 'webhook:1')).toBe('whsec_before');
+    expect(openSecret(keys, fresh, 'webhook:1')).toBe('whsec_after');
+    // The previous key still binds its values to their purpose.
+    expect(() => openSecret(keys, old, 'webhook:2')).toThrow();
+  });
+
+  it('refuses a value of the previous key when no previous key is set, and a third key', () => {
+    const old = sealSecret(previous, 'pw', 'insurer:a');
+    expect(() =>
+      openSecret({ encryptionKey: current, encryptionKeyPrevious: null }, old, 'insurer:a'),
+    ).toThrow();
+    const stranger = sealSecret(randomBytes(32), 'pw', 'insurer:a');
+    expect(() =>
+      openSecret(
+        { encryptionKey: current, encryptionKeyPrevious: previous },
+        stranger,
+        'insurer:a',
+      ),
+    ).toThrow();
+  });
+});

@@ -16,7 +16,34 @@ export function sealSecret(key: Buffer, plaintext: string, associatedData: strin
     .join('.');
 }
 
-export function openSecret(key: Buffer, sealed: string, associatedData: string): string {
+/**
+ * The keys secrets are opened with (SECURITY.md, Keys): the current one, and during a rotation
+ * the previous one, which is never used to seal.
+ */
+export interface SecretKeys {
+  encryptionKey: Buffer;
+  encryptionKeyPrevious: Buffer | null;
+}
+
+/**
+ * Opens a sealed value with the current key, or, when that fails and a previous key is set, with
+ * the previous key (a value sealed before the rotation). Throws when neither opens it.
+ */
+export function openSecret(
+  keys: Buffer | SecretKeys,
+  sealed: string,
+  associatedData: string,
+): string {
+  if (Buffer.isBuffer(keys)) return openWith(keys, sealed, associatedData);
+  try {
+    return openWith(keys.encryptionKey, sealed, associatedData);
+  } catch (e) {
+    if (!keys.encryptionKeyPrevious) throw e;
+    return openWith(keys.encryptionKeyPrevious, sealed, associatedData);
+  }
+}
+
+function openWith(key: Buffer, sealed: string, associatedData: string): string {
   const [version, iv, tag, ciphertext] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || ciphertext === undefined)
     throw new Error('Unknown secret format');

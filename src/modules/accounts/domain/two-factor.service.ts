@@ -51,6 +51,8 @@ export type CodeKind = 'totp' | 'recovery' | null;
 export class TwoFactorService {
   private readonly logger = new Logger(TwoFactorService.name);
   private readonly recoveryKey: Buffer;
+  /** SECURITY.md, Keys: codes issued before a key rotation were hashed under the previous key. */
+  private readonly previousRecoveryKey: Buffer | null;
 
   constructor(
     private readonly database: Database,
@@ -59,9 +61,10 @@ export class TwoFactorService {
     private readonly accounts: AccountsRepository,
     private readonly recoveryCodes: RecoveryCodesRepository,
   ) {
-    this.recoveryKey = Buffer.from(
-      hkdfSync('sha256', config.encryptionKey, Buffer.alloc(0), 'vision:recovery-codes', 32),
-    );
+    this.recoveryKey = recoveryKeyOf(config.encryptionKey);
+    this.previousRecoveryKey = config.encryptionKeyPrevious
+      ? recoveryKeyOf(config.encryptionKeyPrevious)
+      : null;
   }
 
   /** What the sign-in gate needs, in one query. */
@@ -147,7 +150,14 @@ export class TwoFactorService {
     }
     const normalised = normaliseRecoveryCode(compact);
     if (!normalised) return null;
-    if (!(await this.recoveryCodes.spend(userId, this.hashRecoveryCode(normalised)))) return null;
+    const spent =
+      (await this.recoveryCodes.spend(userId, this.hashRecoveryCode(normalised))) ||
+      (this.previousRecoveryKey !== null &&
+        (await this.recoveryCodes.spend(
+          userId,
+          this.hashRecoveryCode(normalised, this.previousRecoveryKey),
+        )));
+    if (!spent) return null;
     this.logger.log({ userId }, 'two-factor recovery code used');
     return 'recovery';
   }
@@ -208,11 +218,11 @@ export class TwoFactorService {
   }
 
   private open(user: User): string {
-    return openSecret(this.config.encryptionKey, user.totpSecretSealed ?? '', `totp:${user.id}`);
+    return openSecret(this.config, user.totpSecretSealed ?? '', `totp:${user.id}`);
   }
 
-  private hashRecoveryCode(normalised: string): string {
-    return createHmac('sha256', this.recoveryKey).update(normalised).digest('hex');
+  private hashRecoveryCode(normalised: string, key = this.recoveryKey): string {
+    return createHmac('sha256', key).update(normalised).digest('hex');
   }
 }
 
@@ -226,3 +236,6 @@ export function normaliseRecoveryCode(input: string): string | null {
   const s = input.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0').replace(/[il]/g, '1');
   return s.length === 10 && [...s].every((c) => RECOVERY_ALPHABET.includes(c)) ? s : null;
 }
+
+const recoveryKeyOf = (encryptionKey: Buffer) =>
+  Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'vision:recovery-codes', 32));

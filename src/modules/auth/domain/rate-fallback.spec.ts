@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { AppConfig } from '@/platform/config/env';
+import { ThrottledError } from '@/platform/kernel/errors';
 import { LocalRateBuckets } from './rate-fallback';
 import { REDIS_RETRY_MS, REDIS_WAIT_MS, RateLimiter } from './rate-limiter';
 
@@ -14,10 +15,23 @@ describe('LocalRateBuckets (the per-process bound while Redis is down)', () => {
     expect(b.take('k', t0 + 1_000)).toEqual({ allowed: true });
     expect(b.take('k', t0 + 1_000).allowed).toBe(false);
   });
+
+  it('spends a weighted cost over a window of its own, and says when it will fit again', () => {
+    const b = new LocalRateBuckets(100, 3_600_000);
+    const t0 = 1_000_000;
+    expect(b.take('k', t0, 60)).toEqual({ allowed: true });
+    // 40 left: 60 more need 20 to refill, a fifth of the hour.
+    expect(b.take('k', t0, 60)).toEqual({ allowed: false, retryAfterSeconds: 720 });
+    expect(b.take('k', t0, 40)).toEqual({ allowed: true });
+  });
 });
 
 describe('RateLimiter with a Redis that does not answer', () => {
-  const config = { rateLimitPerMinute: 1000, rateLimitFallbackPerMinute: 3 } as AppConfig;
+  const config = {
+    rateLimitPerMinute: 1000,
+    rateLimitFallbackPerMinute: 3,
+    costLimits: { batchItemsPerHour: 10, nextEligibleCostPerMinute: 10 },
+  } as AppConfig;
 
   function fakeRedis(answer: () => Promise<unknown>, status = 'ready') {
     let calls = 0;
@@ -84,5 +98,24 @@ describe('RateLimiter with a Redis that does not answer', () => {
     expect(limiter.take('k')).toEqual({ allowed: true });
     expect(calls()).toBe(0);
     void limiter.onModuleDestroy();
+  });
+
+  it('spends cost budgets by weight in this process while Redis is not connected', async () => {
+    const { redis, calls } = fakeRedis(() => Promise.reject(new Error('refused')), 'reconnecting');
+    const limiter = new RateLimiter(config, redis);
+    try {
+      // batchItemsPerHour 10: a batch of 6 passes, a second of 6 does not, 4 more still fit.
+      await limiter.spend('batch_items', 'k', 6);
+      const refused = limiter.spend('batch_items', 'k', 6);
+      await expect(refused).rejects.toBeInstanceOf(ThrottledError);
+      await expect(refused).rejects.toMatchObject({ status: 429 });
+      await limiter.spend('batch_items', 'k', 4);
+      // Each budget and key counts apart.
+      await limiter.spend('next_eligible', 'k', 10);
+      await limiter.spend('batch_items', 'other', 10);
+      expect(calls()).toBe(0);
+    } finally {
+      await limiter.onModuleDestroy();
+    }
   });
 });

@@ -21,11 +21,16 @@ export class LocalRateBuckets {
   private readonly buckets = new Map<string, LocalBucket>();
   private readonly perMs: number;
 
-  constructor(private readonly perMinute: number) {
-    this.perMs = perMinute / MINUTE_MS;
+  /** `perMinute` tokens a window; the window is a minute unless said (a cost budget's hour). */
+  constructor(
+    private readonly perMinute: number,
+    windowMs = MINUTE_MS,
+  ) {
+    this.perMs = perMinute / windowMs;
   }
 
-  take(key: string, now = Date.now()): RateDecision {
+  /** Spends `cost` tokens (1 per request; a heavy request's cost, docs/api.md, Conventions). */
+  take(key: string, now = Date.now(), cost = 1): RateDecision {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = { tokens: this.perMinute, at: now };
@@ -33,11 +38,11 @@ export class LocalRateBuckets {
     }
     bucket.tokens = Math.min(this.perMinute, bucket.tokens + (now - bucket.at) * this.perMs);
     bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= cost) {
+      bucket.tokens -= cost;
       return { allowed: true };
     }
-    const waitMs = (1 - bucket.tokens) / this.perMs;
+    const waitMs = (cost - bucket.tokens) / this.perMs;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 

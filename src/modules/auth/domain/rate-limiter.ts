@@ -4,8 +4,11 @@ import type Redis from 'ioredis';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { withTimeout } from '@/platform/kernel/timeout';
+import { ThrottledError } from '@/platform/kernel/errors';
 import { THROTTLE_REDIS } from '@/modules/redis';
+import { type CostBudget, type CostBudgetName, costBudgets, spendShared } from './cost-budgets';
 import { LocalRateBuckets } from './rate-fallback';
+import { SPEND, TAKE } from './rate-scripts';
 
 export const RATE_WINDOW_MS = 60_000;
 /** Most tokens one lease takes; Redis grants at most an eighth of what is left (see TAKE). */
@@ -16,42 +19,6 @@ export const LEASE_MS = 1_000;
 export const REDIS_WAIT_MS = 200;
 /** After Redis failed to answer, how long requests use the per-process bound before one probe. */
 export const REDIS_RETRY_MS = 1_000;
-
-/**
- * One call per lease: returns unused tokens of an earlier lease (only into the window they came
- * from), then grants up to `want` new ones: never more than an eighth of what is left in the
- * window (but at least one while anything is), so near the limit leases shrink to single tokens
- * and the budget is not stranded in processes that will not use it.
- * KEYS[1] the key's bucket; ARGV: limit, windowMs, want, giveBack, giveBackWindow, newWindowId.
- * Returns { granted, msUntilWindowEnds, windowId }.
- */
-const TAKE = `
-local limit = tonumber(ARGV[1])
-local want = tonumber(ARGV[3])
-local back = tonumber(ARGV[4])
-local w = redis.call('HGET', KEYS[1], 'w')
-local ttl
-local n = 0
-if not w then
-  w = ARGV[6]
-  ttl = tonumber(ARGV[2])
-  redis.call('HSET', KEYS[1], 'w', w, 'n', 0)
-  redis.call('PEXPIRE', KEYS[1], ttl)
-else
-  ttl = redis.call('PTTL', KEYS[1])
-  n = tonumber(redis.call('HGET', KEYS[1], 'n')) or 0
-  if ttl <= 0 then
-    ttl = tonumber(ARGV[2])
-    redis.call('PEXPIRE', KEYS[1], ttl)
-  end
-end
-if back > 0 and ARGV[5] == w then n = math.max(0, n - back) end
-local grant = 0
-local left = limit - n
-if want > 0 and left > 0 then grant = math.min(want, left, math.max(1, math.floor(left / 8))) end
-redis.call('HSET', KEYS[1], 'n', n + grant)
-return { grant, ttl, w }
-`;
 
 interface Bucket {
   tokens: number;
@@ -90,6 +57,7 @@ export class RateLimiter implements OnModuleDestroy {
   private readonly sweeper: NodeJS.Timeout;
   private readonly logger = new Logger(RateLimiter.name);
   private readonly fallback: LocalRateBuckets;
+  private readonly costs: Record<CostBudgetName, CostBudget>;
   /** Redis failed to answer: the per-process bound decides until a probe succeeds. */
   private suspect = false;
   private retryAt = 0;
@@ -101,9 +69,12 @@ export class RateLimiter implements OnModuleDestroy {
   ) {
     this.limit = config.rateLimitPerMinute;
     this.fallback = new LocalRateBuckets(config.rateLimitFallbackPerMinute);
+    this.costs = costBudgets(config);
     this.redis.defineCommand('rateLease', { numberOfKeys: 1, lua: TAKE });
+    this.redis.defineCommand('costSpend', { numberOfKeys: 1, lua: SPEND });
     this.sweeper = setInterval(() => {
       this.fallback.sweep();
+      for (const budget of Object.values(this.costs)) budget.fallback.sweep();
       void this.sweep();
     }, LEASE_MS);
     this.sweeper.unref();
@@ -130,6 +101,26 @@ export class RateLimiter implements OnModuleDestroy {
       return this.fallback.take(key);
     }
     return this.takeSlow(key);
+  }
+
+  /**
+   * Spends `cost` of the key's budget for heavy requests (docs/api.md, Conventions): one weighted
+   * increment in Redis, or of this process's bucket while Redis is down (as `take`). Past the
+   * budget it spends nothing and throws the 429 of the rate limit, with `Retry-After`.
+   */
+  async spend(name: CostBudgetName, key: string, cost: number): Promise<void> {
+    const budget = this.costs[name];
+    let decision: RateDecision | null = null;
+    if (this.redisDown()) this.probe(key);
+    else {
+      try {
+        decision = await withTimeout(spendShared(this.redis, budget, key, cost), REDIS_WAIT_MS);
+      } catch (e) {
+        this.markDown(e);
+      }
+    }
+    decision ??= budget.fallback.take(key, Date.now(), cost);
+    if (!decision.allowed) throw new ThrottledError(decision.retryAfterSeconds);
   }
 
   /** True while the per-process bound decides (Redis not connected, or not answering). */

@@ -4,6 +4,7 @@ import { generateUid, isUniqueViolation } from '@/platform/kernel/codes';
 import { ErrorCollector, ValidationFailed } from '@/platform/kernel/errors';
 import { Database } from '@/platform/db/database';
 import { AccountsService } from '@/modules/accounts';
+import { RateLimiter } from '@/modules/auth';
 import { BatchSearchQueue } from '../jobs/batch-search.queue';
 import { type BatchItemRow, BatchesRepository } from '../store/batches.repository';
 import { validateBatchBody } from './batch-validation';
@@ -29,13 +30,20 @@ export class BatchIntake {
     private readonly requests: EligibilityRequestsRepository,
     private readonly accounts: AccountsService,
     private readonly queue: BatchSearchQueue,
+    private readonly limiter: RateLimiter,
   ) {}
 
   /**
    * Validates a batch body (CreateBatchDto), stores the batch and its items as `processing` and
-   * enqueues them; answers the batch uid and the item count.
+   * enqueues them; answers the batch uid and the item count. A batch sent with an API key spends
+   * its items from the key's hourly budget once it is found valid (docs/api.md, Batches): past
+   * it, 429 and nothing stored.
    */
-  async create(accountId: string, body: unknown): Promise<{ uid: string; count: number }> {
+  async create(
+    accountId: string,
+    body: unknown,
+    apiKeyId: string | null,
+  ): Promise<{ uid: string; count: number }> {
     const dto = await validateBatchBody(body);
     const errors = new ErrorCollector();
     const batchUid = dto.batch_uid || generateUid();
@@ -43,6 +51,7 @@ export class BatchIntake {
       errors.add('batch_uid', DUPLICATE_BATCH_UID);
     const rows = await this.checkItems(accountId, dto.items, errors);
     errors.throwIfAny();
+    if (apiKeyId) await this.limiter.spend('batch_items', apiKeyId, rows.length);
 
     let ids: string[];
     try {

@@ -83,7 +83,7 @@ export class WebBatchesController {
       return await this.batchesPage.show(req, res, { refused: [e.message] });
     }
     await this.batchesPage.post(req, res, { lines: parsed.lines }, async () => {
-      const { uid } = await this.intake.create(accountOf(req), parsed.body);
+      const { uid } = await this.intake.create(accountOf(req), parsed.body, null);
       res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
     });
   }

@@ -1,7 +1,8 @@
-import { Body } from '@nestjs/common';
+import { Body, Req } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse } from '@nestjs/swagger';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiWrite } from '@/platform/http/api-routes';
+import type { AppRequest } from '@/platform/kernel/request-context';
 import { NotPatientData } from '@/modules/audit';
 import { NextEligibleRequestDto } from './dto/next-eligible.dto';
 import { NextEligibleResponse } from './dto/next-eligible.response';
@@ -82,7 +83,10 @@ export class NextEligibleController {
       },
     },
   })
-  compute(@Body() body: NextEligibleRequestDto): NextEligibleResponse {
-    return NextEligibleResponse.from(this.nextEligible.compute(body));
+  async compute(
+    @Req() req: AppRequest,
+    @Body() body: NextEligibleRequestDto,
+  ): Promise<NextEligibleResponse> {
+    return NextEligibleResponse.from(await this.nextEligible.ask(req.auth!.apiKeyId, body));
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RateLimiter } from '@/modules/auth';
 import { type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
 import { type BenefitEligibility, nextEligible } from '@/lib/benefits';
 import type { NextEligibleRequestDto } from '../api/dto/next-eligible.dto';
@@ -11,6 +12,18 @@ import { nextEligibleBodyErrors } from './next-eligible.checks';
  */
 @Injectable()
 export class NextEligibleService {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  /**
+   * The question of an API key: its rules and history entries are its cost against the key's
+   * per-minute budget (docs/api.md, Next eligible dates); past it, 429 before anything is
+   * computed.
+   */
+  async ask(apiKeyId: string, dto: NextEligibleRequestDto): Promise<BenefitEligibility[]> {
+    await this.limiter.spend('next_eligible', apiKeyId, dto.rules.length + dto.history.length);
+    return this.compute(dto);
+  }
+
   compute(dto: NextEligibleRequestDto): BenefitEligibility[] {
     const errors: ErrorTree = {};
     nextEligibleBodyErrors(dto, errors);

@@ -163,7 +163,7 @@ export class InsurerSettingsService {
         ? {
             username: row.username,
             password: openSecret(
-              this.config.encryptionKey,
+              this.config,
               row.password_sealed,
               aad(accountId, code),
             ),

@@ -42,7 +42,7 @@ export class MailProcessor implements JobHandler {
       return { text, html };
     }
     const link = openSecret(
-      this.config.encryptionKey,
+      this.config,
       linkSealed,
       mailLinkPurpose(message.toAddress),
     );

@@ -47,7 +47,7 @@ export class DeliverySender {
       deliveryId: delivery.id,
       event: delivery.event,
       secret: target.secretSealed
-        ? openSecret(this.config.encryptionKey, target.secretSealed, aad(target.webhookId))
+        ? openSecret(this.config, target.secretSealed, aad(target.webhookId))
         : null,
       timeoutMs: this.config.webhookTimeoutMs,
       allowPrivate: this.config.webhookAllowPrivate,
