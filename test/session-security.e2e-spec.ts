@@ -197,7 +197,7 @@ describe('the session cookie in production (https)', () => {
         APP_ENCRYPTION_KEY: 'cd'.repeat(32),
         SESSION_SECRET: 'a-production-session-secret',
         PUBLIC_URL: 'https://vision.example.test',
-        PASSWORD_HASH_COST: '17',
+        PASSWORD_HASH_COST: '14',
       },
     });
     a = await createAccount(t.app);
