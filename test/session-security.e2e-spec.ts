@@ -32,7 +32,7 @@ describe('reset links, session events and the session cookie', () => {
       .type('form')
       .send({ _csrf: csrfOf(page.text), email: a.email })
       .expect(200);
-    return linkIn((await lastMail(t.app, a.email, 'password_reset'))!.text);
+    return linkIn((await lastMail(t.app, a.email, 'password_reset', 15_000))!.text);
   }
 
   async function events(accountId: string) {

@@ -54,13 +54,41 @@ describe('sign-in throttling and security events (SECURITY.md)', () => {
     // Counted before checked: exactly five guesses were checked (401), the rest never were.
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
-    // The account is locked for now, even with its right password...
+    // The guessing address is refused for this account, even with its right password...
     expect((await attempt(ip, victim.email, victim.password)).res.status).toBe(429);
     // ...but the IP is not: a colleague behind the same address signs in.
     const other = await attempt(ip, neighbour.email, neighbour.password);
     expect(other.res.status).toBe(302);
     expect(other.res.headers.location).toBe('/app/');
   });
+
+  it("never locks the account on its own count: a stranger's guesses from many addresses leave the owner signing in, after a delay", async () => {
+    const victim = await createAccount(t.app);
+    // Twenty wrong passwords from one address, then two each from four more: the account is
+    // far past its limit of five.
+    const guesser = freshIp();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(guesser, victim.email, `guess-${i}-wrong`)),
+    );
+    const others = Array.from({ length: 4 }, () => freshIp());
+    const spread = await Promise.all(
+      others.map(async (ip) => [
+        (await attempt(ip, victim.email, 'first-wrong')).res.status,
+        (await attempt(ip, victim.email, 'second-wrong')).res.status,
+      ]),
+    );
+    expect(spread.flat()).toEqual(Array(8).fill(401));
+    // Past the account's limit an address has two tries, not five: the third is refused unchecked.
+    expect((await attempt(others[0], victim.email, victim.password)).res.status).toBe(429);
+    // The owner, from an address that has not been guessing: signed in, slowed down, not locked.
+    const started = Date.now();
+    const owner = await attempt(freshIp(), victim.email, victim.password);
+    expect(owner.res.status).toBe(302);
+    expect(owner.res.headers.location).toBe('/app/');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+    // The owner's success does not wipe the strangers' count: the guesser is still refused.
+    expect((await attempt(guesser, victim.email, victim.password)).res.status).toBe(429);
+  }, 60_000);
 
   it('never refuses the right password for the IP-wide count alone; wrong ones past it are throttled', async () => {
     const accounts = await Promise.all(Array.from({ length: 8 }, () => createAccount(t.app)));
