@@ -68,6 +68,26 @@ describe('admin CLI (README.md, Configuration)', () => {
     ).toBe(200);
   });
 
+  it('refuses a password shorter than 12 characters, as every other place a password is set', async () => {
+    // Eleven characters (the command once took eight): refused, and no account is made.
+    const short = await runCli(
+      ['accounts:create', '--name', 'Short', '--email', 'short-pw@x.test'],
+      'elevenchars\n',
+    );
+    expect(short.code).toBe(1);
+    expect(short.stdout).toBe('');
+    expect(short.stderr).toContain('at least 12 characters');
+    const rows: unknown[] = await t.app
+      .get(DataSource)
+      .query(`SELECT 1 FROM users WHERE email = 'short-pw@x.test'`);
+    expect(rows).toHaveLength(0);
+    const twelve = await runCli(
+      ['accounts:create', '--name', 'Twelve', '--email', 'twelve-pw@x.test'],
+      'twelve-chars\n',
+    );
+    expect(twelve.code).toBe(0);
+  });
+
   it('refuses a duplicate e-mail with a message and a non-zero exit', async () => {
     await createAccount(t.app);
     const first = await runCli([
@@ -102,7 +122,7 @@ describe('accounts:create in production', () => {
       APP_ENCRYPTION_KEY: 'ef'.repeat(32),
       SESSION_SECRET: 'a-production-session-secret',
       PUBLIC_URL: 'https://vision.example.test',
-      PASSWORD_HASH_COST: '17',
+      PASSWORD_HASH_COST: '14',
     };
     const argv = await runCli(
       [

@@ -86,7 +86,7 @@ describe('Swagger UI at /docs (docs/api.md, Errors)', () => {
       SESSION_SECRET: 's'.repeat(32),
       // What else production requires (SECURITY.md).
       PUBLIC_URL: 'https://vision.example.test',
-      PASSWORD_HASH_COST: '17',
+      PASSWORD_HASH_COST: '14',
     };
 
     it('answers 404 for the page and the document unless DOCS_PUBLIC=true', async () => {

@@ -32,7 +32,7 @@ describe('reset links, session events and the session cookie', () => {
       .type('form')
       .send({ _csrf: csrfOf(page.text), email: a.email })
       .expect(200);
-    return linkIn((await lastMail(t.app, a.email, 'password_reset'))!.text);
+    return linkIn((await lastMail(t.app, a.email, 'password_reset', 15_000))!.text);
   }
 
   async function events(accountId: string) {
@@ -197,7 +197,7 @@ describe('the session cookie in production (https)', () => {
         APP_ENCRYPTION_KEY: 'cd'.repeat(32),
         SESSION_SECRET: 'a-production-session-secret',
         PUBLIC_URL: 'https://vision.example.test',
-        PASSWORD_HASH_COST: '17',
+        PASSWORD_HASH_COST: '14',
       },
     });
     a = await createAccount(t.app);

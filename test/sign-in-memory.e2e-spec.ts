@@ -2,7 +2,8 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { HASHES_AT_ONCE } from '@/platform/kernel/passwords';
+import { HASH_MEMORY_BUDGET, HASHES_WAITING } from '@/platform/kernel/passwords';
+import { DEFAULT_PASSWORD_HASH_COST } from '@/platform/config/password-cost';
 import { loadConfig } from '@/platform/config/env';
 import { AccountsService } from '@/modules/accounts/domain/accounts.service';
 import { createTestContext, freePort, resetState } from './support/app';
@@ -10,8 +11,8 @@ import { csrfOf } from './support/web-sign-in';
 
 const ROOT = join(__dirname, '..');
 const MIB = 1024 * 1024;
-/** What one scrypt at the production cost holds while it runs: 128 * N * r = 128 MiB. */
-const HASH_BYTES = 128 * 2 ** 17 * 8;
+/** The production cost (N=2^14, r=8, p=5: 16 MiB a hash), as the image runs it. */
+const COST = String(DEFAULT_PASSWORD_HASH_COST);
 /** Room for the requests themselves (bodies, sessions, rendering, V8's young generation). */
 const MARGIN_BYTES = 64 * MIB;
 
@@ -26,15 +27,16 @@ function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 40 (high): scrypt at N=2^17 holds 128 MiB per hash and unknown e-mails are hashed too,
- * so parallel unauthenticated sign-ins grew a process past its pod's memory limit. The built
- * service (dist/src/main.js, as the image runs it) hashes at the production cost here, while
- * bursts of sign-ins (unknown e-mails and a known one, each from its own client address) arrive
- * and its RSS is sampled from /proc.
+ * SECURITY.md: scrypt at N=2^17 held 128 MiB per hash and unknown e-mails are hashed too, so
+ * parallel unauthenticated sign-ins grew a process past its pod's memory limit. New hashes are
+ * made at N=2^14, p=5 (16 MiB), and every hash runs inside a budget of HASH_MEMORY_BUDGET
+ * (128 MiB) weighted by its memory. The built service (dist/src/main.js, as the image runs it)
+ * hashes at the production cost here, while bursts of sign-ins (unknown e-mails and a known
+ * one, each from its own client address) arrive and its RSS is sampled from /proc.
  *
- * The bound: the RSS before the burst, plus HASHES_AT_ONCE (2) hashes of 128 MiB, plus 64 MiB.
+ * The bound: the RSS before the burst, plus the hashing budget (128 MiB), plus 64 MiB.
  */
-describe('sign-in bursts hold memory to the hashing gate (built service, scrypt 2^17)', () => {
+describe('sign-in bursts hold memory to the hashing budget (built service, scrypt 2^14, p=5)', () => {
   let child: ChildProcess | null = null;
   let output = '';
   let base = '';
@@ -49,7 +51,7 @@ describe('sign-in bursts hold memory to the hashing gate (built service, scrypt 
     const config = loadConfig();
     await resetState(config);
     // The known user's hash made at the production cost, as the service would have made it.
-    const made = await createTestContext({ env: { PASSWORD_HASH_COST: '17' } });
+    const made = await createTestContext({ env: { PASSWORD_HASH_COST: COST } });
     try {
       await made.ctx.get(AccountsService).createAccount({ name: 'Burst', ...known });
     } finally {
@@ -60,7 +62,7 @@ describe('sign-in bursts hold memory to the hashing gate (built service, scrypt 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'development',
-      PASSWORD_HASH_COST: '17',
+      PASSWORD_HASH_COST: COST,
       ROLE: 'api',
       WEB_CONCURRENCY: '1',
       PORT: String(port),
@@ -155,39 +157,42 @@ describe('sign-in bursts hold memory to the hashing gate (built service, scrypt 
     }
   }
 
-  it('six, then twenty parallel sign-ins: RSS within the bound, 429 with Retry-After past the queue, /health/live answering, and the right password works after', async () => {
+  it('twelve, then forty parallel sign-ins: RSS within the bound, 429 with Retry-After only past the queue, /health/live answering, and the right password works after', async () => {
     const pid = child!.pid!;
     // One sign-in first, so the bound's base includes what any sign-in loads once.
     const warm = await burst(1, 'warm');
     expect(warm[0].status).toBe(302);
     await sleep(300);
     const before = memoryOf(pid, 'VmRSS');
-    const bound = before + HASHES_AT_ONCE * HASH_BYTES + MARGIN_BYTES;
+    const bound = before + HASH_MEMORY_BUDGET + MARGIN_BYTES;
 
-    const six = await watched(() => burst(6, 'six'));
-    expect(six.result.map((r) => r.status).sort()).toEqual([302, 401, 401, 401, 401, 401]);
-    expect(six.peak).toBeLessThan(bound);
-    expect(six.probes.length).toBeGreaterThan(0);
-    expect(six.probes.every((s) => s === 200)).toBe(true);
+    // Eight hash at once and four wait: every one of the twelve is answered.
+    const twelve = await watched(() => burst(12, 'twelve'));
+    expect(twelve.result.map((r) => r.status).sort()).toEqual([302, ...Array(11).fill(401)]);
+    expect(twelve.peak).toBeLessThan(bound);
+    expect(twelve.probes.length).toBeGreaterThan(0);
+    expect(twelve.probes.every((s) => s === 200)).toBe(true);
 
-    const twenty = await watched(() => burst(20, 'twenty'));
-    const statuses = twenty.result.map((r) => r.status);
+    const forty = await watched(() => burst(40, 'forty'));
+    const statuses = forty.result.map((r) => r.status);
     expect(statuses.every((s) => [302, 401, 429].includes(s))).toBe(true);
-    const busy = twenty.result.filter((r) => r.status === 429);
-    // Two hashing and four waiting are served; the rest are told to come back.
-    expect(busy.length).toBeGreaterThanOrEqual(10);
+    const busy = forty.result.filter((r) => r.status === 429);
+    // Refused only when the budget is in use and the queue is full: at least 16 are served.
+    const atOnce = HASH_MEMORY_BUDGET / (128 * 2 ** DEFAULT_PASSWORD_HASH_COST * 8);
+    expect(atOnce).toBe(8);
+    expect(busy.length).toBeLessThanOrEqual(40 - atOnce - HASHES_WAITING);
     for (const r of busy) {
       expect(r.headers['retry-after']).toBe('2');
       expect(r.text).toContain('Too many sign-ins at this moment. Try again in 2 seconds.');
     }
-    expect(twenty.peak).toBeLessThan(bound);
-    expect(twenty.probes.every((s) => s === 200)).toBe(true);
+    expect(forty.peak).toBeLessThan(bound);
+    expect(forty.probes.every((s) => s === 200)).toBe(true);
     // The process's own high-water mark, bursts included, never passed the bound either.
     expect(memoryOf(pid, 'VmHWM')).toBeLessThan(bound);
     process.stdout.write(
-      `RSS before ${(before / MIB).toFixed(0)} MiB, peak six ${(six.peak / MIB).toFixed(0)} MiB, ` +
-        `peak twenty ${(twenty.peak / MIB).toFixed(0)} MiB, bound ${(bound / MIB).toFixed(0)} MiB, ` +
-        `${busy.length} of 20 answered 429\n`,
+      `RSS before ${(before / MIB).toFixed(0)} MiB, peak twelve ${(twelve.peak / MIB).toFixed(0)} MiB ` +
+        `(+${((twelve.peak - before) / MIB).toFixed(0)} MiB), peak forty ${(forty.peak / MIB).toFixed(0)} MiB, ` +
+        `bound ${(bound / MIB).toFixed(0)} MiB, ${busy.length} of 40 answered 429\n`,
     );
 
     // Refused unchecked, so not counted: the known user signs in right after.

@@ -273,7 +273,7 @@ describe('web users, roles and sessions', () => {
     expect(await lastMail(t.app, unknown, 'password_reset')).toBeNull();
 
     const signedIn = await signIn(t.app, account.email, account.password);
-    const mail = await lastMail(t.app, account.email, 'password_reset');
+    const mail = await lastMail(t.app, account.email, 'password_reset', 15_000);
     const link = linkIn(mail!.text);
     expect(link).toMatch(/^\/app\/login\/reset\?token=[0-9a-f]{64}$/);
     const lifetime: { minutes: number }[] = await db.query(

@@ -70,7 +70,6 @@ export class CreateAccountCommand extends CommandRunner {
     if (options.password !== undefined && this.config.isProduction)
       fail('--password is refused when NODE_ENV=production: give the password on standard input');
     const password = options.password ?? (await passwordFromStdin());
-    if (password.length < 8) fail('The password must have at least 8 characters');
     try {
       const { account, location, user } = await this.accounts.createAccount({
         name: options.name.trim(),

@@ -82,12 +82,14 @@ export async function createUser(
 /**
  * The newest e-mail queued to `to` of `kind`, as the recipient gets it: the outbox row stores
  * links withheld, so this waits for the send and reads the .eml file written (no SMTP_URL in
- * tests). Null when no such e-mail was queued.
+ * tests). Null when no such e-mail was queued. `appearWithinMs`: how long to wait for the e-mail
+ * to be queued at all ("forgot password" queues it after its answer is sent).
  */
 export async function lastMail(
   app: INestApplication,
   to: string,
   kind: string,
+  appearWithinMs = 0,
 ): Promise<{ text: string; html: string } | null> {
   const newest = async () => {
     const rows: { status: string; delivered_to: string | null }[] = await app.get(DataSource).query(
@@ -98,6 +100,10 @@ export async function lastMail(
     return rows[0] ?? null;
   };
   let row = await newest();
+  for (let waited = 0; !row && waited < appearWithinMs; waited += 50) {
+    await new Promise((r) => setTimeout(r, 50));
+    row = await newest();
+  }
   if (!row) return null;
   for (let waited = 0; row.status === 'queued' && waited < 15_000; waited += 50) {
     await new Promise((r) => setTimeout(r, 50));

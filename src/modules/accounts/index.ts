@@ -20,5 +20,6 @@ export { TwoFactorService } from './domain/two-factor.service';
 export { USER_ROLES } from './domain/user-roles';
 export type { UserRole } from './domain/user-roles';
 export type { User } from './store/user.entity';
-export { MIN_PASSWORD_LENGTH, UsersService, WrongCurrentPassword } from './domain/users.service';
+export { MIN_PASSWORD_LENGTH } from './domain/password-rule';
+export { UsersService, WrongCurrentPassword } from './domain/users.service';
 export type { UserSummary } from './domain/users.service';

@@ -4,7 +4,13 @@ import type Redis from 'ioredis';
 import { InjectRedis } from '@/modules/redis';
 
 const MAX_FAILURES_PER_SUBJECT = 5;
+/** Failures one address may make against one subject before it is refused unchecked. */
+const MAX_FAILURES_PER_ADDRESS_AND_SUBJECT = 5;
+/** The same, while the account is past its own limit (guessed at from many addresses). */
+const MAX_FAILURES_PER_ADDRESS_UNDER_ATTACK = 2;
 const MAX_FAILURES_PER_IP = 30;
+/** "Forgot password" requests one address may make in the window (an office shares one). */
+const MAX_RESET_REQUESTS_PER_IP = 10;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
 
 /** Progressive delay: attempts beyond these cost time before they are checked. */
@@ -14,12 +20,15 @@ const SUBJECT_DELAY_MS = 250;
 const IP_DELAY_MS = 100;
 const MAX_DELAY_MS = 3_000;
 
-/** Whose failures are counted: a password's e-mail, or a second-factor code's user. */
-export type ThrottleSubject = { email: string } | { userId: string };
+/**
+ * Whose failures are counted: a password's e-mail (sign-in), a second-factor code's user, or
+ * the current password of a signed-in user's change-password form.
+ */
+export type ThrottleSubject = { email: string } | { userId: string } | { passwordOf: string };
 
 /** What the throttle decided for one attempt, before its answer is checked. */
 export interface SignInAttempt {
-  /** The subject's limit is reached: refuse (429) without checking the answer. */
+  /** Refuse (429) without checking the answer. */
   refused: boolean;
   /**
    * The client IP is past its limit: a wrong answer is refused as throttled (429), but a right
@@ -32,10 +41,17 @@ export interface SignInAttempt {
 }
 
 /**
- * Sign-in steps (passwords, two-factor codes) counted in Redis per subject and per client IP over
- * a 15-minute window. Counted before they are checked (SECURITY.md): INCR is atomic, so of 20
- * parallel guesses only the first five are checked at all, the rest are refused unseen. A
- * successful attempt takes itself back off both counts and clears the subject's.
+ * Attempts (passwords, two-factor codes, current passwords) counted in Redis per subject, per
+ * client IP and per subject and IP together over a 15-minute window. Counted before they are
+ * checked (SECURITY.md): INCR is atomic, so of 20 parallel guesses from one address only the
+ * first five are checked at all, the rest are refused unseen.
+ *
+ * A sign-in e-mail is never locked on its own count: anyone can send its guesses, and a hard
+ * lock would let a stranger lock the owner out. Its count slows every attempt (progressive
+ * delay) and, past its limit, leaves each address two tries instead of five; the right password
+ * from an address that has not been guessing still signs in. A second factor or a current
+ * password is only ever tried by someone past the password, so those subjects are refused past
+ * their own limit. A successful attempt takes its address's failures back off the subject.
  */
 @Injectable()
 export class SignInThrottle {
@@ -45,23 +61,35 @@ export class SignInThrottle {
   async begin(subject: ThrottleSubject, ip: string | undefined): Promise<SignInAttempt> {
     const key = subjectKey(subject);
     const byIp = ipKey(ip);
+    const pair = pairKey(subject, ip);
     const replies = await this.redis
       .multi()
       .incr(key)
       .expire(key, FAILURE_WINDOW_SECONDS)
       .incr(byIp)
       .expire(byIp, FAILURE_WINDOW_SECONDS)
+      .incr(pair)
+      .expire(pair, FAILURE_WINDOW_SECONDS)
       .exec();
     const subjectCount = Number(replies?.[0]?.[1] ?? 0);
     const ipCount = Number(replies?.[2]?.[1] ?? 0);
+    const pairCount = Number(replies?.[4]?.[1] ?? 0);
+    const subjectOverLimit = subjectCount > MAX_FAILURES_PER_SUBJECT;
+    const refused =
+      'email' in subject
+        ? pairCount >
+          (subjectOverLimit
+            ? MAX_FAILURES_PER_ADDRESS_UNDER_ATTACK
+            : MAX_FAILURES_PER_ADDRESS_AND_SUBJECT)
+        : subjectOverLimit || pairCount > MAX_FAILURES_PER_ADDRESS_AND_SUBJECT;
     const attempt: SignInAttempt = {
-      refused: subjectCount > MAX_FAILURES_PER_SUBJECT,
+      refused,
       ipOverLimit: ipCount > MAX_FAILURES_PER_IP,
       delayMs: Math.min(
         MAX_DELAY_MS,
         Math.max(
           subjectCount > FREE_SUBJECT_ATTEMPTS
-            ? SUBJECT_DELAY_MS * 2 ** (subjectCount - FREE_SUBJECT_ATTEMPTS - 1)
+            ? SUBJECT_DELAY_MS * 2 ** Math.min(16, subjectCount - FREE_SUBJECT_ATTEMPTS - 1)
             : 0,
           ipCount > FREE_IP_ATTEMPTS ? IP_DELAY_MS * (ipCount - FREE_IP_ATTEMPTS) : 0,
         ),
@@ -71,13 +99,23 @@ export class SignInThrottle {
     return attempt;
   }
 
-  /** The attempt was right: it was no failure. */
+  /**
+   * The attempt was right: it was no failure, and neither were this address's earlier tries at
+   * the subject (the owner's own typing). Other addresses' failures stay counted.
+   */
   async succeeded(subject: ThrottleSubject, ip: string | undefined): Promise<void> {
+    const key = subjectKey(subject);
     const byIp = ipKey(ip);
-    const [[, left]] = (await this.redis.multi().decr(byIp).del(subjectKey(subject)).exec()) as [
-      [unknown, number],
+    const pair = pairKey(subject, ip);
+    const [[, own]] = (await this.redis.multi().get(pair).del(pair).exec()) as [
+      [unknown, string | null],
     ];
-    if (left <= 0) await this.redis.del(byIp);
+    const replies = await this.redis
+      .multi()
+      .decrby(key, Math.max(1, Number(own)))
+      .decr(byIp)
+      .exec();
+    await this.dropSpent([key, byIp], replies);
   }
 
   /**
@@ -85,14 +123,34 @@ export class SignInThrottle {
    * a busy moment cannot lock a person out.
    */
   async withdraw(subject: ThrottleSubject, ip: string | undefined): Promise<void> {
-    const key = subjectKey(subject);
-    const byIp = ipKey(ip);
-    const replies = await this.redis.multi().decr(key).decr(byIp).exec();
-    const [subjectLeft, ipLeft] = [Number(replies?.[0]?.[1]), Number(replies?.[1]?.[1])];
-    const drop = [subjectLeft <= 0 ? key : null, ipLeft <= 0 ? byIp : null].filter(
-      (k): k is string => k !== null,
-    );
+    const keys = [subjectKey(subject), ipKey(ip), pairKey(subject, ip)];
+    const replies = await this.redis.multi().decr(keys[0]).decr(keys[1]).decr(keys[2]).exec();
+    await this.dropSpent(keys, replies);
+  }
+
+  /** Deletes the counts that fell to zero or below (a count is never negative). */
+  private async dropSpent(keys: string[], replies: [Error | null, unknown][] | null) {
+    const drop = keys.filter((_, i) => Number(replies?.[i]?.[1]) <= 0);
     if (drop.length > 0) await this.redis.del(...drop);
+  }
+
+  /**
+   * Counts one "forgot password" request from the address: past MAX_RESET_REQUESTS_PER_IP in
+   * the window it is refused, with the seconds until the window ends. Counted per address
+   * whatever the e-mail, known or not, so the answer says nothing about it.
+   */
+  async resetRequest(
+    ip: string | undefined,
+  ): Promise<{ refused: boolean; retryAfterSeconds: number }> {
+    const key = `reset-request:ip:${ip ?? 'unknown'}`;
+    const replies = await this.redis.multi().incr(key).ttl(key).exec();
+    const count = Number(replies?.[0]?.[1] ?? 0);
+    let ttl = Number(replies?.[1]?.[1] ?? -1);
+    if (ttl < 0) {
+      await this.redis.expire(key, FAILURE_WINDOW_SECONDS);
+      ttl = FAILURE_WINDOW_SECONDS;
+    }
+    return { refused: count > MAX_RESET_REQUESTS_PER_IP, retryAfterSeconds: Math.max(1, ttl) };
   }
 
   /** Whether the subject's limit is reached now (no attempt counted). */
@@ -106,11 +164,15 @@ export class SignInThrottle {
 }
 
 function subjectKey(subject: ThrottleSubject): string {
-  return 'email' in subject
-    ? `login-fail:email:${subject.email}`
-    : `2fa-fail:user:${subject.userId}`;
+  if ('email' in subject) return `login-fail:email:${subject.email}`;
+  if ('userId' in subject) return `2fa-fail:user:${subject.userId}`;
+  return `pw-change-fail:user:${subject.passwordOf}`;
 }
 
 function ipKey(ip: string | undefined): string {
   return `login-fail:ip:${ip ?? 'unknown'}`;
+}
+
+function pairKey(subject: ThrottleSubject, ip: string | undefined): string {
+  return `${subjectKey(subject)}:ip:${ip ?? 'unknown'}`;
 }

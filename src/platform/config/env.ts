@@ -1,4 +1,4 @@
-import { DEFAULT_PASSWORD_HASH_COST } from './password-cost';
+import { DEFAULT_PASSWORD_HASH_COST, MAX_PASSWORD_HASH_COST } from './password-cost';
 import { availableParallelism } from 'node:os';
 
 /**
@@ -280,7 +280,7 @@ export function loadConfig(
       'PASSWORD_HASH_COST',
       DEFAULT_PASSWORD_HASH_COST,
       isProduction ? DEFAULT_PASSWORD_HASH_COST : 10,
-      20,
+      MAX_PASSWORD_HASH_COST,
     ),
     tracing: loadTracingConfig(env, problems),
     metrics: loadMetricsConfig(env, port, problems),

@@ -4,52 +4,59 @@ import { BoundedGate } from './bounded-gate';
 class Busy extends Error {}
 
 const flush = () => new Promise((r) => setImmediate(r));
+const busy = () => new Busy();
 
-describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
-  it('never runs more than its slots, queues a few, and refuses the rest at once', async () => {
-    // Any mix of arrivals and completions, in any order: the bound holds at every step.
+describe('BoundedGate (weighted permits: the scrypt gate bounds memory, not a count)', () => {
+  it('never holds more than its capacity, queues a few, and refuses only when the queue is full', async () => {
+    // Any mix of weights, arrivals and completions, in any order: the bound holds at every step.
     for (let seed = 1; seed <= 25; seed++) {
       let rand = seed;
       const next = () => (rand = (rand * 48271) % 2147483647) / 2147483647;
-      const gate = new BoundedGate(2, 4);
-      let running = 0;
+      const gate = new BoundedGate(8, 4);
+      let held = 0;
       let peak = 0;
       const open: Deferred[] = [];
       const outcomes: Promise<string>[] = [];
-      for (let step = 0; step < 60; step++) {
+      // Tasks that could start or had a queue place: none of them may be answered busy.
+      const refusedWrongly: Promise<string>[] = [];
+      for (let step = 0; step < 80; step++) {
         if (next() < 0.6 || open.length === 0) {
           const task = deferred();
+          const weight = next() < 0.2 ? 8 : 1 + Math.floor(next() * 3);
           const before = gate.load;
           const outcome = gate
             .run(
+              weight,
               async () => {
-                running++;
-                peak = Math.max(peak, running);
+                held += weight;
+                peak = Math.max(peak, held);
                 open.push(task);
                 try {
                   await task.promise;
                 } finally {
-                  running--;
+                  held -= weight;
                 }
               },
-              () => new Busy(),
+              busy,
             )
             .then(
               () => 'done',
               (e: Error) => (e instanceof Busy ? 'busy' : 'failed'),
             );
           outcomes.push(outcome);
-          // Refused exactly when every slot and every queue place was taken.
-          const full = before.running === 2 && before.waiting === 4;
+          const runsAtOnce = before.waiting === 0 && before.used + weight <= 8;
           await flush();
-          if (full) await expect(outcome).resolves.toBe('busy');
+          // Refused exactly when it could not start and every queue place was taken.
+          if (!runsAtOnce && before.waiting === 4) await expect(outcome).resolves.toBe('busy');
+          else refusedWrongly.push(outcome);
         } else {
           const task = open.splice(Math.floor(next() * open.length), 1)[0];
           if (next() < 0.3) task.reject(new Error('scrypt failed'));
           else task.resolve();
         }
         await flush();
-        expect(running).toBeLessThanOrEqual(2);
+        expect(held).toBeLessThanOrEqual(8);
+        expect(gate.load.used).toBe(held);
         expect(gate.load.waiting).toBeLessThanOrEqual(4);
       }
       while (open.length > 0 || gate.load.running > 0) {
@@ -57,51 +64,90 @@ describe('BoundedGate (the scrypt gate: memory bounded by the slots)', () => {
         await flush();
       }
       await Promise.all(outcomes);
-      expect(peak).toBe(2);
-      expect(gate.load).toEqual({ running: 0, waiting: 0 });
+      expect(await Promise.all(refusedWrongly)).not.toContain('busy');
+      expect(peak).toBeLessThanOrEqual(8);
+      expect(gate.load).toEqual({ used: 0, running: 0, waiting: 0 });
     }
   });
 
-  it('hands a freed slot to the oldest waiter, also when a task fails', async () => {
-    const gate = new BoundedGate(1, 2);
-    const order: string[] = [];
-    const first = deferred();
-    const a = gate.run(
-      () => first.promise,
-      () => new Busy(),
-    );
-    const b = gate.run(
-      async () => void order.push('b'),
-      () => new Busy(),
-    );
-    const c = gate.run(
-      async () => void order.push('c'),
-      () => new Busy(),
-    );
-    await expect(
-      gate.run(
-        async () => undefined,
-        () => new Busy(),
-      ),
-    ).rejects.toBeInstanceOf(Busy);
-    first.reject(new Error('boom'));
-    await expect(a).rejects.toThrow('boom');
-    await Promise.all([b, c]);
-    expect(order).toEqual(['b', 'c']);
-    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  it('runs light tasks side by side up to the capacity: eight of one permit, the ninth waits', async () => {
+    const gate = new BoundedGate(8, 4);
+    const tasks = Array.from({ length: 9 }, () => deferred());
+    const runs = tasks.map((t) => gate.run(1, () => t.promise, busy));
+    await flush();
+    expect(gate.load).toEqual({ used: 8, running: 8, waiting: 1 });
+    tasks[0].resolve();
+    await flush();
+    expect(gate.load).toEqual({ used: 8, running: 8, waiting: 0 });
+    tasks.forEach((t) => t.resolve());
+    await Promise.all(runs);
+    expect(gate.load).toEqual({ used: 0, running: 0, waiting: 0 });
   });
-  it('lets a caller without a busy answer wait past the queue, still one slot at a time', async () => {
-    const gate = new BoundedGate(1, 1);
-    let running = 0;
+
+  it('serves waiters first come, first served: a heavy task waits for the whole capacity and light ones behind it do not overtake', async () => {
+    const gate = new BoundedGate(8, 4);
+    const order: string[] = [];
+    const light = deferred();
+    const first = gate.run(1, () => light.promise, busy);
+    // The whole capacity: it must wait until the light task ends.
+    const heavy = deferred();
+    const whole = gate.run(
+      8,
+      async () => {
+        order.push('heavy');
+        await heavy.promise;
+      },
+      busy,
+    );
+    // Would fit beside the first one, but arrives behind the heavy one.
+    const after = gate.run(1, async () => void order.push('light after'), busy);
+    await flush();
+    expect(order).toEqual([]);
+    expect(gate.load).toEqual({ used: 1, running: 1, waiting: 2 });
+    light.resolve();
+    await first;
+    await flush();
+    expect(order).toEqual(['heavy']);
+    expect(gate.load).toEqual({ used: 8, running: 1, waiting: 1 });
+    heavy.reject(new Error('boom'));
+    await expect(whole).rejects.toThrow('boom');
+    await after;
+    expect(order).toEqual(['heavy', 'light after']);
+    expect(gate.load).toEqual({ used: 0, running: 0, waiting: 0 });
+  });
+
+  it('refuses only when the queue is full, however much capacity the waiters want', async () => {
+    const gate = new BoundedGate(8, 2);
+    const hold = deferred();
+    const running = gate.run(8, () => hold.promise, busy);
+    const queued = [gate.run(1, async () => 'a', busy), gate.run(1, async () => 'b', busy)];
+    await expect(gate.run(1, async () => 'c', busy)).rejects.toBeInstanceOf(Busy);
+    hold.resolve();
+    await running;
+    await expect(Promise.all(queued)).resolves.toEqual(['a', 'b']);
+    // With room again, the same request runs.
+    await expect(gate.run(1, async () => 'c', busy)).resolves.toBe('c');
+  });
+
+  it('lets a caller without a busy answer wait past the queue, still within the capacity', async () => {
+    const gate = new BoundedGate(4, 1);
+    let held = 0;
     let peak = 0;
-    const task = async () => {
-      running++;
-      peak = Math.max(peak, running);
+    const task = (weight: number) => async () => {
+      held += weight;
+      peak = Math.max(peak, held);
       await flush();
-      running--;
+      held -= weight;
     };
-    await Promise.all(Array.from({ length: 6 }, () => gate.run(task)));
-    expect(peak).toBe(1);
-    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+    await Promise.all([3, 2, 4, 1, 1, 2].map((w) => gate.run(w, task(w))));
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(gate.load).toEqual({ used: 0, running: 0, waiting: 0 });
+  });
+
+  it('refuses a weight it could never hold', async () => {
+    const gate = new BoundedGate(8, 2);
+    await expect(gate.run(9, async () => 1)).rejects.toThrow(RangeError);
+    await expect(gate.run(0, async () => 1)).rejects.toThrow(RangeError);
+    expect(gate.load).toEqual({ used: 0, running: 0, waiting: 0 });
   });
 });

@@ -1,37 +1,62 @@
 /**
- * A semaphore with a short queue: at most `atOnce` tasks run, at most `maxWaiting` wait for a
- * slot, and any beyond that are refused at once (the caller answers "busy") instead of queueing
- * without bound. A finished task hands its slot straight to the oldest waiter.
+ * A weighted semaphore with a short queue: the tasks running at once hold at most `capacity`
+ * permits between them (each takes `weight`, e.g. the bytes it holds while it runs), at most
+ * `maxWaiting` tasks wait, and any beyond that are refused at once (the caller answers "busy")
+ * instead of queueing without bound.
+ *
+ * Strictly first come, first served: a task runs at once only when nobody waits and its weight
+ * fits; a finished task hands its permits to the waiters in arrival order, as many as fit. A
+ * heavy task at the head of the queue is never overtaken by light ones behind it, so it gets the
+ * whole capacity it waits for (no starvation), at the price of the light ones waiting with it.
  */
 export class BoundedGate {
+  private used = 0;
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: { weight: number; start: () => void }[] = [];
 
   constructor(
-    readonly atOnce: number,
+    readonly capacity: number,
     readonly maxWaiting: number,
-  ) {}
+  ) {
+    if (!(capacity > 0)) throw new RangeError(`a gate needs a positive capacity, not ${capacity}`);
+  }
 
   /**
-   * Runs `task` when a slot is free; throws `busy()` when every slot and queue place is taken.
-   * Without `busy` the task waits however long the queue (it still runs only in a slot).
+   * Runs `task` holding `weight` permits; throws `busy()` when it cannot run at once and every
+   * queue place is taken. Without `busy` the task waits however long the queue (it still runs
+   * only within the capacity). A weight above the capacity could never run: a RangeError.
    */
-  async run<T>(task: () => Promise<T>, busy?: () => Error): Promise<T> {
-    if (this.running < this.atOnce) this.running++;
+  async run<T>(weight: number, task: () => Promise<T>, busy?: () => Error): Promise<T> {
+    if (!(weight > 0) || weight > this.capacity)
+      throw new RangeError(`weight ${weight} is not within the gate's capacity ${this.capacity}`);
+    if (this.waiting.length === 0 && this.used + weight <= this.capacity) this.take(weight);
     else if (!busy || this.waiting.length < this.maxWaiting)
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((start) => this.waiting.push({ weight, start }));
     else throw busy();
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.used -= weight;
+      this.running--;
+      this.startWaiters();
     }
   }
 
-  /** Tasks running and waiting now. */
-  get load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+  /** Permits held, tasks running and tasks waiting now. */
+  get load(): { used: number; running: number; waiting: number } {
+    return { used: this.used, running: this.running, waiting: this.waiting.length };
+  }
+
+  private take(weight: number): void {
+    this.used += weight;
+    this.running++;
+  }
+
+  private startWaiters(): void {
+    while (this.waiting.length > 0 && this.used + this.waiting[0].weight <= this.capacity) {
+      const next = this.waiting.shift()!;
+      this.take(next.weight);
+      next.start();
+    }
   }
 }

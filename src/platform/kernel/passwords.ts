@@ -13,25 +13,37 @@ const scrypt = promisify(scryptCb) as (
 export { DEFAULT_PASSWORD_HASH_COST };
 let N = 2 ** DEFAULT_PASSWORD_HASH_COST;
 const R = 8;
-const P = 1;
+/** OWASP's p for N=2^14: as strong as N=2^17 with p=1, at an eighth of the memory. */
+const P = 5;
 const LEN = 32;
-/** Room for the cost above (128 * N * r bytes) and older hashes; Node's default is 32 MiB. */
+/** Room for any cost this service made (128 * N * r bytes, 128 MiB at most); Node's default is 32 MiB. */
 const MAX_MEM = 256 * 1024 * 1024;
+const MIB = 1024 * 1024;
 
 /**
- * Every scrypt of this process goes through one gate: each hash holds 128 * N * r bytes (128 MiB
- * at 2^17) while it runs, so unbounded parallel sign-ins (unknown e-mails are hashed too) would
- * grow the process past its memory limit. Two run at once (the memory bound: deploy/README.md,
- * "Memory"), four more wait for a slot (a hash takes about half a second), and the rest are
+ * Every scrypt of this process goes through one gate weighted by memory: a hash holds
+ * 128 * N * r bytes while it runs (p runs one after another in Node), 16 MiB at today's cost and
+ * 128 MiB for a hash stored at the old N=2^17 cost, and unknown e-mails are hashed too. The
+ * hashes running at once hold at most HASH_MEMORY_BUDGET between them (deploy/README.md,
+ * "Memory"): eight new hashes, or one old one. HASHES_WAITING more wait their turn in arrival
+ * order (a new hash takes about 0.2 s; twenty sign-ins at once are all served), and the rest are
  * answered 429 at once.
  */
-export const HASHES_AT_ONCE = 2;
-export const HASHES_WAITING = 4;
-const gate = new BoundedGate(HASHES_AT_ONCE, HASHES_WAITING);
-/** A full queue drains in about this long (six hashes, two at a time, ~0.5 s each). */
+export const HASH_MEMORY_BUDGET = 128 * MIB;
+export const HASHES_WAITING = 16;
+const gate = new BoundedGate(HASH_MEMORY_BUDGET, HASHES_WAITING);
+/** A full queue drains in about this long (sixteen new hashes, two cores, ~0.2 s each). */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
-/** 429 `{"detail": "..."}` with `Retry-After`: every hashing slot and queue place is taken. */
+/**
+ * The bytes a scrypt of these parameters holds while it runs. A hash stored at a cost above the
+ * budget (none is made any more) takes the whole budget and runs alone.
+ */
+export function hashMemory(n: number, r: number): number {
+  return Math.min(HASH_MEMORY_BUDGET, 128 * n * r);
+}
+
+/** 429 `{"detail": "..."}` with `Retry-After`: the hashing budget is in use and the queue full. */
 export class PasswordHashBusy extends DetailError {
   readonly status = 429;
   override readonly headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
@@ -44,12 +56,19 @@ export class PasswordHashBusy extends DetailError {
 /**
  * How a hash waits for the gate: `refuse` (requests anyone can send: sign-in, password forms)
  * answers busy past the queue; `wait` (an operator's command, account creation) waits its turn,
- * still inside the two slots.
+ * still within the memory budget.
  */
 export type HashWait = 'refuse' | 'wait';
 
-const gated = (pw: string, salt: Buffer, len: number, opts: object, wait: HashWait) =>
+const gated = (
+  pw: string,
+  salt: Buffer,
+  len: number,
+  opts: { N: number; r: number; p: number; maxmem: number },
+  wait: HashWait,
+) =>
   gate.run(
+    hashMemory(opts.N, opts.r),
     () => scrypt(pw, salt, len, opts),
     wait === 'refuse' ? () => new PasswordHashBusy() : undefined,
   );
@@ -61,7 +80,7 @@ export function setPasswordHashCost(log2N: number): void {
 
 /**
  * scrypt with a random salt; the parameters travel with the hash so they can be raised later.
- * Throws PasswordHashBusy when the gate is full (as verifyPassword does).
+ * Throws PasswordHashBusy when the gate's queue is full (as verifyPassword does).
  */
 export async function hashPassword(password: string, wait: HashWait = 'refuse'): Promise<string> {
   const salt = randomBytes(16);
@@ -88,6 +107,7 @@ export async function verifyPassword(
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
+  if (![n, r, p].every((x) => Number.isSafeInteger(x) && x > 0)) return false;
   const salt = Buffer.from(parts[4], 'base64');
   const expected = Buffer.from(parts[5], 'base64');
   const actual = await gated(

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { generateCode, isUniqueViolation, withUniqueRetry } from '@/platform/kernel/codes';
+import { generateCode, withUniqueRetry } from '@/platform/kernel/codes';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import {
   hashPassword,
@@ -10,12 +10,13 @@ import {
 import { Database } from '@/platform/db/database';
 import { type AuditContext, AuditService, securityEvent } from '@/modules/audit';
 import { NpiRegistry } from './npi-registry';
+import { passwordProblem } from './password-rule';
 import type { Account } from '../store/account.entity';
 import { AccountsRepository } from '../store/accounts.repository';
 import { DEFAULT_TAXONOMY_CODE, type Location } from '../store/location.entity';
 import { LocationsRepository } from '../store/locations.repository';
 import type { User } from '../store/user.entity';
-import { UsersRepository } from '../store/users.repository';
+import { isEmailTaken, UsersRepository } from '../store/users.repository';
 import {
   addressColumns,
   checkRenderingProvider,
@@ -50,6 +51,8 @@ export class AccountsService {
     input: NewAccount,
   ): Promise<{ account: Account; location: Location; user: User }> {
     const email = input.email.trim().toLowerCase();
+    const problem = passwordProblem(input.password);
+    if (problem) throw ValidationFailed.field('password', problem);
     // An operator's command (or the demo seed): it waits for a hashing slot rather than fail.
     const passwordHash = await hashPassword(input.password, 'wait');
     try {
@@ -85,7 +88,7 @@ export class AccountsService {
         }),
       );
     } catch (e) {
-      if (isUniqueViolation(e, 'users_email_key')) {
+      if (isEmailTaken(e)) {
         throw ValidationFailed.field('email', 'A user with this email already exists.');
       }
       throw e;

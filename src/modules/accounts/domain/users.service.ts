@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { isUniqueViolation } from '@/platform/kernel/codes';
 import { ConflictError, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { hashPassword, verifyPassword } from '@/platform/kernel/passwords';
 import { Database, type Tx } from '@/platform/db/database';
 import type { UserTokenPurpose } from '../store/user-token.entity';
 import type { User } from '../store/user.entity';
+import { passwordProblem } from './password-rule';
 import type { UserRole } from './user-roles';
 import {
   claimToken,
@@ -14,10 +14,16 @@ import {
   tokenFits,
   type UserWithToken,
 } from './user-tokens';
-import { UsersRepository } from '../store/users.repository';
+import {
+  isEmailSigningInElsewhere,
+  isEmailTaken,
+  UsersRepository,
+} from '../store/users.repository';
 import { UserTokensRepository } from '../store/user-tokens.repository';
 
-export const MIN_PASSWORD_LENGTH = 12;
+/** An invitation to an e-mail another account's user signs in with cannot be accepted. */
+export const SIGNS_IN_ELSEWHERE =
+  'This e-mail already signs in to Vision Eligibility with another account. Ask whoever invited you to invite another address.';
 
 /** A password change with a wrong current password: a field error, and a security event. */
 export class WrongCurrentPassword extends ValidationFailed {
@@ -52,14 +58,6 @@ export function summarize(u: User): UserSummary {
     passwordChangedAt: u.passwordChangedAt,
     sessionEpoch: u.sessionEpoch,
   };
-}
-
-/** The rule every new password meets (the DTOs say the same; the CLI calls this). */
-export function passwordProblem(password: string): string | null {
-  if ([...password].length < MIN_PASSWORD_LENGTH)
-    return `Ensure this field has at least ${MIN_PASSWORD_LENGTH} characters.`;
-  if ([...password].length > 200) return 'Ensure this field has no more than 200 characters.';
-  return null;
 }
 
 /**
@@ -141,16 +139,22 @@ export class UsersService {
     this.checkPassword(password);
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
     const passwordHash = await hashPassword(password);
-    return this.database.transaction(async (tx) => {
-      const userId = await claimToken(this.tokens, purpose, token, tx);
-      if (!userId) return null;
-      const user = await this.users.lockById(userId, tx);
-      if (!user || !tokenFits(purpose, user)) return null;
-      await this.tokens.voidUnused(user.id, purpose, tx);
-      const changed = await this.storePassword(user, passwordHash, tx);
-      this.logger.log({ userId: user.id, purpose }, 'password set from a link');
-      return summarize(changed);
-    });
+    try {
+      return await this.database.transaction(async (tx) => {
+        const userId = await claimToken(this.tokens, purpose, token, tx);
+        if (!userId) return null;
+        const user = await this.users.lockById(userId, tx);
+        if (!user || !tokenFits(purpose, user)) return null;
+        await this.tokens.voidUnused(user.id, purpose, tx);
+        const changed = await this.storePassword(user, passwordHash, tx);
+        this.logger.log({ userId: user.id, purpose }, 'password set from a link');
+        return summarize(changed);
+      });
+    } catch (e) {
+      // Told to the person accepting (the mailbox's owner), never to the admin who invited.
+      if (isEmailSigningInElsewhere(e)) throw new ValidationFailed({ $: [SIGNS_IN_ELSEWHERE] });
+      throw e;
+    }
   }
 
   /**
@@ -268,7 +272,7 @@ export class UsersService {
         passwordChangedAt: passwordHash ? new Date() : null,
       });
     } catch (e) {
-      if (isUniqueViolation(e, 'users_email_key'))
+      if (isEmailTaken(e))
         throw ValidationFailed.field('email', 'A user with this e-mail already exists.');
       throw e;
     }

@@ -1,12 +1,18 @@
 import type { UserRole } from '../domain/user-roles';
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { AccountRecord, CreatedAtColumn, TimeColumn } from '@/platform/db/columns';
 
 /** A person who signs in to the web application; belongs to one account. */
 @Entity('users')
+@Index('users_account_email_key', ['accountId', 'email'], { unique: true })
+@Index('users_email_idx', ['email'])
 export class User extends AccountRecord {
-  /** Stored lower-cased; unique across the service. */
-  @Column({ type: 'varchar', length: 254, unique: true })
+  /**
+   * Stored lower-cased; one user per e-mail in an account, and one user signing in with it
+   * across the service (`users_signing_in_email_key`, a partial unique index over the rows with
+   * a password, in the migration): invitations to it may wait in other accounts.
+   */
+  @Column({ type: 'varchar', length: 254 })
   email: string;
 
   @Column({ type: 'varchar', length: 16 })

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '@/platform/kernel/codes';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull } from 'typeorm';
@@ -14,6 +15,22 @@ export type NewUser = Pick<
  * The `users` table: the people who sign in, their passwords, session epochs and TOTP state.
  * `twoFactorState` joins the user's row of `accounts` (same module).
  */
+/**
+ * The e-mail is taken: by a user of the same account, or by a user who signs in with it
+ * (constraints of InvitationsAcrossAccounts1795567400000).
+ */
+export function isEmailTaken(e: unknown): boolean {
+  return (
+    isUniqueViolation(e, 'users_account_email_key') ||
+    isUniqueViolation(e, 'users_signing_in_email_key')
+  );
+}
+
+/** Someone else signs in with this e-mail already: an invitation to it cannot be accepted. */
+export function isEmailSigningInElsewhere(e: unknown): boolean {
+  return isUniqueViolation(e, 'users_signing_in_email_key');
+}
+
 @Injectable()
 export class UsersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -32,8 +49,19 @@ export class UsersRepository {
   }
 
   /** `email` as stored: trimmed and lower-cased by the caller. */
-  findByEmail(email: string, tx?: Tx): Promise<User | null> {
-    return managerOf(this.db, tx).getRepository(User).findOne({ where: { email } });
+  /**
+   * The user who signs in with the e-mail, or else its oldest invitation (an e-mail may be
+   * invited in several accounts; one user signs in with it).
+   */
+  async findByEmail(email: string, tx?: Tx): Promise<User | null> {
+    return managerOf(this.db, tx)
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.email = :email', { email })
+      .orderBy('u.password_hash IS NULL', 'ASC')
+      .addOrderBy('u.created_at', 'ASC')
+      .limit(1)
+      .getOne();
   }
 
   /** The account's first user (the one created with it). */

@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
@@ -6,6 +6,7 @@ import { UsersService } from '@/modules/accounts';
 import { userContext } from '@/modules/audit';
 import { ForgotPasswordDto, SetPasswordDto } from './dto/users.dto';
 import { bindForm, formFields, submitForm } from '../forms';
+import { SignInThrottle } from '../sign-in-throttle';
 import { UserAccessService } from '../user-access.service';
 import { flash, renderPage } from '../web-context';
 
@@ -30,6 +31,9 @@ const PAGES: Record<Purpose, { path: string; title: string; lead: string; done: 
 export const FORGOT_ANSWER =
   'If a user signs in with that e-mail, a link to choose a new password is on its way. It works once, for one hour.';
 
+const TOO_MANY_RESETS =
+  'Too many password links were asked for from this address. Try again in 15 minutes.';
+
 /**
  * Before sign-in (SECURITY.md): "forgot password" mails a single-use link valid one hour, and
  * the links of invitations (72 hours) and resets lead here to set the password. The person then
@@ -38,9 +42,12 @@ export const FORGOT_ANSWER =
 @ApiExcludeController()
 @Controller('app/login')
 export class WebPasswordController {
+  private readonly logger = new Logger(WebPasswordController.name);
+
   constructor(
     private readonly users: UsersService,
     private readonly access: UserAccessService,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   @Get('forgot')
@@ -55,7 +62,21 @@ export class WebPasswordController {
       res,
       async () => {
         const body = await bindForm(ForgotPasswordDto, { email: form.email });
-        await this.access.forgotPassword(body.email);
+        const limit = await this.throttle.resetRequest(req.ip);
+        if (limit.refused) {
+          res.status(429).setHeader('Retry-After', String(limit.retryAfterSeconds));
+          return renderPage(req, res, 'forgot-password.njk', {
+            title: 'Forgot password',
+            errors: { email: { $: [TOO_MANY_RESETS] } },
+          });
+        }
+        // The same answer in the same time whether or not the e-mail is known (SECURITY.md):
+        // looking it up, minting the link and queueing the e-mail all happen once it is sent.
+        res.once('close', () => {
+          this.access.forgotPassword(body.email).catch((e: Error) => {
+            this.logger.error({ err: e.message }, 'password reset link not sent');
+          });
+        });
         res.status(200);
         renderPage(req, res, 'forgot-password.njk', {
           title: 'Forgot password',

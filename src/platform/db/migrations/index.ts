@@ -39,6 +39,7 @@ import { ScheduleEntryPoint1795564000000 } from './1795564000000-ScheduleEntryPo
 import { PatientBenefitHistory1795565000000 } from './1795565000000-PatientBenefitHistory';
 import { InsurerExchangesByAccountTime1795566000000 } from './1795566000000-InsurerExchangesByAccountTime';
 import { AppointmentsStoredBy1795567300000 } from './1795567300000-AppointmentsStoredBy';
+import { InvitationsAcrossAccounts1795567400000 } from './1795567400000-InvitationsAcrossAccounts';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -83,4 +84,5 @@ export const migrations = [
   PatientBenefitHistory1795565000000,
   InsurerExchangesByAccountTime1795566000000,
   AppointmentsStoredBy1795567300000,
+  InvitationsAcrossAccounts1795567400000,
 ];
