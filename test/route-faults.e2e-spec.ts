@@ -86,6 +86,8 @@ describe('every route under faults: the built service stays up, responsive and w
       `${name}: ${uploads.length} requests, RSS ${(before / MIB).toFixed(0)} → peak ` +
         `${(run.peak / MIB).toFixed(0)} MiB, slowest /health/live ${run.slowestProbeMs} ms`,
     );
+    if (!service.alive())
+      figures.push(`${name}: the process died:\n${service.output().slice(-1500)}`);
     expect(service.alive()).toBe(true);
     expect(run.slowestProbeMs).toBeLessThan(1_000);
     expect(run.peak).toBeLessThan(POD_LIMIT_BYTES);

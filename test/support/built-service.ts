@@ -136,7 +136,11 @@ export async function watched<T>(
   let running = true;
   const sampler = (async () => {
     while (running && service.alive()) {
-      peak = Math.max(peak, memoryOf(pid, 'VmRSS'));
+      try {
+        peak = Math.max(peak, memoryOf(pid, 'VmRSS'));
+      } catch {
+        break; // the process is gone (the spec's alive() check says so)
+      }
       await sleep(10);
     }
   })();
