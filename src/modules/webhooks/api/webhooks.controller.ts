@@ -51,6 +51,7 @@ function webhookInput(
     description: body.description,
     version: body.version,
     events: body.events,
+    allowNonstandardPort: body.allow_nonstandard_port,
   };
 }
 

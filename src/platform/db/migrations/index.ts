@@ -38,6 +38,7 @@ import { AppointmentChecks1795563000000 } from './1795563000000-AppointmentCheck
 import { ScheduleEntryPoint1795564000000 } from './1795564000000-ScheduleEntryPoint';
 import { PatientBenefitHistory1795565000000 } from './1795565000000-PatientBenefitHistory';
 import { InsurerExchangesByAccountTime1795566000000 } from './1795566000000-InsurerExchangesByAccountTime';
+import { WebhookNonstandardPort1795567000000 } from './1795567000000-WebhookNonstandardPort';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -81,4 +82,5 @@ export const migrations = [
   ScheduleEntryPoint1795564000000,
   PatientBenefitHistory1795565000000,
   InsurerExchangesByAccountTime1795566000000,
+  WebhookNonstandardPort1795567000000,
 ];
