@@ -196,6 +196,18 @@ describe('the client package (clients/typescript), packed and installed', () => 
         oldTimestamp: true,
         headersObject: true,
       });
+      // A forged X-Event-Type changes nothing: the type is the signed body's (the two
+      // eligibility labels name one document, "the current result": README, Webhooks).
+      expect(out.forged).toEqual({
+        resultAsClaim: 'eligibility.finished',
+        resultAsUpdated: 'eligibility.updated',
+        resultUnlabelled: 'eligibility.finished',
+        claimAsResult: 'claim.status_changed',
+        batchAsClaim: 'eligibility.batch_finished',
+        remittanceAsBatch: 'remittance.received',
+        newTaskAsOverdue: 'verification_task.created',
+        unknownBody: true,
+      });
       expect(out.paging.created).toHaveLength(3);
       expect([...out.paging.listed].sort()).toEqual([...out.paging.created].sort());
       expect(out.paging.firstNextCursor).toEqual(expect.any(String));

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { loadConfig } from '@/platform/config/env';
+import { ConfigError, loadConfig } from '@/platform/config/env';
 import { MailTransport } from '@/modules/mail/domain/mail.transport';
 import { demoBanner } from '@/serve';
 import { createTestApp, TestApp } from './support/app';
@@ -52,6 +52,19 @@ describe('production refusals (SECURITY.md)', () => {
         .smtpUrl,
     ).toBe('smtp://mail.example.test:587?requireTLS=true');
     expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:1025' }).smtpUrl).toBe('smtp://127.0.0.1:1025');
+  });
+
+  it('refuses DATABASE_URL=embedded in production, with one line (the superuser would serve)', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ ...PRODUCTION, DATABASE_URL: ' embedded ' });
+    } catch (e) {
+      problems = (e as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      expect.stringMatching(/^DATABASE_URL: "embedded" is refused when NODE_ENV=production/),
+    ]);
+    expect(loadConfig({ DATABASE_URL: 'embedded' }).embeddedDatabase).toBe('asked');
   });
 
   it('never prints the demo credentials in production', () => {

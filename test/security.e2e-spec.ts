@@ -329,6 +329,7 @@ describe('security: the webhook target guard with WEBHOOK_ALLOW_PRIVATE=false', 
       secret: null,
       timeoutMs: 1_000,
       allowPrivate: false,
+      allowNonstandardPort: false,
     });
     expect(direct.ok).toBe(false);
     expect(receiver.received).toHaveLength(0);

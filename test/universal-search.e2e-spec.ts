@@ -359,6 +359,44 @@ describe('Universal Search insurer by insurer (docs/api.md)', () => {
     });
   });
 
+  it('reuse: the same member id and date of birth under another last name is someone else (a new task); the same person however typed is reused', async () => {
+    const holder = someone({
+      first_name: 'Inés',
+      last_name: 'García-López',
+      dob: '1975-03-03',
+      member_id: 'VSPSHARED1',
+    });
+    const first = await startSearch(t.app, a.auth, { insurer_code: VSP, patient: holder });
+    const taskId = (await waitingAnswer(first)).verification.task_id;
+    await complete(taskId, [{ ...demoPlans[0], insurer_code: VSP }]);
+    await waitForResult(t.app, a.auth, first);
+
+    // Someone else typed with this member id and date of birth: never given Inés's answer.
+    const stranger = await startSearch(t.app, a.auth, {
+      insurer_code: VSP,
+      patient: { ...holder, first_name: 'Inés', last_name: 'Moreau' },
+    });
+    const waiting = await waitingAnswer(stranger);
+    expect(waiting.insurers[0]).toMatchObject({
+      state: 'waiting_for_person',
+      verification: { state: 'queued' },
+    });
+    expect(waiting.insurers[0].verification.reused).toBeUndefined();
+    expect(waiting.verification.task_id).not.toBe(taskId);
+
+    // Inés as another system types her: case, accents, hyphen and spaces do not matter.
+    const retyped = await waitForResult(
+      t.app,
+      a.auth,
+      await startSearch(t.app, a.auth, {
+        insurer_code: VSP,
+        patient: { ...holder, first_name: 'INES', last_name: 'garcia lopez' },
+      }),
+    );
+    expect(retyped.status).toBe('complete');
+    expect(retyped.insurers[0].verification).toMatchObject({ task_id: taskId, reused: true });
+  });
+
   it('assisted "always" asks people at once though the sandbox finds a plan; "never" asks none', async () => {
     const always = await startSearch(t.app, a.auth, {
       insurer_code_list: ALL,

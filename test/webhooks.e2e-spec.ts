@@ -72,6 +72,7 @@ describe('webhooks: management and signed delivery', () => {
       version: 'v2',
       events: ['eligibility'],
       has_secret: true,
+      allow_nonstandard_port: false,
       secret: 'my-shared-secret-1',
       created_at: expect.stringMatching(/\+00:00$/),
       updated_at: expect.stringMatching(/\+00:00$/),
@@ -249,9 +250,7 @@ describe('webhooks: management and signed delivery', () => {
       error_code: 'unexpected_error',
       error_detail: ERROR_DETAILS.unexpected_error,
       results: null,
-      insurers: [
-        expect.objectContaining({ insurer_code: 'insurer:demo:vision', state: 'failed' }),
-      ],
+      insurers: [expect.objectContaining({ insurer_code: 'insurer:demo:vision', state: 'failed' })],
     });
     const detailBody = bodies.find((x) => x.request_uid === details.body.request_uid);
     expect(detailBody.status).toBe('complete');

@@ -38,6 +38,7 @@ describe('webhooks repositories', () => {
     version: 'v2' as const,
     events,
     secretSealed: null,
+    allowNonstandardPort: false,
   });
 
   const claimEvent = (key: string) => ({

@@ -120,6 +120,30 @@ async function main(): Promise<void> {
     headersObject: !refused(body, new Headers(headers), secret),
   };
 
+  // X-Event-Type is not signed: whatever it says, the type is the signed body's.
+  const typed = (raw: string, label: string | null): string => {
+    const signed = { ...resigned(now), 'webhook-signature': sign(secret, id, now, raw) };
+    const unlabelled = Object.fromEntries(
+      Object.entries(signed).filter(([name]) => name !== 'x-event-type'),
+    );
+    return verifyWebhook(raw, label === null ? unlabelled : { ...signed, 'x-event-type': label }, secret)
+      .type;
+  };
+  const claim = JSON.stringify({ code: 'CLM-FORGED', status: 'paid', status_history: [], services: [] });
+  const batch = JSON.stringify({ batch_uid: 'b-1', status: 'complete', count: 1, counts: {} });
+  const remittance = JSON.stringify({ id: 'r-1', payment_amount: '10.00', trace_number: 'T1', claims: [] });
+  const task = JSON.stringify({ id: 't-1', state: 'queued', due_by: '2030-01-01T00:00:00Z', overdue: false, history: [] });
+  const forged = {
+    resultAsClaim: typed(body, 'claim.status_changed'),
+    resultAsUpdated: typed(body, 'eligibility.updated'),
+    resultUnlabelled: typed(body, null),
+    claimAsResult: typed(claim, 'eligibility.finished'),
+    batchAsClaim: typed(batch, 'claim.status_changed'),
+    remittanceAsBatch: typed(remittance, 'eligibility.batch_finished'),
+    newTaskAsOverdue: typed(task, 'verification_task.overdue'),
+    unknownBody: refused('{"hello":"world"}', { ...resigned(now), 'webhook-signature': sign(secret, id, now, '{"hello":"world"}') }, secret),
+  };
+
   // Paging: three patients, listed two to a page.
   const codes: string[] = [];
   for (const first_name of ['Ana', 'Ben', 'Cleo']) {
@@ -199,6 +223,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       search: { status: result.status, plans: result.results?.length ?? 0, v1Status: v1.status },
       webhook,
+      forged,
       paging: { created: codes, listed, firstNextCursor: pages[0] ?? null },
       error,
       retried,

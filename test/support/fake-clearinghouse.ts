@@ -202,6 +202,70 @@ export class FakeClearinghouse {
   }
 }
 
+/** One request as a ScriptedEndpoint received it. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  body: string;
+}
+
+/**
+ * A loopback endpoint that answers every request the same scripted way (a redirect elsewhere, an
+ * answer that never ends) and records what it received: what the clients must not trust.
+ */
+export class ScriptedEndpoint {
+  readonly received: ReceivedRequest[] = [];
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(answer: (res: ServerResponse) => void): Promise<ScriptedEndpoint> {
+    const server = createServer();
+    const endpoint = new ScriptedEndpoint(server);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        endpoint.received.push({ method: req.method ?? '', url: req.url ?? '', body });
+        answer(res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return endpoint;
+  }
+
+  /** A redirect (302, 307, 308...) to `location`. */
+  static redirecting(status: number, location: string): Promise<ScriptedEndpoint> {
+    return ScriptedEndpoint.start((res) => {
+      res.writeHead(status, { location, 'content-type': 'text/plain' });
+      res.end('moved');
+    });
+  }
+
+  /** 200 with a JSON body that never ends (1 MiB chunks until the client hangs up). */
+  static endless(): Promise<ScriptedEndpoint> {
+    const chunk = Buffer.alloc(1024 * 1024, 'A');
+    return ScriptedEndpoint.start((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"x12":"');
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/endpoint`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));

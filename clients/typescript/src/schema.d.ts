@@ -1689,8 +1689,10 @@ export interface components {
             iframe_url: string;
         };
         CreateWebhookDto: {
-            /** @description http or https; private addresses are refused in production. */
+            /** @description http or https; private addresses are refused in production; a public address on 443 or 80 unless `allow_nonstandard_port`. */
             url: string;
+            /** @description true: `url` may name a port other than 443 and 80 of a public address (a receiver on :8443, say). Without it such a URL is a field error on `url`, and every attempt checks it again. Default false. */
+            allow_nonstandard_port?: boolean;
             /** @description Signing secret (8–200 printable ASCII characters). Receivers verify `webhook-signature` (Standard Webhooks: the id, the timestamp and the body, so a replay is refused): a `whsec_…` secret works as-is with Standard Webhooks libraries, any other with `new Webhook(secret, { format: 'raw' })`. The legacy X-Signature (hex HMAC-SHA256 of the raw body alone) is still sent. In production a secret is always set (generated when none is given) and one of its own has at least 32 characters. Setting, rotating or removing it needs the read scopes of the webhook's topics, as creating does. */
             secret?: string | null;
             /** @description true: the service generates a `whsec_` secret and returns it once (ignores `secret`). */
@@ -1717,6 +1719,8 @@ export interface components {
             events: ("eligibility" | "claim" | "batch" | "remittance" | "verification" | "appointment")[];
             /** @description Whether deliveries are signed. */
             has_secret: boolean;
+            /** @description Whether `url` may name a port other than 443 and 80 of a public address. */
+            allow_nonstandard_port: boolean;
             /** @description The secret, only in the answer that created or rotated it; null otherwise. */
             secret: string | null;
             /** Format: date-time */
@@ -1729,6 +1733,8 @@ export interface components {
         };
         UpdateWebhookDto: {
             url?: string;
+            /** @description true: `url` may name a port other than 443 and 80 of a public address (a receiver on :8443, say). Without it such a URL is a field error on `url`, and every attempt checks it again. Default false. false is refused while `url` names such a port. */
+            allow_nonstandard_port?: boolean;
             /** @description Signing secret (8–200 printable ASCII characters). Receivers verify `webhook-signature` (Standard Webhooks: the id, the timestamp and the body, so a replay is refused): a `whsec_…` secret works as-is with Standard Webhooks libraries, any other with `new Webhook(secret, { format: 'raw' })`. The legacy X-Signature (hex HMAC-SHA256 of the raw body alone) is still sent. In production a secret is always set (generated when none is given) and one of its own has at least 32 characters. Setting, rotating or removing it needs the read scopes of the webhook's topics, as creating does. null removes the secret. */
             secret?: string | null;
             /** @description true: rotate to a newly generated secret, returned once in this answer. */

@@ -10,6 +10,7 @@ export type { ControlNumbers } from './x12.control-numbers';
 export type { DatePeriod, RequestValidation } from './x12.elements';
 export { X12ParseError, X12WriteError } from './x12.errors';
 export { prettyX12 } from './x12.pretty';
+export { withoutAccents } from './x12.text';
 export { EligibilityInquiry, write270 } from './x270.writer';
 export type { EnvelopeSettings } from './x270.writer';
 export { read271 } from './x271.reader';

@@ -47,12 +47,21 @@ export function x12BasicText(
   max: number,
   separators: Separators = DEFAULT_SEPARATORS,
 ): string {
-  const latin = [...value]
-    .map((c) => LATIN_LETTERS[c] ?? c)
-    .join('')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  const latin = withoutAccents(value)
     .toUpperCase()
     .replace(/[^A-Z0-9 !"&'()*+,\-./:;?=]/g, ' ');
   return x12Text(latin, max, separators);
+}
+
+/**
+ * A name without its accents, as X12 names carry it (`Núñez` → `Nunez`, `ß` → `SS`); letters of
+ * other scripts are kept as they are. Names compared across systems (docs/api.md, Universal
+ * Search insurer by insurer: reuse) fold the same way.
+ */
+export function withoutAccents(value: string): string {
+  return [...value]
+    .map((c) => LATIN_LETTERS[c] ?? c)
+    .join('')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '');
 }

@@ -61,14 +61,23 @@ export function loadDatabaseSettings(
 /**
  * DATABASE_URL as loadConfig reads it: a postgres URL, or `embedded`, which stands for the
  * default URL until the embedded server runs and DATABASE_URL names it (src/local-services.ts).
+ * SECURITY.md: production refuses `embedded`, whose service runs as the database superuser.
  */
 export function databaseUrlSetting(
   env: Env,
   isProduction: boolean,
   url: (name: string, fallback: string, protocols: string[]) => string,
   fallback: string,
+  problems: string[],
 ): string {
-  if (embeddedDatabaseChoice(env, isProduction) === 'asked') return fallback;
+  if (embeddedDatabaseChoice(env, isProduction) === 'asked') {
+    if (isProduction) {
+      problems.push(
+        'DATABASE_URL: "embedded" is refused when NODE_ENV=production (the service would run as the database superuser); name a PostgreSQL server',
+      );
+    }
+    return fallback;
+  }
   return url('DATABASE_URL', fallback, ['postgres:', 'postgresql:']);
 }
 

@@ -13,10 +13,10 @@ const PRODUCTION = {
 };
 
 describe('the embedded PostgreSQL choice (README.md, Quick start)', () => {
-  it('is asked for by DATABASE_URL=embedded, in production too, and stands for the default URL until the server runs', () => {
+  it('is asked for by DATABASE_URL=embedded outside production, and stands for the default URL until the server runs', () => {
     for (const env of [
       { DATABASE_URL: 'embedded' },
-      { ...PRODUCTION, DATABASE_URL: ' embedded ' },
+      { NODE_ENV: 'test', DATABASE_URL: ' embedded ' },
     ]) {
       const config = loadConfig(env);
       expect(config.embeddedDatabase).toBe('asked');

@@ -148,7 +148,7 @@ export function loadConfig(
     /\/+$/,
     '',
   );
-  const databaseUrl = databaseUrlSetting(env, isProduction, url, DEFAULT_DATABASE_URL);
+  const databaseUrl = databaseUrlSetting(env, isProduction, url, DEFAULT_DATABASE_URL, problems);
   // Unset: one process per CPU, less one for a PostgreSQL on this machine (src/platform/config/database.ts).
   const processes = defaultProcessCount(databaseUrl, availableParallelism());
   const redisUrl = url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);

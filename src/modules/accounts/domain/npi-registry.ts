@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { fetchOutbound, readCapped } from '@/platform/http/outbound';
 import { setBounded } from '@/platform/kernel/bounded-map';
 
 /** What the NPI registry says an NPI is: a person (type 1), an organisation (type 2), or nothing known. */
@@ -38,11 +39,10 @@ export class NpiRegistry {
       const target = new URL(url);
       target.searchParams.set('version', '2.1');
       target.searchParams.set('number', npi);
-      const res = await fetch(target, {
+      // The configured registry answers itself: a redirect could send the NPI (and our trust
+      // in the answer) to any host (src/platform/http/outbound.ts).
+      const res = await fetchOutbound(fetch, target, {
         headers: { Accept: 'application/json' },
-        // The configured registry answers itself: a redirect could send the NPI (and our trust
-        // in the answer) to any host.
-        redirect: 'error',
         signal: AbortSignal.timeout(this.config.npiRegistryTimeoutMs),
       });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -56,26 +56,6 @@ export class NpiRegistry {
     setBounded(this.cache, CACHE_MAX, npi, { entity, at: Date.now() });
     return entity;
   }
-}
-
-/** The body as text, refused (without reading on) once it passes `max` bytes. */
-async function readCapped(res: Response, max: number): Promise<string> {
-  if (Number(res.headers.get('content-length') ?? 0) > max) throw new Error('answer too large');
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error('answer too large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The entity type in a registry answer for `npi`; anything else (no result, odd shapes) is unknown. */

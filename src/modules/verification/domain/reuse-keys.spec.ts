@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { reuseKeys, type ReusePerson } from './reuse-keys';
 
@@ -78,10 +79,46 @@ describe('reuse keys', () => {
         reuseKeys('a', 'vsp', { ...strasse, firstName: 'ASS', lastName: 'aa' }, true),
       ),
     ).toBe(true);
+    // The same member id and date of birth under another last name is someone else.
+    expect(
+      meets(stored('a', 'vsp', p), reuseKeys('a', 'vsp', { ...p, lastName: 'Park' }, true)),
+    ).toBe(false);
+    // A member id without a last name asks nothing.
+    expect(reuseKeys('a', 'vsp', { ...p, lastName: '  ' }, true)).toEqual([]);
     // No date of birth, no key: nobody is matched on names alone.
     expect(reuseKeys('a', 'vsp', { ...p, dob: null }, false)).toEqual([]);
     // Keys are hashes: no name, date or member id is stored.
     const keys = reuseKeys('a', 'vsp', p, false).join(' ');
     expect(keys).not.toMatch(/Ana|Lee|1990|M1/i);
+  });
+
+  it('a last name matches whatever its case, accents, spaces and hyphens; other letters never', () => {
+    const p = { firstName: 'Inés', lastName: 'García-López', dob: '1975-03-03', memberId: 'M9' };
+    for (const lastName of ['GARCIA LOPEZ', 'garcia-lopez', 'Garcia  López', 'GarcíaLópez']) {
+      for (const memberId of ['M9', null]) {
+        expect(
+          meets(stored('a', 'vsp', p), reuseKeys('a', 'vsp', { ...p, lastName, memberId }, true)),
+        ).toBe(true);
+      }
+    }
+    for (const lastName of ['Garcia', 'Lopez-Garcia', 'Garcia-Lopes']) {
+      expect(meets(stored('a', 'vsp', p), reuseKeys('a', 'vsp', { ...p, lastName }, true))).toBe(
+        false,
+      );
+    }
+  });
+
+  it('the keys stored before the member id key held the last name match no search', () => {
+    fc.assert(
+      fc.property(account, insurer, person, (a, code, p) => {
+        fc.pre(p.memberId !== null);
+        const old = createHash('sha256')
+          .update([a, code, 'm', p.memberId.toLowerCase(), p.dob].join('\u0000'))
+          .digest('base64url');
+        expect(reuseKeys(a, code, p, true)).not.toContain(old);
+        expect(reuseKeys(a, code, p, false)).not.toContain(old);
+      }),
+      { seed: 43, numRuns: 200 },
+    );
   });
 });

@@ -53,6 +53,7 @@ function webhookInput(
     description: body.description,
     version: body.version,
     events: body.events,
+    allowNonstandardPort: body.allow_nonstandard_port,
   };
 }
 

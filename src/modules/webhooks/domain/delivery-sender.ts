@@ -6,6 +6,14 @@ import { inSpan } from '@/platform/tracing/tracing';
 import type { Webhook, WebhookAttempt, WebhookDelivery } from '../store/webhook.entity';
 import { SendResult, sendDelivery } from './webhook-sender';
 
+/** Where a delivery goes: its webhook's URL, sealed secret and port setting (docs/api.md, Webhooks). */
+export interface DeliveryTarget {
+  webhookId: string;
+  url: string;
+  secretSealed: string | null;
+  allowNonstandardPort: boolean;
+}
+
 /** One POST of a delivery to its webhook (automatic or manual), and the attempt row it leaves. */
 @Injectable()
 export class DeliverySender {
@@ -13,7 +21,12 @@ export class DeliverySender {
 
   send(webhook: Webhook, delivery: WebhookDelivery): Promise<SendResult> {
     return this.sendTo(
-      { webhookId: webhook.id, url: webhook.url, secretSealed: webhook.secretSealed },
+      {
+        webhookId: webhook.id,
+        url: webhook.url,
+        secretSealed: webhook.secretSealed,
+        allowNonstandardPort: webhook.allowNonstandardPort,
+      },
       delivery,
     );
   }
@@ -24,7 +37,7 @@ export class DeliverySender {
    * webhook's URL (its path may hold the receiver's secret) nor the body.
    */
   sendTo(
-    target: { webhookId: string; url: string; secretSealed: string | null },
+    target: DeliveryTarget,
     delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
   ): Promise<SendResult> {
     return inSpan('webhook deliver', { 'webhook.event': delivery.event }, async (span) => {
@@ -38,7 +51,7 @@ export class DeliverySender {
   }
 
   private post(
-    target: { webhookId: string; url: string; secretSealed: string | null },
+    target: DeliveryTarget,
     delivery: Pick<WebhookDelivery, 'id' | 'body' | 'event'>,
   ): Promise<SendResult> {
     return sendDelivery({
@@ -51,6 +64,7 @@ export class DeliverySender {
         : null,
       timeoutMs: this.config.webhookTimeoutMs,
       allowPrivate: this.config.webhookAllowPrivate,
+      allowNonstandardPort: target.allowNonstandardPort,
     });
   }
 

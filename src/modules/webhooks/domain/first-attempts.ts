@@ -14,6 +14,7 @@ export interface LeasedDelivery {
   webhookId: string;
   url: string;
   secretSealed: string | null;
+  allowNonstandardPort: boolean;
   body: string;
   event: string;
 }

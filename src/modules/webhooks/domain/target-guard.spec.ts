@@ -49,24 +49,63 @@ describe('webhook target guard', () => {
   ])('treats %s as public', (address) => expect(isPublicAddress(address)).toBe(true));
 
   it('refuses loopback and private targets unless allowed', async () => {
-    await expect(resolveTarget('http://127.0.0.1/', false)).rejects.toThrow(TargetRefused);
-    await expect(resolveTarget('http://localhost:8080/hook', false)).rejects.toThrow(
+    await expect(resolveTarget('http://127.0.0.1/', false, false)).rejects.toThrow(TargetRefused);
+    await expect(resolveTarget('http://localhost:8080/hook', false, false)).rejects.toThrow(
       'Private, loopback',
     );
-    await expect(resolveTarget('http://[::1]:80/', false)).rejects.toThrow(TargetRefused);
+    await expect(resolveTarget('http://[::1]:80/', false, false)).rejects.toThrow(TargetRefused);
     // The URL parser rewrites [::ffff:127.0.0.1] as [::ffff:7f00:1]: still loopback.
-    await expect(resolveTarget('http://[::ffff:127.0.0.1]/', false)).rejects.toThrow(TargetRefused);
-    await expect(resolveTarget('http://[2002:7f00:1::]/', false)).rejects.toThrow(TargetRefused);
-    await expect(resolveTarget('http://127.0.0.1:9/', true)).resolves.toMatchObject({
+    await expect(resolveTarget('http://[::ffff:127.0.0.1]/', false, false)).rejects.toThrow(
+      TargetRefused,
+    );
+    await expect(resolveTarget('http://[2002:7f00:1::]/', false, false)).rejects.toThrow(
+      TargetRefused,
+    );
+    await expect(resolveTarget('http://127.0.0.1:9/', true, false)).resolves.toMatchObject({
       address: '127.0.0.1',
       family: 4,
     });
   });
 
+  it('refuses a public address on a port other than 443 and 80 unless the webhook allows it', async () => {
+    for (const url of [
+      'https://8.8.8.8:8443/hook',
+      'http://8.8.8.8:25/',
+      'https://[2a00:1450::1]:22/',
+    ]) {
+      for (const allowPrivate of [false, true]) {
+        await expect(resolveTarget(url, allowPrivate, false)).rejects.toThrow(
+          'Ports other than 443 and 80 need allow_nonstandard_port',
+        );
+        await expect(resolveTarget(url, allowPrivate, true)).resolves.toMatchObject({
+          url: new URL(url),
+        });
+      }
+    }
+    for (const url of [
+      'https://8.8.8.8/',
+      'http://8.8.8.8/',
+      'https://8.8.8.8:80/',
+      'http://8.8.8.8:443/',
+    ]) {
+      await expect(resolveTarget(url, false, false)).resolves.toMatchObject({ address: '8.8.8.8' });
+    }
+    // A private address WEBHOOK_ALLOW_PRIVATE allows is the operator's network: any port.
+    await expect(resolveTarget('http://127.0.0.1:9/', true, false)).resolves.toMatchObject({
+      address: '127.0.0.1',
+    });
+  });
+
   it('refuses other schemes, credentials and garbage', async () => {
-    await expect(resolveTarget('ftp://8.8.8.8/', true)).rejects.toThrow('Only http and https');
-    await expect(resolveTarget('file:///etc/passwd', true)).rejects.toThrow('Only http and https');
-    await expect(resolveTarget('http://user:pw@8.8.8.8/', true)).rejects.toThrow('Credentials');
-    await expect(resolveTarget('not a url', true)).rejects.toThrow('valid URL');
+    await expect(resolveTarget('ftp://8.8.8.8/', true, false)).rejects.toThrow(
+      'Only http and https',
+    );
+    await expect(resolveTarget('file:///etc/passwd', true, false)).rejects.toThrow(
+      'Only http and https',
+    );
+    await expect(resolveTarget('http://user:pw@8.8.8.8/', true, false)).rejects.toThrow(
+      'Credentials',
+    );
+    await expect(resolveTarget('not a url', true, false)).rejects.toThrow('valid URL');
   });
 });

@@ -105,10 +105,22 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
-/** Parses and resolves a webhook URL; throws TargetRefused with a message for the user. */
+/** The ports a webhook reaches without `allow_nonstandard_port` ('' is the scheme's default). */
+const STANDARD_PORTS = new Set(['', '80', '443']);
+
+export const NONSTANDARD_PORT_MESSAGE =
+  'Ports other than 443 and 80 need allow_nonstandard_port: true.';
+
+/**
+ * Parses and resolves a webhook URL; throws TargetRefused with a message for the user.
+ * docs/api.md, Webhooks: a public address is reached on 443 or 80 only, unless the webhook says
+ * `allow_nonstandard_port`; a non-public one (allowed by WEBHOOK_ALLOW_PRIVATE, the operator's own
+ * network) on any port.
+ */
 export async function resolveTarget(
   rawUrl: string,
   allowPrivate: boolean,
+  allowNonstandardPort: boolean,
 ): Promise<ResolvedTarget> {
   let url: URL;
   try {
@@ -135,5 +147,11 @@ export async function resolveTarget(
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) throw new TargetRefused('Private, loopback and link-local addresses are not allowed.');
   }
+  if (
+    !allowNonstandardPort &&
+    !STANDARD_PORTS.has(url.port) &&
+    addresses.some((a) => isPublicAddress(a.address))
+  )
+    throw new TargetRefused(NONSTANDARD_PORT_MESSAGE);
   return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
 }

@@ -70,6 +70,7 @@ interface DeliverySummary {
   webhook_id: string;
   url: string;
   secret_sealed: string | null;
+  allow_nonstandard_port: boolean;
   version: WebhookVersion;
 }
 
@@ -119,6 +120,7 @@ export class WebhookOutbox {
           webhookId: r.webhook_id,
           url: r.url,
           secretSealed: r.secret_sealed,
+          allowNonstandardPort: r.allow_nonstandard_port,
           body: bodies[r.version],
           event: EVENT_ELIGIBILITY_FINISHED,
         })),

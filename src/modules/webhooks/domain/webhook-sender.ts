@@ -16,6 +16,8 @@ export interface SendInput {
   secret: string | null;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The webhook's `allow_nonstandard_port` (docs/api.md, Webhooks), checked again at every attempt. */
+  allowNonstandardPort: boolean;
 }
 
 export interface SendResult {
@@ -95,7 +97,7 @@ export async function sendDelivery(input: SendInput): Promise<SendResult> {
 
   let target;
   try {
-    target = await resolveTarget(input.url, input.allowPrivate);
+    target = await resolveTarget(input.url, input.allowPrivate, input.allowNonstandardPort);
   } catch (e) {
     return failure(e instanceof TargetRefused ? `refused: ${e.message}` : (e as Error).message);
   }

@@ -29,6 +29,7 @@ export interface WebhookInput {
   description?: string | null;
   version?: WebhookVersion;
   events?: WebhookTopic[];
+  allowNonstandardPort?: boolean;
 }
 
 /** Who manages a webhook: recorded in the audit trail; an API key's scopes are checked. */
@@ -70,7 +71,7 @@ export class WebhooksService {
     const accountId = by.ctx.actor.accountId;
     requireTopicScopes(by.scopes, input.events ?? ['eligibility']);
     this.checkSecret(input.secret);
-    await this.checkUrl(input.url!);
+    await this.checkUrl(input.url!, input.allowNonstandardPort ?? false);
     // Production: every webhook is signed (SECURITY.md); without a secret of its own it gets one.
     const generate = input.rotateSecret || (this.config.isProduction && !input.secret);
     const secret = generate ? generateSecret() : (input.secret ?? null);
@@ -84,6 +85,7 @@ export class WebhooksService {
       version: input.version ?? 'v2',
       events: input.events ?? ['eligibility'],
       secretSealed: secret ? this.sender.seal(id, secret) : null,
+      allowNonstandardPort: input.allowNonstandardPort ?? false,
     });
     await this.audit.record(securityEvent(by.ctx, 'webhook', 'create', saved.id));
     this.logger.log({ webhookId: saved.id, accountId }, 'webhook created');
@@ -124,10 +126,15 @@ export class WebhooksService {
         'Webhooks are signed in production: rotate the secret instead.',
       );
     }
+    const allowPort = input.allowNonstandardPort ?? webhook.allowNonstandardPort;
     if (input.url !== undefined && input.url !== webhook.url) {
-      await this.checkUrl(input.url);
+      await this.checkUrl(input.url, allowPort);
       webhook.url = input.url;
+    } else if (allowPort !== webhook.allowNonstandardPort) {
+      // Turning the setting off must not leave a webhook its URL no longer allows.
+      await this.checkUrl(webhook.url, allowPort);
     }
+    webhook.allowNonstandardPort = allowPort;
     if (input.isActive !== undefined) webhook.isActive = input.isActive;
     if (input.description !== undefined) webhook.description = input.description ?? '';
     if (input.version !== undefined) webhook.version = input.version;
@@ -230,14 +237,14 @@ export class WebhooksService {
       );
   }
 
-  private async checkUrl(url: string): Promise<void> {
+  private async checkUrl(url: string, allowNonstandardPort: boolean): Promise<void> {
     // Production: PHI travels to receivers only over TLS (SECURITY.md), unless the operator
     // said the deployment runs without TLS (ALLOW_INSECURE_HTTP=true: a loopback trial, the bench).
     if (this.config.isProduction && !this.config.allowInsecureHttp && !/^https:\/\//i.test(url)) {
       throw ValidationFailed.field('url', 'Use an https URL: webhooks are sent over TLS only.');
     }
     try {
-      await resolveTarget(url, this.config.webhookAllowPrivate);
+      await resolveTarget(url, this.config.webhookAllowPrivate, allowNonstandardPort);
     } catch (e) {
       if (e instanceof TargetRefused) throw ValidationFailed.field('url', e.message);
       throw e;

@@ -247,7 +247,7 @@ export class WebhookDeliveriesRepository {
    * eligibility, with the body of its version, stored leased to `leaseJob` (else due now); the
    * unique key makes a repeated call harmless. `summary`: an expression for the statement's last
    * SELECT (one row per `request` row) answering that request's deliveries as JSON (id,
-   * webhook_id, url, secret_sealed, version). `values`: the statement's values followed by the
+   * webhook_id, url, secret_sealed, allow_nonstandard_port, version). `values`: the statement's values followed by the
    * CTE's, numbered after them.
    */
   finishing(p: FinishingParams): FinishingSql {
@@ -263,7 +263,8 @@ export class WebhookDeliveriesRepository {
          ON CONFLICT (webhook_id, request_id, event) WHERE resource_key IS NULL DO NOTHING
          RETURNING id, webhook_id, request_id)`;
     const summary = `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
-           'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
+           'url', w.url, 'secret_sealed', w.secret_sealed, 'allow_nonstandard_port', w.allow_nonstandard_port,
+           'version', w.version)), '[]'::json)
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id)`;
     return {
       cte,

@@ -35,6 +35,10 @@ export class Webhook extends AccountRecord {
   @Column({ type: 'text', array: true, default: () => "'{eligibility}'" })
   events: WebhookTopic[];
 
+  /** docs/api.md, Webhooks: the URL may name a port other than 443 and 80 of a public address. */
+  @Column({ name: 'allow_nonstandard_port', type: 'boolean', default: false })
+  allowNonstandardPort: boolean;
+
   @CreatedAtColumn()
   createdAt: Date;
 

@@ -7,7 +7,15 @@ import { Webhook } from './webhook.entity';
 /** What a new webhook is stored with; its id is chosen first, as its sealed secret is bound to it. */
 export type NewWebhook = Pick<
   Webhook,
-  'id' | 'accountId' | 'url' | 'isActive' | 'description' | 'version' | 'events' | 'secretSealed'
+  | 'id'
+  | 'accountId'
+  | 'url'
+  | 'isActive'
+  | 'description'
+  | 'version'
+  | 'events'
+  | 'secretSealed'
+  | 'allowNonstandardPort'
 >;
 
 /** The `webhooks` table: an account's endpoints. */

@@ -40,6 +40,7 @@ import { PatientBenefitHistory1795565000000 } from './1795565000000-PatientBenef
 import { InsurerExchangesByAccountTime1795566000000 } from './1795566000000-InsurerExchangesByAccountTime';
 import { AppointmentsStoredBy1795567300000 } from './1795567300000-AppointmentsStoredBy';
 import { InvitationsAcrossAccounts1795567400000 } from './1795567400000-InvitationsAcrossAccounts';
+import { WebhookNonstandardPort1795567500000 } from './1795567500000-WebhookNonstandardPort';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -85,4 +86,5 @@ export const migrations = [
   InsurerExchangesByAccountTime1795566000000,
   AppointmentsStoredBy1795567300000,
   InvitationsAcrossAccounts1795567400000,
+  WebhookNonstandardPort1795567500000,
 ];

@@ -4,7 +4,8 @@ import {
   ClearinghouseConnection,
   type ClearinghouseDependencies,
 } from './clearinghouse-connection';
-import { CallFailure, HttpAnswer, postX12 } from './clearinghouse-http';
+import { fetchOutbound, readCapped } from '@/platform/http/outbound';
+import { CallFailure, HttpAnswer, MAX_ANSWER_BYTES, postX12 } from './clearinghouse-http';
 
 /**
  * How a claim submission ended (docs/api.md, Claim lifecycle): the clearinghouse took the 837P (with its id), it
@@ -105,12 +106,12 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
     let text: string;
     try {
       const authorization = await this.authorization!.header(signal);
-      response = await this.fetchImpl(url, {
+      response = await fetchOutbound(this.fetchImpl, url, {
         method,
         headers: { accept: 'application/json', authorization },
         signal,
       });
-      text = await response.text();
+      text = await readCapped(response, MAX_ANSWER_BYTES);
     } catch (e) {
       if (signal.aborted) throw CallFailure.fromAbort(signal.reason, 'the clearinghouse');
       throw CallFailure.fromFetchError(e, 'the clearinghouse');

@@ -1,4 +1,5 @@
 import type { ClearinghouseAuth } from '@/platform/config/clearinghouse';
+import { fetchOutbound, readCapped } from '@/platform/http/outbound';
 import { CallFailure, raceSignal } from './clearinghouse-http';
 
 /** The Authorization header of the eligibility calls. */
@@ -23,6 +24,8 @@ const TOKEN_TIMEOUT_MS = 30_000;
 /** Tokens are renewed this long before they expire, so none expires in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
 const DEFAULT_LIFETIME_S = 300;
+/** A token answer is a few hundred bytes of JSON. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
 /**
  * Optum's style: OAuth2 client credentials (JSON body, as Optum's token endpoint takes it), the
@@ -51,7 +54,8 @@ export class OAuth2Authorization implements AuthorizationSource {
   }
 
   private async fetchToken(): Promise<{ value: string; expiresAt: number }> {
-    const response = await this.fetchImpl(this.auth.tokenUrl, {
+    // The client secret goes to the configured endpoint only: no redirect is followed.
+    const response = await fetchOutbound(this.fetchImpl, this.auth.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
@@ -63,7 +67,9 @@ export class OAuth2Authorization implements AuthorizationSource {
     }).catch((e: unknown) => {
       throw CallFailure.fromFetchError(e, 'the token endpoint');
     });
-    const text = await response.text();
+    const text = await readCapped(response, MAX_TOKEN_ANSWER_BYTES).catch((e: unknown) => {
+      throw CallFailure.fromFetchError(e, 'the token endpoint');
+    });
     if (response.status === 429 || response.status >= 500) {
       throw new CallFailure(
         'unavailable',

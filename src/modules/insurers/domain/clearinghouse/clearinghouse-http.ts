@@ -1,3 +1,11 @@
+import { AnswerTooLarge, fetchOutbound, readCapped, RedirectRefused } from '@/platform/http/outbound';
+
+/**
+ * The most of one clearinghouse answer read (JSON around one X12 file: a 271, a 277, an 835
+ * batch; uploaded claim reports stop at 5 MiB); past it the answer is refused, unread.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
 /** The ways a call to the clearinghouse fails before a 271 can be read. */
 export type FailureKind = 'rejected' | 'unavailable' | 'unexpected';
 
@@ -14,9 +22,14 @@ export class CallFailure extends Error {
     super(message);
   }
 
-  /** A fetch that threw: aborted, timed out, or no connection (all worth a retry). */
+  /**
+   * A fetch that threw: aborted, timed out, or no connection (all worth a retry); a redirect or
+   * an answer past MAX_ANSWER_BYTES is `unexpected` (src/platform/http/outbound.ts).
+   */
   static fromFetchError(e: unknown, what: string): CallFailure {
     if (e instanceof CallFailure) return e;
+    if (e instanceof RedirectRefused || e instanceof AnswerTooLarge)
+      return new CallFailure('unexpected', `${what}: ${e.message}`);
     const error = e as {
       name?: string;
       message?: string;
@@ -43,7 +56,7 @@ export interface HttpAnswer {
 }
 
 /**
- * POST `{"x12": ...}` and read the whole answer, all within `signal` (the caller's deadline and
+ * POST `{"x12": ...}` and read the answer (at most MAX_ANSWER_BYTES), all within `signal` (the caller's deadline and
  * abort). Network failures and timeouts become CallFailure `unavailable`.
  */
 export async function postX12(
@@ -56,7 +69,7 @@ export async function postX12(
   extraHeaders: Record<string, string> = {},
 ): Promise<HttpAnswer> {
   try {
-    const response = await fetchImpl(url, {
+    const response = await fetchOutbound(fetchImpl, url, {
       method: 'POST',
       headers: {
         ...extraHeaders,
@@ -67,7 +80,7 @@ export async function postX12(
       body: JSON.stringify({ x12 }),
       signal,
     });
-    const body = await response.text();
+    const body = await readCapped(response, MAX_ANSWER_BYTES);
     return {
       status: response.status,
       body,

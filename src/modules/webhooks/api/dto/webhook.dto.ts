@@ -46,14 +46,23 @@ const EventsField = () =>
       'appointment\'s GET body). Default `["eligibility"]`.',
   });
 
+const PORT_HELP =
+  'true: `url` may name a port other than 443 and 80 of a public address (a receiver on :8443, say). ' +
+  'Without it such a URL is a field error on `url`, and every attempt checks it again. Default false.';
+
 export class CreateWebhookDto {
   @StringField({
     required: true,
     maxLength: 2048,
     example: 'https://pms.example.com/hooks/eligibility',
-    description: 'http or https; private addresses are refused in production.',
+    description:
+      'http or https; private addresses are refused in production; a public address on 443 or 80 ' +
+      'unless `allow_nonstandard_port`.',
   })
   url: string;
+
+  @BoolField({ nullable: false, example: false, description: PORT_HELP })
+  allow_nonstandard_port?: boolean;
 
   @StringField({
     maxLength: 200,
@@ -97,6 +106,13 @@ export class UpdateWebhookDto {
     example: 'https://pms.example.com/hooks/eligibility',
   })
   url?: string;
+
+  @BoolField({
+    nullable: false,
+    example: false,
+    description: `${PORT_HELP} false is refused while \`url\` names such a port.`,
+  })
+  allow_nonstandard_port?: boolean;
 
   @StringField({
     maxLength: 200,
@@ -142,6 +158,11 @@ export class WebhookResponse {
   events: string[];
   @ApiProperty({ example: true, description: 'Whether deliveries are signed.' })
   has_secret: boolean;
+  @ApiProperty({
+    example: false,
+    description: 'Whether `url` may name a port other than 443 and 80 of a public address.',
+  })
+  allow_nonstandard_port: boolean;
   @ApiNullable('string', {
     example: null,
     description: 'The secret, only in the answer that created or rotated it; null otherwise.',
@@ -159,6 +180,7 @@ export class WebhookResponse {
       version: w.version,
       events: w.events,
       has_secret: w.secretSealed !== null,
+      allow_nonstandard_port: w.allowNonstandardPort,
       secret,
       created_at: formatInstant(w.createdAt, 'api'),
       updated_at: formatInstant(w.updatedAt, 'api'),
