@@ -4,6 +4,7 @@ import {
   lineErrors,
   readScheduleCsv,
   SCHEDULE_COLUMNS,
+  SCHEDULE_CSV,
   scheduleTemplateCsv,
   treeMessages,
 } from './schedule-csv';
@@ -114,6 +115,28 @@ describe('the Schedule CSV', () => {
     await expect(readScheduleCsv(huge, WINDOW)).rejects.toThrow(
       'Line 5,002: At most 5,000 appointments per file; this one has more.',
     );
+  });
+
+  it('reads the largest valid file: 5,000 appointments at their longest, under its byte limit', async () => {
+    const row = [
+      'E'.repeat(64),
+      '2026-11-24T15:00:00.123456789-06:00',
+      '2026-11-24T15:30:00.123456789-06:00',
+      'noshow',
+      'L'.repeat(16),
+      '',
+      // Names of 100 characters outside ASCII (two bytes each), a ZIP+4, ten insurers of 64.
+      'é'.repeat(100),
+      'ü'.repeat(100),
+      '1984-06-15',
+      '78701-1234',
+      'M'.repeat(64),
+      Array.from({ length: 10 }, (_, i) => `${i}`.repeat(64)).join(';'),
+    ].join(',');
+    const csv = [HEADER, ...Array.from({ length: MAX_SYNC_ITEMS }, () => row)].join('\r\n');
+    expect(Buffer.byteLength(csv)).toBeLessThan(SCHEDULE_CSV.maxBytes);
+    const { body } = await readScheduleCsv(csv, WINDOW);
+    expect(body.appointments).toHaveLength(MAX_SYNC_ITEMS);
   });
 
   it("places each item's errors on its file line, named by its column", () => {

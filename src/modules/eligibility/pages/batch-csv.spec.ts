@@ -3,7 +3,9 @@ import { CsvRefused } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { BatchItemExport } from '@/modules/eligibility/domain/batch-query.service';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
+import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import {
+  BATCH_CSV,
   lineErrors,
   neutralise,
   readUpload,
@@ -13,6 +15,7 @@ import {
 } from './batch-csv';
 
 /** The CSV's amount cells: dollars and cents without a sign ("45.0000" → "45.00"). */
+const COLUMNS_HEADER = 'first_name,last_name,dob,zipcode,member_id,insurer_code';
 const bare = (value: string) => formatMoney(value, MONEY.bare);
 
 describe('batch CSV', () => {
@@ -61,6 +64,29 @@ describe('batch CSV', () => {
     const read = readUpload(csv);
     await expect(read).rejects.toThrow(CsvRefused);
     await expect(read).rejects.toThrow(message);
+  });
+
+  it('reads the largest valid file: 10,000 patients at their longest, under its byte limit', async () => {
+    // Names of 100 characters outside ASCII (two bytes each), a ZIP+4, ids of 64.
+    const row = [
+      'é'.repeat(100),
+      'ü'.repeat(100),
+      '1984-06-15',
+      '78701-1234',
+      'M'.repeat(64),
+      'i'.repeat(64),
+    ];
+    const csv = [
+      COLUMNS_HEADER,
+      ...Array.from({ length: MAX_BATCH_ITEMS }, () => row.join(',')),
+    ].join('\r\n');
+    expect(Buffer.byteLength(csv)).toBeLessThan(BATCH_CSV.maxBytes);
+    const { body, lines } = await readUpload(csv);
+    expect(body.items).toHaveLength(MAX_BATCH_ITEMS);
+    expect(lines[MAX_BATCH_ITEMS - 1]).toBe(MAX_BATCH_ITEMS + 1);
+    await expect(readUpload(`${csv}\r\n${row.join(',')}`)).rejects.toThrow(
+      'Line 10,002: At most 10,000 patients per file; this one has more.',
+    );
   });
 
   it("names the file line of each item's errors", () => {
