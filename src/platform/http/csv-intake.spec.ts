@@ -75,6 +75,14 @@ describe('readCsv, the one CSV intake', () => {
     await ended;
   });
 
+  it('counts bytes, not characters, in text as in an upload', async () => {
+    const limits = { ...LIMITS, maxRecordBytes: 1_000, maxBytes: 100 };
+    expect((await readCsv(`a\n${'x'.repeat(90)}`, limits)).rows).toHaveLength(1);
+    expect(await refusalOf(`a\n${'é'.repeat(50)}`, limits)).toBe(
+      'The file is larger than 100 bytes.',
+    );
+  });
+
   it('refuses what the upload itself failed with', async () => {
     const upload = new PassThrough();
     const read = refusalOf(upload);

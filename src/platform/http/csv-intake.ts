@@ -33,20 +33,24 @@ export class CsvRefused extends Error {}
 export const NO_FILE = 'Choose a CSV file to upload.';
 
 const count = (n: number) => n.toLocaleString('en-US');
-const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+const size = (bytes: number) =>
+  bytes < 1024 * 1024
+    ? `${count(bytes)} bytes`
+    : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /**
  * Reads `source` (an upload's stream, or text) within `limits`. On a refusal the source is
  * detached and left flowing, so the rest of an upload is discarded as it arrives, never held.
  */
 export async function readCsv(source: Readable | string, limits: CsvLimits): Promise<CsvTable> {
-  const input = typeof source === 'string' ? Readable.from([source]) : source;
+  // Text as bytes, as an upload comes: the limits count bytes.
+  const input = typeof source === 'string' ? Readable.from([Buffer.from(source)]) : source;
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
       if (bytes > limits.maxBytes)
-        return done(new CsvRefused(`The file is larger than ${mebibytes(limits.maxBytes)}.`));
+        return done(new CsvRefused(`The file is larger than ${size(limits.maxBytes)}.`));
       done(null, chunk);
     },
   });
