@@ -40,7 +40,7 @@ describe('readCsv, the one CSV intake', () => {
 
   it('refuses a line longer than the record cap, naming its line', async () => {
     expect(await refusalOf(`a,b\nx,y\n${'z'.repeat(41)},w\n`)).toBe(
-      'Line 3: the line is longer than 40 bytes, more than any of patients needs.',
+      'Line 3: the line is longer than 40 bytes, the most a line may be.',
     );
     expect((await readCsv(`a,b\n${'z'.repeat(39)},w\n`, LIMITS)).rows).toHaveLength(1);
   });

@@ -102,7 +102,7 @@ export async function readCsv(source: Readable | string, limits: CsvLimits): Pro
   } catch (e) {
     throw refusal(e, limits);
   } finally {
-    input.off('error', failed);
+    // `failed` stays: a dropped upload that fails later has a listener, and fails nothing more.
     input.unpipe(counter);
     parser.destroy();
     // The rest of a refused upload is read and dropped, so the request ends and the page answers.
@@ -118,7 +118,7 @@ function refusal(e: unknown, limits: CsvLimits): unknown {
   if (e.code === 'CSV_MAX_RECORD_SIZE') {
     const line = (e as CsvError & { lines?: number }).lines;
     return new CsvRefused(
-      `Line ${count(line ?? 0)}: the line is longer than ${count(limits.maxRecordBytes)} bytes, more than any of ${limits.rowsAre} needs.`,
+      `Line ${count(line ?? 0)}: the line is longer than ${count(limits.maxRecordBytes)} bytes, the most a line may be.`,
     );
   }
   return new CsvRefused(`Not a readable CSV file: ${e.message}`);
