@@ -260,6 +260,32 @@ describe('errors that help a newcomer', () => {
       expect(shown).toContain(`Line 3: ${UNKNOWN_NOPE}`);
       expect(shown).not.toContain('Line 2');
     });
+
+    it('reads a valid CSV as it streams in into a batch, and refuses a row wider than its header by line', async () => {
+      const web = await signIn(a);
+      const upload = async (csv: string) => {
+        const page = await web.get('/app/batches/').expect(200);
+        return web
+          .post('/app/batches/')
+          .field('_csrf', csrfOf(page.text))
+          .attach('file', Buffer.from(csv), { filename: 'patients.csv', contentType: 'text/csv' });
+      };
+      const header = '\uFEFFfirst_name,last_name,dob,zipcode,member_id,insurer_code';
+      const ok = await upload(
+        `${header}\r\n"Garcia, Maria",Lee,1984-06-15,78701,,insurer:demo:vision\r\n`,
+      );
+      expect(ok.status).toBe(303);
+      const uid = /^\/app\/batches\/(.+)$/.exec(ok.headers.location)![1];
+      const batch = await http().get(`/api/auth/v1/eligibility/batches/${uid}/`).set(a.auth);
+      expect(batch.body).toMatchObject({ count: 1 });
+      const wide = await upload(
+        `${header}\nMaria,Lee,1984-06-15,78701,,insurer:demo:vision,extra\n`,
+      );
+      expect(wide.status).toBe(400);
+      expect(wide.text).toContain(
+        'Line 2: the line has more cells than the header&#39;s 6 columns.',
+      );
+    });
   });
 
   describe('error_detail says why a check failed (docs/api.md, Errors)', () => {

@@ -79,7 +79,19 @@ describe('every route under faults: the built service stays up, responsive and w
     const before = memoryOf(service.child.pid!, 'VmRSS');
     const run = await watched(service, async () => {
       const answers: RawAnswer[] = [];
-      for (const upload of uploads) answers.push(await upload());
+      // A connection the service dropped (it died) is an answer of status 0, so the figures say
+      // which request it was.
+      for (const upload of uploads)
+        answers.push(
+          await upload().catch((e: Error) => ({
+            status: 0,
+            body: e.message,
+            headers: {},
+            sentBeforeAnswer: 0,
+            total: 0,
+            early: false,
+          })),
+        );
       return answers;
     });
     figures.push(

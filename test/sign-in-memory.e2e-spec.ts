@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -7,6 +7,7 @@ import { DEFAULT_PASSWORD_HASH_COST } from '@/platform/config/password-cost';
 import { loadConfig } from '@/platform/config/env';
 import { AccountsService } from '@/modules/accounts/domain/accounts.service';
 import { createTestContext, freePort, resetState } from './support/app';
+import { ensureBuilt } from './support/built-service';
 import { csrfOf } from './support/web-sign-in';
 
 const ROOT = join(__dirname, '..');
@@ -44,10 +45,7 @@ describe('sign-in bursts hold memory to the hashing budget (built service, scryp
 
   beforeAll(async () => {
     // The test runs what the image runs: the current sources, built.
-    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    await ensureBuilt();
     const config = loadConfig();
     await resetState(config);
     // The known user's hash made at the production cost, as the service would have made it.

@@ -4,6 +4,7 @@
  * Module graph). A feature's pages (`src/modules/<feature>/pages/`) import WebModule (sessions,
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
+export { uploadedFile } from './batch-upload';
 export { EmbeddedReach } from './embedded-session';
 export { bindForm, formFields, listPage, submitForm } from './forms';
 export { FormPage, type PageSpec, type Typed } from './form-page';

@@ -1,9 +1,10 @@
+import { CsvRefused } from '@/platform/http/csv-intake';
 import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
 import {
   lineErrors,
-  parseScheduleCsv,
+  readScheduleCsv,
   SCHEDULE_COLUMNS,
-  ScheduleCsvRefused,
+  SCHEDULE_CSV,
   scheduleTemplateCsv,
   treeMessages,
 } from './schedule-csv';
@@ -16,8 +17,8 @@ const WINDOW = {
 const HEADER = SCHEDULE_COLUMNS.join(',');
 
 describe('the Schedule CSV', () => {
-  it('reads the template back as one sync item of the window', () => {
-    const { body, lines } = parseScheduleCsv(scheduleTemplateCsv(), WINDOW);
+  it('reads the template back as one sync item of the window', async () => {
+    const { body, lines } = await readScheduleCsv(scheduleTemplateCsv(), WINDOW);
     expect(body).toEqual({
       ...WINDOW,
       appointments: [
@@ -41,12 +42,12 @@ describe('the Schedule CSV', () => {
     expect(lines).toEqual([2]);
   });
 
-  it('reads a BOM, headers as people write them, quoted cells, blank lines and a patient code', () => {
+  it('reads a BOM, headers as people write them, quoted cells, blank lines and a patient code', async () => {
     const csv =
       '\uFEFFAppointment ID,Start,Status,Patient,Insurer,Location\r\n\r\n' +
       '"A-1, ""late""",2026-11-24T09:00:00Z,Booked,PAT4Q7ZK2MX, insurer:vision:vsp ,LOCUPTOWN\r\n' +
       'A-2,2026-11-24T10:00:00Z,arrived,PAT4Q7ZK2MX,"insurer:vision:vsp;insurer:demo:vision;",\r\n';
-    const { body, lines } = parseScheduleCsv(csv, WINDOW);
+    const { body, lines } = await readScheduleCsv(csv, WINDOW);
     expect(body.appointments).toEqual([
       {
         external_id: 'A-1, "late"',
@@ -71,9 +72,9 @@ describe('the Schedule CSV', () => {
     expect(lines).toEqual([3, 4]);
   });
 
-  it('passes a bad line on as it is, for the sync to refuse it alone', () => {
+  it('passes a bad line on as it is, for the sync to refuse it alone', async () => {
     const csv = `${HEADER}\nA-1,tomorrow,,,,,Ann,,,,,\n`;
-    const [item] = parseScheduleCsv(csv, WINDOW).body.appointments;
+    const [item] = (await readScheduleCsv(csv, WINDOW)).body.appointments;
     expect(item).toEqual({
       external_id: 'A-1',
       starts_at: 'tomorrow',
@@ -85,33 +86,57 @@ describe('the Schedule CSV', () => {
   });
 
   it.each([
-    ['', 'The file is empty.'],
+    ['', 'Choose a CSV file to upload.'],
+    ['\n', 'The file is empty.'],
     ['external_id,status\nA-1,booked', 'Line 1: the header lacks starts_at, insurer_code'],
     [`${HEADER},External ID\n`, 'Line 1: the column external_id is given twice.'],
     [`${HEADER}\n`, 'The file has a header but no appointments.'],
     ['a,"b\n', 'Not a readable CSV file'],
     ['a,"b"c\n', 'Not a readable CSV file'],
-  ])('refuses %j: %s', (csv, message) => {
-    expect(() => parseScheduleCsv(csv, WINDOW)).toThrow(ScheduleCsvRefused);
-    expect(() => parseScheduleCsv(csv, WINDOW)).toThrow(message);
+  ])('refuses %j: %s', async (csv, message) => {
+    const read = readScheduleCsv(csv, WINDOW);
+    await expect(read).rejects.toThrow(CsvRefused);
+    await expect(read).rejects.toThrow(message);
   });
 
-  it(`takes ${MAX_SYNC_ITEMS} lines and refuses one more, reading no further than that`, () => {
+  it(`takes ${MAX_SYNC_ITEMS} lines and refuses one more, reading no further than that`, async () => {
     const line = (i: number) =>
       `A-${i},2026-11-24T09:00:00Z,booked,,,PAT1,,,,,,insurer:demo:vision`;
     const rows = (n: number) => Array.from({ length: n }, (_, i) => line(i));
-    const full = parseScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS)].join('\n'), WINDOW);
+    const full = await readScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS)].join('\n'), WINDOW);
     expect(full.body.appointments).toHaveLength(MAX_SYNC_ITEMS);
     expect(full.lines[MAX_SYNC_ITEMS - 1]).toBe(MAX_SYNC_ITEMS + 1);
-    expect(() =>
-      parseScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS + 1)].join('\n'), WINDOW),
-    ).toThrow(ScheduleCsvRefused);
+    await expect(
+      readScheduleCsv([HEADER, ...rows(MAX_SYNC_ITEMS + 1)].join('\n'), WINDOW),
+    ).rejects.toThrow('Line 5,002: At most 5,000 appointments per file; this one has more.');
     // Ten times too many lines, and a broken quote past the limit: refused for the count, the
     // broken line never read.
     const huge = [HEADER, ...rows(MAX_SYNC_ITEMS * 10), '"broken'].join('\n');
-    expect(() => parseScheduleCsv(huge, WINDOW)).toThrow(
-      'At most 5,000 appointments per file; this one has more.',
+    await expect(readScheduleCsv(huge, WINDOW)).rejects.toThrow(
+      'Line 5,002: At most 5,000 appointments per file; this one has more.',
     );
+  });
+
+  it('reads the largest valid file: 5,000 appointments at their longest, under its byte limit', async () => {
+    const row = [
+      'E'.repeat(64),
+      '2026-11-24T15:00:00.123456789-06:00',
+      '2026-11-24T15:30:00.123456789-06:00',
+      'noshow',
+      'L'.repeat(16),
+      '',
+      // Names of 100 characters outside ASCII (two bytes each), a ZIP+4, ten insurers of 64.
+      'é'.repeat(100),
+      'ü'.repeat(100),
+      '1984-06-15',
+      '78701-1234',
+      'M'.repeat(64),
+      Array.from({ length: 10 }, (_, i) => `${i}`.repeat(64)).join(';'),
+    ].join(',');
+    const csv = [HEADER, ...Array.from({ length: MAX_SYNC_ITEMS }, () => row)].join('\r\n');
+    expect(Buffer.byteLength(csv)).toBeLessThan(SCHEDULE_CSV.maxBytes);
+    const { body } = await readScheduleCsv(csv, WINDOW);
+    expect(body.appointments).toHaveLength(MAX_SYNC_ITEMS);
   });
 
   it("places each item's errors on its file line, named by its column", () => {

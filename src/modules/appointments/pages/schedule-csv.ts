@@ -1,12 +1,13 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import { type CsvLimits, CsvRefused, readCsv } from '@/platform/http/csv-intake';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
 
 /**
  * The Schedule page's CSV (docs/api.md, Appointments: the Schedule page): one appointment a line,
  * read into the body of `POST /api/auth/v1/appointments/sync/` for the page's day and location,
- * and the sync's errors placed back on the file's lines. Pure: no clock, no database.
+ * and the sync's errors placed back on the file's lines. No clock, no database.
  */
 
 /** The columns, in the template's order. */
@@ -83,54 +84,45 @@ export interface ParsedSchedule {
   lines: number[];
 }
 
-/** A file refused before the sync sees it (not CSV, no header, too many lines), with why. */
-export class ScheduleCsvRefused extends Error {}
+/** The Schedule file's limits in the CSV intake (docs/api.md, Appointments: the Schedule page). */
+export const SCHEDULE_CSV: CsvLimits = {
+  maxRows: MAX_SYNC_ITEMS,
+  rowsAre: 'appointments',
+  // The twelve columns at their longest (an id of 64, times with fractions and offsets, names of
+  // 100, ten insurer codes of 64 and their separators), with their commas and line end, are
+  // 1,121 bytes in ASCII: 2 KiB leaves room for names outside ASCII, quotes, ignored columns.
+  maxRecordBytes: 2_048,
+  maxColumns: 32,
+  // The header and 5,000 lines of at most 2 KiB: 5,001 × 2,048 = 10,242,048 bytes (9.8 MiB).
+  maxBytes: (MAX_SYNC_ITEMS + 1) * 2_048,
+};
 
 /**
- * Reads the file for `window`. A blank cell is an absent field, as in every form of the
- * application; a blank `location_code` is the window's location. Reading stops after the most
- * lines a sync takes, so a huge file costs no more than a full one.
+ * Reads the file (its stream, or text) for `window`, or refuses it with why. A blank cell is an
+ * absent field, as in every form of the application; a blank `location_code` is the window's
+ * location. The intake stops at the line after the most a sync takes, so a huge file costs no
+ * more than a full one.
  */
-export function parseScheduleCsv(text: string, window: SyncWindow): ParsedSchedule {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text.replace(/^\uFEFF/, ''), {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      // The header and one line more than a sync takes: enough to say there are too many.
-      to: MAX_SYNC_ITEMS + 2,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (e) {
-    if (e instanceof CsvError)
-      throw new ScheduleCsvRefused(`Not a readable CSV file: ${e.message}`);
-    throw e;
-  }
-  if (records.length === 0) throw new ScheduleCsvRefused('The file is empty.');
-  const header = records[0].record.map(columnOf);
+export async function readScheduleCsv(
+  source: Readable | string,
+  window: SyncWindow,
+): Promise<ParsedSchedule> {
+  const { header: names, rows } = await readCsv(source, SCHEDULE_CSV);
+  const header = names.map(columnOf);
   const twice = header.filter((c, i): c is Column => c !== null && header.indexOf(c) !== i);
-  if (twice.length > 0)
-    throw new ScheduleCsvRefused(`Line 1: the column ${twice[0]} is given twice.`);
+  if (twice.length > 0) throw new CsvRefused(`Line 1: the column ${twice[0]} is given twice.`);
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length > 0)
-    throw new ScheduleCsvRefused(
-      `Line 1: the header lacks ${missing.join(', ')} (download the template).`,
-    );
-  const rows = records.slice(1);
-  if (rows.length === 0) throw new ScheduleCsvRefused('The file has a header but no appointments.');
-  if (rows.length > MAX_SYNC_ITEMS)
-    throw new ScheduleCsvRefused(
-      `At most ${MAX_SYNC_ITEMS.toLocaleString('en-US')} appointments per file; this one has more.`,
-    );
-  const appointments = rows.map(({ record }) => {
+    throw new CsvRefused(`Line 1: the header lacks ${missing.join(', ')} (download the template).`);
+  if (rows.length === 0) throw new CsvRefused('The file has a header but no appointments.');
+  const appointments = rows.map(({ cells }) => {
     const cell = (column: Column) => {
-      const value = record[header.indexOf(column)];
+      const value = cells[header.indexOf(column)];
       return value === undefined || value === '' ? undefined : value;
     };
     return appointmentOf(cell, window);
   });
-  return { body: { ...window, appointments }, lines: rows.map((r) => r.info.lines) };
+  return { body: { ...window, appointments }, lines: rows.map((r) => r.line) };
 }
 
 function columnOf(header: string): Column | null {

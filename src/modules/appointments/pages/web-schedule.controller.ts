@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { CsvRefused } from '@/platform/http/csv-intake';
 import { Clock } from '@/platform/kernel/clock';
 import { type ErrorTree, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { isoDate } from '@/platform/kernel/time';
@@ -14,6 +15,7 @@ import {
   formFields,
   redirectWith,
   renderPage,
+  uploadedFile,
 } from '@/modules/web';
 import type { AppointmentResponse } from '../api/dto/appointment.response';
 import type { SyncResultResponse } from '../api/dto/sync-appointments.dto';
@@ -25,9 +27,8 @@ import { AppointmentsService } from '../domain/appointments.service';
 import { AppointmentsSync } from '../domain/appointments-sync';
 import {
   lineErrors,
-  parseScheduleCsv,
+  readScheduleCsv,
   SCHEDULE_COLUMNS,
-  ScheduleCsvRefused,
   scheduleTemplateCsv,
   treeMessages,
 } from './schedule-csv';
@@ -121,18 +122,12 @@ export class WebScheduleController {
   @Audited('appointment', 'update')
   async sync(@Req() req: Request, @Res() res: Response): Promise<void> {
     const fields = dayFields(formFields(req.body));
-    const file = (req as Request & { file?: Express.Multer.File }).file;
-    const uploadError = (req as Request & { uploadError?: string }).uploadError;
-    if (uploadError || !file || file.size === 0) {
-      res.status(400);
-      return this.render(req, res, fields, {
-        refused: [uploadError ?? 'Choose a CSV file to upload.'],
-      });
-    }
     try {
+      const file = uploadedFile(req);
       const accountId = accountOf(req);
       const { date, location } = await this.chosen(accountId, fields);
-      const parsed = parseScheduleCsv(file.buffer.toString('utf8'), {
+      // Read as it streams in, refused at the first limit (docs/api.md, Appointments).
+      const parsed = await readScheduleCsv(file, {
         ...dayWindow(date),
         location_code: location,
       });
@@ -143,8 +138,7 @@ export class WebScheduleController {
         sync: { ...result, lines: shown, hidden: lines.length - shown.length },
       });
     } catch (e) {
-      const refused =
-        e instanceof ScheduleCsvRefused ? { status: 400, messages: [e.message] } : refusal(e);
+      const refused = e instanceof CsvRefused ? { status: 400, messages: [e.message] } : refusal(e);
       if (!refused) throw e;
       res.status(refused.status);
       await this.render(req, res, fields, { refused: refused.messages });

@@ -1,23 +1,26 @@
 import { parse } from 'csv-parse/sync';
+import { CsvRefused } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { BatchItemExport } from '@/modules/eligibility/domain/batch-query.service';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
+import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import {
-  CsvRefused,
+  BATCH_CSV,
   lineErrors,
   neutralise,
-  parseUpload,
+  readUpload,
   resultsHeader,
   resultsRows,
   templateCsv,
 } from './batch-csv';
 
 /** The CSV's amount cells: dollars and cents without a sign ("45.0000" → "45.00"). */
+const COLUMNS_HEADER = 'first_name,last_name,dob,zipcode,member_id,insurer_code';
 const bare = (value: string) => formatMoney(value, MONEY.bare);
 
 describe('batch CSV', () => {
-  it('reads the template back as one item', () => {
-    const { body, lines } = parseUpload(templateCsv());
+  it('reads the template back as one item', async () => {
+    const { body, lines } = await readUpload(templateCsv());
     expect(body.items).toEqual([
       {
         insurer_code: 'insurer:demo:vision',
@@ -33,11 +36,11 @@ describe('batch CSV', () => {
     expect(lines).toEqual([2]);
   });
 
-  it('accepts headers as people write them, a BOM, blank lines and quoted cells', () => {
+  it('accepts headers as people write them, a BOM, blank lines and quoted cells', async () => {
     const csv =
       '\uFEFFFirst Name,Last Name,Date of birth,Zip code,Member ID,Insurer\r\n\r\n' +
       '"Ann, Jr",Lee,1990-01-01,78701,,insurer:demo:vision\r\n';
-    const { body, lines } = parseUpload(csv);
+    const { body, lines } = await readUpload(csv);
     expect(body.items[0]).toEqual({
       insurer_code: 'insurer:demo:vision',
       patient: {
@@ -52,13 +55,38 @@ describe('batch CSV', () => {
   });
 
   it.each([
-    ['', 'The file is empty.'],
+    ['', 'Choose a CSV file to upload.'],
+    ['\r\n', 'The file is empty.'],
     ['first_name,last_name\nA,B', 'Line 1: the header lacks dob, zipcode, insurer_code'],
     ['first_name,last_name,dob,zipcode,insurer_code\n', 'The file has a header but no patients.'],
     ['a,"b\n', 'Not a readable CSV file'],
-  ])('refuses %j', (csv, message) => {
-    expect(() => parseUpload(csv)).toThrow(CsvRefused);
-    expect(() => parseUpload(csv)).toThrow(message);
+  ])('refuses %j', async (csv, message) => {
+    const read = readUpload(csv);
+    await expect(read).rejects.toThrow(CsvRefused);
+    await expect(read).rejects.toThrow(message);
+  });
+
+  it('reads the largest valid file: 10,000 patients at their longest, under its byte limit', async () => {
+    // Names of 100 characters outside ASCII (two bytes each), a ZIP+4, ids of 64.
+    const row = [
+      'é'.repeat(100),
+      'ü'.repeat(100),
+      '1984-06-15',
+      '78701-1234',
+      'M'.repeat(64),
+      'i'.repeat(64),
+    ];
+    const csv = [
+      COLUMNS_HEADER,
+      ...Array.from({ length: MAX_BATCH_ITEMS }, () => row.join(',')),
+    ].join('\r\n');
+    expect(Buffer.byteLength(csv)).toBeLessThan(BATCH_CSV.maxBytes);
+    const { body, lines } = await readUpload(csv);
+    expect(body.items).toHaveLength(MAX_BATCH_ITEMS);
+    expect(lines[MAX_BATCH_ITEMS - 1]).toBe(MAX_BATCH_ITEMS + 1);
+    await expect(readUpload(`${csv}\r\n${row.join(',')}`)).rejects.toThrow(
+      'Line 10,002: At most 10,000 patients per file; this one has more.',
+    );
   });
 
   it("names the file line of each item's errors", () => {

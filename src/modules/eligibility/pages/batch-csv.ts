@@ -1,5 +1,6 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import { type CsvLimits, CsvRefused, readCsv } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { benefitRows, type Plan } from '@/lib/benefits';
@@ -49,24 +50,23 @@ export interface ParsedUpload {
   lines: number[];
 }
 
-/** An upload refused before the API sees it (not CSV, no header, too many rows), with its line. */
-export class CsvRefused extends Error {}
+/** The batch file's limits in the CSV intake (docs/api.md, Batches: the web upload). */
+export const BATCH_CSV: CsvLimits = {
+  maxRows: MAX_BATCH_ITEMS,
+  rowsAre: 'patients',
+  // The six columns at their longest (names of 100 characters, a ZIP+4, member id and insurer
+  // code of 64), with their commas and line end, are 355 bytes in ASCII: 1 KiB leaves room for
+  // names outside ASCII, quoted cells, and a few columns the page ignores.
+  maxRecordBytes: 1_024,
+  maxColumns: 32,
+  // The header and 10,000 lines of at most 1 KiB: 10,001 × 1,024 = 10,241,024 bytes (9.8 MiB).
+  maxBytes: (MAX_BATCH_ITEMS + 1) * 1_024,
+};
 
-export function parseUpload(text: string): ParsedUpload {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text.replace(/^\uFEFF/, ''), {
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (e) {
-    if (e instanceof CsvError) throw new CsvRefused(`Not a readable CSV file: ${e.message}`);
-    throw e;
-  }
-  if (records.length === 0) throw new CsvRefused('The file is empty.');
-  const header = records[0].record.map((h) => {
+/** Reads an upload (its stream, or text) into the batch body, or refuses it with why. */
+export async function readUpload(source: Readable | string): Promise<ParsedUpload> {
+  const { header: names, rows } = await readCsv(source, BATCH_CSV);
+  const header = names.map((h) => {
     const name = h.toLowerCase().replace(/[\s-]+/g, '_');
     return Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
   });
@@ -76,13 +76,10 @@ export function parseUpload(text: string): ParsedUpload {
       `Line 1: the header lacks ${missing.map(([, h]) => h).join(', ')} (download the template).`,
     );
   }
-  const rows = records.slice(1);
   if (rows.length === 0) throw new CsvRefused('The file has a header but no patients.');
-  if (rows.length > MAX_BATCH_ITEMS)
-    throw new CsvRefused(`At most ${MAX_BATCH_ITEMS} patients per file (got ${rows.length}).`);
-  const items = rows.map(({ record }) => {
+  const items = rows.map(({ cells }) => {
     const get = (column: Column) => {
-      const value = record[header.indexOf(column)];
+      const value = cells[header.indexOf(column)];
       // A blank cell is an absent field, as in every form of the application.
       return value === undefined || value === '' ? undefined : value;
     };
@@ -97,7 +94,7 @@ export function parseUpload(text: string): ParsedUpload {
       },
     };
   });
-  return { body: { items }, lines: rows.map((r) => r.info.lines) };
+  return { body: { items }, lines: rows.map((r) => r.line) };
 }
 
 /** The API's error tree of a refused batch as messages by file line: "Line 7: dob: …". */

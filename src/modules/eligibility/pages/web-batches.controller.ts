@@ -5,16 +5,16 @@ import type { Request, Response } from 'express';
 import { BatchIntake } from '../domain/batch-intake';
 import { BatchQueryService } from '../domain/batch-query.service';
 import { insurerName } from '@/modules/insurers';
+import { CsvRefused } from '@/platform/http/csv-intake';
 import {
-  CsvRefused,
   errorReason,
   lineErrors,
-  parseUpload,
+  readUpload,
   resultsHeader,
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { accountOf, FormPage, renderPage } from '@/modules/web';
+import { accountOf, FormPage, renderPage, uploadedFile } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
@@ -66,17 +66,10 @@ export class WebBatchesController {
   @Post()
   @Audited('eligibility_batch', 'create', 'location')
   async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const file = (req as Request & { file?: Express.Multer.File }).file;
-    const refused = (req as Request & { uploadError?: string }).uploadError;
-    if (refused || !file || file.size === 0) {
-      res.status(400);
-      return await this.batchesPage.show(req, res, {
-        refused: [refused ?? 'Choose a CSV file to upload.'],
-      });
-    }
-    let parsed: ReturnType<typeof parseUpload>;
+    let parsed: Awaited<ReturnType<typeof readUpload>>;
     try {
-      parsed = parseUpload(file.buffer.toString('utf8'));
+      // Read as it streams in, refused at the first limit (docs/api.md, Batches).
+      parsed = await readUpload(uploadedFile(req));
     } catch (e) {
       if (!(e instanceof CsvRefused)) throw e;
       res.status(400);
