@@ -33,6 +33,9 @@ export async function ensureBuilt(): Promise<void> {
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`${LOCK} held for 5 minutes`);
+      // A lock left by a run that was killed while building (a build takes well under this).
+      const since = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (since > 180_000) rmdirSync(LOCK);
       await sleep(500);
     }
   }
