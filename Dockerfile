@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 # Node.js 22, an LTS line with security fixes (20 reached its end of life). CI runs the fast test
 # tier on 22 as well (.ci/run, scripts/with-node.sh).
-FROM node:22-bookworm-slim AS build
+# Pinned by digest (deploy/README.md, The image by digest): `docker buildx imagetools inspect
+# node:22-bookworm-slim` gives the current one when the base is updated.
+FROM node:22-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
@@ -9,7 +11,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim
+FROM node:22-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

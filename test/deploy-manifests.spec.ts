@@ -500,7 +500,7 @@ describe('deploy/ Kubernetes manifests', () => {
     expect(egress(job).filter((p: string) => !p.startsWith('53/'))).toEqual(['5432/TCP']);
   });
 
-  it('takes every image by digest: manifests, kustomization.yaml and docker-compose.yml', () => {
+  it('takes every image by digest: manifests, kustomization.yaml, docker-compose.yml and the Dockerfile', () => {
     const k = parse(readFileSync(join(DEPLOY, 'kustomization.yaml'), 'utf8'));
     const images = [
       ...containers(['Deployment', 'Job']),
@@ -514,6 +514,14 @@ describe('deploy/ Kubernetes manifests', () => {
     const composeImages = Object.values<any>(compose.services).flatMap((s) => s.image ?? []);
     expect(composeImages).toHaveLength(2);
     expect(unpinned(composeImages, [])).toEqual([]);
+    const bases = [...readFileSync(join(ROOT, 'Dockerfile'), 'utf8').matchAll(/^FROM\s+(\S+)/gm)];
+    expect(bases).toHaveLength(2);
+    expect(
+      unpinned(
+        bases.map((m) => m[1]),
+        [],
+      ),
+    ).toEqual([]);
     // The rule refuses a tag, a tagged kustomize entry and a malformed digest.
     expect(unpinned(['postgres:15', 'redis@sha256:abc'], [])).toEqual([
       'postgres:15',
