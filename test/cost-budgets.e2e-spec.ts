@@ -4,6 +4,7 @@ import { loadConfig } from '@/platform/config/env';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient } from './support/eligibility';
 import { createAccount } from './support/factories';
+import { csrfOf, signIn } from './support/web-sign-in';
 
 const BATCHES = '/api/auth/v1/eligibility/batches/';
 const NEXT_ELIGIBLE = '/api/auth/v1/benefits/next-eligible/';
@@ -123,5 +124,38 @@ describe('cost budgets of heavy requests', () => {
     expect((await http().post(NEXT_ELIGIBLE).set(a.auth).send(question(9))).status).toBe(200);
     expectThrottled(await http().post(NEXT_ELIGIBLE).set(a.auth).send(question(0)), 60);
     expect((await http().post(NEXT_ELIGIBLE).set(b.auth).send(question(29))).status).toBe(200);
+  });
+
+  it("counts a web user's CSV batches against the user's own hourly budget, and says so on the page", async () => {
+    const a = await createAccount(t.app);
+    const { agent } = await signIn(t.app, a.email, a.password);
+    const csv = (n: number) =>
+      [
+        'first_name,last_name,dob,zipcode,member_id,insurer_code',
+        ...Array.from({ length: n }, (_, i) => `Ana${i},Lee,1984-06-15,78701,W${i},${DEMO}`),
+      ].join('\n');
+    const upload = async (n: number) => {
+      const page = await agent.get('/app/batches/').expect(200);
+      return agent
+        .post('/app/batches/')
+        .field('_csrf', csrfOf(page.text))
+        .attach('file', Buffer.from(csv(n)), { filename: 'p.csv', contentType: 'text/csv' });
+    };
+    expect((await upload(10)).status).toBe(303);
+    const refused = await upload(10);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(/id="upload-throttled"[\s\S]*?<\/div>/.exec(refused.text)![0]).toContain(
+      'This hour&#39;s batch checks are used up; nothing was checked.',
+    );
+    // The account's key has a budget of its own.
+    expect(
+      (
+        await http()
+          .post(BATCHES)
+          .set(a.auth)
+          .send({ items: items('key', 10) })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -269,7 +269,7 @@ describe('eligibility run repositories', () => {
         batch_uid: batchUid,
         items: [{ insurer_code: VSP, patient: patient() }],
       },
-      null,
+      { userId: 'service-spec' },
     );
     const [item] = await db.query(
       `SELECT r.id, b.id AS batch_id FROM eligibility_requests r

@@ -54,7 +54,9 @@ export class BatchController {
     // Validated by the intake (CreateBatchDto a slice at a time), not by the global pipe.
     @Body() body: Record<string, unknown>,
   ): Promise<BatchCreatedResponse> {
-    const { uid, count } = await this.intake.create(req.auth!.accountId, body, req.auth!.apiKeyId);
+    const { uid, count } = await this.intake.create(req.auth!.accountId, body, {
+      apiKeyId: req.auth!.apiKeyId,
+    });
     return { batch_uid: uid, status: 'processing', count };
   }
 

@@ -35,14 +35,14 @@ export class BatchIntake {
 
   /**
    * Validates a batch body (CreateBatchDto), stores the batch and its items as `processing` and
-   * enqueues them; answers the batch uid and the item count. A batch sent with an API key spends
-   * its items from the key's hourly budget once it is found valid (docs/api.md, Batches): past
-   * it, 429 and nothing stored.
+   * enqueues them; answers the batch uid and the item count. A batch spends its items from its
+   * sender's hourly budget (`spender`: the API key, or the web user who uploaded it) once it is
+   * found valid (docs/api.md, Batches): past it, 429 and nothing stored.
    */
   async create(
     accountId: string,
     body: unknown,
-    apiKeyId: string | null,
+    spender: { apiKeyId: string } | { userId: string },
   ): Promise<{ uid: string; count: number }> {
     const dto = await validateBatchBody(body);
     const errors = new ErrorCollector();
@@ -51,7 +51,8 @@ export class BatchIntake {
       errors.add('batch_uid', DUPLICATE_BATCH_UID);
     const rows = await this.checkItems(accountId, dto.items, errors);
     errors.throwIfAny();
-    if (apiKeyId) await this.limiter.spend('batch_items', apiKeyId, rows.length);
+    const budgetKey = 'apiKeyId' in spender ? spender.apiKeyId : `user:${spender.userId}`;
+    await this.limiter.spend('batch_items', budgetKey, rows.length);
 
     let ids: string[];
     try {

@@ -6,6 +6,7 @@ import { BatchIntake } from '../domain/batch-intake';
 import { BatchQueryService } from '../domain/batch-query.service';
 import { insurerName } from '@/modules/insurers';
 import { CsvRefused } from '@/platform/http/csv-intake';
+import { ThrottledError } from '@/platform/kernel/errors';
 import {
   errorReason,
   lineErrors,
@@ -14,7 +15,7 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { accountOf, FormPage, renderPage, uploadedFile } from '@/modules/web';
+import { accountOf, FormPage, renderPage, uploadedFile, webUser } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
@@ -37,14 +38,20 @@ export class WebBatchesController {
 
   /**
    * The upload form with the recent batches; `refused` says why a file was refused, or the API's
-   * errors of its rows are placed by file line (`lines`).
+   * errors of its rows are placed by file line (`lines`); `throttled`, that the user's budget of
+   * batch items is spent for now.
    */
-  private readonly batchesPage = new FormPage<{ refused?: string[]; lines?: number[] }>(
+  private readonly batchesPage = new FormPage<{
+    refused?: string[];
+    lines?: number[];
+    throttled?: string;
+  }>(
     { view: 'batches.njk', title: 'Batch check', section: 'batches' },
-    async (req, { refused = [], lines = [], errors: tree }) => {
+    async (req, { refused = [], lines = [], throttled, errors: tree }) => {
       const errors = tree ? lineErrors(tree, lines) : refused;
       const shown = errors.slice(0, MAX_SHOWN_ERRORS);
       return {
+        throttled: throttled ?? null,
         errors: shown,
         hidden: errors.length - shown.length,
         batches: await this.batches.listRecent(accountOf(req), RECENT_BATCHES),
@@ -75,10 +82,21 @@ export class WebBatchesController {
       res.status(400);
       return await this.batchesPage.show(req, res, { refused: [e.message] });
     }
-    await this.batchesPage.post(req, res, { lines: parsed.lines }, async () => {
-      const { uid } = await this.intake.create(accountOf(req), parsed.body, null);
-      res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
-    });
+    try {
+      await this.batchesPage.post(req, res, { lines: parsed.lines }, async () => {
+        const { uid } = await this.intake.create(accountOf(req), parsed.body, {
+          userId: webUser(req)!.userId,
+        });
+        res.redirect(303, `/app/batches/${encodeURIComponent(uid)}`);
+      });
+    } catch (e) {
+      // The user's hourly budget of batch items (docs/api.md, Batches), as a key's.
+      if (!(e instanceof ThrottledError)) throw e;
+      res.status(429).setHeader('Retry-After', String(e.retryAfterSeconds));
+      await this.batchesPage.show(req, res, {
+        throttled: `This hour's batch checks are used up; nothing was checked. Upload the file again in ${Math.ceil(e.retryAfterSeconds / 60)} minutes.`,
+      });
+    }
   }
 
   @Get(':uid')
