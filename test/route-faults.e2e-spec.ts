@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import request from 'supertest';
 import { DEFAULT_PASSWORD_HASH_COST } from '@/platform/config/password-cost';
@@ -12,8 +15,16 @@ import { type BuiltService, memoryOf, MIB, startBuilt, watched } from './support
 import { rawUpload, type RawAnswer, type RawUpload } from './support/raw-upload';
 import { csrfOf } from './support/web-sign-in';
 
-/** The API pods' memory limit (deploy/api-deployment.yaml). */
-const POD_LIMIT_BYTES = 512 * MIB;
+/** The API pods' memory limit, as deploy/api-deployment.yaml sets it. */
+const POD_LIMIT_BYTES = (() => {
+  const deployment = parse(
+    readFileSync(join(__dirname, '..', 'deploy', 'api-deployment.yaml'), 'utf8'),
+  );
+  const memory = String(deployment.spec.template.spec.containers[0].resources.limits.memory);
+  const mi = /^(\d+)Mi$/.exec(memory);
+  if (!mi) throw new Error(`the API pod's memory limit ${memory} is not in Mi`);
+  return Number(mi[1]) * MIB;
+})();
 /** What the issue's reviewer sent with no key: over every route's limit but the batch's. */
 const FLOOD_BYTES = 16_600_000;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
