@@ -58,7 +58,8 @@ describe('every route under faults: the built service stays up, responsive and w
     try {
       routes = listRoutes(made.ctx.get(DiscoveryService), made.ctx.get(MetadataScanner));
       const accounts = made.ctx.get(AccountsService);
-      for (let i = 0; i < 20; i++) {
+      // Twenty who sign in at once, and one more who uploads a CSV meanwhile.
+      for (let i = 0; i < 21; i++) {
         const user = {
           email: `fault-${i}@practice.test`,
           password: randomBytes(12).toString('hex'),
@@ -231,19 +232,54 @@ describe('every route under faults: the built service stays up, responsive and w
     });
   }, 600_000);
 
-  it('twenty parallel sign-ins with the right passwords all succeed within 10 s during four maximal uploads', async () => {
-    const forms = await Promise.all(
-      users.map(async () => {
-        const page = await request(service.base).get('/app/login').expect(200);
-        const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
-        return { cookie, csrf: csrfOf(page.text) };
-      }),
-    );
+  /** A signed-out browser's cookie and the login form's CSRF token. */
+  async function loginForm(): Promise<{ cookie: string; csrf: string }> {
+    const page = await request(service.base).get('/app/login').expect(200);
+    const cookie = (page.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    return { cookie, csrf: csrfOf(page.text) };
+  }
+
+  /** A multipart upload of the batch page: its CSRF token, then a CSV of `total` bytes. */
+  async function batchPageUpload(total: number, row: string): Promise<() => Promise<RawAnswer>> {
+    const { cookie, csrf } = await loginForm();
+    const signedIn = await request(service.base)
+      .post('/app/login')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, ...users[20] })
+      .expect(302);
+    const session = (signedIn.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const page = await request(service.base)
+      .get('/app/batches/')
+      .set('Cookie', session)
+      .expect(200);
+    const head =
+      `--B\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${csrfOf(page.text)}\r\n` +
+      '--B\r\nContent-Disposition: form-data; name="file"; filename="p.csv"\r\n' +
+      'Content-Type: text/csv\r\n\r\nfirst_name,last_name,dob,zipcode,member_id,insurer_code\n';
+    return () =>
+      rawUpload(service.base, {
+        method: 'POST',
+        path: '/app/batches/',
+        headers: { Cookie: session, 'Content-Type': 'multipart/form-data; boundary=B' },
+        total,
+        head,
+        unit: row,
+        tail: '\r\n--B--\r\n',
+      });
+  }
+
+  it('twenty parallel sign-ins with the right passwords all succeed within 10 s during four maximal X12 uploads, a JSON bomb and a CSV row of 8 MB of commas', async () => {
+    const forms = await Promise.all(users.slice(0, 20).map(() => loginForm()));
+    const wideRow = await batchPageUpload(8 * MIB, ',');
+    const batches = routes.find(
+      (r) => r.path === '/api/auth/v1/eligibility/batches/' && r.method === 'POST',
+    )!;
     const reports = routes.find(
       (r) => r.path === '/api/auth/v1/claim-reports/' && r.method === 'POST',
     )!;
     const started = Date.now();
-    const { answers } = await underWatch('20 sign-ins during 4 uploads', [
+    const { answers } = await underWatch('20 sign-ins during 6 uploads', [
       async () => {
         const uploads = Array.from({ length: 4 }, () =>
           rawUpload(service.base, {
@@ -255,6 +291,18 @@ describe('every route under faults: the built service stays up, responsive and w
             unit: 'REF*EA*1~',
           }),
         );
+        uploads.push(
+          rawUpload(service.base, {
+            method: 'POST',
+            path: batches.path,
+            headers: auth,
+            total: limitsOf(batches).limitBytes,
+            head: '[',
+            unit: '1,',
+            tail: '1]',
+          }),
+          wideRow(),
+        );
         const signIns = forms.map(({ cookie, csrf }, i) =>
           request(service.base)
             .post('/app/login')
@@ -265,8 +313,10 @@ describe('every route under faults: the built service stays up, responsive and w
             .then((res) => ({ status: res.status, at: Date.now() - started })),
         );
         const [done, uploaded] = await Promise.all([Promise.all(signIns), Promise.all(uploads)]);
-        expect(uploaded.map((u) => u.status < 500)).toEqual([true, true, true, true]);
-        expect(done.map((d) => d.status)).toEqual(users.map(() => 302));
+        // Each refused by its own cap: segments, values, the row wider than its header.
+        expect(uploaded.map((u) => u.status)).toEqual([400, 400, 400, 400, 400, 400]);
+        expect(uploaded[5].body).toContain('Line 2: the line has more cells than the header');
+        expect(done.map((d) => d.status)).toEqual(forms.map(() => 302));
         figures.push(`sign-ins: the last answered after ${Math.max(...done.map((d) => d.at))} ms`);
         expect(Math.max(...done.map((d) => d.at))).toBeLessThan(10_000);
         return uploaded[0];
