@@ -106,7 +106,7 @@ export function buildOpenApiDocumentFor(app: INestApplication, publicUrl: string
         'decimal strings, printed with four decimals in answers; unset optional fields are `null`.',
     )
     .setVersion('1.0')
-    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .setLicense('Apache-2.0', 'https://www.apache.org/licenses/LICENSE-2.0')
     .addServer(publicUrl)
     .addSecurity('Api', {
       type: 'apiKey',
