@@ -20,7 +20,7 @@ import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
 import { WebAuthController } from './pages/web-auth.controller';
 import { WebApiKeysController } from './pages/web-api-keys.controller';
 import { WebAuditController } from './pages/web-audit.controller';
-import { csrfProtection, requireSignIn } from './web-context';
+import { csrfProtection, requireSignIn, webUser } from './web-context';
 import { WebLocationsController } from './pages/web-locations.controller';
 import { WebSettingsController } from './pages/web-settings.controller';
 import {
@@ -97,14 +97,21 @@ export class WebModule implements NestModule {
       rolling: true,
       cookie: { ...cookie.options, maxAge: SESSION_TTL_SECONDS * 1000 },
     });
+    const readForm = formBodies();
     const forms = chain(
-      formBodies(),
       sessions,
       (req: Request, res: Response, next: NextFunction) =>
         this.embeddedSessions.use(req, res, next),
       // Timeouts, disabled users and ended sessions (SECURITY.md), before anything reads the user.
       (req: Request, res: Response, next: NextFunction) => this.sessionCheck.use(req, res, next),
       this.frameHeaders(),
+      // A form is read once its session is known (docs/api.md, Conventions, as the API's bodies
+      // after the key): on the sign-in pages, or for a signed-in user; a signed-out post elsewhere
+      // is refused by its missing CSRF token without a byte of it read.
+      (req: Request, res: Response, next: NextFunction) =>
+        pageArea(req.baseUrl + req.path) === 'sign-in' || webUser(req)
+          ? readForm(req, res, next)
+          : next(),
       // Uploads are read only for a signed-in session, and a file only after its form's CSRF
       // token (issue 27: 8 MiB were buffered before either was checked).
       multipartForms,
