@@ -1,4 +1,11 @@
-import type { SecretKeys } from '@/platform/kernel/secret-box';
+/**
+ * The keys secrets are opened with (SECURITY.md, Keys): the current one, and during a rotation
+ * the previous one, which is never used to seal.
+ */
+export interface SecretKeys {
+  encryptionKey: Buffer;
+  encryptionKeyPrevious: Buffer | null;
+}
 
 // Development-only fallback. Production refuses to start without a real key.
 const DEV_ENCRYPTION_KEY = '0'.repeat(64);

@@ -1,6 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import {
   HASH_MEMORY_BUDGET,
+  HASHES_WAITING,
   hashMemory,
   hashPassword,
   needsRehash,
@@ -50,12 +51,14 @@ describe('password hashing (SECURITY.md: OWASP scrypt at 16 MiB)', () => {
     const fresh = await hashPassword('a new one, long');
     const results = await Promise.allSettled([
       verifyPassword('the old one', old),
-      // The old hash holds the whole budget: eight wait, the ninth is told to come back.
-      ...Array.from({ length: 9 }, () => verifyPassword('a new one, long', fresh)),
+      // The old hash holds the whole budget: HASHES_WAITING wait, one more is told to come back.
+      ...Array.from({ length: HASHES_WAITING + 1 }, () => verifyPassword('a new one, long', fresh)),
     ]);
     const busy = results.filter((r) => r.status === 'rejected');
     expect(busy).toHaveLength(1);
-    expect((busy[0]).reason).toBeInstanceOf(PasswordHashBusy);
-    expect(results.filter((r) => r.status === 'fulfilled' && r.value)).toHaveLength(9);
+    expect(busy[0].reason).toBeInstanceOf(PasswordHashBusy);
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value)).toHaveLength(
+      HASHES_WAITING + 1,
+    );
   });
 });

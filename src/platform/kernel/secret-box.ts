@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { SecretKeys } from '@/platform/config/encryption-keys';
 
 /**
  * AES-256-GCM for secrets stored at rest (webhook secrets, insurer passwords) under
@@ -16,14 +17,7 @@ export function sealSecret(key: Buffer, plaintext: string, associatedData: strin
     .join('.');
 }
 
-/**
- * The keys secrets are opened with (SECURITY.md, Keys): the current one, and during a rotation
- * the previous one, which is never used to seal.
- */
-export interface SecretKeys {
-  encryptionKey: Buffer;
-  encryptionKeyPrevious: Buffer | null;
-}
+export type { SecretKeys };
 
 /**
  * Opens a sealed value with the current key, or, when that fails and a previous key is set, with
