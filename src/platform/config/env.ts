@@ -241,12 +241,7 @@ export function loadConfig(
       1,
       10_000_000,
     ),
-    rateLimitUnauthenticatedPerMinute: int(
-      'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE',
-      120,
-      1,
-      10_000_000,
-    ),
+    rateLimitUnauthenticatedPerMinute: int('RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE', 120, 1, 1e7),
     costLimits: loadCostLimits(env, problems),
     processHeartbeatMs: int('PROCESS_HEARTBEAT_MS', 2_000, 100, 60_000),
     shutdownDelayMs: int('SHUTDOWN_DELAY_MS', 0, 0, 60_000),

@@ -15,7 +15,8 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 export const SMALL_BODY_BYTES = 64 * 1024;
 /**
  * What a large body holds while its request runs, per byte sent: the bytes, the text, the
- * parsed values and validation's copy of them (measured in test/route-faults.e2e-spec.ts).
+ * parsed values and validation's copy of them (an estimate: with it, the route fault test's
+ * maximal bodies of every route stay far within the pod's limit, deploy/README.md, Memory).
  */
 export const HELD_PER_BYTE = 4;
 /**
