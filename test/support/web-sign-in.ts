@@ -1,12 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { INestApplication } from '@nestjs/common';
 import { simpleParser } from 'mailparser';
-import type Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import type { UserRole } from '@/modules/accounts/domain/user-roles';
 import { UsersService } from '@/modules/accounts/domain/users.service';
-import { REDIS } from '@/modules/redis/redis.module';
 
 export type Agent = ReturnType<typeof request.agent>;
 
@@ -59,12 +57,15 @@ export async function editSession(
   sid: string,
   change: (data: Record<string, unknown>) => void,
 ): Promise<void> {
-  const redis = app.get<Redis>(REDIS);
-  const raw = await redis.get(`sess:${sid}`);
-  if (!raw) throw new Error(`session ${sid} is not stored`);
-  const data = JSON.parse(raw) as Record<string, unknown>;
+  const db = app.get(DataSource);
+  const rows: { sess: Record<string, unknown> }[] = await db.query(
+    'SELECT sess FROM web_sessions WHERE sid = $1',
+    [sid],
+  );
+  if (rows.length === 0) throw new Error(`session ${sid} is not stored`);
+  const data = rows[0].sess;
   change(data);
-  await redis.set(`sess:${sid}`, JSON.stringify(data), 'KEEPTTL');
+  await db.query('UPDATE web_sessions SET sess = $2 WHERE sid = $1', [sid, JSON.stringify(data)]);
 }
 
 /** A user of the account who can sign in at once. */

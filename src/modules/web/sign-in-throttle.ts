@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { InjectRedis } from '@/modules/redis';
+import { WindowCounts } from '@/platform/db/window-counts.repository';
 
 const MAX_FAILURES_PER_SUBJECT = 5;
 /** Failures one address may make against one subject before it is refused unchecked. */
@@ -41,10 +40,11 @@ export interface SignInAttempt {
 }
 
 /**
- * Attempts (passwords, two-factor codes, current passwords) counted in Redis per subject, per
- * client IP and per subject and IP together over a 15-minute window. Counted before they are
- * checked (SECURITY.md): INCR is atomic, so of 20 parallel guesses from one address only the
- * first five are checked at all, the rest are refused unseen.
+ * Attempts (passwords, two-factor codes, current passwords) counted in PostgreSQL (contract §28)
+ * per subject, per client IP and per subject and IP together over a 15-minute window that each
+ * attempt starts again. Counted before they are checked (SECURITY.md): one atomic upsert per
+ * attempt, so of 20 parallel guesses from one address only the first five are checked at all,
+ * the rest are refused unseen.
  *
  * A sign-in e-mail is never locked on its own count: anyone can send its guesses, and a hard
  * lock would let a stranger lock the owner out. Its count slows every attempt (progressive
@@ -55,25 +55,17 @@ export interface SignInAttempt {
  */
 @Injectable()
 export class SignInThrottle {
-  constructor(@InjectRedis() private readonly redis: Redis) {}
+  constructor(private readonly counts: WindowCounts) {}
 
   /** Counts the attempt, waits out its delay, and says whether it may be checked. */
   async begin(subject: ThrottleSubject, ip: string | undefined): Promise<SignInAttempt> {
-    const key = subjectKey(subject);
-    const byIp = ipKey(ip);
-    const pair = pairKey(subject, ip);
-    const replies = await this.redis
-      .multi()
-      .incr(key)
-      .expire(key, FAILURE_WINDOW_SECONDS)
-      .incr(byIp)
-      .expire(byIp, FAILURE_WINDOW_SECONDS)
-      .incr(pair)
-      .expire(pair, FAILURE_WINDOW_SECONDS)
-      .exec();
-    const subjectCount = Number(replies?.[0]?.[1] ?? 0);
-    const ipCount = Number(replies?.[2]?.[1] ?? 0);
-    const pairCount = Number(replies?.[4]?.[1] ?? 0);
+    const [subjectCount, ipCount, pairCount] = (
+      await this.counts.raise(
+        [subjectKey(subject), ipKey(ip), pairKey(subject, ip)],
+        FAILURE_WINDOW_SECONDS,
+        true,
+      )
+    ).map((c) => c.count);
     const subjectOverLimit = subjectCount > MAX_FAILURES_PER_SUBJECT;
     const refused =
       'email' in subject
@@ -104,18 +96,13 @@ export class SignInThrottle {
    * the subject (the owner's own typing). Other addresses' failures stay counted.
    */
   async succeeded(subject: ThrottleSubject, ip: string | undefined): Promise<void> {
-    const key = subjectKey(subject);
-    const byIp = ipKey(ip);
-    const pair = pairKey(subject, ip);
-    const [[, own]] = (await this.redis.multi().get(pair).del(pair).exec()) as [
-      [unknown, string | null],
-    ];
-    const replies = await this.redis
-      .multi()
-      .decrby(key, Math.max(1, Number(own)))
-      .decr(byIp)
-      .exec();
-    await this.dropSpent([key, byIp], replies);
+    const own = await this.counts.take(pairKey(subject, ip));
+    await this.counts.lower(
+      new Map([
+        [subjectKey(subject), Math.max(1, own)],
+        [ipKey(ip), 1],
+      ]),
+    );
   }
 
   /**
@@ -124,14 +111,7 @@ export class SignInThrottle {
    */
   async withdraw(subject: ThrottleSubject, ip: string | undefined): Promise<void> {
     const keys = [subjectKey(subject), ipKey(ip), pairKey(subject, ip)];
-    const replies = await this.redis.multi().decr(keys[0]).decr(keys[1]).decr(keys[2]).exec();
-    await this.dropSpent(keys, replies);
-  }
-
-  /** Deletes the counts that fell to zero or below (a count is never negative). */
-  private async dropSpent(keys: string[], replies: [Error | null, unknown][] | null) {
-    const drop = keys.filter((_, i) => Number(replies?.[i]?.[1]) <= 0);
-    if (drop.length > 0) await this.redis.del(...drop);
+    await this.counts.lower(new Map(keys.map((k) => [k, 1])));
   }
 
   /**
@@ -142,24 +122,24 @@ export class SignInThrottle {
   async resetRequest(
     ip: string | undefined,
   ): Promise<{ refused: boolean; retryAfterSeconds: number }> {
-    const key = `reset-request:ip:${ip ?? 'unknown'}`;
-    const replies = await this.redis.multi().incr(key).ttl(key).exec();
-    const count = Number(replies?.[0]?.[1] ?? 0);
-    let ttl = Number(replies?.[1]?.[1] ?? -1);
-    if (ttl < 0) {
-      await this.redis.expire(key, FAILURE_WINDOW_SECONDS);
-      ttl = FAILURE_WINDOW_SECONDS;
-    }
-    return { refused: count > MAX_RESET_REQUESTS_PER_IP, retryAfterSeconds: Math.max(1, ttl) };
+    const [{ count, secondsLeft }] = await this.counts.raise(
+      [`reset-request:ip:${ip ?? 'unknown'}`],
+      FAILURE_WINDOW_SECONDS,
+      false,
+    );
+    return {
+      refused: count > MAX_RESET_REQUESTS_PER_IP,
+      retryAfterSeconds: Math.max(1, secondsLeft),
+    };
   }
 
   /** Whether the subject's limit is reached now (no attempt counted). */
   async isBlocked(subject: ThrottleSubject): Promise<boolean> {
-    return Number(await this.redis.get(subjectKey(subject))) >= MAX_FAILURES_PER_SUBJECT;
+    return (await this.counts.count(subjectKey(subject))) >= MAX_FAILURES_PER_SUBJECT;
   }
 
   async clear(subject: ThrottleSubject): Promise<void> {
-    await this.redis.del(subjectKey(subject));
+    await this.counts.delete(subjectKey(subject));
   }
 }
 

@@ -3,9 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type session from 'express-session';
 import 'express-session';
-import type Redis from 'ioredis';
 import { AccountsService, type User, type UserRole } from '@/modules/accounts';
-import { InjectRedis } from '@/modules/redis';
+import { WebSessionsRepository } from './store/web-sessions.repository';
 
 /** SECURITY.md: a session ends after 30 minutes without a request, and 12 hours after sign-in. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -28,10 +27,6 @@ declare module 'express-session' {
     ip?: string;
   }
 }
-
-/** Server-side keys (under the app's Redis prefix): the session, and each user's session ids. */
-export const sessionKey = (sid: string) => `sess:${sid}`;
-export const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 
 /** What a signed-in session carries besides the user: its clocks, epoch and where it was opened. */
 export function openSession(req: Request, user: User): void {
@@ -101,13 +96,12 @@ export interface SessionSummary {
 const handleOf = (sid: string) => createHash('sha256').update(sid).digest('hex').slice(0, 24);
 
 /**
- * A user's open sessions ("see and end their sessions"): the session store indexes each signed-in
- * session under its user (RedisSessionStore), and ended or expired ones drop out of the index
- * when it is read.
+ * A user's open sessions ("see and end their sessions"): the stored sessions signed in as the
+ * user (WebSessionsRepository), less those their own clocks have ended.
  */
 @Injectable()
 export class WebSessions {
-  constructor(@InjectRedis() private readonly redis: Redis) {}
+  constructor(private readonly stored: WebSessionsRepository) {}
 
   async list(userId: string, currentSid: string): Promise<SessionSummary[]> {
     const live = await this.live(userId);
@@ -128,7 +122,7 @@ export class WebSessions {
   async end(userId: string, handle: string): Promise<boolean> {
     const sid = (await this.live(userId)).find((x) => handleOf(x.sid) === handle)?.sid;
     if (!sid) return false;
-    await this.redis.multi().del(sessionKey(sid)).srem(userSessionsKey(userId), sid).exec();
+    await this.stored.delete(userId, [sid]);
     return true;
   }
 
@@ -137,30 +131,13 @@ export class WebSessions {
    * caller, ends them too; deleting them frees them at once and takes them off the list.
    */
   async endOthers(userId: string, keepSid: string | null): Promise<void> {
-    const sids = (await this.redis.smembers(userSessionsKey(userId))).filter((s) => s !== keepSid);
-    if (sids.length === 0) return;
-    await this.redis
-      .multi()
-      .del(...sids.map(sessionKey))
-      .srem(userSessionsKey(userId), ...sids)
-      .exec();
+    await this.stored.deleteOthers(userId, keepSid);
   }
 
-  /** The user's sessions still stored and still signed in as them; the rest leave the index. */
+  /** The user's sessions still stored and still signed in by their own clocks. */
   private async live(userId: string): Promise<{ sid: string; data: session.SessionData }[]> {
-    const sids = await this.redis.smembers(userSessionsKey(userId));
-    if (sids.length === 0) return [];
-    const raws = await this.redis.mget(...sids.map(sessionKey));
     const now = Date.now();
-    const live: { sid: string; data: session.SessionData }[] = [];
-    const gone: string[] = [];
-    sids.forEach((sid, i) => {
-      const data = raws[i] ? (JSON.parse(raws[i]) as session.SessionData) : null;
-      if (data?.userId === userId && !sessionExpiry(data, now)) live.push({ sid, data });
-      else gone.push(sid);
-    });
-    if (gone.length > 0) await this.redis.srem(userSessionsKey(userId), ...gone);
-    return live;
+    return (await this.stored.ofUser(userId)).filter(({ data }) => !sessionExpiry(data, now));
   }
 }
 

@@ -2,7 +2,6 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { APP_GUARD } from '@nestjs/core';
 import type { NextFunction, Request, Response } from 'express';
 import session from 'express-session';
-import type Redis from 'ioredis';
 import { InjectConfig } from '@/platform/config/config.module';
 import { formBodies } from '@/platform/http/body/form-body';
 import type { AppConfig } from '@/platform/config/env';
@@ -10,10 +9,9 @@ import { AccountsModule, AccountsService } from '@/modules/accounts';
 import { AuditModule } from '@/modules/audit';
 import { AuthModule } from '@/modules/auth';
 import { IframeSessionModule } from '@/modules/iframe-session';
-import { InjectRedis } from '@/modules/redis';
 import { multipartForms } from './batch-upload';
 import { EmbeddedReachGuard, EmbeddedSessionCheck } from './embedded-session';
-import { RedisSessionStore } from './session-store';
+import { WebMaintenance } from './jobs/web.maintenance';
 import { SignInThrottle } from './sign-in-throttle';
 import { chain, pageArea } from './page-pipeline';
 import { refuseEmbedded, TwoFactorGate } from './two-factor-gate';
@@ -32,6 +30,7 @@ import { UserAccessService } from './user-access.service';
 import { WebAccountController } from './pages/web-account.controller';
 import { WebPasswordController } from './pages/web-password.controller';
 import { sessionCookie } from './session-cookie';
+import { WebSessionsRepository } from './store/web-sessions.repository';
 import { SESSION_IDLE_MS, SessionCheck, WebSessions } from './web-sessions';
 import { WebUsersController } from './pages/web-users.controller';
 
@@ -70,6 +69,8 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
     WebSessions,
     UserAccessService,
     SignInThrottle,
+    WebSessionsRepository,
+    WebMaintenance,
     TwoFactorGate,
     EmbeddedSessionCheck,
     // Global, like the API's scope guard: pages declare what embedded sessions reach.
@@ -79,7 +80,7 @@ const ENROLMENT_CONTROLLERS = [WebTwoFactorEnrolController];
 export class WebModule implements NestModule {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectRedis() private readonly redis: Redis,
+    private readonly stored: WebSessionsRepository,
     private readonly accounts: AccountsService,
     private readonly twoFactorGate: TwoFactorGate,
     private readonly embeddedSessions: EmbeddedSessionCheck,
@@ -91,7 +92,7 @@ export class WebModule implements NestModule {
     const sessions = session({
       name: cookie.name,
       secret: this.config.sessionSecret,
-      store: new RedisSessionStore(this.redis, SESSION_TTL_SECONDS),
+      store: this.stored.store(),
       resave: false,
       saveUninitialized: false,
       rolling: true,

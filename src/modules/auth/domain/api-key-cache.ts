@@ -99,12 +99,18 @@ export class ApiKeyCache implements OnModuleDestroy {
 
   /**
    * Drops the key here and tells every other process. Rejects when Redis cannot take the message
-   * (the caller's revocation is committed; repeating it publishes again).
+   * while this process listens on it (others may use their caches; the caller's revocation is
+   * committed, repeating it publishes again). Where Redis does not answer, no process can be
+   * listening, so no cache is in use anywhere (contract §28, PostgreSQL alone).
    */
   async revoked(keyHash: string): Promise<void> {
     this.invalidate(keyHash);
-    const publisher = await this.connectPublisher();
-    await publisher.publish(this.channel, keyHash);
+    try {
+      const publisher = await this.connectPublisher();
+      await publisher.publish(this.channel, keyHash);
+    } catch (e) {
+      if (this.live) throw e;
+    }
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -65,9 +65,10 @@ type SlotRedis = Redis & {
 
 /**
  * The per-insurer concurrency limit (INSURER_CONCURRENCY), held in Redis so it bounds the calls
- * of every process together. Single checks may use every slot; batch items only the batch share
- * (the limit less a quarter kept for singles), and none while a single waits. A search that gets
- * no slot in time is deferred (asked again shortly, not counted as an attempt).
+ * of every process together; while Redis does not answer, each process counts its own (as the
+ * rate limits do, contract §28). Single checks may use every slot; batch items only the batch
+ * share (the limit less a quarter kept for singles), and none while a single waits. A search
+ * that gets no slot in time is deferred (asked again shortly, not counted as an attempt).
  */
 @Injectable()
 export class InsurerSlots {
@@ -75,6 +76,8 @@ export class InsurerSlots {
   private readonly redis: SlotRedis;
   /** This process's searches waiting for a slot, by origin and insurer. */
   private readonly lines = new Map<string, Line>();
+  /** Slots held in this process's own count (taken while Redis did not answer), by insurer. */
+  private readonly local = new Map<string, Set<string>>();
 
   constructor(
     @InjectRedis() redis: Redis,
@@ -103,10 +106,11 @@ export class InsurerSlots {
     try {
       return await call();
     } finally {
-      await this.redis.zrem(holdersKey(code), token).catch((e: unknown) =>
-        // The slot expires by itself (its score is its expiry).
-        this.logger.warn({ insurer: code, err: (e as Error).message }, 'slot not released'),
-      );
+      if (!this.local.get(code)?.delete(token))
+        await this.redis.zrem(holdersKey(code), token).catch((e: unknown) =>
+          // The slot expires by itself (its score is its expiry).
+          this.logger.warn({ insurer: code, err: (e as Error).message }, 'slot not released'),
+        );
     }
   }
 
@@ -163,11 +167,19 @@ export class InsurerSlots {
         WAITING_TTL_MS,
       );
       return got === 1;
-    } catch (e) {
-      // Without Redis there is no count to respect: no slot (the search is deferred).
-      this.logger.warn({ insurer: code, err: (e as Error).message }, 'insurer slot unavailable');
-      return false;
+    } catch {
+      return this.tryAcquireHere(code, origin, token);
     }
+  }
+
+  /** The same rules on this process's own count. */
+  private tryAcquireHere(code: string, origin: SearchOrigin, token: string): boolean {
+    let held = this.local.get(code);
+    if (!held) this.local.set(code, (held = new Set()));
+    const singleWaits = (this.lines.get(`single:${code}`)?.waiters.length ?? 0) > 0;
+    if ((origin === 'batch' && singleWaits) || held.size >= this.limit(origin)) return false;
+    held.add(token);
+    return true;
   }
 }
 

@@ -41,6 +41,7 @@ import { InsurerExchangesByAccountTime1795566000000 } from './1795566000000-Insu
 import { AppointmentsStoredBy1795567300000 } from './1795567300000-AppointmentsStoredBy';
 import { InvitationsAcrossAccounts1795567400000 } from './1795567400000-InvitationsAcrossAccounts';
 import { WebhookNonstandardPort1795567500000 } from './1795567500000-WebhookNonstandardPort';
+import { WebSessionsInPostgres1795568000000 } from './1795568000000-WebSessionsInPostgres';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -87,4 +88,5 @@ export const migrations = [
   AppointmentsStoredBy1795567300000,
   InvitationsAcrossAccounts1795567400000,
   WebhookNonstandardPort1795567500000,
+  WebSessionsInPostgres1795568000000,
 ];

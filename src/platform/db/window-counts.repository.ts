@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** A count after it was raised, and the seconds left in its window. */
+export interface RaisedCount {
+  count: number;
+  secondsLeft: number;
+}
+
+/** A process deletes ended windows at most this often (when it raises a count). */
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Counts shared by every process over a time window, in PostgreSQL (contract §28): the sign-in
+ * throttle's, the stored-password reads'. One row per key, counting within a window that ends at
+ * `expires_at`; a row past it counts as absent, and the next `raise` after a minute deletes
+ * ended ones. Raising a count is one atomic upsert, so parallel attempts each see their own
+ * number.
+ */
+@Injectable()
+export class WindowCounts {
+  private prunedAt = Date.now();
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Adds one to each of `keys` (distinct), a new window of `windowSeconds` for a count that had
+   * none; `sliding`: every attempt starts the window again. Answers the counts in `keys`' order.
+   */
+  async raise(keys: string[], windowSeconds: number, sliding: boolean): Promise<RaisedCount[]> {
+    const rows: { key: string; count: number; seconds_left: number }[] = await this.db.query(
+      `INSERT INTO window_counts AS c (key, count, expires_at)
+       SELECT k, 1, now() + make_interval(secs => $2) FROM unnest($1::text[]) AS k
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN c.expires_at <= now() THEN 1 ELSE c.count + 1 END,
+         expires_at = CASE WHEN $3 OR c.expires_at <= now() THEN EXCLUDED.expires_at
+                           ELSE c.expires_at END
+       RETURNING key, count, ceil(extract(epoch FROM expires_at - now()))::int AS seconds_left`,
+      [keys, windowSeconds, sliding],
+    );
+    if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await this.db.query(`DELETE FROM window_counts WHERE expires_at <= now()`);
+    }
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    return keys.map((k) => ({
+      count: byKey.get(k)?.count ?? 0,
+      secondsLeft: byKey.get(k)?.seconds_left ?? 0,
+    }));
+  }
+
+  /** The live count of `key` (0 when none). */
+  async count(key: string): Promise<number> {
+    const rows: { count: number }[] = await this.db.query(
+      `SELECT count FROM window_counts WHERE key = $1 AND expires_at > now()`,
+      [key],
+    );
+    return rows[0]?.count ?? 0;
+  }
+
+  /** Deletes `key`, answering its live count (0 when none). */
+  async take(key: string): Promise<number> {
+    const [rows]: [{ count: number; live: boolean }[], number] = await this.db.query(
+      `DELETE FROM window_counts WHERE key = $1 RETURNING count, expires_at > now() AS live`,
+      [key],
+    );
+    return rows[0]?.live ? rows[0].count : 0;
+  }
+
+  /** Takes `by` off each key's count; a count that falls to zero or below is deleted. */
+  async lower(by: Map<string, number>): Promise<void> {
+    if (by.size === 0) return;
+    const keys = [...by.keys()];
+    const amounts = keys.map((k) => by.get(k) ?? 0);
+    await this.db.query(
+      `UPDATE window_counts c SET count = c.count - d.n
+       FROM unnest($1::text[], $2::int[]) AS d(key, n) WHERE c.key = d.key`,
+      [keys, amounts],
+    );
+    await this.db.query(`DELETE FROM window_counts WHERE key = ANY($1) AND count <= 0`, [keys]);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.query(`DELETE FROM window_counts WHERE key = $1`, [key]);
+  }
+}
