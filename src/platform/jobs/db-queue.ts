@@ -10,7 +10,7 @@ import {
   managerOf,
   type Tx,
 } from '@/platform/db/database';
-import { giveBackRow, overdueRows, parkRow, rowsOfDeadOwners } from './lease-recovery';
+import * as recovery from './lease-recovery';
 import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
 import type { LocalLane } from './local-lane';
@@ -138,7 +138,7 @@ export abstract class DbQueue {
   async handBack(id: string, jobId: string | null): Promise<void> {
     if (jobId !== null) {
       try {
-        await giveBackRow(this.db, this.spec, id, jobId);
+        await recovery.giveBackRow(this.db, this.spec, id, jobId);
       } catch (e) {
         this.log.warn({ id, err: (e as Error).message }, 'lease not given back; the sweeper will');
         return;
@@ -156,11 +156,12 @@ export abstract class DbQueue {
   }
 
   /**
-   * Wakes a worker for row `id` in `delayMs`. Never throws (answers false): the row is already
-   * stored as due, so the sweeper re-enqueues it when Redis is back.
+   * Wakes a worker for row `id` in `delayMs`; without Redis (contract §28), this process's lane
+   * takes the row when it is due. Never throws (answers false without either: the row is stored
+   * as due, and a worker's sweep takes it).
    */
   async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
-    if (this.redisDown) return false;
+    if (this.redisDown) return this.lane?.offerAt(id, delayMs) ?? false;
     const traceparent = currentTraceparent();
     try {
       await withTimeout(
@@ -177,7 +178,7 @@ export abstract class DbQueue {
     } catch (e) {
       this.enqueueDownUntil = Date.now() + ENQUEUE_RETRY_MS;
       this.log.warn({ id, err: (e as Error).message }, 'job not enqueued; the sweeper will retry');
-      return false;
+      return this.lane?.offerAt(id, delayMs) ?? false;
     }
   }
 
@@ -223,7 +224,7 @@ export abstract class DbQueue {
     columns: Record<string, unknown>,
     stillWaiting: (tx: Tx) => Promise<boolean>,
   ): Promise<'parked' | 'due' | 'lost'> {
-    const result = await parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
+    const result = await recovery.parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
     if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
     return result;
   }
@@ -265,19 +266,24 @@ export abstract class DbQueue {
 
   /**
    * Re-enqueues rows whose run is overdue by `graceSeconds` (job lost, worker dead). While Redis
-   * is down, rows due a second ago are taken, and run in this process's lane.
+   * is down, rows due a second ago are taken, and run in this process's lane, and rows due
+   * within `aheadMs` (the next sweep) are offered to it when due.
    */
-  async requeueOverdue(graceSeconds = 30, limit = 500): Promise<number> {
+  async requeueOverdue(graceSeconds = 30, limit = 500, aheadMs = 0): Promise<number> {
     const down = this.redisDown && this.lane !== null;
-    const ids = await overdueRows(this.db, this.spec, down ? 1 : graceSeconds, limit);
+    const ids = await recovery.overdueRows(this.db, this.spec, down ? 1 : graceSeconds, limit);
     await this.runOrEnqueue(ids, `q${Date.now()}`);
     if (ids.length > 0) this.log.warn({ count: ids.length }, 'overdue jobs re-enqueued');
+    // Rows another process stored (an API process has no lane) start when due, not a sweep later.
+    const soon =
+      down && aheadMs > 0 ? await recovery.rowsDueWithin(this.db, this.spec, aheadMs, limit) : [];
+    for (const r of soon) this.lane?.offerAt(r.id, r.delayMs);
     return ids.length;
   }
 
   /** Releases at once the rows of dead processes (`deadOwners`, or unregistered): rowsOfDeadOwners. */
   async releaseDead(deadOwners: string[], limit = 500): Promise<number> {
-    const rows = await rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
+    const rows = await recovery.rowsOfDeadOwners(this.db, this.spec, deadOwners, limit);
     const tag = tags.dueAt(Date.now());
     // Due now: they waited already, so this process's lane first (ahead of new work), else Bull.
     const now = rows.filter((r) => r.delayMs === 0).map((r) => r.id);
@@ -287,11 +293,8 @@ export abstract class DbQueue {
     return rows.length;
   }
 
-  /** Rows just made due: in this process's lane (`here`, or Redis down) when it has room, else Bull. */
+  /** Rows just made due: in this process's lane (`here`) when it has room, else `enqueue`. */
   private async runOrEnqueue(ids: string[], tag: JobTag, here = false): Promise<void> {
-    for (const id of ids) {
-      if ((here || this.redisDown) && this.lane?.offer(id)) continue;
-      await this.enqueue(id, 0, tag);
-    }
+    for (const id of ids) if (!(here && this.lane?.offer(id))) await this.enqueue(id, 0, tag);
   }
 }

@@ -34,6 +34,28 @@ export async function overdueRows(
 }
 
 /**
+ * Rows due within `withinMs` from now and not leased (nothing claimed: a run leases its row), with
+ * the ms until each is due: for a process without Redis to start them on time.
+ */
+export async function rowsDueWithin(
+  db: DataSource,
+  spec: DbQueueSpec,
+  withinMs: number,
+  limit: number,
+): Promise<{ id: string; delayMs: number }[]> {
+  const { table, dueColumn, pending } = spec;
+  const rows: { id: string; delay_ms: number }[] = await db.query(
+    `SELECT id, greatest(0, extract(epoch FROM ${dueColumn} - now()) * 1000)::float8 AS delay_ms
+     FROM ${table}
+     WHERE ${pending} AND lease_job IS NULL
+       AND ${dueColumn} <= now() + ($1 || ' milliseconds')::interval
+     ORDER BY ${dueColumn} LIMIT $2`,
+    [String(Math.round(withinMs)), limit],
+  );
+  return rows.map((r) => ({ id: String(r.id), delayMs: Math.round(Number(r.delay_ms)) }));
+}
+
+/**
  * Rows last leased by owners that are not alive: not in `service_processes` (deregistered, or
  * removed as dead), or in `deadOwners` (found dead just now, their rows about to be removed).
  * A row still leased is released (due now, the attempt given back); a row its owner had made due

@@ -80,6 +80,8 @@ export interface LeftOver {
  */
 export class LocalLane {
   private readonly waiting = new Map<string, Waiting>();
+  /** Rows to offer when they are due (`offerAt`). */
+  private readonly alarms = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private closed = false;
@@ -100,6 +102,24 @@ export class LocalLane {
   offer(id: string): boolean {
     if (!this.hasRoom()) return false;
     this.add(id, { jobId: null });
+    return true;
+  }
+
+  /**
+   * Offers row `id` (stored as due in `delayMs`) when it is due; false when the lane is closed.
+   * A row given a time again keeps only the latest; a full lane at that time leaves the row to
+   * the sweeper, a row run meanwhile elsewhere is skipped by its lease.
+   */
+  offerAt(id: string, delayMs: number): boolean {
+    if (this.closed) return false;
+    if (delayMs <= 0) return this.offer(id);
+    clearTimeout(this.alarms.get(id));
+    const alarm = setTimeout(() => {
+      this.alarms.delete(id);
+      this.offer(id);
+    }, delayMs);
+    alarm.unref();
+    this.alarms.set(id, alarm);
     return true;
   }
 
@@ -147,6 +167,8 @@ export class LocalLane {
   /** Stops taking rows; answers the ones not started, for the caller to enqueue elsewhere. */
   close(): LeftOver[] {
     this.closed = true;
+    for (const alarm of this.alarms.values()) clearTimeout(alarm);
+    this.alarms.clear();
     const left = [...this.waiting].map(([id, w]) => ({ id, jobId: w.jobId }));
     this.waiting.clear();
     return left;

@@ -169,6 +169,7 @@ export class QueueSweeper extends MaintenanceLoop {
   }
 
   protected async runOnce(): Promise<void> {
-    for (const queue of this.workers.queues()) await queue.requeueOverdue();
+    const ahead = this.intervalMs();
+    for (const queue of this.workers.queues()) await queue.requeueOverdue(30, 500, ahead);
   }
 }
