@@ -183,3 +183,32 @@ describe('LocalLane', () => {
     await expect(permits.use(() => Promise.resolve('free'))).resolves.toBe('free');
   });
 });
+
+describe('LocalLane.offerAt', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('starts a row when it is due, keeps only its latest time, and forgets it on close', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    const { runs, handle } = controlled();
+    const lane = new LocalLane('search', new Permits(2), 10, handle, () => undefined);
+    expect(lane.offerAt('a', 1_000)).toBe(true);
+    expect(lane.offerAt('b', 500)).toBe(true);
+    expect(lane.offerAt('b', 2_000)).toBe(true);
+    expect(lane.offerAt('c', 3_000)).toBe(true);
+    jest.advanceTimersByTime(999);
+    await tick();
+    expect(runs).toHaveLength(0);
+    jest.advanceTimersByTime(1);
+    await tick();
+    expect(runs.map((r) => r.job.data.id)).toEqual(['a']);
+    jest.advanceTimersByTime(1_000);
+    await tick();
+    expect(runs.map((r) => r.job.data.id)).toEqual(['a', 'b']);
+    expect(lane.close()).toEqual([]);
+    jest.advanceTimersByTime(5_000);
+    await tick();
+    expect(runs.map((r) => r.job.data.id)).toEqual(['a', 'b']);
+    expect(lane.offerAt('d', 0)).toBe(false);
+    for (const r of runs) r.end();
+  });
+});
