@@ -17,7 +17,7 @@ import type { Server } from './lib/service';
 import { sleep } from './lib/proc';
 
 export type Variant = 'off' | 'metrics' | 'tracing' | 'sampled';
-/** `sampled`: tracing with one trace in ten kept (README.md, Tracing), for context. */
+/** `sampled`: tracing with one trace in ten kept (docs/observability.md, Tracing), for context. */
 export const VARIANTS: Variant[] = ['off', 'metrics', 'tracing', 'sampled'];
 
 export interface InstrumentsSizes {

@@ -6,7 +6,7 @@ import { loadConfig } from '@/platform/config/env';
 import { migrateDatabase } from '@/platform/db/data-source';
 
 /**
- * Admin commands (README.md, Admin CLI; src/cli/). Each prints exactly one JSON line on success.
+ * Admin commands (docs/deployment.md, Admin CLI; src/cli/). Each prints exactly one JSON line on success.
  * README.md, Quick start: the embedded PostgreSQL when there is no other (the running service's,
  * or one started for this command and stopped after it). Its line goes to standard error:
  * standard output carries the command's JSON line alone. The commands' application is loaded

@@ -47,7 +47,7 @@ export async function chooseDatabase(
 
 /**
  * The banner's line when Redis does not answer (null when it does): the service runs on
- * PostgreSQL alone meanwhile (README.md, Configuration: RATE_LIMIT_FALLBACK_PER_MINUTE).
+ * PostgreSQL alone meanwhile (docs/configuration.md: RATE_LIMIT_FALLBACK_PER_MINUTE).
  */
 export async function redisBanner(config: AppConfig): Promise<string | null> {
   const url = new URL(config.redisUrl);

@@ -3,7 +3,7 @@ import { tracingSettings } from './platform/config/tracing';
 /**
  * Loaded first by `src/main.ts` (every process of `npm start`): with OTEL_EXPORTER_OTLP_ENDPOINT
  * set, OpenTelemetry starts here, before `http`, express, `pg` and `ioredis` are loaded, so its
- * instrumentations wrap them (README.md, Configuration, Tracing). Unset, nothing of OpenTelemetry
+ * instrumentations wrap them (docs/observability.md, Tracing). Unset, nothing of OpenTelemetry
  * is loaded at all.
  */
 const settings = tracingSettings();

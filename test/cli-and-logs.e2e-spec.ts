@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from './support/app';
 import { createAccount } from './support/factories';
 import { signIn } from './support/web-sign-in';
 
-describe('admin CLI (README.md, Configuration)', () => {
+describe('admin CLI (docs/deployment.md, Admin CLI)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

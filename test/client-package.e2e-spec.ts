@@ -197,7 +197,7 @@ describe('the client package (clients/typescript), packed and installed', () => 
         headersObject: true,
       });
       // A forged X-Event-Type changes nothing: the type is the signed body's (the two
-      // eligibility labels name one document, "the current result": README, Webhooks).
+      // eligibility labels name one document, "the current result": docs/api.md, Webhooks).
       expect(out.forged).toEqual({
         resultAsClaim: 'eligibility.finished',
         resultAsUpdated: 'eligibility.updated',

@@ -34,7 +34,7 @@ async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs: nu
 }
 
 /**
- * `npm start` as a cluster (README.md, Configuration, ROLE): the supervisor applies migrations, starts
+ * `npm start` as a cluster (docs/configuration.md, ROLE): the supervisor applies migrations, starts
  * WEB_CONCURRENCY processes that serve the API and run the queues (ROLE=all), restarts one that
  * dies, and stops them all on SIGTERM. Runs src/main.ts as a child process (ts-node), against this worker's database.
  */

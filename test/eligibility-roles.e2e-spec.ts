@@ -10,7 +10,7 @@ import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';
 import { bullQueue } from './support/queues';
 
-describe('ROLE: api processes add jobs, worker processes run them (README.md, Configuration)', () => {
+describe('ROLE: api processes add jobs, worker processes run them (docs/configuration.md, ROLE)', () => {
   it('a search accepted by a ROLE=api app waits in the queue until a ROLE=worker app runs it', async () => {
     const api = await createTestApp({ env: { ROLE: 'api' } });
     let worker: TestApp | null = null;

@@ -327,7 +327,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
   });
 });
 
-describe('demo seed (README.md, Configuration)', () => {
+describe('demo seed (docs/configuration.md, DEMO_SEED)', () => {
   it('creates the demo account once, on an empty database only, with a key that works', async () => {
     const t = await createTestApp();
     try {

@@ -144,7 +144,7 @@ function openTelemetryLoaded(env: Record<string, string | undefined>): string[] 
 }
 
 /**
- * README.md, Configuration, Tracing; docs/architecture.md, Tracing. The service as `npm start`
+ * docs/observability.md, Tracing; docs/architecture.md, Tracing. The service as `npm start`
  * runs it (src/main.ts in a child process), with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a
  * collector on loopback and a clearinghouse on loopback.
  */

@@ -12,7 +12,7 @@ import { describeError, fail, print } from '@/cli/output';
 import { passwordFromStdin } from '@/cli/users.commands';
 
 /**
- * Admin commands (README.md, Admin CLI) of accounts, API keys and locations. Each prints exactly
+ * Admin commands (docs/deployment.md, Admin CLI) of accounts, API keys and locations. Each prints exactly
  * one JSON line on success.
  */
 

@@ -15,7 +15,7 @@ export interface DemoCredentials {
   locationCode: string;
 }
 
-/** On an empty database, creates the demo account (README.md, Configuration). Safe with several processes. */
+/** On an empty database, creates the demo account (docs/configuration.md, DEMO_SEED). Safe with several processes. */
 @Injectable()
 export class DemoSeeder {
   private readonly logger = new Logger(DemoSeeder.name);

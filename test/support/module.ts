@@ -26,7 +26,7 @@ export interface ModuleContext {
 }
 
 /**
- * The module medium tier (README, Development; jest.config.js): one feature module booted alone
+ * The module medium tier (docs/development.md; jest.config.js): one feature module booted alone
  * on the shared infrastructure every module stands on, as AppModule gives it (the validated
  * config, TypeORM with the entities the booted modules register, `Database`, Redis, Bull and the
  * queue machinery), against the worker's database, migrated and emptied (test/support/state.ts).

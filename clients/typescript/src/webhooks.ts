@@ -104,7 +104,7 @@ function eventTypeOf(body: unknown, label: string | undefined): WebhookEventType
  * or headers that were changed, another secret, or a timestamp more than five minutes from
  * this clock. Pass the raw body exactly as received (not re-serialised JSON). A `whsec_`
  * secret is base64 as the standard says; any other is used as its bytes, as the service does.
- * `type` is read from the signed body, never from the unsigned `X-Event-Type` alone (README.md,
+ * `type` is read from the signed body, never from the unsigned `X-Event-Type` alone (docs/api.md,
  * Webhooks: which labels share a body).
  */
 export function verifyWebhook(

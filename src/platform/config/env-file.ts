@@ -5,7 +5,7 @@ import { parseEnv } from 'node:util';
 type Env = Record<string, string | undefined>;
 
 /**
- * README.md, Configuration: the environment over the `.env` file of the working folder, as the
+ * docs/configuration.md: the environment over the `.env` file of the working folder, as the
  * application's configuration (Nest's ConfigModule) reads them, so that what `npm start` and
  * the CLI decide before the application loads (the database: the embedded PostgreSQL or
  * DATABASE_URL's; the migrations) follows the same settings.

@@ -2,7 +2,7 @@ import { DEFAULT_PASSWORD_HASH_COST, MAX_PASSWORD_HASH_COST } from './password-c
 import { availableParallelism } from 'node:os';
 
 /**
- * The one place that reads process.env. Every setting of README.md, Configuration is parsed and validated here;
+ * The one place that reads process.env. Every setting of docs/configuration.md is parsed and validated here;
  * a bad value stops start-up with one line per variable (see `ConfigError`).
  */
 
@@ -108,7 +108,7 @@ export interface AppConfig extends DatabaseSettings {
   allowInsecureHttp: boolean;
   /** log2 of scrypt's N for new password hashes (SECURITY.md: OWASP's 17 in production). */
   passwordHashCost: number;
-  /** README.md, Configuration, Tracing: OpenTelemetry over OTLP/HTTP; null (unset): off. */
+  /** docs/observability.md, Tracing: OpenTelemetry over OTLP/HTTP; null (unset): off. */
   tracing: TracingConfig | null;
   /** docs/architecture.md, What operators see: METRICS_PORT's endpoint; null (unset): none. */
   metrics: MetricsConfig | null;

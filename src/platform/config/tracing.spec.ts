@@ -1,7 +1,7 @@
 import { loadConfig } from './env';
 import { DEFAULT_SERVICE_NAME, loadTracingConfig, tracingSettings } from './tracing';
 
-describe('tracing settings (README.md, Configuration, Tracing)', () => {
+describe('tracing settings (docs/observability.md, Tracing)', () => {
   it('is off without OTEL_EXPORTER_OTLP_ENDPOINT, or with it empty', () => {
     expect(tracingSettings({})).toBeNull();
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBeNull();

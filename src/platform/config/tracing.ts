@@ -1,7 +1,7 @@
 import { environment } from './env-file';
 
 /**
- * README.md, Configuration, Tracing: OpenTelemetry traces over OTLP/HTTP, on when
+ * docs/observability.md, Tracing: OpenTelemetry traces over OTLP/HTTP, on when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set. Read twice: by `src/tracing.ts`, before the application's
  * modules load (instrumentation must wrap `http`, `pg`, `ioredis` and express before anything
  * requires them), and by loadConfig with every other setting, which reports a bad value.

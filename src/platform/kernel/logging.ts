@@ -79,7 +79,7 @@ export function createRootLogger(
     {
       level: config.logLevel,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      // README.md, Configuration, Tracing: lines written inside a span carry its trace id;
+      // docs/observability.md, Tracing: lines written inside a span carry its trace id;
       // without tracing, no mixin (nothing added to a line's cost).
       ...(tracingOn() ? { mixin: traceLogFields } : {}),
     },

@@ -6,7 +6,7 @@ const path = fc
   .array(fc.stringMatching(/^[a-z0-9-]{1,12}$/), { maxLength: 4 })
   .map((parts) => `/${parts.join('/')}`);
 
-describe('span attributes before export (README.md, Configuration, Tracing)', () => {
+describe('span attributes before export (docs/observability.md, Tracing)', () => {
   it('never lets a query string, a header or a value outside the known namespaces out', () => {
     fc.assert(
       fc.property(path, secret, fc.boolean(), fc.string(), (p, s, outgoing, other) => {

@@ -1,5 +1,5 @@
 /**
- * What a span may take out of the process (README.md, Configuration, Tracing: span attributes
+ * What a span may take out of the process (docs/observability.md, Tracing: span attributes
  * never hold patient data). Applied to every span before export, whichever instrumentation made
  * it, as a last line behind the instrumentations' own settings (no SQL parameters, Redis command
  * names only, no headers):

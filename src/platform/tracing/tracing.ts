@@ -1,5 +1,5 @@
 /**
- * The application's side of tracing (README.md, Configuration, Tracing; docs/architecture.md,
+ * The application's side of tracing (docs/observability.md, Tracing; docs/architecture.md,
  * Tracing). This file imports nothing of OpenTelemetry: with OTEL_EXPORTER_OTLP_ENDPOINT unset
  * no tracer is installed, and every function here is a check of one variable (a span helper
  * runs its work directly). `src/tracing.ts` installs the OpenTelemetry tracer
@@ -75,7 +75,7 @@ export function inSpan<T>(
   return installed ? installed.inSpan(name, attributes, work, options) : work(NO_SPAN);
 }
 
-/** The middleware that makes each request's span; null without tracing (README.md, Tracing). */
+/** The middleware that makes each request's span; null without tracing (docs/observability.md, Tracing). */
 export function requestTracing(): RequestTracing | null {
   return installed?.requests ?? null;
 }
