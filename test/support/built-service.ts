@@ -185,9 +185,9 @@ export const STARTUP_MS = 120_000;
  * The built service with everything in one process (`ROLE=all`) on a clean state and the demo
  * account, whose key and web login its banner prints (`output()`).
  */
-export async function startBuiltService(): Promise<BuiltService> {
+export async function startBuiltService(env: NodeJS.ProcessEnv = {}): Promise<BuiltService> {
   await resetState(loadConfig());
-  const service = await startBuilt({ ROLE: 'all', DEMO_SEED: 'true', LOG_LEVEL: 'info' });
+  const service = await startBuilt({ ROLE: 'all', DEMO_SEED: 'true', LOG_LEVEL: 'info', ...env });
   const deadline = Date.now() + 60_000;
   // The demo banner comes after the listening line; its last line is the location.
   while (!service.output().includes('Location:')) {
