@@ -159,9 +159,9 @@ export class LocalLane {
     return this.permits.use(task);
   }
 
-  /** Rows handed to the lane and not finished (waiting or running). */
+  /** Rows handed to the lane and not finished (waiting or running), or waiting for their time. */
   get pending(): number {
-    return this.waiting.size + this.inFlight.size;
+    return this.waiting.size + this.inFlight.size + this.alarms.size;
   }
 
   /** Stops taking rows; answers the ones not started, for the caller to enqueue elsewhere. */
