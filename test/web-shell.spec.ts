@@ -15,7 +15,6 @@ const SHELL_MAY_IMPORT = new Set([
   'audit',
   'iframe-session',
   'mail',
-  'redis',
   'config',
   'db',
   'http',
