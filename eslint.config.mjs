@@ -20,8 +20,9 @@ const DATA_LAYER = [
   // The demo seed: one transaction under an advisory lock, so one of many processes seeds.
   'src/seed/**',
   // DbQueue is the repository of every queue's lease columns; lease-statements.ts and
-  // lease-recovery.ts hold its statements and sweeps.
+  // lease-recovery.ts hold its statements and sweeps, lane-feed.ts its reads without Redis.
   'src/platform/jobs/db-queue.ts',
+  'src/platform/jobs/lane-feed.ts',
   'src/platform/jobs/lease-recovery.ts',
   'src/platform/jobs/lease-statements.ts',
   // The keyset paginator extends a repository's query builder.

@@ -13,6 +13,7 @@ import {
 import * as recovery from './lease-recovery';
 import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
+import { LaneFeed } from './lane-feed';
 import type { LocalLane } from './local-lane';
 import { type JobTag, jobId, tags } from './job-id';
 import { QueueSql } from './queue-sql';
@@ -48,6 +49,7 @@ export abstract class DbQueue {
   /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
   readonly sql: QueueSql;
   private readonly leases: LeaseGroups;
+  private readonly feed: LaneFeed;
 
   protected constructor(
     readonly spec: DbQueueSpec,
@@ -58,6 +60,7 @@ export abstract class DbQueue {
     this.sql = new QueueSql(spec);
     this.leases = new LeaseGroups(this.db, spec, () => this.owner);
     this.log = new Logger(`DbQueue:${spec.name}`);
+    this.feed = new LaneFeed(this.db, spec, () => this.redisDown, this.log);
     queue.isReady().then(
       () => (this.connectedOnce = true),
       () => undefined,
@@ -84,9 +87,10 @@ export abstract class DbQueue {
     return status === 'reconnecting' || status === 'close' || status === 'end';
   }
 
-  /** Set by QueueWorkers in a process that works on this queue. */
+  /** Set by QueueWorkers in a process that works on this queue (fed from the table: LaneFeed). */
   attachLane(lane: LocalLane | null): void {
     this.lane = lane;
+    if (lane) this.feed.attach(lane);
   }
 
   /** Rows handed to this process's lane and not finished yet (0 without a lane). */
@@ -147,10 +151,7 @@ export abstract class DbQueue {
     await this.enqueue(id, 0, 'a0');
   }
 
-  /**
-   * Extends the lease run `jobId` holds on row `id`; false when it holds none (the row finished,
-   * or the sweeper gave it to another run).
-   */
+  /** Extends run `jobId`'s lease on row `id`; false when it holds none (finished, or taken over). */
   async renew(id: string, jobId: string): Promise<boolean> {
     return renewRow(this.db, this.spec, id, jobId);
   }
@@ -275,9 +276,7 @@ export abstract class DbQueue {
     await this.runOrEnqueue(ids, `q${Date.now()}`);
     if (ids.length > 0) this.log.warn({ count: ids.length }, 'overdue jobs re-enqueued');
     // Rows another process stored (an API process has no lane) start when due, not a sweep later.
-    const soon =
-      down && aheadMs > 0 ? await recovery.rowsDueWithin(this.db, this.spec, aheadMs, limit) : [];
-    for (const r of soon) this.lane?.offerAt(r.id, r.delayMs);
+    if (down && aheadMs > 0 && this.lane) await this.feed.ahead(this.lane, aheadMs, limit);
     return ids.length;
   }
 

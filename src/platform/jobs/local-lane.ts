@@ -82,6 +82,8 @@ export class LocalLane {
   private readonly waiting = new Map<string, Waiting>();
   /** Rows to offer when they are due (`offerAt`). */
   private readonly alarms = new Map<string, NodeJS.Timeout>();
+  /** Told the room left when a run ends with nothing waiting (DbQueue pulls due rows then). */
+  onRoom: ((room: number) => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private closed = false;
@@ -225,6 +227,7 @@ export class LocalLane {
       .finally(() => {
         this.permits.release();
         this.inFlight.delete(run);
+        if (this.waiting.size === 0 && this.hasRoom()) this.onRoom?.(this.capacity - this.reserved);
       });
     this.inFlight.add(run);
   }

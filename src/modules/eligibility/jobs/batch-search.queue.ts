@@ -25,8 +25,15 @@ export class BatchSearchQueue extends dbQueueOf(BATCH_QUEUE, (config) => ({
 })) {
   private readonly logger = new Logger(BatchSearchQueue.name);
 
-  /** The first run of a batch's items, in order: a few bulk adds, not one round trip each. */
+  /**
+   * The first run of a batch's items, in order: a few bulk adds, not one round trip each; without
+   * Redis, as many as this process's lane takes (it takes the rest from the table as it goes).
+   */
   async enqueueAll(ids: readonly string[]): Promise<void> {
+    if (this.redisDown) {
+      for (const id of ids) if (!(await this.dispatch(id))) return;
+      return;
+    }
     for (let i = 0; i < ids.length; i += ADD_CHUNK) {
       const chunk = ids.slice(i, i + ADD_CHUNK).map((id) => ({
         name: this.spec.job,
