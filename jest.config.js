@@ -1,14 +1,32 @@
 /**
- * Two projects. `unit`, the fast tier (npm run test:unit, well under a minute cold on two cores):
+ * Test tiers, by what a spec needs beyond Node.js, named by a mark before its suffix
+ * (`src/x/y.pg.spec.ts`, `test/web.browser.e2e-spec.ts`, `test/modules/z.pg.medium.spec.ts`):
+ * - no mark: nothing outside the process;
+ * - `.pg.`: PostgreSQL, the machine's (127.0.0.1:5432, or TEST_DATABASE_BASE_URL) or else the
+ *   embedded one (test/support/global-setup.js);
+ * - `.redis.`: Redis itself: Bull's jobs, Redis outages, the rate limit shared across processes,
+ *   the search path through Bull, the revocation channel;
+ * - `.browser.`: Chromium (test/support/browser.ts);
+ * - `.tools.`: Debian's programs: pyx12 on Python 3, pdftotext, promtool, psql.
+ * A spec needing Chromium and a tool is `.tools.` (the tools tier has Chromium too). A `.redis.`
+ * spec needs nothing else (test/test-tiers.spec.ts holds it): every tier but the redis one runs
+ * the service on PostgreSQL alone, REDIS_URL at a port where nothing listens (test/support/env.ts).
+ * TEST_TIER, set by the npm scripts, picks the files (test/support/tiers.js): unset, `npm test`
+ * (and test:unit, test:e2e) runs the unmarked and `.pg.` specs; `npm run test:redis`,
+ * `test:browser`, `test:tools` run the others (`npm run test:redis -- test/x.redis.e2e-spec.ts`
+ * for one file). A tier that lacks what it needs stops at once, saying what to install.
+ *
+ * Two projects in each tier. `unit`, the fast tier (npm run test:unit, well under a minute cold
+ * on two cores):
  * - pure specs next to the code (`*.spec.ts` under src), and checks of files outside src
  *   (test/*.spec.ts);
- * - module medium tests (test/modules/<name>.medium.spec.ts): one feature module booted alone,
+ * - module medium tests (test/modules/<name>.pg.medium.spec.ts): one feature module booted alone,
  *   its Nest module on the shared config, database, Redis and queue modules, nothing else of the
  *   app (test/support/module.ts), its service called through its door against PostgreSQL;
  * - service-level specs (test/service) that call services of the whole AppModule with their real
- *   repositories against PostgreSQL and Redis, without HTTP.
- * `e2e` (npm run test:e2e): the real AppModule over HTTP. `npm test` runs both; CI (.ci/run) runs
- * the fast tier on Node.js 22 as well.
+ *   repositories against PostgreSQL, without HTTP.
+ * `e2e` (npm run test:e2e): the real AppModule over HTTP. CI (.ci/run) runs every tier, and the
+ * fast tier on Node.js 22 as well.
  *
  * The fast tier's TypeScript is compiled by SWC (@swc/jest), without type checking (`npm run
  * check` does that): legacy decorators with their metadata as tsc emits it, which Nest's
@@ -34,6 +52,10 @@ const common = {
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
 };
 
+const { tierFiles, tierOf } = require('./test/support/tiers');
+
+const files = tierFiles(tierOf());
+
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
@@ -45,19 +67,14 @@ module.exports = {
       ...common,
       displayName: 'unit',
       // test/*.spec.ts: checks of files outside src, e.g. the Kubernetes manifests in deploy/.
-      testMatch: [
-        '<rootDir>/src/**/*.spec.ts',
-        '<rootDir>/test/service/**/*.spec.ts',
-        '<rootDir>/test/modules/**/*.medium.spec.ts',
-        '<rootDir>/test/*.spec.ts',
-      ],
+      testRegex: files.unit,
       setupFiles: ['<rootDir>/test/support/env.ts'],
     },
     {
       ...common,
       displayName: 'e2e',
       transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testRegex: files.e2e,
       setupFiles: ['<rootDir>/test/support/env.ts'],
       // Every answer the e2e tests receive is checked against the OpenAPI document.
       setupFilesAfterEnv: ['<rootDir>/test/support/openapi-setup.ts'],

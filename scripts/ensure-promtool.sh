@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The metrics tests (test/metrics-cluster.e2e-spec.ts) and the alert rules' tests
+# The metrics tests (test/metrics-cluster.tools.e2e-spec.ts) and the alert rules' tests
 # (scripts/check-alert-rules.sh, deploy/prometheus/) read with Prometheus' own promtool, from
 # Debian's `prometheus` package (2.42 on bookworm). Install it when missing (as root through
 # apt-get, as on this project's machines); otherwise say what to do.

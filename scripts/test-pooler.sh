@@ -27,20 +27,39 @@ for arg in "$@"; do
 done
 if [ "${#paths[@]}" -eq 0 ]; then
   paths=(
-    test/eligibility.e2e-spec.ts
-    test/eligibility-queue.e2e-spec.ts
-    test/webhooks.e2e-spec.ts
-    test/webhook-events.e2e-spec.ts
-    test/webhook-first-attempt.e2e-spec.ts
-    test/audit-trail.e2e-spec.ts
-    test/batch.e2e-spec.ts
-    test/claims.e2e-spec.ts
-    test/claims-lifecycle.e2e-spec.ts
-    test/verification.e2e-spec.ts
+    test/eligibility.pg.e2e-spec.ts
+    test/eligibility-queue.redis.e2e-spec.ts
+    test/webhooks.pg.e2e-spec.ts
+    test/webhook-events.pg.e2e-spec.ts
+    test/webhook-first-attempt.pg.e2e-spec.ts
+    test/audit-trail.pg.e2e-spec.ts
+    test/batch.pg.e2e-spec.ts
+    test/claims.pg.e2e-spec.ts
+    test/claims-lifecycle.tools.e2e-spec.ts
+    test/verification.pg.e2e-spec.ts
   )
 fi
 
-TEST_DATABASE_BASE_URL="$TEST_POOLER_URL" \
-  TEST_DATABASE_DIRECT_URL="${TEST_DATABASE_DIRECT_URL:-postgres://postgres@127.0.0.1:5432}" \
-  DATABASE_POOLER=transaction \
-  npx jest --config jest.config.js --selectProjects e2e "${files[@]}" --runTestsByPath "${paths[@]}"
+# Each file in its own tier (jest.config.js): a marked file with what its mark names, the others
+# on PostgreSQL alone.
+tier_of() {
+  case "$1" in
+    *.redis.*) echo redis ;;
+    *.tools.*) echo tools ;;
+    *) echo '' ;;
+  esac
+}
+status=0
+for tier in '' redis tools; do
+  chosen=()
+  for path in "${paths[@]}"; do
+    if [ "$(tier_of "$path")" = "$tier" ]; then chosen+=("$path"); fi
+  done
+  if [ "${#chosen[@]}" -eq 0 ]; then continue; fi
+  TEST_TIER="$tier" TEST_DATABASE_BASE_URL="$TEST_POOLER_URL" \
+    TEST_DATABASE_DIRECT_URL="${TEST_DATABASE_DIRECT_URL:-postgres://postgres@127.0.0.1:5432}" \
+    DATABASE_POOLER=transaction \
+    npx jest --config jest.config.js --selectProjects e2e "${files[@]}" --runTestsByPath "${chosen[@]}" ||
+    status=1
+done
+exit "$status"

@@ -3,7 +3,7 @@ import { FINISH_CTES } from '../../src/modules/eligibility/store/search-runs.sql
 /**
  * The statements of the bare baselines: the search baseline's (bench/search-baseline.ts), the
  * service's own as plain text, and scenario 9's bare sync (bench/sync.ts).
- * test/bench-baselines.spec.ts prepares each against the schema, so a migration that changes
+ * test/bench-baselines.pg.spec.ts prepares each against the schema, so a migration that changes
  * what they name (a column, a conflict target) fails a test, not the bench.
  */
 

@@ -12,7 +12,12 @@ process.env.DATABASE_URL = `${base}/vision_test_${run}_w${worker}`;
 if (process.env.TEST_DATABASE_DIRECT_URL) {
   process.env.DATABASE_MIGRATION_URL = `${process.env.TEST_DATABASE_DIRECT_URL}/vision_test_${run}_w${worker}`;
 }
-process.env.REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// Outside the redis tier (jest.config.js) the service runs on PostgreSQL alone, as on a machine
+// without Redis: REDIS_URL names a loopback port where nothing listens (global-setup.js).
+process.env.REDIS_URL =
+  process.env.TEST_TIER === 'redis'
+    ? (process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')
+    : `redis://127.0.0.1:${process.env.VISION_TEST_NO_REDIS_PORT}`;
 process.env.REDIS_PREFIX = `vision_test_${run}_w${worker}`;
 process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
 process.env.DEMO_SEED = 'false';

@@ -1,13 +1,24 @@
-// Gives this test run an id of its own, so its per-worker databases and Redis prefixes never
-// collide with another run on the same machine, and drops databases left by earlier runs that
-// nobody is connected to any more. Plain JS: runs before any TypeScript transform is set up.
+// Stops a tier that lacks what it needs (test/support/tiers.js) with one sentence, gives this test
+// run an id of its own, so its per-worker databases and Redis prefixes never collide with another
+// run on the same machine, and drops databases left by earlier runs that nobody is connected to
+// any more. Plain JS: runs before any TypeScript transform is set up.
 const { existsSync } = require('node:fs');
 const { connect } = require('node:net');
 const { join } = require('node:path');
 const { Client } = require('pg');
+const { missingFor, tierOf } = require('./tiers');
 
 module.exports = async function globalSetup(_globalConfig, projectConfig) {
+  const tier = tierOf();
+  const missing = await missingFor(tier);
+  if (missing) {
+    process.stderr.write(`\n${missing}\n`);
+    process.exit(1);
+  }
   process.env.VISION_TEST_RUN = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  // npm test's tier runs the service on PostgreSQL alone, as on a machine without Redis, even
+  // where Redis runs: test/support/env.ts points REDIS_URL at this port, where nothing listens.
+  if (tier !== 'redis') process.env.VISION_TEST_NO_REDIS_PORT = String(await closedPort());
   await useEmbeddedPostgres(join(projectConfig.rootDir, 'var', 'postgres'));
   const admin = new Client({ connectionString: adminUrl() });
   await admin.connect();
@@ -73,6 +84,15 @@ async function useEmbeddedPostgres(dir) {
   process.stdout.write(
     `\nTests on the embedded PostgreSQL ${server.version} on 127.0.0.1:${server.port} (${how}).\n`,
   );
+}
+
+/**
+ * A loopback port below 1024 that refuses connections: no test binds one (freePort() and port 0
+ * give ports of the ephemeral range), so nothing comes to listen there during the run.
+ */
+async function closedPort() {
+  for (let port = 1; port < 1024; port++) if (!(await answers(port))) return port;
+  throw new Error('every loopback port below 1024 answers');
 }
 
 /** True when something accepts connections on 127.0.0.1:`port`. */

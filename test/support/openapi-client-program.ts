@@ -1,7 +1,7 @@
 /**
  * A client program as a developer writes it from SERVICE-SPEC.md, against the types that
  * openapi-typescript generates from /docs-json (`./api`), with openapi-fetch. It is compiled
- * with `tsc --strict` and run against the service by test/openapi-client.e2e-spec.ts: a field
+ * with `tsc --strict` and run against the service by test/openapi-client.pg.e2e-spec.ts: a field
  * typed wrongly in the document breaks the compilation, a path or shape that lies breaks the run.
  * Kept as text because `./api` exists only once the test has generated it.
  */

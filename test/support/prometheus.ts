@@ -45,7 +45,7 @@ const LIBRARY_NAMES = new Set([
 ]);
 
 /**
- * Debian's promtool (scripts/ensure-promtool.sh; `npm test` and .ci/run install it) reads the
+ * Debian's promtool (scripts/ensure-promtool.sh; `npm run test:tools` installs it) reads the
  * scrape with Prometheus' own parser and lints its names: answers its complaints (empty when
  * none), a parse error always, a naming one unless about prom-client's own runtime names.
  */

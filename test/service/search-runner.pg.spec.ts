@@ -349,19 +349,4 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     await t.ctx.get(SearchRunner).run(id, 'job-c');
     expect(vsp.calls).toHaveLength(0);
   });
-
-  it('requeues a request whose job was lost, once, whichever sweeper gets it', async () => {
-    const { id } = await accept([VSP]);
-    await db.query(
-      `UPDATE eligibility_requests SET job_due_at = now() - interval '2 minutes' WHERE id = $1`,
-      [id],
-    );
-    const queue = t.ctx.get(SearchQueue);
-    const counts = await Promise.all([queue.requeueOverdue(), queue.requeueOverdue()]);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    const jobs = await queue.queue.getJobs(['waiting']);
-    expect(jobs.filter((j) => j.data.id === id).map((j) => String(j.id))).toEqual(
-      expect.arrayContaining([expect.stringMatching(new RegExp(`^search:${id}:q\\d+$`))]),
-    );
-  });
 });

@@ -41,7 +41,7 @@ const typesOf = (text: string) =>
  * METRICS_PORT with `npm start` as a cluster (docs/architecture.md, What operators see): the
  * supervisor serves the metrics of both processes, counters summed, in the Prometheus text
  * format, with no patient data, uid or account name in it. Runs src/main.ts as a child process
- * (ts-node), as test/cluster.e2e-spec.ts does, against this worker's database.
+ * (ts-node), as test/cluster.pg.e2e-spec.ts does, against this worker's database.
  */
 describe('GET /metrics of a cluster', () => {
   let main: ChildProcess | null = null;

@@ -258,7 +258,7 @@ describe('OpenTelemetry tracing', () => {
         .get(`/api/auth/v2/eligibility/${uid}/`)
         .set({ ...auth, traceparent: `00-${callerTrace}-${callerSpan}-01` })
         .expect(200);
-      await http.get('/health/ready').expect(200);
+      await http.get('/health/live').expect(200);
 
       const isPost = (s: OtlpSpan) =>
         s.kind === SERVER &&

@@ -35,8 +35,9 @@ import { TestReceiver } from '../support/receiver';
  * the service, by SIGTERM, SIGINT or even SIGKILL, leaves no PostgreSQL process behind. The CLI does the same
  * on its own. A configured DATABASE_URL that nothing answers stops start-up with one line.
  *
- * Not part of `npm test` (it builds the service, and starts PostgreSQL three times): run by
- * scripts/test-embedded.sh. Linux: processes are looked up in /proc.
+ * In `npm test` (a few minutes: it builds the service and starts PostgreSQL three times), which
+ * .ci/run runs where nothing listens and only Node.js is on the PATH. Linux: processes are looked
+ * up in /proc.
  */
 const ROOT = join(__dirname, '..', '..');
 const [node, ...startArgs] = (

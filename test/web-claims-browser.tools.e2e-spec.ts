@@ -15,7 +15,7 @@ import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
 import { waitUntil } from './support/queues';
 
-/** poppler-utils' pdftotext (scripts/ensure-chromium.sh installs it beside Chromium). */
+/** poppler-utils' pdftotext (scripts/ensure-tools.sh installs it). */
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
@@ -33,7 +33,7 @@ describe('web paper claim (real browser)', () => {
 
   beforeAll(async () => {
     if (!existsSync(PDFTOTEXT))
-      throw new Error(`${PDFTOTEXT} not found: run scripts/ensure-chromium.sh (poppler-utils)`);
+      throw new Error(`${PDFTOTEXT} not found: run scripts/ensure-tools.sh (poppler-utils)`);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ listen: port, env: { PORT: String(port), PUBLIC_URL: base } });

@@ -1,0 +1,25 @@
+import request from 'supertest';
+import { createTestApp, TestApp } from './support/app';
+
+/** docs/api.md, Health: ready once PostgreSQL and Redis both answer. */
+describe('the health probes with Redis', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers ready when PostgreSQL and Redis answer, without authentication', async () => {
+    const http = () => request(t.app.getHttpServer());
+    expect((await http().get('/health/live')).body).toEqual({ status: 'ok' });
+    for (const path of ['/health/ready', '/health/ready/']) {
+      const ready = await http().get(path);
+      expect([path, ready.status]).toEqual([path, 200]);
+      expect(ready.body.info).toMatchObject({
+        database: { status: 'up' },
+        redis: { status: 'up' },
+      });
+    }
+  });
+});
