@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ENQUEUE_TIMEOUT_MS } from '@/platform/jobs/db-queue';
 import { dbQueueOf } from '@/platform/jobs/db-queue-of';
+import { withTimeout } from '@/platform/kernel/timeout';
 
 export const BATCH_QUEUE = 'eligibility-batch';
 
@@ -46,7 +48,7 @@ export class BatchSearchQueue extends dbQueueOf(BATCH_QUEUE, (config) => ({
         },
       }));
       try {
-        await this.queue.addBulk(chunk);
+        await withTimeout(this.queue.addBulk(chunk), ENQUEUE_TIMEOUT_MS);
       } catch (e) {
         // The rows are due already: the sweeper enqueues them once Redis answers again.
         this.logger.warn(
