@@ -10,8 +10,9 @@ describe('the health probes with Redis', () => {
   });
   afterAll(() => t.close());
 
+  const http = () => request(t.app.getHttpServer());
+
   it('answers ready when PostgreSQL and Redis answer, without authentication', async () => {
-    const http = () => request(t.app.getHttpServer());
     expect((await http().get('/health/live')).body).toEqual({ status: 'ok' });
     for (const path of ['/health/ready', '/health/ready/']) {
       const ready = await http().get(path);
@@ -21,5 +22,12 @@ describe('the health probes with Redis', () => {
         redis: { status: 'up' },
       });
     }
+  });
+
+  it('answers If-None-Match with 304 while the report is unchanged', async () => {
+    const first = await http().get('/health/ready/').expect(200);
+    expect(first.headers.etag).toMatch(/^W\/".+"$/);
+    const again = await http().get('/health/ready/').set('If-None-Match', first.headers.etag);
+    expect([again.status, again.text ?? '']).toEqual([304, '']);
   });
 });
