@@ -42,14 +42,19 @@ describe('the test tiers (jest.config.js)', () => {
     const tiers = Object.keys(TIERS).map(inTier);
     const counted = new Map(all.map((f) => [f, 0]));
     for (const files of tiers) for (const f of files) counted.set(f, counted.get(f)! + 1);
-    const wrong = [...counted].filter(([, n]) => n !== 1).map(([f, n]) => `${relative(ROOT, f)}: ${n}`);
+    const wrong = [...counted]
+      .filter(([, n]) => n !== 1)
+      .map(([f, n]) => `${relative(ROOT, f)}: ${n}`);
     expect(wrong).toEqual([]);
     expect(tiers.every((files) => files.length > 0)).toBe(true);
   });
 
   it('mark what a spec reaches: PostgreSQL, Chromium, a tool', () => {
     const needs: [RegExp, string[]][] = [
-      [/support\/(app|module|postgres-source|state|built-service|cli)'/, ['pg', 'redis', 'browser', 'tools']],
+      [
+        /support\/(app|module|postgres-source|state|built-service|cli)'/,
+        ['pg', 'redis', 'browser', 'tools'],
+      ],
       [/support\/browser'/, ['browser', 'tools']],
       [/support\/prometheus'|'\/usr\/bin\/python3'|pdftotext'|\('psql'/, ['tools']],
     ];

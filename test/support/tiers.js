@@ -80,7 +80,9 @@ async function redisAnswers(url) {
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chromiumNeed = () =>
-  executable(CHROMIUM) ? [] : [`Chromium at ${CHROMIUM} (apt install chromium, or set CHROMIUM_PATH)`];
+  executable(CHROMIUM)
+    ? []
+    : [`Chromium at ${CHROMIUM} (apt install chromium, or set CHROMIUM_PATH)`];
 
 /**
  * What `tier` lacks, as the one sentence that says what to install; null when nothing is missing.
