@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The fresh-machine path (README.md, Quick start): tests with DATABASE_URL=embedded, so their
-# databases live in the embedded PostgreSQL (npm binaries, var/postgres; test/support/
-# global-setup.js starts it and global-teardown.js stops it), Redis as usual:
+# The fresh-machine path (README.md, Quick start) on a machine that has a PostgreSQL of its own:
+# tests of npm test's tier (jest.config.js: the service without Redis) with DATABASE_URL=embedded,
+# so their databases live in the embedded PostgreSQL (npm binaries, var/postgres; test/support/
+# global-setup.js starts it and global-teardown.js stops it). .ci/run runs all of npm test so,
+# where nothing listens; this is the selection to run by hand:
 #   1. a selection of the fast tier that works the database: the config and database layers, the
-#      module medium tests, and the service specs of the search and webhook paths;
+#      module medium test, and the service specs of the search path;
 #   2. the e2e search specs (a search, Universal Search, a webhook's first attempt);
-#   3. test/embedded/fresh-machine.embedded-spec.ts: the built service started as `npm start`
+#   3. test/embedded/fresh-machine.pg.e2e-spec.ts: the built service started as `npm start`
 #      starts it, in a fresh folder, on the embedded PostgreSQL without Redis; the CLI likewise; a
 #      DATABASE_URL that nothing answers.
 # A few minutes on two cores. With --clone, first a clean clone of HEAD, `npm install` in it and
@@ -46,13 +48,13 @@ export DATABASE_URL=embedded
 npx jest --config jest.config.js --selectProjects unit "${args[@]}" --runTestsByPath \
   src/platform/config/*.spec.ts \
   src/platform/db/*.spec.ts \
-  test/modules/*.medium.spec.ts \
-  test/service/search-runner.spec.ts \
-  test/service/local-lane.spec.ts \
-  test/service/queue-repositories.spec.ts \
-  test/service/webhook-delivery.spec.ts
-npx jest --config jest.config.js --selectProjects e2e "${args[@]}" --testMatch \
-  '<rootDir>/test/{eligibility,universal-search,webhook-first-attempt}.e2e-spec.ts' \
-  '<rootDir>/test/embedded/**/*.embedded-spec.ts'
+  test/modules/*.pg.medium.spec.ts \
+  test/service/search-runner.pg.spec.ts \
+  test/service/queue-repositories.pg.spec.ts
+npx jest --config jest.config.js --selectProjects e2e "${args[@]}" --runTestsByPath \
+  test/eligibility.pg.e2e-spec.ts \
+  test/universal-search.pg.e2e-spec.ts \
+  test/webhook-first-attempt.pg.e2e-spec.ts \
+  test/embedded/fresh-machine.pg.e2e-spec.ts
 
 echo "Embedded PostgreSQL tests finished in $(( $(date +%s) - started )) s"
