@@ -43,8 +43,8 @@ export async function waitForIdleQueue(
     async () => {
       const local = db?.localPending ?? 0;
       if (db?.redisDown) return local === 0 ? true : undefined;
-      const c = await queue.getJobCounts();
-      return c.waiting + c.active + c.delayed + local === 0 ? true : undefined;
+      const c = await queue.getJobCounts().catch(() => null);
+      return c && c.waiting + c.active + c.delayed + local === 0 ? true : undefined;
     },
     timeoutMs,
   );

@@ -45,6 +45,7 @@ export abstract class DbQueue {
   private owner: string | null = null;
   private enqueueDownUntil = 0;
   private connectedOnce = false;
+  private refusedOnce = false;
   protected readonly db: DataSource;
   /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
   readonly sql: QueueSql;
@@ -65,6 +66,7 @@ export abstract class DbQueue {
       () => (this.connectedOnce = true),
       () => undefined,
     );
+    queue.on('error', () => (this.refusedOnce = true));
   }
 
   /** Set at start: the registered process (ProcessRegistry) every lease taken here names. */
@@ -77,13 +79,13 @@ export abstract class DbQueue {
   }
 
   /**
-   * Redis known down: Bull's connection is not ready (after it was once), or an enqueue failed
-   * a moment ago. Enqueues are then skipped at once: rows stay due, for a lane or the sweeper.
+   * Redis known down: Bull's connection is not ready (after it was, or once it failed: a retry's
+   * "connecting" is no answer), or an enqueue failed a moment ago; rows then stay due for a lane.
    */
   get redisDown(): boolean {
     if (Date.now() < this.enqueueDownUntil) return true;
     const status = this.queue.client?.status;
-    if (this.connectedOnce) return status !== 'ready';
+    if (this.connectedOnce || this.refusedOnce) return status !== 'ready';
     return status === 'reconnecting' || status === 'close' || status === 'end';
   }
 
@@ -152,9 +154,7 @@ export abstract class DbQueue {
   }
 
   /** Extends run `jobId`'s lease on row `id`; false when it holds none (finished, or taken over). */
-  async renew(id: string, jobId: string): Promise<boolean> {
-    return renewRow(this.db, this.spec, id, jobId);
-  }
+  renew = (id: string, jobId: string): Promise<boolean> => renewRow(this.db, this.spec, id, jobId);
 
   /**
    * Wakes a worker for row `id` in `delayMs`; without Redis (contract §28), this process's lane
