@@ -4,7 +4,7 @@ import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount } from './support/factories';
 
 /**
- * Contract §28: on PostgreSQL alone (nothing answers at REDIS_URL), delayed work runs when it is
+ * docs/configuration.md, Database and Redis: on PostgreSQL alone (nothing answers at REDIS_URL), delayed work runs when it is
  * due, not at the next sweep (MAINTENANCE_INTERVAL_MS, 10 s). Times are the database's own
  * (created_at to completed_at), not the test's polling.
  */

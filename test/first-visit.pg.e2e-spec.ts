@@ -2,7 +2,7 @@ import { freePort } from './support/app';
 import { startBuiltService, type BuiltService } from './support/built-service';
 
 /**
- * Contract §28, a newcomer's first visit on a machine with only Node.js: the built service as
+ * README.md, Quick start: a newcomer's first visit on a machine with only Node.js: the built service as
  * `npm start` runs it, without Redis (nothing answers at REDIS_URL); sign in to the web app with
  * the banner's login, run a check from its page and see the answer. (.ci/run runs `npm test` in a
  * network namespace where nothing listens, so there it is on the embedded PostgreSQL too.)

@@ -26,7 +26,7 @@ export async function waitUntil<T>(
 /**
  * Waits until queue `name` holds no waiting, delayed or active job and the app's local lane of
  * that queue has nothing left: everything that was scheduled has run. "Nothing more will happen"
- * is then a fact to assert, not a sleep. Without Redis (contract §28) the lane holds it all.
+ * is then a fact to assert, not a sleep. Without Redis the lane holds it all.
  */
 export async function waitForIdleQueue(
   app: INestApplicationContext,

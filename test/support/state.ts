@@ -26,7 +26,7 @@ export async function resetState(config: AppConfig): Promise<void> {
   await flushRedisPrefix(config);
 }
 
-/** Deletes the run's Redis keys; nothing to do where Redis does not answer (contract §28 tiers). */
+/** Deletes the run's Redis keys; nothing to do where Redis does not answer (the tiers of jest.config.js). */
 export async function flushRedisPrefix(config: AppConfig): Promise<void> {
   const redis = new Redis(config.redisUrl, {
     lazyConnect: true,

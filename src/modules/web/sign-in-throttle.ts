@@ -40,7 +40,7 @@ export interface SignInAttempt {
 }
 
 /**
- * Attempts (passwords, two-factor codes, current passwords) counted in PostgreSQL (contract §28)
+ * Attempts (passwords, two-factor codes, current passwords) counted in PostgreSQL (docs/configuration.md, Database and Redis)
  * per subject, per client IP and per subject and IP together over a 15-minute window that each
  * attempt starts again. Counted before they are checked (SECURITY.md): one atomic upsert per
  * attempt, so of 20 parallel guesses from one address only the first five are checked at all,

@@ -12,7 +12,7 @@ export interface RaisedCount {
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * Counts shared by every process over a time window, in PostgreSQL (contract §28): the sign-in
+ * Counts shared by every process over a time window, in PostgreSQL (docs/configuration.md, Database and Redis): the sign-in
  * throttle's, the stored-password reads'. One row per key, counting within a window that ends at
  * `expires_at`; a row past it counts as absent, and the next `raise` after a minute deletes
  * ended ones. Raising a count is one atomic upsert, so parallel attempts each see their own

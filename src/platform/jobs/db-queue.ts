@@ -157,7 +157,7 @@ export abstract class DbQueue {
   renew = (id: string, jobId: string): Promise<boolean> => renewRow(this.db, this.spec, id, jobId);
 
   /**
-   * Wakes a worker for row `id` in `delayMs`; without Redis (contract §28), this process's lane
+   * Wakes a worker for row `id` in `delayMs`; without Redis (docs/configuration.md, Database and Redis), this process's lane
    * takes the row when it is due. Never throws (answers false without either: the row is stored
    * as due, and a worker's sweep takes it).
    */

@@ -5,7 +5,7 @@ import { rowsDueWithin } from './lease-recovery';
 import type { LocalLane } from './local-lane';
 
 /**
- * Without Redis (contract §28), what keeps a process's lane fed from its queue's table, so work
+ * Without Redis (docs/configuration.md, Database and Redis), what keeps a process's lane fed from its queue's table, so work
  * starts when it is due rather than at the next sweep: as a run ends with nothing waiting, the
  * lane takes the next due rows (`attach`); a sweep gives the lane the rows due before the next
  * one, each at its time (`ahead`). Rows are not claimed here: a run leases its row, so a row

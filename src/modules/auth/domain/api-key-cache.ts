@@ -101,7 +101,7 @@ export class ApiKeyCache implements OnModuleDestroy {
    * Drops the key here and tells every other process. Rejects when Redis cannot take the message
    * while this process listens on it (others may use their caches; the caller's revocation is
    * committed, repeating it publishes again). Where Redis does not answer, no process can be
-   * listening, so no cache is in use anywhere (contract §28, PostgreSQL alone).
+   * listening, so no cache is in use anywhere (PostgreSQL alone: docs/configuration.md, Database and Redis).
    */
   async revoked(keyHash: string): Promise<void> {
     this.invalidate(keyHash);

@@ -66,7 +66,7 @@ type SlotRedis = Redis & {
 /**
  * The per-insurer concurrency limit (INSURER_CONCURRENCY), held in Redis so it bounds the calls
  * of every process together; while Redis does not answer, each process counts its own (as the
- * rate limits do, contract §28). Single checks may use every slot; batch items only the batch
+ * rate limits do: docs/configuration.md, Database and Redis). Single checks may use every slot; batch items only the batch
  * share (the limit less a quarter kept for singles), and none while a single waits. A search
  * that gets no slot in time is deferred (asked again shortly, not counted as an attempt).
  */

@@ -8,7 +8,7 @@ const WINDOW_SECONDS = 3_600;
 
 /**
  * A verifier signs in to a portal a few times an hour at most; a key reading passwords faster
- * than that is scraping them. Counted in PostgreSQL (shared by every process, contract §28) over
+ * than that is scraping them. Counted in PostgreSQL (shared by every process; docs/configuration.md, Database and Redis) over
  * a fixed hour that starts with the first read.
  */
 @Injectable()

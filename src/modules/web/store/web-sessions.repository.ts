@@ -12,7 +12,7 @@ export interface StoredSession {
 }
 
 /**
- * Web sessions in PostgreSQL (contract §28), table `web_sessions`: the cookie holds only a random
+ * Web sessions in PostgreSQL (docs/configuration.md, Database and Redis), table `web_sessions`: the cookie holds only a random
  * session id. express-session reads and writes them through connect-pg-simple on the driver's own
  * pool (the same connections as everything else); a row expires with its cookie, and
  * WebMaintenance deletes expired rows. The user's list of sessions reads `user_id`, which the

@@ -1,7 +1,8 @@
 import { migration } from './migration';
 
 /**
- * Contract §28: web sessions and the counts shared by every process (the sign-in throttle's, stored-password reads') live in PostgreSQL, so the web
+ * docs/configuration.md, Database and Redis: web sessions and the counts shared by every process
+ * (the sign-in throttle's, stored-password reads') live in PostgreSQL, so the web
  * application works with or without Redis. `web_sessions` has the columns connect-pg-simple
  * reads and writes (sid, sess, expire), and the user a signed-in session belongs to, for the
  * user's list of sessions. Sessions kept in Redis until now are not carried over: their users
