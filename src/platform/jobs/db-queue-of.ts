@@ -20,7 +20,18 @@ export function dbQueueOf(name: string, spec: (config: AppConfig) => Omit<DbQueu
       @InjectConfig() config: AppConfig,
     ) {
       super({ name, ...spec(config) }, database, queue);
+      closeQuietly(queue);
     }
   }
   return QueueOf;
+}
+
+/**
+ * Bull's close rejects with the connection's last error when Redis refuses while it quits (its
+ * disconnect waits for 'end' and rejects on 'error'): without Redis, a shutdown is still a clean
+ * one (docs/configuration.md, Database and Redis). `@nestjs/bull` closes each queue by this hook.
+ */
+export function closeQuietly(queue: Queue<DbJobData>): void {
+  const hooked = queue as Queue<DbJobData> & { onApplicationShutdown?: () => Promise<void> };
+  hooked.onApplicationShutdown = () => queue.close().catch(() => undefined);
 }
