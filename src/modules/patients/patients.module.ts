@@ -13,7 +13,6 @@ import { PatientsService } from './domain/patients.service';
 import { BenefitHistoryController } from './api/benefit-history.controller';
 import { BenefitHistoryService } from './domain/benefit-history.service';
 import { ClaimedServices } from './domain/claimed-services.port';
-import { BenefitHistoryBinding } from './domain/benefit-history.binding';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
@@ -23,15 +22,14 @@ import { BenefitHistoryRepository } from './store/benefit-history.repository';
     PatientsRepository,
     PatientsService,
     PatientLinksService,
-    // The check form's patient records (eligibility's port, PatientRecordsBinding).
+    // The check form's patient records (eligibility's PatientRecords hook).
     PatientRecordsBinding,
     // The practice's history (docs/api.md, Next eligible dates): staff entries here, claims
-    // through ClaimedServices (bound by claims), offered to eligibility's BenefitHistory port.
+    // through ClaimedServices (claims implements it), for eligibility's BenefitHistory hook.
     BenefitHistoryRepository,
     BenefitHistoryService,
     ClaimedServices,
-    BenefitHistoryBinding,
   ],
-  exports: [PatientsService, PatientLinksService, ClaimedServices],
+  exports: [PatientsService, PatientLinksService],
 })
 export class PatientsModule {}

@@ -1,23 +1,20 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import { PatientRecords, type PatientRecordsPort } from '@/modules/eligibility';
 import { PatientLinksService } from '../domain/patient-links.service';
 import { PatientsService } from '../domain/patients.service';
 
 /**
- * The patients side of eligibility's check-form port (`PatientRecords`): the form is filled
+ * The patients side of eligibility's check-form hook (`PatientRecords`): the form is filled
  * from a patient record and the check it starts is linked to it.
  */
+@Implements(PatientRecords)
 @Injectable()
-export class PatientRecordsBinding implements PatientRecordsPort, OnModuleInit {
+export class PatientRecordsBinding implements PatientRecordsPort {
   constructor(
-    private readonly records: PatientRecords,
     private readonly patients: PatientsService,
     private readonly links: PatientLinksService,
   ) {}
-
-  onModuleInit(): void {
-    this.records.bind(this);
-  }
 
   getByCode(accountId: string, code: string) {
     return this.patients.getByCode(accountId, code);
