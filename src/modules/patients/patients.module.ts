@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
-import { PatientRecordsBinding } from './pages/patient-records.binding';
 import { WebPatientsController } from './pages/web-patients.controller';
 import { PatientLinksService } from './domain/patient-links.service';
 import { Patient } from './store/patient.entity';
@@ -21,9 +20,8 @@ import { BenefitHistoryRepository } from './store/benefit-history.repository';
   providers: [
     PatientsRepository,
     PatientsService,
+    // Also the check form's patient records (eligibility's PatientRecords hook).
     PatientLinksService,
-    // The check form's patient records (eligibility's PatientRecords hook).
-    PatientRecordsBinding,
     // The practice's history (docs/api.md, Next eligible dates): staff entries here, claims
     // through ClaimedServices (claims implements it), for eligibility's BenefitHistory hook.
     BenefitHistoryRepository,
