@@ -68,7 +68,7 @@ export class VerificationTasksRepository {
     @InjectHook(TaskRequests) private readonly requests: TaskRequestsPort,
   ) {}
 
-  /** The FROM of a task's view (bound at start-up, so read when a statement runs). */
+  /** The FROM of a task's view (its hook is found at start-up, so read when a statement runs). */
   private get viewFrom(): string {
     return taskViewFrom(this.requests.sql);
   }
