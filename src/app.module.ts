@@ -8,6 +8,7 @@ import { BodyGuard } from '@/platform/http/body/body.guard';
 import { loggerParams } from '@/platform/kernel/logging';
 import { TracingShutdown } from '@/platform/tracing/tracing-shutdown';
 import { QueueModule } from '@/platform/jobs/queue.module';
+import { HooksModule } from '@/platform/kernel/hooks.module';
 import { MetricsEndpointModule } from '@/platform/metrics/metrics.module';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
@@ -56,6 +57,7 @@ import { RedisModule } from '@/modules/redis/redis.module';
       }),
     }),
     MetricsEndpointModule,
+    HooksModule,
     QueueModule,
     RedisModule,
     HealthModule,

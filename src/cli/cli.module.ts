@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { buildDataSourceOptions } from '@/platform/db/data-source';
 import { DatabaseModule } from '@/platform/db/database.module';
+import { HooksModule } from '@/platform/kernel/hooks.module';
 import {
   CreateAccountCommand,
   CreateApiKeyCommand,
@@ -33,6 +34,7 @@ import { CreateUserCommand, ResetPasswordCommand } from './users.commands';
       }),
     }),
     DatabaseModule,
+    HooksModule,
     AccountsModule,
     AuthModule,
     UnmatchedRemittancesModule,

@@ -1,4 +1,10 @@
-import { InsurerRegistry, InsurersModule, InsurerSettingsService } from '@/modules/insurers';
+import {
+  AssistedTaskStats,
+  InsurerCallStats,
+  InsurerRegistry,
+  InsurersModule,
+  InsurerSettingsService,
+} from '@/modules/insurers';
 import { createPractice } from '../support/factories';
 import { bootModule, ModuleContext } from '../support/module';
 
@@ -17,7 +23,8 @@ describe('insurers module, alone', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    t = await bootModule(InsurersModule);
+    // Verification and eligibility, which answer the directory's and health's figures, stay out.
+    t = await bootModule(InsurersModule, { openHooks: [AssistedTaskStats, InsurerCallStats] });
     settings = t.ctx.get(InsurerSettingsService);
     ({ accountId } = await createPractice(t.ctx));
   });

@@ -7,7 +7,10 @@ import { RequestPurger } from '@/modules/eligibility/domain/request-purger';
 import { purgedBody } from '@/modules/eligibility/domain/purged-answer';
 import { MailPurger } from '@/modules/mail/domain/mail-purger';
 import { InsurerSettingsRepository } from '@/modules/insurers/store/insurer-settings.repository';
-import { TaskRequests } from '@/modules/verification/domain/task-requests.port';
+import {
+  TaskRequests,
+  type TaskRequestsPort,
+} from '@/modules/verification/domain/task-requests.port';
 import { VerificationTasksRepository } from '@/modules/verification/store/verification-tasks.repository';
 import { createTestContext, TestContext } from '../support/app';
 import { createPractice } from '../support/factories';
@@ -203,7 +206,7 @@ describe('audit, insurers and verification repositories', () => {
     const locked = await rec('requestIdOf + lockRequest + lockTask + write', () =>
       database.transaction(async (tx) => {
         const requestId = (await tasks.requestIdOf(accountId, id, tx))!;
-        await t.ctx.get(TaskRequests).lockRequest(tx, requestId);
+        await t.ctx.get<TaskRequestsPort>(TaskRequests.provide).lockRequest(tx, requestId);
         const row = await tasks.lockTask(id, tx);
         await tasks.write(
           id,

@@ -7,6 +7,8 @@ import { Test, TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { QueueModule } from '@/platform/jobs/queue.module';
+import { type Hook, OPEN_HOOKS } from '@/platform/kernel/hooks';
+import { HooksModule } from '@/platform/kernel/hooks.module';
 import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
 import { AppConfig, loadConfig } from '@/platform/config/env';
 import { buildDataSourceOptions } from '@/platform/db/data-source';
@@ -29,14 +31,16 @@ export interface ModuleContext {
  * The module medium tier (docs/development.md; jest.config.js): one feature module booted alone
  * on the shared infrastructure every module stands on, as AppModule gives it (the validated
  * config, TypeORM with the entities the booted modules register, `Database`, Redis, Bull and the
- * queue machinery), against the worker's database, migrated and emptied (test/support/state.ts).
+ * queue machinery, the hook registry), against the worker's database, migrated and emptied
+ * (test/support/state.ts). `openHooks` names the hooks the module uses whose implementers are not
+ * booted (a higher module's): only those may lack one, and calling one throws.
  * Nothing else of the application loads: not AppModule, not the composition root's entity list;
  * Nest boots what the module imports, and `booted` names it. ROLE defaults to `api`: no queue
  * worker or maintenance loop runs behind the test's back.
  */
 export async function bootModule(
   feature: Type<unknown>,
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; openHooks?: Hook<object>[] } = {},
 ): Promise<ModuleContext> {
   const config = loadConfig({ ...process.env, ROLE: 'api', ...options.env });
   await resetState(config);
@@ -54,11 +58,14 @@ export async function bootModule(
         useFactory: (c: AppConfig) => ({ url: c.redisUrl, prefix: `${c.redisPrefix}:bull` }),
       }),
       QueueModule,
+      HooksModule,
       feature,
     ],
   })
     .overrideProvider(APP_CONFIG)
     .useValue(config)
+    .overrideProvider(OPEN_HOOKS)
+    .useValue(options.openHooks ?? [])
     .compile();
   await ctx.init();
   const names = new Set([...ctx.get(ModulesContainer).values()].map((m) => m.metatype.name));

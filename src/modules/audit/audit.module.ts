@@ -26,6 +26,6 @@ import { RouteDeclarationCheck } from './domain/route-declarations';
     PhiRetention,
     RetentionPurgers,
   ],
-  exports: [AuditService, AuditGuard, RetentionPurgers],
+  exports: [AuditService, AuditGuard],
 })
 export class AuditModule {}

@@ -5,7 +5,6 @@ import { AccountsModule } from '@/modules/accounts';
 import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
 import { MailModule } from '@/modules/mail';
 import { WebModule } from '@/modules/web';
-import { PatientsModule } from '@/modules/patients';
 import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './domain/claim-billing-provider';
 import { ClaimServiceLine } from './store/claim-service-line.entity';
@@ -43,8 +42,6 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     AccountsModule,
     InsurersModule,
     MailModule,
-    // ClaimedServices (the port this module binds) is the patients module's.
-    PatientsModule,
     WebhooksModule,
     WebModule,
   ],
@@ -74,7 +71,7 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     ClaimsProcessor,
     BillingProviders,
     claimsClearinghouseClientProvider,
-    // The practice's claims as benefit history (patients' ClaimedServices port).
+    // The practice's claims as benefit history (patients' ClaimedServices hook).
     ClaimedServicesBinding,
   ],
   exports: [ClaimsService, ClaimReportsService],

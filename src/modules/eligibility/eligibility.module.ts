@@ -66,7 +66,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     RateLimitModule,
     InsurersModule,
     WebhooksModule,
-    // A task answered wakes its search through verification's port (TaskRequestsBinding).
+    // A search's tasks (SearchTasks); a task answered wakes its search (TaskRequests hook).
     VerificationModule,
     WebModule,
   ],
@@ -92,7 +92,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     AssistedSearchesRepository,
     BatchProgressRepository,
     InsurerExchangesRepository,
-    // Insurer health's figures (docs/api.md, Insurer health), bound into insurers' port.
+    // Insurer health's figures (docs/api.md, Insurer health): insurers' InsurerCallStats hook.
     ExchangeStats,
     SearchQueue,
     BatchSearchQueue,
@@ -103,13 +103,13 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     AssistedInsurers,
     RequestUpdates,
     TaskRequestsBinding,
-    // The check form's patient records, bound by the patients module (PatientRecordsBinding).
+    // The check form's patient records (hook), implemented by the patients module.
     PatientRecords,
-    // Appointments' checks (docs/api.md, Appointments); their hooks bound by appointments.
+    // Appointments' checks (docs/api.md, Appointments); their hook implemented by appointments.
     CheckIntake,
     CheckRequestsRepository,
     CheckHooks,
-    // The practice's own history of services (docs/api.md, Next eligible dates), bound by patients.
+    // The practice's own history of services (docs/api.md, Next eligible dates), from patients.
     BenefitHistory,
     PlanHistory,
     RequestPurgesRepository,
@@ -128,10 +128,7 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     BatchQueryService,
     SearchQueue,
     BatchSearchQueue,
-    PatientRecords,
     CheckIntake,
-    CheckHooks,
-    BenefitHistory,
   ],
 })
 export class EligibilityModule {}

@@ -35,12 +35,6 @@ import { WebInsurersController } from './pages/web-insurers.controller';
     InsurerHealth,
     Clock,
   ],
-  exports: [
-    InsurerRegistry,
-    InsurerSettingsService,
-    InsurerDirectory,
-    AssistedTaskStats,
-    InsurerCallStats,
-  ],
+  exports: [InsurerRegistry, InsurerSettingsService, InsurerDirectory],
 })
 export class InsurersModule {}

@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
-import { PatientRecordsBinding } from './pages/patient-records.binding';
 import { WebPatientsController } from './pages/web-patients.controller';
 import { PatientLinksService } from './domain/patient-links.service';
 import { Patient } from './store/patient.entity';
@@ -13,7 +12,6 @@ import { PatientsService } from './domain/patients.service';
 import { BenefitHistoryController } from './api/benefit-history.controller';
 import { BenefitHistoryService } from './domain/benefit-history.service';
 import { ClaimedServices } from './domain/claimed-services.port';
-import { BenefitHistoryBinding } from './domain/benefit-history.binding';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
@@ -22,16 +20,14 @@ import { BenefitHistoryRepository } from './store/benefit-history.repository';
   providers: [
     PatientsRepository,
     PatientsService,
+    // Also the check form's patient records (eligibility's PatientRecords hook).
     PatientLinksService,
-    // The check form's patient records (eligibility's port, PatientRecordsBinding).
-    PatientRecordsBinding,
     // The practice's history (docs/api.md, Next eligible dates): staff entries here, claims
-    // through ClaimedServices (bound by claims), offered to eligibility's BenefitHistory port.
+    // through ClaimedServices (claims implements it), for eligibility's BenefitHistory hook.
     BenefitHistoryRepository,
     BenefitHistoryService,
     ClaimedServices,
-    BenefitHistoryBinding,
   ],
-  exports: [PatientsService, PatientLinksService, ClaimedServices],
+  exports: [PatientsService, PatientLinksService],
 })
 export class PatientsModule {}

@@ -44,6 +44,6 @@ import { VerificationTasks } from './domain/verification-tasks.service';
     PlanDesignsRepository,
     PlanDesigns,
   ],
-  exports: [VerificationTasks, TaskRequests, SearchTasks],
+  exports: [VerificationTasks, SearchTasks],
 })
 export class VerificationModule {}

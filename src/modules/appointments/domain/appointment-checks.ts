@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import { Clock } from '@/platform/kernel/clock';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { Database, type Tx } from '@/platform/db/database';
@@ -39,8 +40,9 @@ const MAX_FRESHNESS_MS = 720 * HOUR_MS;
  * schedule to the next point. The answer comes back through the eligibility module's CheckHooks,
  * in the transaction that stores it: the coverage on the visit's date, the changes, the webhooks.
  */
+@Implements(CheckHooks)
 @Injectable()
-export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
+export class AppointmentChecks implements CheckHooksPort {
   private readonly logger = new Logger(AppointmentChecks.name);
 
   constructor(
@@ -49,15 +51,10 @@ export class AppointmentChecks implements OnModuleInit, CheckHooksPort {
     private readonly appointments: AppointmentsRepository,
     private readonly policies: AppointmentPolicies,
     private readonly intake: CheckIntake,
-    private readonly hooks: CheckHooks,
     private readonly events: AppointmentEvents,
     private readonly patients: PatientsService,
     private readonly clock: Clock,
   ) {}
-
-  onModuleInit(): void {
-    this.hooks.bind(this);
-  }
 
   /** Every appointment due at the clock's time, chunk by chunk; answers how many it looked at. */
   async runDue(): Promise<number> {

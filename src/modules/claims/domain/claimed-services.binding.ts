@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import { historyBenefitOfCodes } from '@/lib/benefits';
 import { isDecimalInput } from '@/platform/kernel/decimal';
 import {
@@ -22,26 +23,21 @@ function remitted(remittance: ClaimRemittance | null, code: string): boolean {
 }
 
 /**
- * The claims side of the patients module's `ClaimedServices` port (docs/api.md, Next eligible
+ * The claims side of the patients module's `ClaimedServices` hook (docs/api.md, Next eligible
  * dates): each service line of the practice's claims that uses up a benefit, by its procedure
  * code and date of service; `remittance` when the claim's 835 paid that code.
  */
+@Implements(ClaimedServices)
 @Injectable()
-export class ClaimedServicesBinding implements ClaimedServicesPort, OnModuleInit {
-  constructor(
-    private readonly port: ClaimedServices,
-    private readonly claims: ClaimsRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.port.bind(this);
-  }
+export class ClaimedServicesBinding implements ClaimedServicesPort {
+  constructor(private readonly claims: ClaimsRepository) {}
 
   async servicesOf(
     accountId: string,
     dobs: readonly string[],
     insurerCodes: readonly string[] | null,
   ): Promise<ClaimedService[]> {
+    if (dobs.length === 0) return [];
     const lines = await this.claims.linesOfPatients(
       accountId,
       dobs,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { defineHook } from '@/platform/kernel/hooks';
 import type { ServiceRecord } from '@/lib/benefits';
 
 /** A person a found plan covers, as the insurer names them: whose history is looked up. */
@@ -19,7 +19,7 @@ export interface HistoryLookup {
 /**
  * The practice's own history of services (docs/api.md, Next eligible dates: the practice's
  * history): its claims filed through the service, their remittances, and staff entries on its
- * patient records. Declared here and bound by the patients module at start-up, because patients
+ * patient records. Declared here and implemented by the patients module, because patients
  * (and claims, through it) import eligibility and never the other way (docs/architecture.md,
  * Module graph).
  */
@@ -31,17 +31,5 @@ export interface BenefitHistoryPort {
   servicesOf(accountId: string, lookups: readonly HistoryLookup[]): Promise<ServiceRecord[][]>;
 }
 
-/** The port's one binding; without one (a process built without patients) nothing is on record. */
-@Injectable()
-export class BenefitHistory implements BenefitHistoryPort {
-  private port: BenefitHistoryPort | null = null;
-
-  bind(port: BenefitHistoryPort): void {
-    this.port = port;
-  }
-
-  servicesOf(accountId: string, lookups: readonly HistoryLookup[]): Promise<ServiceRecord[][]> {
-    if (!this.port || lookups.length === 0) return Promise.resolve(lookups.map(() => []));
-    return this.port.servicesOf(accountId, lookups);
-  }
-}
+/** The port's hook, injected into PlanHistory. */
+export const BenefitHistory = defineHook<BenefitHistoryPort>('BenefitHistory');

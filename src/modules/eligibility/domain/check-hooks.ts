@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
+import { defineHook } from '@/platform/kernel/hooks';
 
 /** What the appointments module learns when one of its checks answered (or its answer grew). */
 export interface CheckAnswer {
@@ -12,23 +12,12 @@ export interface CheckAnswer {
 /**
  * The appointments module's side of a check's answer (docs/api.md, Appointments): run in the
  * transaction that stores the answer, so an appointment's coverage and its webhooks move with it
- * or not at all. Declared here and bound by appointments at start-up, because appointments
+ * or not at all. Declared here and implemented by appointments, because appointments
  * imports eligibility and never the other way (docs/architecture.md, Module graph).
  */
 export interface CheckHooksPort {
   answeredInTx(tx: Tx, answer: CheckAnswer): Promise<void>;
 }
 
-/** The port's one binding; without one (a process built without appointments) nothing happens. */
-@Injectable()
-export class CheckHooks implements CheckHooksPort {
-  private port: CheckHooksPort | null = null;
-
-  bind(port: CheckHooksPort): void {
-    this.port = port;
-  }
-
-  async answeredInTx(tx: Tx, answer: CheckAnswer): Promise<void> {
-    await this.port?.answeredInTx(tx, answer);
-  }
-}
+/** The port's hook, injected where an answer is stored. */
+export const CheckHooks = defineHook<CheckHooksPort>('CheckHooks');

@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import {
   InsurerCallStats,
   type InsurerCallStatsEntry,
@@ -8,19 +9,13 @@ import { InsurerExchangesRepository } from '../store/insurer-exchanges.repositor
 
 /**
  * Insurer health's figures (docs/api.md, Insurer health) read from the exchange log: the
- * insurers module's InsurerCallStats port, bound here at start-up (insurers imports nothing of
+ * insurers module's InsurerCallStats hook, implemented here (insurers imports nothing of
  * eligibility). Kinds and times only: the log's error words may quote patient data.
  */
+@Implements(InsurerCallStats)
 @Injectable()
-export class ExchangeStats implements InsurerCallStatsPort, OnModuleInit {
-  constructor(
-    private readonly rows: InsurerExchangesRepository,
-    private readonly port: InsurerCallStats,
-  ) {}
-
-  onModuleInit(): void {
-    this.port.bind(this);
-  }
+export class ExchangeStats implements InsurerCallStatsPort {
+  constructor(private readonly rows: InsurerExchangesRepository) {}
 
   async since(accountId: string, since: Date): Promise<Map<string, InsurerCallStatsEntry>> {
     const rows = await this.rows.callsSince(accountId, since);

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { applyNextEligible, hasFrequency, type Plan } from '@/lib/benefits';
 import { todayIso } from '@/platform/kernel/time';
-import { BenefitHistory, type HistoryLookup } from './benefit-history.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import {
+  BenefitHistory,
+  type BenefitHistoryPort,
+  type HistoryLookup,
+} from './benefit-history.port';
 import type { FoundPlan } from './search-outcome';
 
 /**
@@ -13,7 +18,7 @@ import type { FoundPlan } from './search-outcome';
  */
 @Injectable()
 export class PlanHistory {
-  constructor(private readonly history: BenefitHistory) {}
+  constructor(@InjectHook(BenefitHistory) private readonly history: BenefitHistoryPort) {}
 
   async apply(accountId: string, found: readonly FoundPlan[]): Promise<void> {
     const asOf = todayIso();

@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import { type RetentionPurger, RetentionPurgers } from '@/modules/audit';
 import type { Tx } from '@/platform/db/database';
 import { SearchTasks } from '@/modules/verification';
@@ -14,20 +15,16 @@ import { RequestPurgesRepository } from '../store/request-purges.repository';
  * lose plans, evidence and notes (verification empties those tasks' deliveries). Each table is
  * changed by its owner, all in the job's transaction.
  */
+@Implements(RetentionPurgers)
 @Injectable()
-export class RequestPurger implements RetentionPurger, OnModuleInit {
+export class RequestPurger implements RetentionPurger {
   readonly name = 'purged';
 
   constructor(
-    private readonly purgers: RetentionPurgers,
     private readonly requests: RequestPurgesRepository,
     private readonly outbox: WebhookOutbox,
     private readonly tasks: SearchTasks,
   ) {}
-
-  onModuleInit(): void {
-    this.purgers.register(this);
-  }
 
   async purge(cutoff: Date, limit: number, tx: Tx): Promise<number> {
     const rows = await this.requests.lockRequests(cutoff, limit, tx);

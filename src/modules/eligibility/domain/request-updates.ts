@@ -15,7 +15,8 @@ import {
   withMoreResults,
 } from './eligibility.renderer';
 import { type InsurerEntry, insurerEntries, insurerEntry } from './insurer-entries';
-import { CheckHooks } from './check-hooks';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { CheckHooks, type CheckHooksPort } from './check-hooks';
 import { PlanHistory } from './plan-history';
 import { buildResults } from './search-finisher';
 import type { FoundPlan, InsurerOutcome } from './search-outcome';
@@ -44,7 +45,7 @@ export class RequestUpdates {
     private readonly tasks: SearchTasks,
     private readonly runs: SearchRunsRepository,
     private readonly outbox: WebhookOutbox,
-    private readonly checks: CheckHooks,
+    @InjectHook(CheckHooks) private readonly checks: CheckHooksPort,
     private readonly planHistory: PlanHistory,
   ) {}
 

@@ -8,7 +8,8 @@ import { WebhookOutbox } from '@/modules/webhooks';
 import { insurerName } from '@/modules/insurers';
 import { formatInstant, todayIso } from '@/platform/kernel/time';
 import { BatchCompletion } from './batch-completion';
-import { CheckHooks } from './check-hooks';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { CheckHooks, type CheckHooksPort } from './check-hooks';
 import { PlanHistory } from './plan-history';
 import type { EligibilityErrorCode } from '../store/eligibility-request.entity';
 import type { EligibilityResult, FoundPerson } from '../store/eligibility-result.entity';
@@ -126,7 +127,7 @@ export class SearchFinisher {
     private readonly runs: SearchRunsRepository,
     private readonly outbox: WebhookOutbox,
     private readonly batches: BatchCompletion,
-    private readonly checks: CheckHooks,
+    @InjectHook(CheckHooks) private readonly checks: CheckHooksPort,
     private readonly planHistory: PlanHistory,
     private readonly metrics: Metrics,
   ) {}

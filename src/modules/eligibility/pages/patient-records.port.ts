@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { defineHook } from '@/platform/kernel/hooks';
 
 /** What the check form shows of a patient record it is filled from. */
 export interface CheckFormPatient {
@@ -11,7 +11,7 @@ export interface CheckFormPatient {
 
 /**
  * What the check form (`/app/eligibility/new?patient=CODE`) needs of the patients module,
- * declared here and implemented by patients (which binds it at start-up), because patients
+ * declared here and implemented by patients (`@Implements(PatientRecords)`), because patients
  * imports eligibility and never the other way (docs/architecture.md, Module graph).
  */
 export interface PatientRecordsPort {
@@ -21,26 +21,5 @@ export interface PatientRecordsPort {
   link(accountId: string, code: string, requestUid: string): Promise<unknown>;
 }
 
-/** The port's one binding, injected into the check form's controller. */
-@Injectable()
-export class PatientRecords implements PatientRecordsPort {
-  private port: PatientRecordsPort | null = null;
-
-  bind(port: PatientRecordsPort): void {
-    this.port = port;
-  }
-
-  getByCode(accountId: string, code: string): Promise<CheckFormPatient> {
-    return this.bound().getByCode(accountId, code);
-  }
-
-  link(accountId: string, code: string, requestUid: string): Promise<unknown> {
-    return this.bound().link(accountId, code, requestUid);
-  }
-
-  private bound(): PatientRecordsPort {
-    if (!this.port)
-      throw new Error('No patient records are bound to the check form (PatientsModule).');
-    return this.port;
-  }
-}
+/** The port's hook, injected into the check form's controller. */
+export const PatientRecords = defineHook<PatientRecordsPort>('PatientRecords');

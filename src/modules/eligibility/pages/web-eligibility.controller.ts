@@ -10,7 +10,8 @@ import { SnapshotQuery } from '../api/dto/snapshot.query';
 import { InsurerSettingsService } from '@/modules/insurers';
 import { TaskNoteDto, type TaskView, VerificationTasks, webVerifier } from '@/modules/verification';
 import { exchangeViews } from './exchange-view';
-import { PatientRecords } from './patient-records.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { PatientRecords, type PatientRecordsPort } from './patient-records.port';
 import {
   accountOf,
   bindForm,
@@ -38,7 +39,7 @@ export class WebEligibilityController {
   constructor(
     private readonly eligibility: EligibilityService,
     private readonly eligibilityQuery: EligibilityQueryService,
-    private readonly patients: PatientRecords,
+    @InjectHook(PatientRecords) private readonly patients: PatientRecordsPort,
     private readonly insurers: InsurerSettingsService,
     private readonly tasks: VerificationTasks,
     private readonly snapshots: EligibilitySnapshots,

@@ -8,7 +8,7 @@ import type { SettledOutcomes } from '../domain/search-outcome';
 
 /**
  * The request a verification task belongs to, in the verification module's statements (its port
- * TaskRequestsPort, bound by TaskRequestsBinding): `eligibility_requests` is named here, the
+ * TaskRequestsPort, implemented by TaskRequestsBinding): `eligibility_requests` is named here, the
  * location is accounts' LocationSql.
  */
 export const TASK_REQUEST_SQL: TaskRequestSql = {

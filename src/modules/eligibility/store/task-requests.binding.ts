@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import type { Tx } from '@/platform/db/database';
 import { TaskRequests, type TaskRequestsPort } from '@/modules/verification';
 import { AssistedSearchesRepository, TASK_REQUEST_SQL } from './assisted-searches.repository';
@@ -12,21 +13,17 @@ import { RequestUpdates } from '../domain/request-updates';
  * complete answer also grows), and a task answered making its search due again on the queue it
  * runs on.
  */
+@Implements(TaskRequests)
 @Injectable()
-export class TaskRequestsBinding implements TaskRequestsPort, OnModuleInit {
+export class TaskRequestsBinding implements TaskRequestsPort {
   readonly sql = TASK_REQUEST_SQL;
 
   constructor(
-    private readonly requests: TaskRequests,
     private readonly assisted: AssistedSearchesRepository,
     private readonly searchQueue: SearchQueue,
     private readonly batchQueue: BatchSearchQueue,
     private readonly updates: RequestUpdates,
   ) {}
-
-  onModuleInit(): void {
-    this.requests.bind(this);
-  }
 
   lockRequest(tx: Tx, requestId: string): Promise<void> {
     return this.assisted.lockRequest(requestId, tx);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { defineHook } from '@/platform/kernel/hooks';
 
 /** An assisted insurer's tasks as the directory shows them (docs/api.md, The insurer directory). */
 export interface AssistedTaskStatsEntry {
@@ -13,7 +13,7 @@ export interface AssistedTaskStatsEntry {
 
 /**
  * What the insurer directory needs of the verification module, declared here and implemented by
- * verification (which binds it at start-up), because verification imports insurers and never
+ * verification (`@Implements(AssistedTaskStats)`), because verification imports insurers and never
  * the other way (docs/architecture.md, Module graph): the tasks' table is verification's.
  */
 export interface AssistedTaskStatsPort {
@@ -24,24 +24,5 @@ export interface AssistedTaskStatsPort {
   forInsurers(accountId: string, codes: string[]): Promise<Map<string, AssistedTaskStatsEntry>>;
 }
 
-/** The port's one binding, injected into the insurer directory. */
-@Injectable()
-export class AssistedTaskStats implements AssistedTaskStatsPort {
-  private port: AssistedTaskStatsPort | null = null;
-
-  bind(port: AssistedTaskStatsPort): void {
-    this.port = port;
-  }
-
-  forInsurers(accountId: string, codes: string[]): Promise<Map<string, AssistedTaskStatsEntry>> {
-    return this.bound().forInsurers(accountId, codes);
-  }
-
-  private bound(): AssistedTaskStatsPort {
-    if (!this.port)
-      throw new Error(
-        'No verification tasks are bound to the insurer directory (VerificationModule).',
-      );
-    return this.port;
-  }
-}
+/** The port's hook, injected into the insurer directory. */
+export const AssistedTaskStats = defineHook<AssistedTaskStatsPort>('AssistedTaskStats');

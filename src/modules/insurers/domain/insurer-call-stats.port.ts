@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { defineHook } from '@/platform/kernel/hooks';
 
 /**
  * One insurer's calls of an account since a time, as insurer health shows them (docs/api.md,
@@ -20,7 +20,7 @@ export interface InsurerCallStatsEntry {
 
 /**
  * What insurer health needs of the eligibility module, declared here and implemented by
- * eligibility (which binds it at start-up), because eligibility imports insurers and never the
+ * eligibility (`@Implements(InsurerCallStats)`), because eligibility imports insurers and never the
  * other way (docs/architecture.md, Module graph): the exchange log's table is eligibility's.
  */
 export interface InsurerCallStatsPort {
@@ -31,22 +31,5 @@ export interface InsurerCallStatsPort {
   since(accountId: string, since: Date): Promise<Map<string, InsurerCallStatsEntry>>;
 }
 
-/** The port's one binding, injected into insurer health. */
-@Injectable()
-export class InsurerCallStats implements InsurerCallStatsPort {
-  private port: InsurerCallStatsPort | null = null;
-
-  bind(port: InsurerCallStatsPort): void {
-    this.port = port;
-  }
-
-  since(accountId: string, since: Date): Promise<Map<string, InsurerCallStatsEntry>> {
-    return this.bound().since(accountId, since);
-  }
-
-  private bound(): InsurerCallStatsPort {
-    if (!this.port)
-      throw new Error('No exchange log is bound to insurer health (EligibilityModule).');
-    return this.port;
-  }
-}
+/** The port's hook, injected into insurer health. */
+export const InsurerCallStats = defineHook<InsurerCallStatsPort>('InsurerCallStats');

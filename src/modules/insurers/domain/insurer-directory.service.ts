@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
-import { AssistedTaskStats } from './assisted-task-stats.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { AssistedTaskStats, type AssistedTaskStatsPort } from './assisted-task-stats.port';
 import type { InsurerCode } from './insurer-codes';
 import { type EligibilityPath, SHIPPED_INSURERS } from './insurer-directory.table';
 import { InsurerSettingsService } from './insurer-settings.service';
@@ -39,7 +40,7 @@ export interface DirectoryEntry {
 export class InsurerDirectory {
   constructor(
     private readonly settings: InsurerSettingsService,
-    private readonly taskStats: AssistedTaskStats,
+    @InjectHook(AssistedTaskStats) private readonly taskStats: AssistedTaskStatsPort,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@/platform/kernel/clock';
-import { InsurerCallStats } from './insurer-call-stats.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { InsurerCallStats, type InsurerCallStatsPort } from './insurer-call-stats.port';
 import { KNOWN_INSURERS } from './insurer-codes';
 
 /** How far back insurer health looks (docs/api.md, Insurer health). */
@@ -34,7 +35,7 @@ export interface InsurerHealthAnswer {
 @Injectable()
 export class InsurerHealth {
   constructor(
-    private readonly calls: InsurerCallStats,
+    @InjectHook(InsurerCallStats) private readonly calls: InsurerCallStatsPort,
     private readonly clock: Clock,
   ) {}
 

@@ -1,4 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import { type RetentionPurger, RetentionPurgers } from '@/modules/audit';
 import type { Tx } from '@/platform/db/database';
 import { MailMessagesRepository } from '../store/mail-messages.repository';
@@ -8,18 +9,12 @@ import { MailMessagesRepository } from '../store/mail-messages.repository';
  * job: e-mails sent about claims hold the patient's name, address and the claim form; queued
  * mail is left to be sent first.
  */
+@Implements(RetentionPurgers)
 @Injectable()
-export class MailPurger implements RetentionPurger, OnModuleInit {
+export class MailPurger implements RetentionPurger {
   readonly name = 'mails';
 
-  constructor(
-    private readonly purgers: RetentionPurgers,
-    private readonly messages: MailMessagesRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.purgers.register(this);
-  }
+  constructor(private readonly messages: MailMessagesRepository) {}
 
   purge(cutoff: Date, limit: number, tx: Tx): Promise<number> {
     return this.messages.purge(cutoff, limit, tx);

@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { compareDates, type ServiceRecord } from '@/lib/benefits';
-import type { HistoryLookup } from '@/modules/eligibility';
+import { Implements, InjectHook } from '@/platform/kernel/hooks';
+import { BenefitHistory, type BenefitHistoryPort, type HistoryLookup } from '@/modules/eligibility';
 import type { BenefitHistoryEntry, CreateBenefitEntryDto } from '../api/dto/benefit-history.dto';
 import { BenefitHistoryRepository, type StaffEntry } from '../store/benefit-history.repository';
-import { type ClaimedService, ClaimedServices } from './claimed-services.port';
+import {
+  type ClaimedService,
+  ClaimedServices,
+  type ClaimedServicesPort,
+} from './claimed-services.port';
 import { nameKey, samePerson } from './person-match';
 import { PatientsService } from './patients.service';
 
@@ -11,16 +16,18 @@ import { PatientsService } from './patients.service';
  * The practice's own history of services (docs/api.md, Next eligible dates: the practice's
  * history): staff entries on its patient records, and the claims it filed through the service
  * with their remittances, matched to a person by date of birth and names (and member id when
- * both have one, docs/api.md says how). Every read is of one account.
+ * both have one, docs/api.md says how). Every read is of one account. A finishing search reads
+ * it through eligibility's BenefitHistory hook.
  */
+@Implements(BenefitHistory)
 @Injectable()
-export class BenefitHistoryService {
+export class BenefitHistoryService implements BenefitHistoryPort {
   private readonly logger = new Logger(BenefitHistoryService.name);
 
   constructor(
     private readonly patients: PatientsService,
     private readonly entries: BenefitHistoryRepository,
-    private readonly claimed: ClaimedServices,
+    @InjectHook(ClaimedServices) private readonly claimed: ClaimedServicesPort,
   ) {}
 
   /** Records a staff entry on the account's patient `code` (404 for another account's). */
@@ -73,6 +80,7 @@ export class BenefitHistoryService {
     accountId: string,
     lookups: readonly HistoryLookup[],
   ): Promise<ServiceRecord[][]> {
+    if (lookups.length === 0) return [];
     const people = lookups.map(({ person }) => ({
       firstName: nameKey(person.firstName),
       lastName: nameKey(person.lastName),

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { defineHook } from '@/platform/kernel/hooks';
 import type { HistoryBenefitCode } from '@/lib/benefits';
 
 /** One service line of a claim the practice filed through the service, as history counts it. */
@@ -17,8 +17,8 @@ export interface ClaimedService {
 }
 
 /**
- * The practice's claims as history (docs/api.md, Next eligible dates): declared here and bound by
- * the claims module at start-up, because claims imports patients and never the other way
+ * The practice's claims as history (docs/api.md, Next eligible dates): declared here and
+ * implemented by the claims module, because claims imports patients and never the other way
  * (docs/architecture.md, Module graph).
  */
 export interface ClaimedServicesPort {
@@ -36,21 +36,5 @@ export interface ClaimedServicesPort {
 /** The most claimed service lines one lookup reads (a bound on memory, whatever the account). */
 export const MAX_CLAIMED_SERVICES = 1_000;
 
-/** The port's one binding; without one (a process built without claims) no claim is on record. */
-@Injectable()
-export class ClaimedServices implements ClaimedServicesPort {
-  private port: ClaimedServicesPort | null = null;
-
-  bind(port: ClaimedServicesPort): void {
-    this.port = port;
-  }
-
-  servicesOf(
-    accountId: string,
-    dobs: readonly string[],
-    insurerCodes: readonly string[] | null,
-  ): Promise<ClaimedService[]> {
-    if (!this.port || dobs.length === 0) return Promise.resolve([]);
-    return this.port.servicesOf(accountId, dobs, insurerCodes);
-  }
-}
+/** The port's hook, injected into the benefit history. */
+export const ClaimedServices = defineHook<ClaimedServicesPort>('ClaimedServices');

@@ -2,14 +2,23 @@ import { Injectable } from '@nestjs/common';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
-import { EligibilityQueryService } from '@/modules/eligibility';
+import { Implements } from '@/platform/kernel/hooks';
+import {
+  EligibilityQueryService,
+  PatientRecords,
+  type PatientRecordsPort,
+} from '@/modules/eligibility';
 import { PatientEligibilityLink } from '../api/dto/patient-link.dto';
 import { PatientsRepository } from '../store/patients.repository';
 import { PatientsService } from './patients.service';
 
-/** Ties eligibility requests to a patient record (docs/api.md, Patients). */
+/**
+ * Ties eligibility requests to a patient record (docs/api.md, Patients); the check form fills
+ * itself from the record and links its check through eligibility's PatientRecords hook.
+ */
+@Implements(PatientRecords)
 @Injectable()
-export class PatientLinksService {
+export class PatientLinksService implements PatientRecordsPort {
   constructor(
     private readonly repository: PatientsRepository,
     private readonly patients: PatientsService,
@@ -26,6 +35,10 @@ export class PatientLinksService {
     await this.repository.link(accountId, patient.id, request.id);
     const [link] = await this.render(accountId, patient.code, [request.id]);
     return link;
+  }
+
+  getByCode(accountId: string, code: string) {
+    return this.patients.getByCode(accountId, code);
   }
 
   /** The patient's links, newest first. */

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
+import { defineHook } from '@/platform/kernel/hooks';
 
 /**
  * The request a task belongs to, in verification's own statements (docs/architecture.md, Data
@@ -25,7 +25,7 @@ export interface TaskRequestSql {
 
 /**
  * What verification needs of the search a task belongs to, declared here and implemented by the
- * eligibility module (which binds it at start-up), so that verification never reaches into
+ * eligibility module (`@Implements(TaskRequests)`), so that verification never reaches into
  * eligibility's tables or queues: a task's change locks its request, a task answered wakes its
  * search, and a task's view reads its request, all through this port.
  */
@@ -44,34 +44,5 @@ export interface TaskRequestsPort {
   wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean>;
 }
 
-/** The port's one binding, shared by the tasks service and their clocks. */
-@Injectable()
-export class TaskRequests implements TaskRequestsPort {
-  private port: TaskRequestsPort | null = null;
-
-  bind(port: TaskRequestsPort): void {
-    this.port = port;
-  }
-
-  get sql(): TaskRequestSql {
-    return this.bound().sql;
-  }
-
-  lockRequest(tx: Tx, requestId: string): Promise<void> {
-    return this.bound().lockRequest(tx, requestId);
-  }
-
-  showTask(tx: Tx, requestId: string): Promise<void> {
-    return this.bound().showTask(tx, requestId);
-  }
-
-  wakeInTx(tx: Tx, requestId: string, batchItem: boolean): Promise<boolean> {
-    return this.bound().wakeInTx(tx, requestId, batchItem);
-  }
-
-  private bound(): TaskRequestsPort {
-    if (!this.port)
-      throw new Error('No search side is bound to verification tasks (EligibilityModule).');
-    return this.port;
-  }
-}
+/** The port's hook, injected into the tasks service and their clocks. */
+export const TaskRequests = defineHook<TaskRequestsPort>('TaskRequests');

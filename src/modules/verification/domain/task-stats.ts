@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Implements } from '@/platform/kernel/hooks';
 import {
   AssistedTaskStats,
   type AssistedTaskStatsEntry,
@@ -23,20 +24,19 @@ export interface AnsweredTask {
 
 /**
  * The tasks' clocks and reuse (docs/api.md, The insurer directory and Verification tasks): the
- * directory's figures of assisted insurers (the insurers module's AssistedTaskStats port, bound
- * here at start-up: insurers imports nothing of verification) and the answered tasks of the
+ * directory's figures of assisted insurers (the insurers module's AssistedTaskStats hook, which
+ * this implements: insurers imports nothing of verification) and the answered tasks of the
  * Verifications page.
  */
+@Implements(AssistedTaskStats)
 @Injectable()
 export class TaskStats implements AssistedTaskStatsPort, OnModuleInit {
   constructor(
     private readonly stats: TaskStatsRepository,
-    private readonly port: AssistedTaskStats,
     private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
-    this.port.bind(this);
     // docs/architecture.md, What operators see: `verification_tasks_open`, `verification_tasks_overdue`.
     this.metrics.addSource('verification', async () => {
       const { open, overdue } = await this.stats.openFigures();

@@ -4,7 +4,8 @@ import { formatInstant } from '@/platform/kernel/time';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { Database, type Tx } from '@/platform/db/database';
-import { TaskRequests } from './task-requests.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { TaskRequests, type TaskRequestsPort } from './task-requests.port';
 import {
   type InsurerCredentials,
   type InsurerPlanResult,
@@ -63,7 +64,7 @@ export class VerificationTasks {
     private readonly database: Database,
     private readonly tasks: VerificationTasksRepository,
     @InjectConfig() private readonly config: AppConfig,
-    private readonly requests: TaskRequests,
+    @InjectHook(TaskRequests) private readonly requests: TaskRequestsPort,
     private readonly settings: InsurerSettingsService,
     private readonly credentialReads: CredentialsThrottle,
     private readonly designs: PlanDesigns,

@@ -6,7 +6,8 @@ import { Database } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
 import { EVENT_VERIFICATION_TASK_OVERDUE } from '../domain/task-events';
 import { taskView } from '../domain/task-view';
-import { TaskRequests } from '../domain/task-requests.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.port';
 import { VerificationTasksRepository } from '../store/verification-tasks.repository';
 
 /**
@@ -22,7 +23,7 @@ export class VerificationMaintenance extends MaintenanceLoop {
     private readonly database: Database,
     private readonly tasks: VerificationTasksRepository,
     private readonly outbox: WebhookOutbox,
-    private readonly requests: TaskRequests,
+    @InjectHook(TaskRequests) private readonly requests: TaskRequestsPort,
     @InjectConfig() config: AppConfig,
   ) {
     super(config);

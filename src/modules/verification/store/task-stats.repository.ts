@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TaskRequests } from '../domain/task-requests.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.port';
 import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from '../domain/task-view';
 
 /** An insurer's task figures as the statement answers them (`median`: numeric text or null). */
@@ -34,7 +35,7 @@ const DAYS = 30;
 export class TaskStatsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly requests: TaskRequests,
+    @InjectHook(TaskRequests) private readonly requests: TaskRequestsPort,
   ) {}
 
   /**

@@ -7,7 +7,8 @@ import {
   keysetQuery,
 } from '@/platform/http/pagination/keyset-paginator';
 import { managerOf, type Tx } from '@/platform/db/database';
-import { TaskRequests } from '../domain/task-requests.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.port';
 import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from '../domain/task-view';
 import {
   type FailReason,
@@ -64,10 +65,10 @@ export interface TaskWrite {
 export class VerificationTasksRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly requests: TaskRequests,
+    @InjectHook(TaskRequests) private readonly requests: TaskRequestsPort,
   ) {}
 
-  /** The FROM of a task's view (bound at start-up, so read when a statement runs). */
+  /** The FROM of a task's view (its hook is found at start-up, so read when a statement runs). */
   private get viewFrom(): string {
     return taskViewFrom(this.requests.sql);
   }

@@ -3,7 +3,8 @@ import { MaintenanceLoop } from '@/platform/jobs/maintenance-loop';
 import { InjectConfig } from '@/platform/config/config.module';
 import { AppConfig, runsWorkers } from '@/platform/config/env';
 import { Database } from '@/platform/db/database';
-import { RetentionPurgers } from './retention-purgers.port';
+import { InjectHook } from '@/platform/kernel/hooks';
+import { type RetentionPurger, RetentionPurgers } from './retention-purgers.port';
 
 const DAY_MS = 86_400_000;
 /** The first pass after a worker starts, so a restart never waits a whole day. */
@@ -23,7 +24,7 @@ const BATCH_SIZE = 200;
  * left to the watchdog first.
  *
  * The job owns the schedule, the batches and their transactions; what a batch erases is each
- * owner's (RetentionPurger, registered at start-up: eligibility's requests with their webhook
+ * owner's (the RetentionPurgers hook's implementers: eligibility's requests with their webhook
  * deliveries and verification tasks, mail's e-mails), so audit names no other module's table
  * (docs/architecture.md, Data access).
  */
@@ -35,7 +36,7 @@ export class PhiRetention extends MaintenanceLoop {
   constructor(
     @InjectConfig() config: AppConfig,
     private readonly database: Database,
-    private readonly purgers: RetentionPurgers,
+    @InjectHook(RetentionPurgers) private readonly purgers: readonly RetentionPurger[],
   ) {
     super(config);
   }
@@ -45,6 +46,9 @@ export class PhiRetention extends MaintenanceLoop {
   }
 
   override onApplicationBootstrap(): void {
+    // Each purger's count is logged under its name.
+    const names = new Set(this.purgers.map((p) => p.name));
+    if (names.size < this.purgers.length) throw new Error('Two retention purgers share a name.');
     if (this.config.phiRetentionDays === null) return;
     super.onApplicationBootstrap();
     if (!runsWorkers(this.config)) return;
@@ -64,7 +68,7 @@ export class PhiRetention extends MaintenanceLoop {
     // Each purger in turn: the requests ('purged'), then the e-mails sent about claims, which
     // hold the patient's name, address and the claim form ('mails'; queued mail is sent first).
     const counts: Record<string, number> = {};
-    for (const purger of this.purgers.all()) {
+    for (const purger of this.purgers) {
       let total = 0;
       for (;;) {
         // One batch in one transaction: its rows locked, their patient data erased.

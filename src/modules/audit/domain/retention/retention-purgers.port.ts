@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
+import { defineHookList } from '@/platform/kernel/hooks';
 
 /**
  * What PHI_RETENTION_DAYS (SECURITY.md) needs of a module that holds patient data, declared here
@@ -18,18 +18,5 @@ export interface RetentionPurger {
   purge(cutoff: Date, limit: number, tx: Tx): Promise<number>;
 }
 
-/** The registered purgers, in the order they registered; each owner registers at start-up. */
-@Injectable()
-export class RetentionPurgers {
-  private readonly purgers: RetentionPurger[] = [];
-
-  register(purger: RetentionPurger): void {
-    if (this.purgers.some((p) => p.name === purger.name))
-      throw new Error(`A retention purger named ${purger.name} is registered already.`);
-    this.purgers.push(purger);
-  }
-
-  all(): readonly RetentionPurger[] {
-    return this.purgers;
-  }
-}
+/** Every owner's purger (`@Implements(RetentionPurgers)`), in the order Nest holds them. */
+export const RetentionPurgers = defineHookList<RetentionPurger>('RetentionPurgers');
