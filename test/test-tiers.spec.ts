@@ -1,7 +1,9 @@
 import { exec, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:https';
 import { connect, createServer, Socket } from 'node:net';
 import { join, relative } from 'node:path';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 // Plain JS shared with jest.config.js and global-setup.js.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -105,14 +107,15 @@ describe('the unmarked tier check (test/support/tier-environment.js)', () => {
   });
   afterEach(() => restore());
 
-  it('refuses a socket, TCP or Unix-domain, and a server', () => {
+  it('refuses a socket, TCP or Unix-domain, HTTPS, and a server', () => {
     expect(() => connect(5432, '127.0.0.1')).toThrow(/^A socket to 127\.0\.0\.1:5432 in /);
     expect(() => connect({ path: '/var/run/postgresql/.s.PGSQL.5432' })).toThrow(
       /^A socket to \/var\/run\/postgresql\/\.s\.PGSQL\.5432 in /,
     );
+    expect(() => get('https://example.org/')).toThrow(/^A socket to example\.org:443 in /);
     expect(() => createServer().listen(0)).toThrow(/^A server listening in /);
     expect(() => context.fetch('http://127.0.0.1:1/')).toThrow(/^A fetch of http:/);
-    expect(refused).toHaveLength(4);
+    expect(refused).toHaveLength(5);
     for (const error of refused) expect(error.message).toMatch(rule);
   });
 
@@ -125,10 +128,13 @@ describe('the unmarked tier check (test/support/tier-environment.js)', () => {
     expect(refused.map((e) => e.message)).toEqual(Array(3).fill(expect.stringMatching(rule)));
   });
 
-  it('refuses PostgreSQL, and reports the refusal when the caller catches it', async () => {
+  it('refuses PostgreSQL and Redis, and reports the refusal when the caller catches it', async () => {
     const client = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres' });
     await expect(client.connect()).rejects.toThrow(/^A socket to 127\.0\.0\.1:5432 in /);
-    expect(refused).toHaveLength(1);
+    const redis = new Redis(6379, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+    redis.on('error', () => undefined);
+    await expect(redis.connect()).rejects.toThrow(/^A socket to 127\.0\.0\.1:6379 in /);
+    expect(refused).toHaveLength(2);
   });
 
   it('puts everything back when it ends', () => {
