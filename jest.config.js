@@ -1,7 +1,11 @@
 /**
- * Test tiers, by what a spec needs beyond Node.js, named by a mark before its suffix
+ * Test tiers, by what a spec needs outside its process, named by a mark before its suffix
  * (`src/x/y.pg.spec.ts`, `test/web.browser.e2e-spec.ts`, `test/modules/z.pg.medium.spec.ts`):
- * - no mark: nothing outside the process;
+ * - no mark: nothing outside the process: no network, database or child process, which
+ *   test/support/tier-environment.js refuses in such a spec (reading files is fine);
+ * - `.io.`: the machine's I/O, nothing installed: sockets on loopback (a fake server of the spec's
+ *   own, a port where nothing listens), child processes of programs every machine has (node,
+ *   sleep);
  * - `.pg.`: PostgreSQL, the machine's (127.0.0.1:5432, or TEST_DATABASE_BASE_URL) or else the
  *   embedded one (test/support/global-setup.js);
  * - `.redis.`: Redis itself: Bull's jobs, Redis outages, the rate limit shared across processes,
@@ -12,9 +16,11 @@
  * spec needs nothing else (test/test-tiers.spec.ts holds it): every tier but the redis one runs
  * the service on PostgreSQL alone, REDIS_URL at a port where nothing listens (test/support/env.ts).
  * TEST_TIER, set by the npm scripts, picks the files (test/support/tiers.js): unset, `npm test`
- * (and test:unit, test:e2e) runs the unmarked and `.pg.` specs; `npm run test:redis`,
- * `test:browser`, `test:tools` run the others (`npm run test:redis -- test/x.redis.e2e-spec.ts`
- * for one file). A tier that lacks what it needs stops at once, saying what to install.
+ * (and test:unit, test:e2e) runs the unmarked, `.io.` and `.pg.` specs; `npm run test:unmarked`
+ * (TEST_TIER=unmarked) the unmarked ones alone, with no database prepared (global-setup.js) and
+ * no network needed; `npm run test:redis`, `test:browser`, `test:tools` run the others (`npm run
+ * test:redis -- test/x.redis.e2e-spec.ts` for one file). A tier that lacks what it needs stops at
+ * once, saying what to install.
  *
  * Two projects in each tier. `unit`, the fast tier (npm run test:unit, well under a minute cold
  * on two cores):
@@ -46,7 +52,8 @@ const swc = {
 };
 
 const common = {
-  testEnvironment: 'node',
+  // Node's, with the unmarked tier's check in a spec without a mark.
+  testEnvironment: '<rootDir>/test/support/tier-environment.js',
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },

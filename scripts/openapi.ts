@@ -12,7 +12,7 @@ import { buildOpenApiDocumentFor, createHttpAdapter } from '../src/app.setup';
  * `npm run openapi`: writes the checked-in OpenAPI document (openapi.json) and the client
  * package's types generated from it (clients/typescript/src/schema.d.ts). The document is the one
  * a running service serves at /docs-json, with the default PUBLIC_URL as its server.
- * test/openapi-drift.spec.ts regenerates both in memory and fails when either differs.
+ * test/openapi-drift.io.spec.ts regenerates both in memory and fails when either differs.
  */
 
 const run = promisify(execFile);

@@ -34,7 +34,7 @@ export function roleOf(path: string): { area: string; role: string; name: string
 /** Where a file of this kind belongs, or null when its kind says nothing. */
 export function expectedRoles(area: string, name: string): string[] | null {
   // A spec's subject: its name less the tier mark (jest.config.js) and `.spec.ts`.
-  const subject = name.replace(/(\.pyx12)?(\.(pg|redis|browser|tools))?\.spec\.ts$/, '.ts');
+  const subject = name.replace(/(\.pyx12)?(\.(io|pg|redis|browser|tools))?\.spec\.ts$/, '.ts');
   if (subject === 'index.ts' || subject.endsWith('.module.ts')) return [''];
   if (subject.endsWith('.controller.ts')) return area === 'web' ? ['pages'] : ['api', 'pages'];
   if (subject.endsWith('.guard.ts')) return ['api'];

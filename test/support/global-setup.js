@@ -16,6 +16,12 @@ module.exports = async function globalSetup(_globalConfig, projectConfig) {
     process.exit(1);
   }
   process.env.VISION_TEST_RUN = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  // The unmarked tier needs nothing outside the process (tier-environment.js refuses a socket in
+  // its specs): no database to prepare, no port to probe; REDIS_URL only has to parse.
+  if (tier === 'unmarked') {
+    process.env.VISION_TEST_NO_REDIS_PORT = '1';
+    return;
+  }
   // npm test's tier runs the service on PostgreSQL alone, as on a machine without Redis, even
   // where Redis runs: test/support/env.ts points REDIS_URL at this port, where nothing listens.
   if (tier !== 'redis') process.env.VISION_TEST_NO_REDIS_PORT = String(await closedPort());

@@ -6,17 +6,32 @@ const { spawnSync } = require('node:child_process');
 const Redis = require('ioredis');
 
 const ROOT = join(__dirname, '..', '..');
-const MARKS = ['pg', 'redis', 'browser', 'tools'];
-/** TEST_TIER → the marks of its files ('' is no mark); unset or empty: npm test's tier. */
-const TIERS = { '': ['', 'pg'], redis: ['redis'], browser: ['browser'], tools: ['tools'] };
+const MARKS = ['io', 'pg', 'redis', 'browser', 'tools'];
+/**
+ * TEST_TIER → the marks of its files ('' is no mark); unset or empty: npm test's tier. `unmarked`
+ * is npm test's without `.io.` and `.pg.`: the specs that need nothing outside the process.
+ */
+const TIERS = {
+  '': ['', 'io', 'pg'],
+  unmarked: [''],
+  redis: ['redis'],
+  browser: ['browser'],
+  tools: ['tools'],
+};
 
 function tierOf(env = process.env) {
   const tier = env.TEST_TIER ?? '';
   if (!(tier in TIERS)) {
-    throw new Error(`TEST_TIER=${tier}: one of redis, browser, tools, or unset (npm test's tier)`);
+    throw new Error(
+      `TEST_TIER=${tier}: one of unmarked, redis, browser, tools, or unset (npm test's tier)`,
+    );
   }
   return tier;
 }
+
+/** The mark of a spec file's name ('' for none). */
+const markOf = (file) =>
+  MARKS.find((m) => new RegExp(`\\.${m}\\.(medium\\.spec|spec|e2e-spec)\\.ts$`).test(file)) ?? '';
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -111,4 +126,4 @@ async function missingFor(tier) {
   return `${what} needs ${missing.join(', ')}; npm run test:${tier} installs ${missing.length > 1 ? 'them' : 'it'} as root.`;
 }
 
-module.exports = { MARKS, ROOT, TIERS, missingFor, tierFiles, tierOf };
+module.exports = { MARKS, ROOT, TIERS, markOf, missingFor, tierFiles, tierOf };

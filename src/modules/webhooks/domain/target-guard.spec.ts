@@ -1,3 +1,4 @@
+import { promises as dns } from 'node:dns';
 import { isPublicAddress, resolveTarget, TargetRefused } from './target-guard';
 
 describe('webhook target guard', () => {
@@ -50,9 +51,16 @@ describe('webhook target guard', () => {
 
   it('refuses loopback and private targets unless allowed', async () => {
     await expect(resolveTarget('http://127.0.0.1/', false, false)).rejects.toThrow(TargetRefused);
+    // A name is refused by what it resolves to: the resolver answers here as it does for localhost,
+    // without a query (the spec is of the unmarked tier: no I/O).
+    const lookup = jest
+      .spyOn(dns, 'lookup')
+      .mockResolvedValue([{ address: '127.0.0.1', family: 4 }] as never);
     await expect(resolveTarget('http://localhost:8080/hook', false, false)).rejects.toThrow(
       'Private, loopback',
     );
+    expect(lookup).toHaveBeenCalledWith('localhost', { all: true, verbatim: true });
+    lookup.mockRestore();
     await expect(resolveTarget('http://[::1]:80/', false, false)).rejects.toThrow(TargetRefused);
     // The URL parser rewrites [::ffff:127.0.0.1] as [::ffff:7f00:1]: still loopback.
     await expect(resolveTarget('http://[::ffff:127.0.0.1]/', false, false)).rejects.toThrow(
