@@ -80,21 +80,3 @@ describe('the module graph of src/', () => {
     expect(valueExports).toEqual([]);
   });
 });
-
-describe('docs/architecture.md, Module graph', () => {
-  it("shows the features' graph the code has", () => {
-    const doc = readFileSync(join(__dirname, '..', 'docs', 'architecture.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Module graph'));
-    const block = /```\n([\s\S]*?)```/.exec(section)![1];
-    const features = new Set(readdirSync(join(__dirname, '..', 'src', 'modules')));
-    const edges = new Map<string, string[]>();
-    for (const e of moduleGraph().values())
-      if (features.has(e.from) && features.has(e.to))
-        edges.set(e.from, [...(edges.get(e.from) ?? []), e.to].sort());
-    const shown = [...edges.keys()]
-      .sort()
-      .map((from) => `${from} -> ${edges.get(from)!.join(', ')}`)
-      .join('\n');
-    expect(block.trim()).toBe(shown);
-  });
-});
