@@ -207,26 +207,37 @@ function inWords(expression: string, fields = configFields()): string {
     });
 }
 
-/** The key: value pairs of the object literal a definition returns (`job`, `table`, …). */
+/** The key: value pairs of the object literal a definition gives `dbQueueOf` (`job`, `table`, …). */
 function specOf(text: string): Record<string, string> {
-  const start = text.indexOf('=> ({');
-  if (start === -1)
-    throw new Error('a queue definition without `dbQueueOf(NAME, (config) => ({…}))`');
-  const body = text.slice(start + 5);
+  const call = text.indexOf('dbQueueOf(');
+  const start = text.indexOf('{', call);
+  if (call === -1 || start === -1)
+    throw new Error('a queue definition without `dbQueueOf(…, {…})`');
+  const body = text.slice(start + 1);
   const spec: Record<string, string> = {};
-  for (const m of body.matchAll(/^\s{2}(\w+): /gm))
+  for (const m of body.matchAll(/^ {2}(\w+): /gm))
     spec[m[1]] = expressionAt(body, m.index + m[0].length);
   return spec;
 }
 
+/** A policy's object literal in words, `value` resolving each of its expressions. */
+function policyWords(body: string, value: (expression: string) => string): string {
+  const field = (key: string) =>
+    value(new RegExp(`${key}:\\s*([^,\\n}]+)`).exec(body)?.[1].trim() ?? '');
+  return /delaysMs/.test(body)
+    ? `${field('delaysMs').replace(/\.map\(.*$/, '')} apart`
+    : `${field('doublingFromMs')} × 1, 2, 4, …; ${field('maxAttempts')} attempts`;
+}
+
 /**
  * The retry policies a module defines (`const x: RetryPolicy = …`, a function answering one, or
- * `… satisfies RetryPolicy`), each in words: `SEARCH_RETRY_BASE_MS × 1, 2, 4, …, 4 attempts`.
+ * `… satisfies RetryPolicy`), by name, each in words: `SEARCH_RETRY_BASE_MS × 1, 2, 4, …; 4
+ * attempts`.
  */
-function retryPolicies(module: string): string[] {
+function retryPolicies(module: string): Map<string, string> {
   const files = sources(module);
   const all = files.map((f) => read(f)).join('\n');
-  const policies: string[] = [];
+  const policies = new Map<string, string>();
   for (const file of files) {
     const text = read(file);
     const defs =
@@ -240,20 +251,25 @@ function retryPolicies(module: string): string[] {
         param && !param.startsWith('{')
           ? new RegExp(`\\b${name}\\(([^)]*)\\)`).exec(all.replace(whole, ''))?.[1]
           : undefined;
-      const value = (key: string) => {
-        const raw = new RegExp(`${key}:\\s*([^,\\n}]+)`).exec(body)?.[1].trim() ?? '';
+      const words = policyWords(body, (raw) => {
         const local = new RegExp(`const ${raw} = ([^;]+);`).exec(text)?.[1] ?? raw;
         return inWords(param && arg && local === param ? arg : local);
-      };
-      const words = /delaysMs/.test(body)
-        ? `${value('delaysMs').replace(/\.map\(.*$/, '')} apart`
-        : `${value('doublingFromMs')} × 1, 2, 4, …; ${value('maxAttempts')} attempts`;
-      policies.push(
-        `\`${name}\` (\`${relative('src/modules', file).split('\\').join('/')}\`): ${words}`,
-      );
+      });
+      const where = relative('src/modules', file).split('\\').join('/');
+      policies.set(name, `\`${name}\` (\`${where}\`): ${words}`);
     }
   }
   return policies;
+}
+
+/** The queue's retry policy in words: its definition's own, else the ones its module defines. */
+function retriesOf(spec: Record<string, string>, module: string): string[] {
+  const policies = retryPolicies(module);
+  const own = Object.entries(spec).find(([key]) => /^retr/i.test(key))?.[1];
+  if (own === undefined) return [...policies.values()];
+  const named = policies.get(/^(\w+)/.exec(own)?.[1] ?? '');
+  if (named) return [named];
+  return [own.startsWith('{') ? policyWords(own, inWords) : inWords(own)];
 }
 
 export function queueRows(): QueueRow[] {
@@ -261,10 +277,10 @@ export function queueRows(): QueueRow[] {
   const workers = files.flatMap((file) => {
     const text = read(file);
     const m =
-      /@QueueWorker\((\w+)(?:,\s*\{\s*concurrency:\s*\(?(\w*)\)?\s*=>\s*([^}]+?)\s*\})?\)[\s\S]*?export class (\w+)/.exec(
+      /@QueueWorker\((\w+)(?:,\s*\{\s*concurrency:\s*([^}]+?)\s*\})?\)[\s\S]*?export class (\w+)/.exec(
         text,
       );
-    return m ? [{ constant: m[1], param: m[2], concurrency: m[3], worker: m[4], file }] : [];
+    return m ? [{ constant: m[1], concurrency: m[2], worker: m[3], file }] : [];
   });
   return files
     .filter((f) => f.endsWith('.queue.ts'))
@@ -275,7 +291,9 @@ export function queueRows(): QueueRow[] {
       const spec = specOf(text);
       const module = file.split('/').slice(0, 3).join('/');
       const worker = workers.find((w) => w.constant === constant && w.file.startsWith(module));
-      const concurrency = spec.concurrency ?? worker?.concurrency ?? '1';
+      // `(config) => config.x`, `() => 5` or `config.x`: what it answers, `config.` for its parameter.
+      const given = spec.concurrency ?? worker?.concurrency ?? '1';
+      const [, param = '', answer = given] = /^\(?(\w*)\)?\s*=>\s*([\s\S]+)$/.exec(given) ?? [];
       return {
         name,
         definition,
@@ -283,9 +301,9 @@ export function queueRows(): QueueRow[] {
         spec,
         worker: worker?.worker ?? '(none)',
         concurrency: inWords(
-          concurrency.replace(new RegExp(`^${worker?.param || 'config'}\\.`), 'config.'),
+          param ? answer.replace(new RegExp(`\\b${param}\\.`, 'g'), 'config.') : answer,
         ),
-        retries: spec.retries ? [inWords(spec.retries)] : retryPolicies(module),
+        retries: retriesOf(spec, module),
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
