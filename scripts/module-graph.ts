@@ -3,7 +3,8 @@
  * parts src/platform/<part>, the libraries src/lib/<name>, cli, and the root files), how many files make each edge (real imports, and imports
  * of types only), and every two-way pair with the files on each side, so a cycle can be found
  * and cut. `npm run --silent graph` (add `--json` for the raw edges; `--check` fails on a module
- * cycle or on shared code importing a feature, and runs in `npm run lint`). Spec files are left out.
+ * cycle, on shared code importing a feature or on a door export nothing outside its module
+ * imports, and runs in `npm run lint`). Spec files are left out of the graph.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -129,6 +130,67 @@ export const SHARED_AREAS = new Set([
   'lib',
 ]);
 
+/** A door's exported names (`export { a, type B } from …`, `export type { C } from …`). */
+export function doorExports(text: string): string[] {
+  return [...text.matchAll(/^export (?:type )?\{([^}]*)\} from '[^']+';$/gm)].flatMap((m) =>
+    m[1]
+      .split(',')
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type /, '')
+          .split(/\s+as\s+/)
+          .pop()!,
+      )
+      .filter(Boolean),
+  );
+}
+
+/** The names `text` imports (or re-exports) from `specifier`. */
+export function namesImported(text: string, specifier: string): string[] {
+  const from = specifier.replace(/[/-]/g, (c) => `\\${c}`);
+  const clause = new RegExp(`^(?:import|export)(?: type)? \\{([^}]*)\\} from '${from}';$`, 'gm');
+  return [...text.matchAll(clause)].flatMap((m) =>
+    m[1]
+      .split(',')
+      .map(
+        (n) =>
+          n
+            .trim()
+            .replace(/^type /, '')
+            .split(/\s+as\s+/)[0],
+      )
+      .filter(Boolean),
+  );
+}
+
+/**
+ * Door exports nothing outside their module imports (the rest of src/, test/, bench/, scripts/):
+ * a door lists what the module promises others, so an export nobody takes is deleted.
+ */
+export function unusedDoorExports(): string[] {
+  const everywhere = ['src', 'test', 'bench', 'scripts'].flatMap((d) =>
+    allTs(join(ROOT, d)).map((f) => ({ file: f, text: readFileSync(f, 'utf8') })),
+  );
+  return readdirSync(join(SRC, 'modules')).flatMap((name) => {
+    const dir = join(SRC, 'modules', name);
+    const outside = everywhere.filter((f) => !f.file.startsWith(`${dir}/`));
+    const used = new Set(outside.flatMap((f) => namesImported(f.text, `@/modules/${name}`)));
+    return doorExports(readFileSync(join(dir, 'index.ts'), 'utf8'))
+      .filter((n) => !used.has(n))
+      .map((n) => `src/modules/${name}/index.ts exports ${n}, which nothing outside imports`);
+  });
+}
+
+/** Every .ts file under `dir`, specs included (they use doors too). */
+function allTs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    if (d.name === 'node_modules') return [];
+    const path = join(dir, d.name);
+    return d.isDirectory() ? allTs(path) : d.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
 /** What `--check` refuses: module cycles, and shared code importing a feature module. */
 export function graphProblems(edges = moduleGraph()): string[] {
   const cycles = moduleCycles(edges).map((c) => `module cycle: ${c.join(', ')}`);
@@ -141,7 +203,7 @@ export function graphProblems(edges = moduleGraph()): string[] {
 function main(): void {
   const edges = moduleGraph();
   if (process.argv.includes('--check')) {
-    const problems = graphProblems(edges);
+    const problems = [...graphProblems(edges), ...unusedDoorExports()];
     for (const p of problems) process.stderr.write(`${p}\n`);
     if (problems.length > 0) process.exit(1);
     return;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm run test:pooler (docs/architecture.md, Behind a connection pooler): the e2e tests of the search, webhook, audit, batch, claims
-# and verification paths, and delayed work without Redis (contract §28), with the service behind PgBouncer in transaction pooling mode
+# and verification paths, and delayed work without Redis (docs/configuration.md, Database and Redis), with the service behind PgBouncer in transaction pooling mode
 # (DATABASE_POOLER=transaction); migrations, resets and CREATE DATABASE go direct to PostgreSQL
 # (TEST_DATABASE_DIRECT_URL → DATABASE_MIGRATION_URL, test/support/env.ts).
 #

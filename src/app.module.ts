@@ -15,28 +15,29 @@ import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { buildDataSourceOptions } from '@/platform/db/data-source';
 import { entities } from './entities';
-import { AccountsModule } from '@/modules/accounts/accounts.module';
-import { ApiKeyGuard } from '@/modules/auth/api/api-key.guard';
-import { ApiThrottlerGuard } from '@/modules/auth/api/api-throttler.guard';
-import { AuthModule } from '@/modules/auth/auth.module';
-import { ScopeGuard } from '@/modules/auth/api/scope.guard';
-import { AuditGuard } from '@/modules/audit/api/audit.guard';
-import { AuditModule } from '@/modules/audit/audit.module';
-import { RateLimitModule } from '@/modules/auth/rate-limit.module';
 import { SeedModule } from '@/seed/seed.module';
 import { DatabaseModule } from '@/platform/db/database.module';
-import { EligibilityModule } from '@/modules/eligibility/eligibility.module';
-import { VerificationModule } from '@/modules/verification/verification.module';
-import { EstimatesModule } from '@/modules/estimates/estimates.module';
-import { ClaimsModule } from '@/modules/claims/claims.module';
-import { MailModule } from '@/modules/mail/mail.module';
-import { PatientsModule } from '@/modules/patients/patients.module';
-import { AppointmentsModule } from '@/modules/appointments/appointments.module';
-import { WebhooksModule } from '@/modules/webhooks/webhooks.module';
-import { IframeSessionModule } from '@/modules/iframe-session/iframe-session.module';
-import { WebModule } from '@/modules/web/web.module';
-import { HealthModule } from '@/modules/health/health.module';
-import { RedisModule } from '@/modules/redis/redis.module';
+import { AccountsModule } from '@/modules/accounts';
+import { AppointmentsModule } from '@/modules/appointments';
+import { AuditGuard, AuditModule } from '@/modules/audit';
+import {
+  ApiKeyGuard,
+  ApiThrottlerGuard,
+  AuthModule,
+  RateLimitModule,
+  ScopeGuard,
+} from '@/modules/auth';
+import { ClaimsModule } from '@/modules/claims';
+import { EligibilityModule } from '@/modules/eligibility';
+import { EstimatesModule } from '@/modules/estimates';
+import { HealthModule } from '@/modules/health';
+import { IframeSessionModule } from '@/modules/iframe-session';
+import { MailModule } from '@/modules/mail';
+import { PatientsModule } from '@/modules/patients';
+import { RedisModule } from '@/modules/redis';
+import { VerificationModule } from '@/modules/verification';
+import { WebModule } from '@/modules/web';
+import { WebhooksModule } from '@/modules/webhooks';
 
 @Module({
   imports: [

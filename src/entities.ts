@@ -24,7 +24,12 @@ import { PlanDesign } from '@/modules/verification/store/plan-design.entity';
 import { VerificationTask } from '@/modules/verification/store/verification-task.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
 
-/** Every entity, listed once for the app and the migration CLI. */
+/**
+ * Every entity, listed once for the app and the migration CLI. From the entity files, not the
+ * modules' doors: a door loads its Nest module, and the configuration module validates every
+ * application setting when it loads, while the migration CLI (ormconfig.ts, deploy's migration
+ * Job) has only the database's.
+ */
 export const entities = [
   Account,
   Location,

@@ -120,6 +120,12 @@ describe('links of the Markdown documents', () => {
     }
     expect(readme.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(220);
   });
+
+  it('docs/architecture.md keeps to the why: at most 400 lines, its listings generated', () => {
+    const architecture = TREE.read('docs/architecture.md');
+    expect(architecture.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(400);
+    expect(architecture).toContain('<!-- generated: queues, by scripts/generated-docs.ts -->');
+  });
 });
 
 describe('the link checker', () => {

@@ -1,6 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { graphProblems, moduleCycles, moduleGraph, SHARED_AREAS } from '../scripts/module-graph';
+import {
+  doorExports,
+  graphProblems,
+  moduleCycles,
+  moduleGraph,
+  namesImported,
+  SHARED_AREAS,
+  unusedDoorExports,
+} from '../scripts/module-graph';
 
 type Edges = ReturnType<typeof moduleGraph>;
 
@@ -81,20 +89,54 @@ describe('the module graph of src/', () => {
   });
 });
 
-describe('docs/architecture.md, Module graph', () => {
-  it("shows the features' graph the code has", () => {
-    const doc = readFileSync(join(__dirname, '..', 'docs', 'architecture.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Module graph'));
-    const block = /```\n([\s\S]*?)```/.exec(section)![1];
-    const features = new Set(readdirSync(join(__dirname, '..', 'src', 'modules')));
-    const edges = new Map<string, string[]>();
-    for (const e of moduleGraph().values())
-      if (features.has(e.from) && features.has(e.to))
-        edges.set(e.from, [...(edges.get(e.from) ?? []), e.to].sort());
-    const shown = [...edges.keys()]
-      .sort()
-      .map((from) => `${from} -> ${edges.get(from)!.join(', ')}`)
-      .join('\n');
-    expect(block.trim()).toBe(shown);
+describe('the doors', () => {
+  it('export only what code outside their module imports (npm run lint: graph --check)', () => {
+    expect(unusedDoorExports()).toEqual([]);
+  });
+
+  it('read the names a door exports and the names an importer takes', () => {
+    const door = [
+      "export { A, type B, C as D } from './a';",
+      "export type { E } from './e';",
+      "import { F } from './f';",
+    ].join('\n');
+    expect(doorExports(door)).toEqual(['A', 'B', 'D', 'E']);
+    const user = [
+      "import { A, type B } from '@/modules/x-y';",
+      "import type {\n  D,\n} from '@/modules/x-y';",
+      "import { G } from '@/modules/x-y/deep';",
+      "export { E as Z } from '@/modules/x-y';",
+    ].join('\n');
+    expect(namesImported(user, '@/modules/x-y')).toEqual(['A', 'B', 'D', 'E']);
+  });
+});
+
+describe('the composition roots', () => {
+  const src = join(__dirname, '..', 'src');
+  const read = (file: string) => readFileSync(join(src, file), 'utf8');
+  const specifiers = (file: string) =>
+    [...read(file).matchAll(/from '(@\/modules\/[^']+)'/g)].map((m) => m[1]);
+
+  it('reach the modules through their doors (src/app.module.ts)', () => {
+    expect(specifiers('app.module.ts').filter((s) => !/^@\/modules\/[\w-]+$/.test(s))).toEqual([]);
+  });
+
+  it('list every entity from its file, so the migration CLI loads no module (src/entities.ts)', () => {
+    expect(specifiers('entities.ts').filter((s) => !s.endsWith('.entity'))).toEqual([]);
+    const declared = readdirSync(join(src, 'modules'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.entity.ts'))
+      .flatMap((f) => [
+        ...read(join('modules', f)).matchAll(/@Entity\([\s\S]*?export class (\w+)/g),
+      ])
+      .map((m) => m[1])
+      .sort();
+    const listed = /export const entities = \[([^\]]*)\]/
+      .exec(read('entities.ts'))![1]
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean)
+      .sort();
+    expect(declared.length).toBeGreaterThan(20);
+    expect(listed).toEqual(declared);
   });
 });

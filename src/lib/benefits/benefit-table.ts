@@ -65,7 +65,7 @@ export function label(code: string): string {
   );
 }
 
-/** SERVICE-SPEC's flag table, as a front desk would say it. */
+/** The flags of docs/api.md, V1 and V2 results, as a front desk would say them. */
 function flagWords(flag: string, parent: string | null): string | null {
   switch (flag) {
     case 'inn':

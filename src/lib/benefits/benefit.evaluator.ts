@@ -57,8 +57,8 @@ export function itemApplies(item: Pick<BenefitItem, 'flags'>, network: Network):
 
 /**
  * Evaluates a plan for one network. A child that lacks a list inherits its parent's effective
- * value for that list (SERVICE-SPEC: "Child benefits inherit the flag-dependent properties of
- * their parent"); plan-level lists are the root's values.
+ * value for that list (docs/api.md, V1 and V2 results: children inherit their parent's
+ * flag-dependent values); plan-level lists are the root's values.
  */
 export function evaluatePlan(plan: Plan, network: Network): EffectiveBenefit[] {
   const rootValues: EffectiveBenefit['values'] = {};

@@ -1,7 +1,7 @@
 import type { Frequency, LastService, NextEligible } from './next-eligible.types';
 
 /**
- * The V2 benefit model of SERVICE-SPEC.md ("Plan", "Benefit item"). Internally, doubles are exact
+ * The V2 benefit model (docs/api.md, V1 and V2 results). Internally, doubles are exact
  * decimal strings ("12.5"), integers are numbers and booleans booleans; the serializer prints
  * doubles with four decimals.
  */

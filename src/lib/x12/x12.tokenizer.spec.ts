@@ -21,7 +21,7 @@ function outcome(text: string, cap: number): number | string {
 }
 
 /**
- * Issue 40: every segment became an object before any check, so a few MB of `AB~` took the
+ * Every segment once became an object before any check, so a few MB of `AB~` took the
  * process's whole heap. The segment count is now capped before the first segment is read.
  */
 describe('tokenize: the segment cap', () => {

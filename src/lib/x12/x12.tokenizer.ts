@@ -68,7 +68,7 @@ export function readSeparators(text: string): Separators {
  * The most segments an interchange may have. A segment costs about 250 bytes once read (its
  * object, its elements array and strings), so 100,000 of them stay near 25 MB; an 835 paying a
  * thousand claims has about 10,000. Without a cap, 10 MB of `AB~` was 3.3 million segment
- * objects, more than the process's heap (issue 40).
+ * objects, more than the process's heap.
  */
 export const MAX_SEGMENTS = 100_000;
 

@@ -36,7 +36,7 @@ export type { EnvelopeSettings } from './x12.writer';
 /**
  * The 270 transaction set of docs/api.md, Real insurers: BHT 0022*13, 2000A payer (NM1*PR ... PI), 2000B
  * provider (NM1*1P*2*org*****XX*npi), 2000C subscriber (TRN, NM1*IL with MI member id when known,
- * DMG, DTP*291, EQ with the service types). With a dependent (§17) the TRN, DTP and EQ move to
+ * DMG, DTP*291, EQ with the service types). With a dependent (docs/api.md, Creating a request: `subscriber`) the TRN, DTP and EQ move to
  * the 2000D patient (NM1*03, DMG).
  */
 export function build270(

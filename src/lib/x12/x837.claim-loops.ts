@@ -104,7 +104,7 @@ export const LOOP_2300 = (usage: Usage): LoopRule => ({
     {
       id: '2310B',
       name: 'Rendering provider',
-      // §15: the billing provider is an organisation, so the individual who rendered is named.
+      // The billing provider is an organisation, so the individual who rendered is named.
       usage: WHEN(
         'required when the rendering provider is not the billing provider (always when the billing provider is an organisation)',
         (f) => f.billingProviderIsOrganisation,

@@ -51,7 +51,7 @@ export interface ProfessionalClaim {
   submitter: { id: string; name: string; contactEmail: string };
   /** 1000B: the clearinghouse. */
   receiver: { id: string; name: string };
-  /** 2000A/2010AA: the location (its provider identity); every field is required (§15). */
+  /** 2000A/2010AA: the location (its provider identity); every field is required (docs/x12-and-claims.md). */
   billingProvider: {
     npi: string;
     organizationName: string;
@@ -62,7 +62,7 @@ export interface ProfessionalClaim {
   };
   /** 2310B: the individual who rendered the care (the organisation's NPI cannot). */
   renderingProvider: X837IndividualProvider;
-  /** 2010BA. When the patient is the subscriber, `address` and `sex` are required (§15). */
+  /** 2010BA. When the patient is the subscriber, `address` and `sex` are required. */
   subscriber: X837Person & { memberId: string; groupNumber?: string | null };
   /** 2000C/2010CA, only when the patient is not the subscriber; `address` is then required. */
   patient: (X837Person & { relationship: string }) | null;

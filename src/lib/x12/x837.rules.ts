@@ -12,7 +12,7 @@ export interface ClaimFacts {
 export interface FileFacts extends ClaimFacts {
   /** SBR02 `18`: the patient is the subscriber (no 2000C loop). */
   patientIsSubscriber: boolean;
-  /** NM102 of 2010AA: `2` an organisation (then 2310B is required, §15). */
+  /** NM102 of 2010AA: `2` an organisation (then 2310B is required). */
   billingProviderIsOrganisation: boolean;
 }
 

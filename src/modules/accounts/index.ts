@@ -7,7 +7,6 @@ export { AccountsService } from './domain/accounts.service';
 export {
   CreateLocationDto,
   LocationRef,
-  LocationResponse,
   RenderingProviderDto,
   RenderingProviderIdentityResponse,
   UpdateLocationDto,

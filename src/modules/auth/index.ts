@@ -8,7 +8,6 @@ export { ApiThrottlerGuard } from './api/api-throttler.guard';
 export { AuthModule } from './auth.module';
 export { RateLimitModule } from './rate-limit.module';
 export { RateLimiter } from './domain/rate-limiter';
-export type { CostBudgetName } from './domain/cost-budgets';
 export { ScopeGuard } from './api/scope.guard';
 export {
   ALL_SCOPES,
@@ -19,7 +18,6 @@ export {
   SCOPE_AREAS,
   grants,
   isApiScope,
-  parseScopeList,
   scopeAction,
   scopeRefusal,
 } from './domain/scopes';

@@ -2,18 +2,11 @@
  * The door of the eligibility module: what other modules use of it. Another module imports from
  * '@/modules/eligibility' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { BatchIntake } from './domain/batch-intake';
-export { BatchQueryService } from './domain/batch-query.service';
-export type { BatchItemExport } from './domain/batch-query.service';
-export { MAX_BATCH_ITEMS } from './api/dto/create-batch.dto';
-export { CreateEligibilityDto } from './api/dto/create-eligibility.dto';
 // The patient and subscriber of a request, as appointments take them too (docs/api.md, Appointments).
 export { EligibilityPatientDto, EligibilitySubscriberDto } from './api/dto/create-eligibility.dto';
 export { ResultEntryV2 } from './api/dto/eligibility-result.response';
 export { EligibilityQueryService } from './domain/eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';
-export { EligibilityService } from './domain/eligibility.service';
-export type { InsurerExchangeEntry } from './domain/insurer-exchange-log';
 export { PatientRecords } from './pages/patient-records.port';
 export { CheckHooks } from './domain/check-hooks';
 export type { CheckAnswer, CheckHooksPort } from './domain/check-hooks';
@@ -21,8 +14,4 @@ export { CheckIntake } from './domain/check-intake';
 export type { CheckOrder } from './domain/check-intake';
 export type { PatientRecordsPort } from './pages/patient-records.port';
 export { BenefitHistory } from './domain/benefit-history.port';
-export type {
-  BenefitHistoryPort,
-  HistoryLookup,
-  HistoryPerson,
-} from './domain/benefit-history.port';
+export type { BenefitHistoryPort, HistoryLookup } from './domain/benefit-history.port';

@@ -42,5 +42,5 @@ export type { InsurerCallStatsEntry, InsurerCallStatsPort } from './domain/insur
 export { InsurerRegistry } from './domain/insurer-registry.service';
 export { InsurerSettingsSql } from './store/insurer-settings-sql';
 export { InsurerSettingsService } from './domain/insurer-settings.service';
-export type { InsurerSetting, InsurerSettingRow } from './domain/insurer-settings.service';
+export type { InsurerSettingRow } from './domain/insurer-settings.service';
 export { InsurersModule } from './insurers.module';

@@ -6,18 +6,9 @@
  */
 export { uploadedFile } from './batch-upload';
 export { EmbeddedReach } from './embedded-session';
-export { bindForm, formFields, listPage, submitForm } from './forms';
-export { FormPage, type PageSpec, type Typed } from './form-page';
+export { bindForm, formFields, listPage } from './forms';
+export { FormPage, type Typed } from './form-page';
 export { setupViews } from './views';
-export type { ViewFilters } from './views';
-export {
-  accountOf,
-  flash,
-  redirectAfter,
-  redirectWith,
-  renderPage,
-  type WebUser,
-  webUser,
-} from './web-context';
+export { accountOf, flash, redirectAfter, redirectWith, renderPage, webUser } from './web-context';
 export { AdminOnly } from './web-roles';
 export { WebModule } from './web.module';

@@ -114,7 +114,7 @@ export class WebModule implements NestModule {
           ? readForm(req, res, next)
           : next(),
       // Uploads are read only for a signed-in session, and a file only after its form's CSRF
-      // token (issue 27: 8 MiB were buffered before either was checked).
+      // token: nothing of an upload is buffered before both are checked.
       multipartForms,
       csrfProtection,
     );

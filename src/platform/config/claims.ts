@@ -3,7 +3,7 @@ import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
  * Claim submission settings of docs/api.md, Claim lifecycle, parsed from the environment by loadConfig. The
- * endpoints share the clearinghouse account (credentials, X12 ids, payer ids) of §10.
+ * endpoints share the clearinghouse account (credentials, X12 ids, payer ids) of docs/api.md, Real insurers.
  */
 export interface ClaimsConfig {
   /** Raw-X12 professional claims endpoint (837P); null: every claim goes the paper route. */

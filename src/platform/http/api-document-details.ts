@@ -2,7 +2,7 @@ import { ApiExtension, type OpenAPIObject } from '@nestjs/swagger';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
- * What every answer carries and no decorator says (issue 26): the request id, the ETag and
+ * What every answer carries and no decorator says: the request id, the ETag and
  * conditional GET of Express's `res.send`, and the insurer codes as an enum.
  */
 

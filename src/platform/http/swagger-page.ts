@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
  * The script that starts Swagger UI with the document inlined. @nestjs/swagger builds its own
  * with `template.replace(placeholder, json)`, where `$``, `$&`, `$'` in the document are
  * replacement patterns: a description ending in a backquoted `$` made the script unparseable
- * and /docs a blank page (issue 26). Here the JSON is concatenated, never passed through
+ * and /docs a blank page. Here the JSON is concatenated, never passed through
  * `String.replace`, and `<`, U+2028 and U+2029 are escaped so the text stays inert wherever the
  * script ends up (even inline in a page: no `</script>` can close it).
  */

@@ -20,7 +20,7 @@ import {
 } from './frequency.dto';
 
 /**
- * An inline V2 plan (SERVICE-SPEC "Plan", "Benefit item") exactly as an eligibility result returns
+ * An inline V2 plan (docs/api.md, V1 and V2 results) exactly as an eligibility result returns
  * it: doubles as decimal strings (numbers accepted too), integers, booleans, flag-based lists.
  * Checked strictly so a malformed plan is a 400 with the path of each problem
  * (`errors.plan.items.0.allowance.1.value.$`), never a 500. Bounds keep one request small: the

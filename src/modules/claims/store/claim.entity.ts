@@ -4,8 +4,8 @@ import { ClaimServiceLine } from './claim-service-line.entity';
 
 /**
  * docs/api.md, Claim lifecycle: ready → submitted → accepted | rejected → paid | denied; submission_failed.
- * §21: a paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
- * §16: an 835 reversal (CLP02 22) takes a paid or denied claim to `reversed`, a later 835 pays
+ * A paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
+ * An 835 reversal (CLP02 22) takes a paid or denied claim to `reversed`, a later 835 pays
  * or denies it again.
  */
 export const CLAIM_STATUSES = [
@@ -101,7 +101,7 @@ export interface ClaimRenderingProvider {
 
 /**
  * An out-of-network vision claim (docs/api.md, Claims). What was claimed is immutable once created; its
- * lifecycle (§12) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
+ * lifecycle (docs/api.md, Claim lifecycle) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
  * due while the claim waits to be submitted or checked.
  */
 @Entity('claims')

@@ -58,7 +58,7 @@ export function withMoreResults(body: string, entries: string, insurers: Insurer
 }
 
 /**
- * The eligibility result body (SERVICE-SPEC "Eligibility result"), in the spec's key order. V1
+ * The eligibility result body (docs/api.md, V1 and V2 results), in the documented key order. V1
  * persons carry no `plan`; V2 persons always do. `plan_token` and `plan_token_expired_at` are
  * present only for persons whose plan is in-network only (`insurer_state` `inn`), in both versions.
  */

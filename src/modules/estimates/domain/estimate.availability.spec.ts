@@ -13,7 +13,7 @@ const dayArb = fc
  * given) pays nothing, and its line says why.
  */
 describe('estimates on a date of service', () => {
-  it('reimburses nothing for a benefit not yet eligible again on the date of service, and pays it from that day (issue 30)', () => {
+  it('reimburses nothing for a benefit not yet eligible again on the date of service, and pays it from that day', () => {
     const waiting = plan({
       frames: { last_service_date: '2025-08-31', next_eligible_date: '2027-08-31' },
     });

@@ -123,7 +123,7 @@ function capLine(
   day: EstimateDay,
 ): { cap: bigint | null; capped: bigint } {
   const values = node.effective.values;
-  // docs/api.md, Estimates / issue 30: a benefit not yet available again on the day pays nothing.
+  // docs/api.md, Estimates: a benefit not yet available again on the day pays nothing.
   const waiting = notYetAvailable(node, day);
   if (waiting) {
     notes.push(waiting);

@@ -15,7 +15,7 @@ describe('webhook target guard', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '224.0.0.1',
-    // Issue 27: IPv6 forms that embed a private or loopback IPv4 address.
+    // IPv6 forms that embed a private or loopback IPv4 address.
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '::127.0.0.1',

@@ -171,8 +171,9 @@ export class WebhookOutbox {
   }
 
   /**
-   * Retention (SECURITY.md, PHI_RETENTION_DAYS), in the job's transaction: the deliveries of the
-   * purged eligibility requests `requestIds` carry their purged answer (`bodies`, one per id).
+   * Retention (SECURITY.md, Retention: PHI_RETENTION_DAYS), in the job's transaction: the
+   * deliveries of the purged eligibility requests `requestIds` carry their purged answer
+   * (`bodies`, one per id).
    */
   purgeRequestBodies(requestIds: string[], bodies: string[], tx: Tx): Promise<void> {
     return this.deliveries.purgeRequestBodies(requestIds, bodies, tx);

@@ -29,7 +29,7 @@ export interface SendResult {
   ok: boolean;
 }
 
-/** X-Signature: hex HMAC-SHA256 of the raw body, keyed with the secret as given (SERVICE-SPEC). */
+/** X-Signature: hex HMAC-SHA256 of the raw body, keyed with the secret as given (docs/api.md, Webhooks). */
 export function xSignature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 }

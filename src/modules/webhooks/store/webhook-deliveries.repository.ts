@@ -273,7 +273,7 @@ export class WebhookDeliveriesRepository {
     };
   }
 
-  // Retention (SECURITY.md, PHI_RETENTION_DAYS) ------------------------------------------------
+  // Retention (SECURITY.md, Retention: PHI_RETENTION_DAYS) -------------------------------------
 
   /** The deliveries of the purged requests `requestIds` carry their purged answer (`bodies`). */
   async purgeRequestBodies(requestIds: string[], bodies: string[], tx?: Tx): Promise<void> {

@@ -12,7 +12,7 @@ const CHILD_ACCOUNT_KEYS = [
 ] as const;
 
 /**
- * Issue 34: each of these foreign keys made every insert lock the account's row (`FOR KEY
+ * Each of these foreign keys made every insert lock the account's row (`FOR KEY
  * SHARE`), several times per search, from every search of the account at once: a shared lock
  * taken by many transactions together is a multixact, which PostgreSQL pays for in CPU. The
  * `account_id` columns stay (tenant filters read them); what the keys guaranteed still holds

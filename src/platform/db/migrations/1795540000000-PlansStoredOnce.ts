@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 34: a person's plan was stored twice, in their row (jsonb, parsed and compressed by
+ * A person's plan was stored twice, in their row (jsonb, parsed and compressed by
  * PostgreSQL) and in the request's V2 body, which holds it again. New rows keep it in the body
  * only; a row keeps its own copy where a verifier gave the plan (docs/api.md, Insurers and assisted verification), since a details
  * request answers that plan again from the row. Rows stored before keep theirs. The plan

@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 40: an account's uploads of the last 24 hours are counted before each upload (its daily
+ * An account's uploads of the last 24 hours are counted before each upload (its daily
  * quota of stored claim reports); this index keeps the count to the account's own rows.
  */
 export const ClaimReportUploadsIndex1795545000000 = migration(

@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 40: invitation and password-reset e-mails were stored with their link (a usable token)
+ * Invitation and password-reset e-mails were stored with their link (a usable token)
  * in the body. The body now holds a marker instead, and the link waits for the send sealed
  * (AES-256-GCM under APP_ENCRYPTION_KEY) in `link_sealed`, emptied once the e-mail is sent or
  * has failed for good. Bodies stored before held working links until used or expired (an hour,

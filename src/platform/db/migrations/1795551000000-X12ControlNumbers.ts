@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 40: an 837P's control number (ISA13 = GS06 = ST02) was a random 9-digit number, and the
+ * An 837P's control number (ISA13 = GS06 = ST02) was a random 9-digit number, and the
  * 999, TA1 and 277CA reports that come back name a claim by it: two claims with the same number
  * (another account's, by chance) were moved by one report. The numbers now come from one
  * sequence of the deployment, 1 to 999999999 (ISA13 is 9 digits), starting again at 1 after

@@ -10,7 +10,7 @@ const sharedPayment = (r: string) => `EXISTS (SELECT 1 FROM remittances o
     AND o.trace_number = ${r}.trace_number AND o.account_id <> ${r}.account_id)`;
 
 /**
- * Issue 40: a polled 835 names claims of any account. Each account now gets its own part of the
+ * A polled 835 names claims of any account. Each account now gets its own part of the
  * interchange (`claim_report_parts`, the only 835 `GET .../remittances/{id}/x12/` answers for a
  * polled report), and the CLPs that name no claim, with the provider adjustments (PLB) of a
  * payment shared by several accounts, wait for the operator (`unmatched_remittance_items`,

@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 41: a verifier enters what the insurer's portal shows, which rarely includes a person's
+ * A verifier enters what the insurer's portal shows, which rarely includes a person's
  * sex, address or phone. A person found by a verifier may have none of them (null in the
  * answer, docs/api.md "Verification tasks"); persons an insurer answered keep theirs.
  */

@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 43 (docs/api.md, Universal Search insurer by insurer): a request's own choices
+ * docs/api.md, Universal Search insurer by insurer: a request's own choices
  * (`wait_for`, `assisted`, `max_age_hours`; null: the defaults), and what a verification task
  * needs for reuse and for its clocks: when it was first claimed and answered, the keys of the
  * persons it answers for (hashes, never the names), and how often a later search reused it.

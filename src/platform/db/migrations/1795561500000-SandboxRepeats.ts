@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 44 (docs/api.md, The sandbox insurer: `flip_inactive`): the sandbox counts the searches
+ * docs/api.md, The sandbox insurer (`flip_inactive`): the sandbox counts the searches
  * of each patient per account, so that a patient's second and later searches can answer
  * differently. The patient is a hash (never their words).
  */

@@ -1,7 +1,7 @@
 import { migration } from './migration';
 
 /**
- * Issue 46: the insurer health of an account (docs/api.md, Insurer health) reads the account's
+ * The insurer health of an account (docs/api.md, Insurer health) reads the account's
  * calls of the last hour; this index keeps that read to the account's own rows of the window.
  * The account-only index dropped by SearchRowsWithoutAccountLocks1795530000000 served a foreign
  * key's cascade, not a read; this one is one more entry per call written.

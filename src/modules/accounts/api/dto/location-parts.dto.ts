@@ -41,7 +41,7 @@ export function isPoBox(value: unknown): boolean {
   return typeof value === 'string' && PO_BOX.test(value);
 }
 
-/** A street line of the billing address: a PO box is refused (the 837P's 2010AA N3, §15). */
+/** A street line of the billing address: a PO box is refused (the 837P's 2010AA N3; docs/api.md, Locations). */
 const StreetLineField = (required: boolean, example: string) =>
   applyDecorators(
     StringField({ required, maxLength: 55, example }),

@@ -64,7 +64,7 @@ export class ClaimReportsService {
   async ingest(text: string, origin: ReportOrigin): Promise<ReportOutcome> {
     const sha = createHash('sha256').update(text).digest('hex');
     // A report received before is answered from its row without being read again: reading costs
-    // memory and time in proportion to its size, and it would change nothing (issue 40).
+    // memory and time in proportion to its size, and it would change nothing.
     const received = {
       accountId: origin.accountId,
       externalId: origin.externalId ?? null,

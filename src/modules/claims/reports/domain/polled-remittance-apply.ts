@@ -17,7 +17,7 @@ import { remittanceEntry } from './claim-report-words';
 import { type NewUnmatchedItem, PolledReportsRepository } from '../store/polled-reports.repository';
 
 /**
- * The remittances of a polled 835 (docs/api.md, Claim reports and remittances, issue 40), which names claims of any account:
+ * The remittances of a polled 835 (docs/api.md, Claim reports and remittances), which names claims of any account:
  * each account gets a remittance of its own CLPs only (its webhook body too); its payment amount
  * is BPR02 when it has every CLP and PLB of the payment, else its CLP04s less its PLBs (as its
  * part of the 835 says, x835.split.ts). CLPs naming no claim, and the PLBs of a payment shared by

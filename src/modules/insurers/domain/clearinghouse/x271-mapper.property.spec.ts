@@ -7,8 +7,8 @@ import { read271 } from '@/lib/x12/x271.reader';
 import { map271 } from './x271-result.mapper';
 
 /**
- * Issue 30: the mapper never throws on a 271 the reader accepts. 2110 loops are drawn from the
- * shapes vision payers send (every EB01 the §17 rules read, odd EB06/EB09, procedure codes that
+ * The mapper never throws on a 271 the reader accepts. 2110 loops are drawn from the
+ * shapes vision payers send (every EB01 the mapping reads, odd EB06/EB09, procedure codes that
  * map and that do not, HSD, DTP 304/348/292/307, MSG, AAA, REF, LS/LE 2120 with PER), plus some
  * garbage the reader refuses or skips.
  */
