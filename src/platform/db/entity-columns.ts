@@ -22,7 +22,13 @@ export function entityColumns<T extends ObjectLiteral>(
   const key = `${metadata.name}:${alias}:${only?.join(',') ?? ''}`;
   let list = lists.get(key);
   if (!list) {
-    const columns = metadata.columns.filter((c) => !only || only.includes(c.propertyPath));
+    // As TypeORM loads an entity: no relation's join column, no column kept out of selects.
+    const columns = metadata.columns.filter(
+      (c) =>
+        !c.relationMetadata &&
+        c.isSelect &&
+        (!only || only.includes(c.propertyPath as keyof T & string)),
+    );
     list = sql.raw(
       columns
         .map((c) => {

@@ -62,4 +62,9 @@ describe('sql', () => {
     expect(() => (f.values as unknown[]).push('two')).toThrow(TypeError);
     expect(compile(f)).toEqual({ text: 'v = $1', values: ['one'] });
   });
+
+  it('refuses to be placed in a plain string, where its values would be lost', () => {
+    const f = sql`v = ${'one'}`;
+    expect(() => `WHERE ${String(f)}`).toThrow(TypeError);
+  });
 });

@@ -54,6 +54,11 @@ class Fragment {
     });
     return new Fragment(Object.freeze(texts), Object.freeze(flat));
   }
+
+  /** A fragment placed in a plain string would lose its values: refused. */
+  toString(): string {
+    throw new TypeError('An Sql fragment placed in a string: place it in sql`…` instead.');
+  }
 }
 
 /** A fragment of SQL with its values; made only by `sql` and its helpers. */
