@@ -209,6 +209,68 @@ const leaseColumns = {
   },
 };
 
+/**
+ * One SQL idiom (docs/architecture.md, Data access): a repository writes its statements with the
+ * tag of src/platform/db/sql.ts, whose fragments carry their values, and TypeORM's entity API
+ * only where it is plain CRUD. So in the folders on the tag: no query builder, no
+ * `getRepository`, no `.query(…)` given SQL text, and no `$1`-style parameter in SQL text (a
+ * fragment numbers its values when it is compiled). src/platform/db is the tag itself.
+ */
+const SQL_TEXT = /\b(select|insert|update|delete|where|values|from|set|returning)\b/i;
+const sqlIdiomRule = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      builder: 'Write the statement with sql`…` (src/platform/db/sql.ts), not a query builder.',
+      repository:
+        'Write the statement with sql`…` (src/platform/db/sql.ts), not getRepository; a plain CRUD repository injects its TypeORM repository.',
+      text: 'Run sql`…` with query/queryOne/execute (src/platform/db/sql.ts), not .query(text).',
+      numbered:
+        'No $n in SQL text: place the value in sql`…` (src/platform/db/sql.ts), which numbers it.',
+    },
+  },
+  create(context) {
+    const isText = (node) =>
+      (node?.type === 'Literal' && typeof node.value === 'string') ||
+      node?.type === 'TemplateLiteral' ||
+      (node?.type === 'BinaryExpression' && (isText(node.left) || isText(node.right)));
+    const numbered = (node, text) => {
+      if (/\$\d+\b/.test(text) && SQL_TEXT.test(text))
+        context.report({ node, messageId: 'numbered' });
+    };
+    const property = (node) =>
+      node.callee.type === 'MemberExpression' && node.callee.property.type === 'Identifier'
+        ? node.callee.property.name
+        : null;
+    return {
+      CallExpression(node) {
+        const name = property(node);
+        if (name === 'createQueryBuilder') context.report({ node, messageId: 'builder' });
+        if (name === 'getRepository') context.report({ node, messageId: 'repository' });
+        if (name === 'query' && isText(node.arguments[0]))
+          context.report({ node, messageId: 'text' });
+      },
+      Literal: (node) => typeof node.value === 'string' && numbered(node, node.value),
+      TemplateLiteral: (node) => numbered(node, node.quasis.map((q) => q.value.raw).join(' ')),
+    };
+  },
+};
+/** The folders on the SQL tag (the others move to it, then join this list). */
+const SQL_TAG_FOLDERS = [
+  'src/modules/eligibility/**/*.ts',
+  'src/modules/verification/**/*.ts',
+  'src/modules/insurers/**/*.ts',
+  'src/modules/appointments/**/*.ts',
+  'src/platform/http/pagination/**/*.ts',
+];
+const sqlIdiom = {
+  files: SQL_TAG_FOLDERS,
+  ignores: SQL_EXEMPT,
+  plugins: { sql: { rules: { 'one-idiom': sqlIdiomRule } } },
+  rules: { 'sql/one-idiom': 'error' },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -246,6 +308,7 @@ export default tseslint.config(
   },
   boundaries,
   leaseColumns,
+  sqlIdiom,
   ...doors,
   ...owners,
 );

@@ -7,7 +7,7 @@
  *    intake-writer.ts: account, uid, kind, location resolved in the INSERT (the account's
  *    default), insurer codes, query, `processing`, leased to its run (no owner), one attempt), one INSERT
  *    per POST (not group-committed), then 201 `{"request_uid"}`.
- * 2. Finishing, right after the answer: the service's statement for one search (FINISH_CTES of
+ * 2. Finishing, right after the answer: the service's statement for one search (finishCtes of
  *    src/modules/eligibility/store/search-runs.sql.ts, imported, and the deliveries CTE of
  *    WebhookDeliveriesRepository.finishing, copied): the request `complete` with both bodies, its
  *    results and persons rows (ids from blocks of 100 taken ahead, as SequenceBlock does), one
@@ -29,7 +29,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 // The service's own finishing SQL (one search's statement), not a copy: they cannot drift apart.
-import { FINISH, INSERT_REQUEST, RECORD_ATTEMPT } from './lib/bare-sql';
+import { finish as finishStatement, INSERT_REQUEST, RECORD_ATTEMPT } from './lib/bare-sql';
 
 const PATH = /^\/api\/auth\/v1\/eligibility\/?(?:\?.*)?$/;
 const EVENT = 'eligibility.finished';
@@ -255,20 +255,19 @@ async function finish(requestId: string, uid: string): Promise<void> {
     deliveries: { id: string; url: string; version: 'v1' | 'v2' }[];
   }>({
     name: 'bare-finish',
-    text: FINISH,
-    values: [
+    ...finishStatement({
       requestId,
-      'complete',
-      null,
+      status: 'complete',
+      errorCode: null,
       bodyV1,
       bodyV2,
-      JSON.stringify(results),
-      JSON.stringify(persons),
-      EVENT,
-      `first:${randomUUID()}`,
-      String(LEASE_MS),
-      OWNER,
-    ],
+      results: JSON.stringify(results),
+      persons: JSON.stringify(persons),
+      event: EVENT,
+      leaseJob: `first:${randomUUID()}`,
+      leaseMs: String(LEASE_MS),
+      owner: OWNER,
+    }),
   });
   for (const d of rows[0]?.deliveries ?? [])
     void attempt(d.id, d.url, d.version === 'v1' ? bodyV1 : bodyV2);

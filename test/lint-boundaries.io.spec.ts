@@ -45,6 +45,18 @@ export const section = 'eligibility_requests';
 `;
 const SHARED_TABLE = 'export const beat = `UPDATE service_processes SET seen_at = now()`;\n';
 
+const SQL_THE_OLD_WAYS = `import type { DataSource } from 'typeorm';
+export const a = (db: DataSource) => db.getRepository('x').createQueryBuilder('x');
+export const b = (db: DataSource) => db.query('SELECT 1');
+export const c = 'SELECT id FROM t WHERE id = $1';
+`;
+const SQL_TAG = `import type { DataSource } from 'typeorm';
+import { query, sql } from '@/platform/db/sql';
+export const a = (db: DataSource, id: string) => query(db, sql\`SELECT id FROM t WHERE id = \${id}\`);
+export const price = '$45.50';
+export const swap = (t: string) => t.replace(/(a)(b)/, '$2$1');
+`;
+
 /** Issue 32's boundaries, as lint enforces them (eslint.config.mjs: boundaries, leaseColumns). */
 describe('lint boundaries', () => {
   let results: string[][];
@@ -66,6 +78,9 @@ describe('lint boundaries', () => {
       { file: 'src/platform/jobs/process-registry.ts', text: OTHER_MODULES_TABLE },
       { file: 'src/platform/jobs/process-registry.ts', text: SHARED_TABLE },
       { file: 'src/modules/claims/domain/claim-x12.spec.ts', text: OTHER_MODULES_TABLE },
+      { file: 'src/modules/eligibility/store/probe.repository.ts', text: SQL_THE_OLD_WAYS },
+      { file: 'src/modules/eligibility/store/probe.repository.ts', text: SQL_TAG },
+      { file: 'src/modules/claims/store/claims.repository.ts', text: SQL_THE_OLD_WAYS },
     ]);
   }, 120_000);
 
@@ -107,5 +122,18 @@ describe('lint boundaries', () => {
     expect(results[12]).toEqual(['tables/owner:1', 'tables/owner:2']);
     expect(results[13]).toEqual([]);
     expect(results[14]).toEqual([]);
+  });
+
+  it('holds the folders on the SQL tag to it: no query builder, getRepository, .query(text) or $n', () => {
+    expect(results[15]).toEqual([
+      'sql/one-idiom:2',
+      'sql/one-idiom:2',
+      'sql/one-idiom:3',
+      'sql/one-idiom:4',
+    ]);
+    // The tag itself, and a dollar amount or a replacement pattern that is not SQL.
+    expect(results[16]).toEqual([]);
+    // A folder not on the tag yet (its modules move, then join SQL_TAG_FOLDERS).
+    expect(results[17]).toEqual([]);
   });
 });

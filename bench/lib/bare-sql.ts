@@ -1,4 +1,5 @@
-import { FINISH_CTES } from '../../src/modules/eligibility/store/search-runs.sql';
+import { compile, sql } from '../../src/platform/db/sql';
+import { finishCtes, type FinishValues } from '../../src/modules/eligibility/store/search-runs.sql';
 
 /**
  * The statements of the bare baselines: the search baseline's (bench/search-baseline.ts), the
@@ -16,14 +17,26 @@ export const INSERT_REQUEST = `INSERT INTO eligibility_requests
   FROM locations l WHERE l.account_id = $1 AND l.is_default LIMIT 1
   RETURNING id`;
 
-/** WebhookOutbox.finishingDeliveries (first = 8, bodies in $4 and $5), with its summary. */
-export const FINISH = `${FINISH_CTES}, deliveries AS (
+/** What the bare finishing statement stores besides the request's end: its deliveries' lease. */
+export interface BareFinish extends FinishValues {
+  event: string;
+  leaseJob: string;
+  leaseMs: string;
+  owner: string | null;
+}
+
+/**
+ * The service's finishing statement for one search (finishCtes) with WebhookOutbox.
+ * finishingDeliveries' CTE (bodies from `request`) and its summary: its text and values.
+ */
+export function finish(f: BareFinish): { text: string; values: unknown[] } {
+  return compile(sql`${finishCtes(f)}, deliveries AS (
      INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
                                      attempt_count, lease_job, next_attempt_at, lease_owner)
-     SELECT w.id, w.account_id, $8, request.id, request.uid,
-            CASE w.version WHEN 'v1' THEN $4 ELSE $5 END, 'pending',
-            CASE WHEN $9::text IS NULL THEN 0 ELSE 1 END, $9,
-            now() + ($10 || ' milliseconds')::interval, $11::uuid
+     SELECT w.id, w.account_id, ${f.event}, request.id, request.uid,
+            CASE w.version WHEN 'v1' THEN request.v1 ELSE request.v2 END, 'pending',
+            CASE WHEN ${f.leaseJob}::text IS NULL THEN 0 ELSE 1 END, ${f.leaseJob},
+            now() + (${f.leaseMs} || ' milliseconds')::interval, ${f.owner}::uuid
      FROM request JOIN webhooks w ON w.account_id = request.account_id
      WHERE w.is_active AND 'eligibility' = ANY(w.events)
      ON CONFLICT (webhook_id, request_id, event) WHERE resource_key IS NULL DO NOTHING
@@ -31,7 +44,23 @@ export const FINISH = `${FINISH_CTES}, deliveries AS (
   SELECT request.id, (SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
        'url', w.url, 'secret_sealed', w.secret_sealed, 'version', w.version)), '[]'::json)
      FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id) AS deliveries
-  FROM request`;
+  FROM request`);
+}
+
+/** `finish`'s text (the same whatever the values), for the plan check of the bench's spec. */
+export const FINISH = finish({
+  requestId: '',
+  status: '',
+  errorCode: null,
+  bodyV1: '',
+  bodyV2: '',
+  results: '',
+  persons: '',
+  event: '',
+  leaseJob: '',
+  leaseMs: '',
+  owner: null,
+}).text;
 
 /** recordAttempt of src/modules/webhooks/store/webhook-deliveries.repository.ts, unchanged. */
 export const RECORD_ATTEMPT = `WITH d AS (

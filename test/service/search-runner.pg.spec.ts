@@ -12,8 +12,10 @@ import { SearchRunner } from '@/modules/eligibility/domain/search-runner';
 
 import {
   LEASED_REQUEST_COLUMNS,
+  type LeasedRow,
   SEARCH_SETUP_SQL,
 } from '@/modules/eligibility/domain/search-lease';
+import { queryOne, sql } from '@/platform/db/sql';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 import { patient } from '../support/eligibility';
@@ -324,15 +326,15 @@ describe('SearchRunner (service level, scripted insurers)', () => {
 
     // Fresh: no lease round trip (the row is not even leased here), as when intake stored it so.
     const second = await accept([VSP]);
-    const [stored] = await db.query(
-      `WITH leased AS (SELECT attempts + 1 AS attempt, ${LEASED_REQUEST_COLUMNS}
-         FROM eligibility_requests WHERE id = $1)
+    const stored = await queryOne<LeasedRow>(
+      db,
+      sql`WITH leased AS (SELECT attempts + 1 AS attempt, ${LEASED_REQUEST_COLUMNS}
+         FROM eligibility_requests WHERE id = ${second.id})
        SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`,
-      [second.id],
     );
     await t.ctx
       .get(SearchRunner)
-      .run(second.id, 'local-c', 'single', { row: stored, at: Date.now() });
+      .run(second.id, 'local-c', 'single', { row: stored!, at: Date.now() });
     expect(vsp.calls).toHaveLength(2);
     expect(await state(second.id)).toMatchObject({ status: 'complete', attempts: 0 });
   });

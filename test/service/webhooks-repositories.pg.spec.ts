@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/platform/db/database';
+import { compile, queryOne, sql as sqlTag } from '@/platform/db/sql';
 import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
 import { WebhookDeliveriesRepository } from '@/modules/webhooks/store/webhook-deliveries.repository';
 import type { SendResult } from '@/modules/webhooks/domain/webhook-sender';
@@ -222,28 +223,33 @@ describe('webhooks repositories', () => {
       [uid],
     );
 
-    const { cte, summary, values } = deliveries.finishing({
-      values: [requestId, '{"v":1}', '{"v":2}'],
-      bodies: { v1: '$2::text', v2: '$3::text' },
+    const { cte, summary } = deliveries.finishing({
+      bodies: { v1: sqlTag`${'{"v":1}'}::text`, v2: sqlTag`${'{"v":2}'}::text` },
       event: 'eligibility.finished',
       leaseJob: 'first:spec',
       leaseMs: '60000',
       owner: null,
     });
-    expect(values).toEqual([
-      requestId,
-      '{"v":1}',
-      '{"v":2}',
-      'eligibility.finished',
-      'first:spec',
-      '60000',
-      null,
-    ]);
-    const statement = `WITH request AS (SELECT id, account_id, uid FROM eligibility_requests WHERE id = $1),
+    const statement = sqlTag`WITH request AS (SELECT id, account_id, uid FROM eligibility_requests WHERE id = ${requestId}),
       ${cte}
       SELECT ${summary} AS deliveries FROM request`;
-    const [row] = await rec('deliveries.finishing', () => db.query(statement, values));
-    const recorded = row.deliveries as { id: string; webhook_id: string; version: string }[];
+    // The CTE carries its own values (the event, the bodies, the lease) where it places them.
+    expect(compile(statement).values).toEqual([
+      requestId,
+      'eligibility.finished',
+      '{"v":1}',
+      '{"v":2}',
+      'first:spec',
+      '60000',
+      'first:spec',
+      'first:spec',
+      'first:spec',
+      null,
+    ]);
+    const row = await rec('deliveries.finishing', () =>
+      queryOne<{ deliveries: unknown }>(db, statement),
+    );
+    const recorded = row!.deliveries as { id: string; webhook_id: string; version: string }[];
     expect(recorded.map((d) => [d.webhook_id, d.version]).sort()).toEqual(
       [
         [v1.id, 'v1'],

@@ -17,6 +17,7 @@ import { LaneFeed } from './lane-feed';
 import type { LocalLane } from './local-lane';
 import { type JobTag, jobId, tags } from './job-id';
 import { QueueSql } from './queue-sql';
+import { compile, type Sql } from '@/platform/db/sql';
 
 export type { DbJobData, DbQueueSpec } from './db-queue-spec';
 export { type JobTag, jobId, tags } from './job-id';
@@ -259,10 +260,10 @@ export abstract class DbQueue {
   async leaseReturning<T extends object>(
     id: string,
     jobId: string,
-    returning: string | null,
-    extra: string | null = null,
+    returning: Sql | null,
+    extra: Sql | null = null,
   ): Promise<(T & { attempt: number }) | null> {
-    return this.leases.lease<T>(id, jobId, returning, extra);
+    return this.leases.lease<T>(id, jobId, columnsText(returning), columnsText(extra));
   }
 
   /**
@@ -296,4 +297,12 @@ export abstract class DbQueue {
   private async runOrEnqueue(ids: string[], tag: JobTag, here = false): Promise<void> {
     for (const id of ids) if (!(here && this.lane?.offer(id))) await this.enqueue(id, 0, tag);
   }
+}
+
+/** The text of select-list expressions that carry no value (the lease numbers its own). */
+function columnsText(columns: Sql | null): string | null {
+  if (!columns) return null;
+  const { text, values } = compile(columns);
+  if (values.length > 0) throw new Error('A lease returns columns, not values.');
+  return text;
 }

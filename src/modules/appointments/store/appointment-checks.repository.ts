@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryableOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, query, queryOne, sql } from '@/platform/db/sql';
 import type { Appointment, StoredCoverage, StoredPatient } from './appointment.entity';
 import { APPOINTMENT_COLUMNS } from './appointments.sql';
 
@@ -38,7 +39,7 @@ export interface CheckUpdate {
   check_request_uid: string | null;
 }
 
-const CHECK_COLUMNS = `a.id, a.account_id, a.external_id, a.starts_at, a.status,
+const CHECK_COLUMNS = sql`a.id, a.account_id, a.external_id, a.starts_at, a.status,
   a.visit_date::text AS visit_date, a.location_id, a.patient_code, a.patient, a.insurer_codes,
   a.check_key, a.checked_at, a.checked_key, a.check_forced, a.coverage_state, a.coverage,
   a.check_request_uid, a.next_check_at`;
@@ -57,31 +58,33 @@ export class AppointmentChecksRepository {
    * caller's transaction (SKIP LOCKED: several processes share the work, none takes one twice).
    */
   takeDue(now: Date, limit: number, tx: Tx): Promise<CheckRow[]> {
-    return queryableOf(this.db, tx).query<CheckRow[]>(
-      `SELECT ${CHECK_COLUMNS} FROM appointments a
-       WHERE a.next_check_at <= $1
-       ORDER BY a.next_check_at LIMIT $2
+    return query(
+      this.db,
+      sql`SELECT ${CHECK_COLUMNS} FROM appointments a
+       WHERE a.next_check_at <= ${now}
+       ORDER BY a.next_check_at LIMIT ${limit}
        FOR UPDATE SKIP LOCKED`,
-      [now, limit],
+      tx,
     );
   }
 
   /** One appointment of the account, locked (a "check now"); null when it has none. */
   async lockOne(accountId: string, externalId: string, tx: Tx): Promise<CheckRow | null> {
-    const rows = await queryableOf(this.db, tx).query<CheckRow[]>(
-      `SELECT ${CHECK_COLUMNS} FROM appointments a
-       WHERE a.account_id = $1 AND a.external_id = $2 FOR UPDATE`,
-      [accountId, externalId],
+    return queryOne(
+      this.db,
+      sql`SELECT ${CHECK_COLUMNS} FROM appointments a
+       WHERE a.account_id = ${accountId} AND a.external_id = ${externalId} FOR UPDATE`,
+      tx,
     );
-    return rows[0] ?? null;
   }
 
   /** The appointments whose check is the request `requestUid`, locked. */
   byRequest(accountId: string, requestUid: string, tx: Tx): Promise<CheckRow[]> {
-    return queryableOf(this.db, tx).query<CheckRow[]>(
-      `SELECT ${CHECK_COLUMNS} FROM appointments a
-       WHERE a.account_id = $1 AND a.check_request_uid = $2 FOR UPDATE`,
-      [accountId, requestUid],
+    return query(
+      this.db,
+      sql`SELECT ${CHECK_COLUMNS} FROM appointments a
+       WHERE a.account_id = ${accountId} AND a.check_request_uid = ${requestUid} FOR UPDATE`,
+      tx,
     );
   }
 
@@ -97,16 +100,19 @@ export class AppointmentChecksRepository {
     { account_id: string; check_key: string; checked_at: Date; coverage: StoredCoverage }[]
   > {
     if (keys.length === 0) return Promise.resolve([]);
-    return queryableOf(this.db, tx).query(
-      `SELECT DISTINCT ON (a.account_id, a.check_key) a.account_id, a.check_key, a.checked_at, a.coverage
+    const accounts = keys.map((k) => k.account_id);
+    const checkKeys = keys.map((k) => k.check_key);
+    return query(
+      this.db,
+      sql`SELECT DISTINCT ON (a.account_id, a.check_key) a.account_id, a.check_key, a.checked_at, a.coverage
        FROM appointments a
-       JOIN (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[]) AS k(account_id, check_key)) k
+       JOIN (SELECT DISTINCT * FROM unnest(${accounts}::uuid[], ${checkKeys}::text[]) AS k(account_id, check_key)) k
          ON a.account_id = k.account_id AND a.check_key = k.check_key
-       WHERE a.checked_at >= $3 AND a.checked_key = a.check_key
+       WHERE a.checked_at >= ${since} AND a.checked_key = a.check_key
          AND a.coverage_state IN ('active', 'inactive', 'no_plan', 'stale')
          AND a.coverage ? 'basis'
        ORDER BY a.account_id, a.check_key, a.checked_at DESC`,
-      [keys.map((k) => k.account_id), keys.map((k) => k.check_key), since],
+      tx,
     );
   }
 
@@ -116,36 +122,38 @@ export class AppointmentChecksRepository {
    */
   async apply(updates: CheckUpdate[], tx: Tx): Promise<Appointment[]> {
     if (updates.length === 0) return [];
-    return queryableOf(this.db, tx).query<Appointment[]>(
-      `WITH u AS (
+    return query(
+      this.db,
+      sql`WITH u AS (
          UPDATE appointments a SET coverage_state = x.coverage_state, coverage = x.coverage,
            next_check_at = CASE WHEN a.auto_checks THEN x.next_check_at END, checked_at = x.checked_at, checked_key = x.checked_key,
            check_request_uid = x.check_request_uid, check_forced = false
-         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, coverage_state text, coverage jsonb,
+         FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(id uuid, coverage_state text, coverage jsonb,
            next_check_at timestamptz, checked_at timestamptz, checked_key text,
            check_request_uid text)
          WHERE a.id = x.id
          RETURNING a.*)
        SELECT ${APPOINTMENT_COLUMNS('u')} FROM u`,
-      [JSON.stringify(updates)],
+      tx,
     );
   }
 
   /** "Check now": due at `now`, whether fresh or not. */
   async force(id: string, now: Date, tx: Tx): Promise<void> {
-    await queryableOf(this.db, tx).query(
-      `UPDATE appointments SET check_forced = true, next_check_at = $2 WHERE id = $1`,
-      [id, now],
+    await execute(
+      this.db,
+      sql`UPDATE appointments SET check_forced = true, next_check_at = ${now} WHERE id = ${id}`,
+      tx,
     );
   }
 
   /** A new policy: the account's visits to come are looked at again at `now`. */
   async rescheduleAccount(accountId: string, now: Date): Promise<void> {
-    await queryableOf(this.db).query(
-      `UPDATE appointments SET next_check_at = $2
-       WHERE account_id = $1 AND status NOT IN ('cancelled', 'noshow') AND starts_at > $2
+    await execute(
+      this.db,
+      sql`UPDATE appointments SET next_check_at = ${now}
+       WHERE account_id = ${accountId} AND status NOT IN ('cancelled', 'noshow') AND starts_at > ${now}
          AND auto_checks`,
-      [accountId, now],
     );
   }
 }

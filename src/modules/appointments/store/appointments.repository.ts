@@ -5,18 +5,20 @@ import { DataSource } from 'typeorm';
 import {
   type KeysetPage,
   type KeysetPageRequest,
-  paginateKeyset,
+  keysetPage,
 } from '@/platform/http/pagination/keyset-paginator';
-import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, queryOne, sql } from '@/platform/db/sql';
 import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
 import type { StoredBy } from '../domain/appointment-access';
 import { Appointment, type StoredPatient } from './appointment.entity';
 import {
   APPOINTMENT_COLUMNS,
-  CANCEL_ONE_SQL,
-  CANCEL_UNLISTED_SQL,
-  UPSERT_CHUNK_SQL,
-  UPSERT_ONE_SQL,
+  cancelOne,
+  cancelUnlisted,
+  upsertChunk,
+  upsertOne,
 } from './appointments.sql';
 
 /** What an upsert writes of one appointment; instants as RFC 3339 text, as sent. */
@@ -74,12 +76,13 @@ export class AppointmentsRepository {
     values: StoredValues,
     tx?: Tx,
   ): Promise<{ appointment: Appointment; outcome: UpsertOutcome }> {
-    const rows = await queryableOf(this.db, tx).query<(Appointment & { outcome: UpsertOutcome })[]>(
-      UPSERT_ONE_SQL,
-      [accountId, JSON.stringify([values]), this.clock.now()],
+    const row = await queryOne<Appointment & { outcome: UpsertOutcome }>(
+      this.db,
+      upsertOne({ accountId, rows: JSON.stringify([values]), now: this.clock.now() }),
+      tx,
     );
-    if (rows.length > 0) {
-      const { outcome, ...appointment } = rows[0];
+    if (row) {
+      const { outcome, ...appointment } = row;
       return { appointment, outcome };
     }
     // Unchanged, but stored by a transaction that committed after this statement's snapshot
@@ -100,11 +103,12 @@ export class AppointmentsRepository {
     values: StoredValues[],
     tx?: Tx,
   ): Promise<{ created: number; updated: number }> {
-    const [counts] = await queryableOf(this.db, tx).query<{ created: number; updated: number }[]>(
-      UPSERT_CHUNK_SQL,
-      [accountId, JSON.stringify(values), this.clock.now()],
+    const counts = await queryOne<{ created: number; updated: number }>(
+      this.db,
+      upsertChunk({ accountId, rows: JSON.stringify(values), now: this.clock.now() }),
+      tx,
     );
-    return counts;
+    return counts!;
   }
 
   /**
@@ -117,22 +121,20 @@ export class AppointmentsRepository {
     listed: string[],
     tx?: Tx,
   ): Promise<number> {
-    const [{ cancelled }] = await queryableOf(this.db, tx).query<{ cancelled: number }[]>(
-      CANCEL_UNLISTED_SQL,
-      [accountId, window.from, window.to, window.locationId, listed],
+    const row = await queryOne<{ cancelled: number }>(
+      this.db,
+      cancelUnlisted({ accountId, ...window, listed }),
+      tx,
     );
-    return cancelled;
+    return row!.cancelled;
   }
 
   /** The appointment `externalId` becomes `cancelled` (if not already); answers it, or null. */
   async cancelOne(accountId: string, externalId: string, tx?: Tx): Promise<Appointment | null> {
-    const rows = await queryableOf(this.db, tx).query<Appointment[]>(CANCEL_ONE_SQL, [
-      accountId,
-      externalId,
-    ]);
+    const row = await queryOne<Appointment>(this.db, cancelOne(accountId, externalId), tx);
     // A concurrent cancel committed after this statement's snapshot: read what it left.
-    if (rows[0] && rows[0].status !== 'cancelled') return this.findOne(accountId, externalId, tx);
-    return rows[0] ?? null;
+    if (row && row.status !== 'cancelled') return this.findOne(accountId, externalId, tx);
+    return row;
   }
 
   /**
@@ -140,18 +142,17 @@ export class AppointmentsRepository {
    * storing, and their row locks would otherwise be taken in different orders.
    */
   async lockSyncs(accountId: string, tx: Tx): Promise<void> {
-    await managerOf(this.db, tx).query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `appointments-sync:${accountId}`,
-    ]);
+    const key = `appointments-sync:${accountId}`;
+    await execute(this.db, sql`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`, tx);
   }
 
   async findOne(accountId: string, externalId: string, tx?: Tx): Promise<Appointment | null> {
-    const rows = await queryableOf(this.db, tx).query<Appointment[]>(
-      `SELECT ${APPOINTMENT_COLUMNS('a')} FROM appointments a
-       WHERE a.account_id = $1 AND a.external_id = $2`,
-      [accountId, externalId],
+    return queryOne(
+      this.db,
+      sql`SELECT ${APPOINTMENT_COLUMNS('a')} FROM appointments a
+       WHERE a.account_id = ${accountId} AND a.external_id = ${externalId}`,
+      tx,
     );
-    return rows[0] ?? null;
   }
 
   /**
@@ -164,17 +165,13 @@ export class AppointmentsRepository {
     filter: AppointmentFilter,
     request: KeysetPageRequest,
   ): Promise<KeysetPage<Appointment>> {
-    const qb = this.db
-      .getRepository(Appointment)
-      .createQueryBuilder('a')
-      .where('a.account_id = :accountId', { accountId });
-    if (filter.locationId)
-      qb.andWhere('a.location_id = :locationId', { locationId: filter.locationId });
-    if (filter.from)
-      qb.andWhere('a.starts_at >= CAST(:from AS timestamptz)', { from: filter.from });
-    if (filter.to) qb.andWhere('a.starts_at < CAST(:to AS timestamptz)', { to: filter.to });
-    if (filter.coverageState)
-      qb.andWhere('a.coverage_state = :state', { state: filter.coverageState });
-    return paginateKeyset(qb, request, { createdAt: 'starts_at', ascending: true });
+    const where = [sql`a.account_id = ${accountId}`];
+    if (filter.locationId) where.push(sql`a.location_id = ${filter.locationId}`);
+    if (filter.from) where.push(sql`a.starts_at >= ${filter.from}::timestamptz`);
+    if (filter.to) where.push(sql`a.starts_at < ${filter.to}::timestamptz`);
+    if (filter.coverageState) where.push(sql`a.coverage_state = ${filter.coverageState}`);
+    const select = sql`SELECT ${entityColumns(this.db, Appointment, 'a')} FROM appointments a
+      WHERE ${sql.join(where, ' AND ')}`;
+    return keysetPage(this.db, select, request, { createdAt: 'startsAt', ascending: true });
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, queryOne, sql } from '@/platform/db/sql';
 import { LocationSql } from '@/modules/accounts';
 import type { TaskRequestSql } from '@/modules/verification';
 import type { SettledOutcomes } from '../domain/search-outcome';
@@ -12,12 +13,13 @@ import type { SettledOutcomes } from '../domain/search-outcome';
  * location is accounts' LocationSql.
  */
 export const TASK_REQUEST_SQL: TaskRequestSql = {
-  view: (requestId, accountId) => `SELECT r.uid AS request_uid, r.query, l.code AS location_code,
+  view: (requestId, accountId) => sql`SELECT r.uid AS request_uid, r.query, l.code AS location_code,
       l.title AS location_title, l.npi AS location_npi
-    FROM eligibility_requests r ${LocationSql.leftJoin('l', { locationId: 'r.location_id', accountId })}
+    FROM eligibility_requests r ${LocationSql.leftJoin('l', { locationId: sql`r.location_id`, accountId })}
     WHERE r.id = ${requestId}`,
-  batch: (requestId) => `SELECT r.batch_id FROM eligibility_requests r WHERE r.id = ${requestId}`,
-  unsettled: (requestId) => `SELECT c.code, c.n FROM eligibility_requests r
+  batch: (requestId) =>
+    sql`SELECT r.batch_id FROM eligibility_requests r WHERE r.id = ${requestId}`,
+  unsettled: (requestId) => sql`SELECT c.code, c.n FROM eligibility_requests r
       CROSS JOIN LATERAL unnest(r.insurer_codes) WITH ORDINALITY AS c(code, n)
     WHERE r.id = ${requestId} AND r.status = 'processing'
       AND NOT coalesce(r.insurer_outcomes ? c.code, false)`,
@@ -47,28 +49,32 @@ export class AssistedSearchesRepository {
 
   /** Locks the request (`FOR UPDATE`): a task's change serialises with the run that parks it. */
   async lockRequest(requestId: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE',
-      [requestId],
+    await execute(
+      this.db,
+      sql`SELECT id FROM eligibility_requests WHERE id = ${requestId} FOR UPDATE`,
+      tx,
     );
   }
 
   /** The request as its answer is rendered (undefined: no such request). */
   async stateOf(requestId: string, tx: Tx): Promise<RequestState | undefined> {
-    const rows: RequestState[] = await managerOf(this.db, tx).query(
-      `SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2,
+    const row = await queryOne<RequestState>(
+      this.db,
+      sql`SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2,
               origin
-       FROM eligibility_requests WHERE id = $1`,
-      [requestId],
+       FROM eligibility_requests WHERE id = ${requestId}`,
+      tx,
     );
-    return rows[0];
+    return row ?? undefined;
   }
 
   /** A processing request's answer (both versions: the same text while it runs). */
   async writeProcessing(requestId: string, body: string, tx: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $2 WHERE id = $1 AND status = 'processing'`,
-      [requestId, body],
+    await execute(
+      this.db,
+      sql`UPDATE eligibility_requests SET body_v1 = ${body}, body_v2 = ${body}
+       WHERE id = ${requestId} AND status = 'processing'`,
+      tx,
     );
   }
 
@@ -78,9 +84,11 @@ export class AssistedSearchesRepository {
     bodies: { v1: string; v2: string },
     tx: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE eligibility_requests SET body_v1 = $2, body_v2 = $3 WHERE id = $1 AND status = 'complete'`,
-      [requestId, bodies.v1, bodies.v2],
+    await execute(
+      this.db,
+      sql`UPDATE eligibility_requests SET body_v1 = ${bodies.v1}, body_v2 = ${bodies.v2}
+       WHERE id = ${requestId} AND status = 'complete'`,
+      tx,
     );
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, queryOne, sql } from '@/platform/db/sql';
 
 /** A batch row as the counting UPDATE answers it. */
 export interface BatchProgressRow {
@@ -34,27 +35,28 @@ export class BatchProgressRepository {
     status: 'complete' | 'error',
     tx?: Tx,
   ): Promise<BatchProgressRow | null> {
-    const [row]: BatchProgressRow[] = await managerOf(this.db, tx).query(
-      `WITH counted AS (
+    return queryOne<BatchProgressRow>(
+      this.db,
+      sql`WITH counted AS (
          UPDATE eligibility_batches SET
            processing_count = processing_count - 1,
-           complete_count = complete_count + CASE WHEN $2 = 'complete' THEN 1 ELSE 0 END,
-           error_count = error_count + CASE WHEN $2 = 'error' THEN 1 ELSE 0 END,
+           complete_count = complete_count + CASE WHEN ${status} = 'complete' THEN 1 ELSE 0 END,
+           error_count = error_count + CASE WHEN ${status} = 'error' THEN 1 ELSE 0 END,
            status = CASE WHEN processing_count = 1 THEN 'complete' ELSE status END,
            completed_at = CASE WHEN processing_count = 1 THEN clock_timestamp() ELSE completed_at END
-         WHERE id = $1 AND processing_count > 0
+         WHERE id = ${batchId} AND processing_count > 0
          RETURNING *)
        SELECT * FROM counted`,
-      [batchId, status],
+      tx,
     );
-    return row ?? null;
   }
 
   /** Stores the finished batch's GET body. */
   async setBody(batchId: string, body: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(`UPDATE eligibility_batches SET body = $2 WHERE id = $1`, [
-      batchId,
-      body,
-    ]);
+    await execute(
+      this.db,
+      sql`UPDATE eligibility_batches SET body = ${body} WHERE id = ${batchId}`,
+      tx,
+    );
   }
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type KeysetPage, paginateKeyset } from '@/platform/http/pagination/keyset-paginator';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { type KeysetPage, keysetPage } from '@/platform/http/pagination/keyset-paginator';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { query, queryOne, type Sql, sql } from '@/platform/db/sql';
 import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityBatch } from './batch.entity';
 import { BatchSearchQueue } from '../jobs/batch-search.queue';
@@ -47,7 +49,7 @@ export interface ExportRow {
 }
 
 /** Why an item found nothing: the distinct errors its insurer calls recorded, in one line. */
-const REASON_SQL = `(SELECT string_agg(DISTINCT x.error, '; ') FROM insurer_exchanges x
+const REASON_SQL = sql`(SELECT string_agg(DISTINCT x.error, '; ') FROM insurer_exchanges x
     WHERE x.request_id = r.id AND x.account_id = r.account_id
       AND x.outcome <> 'found' AND x.error IS NOT NULL)`;
 
@@ -59,44 +61,29 @@ const REASON_SQL = `(SELECT string_agg(DISTINCT x.error, '; ') FROM insurer_exch
  */
 @Injectable()
 export class BatchesRepository {
-  /** Built once: the queue's columns never change. */
-  private readonly insertItemsSql: string;
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    queue: BatchSearchQueue,
-  ) {
-    this.insertItemsSql = `WITH created AS (
-         INSERT INTO eligibility_requests
-           (account_id, uid, kind, location_id, insurer_codes, query, options, status, batch_id, batch_key,
-            ${queue.sql.insertColumns})
-         SELECT $1, x.uid, 'search', x.location_id,
-                ARRAY(SELECT jsonb_array_elements_text(x.codes)), x.query, x.options, 'processing', $2, x.key,
-                ${queue.sql.dueValues('now()')}
-         FROM ROWS FROM (jsonb_to_recordset($3::jsonb)
-                AS (uid text, location_id uuid, codes jsonb, query jsonb, options jsonb, key uuid))
-              WITH ORDINALITY AS x(uid, location_id, codes, query, options, key, position)
-         ORDER BY x.position
-         RETURNING id)
-       SELECT id FROM created`;
-  }
+    private readonly queue: BatchSearchQueue,
+  ) {}
 
   async exists(accountId: string, uid: string, tx?: Tx): Promise<boolean> {
-    const rows: unknown[] = await managerOf(this.db, tx).query(
-      `SELECT 1 FROM eligibility_batches WHERE account_id = $1 AND uid = $2`,
-      [accountId, uid],
+    const row = await queryOne(
+      this.db,
+      sql`SELECT 1 FROM eligibility_batches WHERE account_id = ${accountId} AND uid = ${uid}`,
+      tx,
     );
-    return rows.length > 0;
+    return row !== null;
   }
 
   /** Stores a batch of `itemCount` items, all processing; answers its id. */
   async insert(accountId: string, uid: string, itemCount: number, tx?: Tx): Promise<string> {
-    const [batch]: { id: string }[] = await managerOf(this.db, tx).query(
-      `INSERT INTO eligibility_batches (account_id, uid, item_count, processing_count)
-       VALUES ($1, $2, $3, $3) RETURNING id`,
-      [accountId, uid, itemCount],
+    const batch = await queryOne<{ id: string }>(
+      this.db,
+      sql`INSERT INTO eligibility_batches (account_id, uid, item_count, processing_count)
+       VALUES (${accountId}, ${uid}, ${itemCount}, ${itemCount}) RETURNING id`,
+      tx,
     );
-    return batch.id;
+    return batch!.id;
   }
 
   /**
@@ -109,35 +96,58 @@ export class BatchesRepository {
     rows: BatchItemRow[],
     tx?: Tx,
   ): Promise<string[]> {
-    const inserted: { id: string }[] = await managerOf(this.db, tx).query(this.insertItemsSql, [
-      accountId,
-      batchId,
-      JSON.stringify(rows),
-    ]);
+    const q = this.queue.sql;
+    const inserted = await query<{ id: string }>(
+      this.db,
+      sql`WITH created AS (
+         INSERT INTO eligibility_requests
+           (account_id, uid, kind, location_id, insurer_codes, query, options, status, batch_id, batch_key,
+            ${q.insertColumns})
+         SELECT ${accountId}, x.uid, 'search', x.location_id,
+                ARRAY(SELECT jsonb_array_elements_text(x.codes)), x.query, x.options, 'processing', ${batchId}, x.key,
+                ${q.dueValues(sql`now()`)}
+         FROM ROWS FROM (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                AS (uid text, location_id uuid, codes jsonb, query jsonb, options jsonb, key uuid))
+              WITH ORDINALITY AS x(uid, location_id, codes, query, options, key, position)
+         ORDER BY x.position
+         RETURNING id)
+       SELECT id FROM created`,
+      tx,
+    );
     // bigserial ids follow the insert order, which follows the items' order.
     return inserted.map((r) => String(r.id)).sort((a, b) => Number(a) - Number(b));
   }
 
   findByUid(accountId: string, uid: string, tx?: Tx): Promise<EligibilityBatch | null> {
-    return managerOf(this.db, tx).findOne(EligibilityBatch, { where: { accountId, uid } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${this.columns} FROM eligibility_batches b WHERE b.account_id = ${accountId} AND b.uid = ${uid}`,
+      tx,
+    );
   }
 
   /** The account's `limit` most recent batches, newest first. */
   listRecent(accountId: string, limit: number, tx?: Tx): Promise<EligibilityBatch[]> {
-    return managerOf(this.db, tx).find(EligibilityBatch, {
-      where: { accountId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+    return query(
+      this.db,
+      sql`SELECT ${this.columns} FROM eligibility_batches b WHERE b.account_id = ${accountId}
+       ORDER BY b.created_at DESC, b.id DESC LIMIT ${limit}`,
+      tx,
+    );
+  }
+
+  private get columns(): Sql {
+    return entityColumns(this.db, EligibilityBatch, 'b');
   }
 
   /** The items that failed or found no plan, in upload order, at most `limit` of them. */
   attention(batchId: string, limit: number, tx?: Tx): Promise<AttentionRow[]> {
-    return managerOf(this.db, tx).query(
-      `WITH items AS (
+    return query(
+      this.db,
+      sql`WITH items AS (
          SELECT r.id, r.account_id, r.uid, r.status, r.error_code, r.query, r.insurer_codes,
                 row_number() OVER (ORDER BY r.batch_key DESC) AS row
-         FROM eligibility_requests r WHERE r.batch_id = $1),
+         FROM eligibility_requests r WHERE r.batch_id = ${batchId}),
        marked AS (
          SELECT items.*, CASE WHEN status = 'error' THEN 'error' ELSE 'no_plan_found' END AS outcome
          FROM items
@@ -146,8 +156,8 @@ export class BatchesRepository {
        SELECT r.row, r.uid, r.outcome, r.error_code, r.query, r.insurer_codes, ${REASON_SQL} AS reason,
               count(*) OVER () AS total,
               count(*) FILTER (WHERE r.outcome = 'no_plan_found') OVER () AS no_plan
-       FROM marked r ORDER BY r.row LIMIT $2`,
-      [batchId, limit],
+       FROM marked r ORDER BY r.row LIMIT ${limit}`,
+      tx,
     );
   }
 
@@ -156,24 +166,29 @@ export class BatchesRepository {
     batchId: string,
     page: { limit: number; cursor?: string | null },
   ): Promise<KeysetPage<EligibilityRequest>> {
-    const qb = this.db
-      .getRepository(EligibilityRequest)
-      .createQueryBuilder('r')
-      .select(['r.id', 'r.uid', 'r.status', 'r.errorCode'])
-      .where('r.batch_id = :batchId', { batchId });
-    return paginateKeyset(qb, page, { id: 'batch_key' });
+    const columns = entityColumns(this.db, EligibilityRequest, 'r', [
+      'id',
+      'uid',
+      'status',
+      'errorCode',
+      'createdAt',
+      'batchKey',
+    ]);
+    const select = sql`SELECT ${columns} FROM eligibility_requests r WHERE r.batch_id = ${batchId}`;
+    return keysetPage(this.db, select, page, { id: 'batchKey' });
   }
 
   /** Up to `limit` items in upload order after the one keyed `after` (null: from the first). */
   exportChunk(batchId: string, after: string | null, limit: number, tx?: Tx): Promise<ExportRow[]> {
-    return managerOf(this.db, tx).query(
-      `SELECT r.uid, r.status, r.error_code, r.query, r.insurer_codes,
+    return query(
+      this.db,
+      sql`SELECT r.uid, r.status, r.error_code, r.query, r.insurer_codes,
                 CASE WHEN r.status = 'error' THEN ${REASON_SQL} END AS reason,
                 r.body_v2, r.batch_key
          FROM eligibility_requests r
-         WHERE r.batch_id = $1 AND ($2::uuid IS NULL OR r.batch_key < $2::uuid)
-         ORDER BY r.batch_key DESC LIMIT $3`,
-      [batchId, after, limit],
+         WHERE r.batch_id = ${batchId} AND (${after}::uuid IS NULL OR r.batch_key < ${after}::uuid)
+         ORDER BY r.batch_key DESC LIMIT ${limit}`,
+      tx,
     );
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
-import { pgPool } from '@/platform/db/pg-pool';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { query, queryOne, type Sql, sql } from '@/platform/db/sql';
 import { LocationSql } from '@/modules/accounts';
 import type { RecordedReadsSource } from '@/modules/audit';
 import type { MemberQuery } from '@/modules/insurers';
@@ -49,10 +50,7 @@ const bodyColumns = (column: string, alias = '') =>
   `${alias}${column} AS body, CASE WHEN ${alias}${column} IS NULL THEN ${alias}insurer_codes END AS codes,
   ${alias}attempts`;
 
-const SELECT_BODY = {
-  v1: `SELECT ${bodyColumns('body_v1')} FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
-  v2: `SELECT ${bodyColumns('body_v2')} FROM eligibility_requests WHERE account_id = $1 AND uid = $2`,
-} as const;
+const BODY_COLUMNS = { v1: bodyColumns('body_v1'), v2: bodyColumns('body_v2') } as const;
 
 /** A body as read: stored, or what the processing answer is made of. */
 export interface BodyRow {
@@ -62,10 +60,10 @@ export interface BodyRow {
 }
 
 /**
- * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset $1):
- * every request in its location (by id, by code, or the account's default), stored `processing`,
- * due now or leased to its local run for `$2` ms (the lease owned by process `$3`); a request
- * whose location does not exist is not stored. Answers the stored rows with what a leased row's
+ * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset
+ * `rows`): every request in its location (by id, by code, or the account's default), stored
+ * `processing`, due now or leased to its local run for `leaseMs` ms (the lease owned by process
+ * `owner`); a request whose location does not exist is not stored. Answers the stored rows with what a leased row's
  * run needs (SEARCH_SETUP_SQL). The queue's columns are the queue's SQL (`queue.sql`).
  *
  * One JSON recordset rather than an array per column: PostgreSQL estimates an array's rows from
@@ -73,8 +71,11 @@ export interface BodyRow {
  * group it kept planning this statement anew on every execution; a recordset is estimated alike
  * either way, and the generic plan is kept (and the driver no longer escapes every element).
  */
-const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
-    SELECT * FROM json_to_recordset($1::json) AS q(account_id uuid, uid varchar, kind varchar,
+const insertRequests = (
+  queue: SearchQueue,
+  p: { rows: string; leaseMs: string; owner: string | null },
+) => sql`WITH q AS (
+    SELECT * FROM json_to_recordset(${p.rows}::json) AS q(account_id uuid, uid varchar, kind varchar,
       parent_id bigint, location_id uuid, location_code varchar, insurer_codes jsonb, query jsonb,
       target jsonb, options jsonb, run_job varchar)),
   leased AS (
@@ -83,9 +84,9 @@ const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
        ${queue.sql.insertColumns})
     SELECT q.account_id, q.uid, q.kind, q.parent_id, l.id,
       ARRAY(SELECT jsonb_array_elements_text(q.insurer_codes)), q.query, q.target, q.options, 'processing',
-      ${queue.sql.leasedValues({ job: 'q.run_job', leaseMs: '$2', owner: '$3' })}
+      ${queue.sql.leasedValues({ job: sql`q.run_job`, leaseMs: sql`${p.leaseMs}`, owner: sql`${p.owner}` })}
     FROM q CROSS JOIN LATERAL (
-      ${LocationSql.chosen({ accountId: 'q.account_id', locationId: 'q.location_id', locationCode: 'q.location_code' })}) l
+      ${LocationSql.chosen({ accountId: sql`q.account_id`, locationId: sql`q.location_id`, locationCode: sql`q.location_code` })}) l
     RETURNING ${queue.sql.attempt} AS attempt, ${queue.sql.leaseJob} AS "leaseJob",
       ${LEASED_REQUEST_COLUMNS})
   SELECT leased.*, ${SEARCH_SETUP_SQL} FROM leased`;
@@ -99,15 +100,10 @@ const INSERT_REQUESTS = (queue: SearchQueue) => `WITH q AS (
  */
 @Injectable()
 export class EligibilityRequestsRepository {
-  /** Built once: a prepared statement's text never changes. */
-  private readonly insertRequests: string;
-
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    queue: SearchQueue,
-  ) {
-    this.insertRequests = INSERT_REQUESTS(queue);
-  }
+    private readonly queue: SearchQueue,
+  ) {}
 
   /**
    * Stores `rows` in one statement (leased ones for `leaseMs`, owned by `owner`); answers the
@@ -118,34 +114,34 @@ export class EligibilityRequestsRepository {
     leaseMs: number,
     owner: string | null,
   ): Promise<IntakeStored[]> {
-    const { rows: stored } = await pgPool(this.db).query<IntakeStored>({
-      name: 'eligibility-intake',
-      text: this.insertRequests,
-      values: [
-        JSON.stringify(
-          rows.map((r) => ({
-            account_id: r.accountId,
-            uid: r.uid,
-            kind: r.kind,
-            parent_id: r.parentId,
-            location_id: r.locationId,
-            location_code: r.locationCode,
-            insurer_codes: r.insurerCodes,
-            query: r.query,
-            target: r.target,
-            options: r.options ?? null,
-            run_job: r.leaseJob,
-          })),
-        ),
-        String(leaseMs),
-        owner,
-      ],
+    const statement = insertRequests(this.queue, {
+      rows: JSON.stringify(
+        rows.map((r) => ({
+          account_id: r.accountId,
+          uid: r.uid,
+          kind: r.kind,
+          parent_id: r.parentId,
+          location_id: r.locationId,
+          location_code: r.locationCode,
+          insurer_codes: r.insurerCodes,
+          query: r.query,
+          target: r.target,
+          options: r.options ?? null,
+          run_job: r.leaseJob,
+        })),
+      ),
+      leaseMs: String(leaseMs),
+      owner,
     });
-    return stored;
+    return query<IntakeStored>(this.db, statement);
   }
 
   findByUid(accountId: string, uid: string, tx?: Tx): Promise<EligibilityRequest | null> {
-    return managerOf(this.db, tx).findOne(EligibilityRequest, { where: { accountId, uid } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${this.columns} FROM eligibility_requests r WHERE r.account_id = ${accountId} AND r.uid = ${uid}`,
+      tx,
+    );
   }
 
   /**
@@ -153,12 +149,12 @@ export class EligibilityRequestsRepository {
    * such request: one prepared statement on the driver's pool, no query runner.
    */
   async body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | undefined> {
-    const { rows } = await pgPool(this.db).query<BodyRow>({
-      name: `eligibility-body-${version}`,
-      text: SELECT_BODY[version],
-      values: [accountId, uid],
-    });
-    return rows[0];
+    const row = await queryOne<BodyRow>(
+      this.db,
+      sql`SELECT ${sql.raw(BODY_COLUMNS[version])} FROM eligibility_requests
+       WHERE account_id = ${accountId} AND uid = ${uid}`,
+    );
+    return row ?? undefined;
   }
 
   /**
@@ -173,27 +169,35 @@ export class EligibilityRequestsRepository {
 
   /** The V2 bodies of the account's requests among `ids`. */
   v2BodiesByIds(accountId: string, ids: string[], tx?: Tx): Promise<StoredBodyRow[]> {
-    return managerOf(this.db, tx).query(
-      'SELECT id, uid, status, body_v2 AS body FROM eligibility_requests WHERE account_id = $1 AND id = ANY($2::bigint[])',
-      [accountId, ids],
+    return query(
+      this.db,
+      sql`SELECT id, uid, status, body_v2 AS body FROM eligibility_requests
+       WHERE account_id = ${accountId} AND id = ANY(${ids}::bigint[])`,
+      tx,
     );
   }
 
   /** The account's `limit` most recent requests, newest first. */
   listRecent(accountId: string, limit: number, tx?: Tx): Promise<EligibilityRequest[]> {
-    return managerOf(this.db, tx).find(EligibilityRequest, {
-      where: { accountId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: limit,
-    });
+    return query(
+      this.db,
+      sql`SELECT ${this.columns} FROM eligibility_requests r WHERE r.account_id = ${accountId}
+       ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit}`,
+      tx,
+    );
+  }
+
+  private get columns(): Sql {
+    return entityColumns(this.db, EligibilityRequest, 'r');
   }
 
   /** The requests among `ids` (the account's) that have at least one result. */
   async withResults(accountId: string, ids: string[], tx?: Tx): Promise<Set<string>> {
-    const rows: { request_id: string }[] = await managerOf(this.db, tx).query(
-      `SELECT DISTINCT request_id FROM eligibility_results
-           WHERE account_id = $1 AND request_id = ANY($2::bigint[])`,
-      [accountId, ids],
+    const rows = await query<{ request_id: string }>(
+      this.db,
+      sql`SELECT DISTINCT request_id FROM eligibility_results
+           WHERE account_id = ${accountId} AND request_id = ANY(${ids}::bigint[])`,
+      tx,
     );
     return new Set(rows.map((r) => String(r.request_id)));
   }
@@ -204,27 +208,30 @@ export class EligibilityRequestsRepository {
     requestId: string,
     tx?: Tx,
   ): Promise<{ id: string; insurer_code: string } | undefined> {
-    const [result]: { id: string; insurer_code: string }[] = await managerOf(this.db, tx).query(
-      'SELECT id, insurer_code FROM eligibility_results WHERE id = $1 AND request_id = $2',
-      [resultId, requestId],
+    const result = await queryOne<{ id: string; insurer_code: string }>(
+      this.db,
+      sql`SELECT id, insurer_code FROM eligibility_results WHERE id = ${resultId} AND request_id = ${requestId}`,
+      tx,
     );
-    return result;
+    return result ?? undefined;
   }
 
   /** Whether person `personId` belongs to result `resultId`. */
   async personOfResult(personId: number, resultId: string, tx?: Tx): Promise<boolean> {
-    const rows: unknown[] = await managerOf(this.db, tx).query(
-      'SELECT id FROM eligibility_persons WHERE id = $1 AND result_id = $2',
-      [personId, resultId],
+    const row = await queryOne(
+      this.db,
+      sql`SELECT id FROM eligibility_persons WHERE id = ${personId} AND result_id = ${resultId}`,
+      tx,
     );
-    return rows.length > 0;
+    return row !== null;
   }
 
   /** The uids among `uids` the account's requests already use. */
   async takenUids(accountId: string, uids: string[], tx?: Tx): Promise<Set<string>> {
-    const rows: { uid: string }[] = await managerOf(this.db, tx).query(
-      `SELECT uid FROM eligibility_requests WHERE account_id = $1 AND uid = ANY($2::text[])`,
-      [accountId, uids],
+    const rows = await query<{ uid: string }>(
+      this.db,
+      sql`SELECT uid FROM eligibility_requests WHERE account_id = ${accountId} AND uid = ANY(${uids}::text[])`,
+      tx,
     );
     return new Set(rows.map((r) => r.uid));
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryPrepared } from '@/platform/db/pg-pool';
+import { execute, query, sql } from '@/platform/db/sql';
 
 /** One row of `insurer_exchanges`, as stored and as read (column names). */
 export interface InsurerExchangeRow {
@@ -42,27 +42,26 @@ export class InsurerExchangesRepository {
 
   /** Stores `rows` in one prepared statement (the log's group commit). */
   async insertMany(rows: readonly NewInsurerExchange[]): Promise<void> {
-    await queryPrepared(
+    await execute(
       this.db,
-      `INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
+      sql`INSERT INTO insurer_exchanges (account_id, request_id, insurer_code, attempt, started_at,
          duration_ms, url, request, response, http_status, aaa_codes, outcome, error, trace_number)
        SELECT account_id, request_id, insurer_code, attempt, started_at, duration_ms, url, request,
          response, http_status, aaa_codes, outcome, error, trace_number
-       FROM jsonb_to_recordset($1::jsonb) AS x(account_id uuid, request_id bigint,
+       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(account_id uuid, request_id bigint,
          insurer_code varchar, attempt integer, started_at timestamptz, duration_ms integer, url text,
          request text, response text, http_status integer, aaa_codes text[], outcome varchar,
          error text, trace_number varchar)`,
-      [JSON.stringify(rows)],
     );
   }
 
   /** The calls made for one request of the account, oldest first. */
   async forRequest(accountId: string, requestId: string): Promise<InsurerExchangeRow[]> {
-    return this.db.query(
-      `SELECT insurer_code, attempt, started_at, duration_ms, url, request, response, http_status,
+    return query(
+      this.db,
+      sql`SELECT insurer_code, attempt, started_at, duration_ms, url, request, response, http_status,
               aaa_codes, outcome, error, trace_number
-       FROM insurer_exchanges WHERE account_id = $1 AND request_id = $2 ORDER BY id`,
-      [accountId, requestId],
+       FROM insurer_exchanges WHERE account_id = ${accountId} AND request_id = ${requestId} ORDER BY id`,
     );
   }
 
@@ -74,8 +73,9 @@ export class InsurerExchangesRepository {
    * the account's rows of the window (insurer_exchanges_account_started_idx).
    */
   callsSince(accountId: string, since: Date): Promise<InsurerCallsRow[]> {
-    return this.db.query(
-      `SELECT insurer_code,
+    return query(
+      this.db,
+      sql`SELECT insurer_code,
          count(DISTINCT request_id)::int AS searches,
          count(*)::int AS calls,
          round(count(*) FILTER (WHERE answered)::numeric / count(*), 3)::float8 AS answered_share,
@@ -91,11 +91,10 @@ export class InsurerExchangesRepository {
                 outcome IN ('found', 'not_found') AS answered,
                 started_at + duration_ms * interval '1 millisecond' AS ended_at
          FROM insurer_exchanges
-         WHERE account_id = $1 AND started_at >= $2 AND outcome <> 'deferred'
+         WHERE account_id = ${accountId} AND started_at >= ${since} AND outcome <> 'deferred'
        ) x
        GROUP BY insurer_code
        ORDER BY insurer_code`,
-      [accountId, since],
     );
   }
 }

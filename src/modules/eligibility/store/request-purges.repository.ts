@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, query, sql } from '@/platform/db/sql';
 
 /** A request whose patient data is due to go, as `lockRequests` answers it. */
 export interface RequestToPurge {
@@ -27,16 +28,17 @@ export class RequestPurgesRepository {
    * first, locked (`FOR UPDATE SKIP LOCKED`: several workers share the work).
    */
   lockRequests(cutoff: Date, limit: number, tx?: Tx): Promise<RequestToPurge[]> {
-    return managerOf(this.db, tx).query(
-      `SELECT id, uid, status, error_code,
+    return query(
+      this.db,
+      sql`SELECT id, uid, status, error_code,
               CASE WHEN strpos(body_v2, ',"insurers":') > 0
                    THEN substr(body_v2, strpos(body_v2, ',"insurers":') + 12) END AS insurers
          FROM eligibility_requests
-          WHERE purged_at IS NULL AND created_at < $1 AND status <> 'processing'
+          WHERE purged_at IS NULL AND created_at < ${cutoff} AND status <> 'processing'
           ORDER BY created_at, id
-          LIMIT $2
+          LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`,
-      [cutoff, limit],
+      tx,
     );
   }
 
@@ -46,18 +48,26 @@ export class RequestPurgesRepository {
    * `bodies` (one per id), `purged_at` set.
    */
   async purgeRequests(ids: string[], bodies: string[], tx?: Tx): Promise<void> {
-    const m = managerOf(this.db, tx);
     // Persons go with their results (ON DELETE CASCADE).
-    await m.query(`DELETE FROM eligibility_results WHERE request_id = ANY($1::bigint[])`, [ids]);
+    await execute(
+      this.db,
+      sql`DELETE FROM eligibility_results WHERE request_id = ANY(${ids}::bigint[])`,
+      tx,
+    );
     // The insurer exchanges hold the 270/271 (names, dates of birth, member ids, plans).
-    await m.query(`DELETE FROM insurer_exchanges WHERE request_id = ANY($1::bigint[])`, [ids]);
-    await m.query(
-      `UPDATE eligibility_requests r
+    await execute(
+      this.db,
+      sql`DELETE FROM insurer_exchanges WHERE request_id = ANY(${ids}::bigint[])`,
+      tx,
+    );
+    await execute(
+      this.db,
+      sql`UPDATE eligibility_requests r
           SET query = '{}'::jsonb, insurer_outcomes = NULL, body_v1 = p.body, body_v2 = p.body,
               purged_at = now()
-         FROM unnest($1::bigint[], $2::text[]) AS p(id, body)
+         FROM unnest(${ids}::bigint[], ${bodies}::text[]) AS p(id, body)
         WHERE r.id = p.id`,
-      [ids, bodies],
+      tx,
     );
   }
 }

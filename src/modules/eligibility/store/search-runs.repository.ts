@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryableOf, type Tx } from '@/platform/db/database';
-import { pgQueryable, type Queryable } from '@/platform/db/pg-pool';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { pgQueryable } from '@/platform/db/pg-pool';
+import { query, queryOne, sql } from '@/platform/db/sql';
 import { SequenceBlock } from '@/platform/db/sequence-block';
 import { GroupCommit } from '@/platform/kernel/group-commit';
 import type { DbQueue } from '@/platform/jobs/db-queue';
@@ -19,16 +21,16 @@ import {
 import type { LeasedRow } from '../domain/search-lease';
 import type { SettledOutcomes } from '../domain/search-outcome';
 import {
-  APPEND_RESULTS_SQL,
-  FINISH_CTES,
-  FINISH_MANY_CTES,
+  appendResults,
+  finishCtes,
+  finishManyCtes,
   FINISH_MANY_MAX,
   personRow,
   resultRow,
 } from './search-runs.sql';
 
 /** The RETURNING list of LeasedRequest, over `eligibility_requests`. */
-export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
+export const LEASED_REQUEST_COLUMNS = sql`id, account_id AS "accountId", uid, kind, parent_id AS "parentId",
   location_id AS "locationId", insurer_codes AS "insurerCodes", query, target, status, attempts,
   insurer_outcomes AS "insurerOutcomes", options, batch_id AS "batchId", origin, created_at AS "createdAt"`;
 
@@ -36,9 +38,9 @@ export const LEASED_REQUEST_COLUMNS = `id, account_id AS "accountId", uid, kind,
  * Select-list expressions over the lease's CTE `leased` (with "accountId", "locationId" and
  * "insurerCodes") answering `settings` and `provider` as JSON; `setupOf` reads them.
  */
-export const SEARCH_SETUP_SQL = `
-  ${InsurerSettingsSql.settingsJson({ accountId: 'leased."accountId"', codes: 'leased."insurerCodes"' })} AS settings,
-  ${LocationSql.providerJson({ locationId: 'leased."locationId"', accountId: 'leased."accountId"' })} AS provider`;
+export const SEARCH_SETUP_SQL = sql`
+  ${InsurerSettingsSql.settingsJson({ accountId: sql`leased."accountId"`, codes: sql`leased."insurerCodes"` })} AS settings,
+  ${LocationSql.providerJson({ locationId: sql`leased."locationId"`, accountId: sql`leased."accountId"` })} AS provider`;
 
 /** What finishing needs of a request (a run has it from its lease; others read it). */
 export interface Head {
@@ -68,6 +70,30 @@ export interface Finishing {
   results: { result: EligibilityResult; persons: FoundPerson[]; keepPlans?: boolean }[];
 }
 
+/** The bodies as the finishing statements' CTE `request` answers them, for the deliveries. */
+const REQUEST_BODIES = { v1: sql`request.v1`, v2: sql`request.v2` };
+
+/**
+ * The results' and persons' recordsets (JSON text) of `fs`' finishes, each row naming its
+ * request (a statement for one request ignores the name).
+ */
+function recordsets(fs: readonly Pick<Finishing, 'requestId' | 'results'>[]) {
+  return {
+    results: JSON.stringify(
+      fs.flatMap((f) =>
+        f.results.map(({ result }) => ({ request_id: f.requestId, ...resultRow(result) })),
+      ),
+    ),
+    persons: JSON.stringify(
+      fs.flatMap((f) =>
+        f.results.flatMap(({ persons, keepPlans }) =>
+          persons.map((p) => ({ request_id: f.requestId, ...personRow(p, keepPlans === true) })),
+        ),
+      ),
+    ),
+  };
+}
+
 /** What a finish answers: the deliveries it recorded, or null (the request was finished already). */
 type FinishAnswer = ReturnType<FinishingDeliveries['read']> | null;
 
@@ -86,17 +112,15 @@ interface GroupedFinish {
  */
 @Injectable()
 export class SearchRunsRepository {
-  /** The hot statements go straight to the driver's pool (bench/README.md). */
-  private readonly pg: Queryable;
   private readonly resultIds: SequenceBlock;
   private readonly personIds: SequenceBlock;
   /** Finishes of single searches, group-committed: those ready together share one statement. */
   private readonly finishes: GroupCommit<GroupedFinish, FinishAnswer>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
-    this.pg = pgQueryable(db);
-    this.resultIds = new SequenceBlock(this.pg, 'eligibility_results_id_seq');
-    this.personIds = new SequenceBlock(this.pg, 'eligibility_persons_id_seq');
+    const pg = pgQueryable(db);
+    this.resultIds = new SequenceBlock(pg, 'eligibility_results_id_seq');
+    this.personIds = new SequenceBlock(pg, 'eligibility_persons_id_seq');
     this.finishes = new GroupCommit((items) => this.finishMany(items), {
       maxBatch: FINISH_MANY_MAX,
       maxInFlight: 4,
@@ -115,7 +139,7 @@ export class SearchRunsRepository {
 
   /** The request, when still processing. */
   async head(requestId: string): Promise<Head | null> {
-    const rows: {
+    const row = await queryOne<{
       uid: string;
       account_id: string;
       batch_id: string | null;
@@ -123,12 +147,11 @@ export class SearchRunsRepository {
       status: string;
       insurer_codes: string[];
       insurer_outcomes: SettledOutcomes | null;
-    }[] = await this.pg.query(
-      `SELECT uid, account_id, batch_id, origin, status, insurer_codes, insurer_outcomes
-       FROM eligibility_requests WHERE id = $1`,
-      [requestId],
+    }>(
+      this.db,
+      sql`SELECT uid, account_id, batch_id, origin, status, insurer_codes, insurer_outcomes
+       FROM eligibility_requests WHERE id = ${requestId}`,
     );
-    const row = rows[0];
     if (!row || row.status !== 'processing') return null;
     return {
       requestId,
@@ -141,34 +164,20 @@ export class SearchRunsRepository {
   }
 
   /**
-   * The finishing statement, with the outbox's `deliveries` built into it (it carries the bodies
-   * as its $4 and $5): answers the recorded deliveries, or null when the request was finished
+   * The finishing statement, with the outbox's `deliveries` built into it (the bodies from its
+   * CTE `request`): answers the recorded deliveries, or null when the request was finished
    * already.
    */
   async finish(f: Finishing, deliveries: FinishingDeliveries, tx?: Tx): Promise<FinishAnswer> {
-    const { cte, summary, values } = deliveries.sql({
-      values: [
-        f.requestId,
-        f.status,
-        f.errorCode,
-        f.bodyV1,
-        f.bodyV2,
-        JSON.stringify(f.results.map(({ result }) => resultRow(result))),
-        JSON.stringify(
-          f.results.flatMap(({ persons, keepPlans }) =>
-            persons.map((p) => personRow(p, keepPlans === true)),
-          ),
-        ),
-      ],
-      bodies: { v1: '$4', v2: '$5' },
-    });
-    const statement = `${FINISH_CTES}, ${cte}
-      SELECT request.id, ${summary} AS deliveries FROM request`;
-    const rows = await (tx ? queryableOf(this.db, tx) : this.pg).query<{ deliveries: unknown }[]>(
-      statement,
-      values,
+    const { cte, summary } = deliveries.sql({ bodies: REQUEST_BODIES });
+    const { results, persons } = recordsets([f]);
+    const row = await queryOne<{ deliveries: unknown }>(
+      this.db,
+      sql`${finishCtes({ ...f, results, persons })}, ${cte}
+      SELECT request.id, ${summary} AS deliveries FROM request`,
+      tx,
     );
-    return rows.length === 0 ? null : deliveries.read(rows[0].deliveries);
+    return row === null ? null : deliveries.read(row.deliveries);
   }
 
   /**
@@ -183,32 +192,11 @@ export class SearchRunsRepository {
   /** One statement finishing `items`' requests (each with its own deliveries). */
   private async finishMany(items: GroupedFinish[]): Promise<FinishAnswer[]> {
     const fs = items.map((i) => i.f);
-    const { cte, summary, values } = items[0].deliveries.sql({
-      values: [
-        JSON.stringify(
-          fs.flatMap((f) =>
-            f.results.map(({ result }) => ({ request_id: f.requestId, ...resultRow(result) })),
-          ),
-        ),
-        JSON.stringify(
-          fs.flatMap((f) =>
-            f.results.flatMap(({ persons, keepPlans }) =>
-              persons.map((p) => ({
-                request_id: f.requestId,
-                ...personRow(p, keepPlans === true),
-              })),
-            ),
-          ),
-        ),
-        ...fs.flatMap((f) => [f.requestId, f.status, f.errorCode, f.bodyV1, f.bodyV2]),
-        ...new Array<null>((FINISH_MANY_MAX - fs.length) * 5).fill(null),
-      ],
-      bodies: { v1: 'request.v1', v2: 'request.v2' },
-    });
-    const rows = await this.pg.query<{ id: string; deliveries: unknown }[]>(
-      `${FINISH_MANY_CTES}, ${cte}
+    const { cte, summary } = items[0].deliveries.sql({ bodies: REQUEST_BODIES });
+    const rows = await query<{ id: string; deliveries: unknown }>(
+      this.db,
+      sql`${finishManyCtes(fs, recordsets(fs))}, ${cte}
       SELECT request.id, ${summary} AS deliveries FROM request`,
-      values,
     );
     const finished = new Map(rows.map((r) => [String(r.id), r.deliveries]));
     return items.map(({ f, deliveries }) =>
@@ -226,27 +214,19 @@ export class SearchRunsRepository {
     results: Finishing['results'],
     tx: Tx,
   ): Promise<boolean> {
-    const rows: unknown[] = await queryableOf(this.db, tx).query(APPEND_RESULTS_SQL, [
-      requestId,
-      bodies.v1,
-      bodies.v2,
-      JSON.stringify(results.map(({ result }) => resultRow(result))),
-      JSON.stringify(
-        results.flatMap(({ persons, keepPlans }) =>
-          persons.map((p) => personRow(p, keepPlans === true)),
-        ),
-      ),
-    ]);
-    return rows.length > 0;
+    const sets = recordsets([{ requestId, results }]);
+    const statement = appendResults({ requestId, bodyV1: bodies.v1, bodyV2: bodies.v2, ...sets });
+    return (await queryOne(this.db, statement, tx)) !== null;
   }
 
   /** The number of results a request has (a later result's position follows them). */
   async resultCount(requestId: string, tx: Tx): Promise<number> {
-    const rows: { n: number }[] = await queryableOf(this.db, tx).query(
-      'SELECT count(*)::int AS n FROM eligibility_results WHERE request_id = $1',
-      [requestId],
+    const row = await queryOne<{ n: number }>(
+      this.db,
+      sql`SELECT count(*)::int AS n FROM eligibility_results WHERE request_id = ${requestId}`,
+      tx,
     );
-    return rows[0].n;
+    return row!.n;
   }
 
   /** A details request's target: the stored result and its person (null when either is gone). */
@@ -254,12 +234,16 @@ export class SearchRunsRepository {
     resultId: string,
     personId: string,
   ): Promise<{ result: EligibilityResult; person: EligibilityPerson } | null> {
-    const result = await this.db
-      .getRepository(EligibilityResult)
-      .findOne({ where: { id: resultId } });
-    const person = await this.db
-      .getRepository(EligibilityPerson)
-      .findOne({ where: { id: personId, resultId } });
+    const result = await queryOne<EligibilityResult>(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, EligibilityResult, 'r')} FROM eligibility_results r
+       WHERE r.id = ${resultId}`,
+    );
+    const person = await queryOne<EligibilityPerson>(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, EligibilityPerson, 'p')} FROM eligibility_persons p
+       WHERE p.id = ${personId} AND p.result_id = ${resultId}`,
+    );
     return result && person ? { result, person } : null;
   }
 
@@ -269,14 +253,14 @@ export class SearchRunsRepository {
    * first, except those waiting for a person (an open verification task).
    */
   async stuck(limitSeconds: number, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM eligibility_requests
+    const rows = await query<{ id: string }>(
+      this.db,
+      sql`SELECT id FROM eligibility_requests
        WHERE status = 'processing'
          AND (CASE WHEN batch_id IS NULL AND origin IS NULL THEN created_at ELSE started_at END)
-             < now() - ($1 || ' seconds')::interval
-         AND NOT ${TaskSql.anyOpen('eligibility_requests.id')}
-       ORDER BY created_at LIMIT $2`,
-      [String(limitSeconds), limit],
+             < now() - (${String(limitSeconds)} || ' seconds')::interval
+         AND NOT ${TaskSql.anyOpen(sql`eligibility_requests.id`)}
+       ORDER BY created_at LIMIT ${limit}`,
     );
     return rows.map((r) => String(r.id));
   }

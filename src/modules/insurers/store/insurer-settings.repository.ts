@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, query, queryOne, sql } from '@/platform/db/sql';
 
 /** An `account_insurers` row as a search reads it. */
 export interface InsurerSettingRow {
@@ -35,11 +36,12 @@ export class InsurerSettingsRepository {
 
   /** The account's rows (no order). */
   list(accountId: string, tx?: Tx): Promise<InsurerSettingListRow[]> {
-    return managerOf(this.db, tx).query(
-      `SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address, eligibility_mode,
+    return query(
+      this.db,
+      sql`SELECT insurer_code, enabled, username, credentials_set_at, claims_mailing_address, eligibility_mode,
               credentials_status
-       FROM account_insurers WHERE account_id = $1`,
-      [accountId],
+       FROM account_insurers WHERE account_id = ${accountId}`,
+      tx,
     );
   }
 
@@ -49,21 +51,24 @@ export class InsurerSettingsRepository {
     code: string,
     tx?: Tx,
   ): Promise<InsurerSettingRow | undefined> {
-    const rows: InsurerSettingRow[] = await managerOf(this.db, tx).query(
-      `SELECT insurer_code, enabled, username, password_sealed FROM account_insurers
-       WHERE account_id = $1 AND insurer_code = $2`,
-      [accountId, code],
+    const row = await queryOne<InsurerSettingRow>(
+      this.db,
+      sql`SELECT insurer_code, enabled, username, password_sealed FROM account_insurers
+       WHERE account_id = ${accountId} AND insurer_code = ${code}`,
+      tx,
     );
-    return rows[0];
+    return row ?? undefined;
   }
 
   /** The account's own claims mailing address for `code` (lines joined by `\n`), or null. */
   async findClaimsMailingAddress(accountId: string, code: string, tx?: Tx): Promise<string | null> {
-    const rows: { claims_mailing_address: string | null }[] = await managerOf(this.db, tx).query(
-      'SELECT claims_mailing_address FROM account_insurers WHERE account_id = $1 AND insurer_code = $2',
-      [accountId, code],
+    const row = await queryOne<{ claims_mailing_address: string | null }>(
+      this.db,
+      sql`SELECT claims_mailing_address FROM account_insurers
+       WHERE account_id = ${accountId} AND insurer_code = ${code}`,
+      tx,
     );
-    return rows[0]?.claims_mailing_address ?? null;
+    return row?.claims_mailing_address ?? null;
   }
 
   async upsertEligibilityMode(
@@ -97,10 +102,12 @@ export class InsurerSettingsRepository {
     value: string | boolean | null,
     tx?: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `INSERT INTO account_insurers (account_id, insurer_code, ${column}) VALUES ($1, $2, $3)
-       ON CONFLICT (account_id, insurer_code) DO UPDATE SET ${column} = $3, updated_at = now()`,
-      [accountId, code, value],
+    const name = sql.raw(column);
+    await execute(
+      this.db,
+      sql`INSERT INTO account_insurers (account_id, insurer_code, ${name}) VALUES (${accountId}, ${code}, ${value})
+       ON CONFLICT (account_id, insurer_code) DO UPDATE SET ${name} = ${value}, updated_at = now()`,
+      tx,
     );
   }
 
@@ -112,31 +119,34 @@ export class InsurerSettingsRepository {
     passwordSealed: string,
     tx?: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `INSERT INTO account_insurers (account_id, insurer_code, username, password_sealed, credentials_set_at)
-       VALUES ($1, $2, $3, $4, now())
+    await execute(
+      this.db,
+      sql`INSERT INTO account_insurers (account_id, insurer_code, username, password_sealed, credentials_set_at)
+       VALUES (${accountId}, ${code}, ${username}, ${passwordSealed}, now())
        ON CONFLICT (account_id, insurer_code)
-       DO UPDATE SET username = $3, password_sealed = $4, credentials_set_at = now(),
+       DO UPDATE SET username = ${username}, password_sealed = ${passwordSealed}, credentials_set_at = now(),
          credentials_status = 'ok', updated_at = now()`,
-      [accountId, code, username, passwordSealed],
+      tx,
     );
   }
 
   async clearCredentials(accountId: string, code: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL,
+    await execute(
+      this.db,
+      sql`UPDATE account_insurers SET username = NULL, password_sealed = NULL, credentials_set_at = NULL,
          credentials_status = 'ok', updated_at = now()
-       WHERE account_id = $1 AND insurer_code = $2`,
-      [accountId, code],
+       WHERE account_id = ${accountId} AND insurer_code = ${code}`,
+      tx,
     );
   }
 
   /** Stored credentials (only) are marked `needs_attention`. */
   async markCredentialsNeedAttention(accountId: string, code: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE account_insurers SET credentials_status = 'needs_attention', updated_at = now()
-       WHERE account_id = $1 AND insurer_code = $2 AND password_sealed IS NOT NULL`,
-      [accountId, code],
+    await execute(
+      this.db,
+      sql`UPDATE account_insurers SET credentials_status = 'needs_attention', updated_at = now()
+       WHERE account_id = ${accountId} AND insurer_code = ${code} AND password_sealed IS NOT NULL`,
+      tx,
     );
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryOne, sql } from '@/platform/db/sql';
 import type { MemberQuery } from '../domain/insurer-connector';
 
 /**
@@ -22,13 +23,13 @@ export class SandboxSearchesRepository {
           .join('\u0000'),
       )
       .digest('base64url');
-    const rows: { searches: number }[] = await this.db.query(
-      `INSERT INTO sandbox_searches (account_id, patient_key, searches) VALUES ($1, $2, 1)
+    const row = await queryOne<{ searches: number }>(
+      this.db,
+      sql`INSERT INTO sandbox_searches (account_id, patient_key, searches) VALUES (${accountId}, ${key}, 1)
        ON CONFLICT (account_id, patient_key)
        DO UPDATE SET searches = sandbox_searches.searches + 1, last_at = now()
        RETURNING searches`,
-      [accountId, key],
     );
-    return rows[0].searches;
+    return row!.searches;
   }
 }

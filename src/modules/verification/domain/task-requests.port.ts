@@ -1,11 +1,12 @@
 import type { Tx } from '@/platform/db/database';
+import type { Sql } from '@/platform/db/sql';
 import { defineHook } from '@/platform/kernel/hooks';
 
 /**
  * The request a task belongs to, in verification's own statements (docs/architecture.md, Data
- * access: the requests' table is eligibility's, which writes these pieces). Each takes SQL
- * expressions of the caller's statement (a column such as `t.request_id`), never values, and
- * adds no parameter of its own; each is a subquery for `JOIN LATERAL (...) alias ON true`.
+ * access: the requests' table is eligibility's, which writes these pieces). Each takes fragments
+ * of the caller's statement (a column such as `t.request_id`, or a value) and answers a
+ * subquery for `JOIN LATERAL (...) alias ON true`.
  */
 export interface TaskRequestSql {
   /**
@@ -13,14 +14,14 @@ export interface TaskRequestSql {
    * and its location of account `accountId`: `location_code`, `location_title`,
    * `location_npi` (NULL without one).
    */
-  view(requestId: string, accountId: string): string;
+  view(requestId: Sql, accountId: Sql): Sql;
   /** The request's `batch_id` (no row: no such request). */
-  batch(requestId: string): string;
+  batch(requestId: Sql): Sql;
   /**
    * While the request is processing, the insurers it asked (`code`, `n`: their order) without a
    * settled outcome (kept between a search's attempts); no row once it has finished.
    */
-  unsettled(requestId: string): string;
+  unsettled(requestId: Sql): Sql;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   type MemberQuery,
   SHIPPED_INSURERS,
 } from '@/modules/insurers';
+import { sql, type Sql } from '@/platform/db/sql';
 import type { TaskRequestSql } from './task-requests.port';
 import type {
   Evidence,
@@ -17,13 +18,13 @@ import { formatInstant } from '@/platform/kernel/time';
  * The select list of a task as the API shows it, over `verification_tasks t` and its request
  * `rq` (`taskViewFrom`): `taskView` reads one row of it.
  */
-export const TASK_VIEW_COLUMNS = `t.id, t.state, t.insurer_code, t.due_by, t.lease_holder, t.lease_holder_name,
+export const TASK_VIEW_COLUMNS = sql`t.id, t.state, t.insurer_code, t.due_by, t.lease_holder, t.lease_holder_name,
   t.lease_until, t.evidence, t.failure_reason, t.detail, t.history, t.overdue_notified_at, t.created_at,
   t.updated_at, rq.request_uid, rq.query, rq.location_code, rq.location_title, rq.location_npi`;
 
 /** The FROM of TASK_VIEW_COLUMNS: the tasks `t`, each with its request `rq` (the port's piece). */
-export const taskViewFrom = (requests: TaskRequestSql): string => `verification_tasks t
-  JOIN LATERAL (${requests.view('t.request_id', 't.account_id')}) rq ON true`;
+export const taskViewFrom = (requests: TaskRequestSql): Sql => sql`verification_tasks t
+  JOIN LATERAL (${requests.view(sql`t.request_id`, sql`t.account_id`)}) rq ON true`;
 
 export interface TaskViewRow {
   id: string;

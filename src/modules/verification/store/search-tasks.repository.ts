@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { query, queryOne, sql } from '@/platform/db/sql';
 import type { InsurerPlanResult } from '@/modules/insurers';
 import type { FailReason, TaskState } from './verification-task.entity';
 
@@ -17,7 +18,7 @@ export interface TaskAnswer {
 }
 
 /** The columns of a TaskAnswer. */
-const ANSWER = `id::text AS id, state, plans, failure_reason, detail, due_by, answered_at`;
+const ANSWER = sql`id::text AS id, state, plans, failure_reason, detail, due_by, answered_at`;
 
 /**
  * `verification_tasks` as other modules' work reaches them (SearchTasks): a search run's task per
@@ -30,18 +31,18 @@ export class SearchTasksRepository {
 
   /** The task of request `requestId` for insurer `code`, or null when none was stored. */
   async answer(requestId: string, code: string): Promise<TaskAnswer | null> {
-    const rows: TaskAnswer[] = await this.db.query(
-      `SELECT ${ANSWER} FROM verification_tasks WHERE request_id = $1 AND insurer_code = $2`,
-      [requestId, code],
+    return queryOne<TaskAnswer>(
+      this.db,
+      sql`SELECT ${ANSWER} FROM verification_tasks WHERE request_id = ${requestId} AND insurer_code = ${code}`,
     );
-    return rows[0] ?? null;
   }
 
   /** The tasks of request `requestId` (any state), by insurer. */
   async ofRequest(requestId: string, tx?: Tx): Promise<Map<string, TaskAnswer>> {
-    const rows: (TaskAnswer & { insurer_code: string })[] = await managerOf(this.db, tx).query(
-      `SELECT insurer_code, ${ANSWER} FROM verification_tasks WHERE request_id = $1`,
-      [requestId],
+    const rows = await query<TaskAnswer & { insurer_code: string }>(
+      this.db,
+      sql`SELECT insurer_code, ${ANSWER} FROM verification_tasks WHERE request_id = ${requestId}`,
+      tx,
     );
     return new Map(rows.map(({ insurer_code, ...task }) => [insurer_code, task]));
   }
@@ -58,20 +59,19 @@ export class SearchTasksRepository {
     maxAgeHours: number,
   ): Promise<TaskAnswer | null> {
     if (keys.length === 0 || maxAgeHours <= 0) return null;
-    const rows: TaskAnswer[] = await this.db.query(
-      `WITH reused AS (
+    return queryOne<TaskAnswer>(
+      this.db,
+      sql`WITH reused AS (
          UPDATE verification_tasks SET reused_count = reused_count + 1, last_reused_at = now()
          WHERE id = (
            SELECT id FROM verification_tasks
-           WHERE reuse_keys && $3::text[] AND account_id = $1 AND insurer_code = $2
-             AND answered_at > now() - ($4 || ' hours')::interval
+           WHERE reuse_keys && ${keys}::text[] AND account_id = ${accountId} AND insurer_code = ${code}
+             AND answered_at > now() - (${String(maxAgeHours)} || ' hours')::interval
              AND (state = 'completed' OR (state = 'failed' AND failure_reason = 'member_not_found'))
            ORDER BY answered_at DESC LIMIT 1)
          RETURNING ${ANSWER})
        SELECT * FROM reused`,
-      [accountId, code, keys, String(maxAgeHours)],
     );
-    return rows[0] ?? null;
   }
 
   /**
@@ -89,34 +89,31 @@ export class SearchTasksRepository {
     },
     tx?: Tx,
   ): Promise<string | null> {
-    const created: { id: string }[] = await managerOf(this.db, tx).query(
-      `WITH created AS (
+    const created = await queryOne<{ id: string }>(
+      this.db,
+      sql`WITH created AS (
          INSERT INTO verification_tasks (account_id, request_id, insurer_code, due_by, history)
-         VALUES ($1, $2, $3, least(now() + ($4 || ' minutes')::interval, $5::timestamptz),
+         VALUES (${task.accountId}, ${task.requestId}, ${task.code},
+           least(now() + (${String(task.slaMinutes)} || ' minutes')::interval, ${task.latestDueBy ?? null}::timestamptz),
            jsonb_build_array(jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC',
              'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', 'queued', 'actor', 'service',
              'detail', 'created by the search')))
          ON CONFLICT (request_id, insurer_code) DO NOTHING RETURNING id)
        SELECT id FROM created`,
-      [
-        task.accountId,
-        task.requestId,
-        task.code,
-        String(task.slaMinutes),
-        task.latestDueBy ?? null,
-      ],
+      tx,
     );
-    return created[0]?.id ?? null;
+    return created?.id ?? null;
   }
 
   /** Whether a task of the request for one of `codes` was answered (completed or failed). */
   async anyAnswered(requestId: string, codes: string[], tx?: Tx): Promise<boolean> {
-    const answered: unknown[] = await managerOf(this.db, tx).query(
-      `SELECT 1 FROM verification_tasks WHERE request_id = $1 AND insurer_code = ANY($2)
+    const answered = await queryOne(
+      this.db,
+      sql`SELECT 1 FROM verification_tasks WHERE request_id = ${requestId} AND insurer_code = ANY(${codes})
          AND state IN ('completed', 'failed') LIMIT 1`,
-      [requestId, codes],
+      tx,
     );
-    return answered.length > 0;
+    return answered !== null;
   }
 
   /**
@@ -124,15 +121,16 @@ export class SearchTasksRepository {
    * an audit of who answered when, without their words); answers their ids.
    */
   async purgeOfRequests(requestIds: string[], tx?: Tx): Promise<string[]> {
-    const rows: { id: string }[] = await managerOf(this.db, tx).query(
-      `WITH purged AS (
+    const rows = await query<{ id: string }>(
+      this.db,
+      sql`WITH purged AS (
          UPDATE verification_tasks
             SET plans = NULL, evidence = NULL, detail = NULL, reuse_keys = NULL,
                 history = (SELECT COALESCE(jsonb_agg(h - 'detail'), '[]'::jsonb) FROM jsonb_array_elements(history) h)
-          WHERE request_id = ANY($1::bigint[])
+          WHERE request_id = ANY(${requestIds}::bigint[])
           RETURNING id)
        SELECT id::text AS id FROM purged`,
-      [requestIds],
+      tx,
     );
     return rows.map((r) => r.id);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { query, sql } from '@/platform/db/sql';
 import { InjectHook } from '@/platform/kernel/hooks';
 import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.port';
 import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from '../domain/task-view';
@@ -24,7 +25,7 @@ export interface AnsweredTaskRow extends TaskViewRow {
 export type AnsweredList = 'answered' | 'reused';
 
 /** How far back "lately" goes: the directory's median and the page's answered list. */
-const DAYS = 30;
+const LATELY = sql`interval '30 days'`;
 
 /**
  * The clocks and reuse of `verification_tasks` (docs/api.md, The insurer directory and
@@ -46,14 +47,14 @@ export class TaskStatsRepository {
     open: { insurer_code: string; state: string; open: number }[];
     overdue: number;
   }> {
-    const rows: { insurer_code: string | null; state: string | null; open: number }[] =
-      await this.db.query(
-        `SELECT insurer_code, state, count(*)::int AS open FROM verification_tasks
+    const rows = await query<{ insurer_code: string | null; state: string | null; open: number }>(
+      this.db,
+      sql`SELECT insurer_code, state, count(*)::int AS open FROM verification_tasks
          WHERE state NOT IN ('completed', 'failed') GROUP BY insurer_code, state
          UNION ALL
          SELECT NULL, 'overdue', count(*)::int FROM verification_tasks
          WHERE state NOT IN ('completed', 'failed') AND due_by < now()`,
-      );
+    );
     const overdue = rows.find((r) => r.insurer_code === null && r.state === 'overdue')?.open ?? 0;
     const open = rows.filter(
       (r): r is { insurer_code: string; state: string; open: number } =>
@@ -70,19 +71,19 @@ export class TaskStatsRepository {
    * time; `verification_tasks_answered`).
    */
   byInsurer(accountId: string, codes: string[]): Promise<InsurerTaskStatsRow[]> {
-    return this.db.query(
-      `SELECT c.code AS insurer_code,
+    return query(
+      this.db,
+      sql`SELECT c.code AS insurer_code,
          (SELECT count(*)::int FROM verification_tasks t
-           WHERE t.account_id = $1 AND t.insurer_code = c.code
+           WHERE t.account_id = ${accountId} AND t.insurer_code = c.code
              AND t.state IN ('queued', 'in_progress', 'needs_info')) AS tasks_open,
          (SELECT round(percentile_cont(0.5) WITHIN GROUP (
                    ORDER BY (extract(epoch FROM t.answered_at - t.created_at) / 60)::float8
                  )::numeric, 1)::text
             FROM verification_tasks t
-           WHERE t.account_id = $1 AND t.insurer_code = c.code
-             AND t.answered_at >= now() - interval '${DAYS} days') AS median
-       FROM unnest($2::text[]) AS c(code)`,
-      [accountId, codes],
+           WHERE t.account_id = ${accountId} AND t.insurer_code = c.code
+             AND t.answered_at >= now() - ${LATELY}) AS median
+       FROM unnest(${codes}::text[]) AS c(code)`,
     );
   }
 
@@ -94,14 +95,14 @@ export class TaskStatsRepository {
   answered(accountId: string, list: AnsweredList, limit: number): Promise<AnsweredTaskRow[]> {
     const which =
       list === 'reused'
-        ? `t.reused_count > 0 ORDER BY t.last_reused_at DESC NULLS LAST, t.id`
-        : `t.answered_at >= now() - interval '${DAYS} days' ORDER BY t.answered_at DESC, t.id`;
-    return this.db.query(
-      `SELECT ${TASK_VIEW_COLUMNS}, t.claimed_at, t.answered_at, t.reused_count, t.last_reused_at
+        ? sql`t.reused_count > 0 ORDER BY t.last_reused_at DESC NULLS LAST, t.id`
+        : sql`t.answered_at >= now() - ${LATELY} ORDER BY t.answered_at DESC, t.id`;
+    return query(
+      this.db,
+      sql`SELECT ${TASK_VIEW_COLUMNS}, t.claimed_at, t.answered_at, t.reused_count, t.last_reused_at
        FROM ${taskViewFrom(this.requests.sql)}
-       WHERE t.account_id = $1 AND ${which}
-       LIMIT $2`,
-      [accountId, limit],
+       WHERE t.account_id = ${accountId} AND ${which}
+       LIMIT ${limit}`,
     );
   }
 }

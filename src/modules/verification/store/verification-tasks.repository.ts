@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  fetchKeysetPage,
-  type KeysetPage,
-  keysetQuery,
-} from '@/platform/http/pagination/keyset-paginator';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { type KeysetPage, keysetPage } from '@/platform/http/pagination/keyset-paginator';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, query, queryOne, type Sql, sql } from '@/platform/db/sql';
 import { InjectHook } from '@/platform/kernel/hooks';
 import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.port';
 import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from '../domain/task-view';
@@ -69,55 +67,58 @@ export class VerificationTasksRepository {
   ) {}
 
   /** The FROM of a task's view (its hook is found at start-up, so read when a statement runs). */
-  private get viewFrom(): string {
+  private get viewFrom(): Sql {
     return taskViewFrom(this.requests.sql);
   }
 
   /** One keyset page of the account's tasks (newest first); filters combine. */
   page(accountId: string, filter: TaskFilter): Promise<KeysetPage<VerificationTask>> {
-    const qb = this.db
-      .getRepository(VerificationTask)
-      .createQueryBuilder('t')
-      .where('t.account_id = :accountId', { accountId });
-    if (filter.state) qb.andWhere('t.state = :state', { state: filter.state });
-    if (filter.insurerCode) qb.andWhere('t.insurer_code = :code', { code: filter.insurerCode });
-    if (filter.dueBefore)
-      qb.andWhere('t.due_by < CAST(:due AS timestamptz)', { due: filter.dueBefore });
-    return fetchKeysetPage(keysetQuery(qb, filter), filter);
+    const where = [sql`t.account_id = ${accountId}`];
+    if (filter.state) where.push(sql`t.state = ${filter.state}`);
+    if (filter.insurerCode) where.push(sql`t.insurer_code = ${filter.insurerCode}`);
+    if (filter.dueBefore) where.push(sql`t.due_by < ${filter.dueBefore}::timestamptz`);
+    const select = sql`SELECT ${entityColumns(this.db, VerificationTask, 't')}
+      FROM verification_tasks t WHERE ${sql.join(where, ' AND ')}`;
+    return keysetPage(this.db, select, filter);
   }
 
   /** The views of the account's tasks among `ids` (no order). */
   viewsByIds(accountId: string, ids: string[], tx?: Tx): Promise<TaskViewRow[]> {
-    return managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom} WHERE t.account_id = $1 AND t.id = ANY($2::uuid[])`,
-      [accountId, ids],
+    return query(
+      this.db,
+      sql`SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom}
+       WHERE t.account_id = ${accountId} AND t.id = ANY(${ids}::uuid[])`,
+      tx,
     );
   }
 
   /** The account's open tasks, soonest due first. */
   openViews(accountId: string, limit: number, tx?: Tx): Promise<TaskViewRow[]> {
-    return managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom}
-       WHERE t.account_id = $1 AND t.state IN ('queued', 'in_progress', 'needs_info')
-       ORDER BY t.due_by, t.id LIMIT $2`,
-      [accountId, limit],
+    return query(
+      this.db,
+      sql`SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom}
+       WHERE t.account_id = ${accountId} AND t.state IN ('queued', 'in_progress', 'needs_info')
+       ORDER BY t.due_by, t.id LIMIT ${limit}`,
+      tx,
     );
   }
 
   /** One task of the account as the API shows it; undefined when it is not the account's. */
   async findView(accountId: string, id: string, tx?: Tx): Promise<TaskViewRow | undefined> {
-    const rows: TaskViewRow[] = await managerOf(this.db, tx).query(
-      `SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom} WHERE t.account_id = $1 AND t.id = $2`,
-      [accountId, id],
+    const row = await queryOne<TaskViewRow>(
+      this.db,
+      sql`SELECT ${TASK_VIEW_COLUMNS} FROM ${this.viewFrom} WHERE t.account_id = ${accountId} AND t.id = ${id}`,
+      tx,
     );
-    return rows[0];
+    return row ?? undefined;
   }
 
   /** The request of the account's task `id`, or undefined. */
   async requestIdOf(accountId: string, id: string, tx?: Tx): Promise<string | undefined> {
-    const [head]: { request_id: string }[] = await managerOf(this.db, tx).query(
-      'SELECT request_id FROM verification_tasks WHERE id = $1 AND account_id = $2',
-      [id, accountId],
+    const head = await queryOne<{ request_id: string }>(
+      this.db,
+      sql`SELECT request_id FROM verification_tasks WHERE id = ${id} AND account_id = ${accountId}`,
+      tx,
     );
     return head?.request_id;
   }
@@ -128,51 +129,47 @@ export class VerificationTasksRepository {
    * answered task. Empty once the request has finished.
    */
   async waitingFor(accountId: string, id: string): Promise<string[]> {
-    const rows: { code: string }[] = await this.db.query(
-      `SELECT c.code FROM verification_tasks t
-         CROSS JOIN LATERAL (${this.requests.sql.unsettled('t.request_id')}) c
-       WHERE t.id = $1 AND t.account_id = $2
+    const rows = await query<{ code: string }>(
+      this.db,
+      sql`SELECT c.code FROM verification_tasks t
+         CROSS JOIN LATERAL (${this.requests.sql.unsettled(sql`t.request_id`)}) c
+       WHERE t.id = ${id} AND t.account_id = ${accountId}
          AND NOT EXISTS (SELECT 1 FROM verification_tasks o WHERE o.request_id = t.request_id
            AND o.insurer_code = c.code AND o.state IN ('completed', 'failed'))
        ORDER BY c.n`,
-      [id, accountId],
     );
     return rows.map((r) => r.code);
   }
 
   /** The task, locked (`FOR UPDATE OF t`), with its request's batch. */
   async lockTask(id: string, tx?: Tx): Promise<LockedTask | undefined> {
-    const [task]: LockedTask[] = await managerOf(this.db, tx).query(
-      `SELECT t.id, t.request_id, r.batch_id, t.insurer_code, t.state, t.lease_holder, t.lease_until
-         FROM verification_tasks t JOIN LATERAL (${this.requests.sql.batch('t.request_id')}) r ON true
-         WHERE t.id = $1 FOR UPDATE OF t`,
-      [id],
+    const task = await queryOne<LockedTask>(
+      this.db,
+      sql`SELECT t.id, t.request_id, r.batch_id, t.insurer_code, t.state, t.lease_holder, t.lease_until
+         FROM verification_tasks t JOIN LATERAL (${this.requests.sql.batch(sql`t.request_id`)}) r ON true
+         WHERE t.id = ${id} FOR UPDATE OF t`,
+      tx,
     );
-    return task;
+    return task ?? undefined;
   }
 
   /** Writes a change of task `id`: state, history line appended, lease, columns. */
   async write(id: string, change: TaskWrite, tx?: Tx): Promise<void> {
     const columns: Record<string, unknown> = { ...change.columns };
-    const names = Object.keys(columns);
-    const sets = names.map((n, i) => `, ${n} = $${i + 7}`).join('');
-    await managerOf(this.db, tx).query(
-      `UPDATE verification_tasks
-       SET state = $2, history = history || $3::jsonb, updated_at = now(),
-           lease_holder = $4::varchar, lease_holder_name = $5::varchar,
-           lease_until = CASE WHEN $4::varchar IS NULL THEN NULL ELSE now() + ($6 || ' minutes')::interval END,
-           claimed_at = CASE WHEN $2::varchar = 'in_progress' THEN coalesce(claimed_at, now()) ELSE claimed_at END,
-           answered_at = CASE WHEN $2::varchar IN ('completed', 'failed') THEN now() ELSE answered_at END${sets}
-       WHERE id = $1`,
-      [
-        id,
-        change.state,
-        JSON.stringify([change.entry]),
-        change.lease?.holder ?? null,
-        change.lease?.name ?? null,
-        String(change.lease?.minutes ?? 0),
-        ...names.map((n) => columns[n]),
-      ],
+    const sets = Object.keys(columns).map((n) => sql`, ${sql.raw(n)} = ${columns[n]}`);
+    const holder = change.lease?.holder ?? null;
+    await execute(
+      this.db,
+      sql`UPDATE verification_tasks
+       SET state = ${change.state}, history = history || ${JSON.stringify([change.entry])}::jsonb,
+           updated_at = now(),
+           lease_holder = ${holder}::varchar, lease_holder_name = ${change.lease?.name ?? null}::varchar,
+           lease_until = CASE WHEN ${holder}::varchar IS NULL THEN NULL
+             ELSE now() + (${String(change.lease?.minutes ?? 0)} || ' minutes')::interval END,
+           claimed_at = CASE WHEN ${change.state}::varchar = 'in_progress' THEN coalesce(claimed_at, now()) ELSE claimed_at END,
+           answered_at = CASE WHEN ${change.state}::varchar IN ('completed', 'failed') THEN now() ELSE answered_at END${sql.join(sets, '')}
+       WHERE id = ${id}`,
+      tx,
     );
   }
 
@@ -181,8 +178,9 @@ export class VerificationTasksRepository {
    * ones); answers their requests, each once.
    */
   async releaseLapsedLeases(limit: number, tx?: Tx): Promise<string[]> {
-    const rows: { request_id: string }[] = await managerOf(this.db, tx).query(
-      `WITH lapsed AS (
+    const rows = await query<{ request_id: string }>(
+      this.db,
+      sql`WITH lapsed AS (
            UPDATE verification_tasks
            SET state = 'queued', lease_holder = NULL, lease_holder_name = NULL, lease_until = NULL,
                updated_at = now(),
@@ -191,10 +189,10 @@ export class VerificationTasksRepository {
                  'state', 'queued', 'actor', 'service', 'detail', 'lease ended'))
            WHERE id IN (SELECT id FROM verification_tasks
              WHERE state = 'in_progress' AND lease_until < now()
-             ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED)
+             ORDER BY lease_until LIMIT ${limit} FOR UPDATE SKIP LOCKED)
            RETURNING request_id)
          SELECT DISTINCT request_id FROM lapsed`,
-      [limit],
+      tx,
     );
     return rows.map((r) => String(r.request_id));
   }
@@ -204,16 +202,17 @@ export class VerificationTasksRepository {
    * locked ones); answers them.
    */
   markOverdue(limit: number, tx?: Tx): Promise<{ id: string; account_id: string }[]> {
-    return managerOf(this.db, tx).query(
-      `WITH due AS (
+    return query(
+      this.db,
+      sql`WITH due AS (
            UPDATE verification_tasks SET overdue_notified_at = now()
            WHERE id IN (SELECT id FROM verification_tasks
              WHERE state IN ('queued', 'in_progress', 'needs_info') AND due_by < now()
                AND overdue_notified_at IS NULL
-             ORDER BY due_by LIMIT $1 FOR UPDATE SKIP LOCKED)
+             ORDER BY due_by LIMIT ${limit} FOR UPDATE SKIP LOCKED)
            RETURNING id, account_id)
          SELECT id, account_id FROM due`,
-      [limit],
+      tx,
     );
   }
 }

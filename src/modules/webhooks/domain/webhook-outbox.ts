@@ -3,6 +3,7 @@ import { firstAttemptRun, tags } from '@/platform/jobs/job-id';
 import { InjectConfig } from '@/platform/config/config.module';
 import { type AppConfig, runsWorkers } from '@/platform/config/env';
 import { afterCommit, type Tx } from '@/platform/db/database';
+import type { Sql } from '@/platform/db/sql';
 import { FirstAttempts, type LeasedDelivery } from './first-attempts';
 import {
   type FinishingSql,
@@ -40,15 +41,10 @@ export interface OutboxEvent {
   body: string;
 }
 
-/**
- * The finishing statement the deliveries' part is built into: its own values, and where it
- * carries each version's body (an SQL expression of its own, e.g. one of its parameters).
- */
+/** The finishing statement the deliveries' part is built into: where it carries each body. */
 export interface FinishingStatement {
-  /** The statement's own values ($1, $2, …), in order; the deliveries' values follow them. */
-  values: readonly unknown[];
-  /** Per webhook version, the statement's SQL expression carrying that body (sent once). */
-  bodies: Record<WebhookVersion, string>;
+  /** Per webhook version, the statement's expression carrying that body (e.g. a CTE's column). */
+  bodies: Record<WebhookVersion, Sql>;
 }
 
 /** The deliveries' part of the statement that finishes an eligibility request. */
@@ -57,8 +53,8 @@ export interface FinishingDeliveries {
    * For `statement`: `cte`, a CTE named `deliveries` selecting from the statement's CTE
    * `request` (columns id, account_id, uid; one row per request the statement finished: none
    * when it was finished already); `summary`, an expression for the statement's last SELECT over
-   * `request` (that request's recorded deliveries, as JSON); `values`, all the statement's values
-   * (its own, then the CTE's): the caller never numbers the CTE's parameters.
+   * `request` (that request's recorded deliveries, as JSON). Both are fragments carrying their
+   * own values.
    */
   sql(statement: FinishingStatement): FinishingSql;
   /** The recorded deliveries, from the value of `summary` in the statement's answer. */
@@ -107,7 +103,6 @@ export class WebhookOutbox {
     return {
       sql: (statement) =>
         this.deliveries.finishing({
-          values: statement.values,
           bodies: statement.bodies,
           event: EVENT_ELIGIBILITY_FINISHED,
           leaseJob,

@@ -7,6 +7,7 @@ import {
   paginateKeyset,
 } from '@/platform/http/pagination/keyset-paginator';
 import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
+import { query, type Sql, sql } from '@/platform/db/sql';
 import type { SendResult } from '../domain/webhook-sender';
 import {
   type DeliveryStatus,
@@ -29,10 +30,8 @@ export interface EventDeliveries {
 
 /** What the deliveries' CTE of a finishing statement is built from (`finishing`). */
 export interface FinishingParams {
-  /** The finishing statement's own values ($1 …); the CTE's values follow them. */
-  values: readonly unknown[];
-  /** Per webhook version, the statement's SQL expression carrying that body (sent once). */
-  bodies: Record<WebhookVersion, string>;
+  /** Per webhook version, the statement's expression carrying that body (e.g. a CTE's column). */
+  bodies: Record<WebhookVersion, Sql>;
   event: string;
   /** The run the first attempts are stored leased to; null: stored due now, not leased. */
   leaseJob: string | null;
@@ -41,11 +40,10 @@ export interface FinishingParams {
   owner: string | null;
 }
 
-/** The deliveries' part of a finishing statement, and all the statement's values. */
+/** The deliveries' part of a finishing statement. */
 export interface FinishingSql {
-  cte: string;
-  summary: string;
-  values: unknown[];
+  cte: Sql;
+  summary: Sql;
 }
 
 /**
@@ -67,7 +65,6 @@ export interface RequestEventDeliveries {
 @Injectable()
 export class WebhookDeliveriesRepository {
   private readonly recordAttemptSql: string;
-  private readonly recordEventSql: string;
   private readonly succeedSql: string;
   private readonly endPendingSql: (where: string) => string;
 
@@ -97,14 +94,6 @@ export class WebhookDeliveriesRepository {
            completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
        FROM next, d WHERE t.id = next.id AND d.status = 'pending')
      SELECT status FROM next`;
-    this.recordEventSql = `WITH created AS (
-         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
-                                         ${q.insertColumns})
-         SELECT w.id, w.account_id, $2, NULL, $3, $4, $5, 'pending', ${q.dueValues('now()')}
-         FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND $6 = ANY(w.events)
-         ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
-         RETURNING id)
-       SELECT id FROM created`;
     this.succeedSql = `UPDATE webhook_deliveries SET status = 'succeeded', completed_at = $2, ${q.releaseSets()}
        WHERE id = $1`;
     this.endPendingSql = (where) =>
@@ -210,14 +199,20 @@ export class WebhookDeliveriesRepository {
    * topic (none twice for the same resource key). Answers the new deliveries' ids.
    */
   async recordEvent(e: EventDeliveries, tx?: Tx): Promise<string[]> {
-    const rows: { id: string }[] = await managerOf(this.db, tx).query(this.recordEventSql, [
-      e.accountId,
-      e.event,
-      e.resourceUid,
-      e.resourceKey,
-      e.body,
-      e.topic,
-    ]);
+    const q = this.queue.sql;
+    const rows = await query<{ id: string }>(
+      this.db,
+      sql`WITH created AS (
+         INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
+                                         ${q.insertColumns})
+         SELECT w.id, w.account_id, ${e.event}, NULL, ${e.resourceUid}, ${e.resourceKey}, ${e.body}, 'pending',
+                ${q.dueValues(sql`now()`)}
+         FROM webhooks w WHERE w.account_id = ${e.accountId} AND w.is_active AND ${e.topic} = ANY(w.events)
+         ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
+         RETURNING id)
+       SELECT id FROM created`,
+      tx,
+    );
     return rows.map((r) => r.id);
   }
 
@@ -227,15 +222,17 @@ export class WebhookDeliveriesRepository {
    * harmless. Answers the new deliveries' ids.
    */
   async recordRequestEvent(e: RequestEventDeliveries, tx?: Tx): Promise<string[]> {
-    const rows: { id: string }[] = await managerOf(this.db, tx).query(
-      `INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
+    const rows = await query<{ id: string }>(
+      this.db,
+      sql`INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, resource_key, body, status,
                                        ${this.queue.sql.insertColumns})
-       SELECT w.id, w.account_id, $2, $3, $4, $5, CASE w.version WHEN 'v1' THEN $6 ELSE $7 END, 'pending',
-              ${this.queue.sql.dueValues('now()')}
-       FROM webhooks w WHERE w.account_id = $1 AND w.is_active AND 'eligibility' = ANY(w.events)
+       SELECT w.id, w.account_id, ${e.event}, ${e.requestId}, ${e.requestUid}, ${e.resourceKey},
+              CASE w.version WHEN 'v1' THEN ${e.bodies.v1} ELSE ${e.bodies.v2} END, 'pending',
+              ${this.queue.sql.dueValues(sql`now()`)}
+       FROM webhooks w WHERE w.account_id = ${e.accountId} AND w.is_active AND 'eligibility' = ANY(w.events)
        ON CONFLICT (webhook_id, event, resource_key) WHERE resource_key IS NOT NULL DO NOTHING
        RETURNING id`,
-      [e.accountId, e.event, e.requestId, e.requestUid, e.resourceKey, e.bodies.v1, e.bodies.v2],
+      tx,
     );
     return rows.map((r) => r.id);
   }
@@ -247,30 +244,24 @@ export class WebhookDeliveriesRepository {
    * eligibility, with the body of its version, stored leased to `leaseJob` (else due now); the
    * unique key makes a repeated call harmless. `summary`: an expression for the statement's last
    * SELECT (one row per `request` row) answering that request's deliveries as JSON (id,
-   * webhook_id, url, secret_sealed, allow_nonstandard_port, version). `values`: the statement's values followed by the
-   * CTE's, numbered after them.
+   * webhook_id, url, secret_sealed, allow_nonstandard_port, version).
    */
   finishing(p: FinishingParams): FinishingSql {
-    const $ = (i: number) => `$${p.values.length + 1 + i}`;
-    const cte = `deliveries AS (
+    const cte = sql`deliveries AS (
          INSERT INTO webhook_deliveries (webhook_id, account_id, event, request_id, request_uid, body, status,
                                          ${this.queue.sql.insertColumns})
-         SELECT w.id, w.account_id, ${$(0)}, request.id, request.uid,
+         SELECT w.id, w.account_id, ${p.event}, request.id, request.uid,
                 CASE w.version WHEN 'v1' THEN ${p.bodies.v1} ELSE ${p.bodies.v2} END, 'pending',
-                ${this.queue.sql.leasedValues({ job: `${$(1)}::text`, leaseMs: $(2), owner: $(3) })}
+                ${this.queue.sql.leasedValues({ job: sql`${p.leaseJob}::text`, leaseMs: sql`${p.leaseMs}`, owner: sql`${p.owner}` })}
          FROM request JOIN webhooks w ON w.account_id = request.account_id
          WHERE w.is_active AND 'eligibility' = ANY(w.events)
          ON CONFLICT (webhook_id, request_id, event) WHERE resource_key IS NULL DO NOTHING
          RETURNING id, webhook_id, request_id)`;
-    const summary = `(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
+    const summary = sql`(SELECT COALESCE(json_agg(json_build_object('id', d.id, 'webhook_id', d.webhook_id,
            'url', w.url, 'secret_sealed', w.secret_sealed, 'allow_nonstandard_port', w.allow_nonstandard_port,
            'version', w.version)), '[]'::json)
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.request_id = request.id)`;
-    return {
-      cte,
-      summary,
-      values: [...p.values, p.event, p.leaseJob, p.leaseMs, p.owner],
-    };
+    return { cte, summary };
   }
 
   // Retention (SECURITY.md, Retention: PHI_RETENTION_DAYS) -------------------------------------
