@@ -12,7 +12,7 @@ export {
   RenderingProviderIdentityResponse,
   UpdateLocationDto,
 } from './api/dto/location.dto';
-export { ORGANISATION_NPI_MESSAGE } from './domain/location-fields';
+export { locationAddress, ORGANISATION_NPI_MESSAGE } from './domain/location-fields';
 export { LocationSql } from './store/location-sql';
 export type { Location } from './store/location.entity';
 export { NpiRegistry } from './domain/npi-registry';

@@ -5,21 +5,6 @@
 export { CreatePatientDto } from './api/dto/create-patient.dto';
 export { ListPatientsQuery } from './api/dto/list-patients.query';
 export { LinkEligibilityDto } from './api/dto/patient-link.dto';
-export {
-  DOB_MIN,
-  PastDateField,
-  PHONE,
-  PHONE_MESSAGE,
-  PhoneField,
-  SEX_CHOICES,
-  SexField,
-  SSN_LAST_FOUR,
-  SSN_LAST_FOUR_MESSAGE,
-  SsnLastFourField,
-  ZIPCODE,
-  ZIPCODE_MESSAGE,
-  ZipcodeField,
-} from './api/dto/person-fields';
 export { PatientLinksService } from './domain/patient-links.service';
 export { PatientsModule } from './patients.module';
 export { PatientsService } from './domain/patients.service';

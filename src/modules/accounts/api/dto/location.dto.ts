@@ -3,6 +3,7 @@ import { ApiTimestamp } from '@/platform/http/api-docs';
 import { NestedField, StringField } from '@/platform/http/validation/fields';
 import { formatInstant } from '@/platform/kernel/time';
 import type { Location } from '../../store/location.entity';
+import { locationAddress } from '../../domain/location-fields';
 import {
   LocationAddressDto,
   LocationAddressResponse,
@@ -156,16 +157,7 @@ export class LocationResponse {
       npi: l.npi ?? null,
       organization_name: l.organizationName ?? null,
       tax_id: l.taxId ?? null,
-      address:
-        l.addressLine1 && l.city && l.state && l.zipcode
-          ? {
-              line1: l.addressLine1,
-              line2: l.addressLine2 ?? null,
-              city: l.city,
-              state: l.state,
-              zipcode: l.zipcode,
-            }
-          : null,
+      address: locationAddress(l),
       taxonomy_code: l.taxonomyCode,
       rendering_provider: l.renderingNpi
         ? {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { formatInstant } from '@/platform/kernel/time';
+import { everyKey } from '@/lib/person';
 import type { Appointment, StoredPatient } from '../../store/appointment.entity';
 import { NO_AUTO_CHECKS } from '../../domain/appointment-access';
 import {
@@ -230,20 +231,11 @@ export class AppointmentResponse {
 
 /** The stored patient with every key (a row written before a key existed answers it null). */
 function patientOf(p: StoredPatient): AppointmentPatientResponse {
+  const keys = ['first_name', 'last_name', 'dob', 'zipcode', 'ssn_last_four', 'member_id'] as const;
   return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    zipcode: p.zipcode,
-    ssn_last_four: p.ssn_last_four ?? null,
-    member_id: p.member_id ?? null,
+    ...everyKey(p, keys),
     subscriber: p.subscriber
-      ? {
-          first_name: p.subscriber.first_name,
-          last_name: p.subscriber.last_name,
-          dob: p.subscriber.dob,
-          member_id: p.subscriber.member_id ?? null,
-        }
+      ? everyKey(p.subscriber, ['first_name', 'last_name', 'dob', 'member_id'])
       : null,
   };
 }

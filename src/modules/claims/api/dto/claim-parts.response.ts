@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/platform/http/api-docs';
 import { RenderingProviderIdentityResponse } from '@/modules/accounts';
-import { SEX_CHOICES } from '@/modules/patients';
+import { SEX_CHOICES } from '@/lib/person';
 import {
   ClaimRemittanceServiceLineResponse,
   RemittanceAdjustmentResponse,

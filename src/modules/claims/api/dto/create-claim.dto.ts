@@ -14,12 +14,18 @@ import { RenderingProviderDto } from '@/modules/accounts';
 import { ProcedureCodesField } from '@/lib/benefits';
 import { unknownClaimInsurerOfBody } from '../../domain/insurer-codes';
 import {
+  AddressLineField,
+  CityField,
+  MemberIdField,
+  NameField,
   PastDateField,
   PhoneField,
+  RecipientField,
   SexField,
   SsnLastFourField,
+  StateField,
   ZipcodeField,
-} from '@/modules/patients';
+} from '@/lib/person';
 
 export const MAX_SERVICES = 6;
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -28,34 +34,30 @@ export const METADATA_MAX_BYTES = 16 * 1024;
 export const ICD10_CODE = /^[A-Za-z][0-9][0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?$/;
 
 export class ClaimAddressDto {
-  @StringField({ required: true, maxLength: 200, example: '1208 Congress Ave' })
+  @AddressLineField(true, '1208 Congress Ave')
   line1: string;
 
-  @StringField({ maxLength: 200, example: 'Apt 4B' })
+  @AddressLineField(false, 'Apt 4B')
   line2?: string | null;
 
-  @StringField({ required: true, maxLength: 100, example: 'Austin' })
+  @CityField(true)
   city: string;
 
   @ZipcodeField(true)
   zipcode: string;
 
-  @StringField({ required: true, maxLength: 64, example: 'TX' })
+  @StateField(true)
   state: string;
 
-  @StringField({
-    maxLength: 200,
-    example: null,
-    description: 'Addressee when it is not the person ("c/o ...").',
-  })
+  @RecipientField('person')
   recipient?: string | null;
 }
 
 export class ClaimPersonDto {
-  @StringField({ required: true, maxLength: 100, example: 'Maria' })
+  @NameField('Maria')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Gonzalez' })
+  @NameField('Gonzalez')
   last_name: string;
 
   @PastDateField()
@@ -72,11 +74,7 @@ export class ClaimPersonDto {
   @SexField('Required by VSP and the sandbox.')
   sex?: string | null;
 
-  @StringField({
-    maxLength: 64,
-    example: 'VSP104882211',
-    description: "The insurer's member ID.",
-  })
+  @MemberIdField('VSP104882211', "The insurer's member ID.")
   member_id?: string | null;
 
   @SsnLastFourField()

@@ -1,11 +1,17 @@
 import {
-  DateField,
   IntField,
   NestedField,
   StringField,
   StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
+import {
+  MemberIdField,
+  NameField,
+  PastDateField,
+  SsnLastFourField,
+  ZipcodeField,
+} from '@/lib/person';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { insurerErrorsOfBody } from '../../domain/intake-rules';
 
@@ -13,51 +19,40 @@ import { insurerErrorsOfBody } from '../../domain/intake-rules';
 export const REQUEST_UID_MAX_LENGTH = 256;
 
 export class EligibilityPatientDto {
-  @StringField({
-    required: true,
-    maxLength: 100,
-    example: 'Maria',
-    description: 'Cheat codes for the sandbox go here, in last_name or in member_id.',
-  })
+  @NameField('Maria', true, 'Cheat codes for the sandbox go here, in last_name or in member_id.')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  @NameField('Garcia')
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1984-06-15' })
+  @PastDateField('1984-06-15')
   dob: string;
 
-  @StringField({
-    required: true,
-    pattern: /^\d{5}(-\d{4})?$/,
-    patternMessage: 'Enter a valid ZIP code (NNNNN or NNNNN-NNNN).',
-    example: '78701',
-  })
+  @ZipcodeField(true, null)
   zipcode: string;
 
-  @StringField({ pattern: /^\d{4}$/, patternMessage: 'Enter exactly 4 digits.', example: '6789' })
+  @SsnLastFourField('6789')
   ssn_last_four?: string | null;
 
-  @StringField({ maxLength: 64, example: 'VSP123456789' })
+  @MemberIdField('VSP123456789')
   member_id?: string | null;
 }
 
 /** docs/api.md, Real insurers: the subscriber, when the patient is their dependent. */
 export class EligibilitySubscriberDto {
-  @StringField({ required: true, maxLength: 100, example: 'Carlos' })
+  @NameField('Carlos')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  @NameField('Garcia')
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1982-02-03' })
+  @PastDateField('1982-02-03')
   dob: string;
 
-  @StringField({
-    maxLength: 64,
-    example: 'VSP123456789',
-    description: "The subscriber's member id (a family plan's dependents usually share it).",
-  })
+  @MemberIdField(
+    'VSP123456789',
+    "The subscriber's member id (a family plan's dependents usually share it).",
+  )
   member_id?: string | null;
 }
 

@@ -2,8 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { isoDate, formatInstant } from '@/platform/kernel/time';
 import { LocationRef } from '@/modules/accounts';
-import type { Patient } from '../../store/patient.entity';
-import { SEX_CHOICES } from './person-fields';
+import { type Patient, patientAddress } from '../../store/patient.entity';
+import { SEX_CHOICES } from '@/lib/person';
 
 export class PatientAddressResponse {
   @ApiNullable('string', { example: '1208 Congress Ave' })
@@ -76,16 +76,7 @@ export class PatientResponse {
       ssn_last_four: p.ssnLastFour,
       email: p.email,
       phone: p.phone,
-      address: p.address
-        ? {
-            line1: p.address.line1 ?? null,
-            line2: p.address.line2 ?? null,
-            recipient: p.address.recipient ?? null,
-            city: p.address.city ?? null,
-            zipcode: p.address.zipcode ?? null,
-            state: p.address.state ?? null,
-          }
-        : null,
+      address: p.address ? patientAddress(p.address) : null,
       account_number: p.accountNumber,
       location,
       created_at: formatInstant(p.createdAt, 'api'),
