@@ -8,7 +8,11 @@ export type { BatchItemExport } from './domain/batch-query.service';
 export { MAX_BATCH_ITEMS } from './api/dto/create-batch.dto';
 export { CreateEligibilityDto } from './api/dto/create-eligibility.dto';
 // The patient and subscriber of a request, as appointments take them too (docs/api.md, Appointments).
-export { EligibilityPatientDto, EligibilitySubscriberDto } from './api/dto/create-eligibility.dto';
+export {
+  EligibilityPatientDto,
+  EligibilitySubscriberDto,
+  InsurerCodeListField,
+} from './api/dto/create-eligibility.dto';
 export { ResultEntryV2 } from './api/dto/eligibility-result.response';
 export { EligibilityQueryService } from './domain/eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';

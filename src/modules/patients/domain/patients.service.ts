@@ -4,7 +4,8 @@ import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { Database } from '@/platform/db/database';
 import { AccountsService, LocationRef } from '@/modules/accounts';
 import type { CreatePatientDto } from '../api/dto/create-patient.dto';
-import { DEFAULT_PAGE_SIZE, ListPatientsQuery } from '../api/dto/list-patients.query';
+import { LIST_DEFAULT_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { ListPatientsQuery } from '../api/dto/list-patients.query';
 import { PatientListResponse, PatientResponse } from '../api/dto/patient.response';
 import { Patient, patientAddress, PatientSex } from '../store/patient.entity';
 import { PatientFilter, PatientsRepository } from '../store/patients.repository';
@@ -114,6 +115,6 @@ export class PatientsService {
 }
 
 const pageRequest = (query: ListPatientsQuery) => ({
-  limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  limit: query.limit ?? LIST_DEFAULT_PAGE_SIZE,
   cursor: query.cursor,
 });

@@ -4,7 +4,11 @@ import {
   StringListField,
   TimestampField,
 } from '@/platform/http/validation/fields';
-import { EligibilityPatientDto, EligibilitySubscriberDto } from '@/modules/eligibility';
+import {
+  EligibilityPatientDto,
+  EligibilitySubscriberDto,
+  InsurerCodeListField,
+} from '@/modules/eligibility';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import {
   APPOINTMENT_STATUSES,
@@ -104,16 +108,11 @@ export class UpsertAppointmentDto {
   })
   insurer_code?: string | null;
 
-  @StringListField({
-    minItems: 1,
-    maxItems: 10,
-    itemMaxLength: 64,
-    unique: true,
-    example: ['insurer:vision:vsp', 'insurer:vision:eye_med'],
-    description:
-      '1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: ' +
+  @InsurerCodeListField(
+    ['insurer:vision:vsp', 'insurer:vision:eye_med'],
+    '1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: ' +
       KNOWN_INSURER_CODES.join(', '),
-  })
+  )
   insurer_code_list?: string[] | null;
 
   @TimestampField({

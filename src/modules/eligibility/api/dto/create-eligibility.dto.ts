@@ -18,6 +18,17 @@ import { insurerErrorsOfBody } from '../../domain/intake-rules';
 /** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */
 export const REQUEST_UID_MAX_LENGTH = 256;
 
+/** Universal Search: 1–10 known insurer codes, each at most once (appointments take it too). */
+export const InsurerCodeListField = (example: string[], description: string) =>
+  StringListField({
+    minItems: 1,
+    maxItems: 10,
+    itemMaxLength: 64,
+    unique: true,
+    example,
+    description,
+  });
+
 export class EligibilityPatientDto {
   @NameField('Maria', true, 'Cheat codes for the sandbox go here, in last_name or in member_id.')
   first_name: string;
@@ -65,18 +76,13 @@ export class CreateEligibilityDto {
   })
   insurer_code?: string | null;
 
-  @StringListField({
-    minItems: 1,
-    maxItems: 10,
-    itemMaxLength: 64,
-    unique: true,
-    example: ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
-    description:
-      'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
+  @InsurerCodeListField(
+    ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
+    'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
       'When given, it is used instead of insurer_code. The answer may be partial: an insurer that ' +
       'fails is left out of a `complete` result (see the result `results`). Known codes: ' +
       KNOWN_INSURER_CODES.join(', '),
-  })
+  )
   insurer_code_list?: string[] | null;
 
   @StringField({

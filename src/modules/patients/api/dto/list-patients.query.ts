@@ -1,16 +1,8 @@
 import { DateField, StringField } from '@/platform/http/validation/fields';
-import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+import { ListQuery } from '@/platform/http/pagination/list-query';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
-
-export class ListPatientsQuery {
-  @PageSizeField(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
-  limit?: number | null;
-
-  @PageCursorField()
-  cursor?: string | null;
-
+/** The page (`limit`, `cursor`), then the filters. */
+export class ListPatientsQuery extends ListQuery {
   @StringField({
     maxLength: 100,
     allowBlank: true,
