@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { formatInstant } from '@/platform/kernel/time';
-import { everyKey } from '@/lib/person';
+import { type AskedPatient, everyKey, type Subscriber } from '@/lib/person';
 import type { Appointment, StoredPatient } from '../../store/appointment.entity';
 import { NO_AUTO_CHECKS } from '../../domain/appointment-access';
 import {
@@ -11,7 +11,7 @@ import {
   type CoverageState,
 } from '../../domain/appointment-words';
 
-export class AppointmentSubscriberResponse {
+export class AppointmentSubscriberResponse implements Subscriber {
   @ApiProperty({ example: 'Carlos' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1982-02-03' }) dob: string;
@@ -19,7 +19,7 @@ export class AppointmentSubscriberResponse {
 }
 
 /** The patient as sent: the eligibility request's `patient`, with its `subscriber` (or null). */
-export class AppointmentPatientResponse {
+export class AppointmentPatientResponse implements AskedPatient {
   @ApiProperty({ example: 'Maria' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1984-06-15' }) dob: string;

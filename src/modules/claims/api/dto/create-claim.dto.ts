@@ -16,8 +16,10 @@ import { unknownClaimInsurerOfBody } from '../../domain/insurer-codes';
 import {
   AddressLineField,
   CityField,
+  type MailingAddress,
   MemberIdField,
   NameField,
+  type Optional,
   PastDateField,
   PhoneField,
   RecipientField,
@@ -33,7 +35,7 @@ export const METADATA_MAX_BYTES = 16 * 1024;
 /** ICD-10-CM: letter, digit, alphanumeric, then optionally a dot and 1–4 more (H52.13). */
 export const ICD10_CODE = /^[A-Za-z][0-9][0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?$/;
 
-export class ClaimAddressDto {
+export class ClaimAddressDto implements Optional<MailingAddress, 'line2' | 'recipient'> {
   @AddressLineField(true, '1208 Congress Ave')
   line1: string;
 

@@ -11,8 +11,9 @@ import {
   StateField,
   ZipcodeField,
 } from '@/lib/person';
+import type { PatientAddress } from '../../store/patient.entity';
 
-export class PatientAddressDto {
+export class PatientAddressDto implements Partial<PatientAddress> {
   @AddressLineField(false, '1208 Congress Ave')
   line1?: string | null;
 

@@ -2,10 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { isoDate, formatInstant } from '@/platform/kernel/time';
 import { LocationRef } from '@/modules/accounts';
-import { type Patient, patientAddress } from '../../store/patient.entity';
+import { type Patient, type PatientAddress, patientAddress } from '../../store/patient.entity';
 import { SEX_CHOICES } from '@/lib/person';
 
-export class PatientAddressResponse {
+export class PatientAddressResponse implements PatientAddress {
   @ApiNullable('string', { example: '1208 Congress Ave' })
   line1: string | null;
 

@@ -10,7 +10,15 @@ import {
 } from '@/platform/http/validation/fields';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
-import { AddressLineField, CityField, MemberIdField, NameField, StateField } from '@/lib/person';
+import {
+  AddressLineField,
+  CityField,
+  MemberIdField,
+  NameField,
+  type Optional,
+  StateField,
+  type StreetAddress,
+} from '@/lib/person';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../../store/verification-task.entity';
 
 /**
@@ -42,7 +50,7 @@ export class TaskListQuery {
   cursor?: string;
 }
 
-export class VerifiedAddressDto {
+export class VerifiedAddressDto implements Optional<StreetAddress, 'line2'> {
   @AddressLineField(true, '412 Oak Street') line1: string;
   @AddressLineField(false, 'Apt 4', true) line2?: string | null;
   @CityField(true) city: string;
