@@ -6,6 +6,7 @@ export { AccountsModule } from './accounts.module';
 export { AccountsService } from './domain/accounts.service';
 export {
   CreateLocationDto,
+  LocationCodeField,
   LocationRef,
   LocationResponse,
   RenderingProviderDto,

@@ -55,6 +55,10 @@ const StreetLineField = (required: boolean, example: string) =>
     }),
   );
 
+/** A location of the account by its code, as a request names it (blank: none named). */
+export const LocationCodeField = (description: string) =>
+  StringField({ maxLength: 16, allowBlank: true, example: 'LOC7K2M9QXA', description });
+
 export const TaxonomyField = (description: string) =>
   StringField({
     nullable: false,

@@ -17,6 +17,7 @@ import {
 export {
   LOCATION_ZIPCODE_MESSAGE,
   LocationAddressDto,
+  LocationCodeField,
   LocationAddressResponse,
   PO_BOX_MESSAGE,
   RenderingProviderDto,

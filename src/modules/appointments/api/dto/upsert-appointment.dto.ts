@@ -9,6 +9,7 @@ import {
   EligibilitySubscriberDto,
   InsurerCodeListField,
 } from '@/modules/eligibility';
+import { LocationCodeField } from '@/modules/accounts';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import {
   APPOINTMENT_STATUSES,
@@ -61,12 +62,7 @@ export class UpsertAppointmentDto {
   @StringField({ required: true, choices: APPOINTMENT_STATUSES, example: 'booked' })
   status: AppointmentStatus;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "A location of the account; empty or absent → the account's default location.",
-  })
+  @LocationCodeField("A location of the account; empty or absent → the account's default location.")
   location_code?: string | null;
 
   @StringListField({

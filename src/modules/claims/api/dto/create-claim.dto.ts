@@ -10,7 +10,7 @@ import {
   StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
-import { RenderingProviderDto } from '@/modules/accounts';
+import { LocationCodeField, RenderingProviderDto } from '@/modules/accounts';
 import { ProcedureCodesField } from '@/lib/benefits';
 import { unknownClaimInsurerOfBody } from '../../domain/insurer-codes';
 import {
@@ -182,12 +182,7 @@ export class CreateClaimDto {
   })
   metadata?: Record<string, unknown> | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "The claim's location; the account's default location when empty or absent.",
-  })
+  @LocationCodeField("The claim's location; the account's default location when empty or absent.")
   location_code?: string | null;
 
   @NestedField(() => RenderingProviderDto, {

@@ -12,6 +12,7 @@ import {
   SsnLastFourField,
   ZipcodeField,
 } from '@/lib/person';
+import { LocationCodeField } from '@/modules/accounts';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { insurerErrorsOfBody } from '../../domain/intake-rules';
 
@@ -93,12 +94,7 @@ export class CreateEligibilityDto {
   })
   request_uid?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "Empty → the account's default location.",
-  })
+  @LocationCodeField("Empty → the account's default location.")
   location_code?: string | null;
 
   @NestedField(() => EligibilityPatientDto, { required: true })

@@ -11,6 +11,7 @@ import {
   StateField,
   ZipcodeField,
 } from '@/lib/person';
+import { LocationCodeField } from '@/modules/accounts';
 import type { PatientAddress } from '../../store/patient.entity';
 
 export class PatientAddressDto implements Partial<PatientAddress> {
@@ -70,12 +71,7 @@ export class CreatePatientDto {
   })
   account_number?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "The patient's location; the account's default location when empty or absent.",
-  })
+  @LocationCodeField("The patient's location; the account's default location when empty or absent.")
   location_code?: string | null;
 
   @BoolField({

@@ -1,5 +1,6 @@
 import { DateField, StringField } from '@/platform/http/validation/fields';
 import { ListQuery } from '@/platform/http/pagination/list-query';
+import { LocationCodeField } from '@/modules/accounts';
 
 /** The page (`limit`, `cursor`), then the filters. */
 export class ListPatientsQuery extends ListQuery {
@@ -15,12 +16,7 @@ export class ListPatientsQuery extends ListQuery {
   @DateField({ example: '1986-04-12', description: 'Only patients born on this date.' })
   dob?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: 'Only patients of this location (unknown code → field error).',
-  })
+  @LocationCodeField('Only patients of this location (unknown code → field error).')
   location_code?: string | null;
 
   @StringField({
