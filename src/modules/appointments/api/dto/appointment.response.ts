@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
 import { type AskedPatient, everyKey, type Subscriber } from '@/lib/person';
 import type { Appointment, StoredPatient } from '../../store/appointment.entity';
@@ -244,10 +245,8 @@ export class AppointmentListResponse {
   @ApiProperty({ type: [AppointmentResponse], description: 'By `starts_at`, earliest first.' })
   result: AppointmentResponse[];
 
-  @ApiNullable('string', {
-    example:
-      'MjAyNi0xMS0yNFQyMTowMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc(
+    'MjAyNi0xMS0yNFQyMTowMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+  )
   next_cursor: string | null;
 }

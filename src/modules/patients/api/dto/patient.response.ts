@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { isoDate, formatInstant } from '@/platform/kernel/time';
 import { LocationRef } from '@/modules/accounts';
 import { type Patient, type PatientAddress, patientAddress } from '../../store/patient.entity';
@@ -88,9 +89,8 @@ export class PatientListResponse {
   @ApiProperty({ type: [PatientResponse], description: 'Newest first.' })
   result: PatientResponse[];
 
-  @ApiNullable('string', {
-    example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc(
+    'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+  )
   next_cursor: string | null;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '@/platform/http/api-document';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
 import {
   BoolField,
@@ -280,10 +281,7 @@ export class DeliveryResponse {
 
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) result: DeliveryResponse[];
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as ?cursor= for the next page; null on the last page.',
-  })
+  @NextCursorDoc(null, '?cursor=')
   next_cursor: string | null;
 }
 
