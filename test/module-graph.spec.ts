@@ -44,6 +44,7 @@ describe('the module graph of src/', () => {
       'lib',
       'metrics',
       'pdf',
+      'person',
       'tracing',
       'x12',
     ]);

@@ -6,12 +6,13 @@ export { AccountsModule } from './accounts.module';
 export { AccountsService } from './domain/accounts.service';
 export {
   CreateLocationDto,
+  LocationCodeField,
   LocationRef,
   RenderingProviderDto,
   RenderingProviderIdentityResponse,
   UpdateLocationDto,
 } from './api/dto/location.dto';
-export { ORGANISATION_NPI_MESSAGE } from './domain/location-fields';
+export { locationAddress, ORGANISATION_NPI_MESSAGE } from './domain/location-fields';
 export { LocationSql } from './store/location-sql';
 export type { Location } from './store/location.entity';
 export { NpiRegistry } from './domain/npi-registry';

@@ -3,7 +3,11 @@
  * '@/modules/eligibility' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 // The patient and subscriber of a request, as appointments take them too (docs/api.md, Appointments).
-export { EligibilityPatientDto, EligibilitySubscriberDto } from './api/dto/create-eligibility.dto';
+export {
+  EligibilityPatientDto,
+  EligibilitySubscriberDto,
+  InsurerCodeListField,
+} from './api/dto/create-eligibility.dto';
 export { ResultEntryV2 } from './api/dto/eligibility-result.response';
 export { EligibilityQueryService } from './domain/eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';

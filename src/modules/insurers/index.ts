@@ -24,7 +24,6 @@ export {
   WireExchange,
 } from './domain/insurer-connector';
 export type {
-  Address,
   MemberQuery,
   PlanDetailsQuery,
   PlanStatus,

@@ -2,14 +2,6 @@
  * The door of the patients module: what other modules use of it. Another module imports from
  * '@/modules/patients' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export {
-  PastDateField,
-  PhoneField,
-  SEX_CHOICES,
-  SexField,
-  SsnLastFourField,
-  ZipcodeField,
-} from './api/dto/person-fields';
 export { PatientsModule } from './patients.module';
 export { PatientsService } from './domain/patients.service';
 export { ClaimedServices, MAX_CLAIMED_SERVICES } from './domain/claimed-services.port';

@@ -21,6 +21,7 @@ import {
   addressColumns,
   checkRenderingProvider,
   type LocationFields,
+  locationAddress,
   organisationNpiError,
   renderingColumns,
 } from './location-fields';
@@ -224,17 +225,7 @@ export class AccountsService {
       renderingFirstName: location.renderingFirstName,
       renderingLastName: location.renderingLastName,
       renderingTaxonomyCode: location.renderingTaxonomyCode,
-      ...addressColumns(
-        location.addressLine1
-          ? {
-              line1: location.addressLine1,
-              line2: location.addressLine2,
-              city: location.city!,
-              state: location.state!,
-              zipcode: location.zipcode!,
-            }
-          : null,
-      ),
+      ...addressColumns(locationAddress(location)),
     });
     if (by) await this.audit.record(securityEvent(by, 'location', 'update', location.code));
     this.logger.log({ accountId, location: code }, 'location updated');

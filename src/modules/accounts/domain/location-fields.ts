@@ -1,3 +1,4 @@
+import type { Optional, StreetAddress } from '@/lib/person';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import { Location } from '../store/location.entity';
 
@@ -7,13 +8,7 @@ export interface LocationFields {
   npi?: string | null;
   organization_name?: string | null;
   tax_id?: string | null;
-  address?: {
-    line1: string;
-    line2?: string | null;
-    city: string;
-    state: string;
-    zipcode: string;
-  } | null;
+  address?: Optional<StreetAddress, 'line2'> | null;
   taxonomy_code?: string;
   rendering_provider?: {
     npi: string;
@@ -62,6 +57,18 @@ export const ORGANISATION_NPI_MESSAGE =
 /** The field error for a rendering provider the NPI registry knows as an organisation. */
 export function organisationNpiError(field = 'rendering_provider.npi'): ValidationFailed {
   return ValidationFailed.field(field, ORGANISATION_NPI_MESSAGE);
+}
+
+/** The location's street address (CMS-1500 boxes 32 and 33): all four columns set, or null. */
+export function locationAddress(l: Location): StreetAddress | null {
+  if (!l.addressLine1 || !l.city || !l.state || !l.zipcode) return null;
+  return {
+    line1: l.addressLine1,
+    line2: l.addressLine2 ?? null,
+    city: l.city,
+    state: l.state,
+    zipcode: l.zipcode,
+  };
 }
 
 /** The address columns of a location (all null when `address` is null). */

@@ -1,5 +1,6 @@
-import { DateField, StringField } from '@/platform/http/validation/fields';
+import { DateField } from '@/platform/http/validation/fields';
 import { isoDate } from '@/platform/kernel/time';
+import { LocationCodeField } from '@/modules/accounts';
 
 /**
  * The Schedule page's day and location (docs/api.md, Appointments: the Schedule page), as its
@@ -9,12 +10,7 @@ export class ScheduleDayQuery {
   @DateField({ example: '2026-11-24', description: 'The day, in UTC.' })
   date?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "A location of the account (its code); unknown → the worklist's field error.",
-  })
+  @LocationCodeField("A location of the account (its code); unknown → the worklist's field error.")
   location?: string | null;
 }
 

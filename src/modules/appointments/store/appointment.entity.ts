@@ -1,26 +1,11 @@
 import { Column, Entity, Index, Unique } from 'typeorm';
 import { AccountRecord, CreatedAtColumn, OwnerIdColumn, TimeColumn } from '@/platform/db/columns';
+import type { AskedPatient } from '@/lib/person';
 import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
 import type { CoverageBasis } from '../domain/coverage';
 
-/** The subscriber as sent with an appointment (the eligibility request's `subscriber`). */
-export interface StoredSubscriber {
-  first_name: string;
-  last_name: string;
-  dob: string;
-  member_id: string | null;
-}
-
 /** The patient as sent (the eligibility request's `patient`), with its `subscriber` or null. */
-export interface StoredPatient {
-  first_name: string;
-  last_name: string;
-  dob: string;
-  zipcode: string;
-  ssn_last_four: string | null;
-  member_id: string | null;
-  subscriber: StoredSubscriber | null;
-}
+export type StoredPatient = AskedPatient;
 
 /**
  * What the coverage checks write beside `coverage_state` (docs/api.md, Appointments): when the

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccountsService, type Location } from '@/modules/accounts';
+import { AccountsService, type Location, locationAddress } from '@/modules/accounts';
 import type { X837Address, X837IndividualProvider } from '@/lib/x12';
 
 /**
@@ -54,18 +54,6 @@ export function billingProviderOf(location: Location): BillingProvider | null {
         }
       : null,
     locationCode: location.code,
-  };
-}
-
-/** The location's street address (CMS-1500 boxes 32 and 33), or null when it has none. */
-export function locationAddress(location: Location): X837Address | null {
-  if (!location.addressLine1 || !location.city || !location.state || !location.zipcode) return null;
-  return {
-    line1: location.addressLine1,
-    line2: location.addressLine2,
-    city: location.city,
-    state: location.state,
-    zipcode: location.zipcode,
   };
 }
 

@@ -1,13 +1,11 @@
-import type { ClaimAddress, ClaimPerson } from '../store/claim.entity';
+import { everyKey, type MailingAddress, type Optional } from '@/lib/person';
+import type { ClaimPerson } from '../store/claim.entity';
 
 /** A person as a claim's body or its stored JSON gives it: the optional fields may be absent. */
-export type ClaimPersonInput = Omit<ClaimPerson, OptionalPersonField | 'address'> &
-  Partial<Pick<ClaimPerson, OptionalPersonField>> & {
-    address?: ClaimAddressInput | null;
-  };
+export type ClaimPersonInput = Optional<Omit<ClaimPerson, 'address'>, OptionalPersonField> & {
+  address?: Optional<MailingAddress, 'line2' | 'recipient'> | null;
+};
 type OptionalPersonField = 'type' | 'sex' | 'member_id' | 'ssn_last_four' | 'email' | 'phone';
-type ClaimAddressInput = Omit<ClaimAddress, 'line2' | 'recipient'> &
-  Partial<Pick<ClaimAddress, 'line2' | 'recipient'>>;
 
 /**
  * The person a claim stores and its GET answers (docs/api.md, Claims): every field present, an
@@ -15,26 +13,20 @@ type ClaimAddressInput = Omit<ClaimAddress, 'line2' | 'recipient'> &
  */
 export function claimPerson(p: ClaimPersonInput): ClaimPerson {
   return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    type: p.type ?? null,
-    sex: p.sex ?? null,
-    member_id: p.member_id ?? null,
-    ssn_last_four: p.ssn_last_four ?? null,
-    email: p.email ?? null,
-    phone: p.phone ?? null,
-    address: p.address ? claimAddress(p.address) : null,
+    ...everyKey(p, PERSON_KEYS),
+    address: p.address ? everyKey(p.address, ADDRESS_KEYS) : null,
   };
 }
 
-function claimAddress(a: ClaimAddressInput): ClaimAddress {
-  return {
-    line1: a.line1,
-    line2: a.line2 ?? null,
-    city: a.city,
-    zipcode: a.zipcode,
-    state: a.state,
-    recipient: a.recipient ?? null,
-  };
-}
+const PERSON_KEYS = [
+  'first_name',
+  'last_name',
+  'dob',
+  'type',
+  'sex',
+  'member_id',
+  'ssn_last_four',
+  'email',
+  'phone',
+] as const;
+const ADDRESS_KEYS = ['line1', 'line2', 'city', 'zipcode', 'state', 'recipient'] as const;

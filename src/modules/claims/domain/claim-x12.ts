@@ -12,7 +12,8 @@ import { toMinor } from '@/platform/kernel/decimal';
 import type { BillingProvider } from './claim-billing-provider';
 import { claimTotalCost } from './claim-charges';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
-import type { Claim, ClaimAddress, ClaimPerson } from '../store/claim.entity';
+import type { MailingAddress } from '@/lib/person';
+import type { Claim, ClaimPerson } from '../store/claim.entity';
 import { insurerName } from './insurer-codes';
 
 /** The patient is the subscriber when marked `self`, or, untyped, when it is the same person. */
@@ -24,13 +25,13 @@ export function patientIsSubscriber(claim: Pick<Claim, 'patient' | 'primaryMembe
   return same(p.first_name, m.first_name) && same(p.last_name, m.last_name) && p.dob === m.dob;
 }
 
-function address(a: ClaimAddress | null): X837Address | null {
+function address(a: MailingAddress | null): X837Address | null {
   return a
     ? { line1: a.line1, line2: a.line2, city: a.city, state: a.state, zipcode: a.zipcode }
     : null;
 }
 
-function person(p: ClaimPerson, fallbackAddress: ClaimAddress | null = null): X837Person {
+function person(p: ClaimPerson, fallbackAddress: MailingAddress | null = null): X837Person {
   return {
     firstName: p.first_name,
     lastName: p.last_name,

@@ -13,12 +13,13 @@ import {
   AccountsService,
   type Location,
   NpiRegistry,
+  locationAddress,
   ORGANISATION_NPI_MESSAGE,
 } from '@/modules/accounts';
 import { MailService } from '@/modules/mail';
 import { formatInstant } from '@/platform/kernel/time';
 import { ClaimsClearinghouseClient, InsurerSettingsService } from '@/modules/insurers';
-import { BillingProviders, locationAddress } from './claim-billing-provider';
+import { BillingProviders } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
 import { ClaimTransitions } from './claim-transitions';
 import { renderClaimNotification } from './claim-notification';

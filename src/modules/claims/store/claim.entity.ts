@@ -1,5 +1,6 @@
 import { Column, Entity, Index, OneToMany } from 'typeorm';
 import { AccountRecord, CreatedAtColumn, TimeColumn, OwnerIdColumn } from '@/platform/db/columns';
+import type { MailingAddress } from '@/lib/person';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
 /**
@@ -68,15 +69,6 @@ export interface ClaimRemittance {
   service_lines: RemittanceServiceLine[];
 }
 
-export interface ClaimAddress {
-  line1: string;
-  line2: string | null;
-  city: string;
-  zipcode: string;
-  state: string;
-  recipient: string | null;
-}
-
 /** A person as submitted on the claim (a snapshot; not linked to patient records). */
 export interface ClaimPerson {
   first_name: string;
@@ -88,7 +80,7 @@ export interface ClaimPerson {
   ssn_last_four: string | null;
   email: string | null;
   phone: string | null;
-  address: ClaimAddress | null;
+  address: MailingAddress | null;
 }
 
 /** The individual who rendered the care (the 837P's 2310B), as the claim names it. */

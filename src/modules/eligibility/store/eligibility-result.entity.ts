@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { OwnerIdColumn } from '@/platform/db/columns';
-import type { Address, PlanStatus } from '@/modules/insurers';
+import type { StreetAddress } from '@/lib/person';
+import type { PlanStatus } from '@/modules/insurers';
 import type { Plan } from '@/lib/benefits';
 
 /** One plan found by one insurer for a request (`results[]`); its id is the result `id`. */
@@ -84,7 +85,7 @@ export class EligibilityPerson {
   type: string;
 
   @Column({ type: 'jsonb', nullable: true })
-  address: Address | null;
+  address: StreetAddress | null;
 
   @Column({ type: 'text', nullable: true })
   email: string | null;

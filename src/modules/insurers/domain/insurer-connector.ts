@@ -1,4 +1,5 @@
 import type { Plan } from '@/lib/benefits';
+import type { StreetAddress } from '@/lib/person';
 
 /**
  * What a connector to one insurer does. A new insurer is one class implementing this interface,
@@ -114,14 +115,6 @@ export interface InsurerCredentials {
   password: string;
 }
 
-export interface Address {
-  line1: string;
-  line2: string | null;
-  city: string;
-  zipcode: string;
-  state: string;
-}
-
 export interface InsurerPerson {
   firstName: string;
   lastName: string;
@@ -133,7 +126,7 @@ export interface InsurerPerson {
   /** Relationship to the member: `self`, `spouse`, `child`, ... */
   type: string;
   /** Null only where a verifier did not see it, as `sex`. */
-  address: Address | null;
+  address: StreetAddress | null;
   email: string | null;
   /** Null only where a verifier did not see it, as `sex`. */
   phone: string | null;

@@ -4,9 +4,10 @@ import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { Database } from '@/platform/db/database';
 import { AccountsService, LocationRef } from '@/modules/accounts';
 import type { CreatePatientDto } from '../api/dto/create-patient.dto';
-import { DEFAULT_PAGE_SIZE, ListPatientsQuery } from '../api/dto/list-patients.query';
+import { LIST_DEFAULT_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { ListPatientsQuery } from '../api/dto/list-patients.query';
 import { PatientListResponse, PatientResponse } from '../api/dto/patient.response';
-import { Patient, PatientAddress, PatientSex } from '../store/patient.entity';
+import { Patient, patientAddress, PatientSex } from '../store/patient.entity';
 import { PatientFilter, PatientsRepository } from '../store/patients.repository';
 
 @Injectable()
@@ -55,7 +56,7 @@ export class PatientsService {
             ssnLastFour: input.ssn_last_four ?? null,
             email: input.email ?? null,
             phone: input.phone ?? null,
-            address: input.address ? toAddress(input.address) : null,
+            address: input.address ? patientAddress(input.address) : null,
             accountNumber: input.account_number || null,
           },
           tx,
@@ -114,17 +115,6 @@ export class PatientsService {
 }
 
 const pageRequest = (query: ListPatientsQuery) => ({
-  limit: query.limit ?? DEFAULT_PAGE_SIZE,
+  limit: query.limit ?? LIST_DEFAULT_PAGE_SIZE,
   cursor: query.cursor,
 });
-
-function toAddress(a: NonNullable<CreatePatientDto['address']>): PatientAddress {
-  return {
-    line1: a.line1 ?? null,
-    line2: a.line2 ?? null,
-    recipient: a.recipient ?? null,
-    city: a.city ?? null,
-    zipcode: a.zipcode ?? null,
-    state: a.state ?? null,
-  };
-}

@@ -1,17 +1,15 @@
 import { Column, Entity, Index } from 'typeorm';
 import { AccountRecord, CreatedAtColumn, OwnerIdColumn } from '@/platform/db/columns';
+import { everyKey, type MailingAddress, type Nullable } from '@/lib/person';
 
 export type PatientSex = 'female' | 'male' | 'other' | 'unknown';
 
 /** Stored as given, with every key present (unset → null). */
-export interface PatientAddress {
-  line1: string | null;
-  line2: string | null;
-  recipient: string | null;
-  city: string | null;
-  zipcode: string | null;
-  state: string | null;
-}
+export type PatientAddress = Nullable<MailingAddress>;
+
+/** An address as a body gives it or a row holds it, with every key, in the answer's order. */
+export const patientAddress = (a: Partial<PatientAddress>): PatientAddress =>
+  everyKey(a, ['line1', 'line2', 'recipient', 'city', 'zipcode', 'state']);
 
 /** A patient record of one account (docs/api.md, Patients). Names are stored lower-cased. */
 @Entity('patients')

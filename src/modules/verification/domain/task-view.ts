@@ -13,6 +13,7 @@ import type {
   TaskState,
 } from '../store/verification-task.entity';
 import { formatInstant } from '@/platform/kernel/time';
+import type { AskedPatient, Nullable } from '@/lib/person';
 
 /**
  * The select list of a task as the API shows it, over `verification_tasks t` and its request
@@ -56,20 +57,8 @@ export interface TaskView {
   insurer_name: string;
   portal_url: string | null;
   request_uid: string;
-  patient: {
-    first_name: string | null;
-    last_name: string | null;
-    dob: string | null;
-    zipcode: string | null;
-    member_id: string | null;
-    ssn_last_four: string | null;
-    subscriber: {
-      first_name: string;
-      last_name: string;
-      dob: string;
-      member_id: string | null;
-    } | null;
-  };
+  /** The patient as the search asked, each key null once erased (PHI_RETENTION_DAYS). */
+  patient: Nullable<Omit<AskedPatient, 'subscriber'>> & Pick<AskedPatient, 'subscriber'>;
   location: { code: string; title: string; npi: string | null } | null;
   due_by: string;
   overdue: boolean;

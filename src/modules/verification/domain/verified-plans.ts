@@ -1,6 +1,7 @@
 import { addFieldError, type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { planFromJson, type PlanJson } from '@/lib/benefits';
+import type { Nullable, Subscriber } from '@/lib/person';
 import type { InsurerPlanResult } from '@/modules/insurers';
 import type { VerifiedPersonDto, VerifiedPlanDto } from '../api/dto/verification-input.dto';
 import type { TaskView } from './task-view';
@@ -12,12 +13,7 @@ export type AskedPatient = TaskView['patient'];
 /** The relationships that make a person the subscriber (the one who holds the plan). */
 const SUBSCRIBER_TYPES = new Set(['self', 'subscriber']);
 
-interface Asked {
-  first_name: string | null;
-  last_name: string | null;
-  dob: string | null;
-  member_id: string | null;
-}
+type Asked = Nullable<Subscriber>;
 
 /**
  * Whom a verifier's person stands for, for what they leave out (docs/api.md "Verification

@@ -1,4 +1,5 @@
 import { IntField, StringField } from '@/platform/http/validation/fields';
+import { ApiNullable } from '@/platform/http/api-docs';
 
 /**
  * The two query fields of every list (docs/api.md, Conventions: Pagination), one definition each.
@@ -20,5 +21,16 @@ export function PageCursorField(): PropertyDecorator {
     maxLength: 200,
     allowBlank: true,
     description: '`next_cursor` of the previous page.',
+  });
+}
+
+/** A list's `next_cursor`: what `?cursor=` takes for the next page; null on the last page. */
+export function NextCursorDoc(
+  example: string | null = null,
+  param = '`cursor`',
+): PropertyDecorator {
+  return ApiNullable('string', {
+    example,
+    description: `Pass as ${param} for the next page; null on the last page.`,
   });
 }

@@ -16,8 +16,9 @@ import { getMetadataStorage } from 'class-validator';
  * A class takes the fast path only when every rule and transform on it came from a field
  * decorator that registered a check: each registration counts the class-validator and
  * class-transformer metadata its decorator added, and a class whose metadata counts differ (a
- * rule added beside a field decorator, a field decorator without a check, inheritance, @Expose or
- * @Exclude) always takes the full path.
+ * rule added beside a field decorator, a field decorator without a check, a property a subclass
+ * decorates again, @Expose or @Exclude) always takes the full path. A subclass's checks are its
+ * base classes' and its own, base first.
  */
 export const REFUSE: unique symbol = Symbol('refuse');
 
@@ -86,10 +87,16 @@ function plan(ctor: Ctor): Map<string, FastField> | null {
   return compiled;
 }
 
+/** The checks a class and its base classes registered, base first (a redecorated one: its own). */
+function inherited(ctor: Ctor): Map<string, FastField> {
+  const base = Object.getPrototypeOf(ctor) as Ctor;
+  const fields = base === Function.prototype ? [] : inherited(base);
+  return new Map([...fields, ...(registered.get(ctor) ?? [])]);
+}
+
 function compile(ctor: Ctor): Map<string, FastField> | null {
-  if (Object.getPrototypeOf(ctor) !== Function.prototype) return null;
-  const fields = registered.get(ctor);
-  if (!fields) return null;
+  const fields = inherited(ctor);
+  if (fields.size === 0) return null;
   if (
     defaultMetadataStorage.getExposedMetadatas(ctor).length > 0 ||
     defaultMetadataStorage.getExcludedMetadatas(ctor).length > 0

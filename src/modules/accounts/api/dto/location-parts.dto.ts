@@ -4,6 +4,7 @@ import { ValidateBy } from 'class-validator';
 import { ApiNullable } from '@/platform/http/api-docs';
 import { StringField } from '@/platform/http/validation/fields';
 import { isValidNpi } from '../../../../lib/npi';
+import type { Optional, StreetAddress } from '@/lib/person';
 
 export const NPI_DESCRIPTION =
   "The practice's National Provider Identifier: 10 digits with a valid check digit. Required " +
@@ -54,6 +55,10 @@ const StreetLineField = (required: boolean, example: string) =>
     }),
   );
 
+/** A location of the account by its code, as a request names it (blank: none named). */
+export const LocationCodeField = (description: string) =>
+  StringField({ maxLength: 16, allowBlank: true, example: 'LOC7K2M9QXA', description });
+
 export const TaxonomyField = (description: string) =>
   StringField({
     nullable: false,
@@ -68,7 +73,7 @@ export const TaxonomyField = (description: string) =>
  * The location's street address: the service facility and billing provider of a claim (CMS-1500
  * boxes 32 and 33, the 837P's N3/N4). Lengths are the 837P's (N301 55, N401 30).
  */
-export class LocationAddressDto {
+export class LocationAddressDto implements Optional<StreetAddress, 'line2'> {
   @StreetLineField(true, '901 E 6th St')
   line1: string;
 
@@ -117,7 +122,7 @@ export class RenderingProviderDto {
   taxonomy_code?: string;
 }
 
-export class LocationAddressResponse {
+export class LocationAddressResponse implements StreetAddress {
   @ApiProperty({ example: '901 E 6th St' })
   line1: string;
 

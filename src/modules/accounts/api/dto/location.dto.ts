@@ -3,6 +3,7 @@ import { ApiTimestamp } from '@/platform/http/api-docs';
 import { NestedField, StringField } from '@/platform/http/validation/fields';
 import { formatInstant } from '@/platform/kernel/time';
 import type { Location } from '../../store/location.entity';
+import { locationAddress } from '../../domain/location-fields';
 import {
   LocationAddressDto,
   LocationAddressResponse,
@@ -16,6 +17,7 @@ import {
 export {
   LOCATION_ZIPCODE_MESSAGE,
   LocationAddressDto,
+  LocationCodeField,
   LocationAddressResponse,
   PO_BOX_MESSAGE,
   RenderingProviderDto,
@@ -24,77 +26,38 @@ export {
   isPoBox,
 } from './location-parts.dto';
 
-const OrganizationNameField = () =>
-  StringField({
-    maxLength: 60,
-    description:
-      'The name the insurer knows the practice by (NM103 of the 270); the title when unset.',
-    example: 'Bright Eyes Optometry PLLC',
-  });
-
-const TaxIdField = () =>
-  StringField({
-    pattern: /^\d{9}$/,
-    patternMessage: 'A tax id is 9 digits.',
-    maxLength: 9,
-    description: "The practice's federal tax id (EIN), 9 digits without a dash.",
-    example: '741234567',
-  });
-
 export const RENDERING_NPI_MESSAGE =
   "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.";
 
-const RenderingProviderField = (description: string) =>
-  NestedField(() => RenderingProviderDto, { description });
-
-const AddressField = () =>
-  NestedField(() => LocationAddressDto, {
-    description:
-      'Street address, printed as the service facility and billing provider on claims; null clears it.',
-  });
-
-export class CreateLocationDto {
+/** A location's fields as both bodies take them: the title required unless a subclass says. */
+class LocationBodyDto {
   @StringField({ required: true, maxLength: 200, example: 'Downtown Eye Care' })
-  title: string;
-
-  @NpiField()
-  npi?: string | null;
-
-  @OrganizationNameField()
-  organization_name?: string | null;
-
-  @TaxIdField()
-  tax_id?: string | null;
-
-  @AddressField()
-  address?: LocationAddressDto | null;
-
-  @TaxonomyField(
-    "The billing provider's taxonomy (the 837P's PRV*BI); default 152W00000X (optometrist).",
-  )
-  taxonomy_code?: string;
-
-  @RenderingProviderField(
-    "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
-  )
-  rendering_provider?: RenderingProviderDto | null;
-}
-
-/** PATCH: the fields given change; `null` clears the provider identity fields. */
-export class UpdateLocationDto {
-  @StringField({ nullable: false, maxLength: 200, example: 'Downtown Eye Care' })
   title?: string;
 
   @NpiField()
   npi?: string | null;
 
-  @OrganizationNameField()
+  @StringField({
+    maxLength: 60,
+    description:
+      'The name the insurer knows the practice by (NM103 of the 270); the title when unset.',
+    example: 'Bright Eyes Optometry PLLC',
+  })
   organization_name?: string | null;
 
-  @TaxIdField()
+  @StringField({
+    pattern: /^\d{9}$/,
+    patternMessage: 'A tax id is 9 digits.',
+    maxLength: 9,
+    description: "The practice's federal tax id (EIN), 9 digits without a dash.",
+    example: '741234567',
+  })
   tax_id?: string | null;
 
-  @AddressField()
+  @NestedField(() => LocationAddressDto, {
+    description:
+      'Street address, printed as the service facility and billing provider on claims; null clears it.',
+  })
   address?: LocationAddressDto | null;
 
   @TaxonomyField(
@@ -102,10 +65,21 @@ export class UpdateLocationDto {
   )
   taxonomy_code?: string;
 
-  @RenderingProviderField(
-    "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
-  )
+  @NestedField(() => RenderingProviderDto, {
+    description:
+      "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
+  })
   rendering_provider?: RenderingProviderDto | null;
+}
+
+export class CreateLocationDto extends LocationBodyDto {
+  declare title: string;
+}
+
+/** PATCH: the fields given change; `null` clears the provider identity fields, never the title. */
+export class UpdateLocationDto extends LocationBodyDto {
+  @StringField({ nullable: false, maxLength: 200, example: 'Downtown Eye Care' })
+  declare title?: string;
 }
 
 export class LocationResponse {
@@ -156,16 +130,7 @@ export class LocationResponse {
       npi: l.npi ?? null,
       organization_name: l.organizationName ?? null,
       tax_id: l.taxId ?? null,
-      address:
-        l.addressLine1 && l.city && l.state && l.zipcode
-          ? {
-              line1: l.addressLine1,
-              line2: l.addressLine2 ?? null,
-              city: l.city,
-              state: l.state,
-              zipcode: l.zipcode,
-            }
-          : null,
+      address: locationAddress(l),
       taxonomy_code: l.taxonomyCode,
       rendering_provider: l.renderingNpi
         ? {

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
+import { type AskedPatient, everyKey, type Subscriber } from '@/lib/person';
 import type { Appointment, StoredPatient } from '../../store/appointment.entity';
 import { NO_AUTO_CHECKS } from '../../domain/appointment-access';
 import {
@@ -10,7 +12,7 @@ import {
   type CoverageState,
 } from '../../domain/appointment-words';
 
-export class AppointmentSubscriberResponse {
+export class AppointmentSubscriberResponse implements Subscriber {
   @ApiProperty({ example: 'Carlos' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1982-02-03' }) dob: string;
@@ -18,7 +20,7 @@ export class AppointmentSubscriberResponse {
 }
 
 /** The patient as sent: the eligibility request's `patient`, with its `subscriber` (or null). */
-export class AppointmentPatientResponse {
+export class AppointmentPatientResponse implements AskedPatient {
   @ApiProperty({ example: 'Maria' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1984-06-15' }) dob: string;
@@ -230,20 +232,11 @@ export class AppointmentResponse {
 
 /** The stored patient with every key (a row written before a key existed answers it null). */
 function patientOf(p: StoredPatient): AppointmentPatientResponse {
+  const keys = ['first_name', 'last_name', 'dob', 'zipcode', 'ssn_last_four', 'member_id'] as const;
   return {
-    first_name: p.first_name,
-    last_name: p.last_name,
-    dob: p.dob,
-    zipcode: p.zipcode,
-    ssn_last_four: p.ssn_last_four ?? null,
-    member_id: p.member_id ?? null,
+    ...everyKey(p, keys),
     subscriber: p.subscriber
-      ? {
-          first_name: p.subscriber.first_name,
-          last_name: p.subscriber.last_name,
-          dob: p.subscriber.dob,
-          member_id: p.subscriber.member_id ?? null,
-        }
+      ? everyKey(p.subscriber, ['first_name', 'last_name', 'dob', 'member_id'])
       : null,
   };
 }
@@ -252,10 +245,8 @@ export class AppointmentListResponse {
   @ApiProperty({ type: [AppointmentResponse], description: 'By `starts_at`, earliest first.' })
   result: AppointmentResponse[];
 
-  @ApiNullable('string', {
-    example:
-      'MjAyNi0xMS0yNFQyMTowMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc(
+    'MjAyNi0xMS0yNFQyMTowMDowMC4wMDAwMDBafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+  )
   next_cursor: string | null;
 }

@@ -1,6 +1,7 @@
 import { StringField, TimestampField } from '@/platform/http/validation/fields';
 import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { LocationCodeField } from '@/modules/accounts';
 import { COVERAGE_STATES, type CoverageState } from '../../domain/appointment-words';
 
 /** The worklist's query (docs/api.md, Appointments): filters, then the page. */
@@ -17,12 +18,7 @@ export class ListAppointmentsQuery {
   })
   to?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: 'Only appointments of this location (unknown code → field error).',
-  })
+  @LocationCodeField('Only appointments of this location (unknown code → field error).')
   location_code?: string | null;
 
   @StringField({

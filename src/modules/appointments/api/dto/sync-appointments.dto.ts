@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { StringField, TimestampField } from '@/platform/http/validation/fields';
+import { TimestampField } from '@/platform/http/validation/fields';
+import { LocationCodeField } from '@/modules/accounts';
 import { EXTERNAL_ID, MAX_SYNC_ITEMS, MAX_SYNC_WINDOW_DAYS } from '../../domain/appointment-words';
 import { UpsertAppointmentDto } from './upsert-appointment.dto';
 
@@ -22,13 +23,9 @@ export class SyncWindowDto {
   })
   to: string;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description:
-      'Only appointments of this location are cancelled when not listed; absent: every location.',
-  })
+  @LocationCodeField(
+    'Only appointments of this location are cancelled when not listed; absent: every location.',
+  )
   location_code?: string | null;
 }
 

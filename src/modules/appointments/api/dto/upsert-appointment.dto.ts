@@ -4,7 +4,12 @@ import {
   StringListField,
   TimestampField,
 } from '@/platform/http/validation/fields';
-import { EligibilityPatientDto, EligibilitySubscriberDto } from '@/modules/eligibility';
+import {
+  EligibilityPatientDto,
+  EligibilitySubscriberDto,
+  InsurerCodeListField,
+} from '@/modules/eligibility';
+import { LocationCodeField } from '@/modules/accounts';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import {
   APPOINTMENT_STATUSES,
@@ -57,12 +62,7 @@ export class UpsertAppointmentDto {
   @StringField({ required: true, choices: APPOINTMENT_STATUSES, example: 'booked' })
   status: AppointmentStatus;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "A location of the account; empty or absent → the account's default location.",
-  })
+  @LocationCodeField("A location of the account; empty or absent → the account's default location.")
   location_code?: string | null;
 
   @StringListField({
@@ -104,16 +104,11 @@ export class UpsertAppointmentDto {
   })
   insurer_code?: string | null;
 
-  @StringListField({
-    minItems: 1,
-    maxItems: 10,
-    itemMaxLength: 64,
-    unique: true,
-    example: ['insurer:vision:vsp', 'insurer:vision:eye_med'],
-    description:
-      '1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: ' +
+  @InsurerCodeListField(
+    ['insurer:vision:vsp', 'insurer:vision:eye_med'],
+    '1–10 known insurer codes (Universal Search). Or `insurer_code`, not both. Known codes: ' +
       KNOWN_INSURER_CODES.join(', '),
-  })
+  )
   insurer_code_list?: string[] | null;
 
   @TimestampField({

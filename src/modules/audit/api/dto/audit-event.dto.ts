@@ -4,7 +4,11 @@ import { formatInstant } from '@/platform/kernel/time';
 import { StringField } from '@/platform/http/validation/fields';
 import type { AuditEvent } from '../../store/audit-event.entity';
 import { TRAIL_ACTIONS, TRAIL_RESOURCE_TYPES } from '../../domain/security-events';
-import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+import {
+  PageCursorField,
+  PageSizeField,
+  NextCursorDoc,
+} from '@/platform/http/pagination/page-query';
 
 export const AUDIT_DEFAULT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -107,9 +111,8 @@ export class AuditEventListResponse {
   @ApiProperty({ type: [AuditEventResponse], description: 'Newest first.' })
   result: AuditEventResponse[];
 
-  @ApiNullable('string', {
-    example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc(
+    'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+  )
   next_cursor: string | null;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/platform/http/api-docs';
 import { RenderingProviderIdentityResponse } from '@/modules/accounts';
-import { SEX_CHOICES } from '@/modules/patients';
+import { type MailingAddress, SEX_CHOICES } from '@/lib/person';
 import {
   ClaimRemittanceServiceLineResponse,
   RemittanceAdjustmentResponse,
@@ -9,7 +9,7 @@ import {
 } from '../../reports/api/dto/remittance.response';
 import { CLAIM_STATUSES } from '../../store/claim.entity';
 
-export class ClaimAddressResponse {
+export class ClaimAddressResponse implements MailingAddress {
   @ApiProperty({ example: '1208 Congress Ave' })
   line1: string;
 

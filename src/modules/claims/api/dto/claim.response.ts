@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiNullable, ApiTimestamp, DECIMAL4 } from '@/platform/http/api-docs';
+import { ApiTimestamp, DECIMAL4 } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { isoDate, formatInstant } from '@/platform/kernel/time';
 import { formatDecimal4 } from '@/platform/kernel/decimal';
 import { type Location, LocationRef } from '@/modules/accounts';
@@ -168,10 +169,7 @@ export class ClaimListResponse {
   @ApiProperty({ type: [ClaimResponse], description: 'Newest first.' })
   result: ClaimResponse[];
 
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc()
   next_cursor: string | null;
 }
 

@@ -10,16 +10,24 @@ import {
   StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
-import { RenderingProviderDto } from '@/modules/accounts';
+import { LocationCodeField, RenderingProviderDto } from '@/modules/accounts';
 import { ProcedureCodesField } from '@/lib/benefits';
 import { unknownClaimInsurerOfBody } from '../../domain/insurer-codes';
 import {
+  AddressLineField,
+  CityField,
+  type MailingAddress,
+  MemberIdField,
+  NameField,
+  type Optional,
   PastDateField,
   PhoneField,
+  RecipientField,
   SexField,
   SsnLastFourField,
+  StateField,
   ZipcodeField,
-} from '@/modules/patients';
+} from '@/lib/person';
 
 export const MAX_SERVICES = 6;
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -27,35 +35,31 @@ export const METADATA_MAX_BYTES = 16 * 1024;
 /** ICD-10-CM: letter, digit, alphanumeric, then optionally a dot and 1–4 more (H52.13). */
 export const ICD10_CODE = /^[A-Za-z][0-9][0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?$/;
 
-export class ClaimAddressDto {
-  @StringField({ required: true, maxLength: 200, example: '1208 Congress Ave' })
+export class ClaimAddressDto implements Optional<MailingAddress, 'line2' | 'recipient'> {
+  @AddressLineField(true, '1208 Congress Ave')
   line1: string;
 
-  @StringField({ maxLength: 200, example: 'Apt 4B' })
+  @AddressLineField(false, 'Apt 4B')
   line2?: string | null;
 
-  @StringField({ required: true, maxLength: 100, example: 'Austin' })
+  @CityField(true)
   city: string;
 
   @ZipcodeField(true)
   zipcode: string;
 
-  @StringField({ required: true, maxLength: 64, example: 'TX' })
+  @StateField(true)
   state: string;
 
-  @StringField({
-    maxLength: 200,
-    example: null,
-    description: 'Addressee when it is not the person ("c/o ...").',
-  })
+  @RecipientField('person')
   recipient?: string | null;
 }
 
 export class ClaimPersonDto {
-  @StringField({ required: true, maxLength: 100, example: 'Maria' })
+  @NameField('Maria')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Gonzalez' })
+  @NameField('Gonzalez')
   last_name: string;
 
   @PastDateField()
@@ -72,11 +76,7 @@ export class ClaimPersonDto {
   @SexField('Required by VSP and the sandbox.')
   sex?: string | null;
 
-  @StringField({
-    maxLength: 64,
-    example: 'VSP104882211',
-    description: "The insurer's member ID.",
-  })
+  @MemberIdField('VSP104882211', "The insurer's member ID.")
   member_id?: string | null;
 
   @SsnLastFourField()
@@ -182,12 +182,7 @@ export class CreateClaimDto {
   })
   metadata?: Record<string, unknown> | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "The claim's location; the account's default location when empty or absent.",
-  })
+  @LocationCodeField("The claim's location; the account's default location when empty or absent.")
   location_code?: string | null;
 
   @NestedField(() => RenderingProviderDto, {

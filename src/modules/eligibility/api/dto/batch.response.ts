@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
 import type { EligibilityBatch } from '../../store/batch.entity';
 
@@ -79,9 +80,6 @@ export class BatchItemsPage {
   @ApiProperty({ type: [BatchItemResponse], description: 'In the order the items were sent.' })
   result: BatchItemResponse[];
 
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc()
   next_cursor: string | null;
 }

@@ -1,63 +1,70 @@
 import {
-  DateField,
   IntField,
   NestedField,
   StringField,
   StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
+import {
+  MemberIdField,
+  NameField,
+  PastDateField,
+  SsnLastFourField,
+  ZipcodeField,
+} from '@/lib/person';
+import { LocationCodeField } from '@/modules/accounts';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { insurerErrorsOfBody } from '../../domain/intake-rules';
 
 /** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */
 export const REQUEST_UID_MAX_LENGTH = 256;
 
+/** Universal Search: 1–10 known insurer codes, each at most once (appointments take it too). */
+export const InsurerCodeListField = (example: string[], description: string) =>
+  StringListField({
+    minItems: 1,
+    maxItems: 10,
+    itemMaxLength: 64,
+    unique: true,
+    example,
+    description,
+  });
+
 export class EligibilityPatientDto {
-  @StringField({
-    required: true,
-    maxLength: 100,
-    example: 'Maria',
-    description: 'Cheat codes for the sandbox go here, in last_name or in member_id.',
-  })
+  @NameField('Maria', true, 'Cheat codes for the sandbox go here, in last_name or in member_id.')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  @NameField('Garcia')
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1984-06-15' })
+  @PastDateField('1984-06-15')
   dob: string;
 
-  @StringField({
-    required: true,
-    pattern: /^\d{5}(-\d{4})?$/,
-    patternMessage: 'Enter a valid ZIP code (NNNNN or NNNNN-NNNN).',
-    example: '78701',
-  })
+  @ZipcodeField(true, null)
   zipcode: string;
 
-  @StringField({ pattern: /^\d{4}$/, patternMessage: 'Enter exactly 4 digits.', example: '6789' })
+  @SsnLastFourField('6789')
   ssn_last_four?: string | null;
 
-  @StringField({ maxLength: 64, example: 'VSP123456789' })
+  @MemberIdField('VSP123456789')
   member_id?: string | null;
 }
 
 /** docs/api.md, Real insurers: the subscriber, when the patient is their dependent. */
 export class EligibilitySubscriberDto {
-  @StringField({ required: true, maxLength: 100, example: 'Carlos' })
+  @NameField('Carlos')
   first_name: string;
 
-  @StringField({ required: true, maxLength: 100, example: 'Garcia' })
+  @NameField('Garcia')
   last_name: string;
 
-  @DateField({ required: true, notFuture: true, min: '1900-01-01', example: '1982-02-03' })
+  @PastDateField('1982-02-03')
   dob: string;
 
-  @StringField({
-    maxLength: 64,
-    example: 'VSP123456789',
-    description: "The subscriber's member id (a family plan's dependents usually share it).",
-  })
+  @MemberIdField(
+    'VSP123456789',
+    "The subscriber's member id (a family plan's dependents usually share it).",
+  )
   member_id?: string | null;
 }
 
@@ -70,18 +77,13 @@ export class CreateEligibilityDto {
   })
   insurer_code?: string | null;
 
-  @StringListField({
-    minItems: 1,
-    maxItems: 10,
-    itemMaxLength: 64,
-    unique: true,
-    example: ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
-    description:
-      'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
+  @InsurerCodeListField(
+    ['insurer:demo:vision', 'insurer:vision:vsp', 'insurer:vision:eye_med'],
+    'Universal Search: 1–10 known insurer codes, queried in parallel; all results come back in one `results` array. ' +
       'When given, it is used instead of insurer_code. The answer may be partial: an insurer that ' +
       'fails is left out of a `complete` result (see the result `results`). Known codes: ' +
       KNOWN_INSURER_CODES.join(', '),
-  })
+  )
   insurer_code_list?: string[] | null;
 
   @StringField({
@@ -92,12 +94,7 @@ export class CreateEligibilityDto {
   })
   request_uid?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "Empty → the account's default location.",
-  })
+  @LocationCodeField("Empty → the account's default location.")
   location_code?: string | null;
 
   @NestedField(() => EligibilityPatientDto, { required: true })

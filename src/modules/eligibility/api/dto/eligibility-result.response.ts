@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable } from '@/platform/http/api-docs';
+import type { StreetAddress } from '@/lib/person';
 import { PlanDoc } from './plan.response';
 
 /** OpenAPI descriptions of the result bodies (the bodies themselves are rendered by eligibility.renderer). */
@@ -9,7 +10,7 @@ export class RequestUidResponse {
   request_uid: string;
 }
 
-export class PersonAddressDoc {
+export class PersonAddressDoc implements StreetAddress {
   @ApiProperty({ example: '412 Oak Street' }) line1: string;
   @ApiNullable('string', { example: 'Apt 4' }) line2: string | null;
   @ApiProperty({ example: 'Austin' }) city: string;

@@ -1,3 +1,4 @@
+import type { StreetAddress } from '@/lib/person';
 import type { InsurerEntry } from '../insurer-entries';
 import type { SnapshotPlanJson } from './snapshot-benefits';
 
@@ -31,13 +32,7 @@ export interface SnapshotPerson {
   sex: string | null;
   member_id: string | null;
   type: string;
-  address: {
-    line1: string;
-    line2: string | null;
-    city: string;
-    state: string;
-    zipcode: string;
-  } | null;
+  address: StreetAddress | null;
   is_active: boolean | null;
   plan: SnapshotPlanJson;
 }

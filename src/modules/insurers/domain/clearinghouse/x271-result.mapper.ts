@@ -1,5 +1,5 @@
+import type { StreetAddress } from '@/lib/person';
 import type {
-  Address,
   InsurerPerson,
   InsurerPlanResult,
   PlanStatus,
@@ -221,7 +221,7 @@ function person(
   };
 }
 
-function address(member: MemberName): Address {
+function address(member: MemberName): StreetAddress {
   const a = member.address;
   const zip = a?.zip ?? '';
   return {

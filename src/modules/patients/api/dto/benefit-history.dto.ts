@@ -5,7 +5,7 @@ import { rule } from '@/platform/http/validation/base';
 import { MSG } from '@/platform/kernel/messages';
 import { isKnownInsurer } from '@/lib/insurer-codes';
 import { HISTORY_BENEFIT_CODES, type HistoryBenefitCode } from '@/lib/benefits';
-import { DOB_MIN } from './person-fields';
+import { DOB_MIN } from '@/lib/person';
 
 /** docs/api.md, Patients (benefit history): a service staff record on a patient. */
 export class CreateBenefitEntryDto {

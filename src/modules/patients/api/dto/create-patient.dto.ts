@@ -1,54 +1,49 @@
 import { BoolField, EmailField, NestedField, StringField } from '@/platform/http/validation/fields';
 import {
+  AddressLineField,
+  CityField,
+  NameField,
   PastDateField,
   PhoneField,
+  RecipientField,
   SexField,
   SsnLastFourField,
+  StateField,
   ZipcodeField,
-} from './person-fields';
+} from '@/lib/person';
+import { LocationCodeField } from '@/modules/accounts';
+import type { PatientAddress } from '../../store/patient.entity';
 
-export class PatientAddressDto {
-  @StringField({ maxLength: 200, example: '1208 Congress Ave' })
+export class PatientAddressDto implements Partial<PatientAddress> {
+  @AddressLineField(false, '1208 Congress Ave')
   line1?: string | null;
 
-  @StringField({ maxLength: 200, example: 'Apt 4B' })
+  @AddressLineField(false, 'Apt 4B')
   line2?: string | null;
 
-  @StringField({
-    maxLength: 200,
-    example: null,
-    description: 'Addressee when it is not the patient ("c/o ...").',
-  })
+  @RecipientField('patient')
   recipient?: string | null;
 
-  @StringField({ maxLength: 100, example: 'Austin' })
+  @CityField(false)
   city?: string | null;
 
-  @StringField({ maxLength: 64, example: 'TX' })
+  @StateField(false)
   state?: string | null;
 
   @ZipcodeField(false)
   zipcode?: string | null;
 }
 
+const LOWER_CASE = 'Stored and returned in lower case.';
+
 export class CreatePatientDto {
-  @StringField({
-    required: true,
-    maxLength: 100,
-    example: 'Maria',
-    description: 'Stored and returned in lower case.',
-  })
+  @NameField('Maria', true, LOWER_CASE)
   first_name: string;
 
-  @StringField({ maxLength: 100, example: null, description: 'Stored and returned in lower case.' })
+  @NameField(null, false, LOWER_CASE)
   middle_name?: string | null;
 
-  @StringField({
-    required: true,
-    maxLength: 100,
-    example: 'Gonzalez',
-    description: 'Stored and returned in lower case.',
-  })
+  @NameField('Gonzalez', true, LOWER_CASE)
   last_name: string;
 
   @PastDateField()
@@ -76,12 +71,7 @@ export class CreatePatientDto {
   })
   account_number?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: "The patient's location; the account's default location when empty or absent.",
-  })
+  @LocationCodeField("The patient's location; the account's default location when empty or absent.")
   location_code?: string | null;
 
   @BoolField({

@@ -1,16 +1,9 @@
 import { DateField, StringField } from '@/platform/http/validation/fields';
-import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+import { ListQuery } from '@/platform/http/pagination/list-query';
+import { LocationCodeField } from '@/modules/accounts';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
-
-export class ListPatientsQuery {
-  @PageSizeField(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
-  limit?: number | null;
-
-  @PageCursorField()
-  cursor?: string | null;
-
+/** The page (`limit`, `cursor`), then the filters. */
+export class ListPatientsQuery extends ListQuery {
   @StringField({
     maxLength: 100,
     allowBlank: true,
@@ -23,12 +16,7 @@ export class ListPatientsQuery {
   @DateField({ example: '1986-04-12', description: 'Only patients born on this date.' })
   dob?: string | null;
 
-  @StringField({
-    maxLength: 16,
-    allowBlank: true,
-    example: 'LOC7K2M9QXA',
-    description: 'Only patients of this location (unknown code → field error).',
-  })
+  @LocationCodeField('Only patients of this location (unknown code → field error).')
   location_code?: string | null;
 
   @StringField({

@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { isoDate, formatInstant } from '@/platform/kernel/time';
 import { LocationRef } from '@/modules/accounts';
-import type { Patient } from '../../store/patient.entity';
-import { SEX_CHOICES } from './person-fields';
+import { type Patient, type PatientAddress, patientAddress } from '../../store/patient.entity';
+import { SEX_CHOICES } from '@/lib/person';
 
-export class PatientAddressResponse {
+export class PatientAddressResponse implements PatientAddress {
   @ApiNullable('string', { example: '1208 Congress Ave' })
   line1: string | null;
 
@@ -76,16 +77,7 @@ export class PatientResponse {
       ssn_last_four: p.ssnLastFour,
       email: p.email,
       phone: p.phone,
-      address: p.address
-        ? {
-            line1: p.address.line1 ?? null,
-            line2: p.address.line2 ?? null,
-            recipient: p.address.recipient ?? null,
-            city: p.address.city ?? null,
-            zipcode: p.address.zipcode ?? null,
-            state: p.address.state ?? null,
-          }
-        : null,
+      address: p.address ? patientAddress(p.address) : null,
       account_number: p.accountNumber,
       location,
       created_at: formatInstant(p.createdAt, 'api'),
@@ -97,9 +89,8 @@ export class PatientListResponse {
   @ApiProperty({ type: [PatientResponse], description: 'Newest first.' })
   result: PatientResponse[];
 
-  @ApiNullable('string', {
-    example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc(
+    'MjAyNi0xMS0yMVQxMzo1MToxNi45MjZafDBmOGZhZDViLWQ5Y2ItNDY5Zi1hMTY1LTcwODY3NzI4OTUwZQ',
+  )
   next_cursor: string | null;
 }

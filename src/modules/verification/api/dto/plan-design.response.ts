@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { BENEFIT_FLAGS, BenefitFrequencyDoc } from '@/lib/benefits';
 
 /**
@@ -91,9 +92,6 @@ export class PlanDesignDetailResponse extends PlanDesignResponse {
 
 export class PlanDesignListResponse {
   @ApiProperty({ type: [PlanDesignResponse] }) result: PlanDesignResponse[];
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as ?cursor= for the next page; null on the last page.',
-  })
+  @NextCursorDoc(null, '?cursor=')
   next_cursor: string | null;
 }

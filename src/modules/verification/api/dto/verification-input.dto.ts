@@ -10,6 +10,15 @@ import {
 } from '@/platform/http/validation/fields';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
+import {
+  AddressLineField,
+  CityField,
+  MemberIdField,
+  NameField,
+  type Optional,
+  StateField,
+  type StreetAddress,
+} from '@/lib/person';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../../store/verification-task.entity';
 
 /**
@@ -41,12 +50,12 @@ export class TaskListQuery {
   cursor?: string;
 }
 
-export class VerifiedAddressDto {
-  @StringField({ required: true, maxLength: 200, example: '412 Oak Street' }) line1: string;
-  @StringField({ maxLength: 200, allowBlank: true, example: 'Apt 4' }) line2?: string | null;
-  @StringField({ required: true, maxLength: 100, example: 'Austin' }) city: string;
+export class VerifiedAddressDto implements Optional<StreetAddress, 'line2'> {
+  @AddressLineField(true, '412 Oak Street') line1: string;
+  @AddressLineField(false, 'Apt 4', true) line2?: string | null;
+  @CityField(true) city: string;
   @StringField({ required: true, maxLength: 10, example: '78701' }) zipcode: string;
-  @StringField({ required: true, maxLength: 2, example: 'TX' }) state: string;
+  @StateField(true, 2) state: string;
 }
 
 /**
@@ -73,11 +82,11 @@ export class VerifiedPersonPlanDto extends EstimatePlanDto {
  * when the search named one, else the patient); sex, address, e-mail and phone stay null.
  */
 export class VerifiedPersonDto {
-  @StringField({ maxLength: 100, example: 'Maria' }) first_name?: string | null;
-  @StringField({ maxLength: 100, example: 'Garcia' }) last_name?: string | null;
+  @NameField('Maria', false) first_name?: string | null;
+  @NameField('Garcia', false) last_name?: string | null;
   @DateField({ notFuture: true, example: '1984-06-15' }) dob?: string | null;
   @StringField({ maxLength: 20, example: 'female' }) sex?: string | null;
-  @StringField({ maxLength: 64, example: 'DMV004512345' }) member_id?: string | null;
+  @MemberIdField('DMV004512345') member_id?: string | null;
   @StringField({
     maxLength: 4,
     pattern: /^\d{4}$/,

@@ -1,10 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
+import type { Subscriber } from '@/lib/person';
 import { EVIDENCE_SOURCES, FAIL_REASONS, TASK_STATES } from '../../store/verification-task.entity';
 
 /** OpenAPI descriptions of the verification answers (docs/api.md, Insurers and assisted verification); taskView renders them. */
 
-class SubscriberDoc {
+class SubscriberDoc implements Subscriber {
   @ApiProperty({ example: 'Luis' }) first_name: string;
   @ApiProperty({ example: 'Garcia' }) last_name: string;
   @ApiField('date', { example: '1982-03-02' }) dob: string;
@@ -92,10 +94,7 @@ export class VerificationTaskResponse {
 
 export class VerificationTaskListResponse {
   @ApiProperty({ type: [VerificationTaskResponse] }) result: VerificationTaskResponse[];
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as ?cursor= for the next page; null on the last page.',
-  })
+  @NextCursorDoc(null, '?cursor=')
   next_cursor: string | null;
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '@/platform/http/api-document';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
 import {
   BoolField,
@@ -46,6 +47,17 @@ const EventsField = () =>
       'appointment\'s GET body). Default `["eligibility"]`.',
   });
 
+/** The shared secret, as given (not trimmed). */
+const SecretField = (example: string, description: string) =>
+  StringField({
+    maxLength: 200,
+    pattern: SECRET_PATTERN,
+    patternMessage: 'Use 8 to 200 printable ASCII characters, no spaces.',
+    trim: false,
+    example,
+    description,
+  });
+
 const PORT_HELP =
   'true: `url` may name a port other than 443 and 80 of a public address (a receiver on :8443, say). ' +
   'Without it such a URL is a field error on `url`, and every attempt checks it again. Default false.';
@@ -64,14 +76,7 @@ export class CreateWebhookDto {
   @BoolField({ nullable: false, example: false, description: PORT_HELP })
   allow_nonstandard_port?: boolean;
 
-  @StringField({
-    maxLength: 200,
-    pattern: SECRET_PATTERN,
-    patternMessage: 'Use 8 to 200 printable ASCII characters, no spaces.',
-    trim: false,
-    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    description: SECRET_HELP,
-  })
+  @SecretField('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', SECRET_HELP)
   secret?: string | null;
 
   @BoolField({
@@ -114,14 +119,7 @@ export class UpdateWebhookDto {
   })
   allow_nonstandard_port?: boolean;
 
-  @StringField({
-    maxLength: 200,
-    pattern: SECRET_PATTERN,
-    patternMessage: 'Use 8 to 200 printable ASCII characters, no spaces.',
-    trim: false,
-    example: 'a-new-shared-secret',
-    description: `${SECRET_HELP} null removes the secret.`,
-  })
+  @SecretField('a-new-shared-secret', `${SECRET_HELP} null removes the secret.`)
   secret?: string | null;
 
   @BoolField({
@@ -280,10 +278,7 @@ export class DeliveryResponse {
 
 export class DeliveryListResponse {
   @ApiProperty({ type: [DeliveryResponse] }) result: DeliveryResponse[];
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as ?cursor= for the next page; null on the last page.',
-  })
+  @NextCursorDoc(null, '?cursor=')
   next_cursor: string | null;
 }
 

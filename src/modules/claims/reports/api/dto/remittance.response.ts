@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp, DECIMAL4 } from '@/platform/http/api-docs';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
 import { formatDecimal4 } from '@/platform/kernel/decimal';
 import type { Remittance } from '../../store/remittance.entity';
@@ -198,10 +199,7 @@ export class RemittanceListResponse {
   @ApiProperty({ type: [RemittanceSummaryResponse], description: 'Newest first.' })
   result: RemittanceSummaryResponse[];
 
-  @ApiNullable('string', {
-    example: null,
-    description: 'Pass as `cursor` for the next page; null on the last page.',
-  })
+  @NextCursorDoc()
   next_cursor: string | null;
 }
 
