@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BullModule } from '@nestjs/bull';
 import type { Type } from '@nestjs/common';
@@ -22,7 +23,7 @@ export interface ModuleContext {
   config: AppConfig;
   /** The data source, for reading and preparing rows in SQL. */
   db: DataSource;
-  /** The application's modules (src/modules/<name>/*.module.ts) that booted, by class name, sorted. */
+  /** The application's modules (src/modules/<name>/*.module.ts, pages/ too) that booted, by class name, sorted. */
   booted: string[];
   close(): Promise<void>;
 }
@@ -75,19 +76,30 @@ export async function bootModule(
   return { ctx, config, db: ctx.get(DataSource), booted, close: () => ctx.close() };
 }
 
-/** The class names of the application's own modules, read from src/modules/<name>/*.module.ts. */
+/**
+ * The class names of the application's own modules, read from src/modules/<name>/*.module.ts and
+ * its pages' module (src/modules/<name>/pages/*.module.ts).
+ */
 function applicationModules(): string[] {
   const root = join(__dirname, '../../src/modules');
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(root, d.name))
+    .flatMap((d) => [join(root, d.name), join(root, d.name, 'pages')])
+    .flatMap((dir) =>
+      (existsSync(dir) ? readdirSync(dir) : [])
         .filter((f) => f.endsWith('.module.ts'))
         .flatMap((f) =>
-          [
-            ...readFileSync(join(root, d.name, f), 'utf8').matchAll(/export class (\w+Module)\b/g),
-          ].map((m) => m[1]),
+          [...readFileSync(join(dir, f), 'utf8').matchAll(/export class (\w+Module)\b/g)].map(
+            (m) => m[1],
+          ),
         ),
     )
     .sort();
+}
+
+/** An account row written in SQL, for a module booted without the accounts module: its id. */
+export async function insertAccount(db: DataSource): Promise<string> {
+  const name = `Practice ${randomBytes(4).toString('hex')}`;
+  const [{ id }] = await db.query(`INSERT INTO accounts (name) VALUES ($1) RETURNING id`, [name]);
+  return id as string;
 }

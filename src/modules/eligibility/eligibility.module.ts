@@ -38,17 +38,12 @@ import { TaskRequestsBinding } from './store/task-requests.binding';
 import { RequestPurger } from './domain/request-purger';
 import { RequestPurgesRepository } from './store/request-purges.repository';
 import { VerificationModule } from '@/modules/verification';
-import { WebModule } from '@/modules/web';
-import { PatientRecords } from './pages/patient-records.port';
-import { WebBatchesController } from './pages/web-batches.controller';
-import { WebDashboardController } from './pages/web-dashboard.controller';
-import { WebEligibilityController } from './pages/web-eligibility.controller';
-
 import { CheckHooks } from './domain/check-hooks';
 import { BenefitHistory } from './domain/benefit-history.port';
 import { PlanHistory } from './domain/plan-history';
 import { CheckIntake } from './domain/check-intake';
 import { CheckRequestsRepository } from './store/check-requests.repository';
+
 @Module({
   imports: [
     BullModule.registerQueue({
@@ -68,17 +63,9 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     WebhooksModule,
     // A search's tasks (SearchTasks); a task answered wakes its search (TaskRequests hook).
     VerificationModule,
-    WebModule,
   ],
   // BatchController first: its paths would otherwise match v1/eligibility/:request_uid routes.
-  controllers: [
-    BatchController,
-    EligibilityController,
-    SnapshotController,
-    WebDashboardController,
-    WebEligibilityController,
-    WebBatchesController,
-  ],
+  controllers: [BatchController, EligibilityController, SnapshotController],
   providers: [
     EligibilityService,
     EligibilityQueryService,
@@ -103,8 +90,6 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     AssistedInsurers,
     RequestUpdates,
     TaskRequestsBinding,
-    // The check form's patient records (hook), implemented by the patients module.
-    PatientRecords,
     // Appointments' checks (docs/api.md, Appointments); their hook implemented by appointments.
     CheckIntake,
     CheckRequestsRepository,
@@ -129,6 +114,8 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     SearchQueue,
     BatchSearchQueue,
     CheckIntake,
+    // For its pages (pages/eligibility-pages.module.ts).
+    EligibilitySnapshots,
   ],
 })
 export class EligibilityModule {}

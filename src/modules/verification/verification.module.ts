@@ -1,13 +1,10 @@
 import { Module } from '@nestjs/common';
 import { InsurersModule } from '@/modules/insurers';
-import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './domain/credentials-throttle';
 import { PlanDesigns } from './domain/plan-designs.service';
 import { PlanDesignsController } from './api/plan-designs.controller';
 import { PlanDesignsRepository } from './store/plan-designs.repository';
-import { WebVerificationListsController } from './pages/web-verification-lists.controller';
-import { WebVerificationsController } from './pages/web-verifications.controller';
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
 import { TaskRequests } from './domain/task-requests.port';
@@ -24,13 +21,8 @@ import { VerificationTasks } from './domain/verification-tasks.service';
  * task, reading its answer) is eligibility's AssistedInsurers.
  */
 @Module({
-  imports: [InsurersModule, WebhooksModule, WebModule],
-  controllers: [
-    VerificationTasksController,
-    PlanDesignsController,
-    WebVerificationListsController,
-    WebVerificationsController,
-  ],
+  imports: [InsurersModule, WebhooksModule],
+  controllers: [VerificationTasksController, PlanDesignsController],
   providers: [
     CredentialsThrottle,
     TaskRequests,
@@ -44,6 +36,7 @@ import { VerificationTasks } from './domain/verification-tasks.service';
     PlanDesignsRepository,
     PlanDesigns,
   ],
-  exports: [VerificationTasks, SearchTasks],
+  // TaskStats and PlanDesigns for its pages (pages/verification-pages.module.ts).
+  exports: [VerificationTasks, SearchTasks, TaskStats, PlanDesigns],
 })
 export class VerificationModule {}
