@@ -1,6 +1,7 @@
 import { AuditModule } from '@/modules/audit';
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { RateLimitModule } from '@/modules/auth';
 import { InsurersModule } from '@/modules/insurers';
@@ -10,6 +11,7 @@ import { RequestUpdates } from './domain/request-updates';
 import { BatchCompletion } from './domain/batch-completion';
 import { BatchIntake } from './domain/batch-intake';
 import { BatchQueryService } from './domain/batch-query.service';
+import { EligibilityBatch } from './store/batch.entity';
 import { BatchesRepository } from './store/batches.repository';
 import { BatchController } from './api/batch.controller';
 import { BatchItemProcessor } from './jobs/batch-item.processor';
@@ -21,6 +23,8 @@ import { EligibilityMaintenance } from './jobs/eligibility.maintenance';
 import { EligibilityProcessor } from './jobs/eligibility.processor';
 import { SEARCH_QUEUE, SearchQueue } from './jobs/search.queue';
 import { EligibilityQueryService } from './domain/eligibility-query.service';
+import { EligibilityRequest } from './store/eligibility-request.entity';
+import { EligibilityPerson, EligibilityResult } from './store/eligibility-result.entity';
 import { EligibilityRequestsRepository } from './store/eligibility-requests.repository';
 import { SearchFinisher } from './domain/search-finisher';
 import { SearchRunsRepository } from './store/search-runs.repository';
@@ -46,6 +50,12 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
 
 @Module({
   imports: [
+    TypeOrmModule.forFeature([
+      EligibilityRequest,
+      EligibilityResult,
+      EligibilityPerson,
+      EligibilityBatch,
+    ]),
     BullModule.registerQueue({
       name: SEARCH_QUEUE,
       // A killed worker's active job is taken over after a few seconds, not the default 30.

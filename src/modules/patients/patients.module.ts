@@ -10,10 +10,15 @@ import { PatientsService } from './domain/patients.service';
 import { BenefitHistoryController } from './api/benefit-history.controller';
 import { BenefitHistoryService } from './domain/benefit-history.service';
 import { ClaimedServices } from './domain/claimed-services.port';
+import { PatientBenefitEntry } from './store/benefit-entry.entity';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule],
+  imports: [
+    TypeOrmModule.forFeature([Patient, PatientBenefitEntry]),
+    AccountsModule,
+    EligibilityModule,
+  ],
   controllers: [PatientsController, BenefitHistoryController],
   providers: [
     PatientsRepository,

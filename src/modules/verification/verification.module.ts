@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { InsurersModule } from '@/modules/insurers';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './domain/credentials-throttle';
 import { PlanDesigns } from './domain/plan-designs.service';
 import { PlanDesignsController } from './api/plan-designs.controller';
+import { PlanDesign } from './store/plan-design.entity';
 import { PlanDesignsRepository } from './store/plan-designs.repository';
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
@@ -12,6 +14,7 @@ import { TaskStats } from './domain/task-stats';
 import { TaskStatsRepository } from './store/task-stats.repository';
 import { VerificationMaintenance } from './jobs/verification.maintenance';
 import { VerificationTasksController } from './api/verification-tasks.controller';
+import { VerificationTask } from './store/verification-task.entity';
 import { VerificationTasksRepository } from './store/verification-tasks.repository';
 import { VerificationTasks } from './domain/verification-tasks.service';
 
@@ -21,7 +24,11 @@ import { VerificationTasks } from './domain/verification-tasks.service';
  * task, reading its answer) is eligibility's AssistedInsurers.
  */
 @Module({
-  imports: [InsurersModule, WebhooksModule],
+  imports: [
+    TypeOrmModule.forFeature([VerificationTask, PlanDesign]),
+    InsurersModule,
+    WebhooksModule,
+  ],
   controllers: [VerificationTasksController, PlanDesignsController],
   providers: [
     CredentialsThrottle,
