@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BullModule } from '@nestjs/bull';
 import type { Type } from '@nestjs/common';
@@ -23,7 +23,7 @@ export interface ModuleContext {
   config: AppConfig;
   /** The data source, for reading and preparing rows in SQL. */
   db: DataSource;
-  /** The application's modules (src/modules/<name>/*.module.ts, pages/ too) that booted, by class name, sorted. */
+  /** The application's modules (any *.module.ts under src/modules) that booted, by class name, sorted. */
   booted: string[];
   close(): Promise<void>;
 }
@@ -76,23 +76,15 @@ export async function bootModule(
   return { ctx, config, db: ctx.get(DataSource), booted, close: () => ctx.close() };
 }
 
-/**
- * The class names of the application's own modules, read from src/modules/<name>/*.module.ts and
- * its pages' module (src/modules/<name>/pages/*.module.ts).
- */
+/** The class names of the application's own modules, read from every *.module.ts under src/modules. */
 function applicationModules(): string[] {
   const root = join(__dirname, '../../src/modules');
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) => [join(root, d.name), join(root, d.name, 'pages')])
-    .flatMap((dir) =>
-      (existsSync(dir) ? readdirSync(dir) : [])
-        .filter((f) => f.endsWith('.module.ts'))
-        .flatMap((f) =>
-          [...readFileSync(join(dir, f), 'utf8').matchAll(/export class (\w+Module)\b/g)].map(
-            (m) => m[1],
-          ),
-        ),
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.module.ts'))
+    .flatMap((f) =>
+      [...readFileSync(join(root, f), 'utf8').matchAll(/export class (\w+Module)\b/g)].map(
+        (m) => m[1],
+      ),
     )
     .sort();
 }
