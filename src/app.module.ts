@@ -38,6 +38,14 @@ import { RedisModule } from '@/modules/redis';
 import { VerificationModule } from '@/modules/verification';
 import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
+import { AppointmentsPagesModule } from '@/modules/appointments/pages/appointments-pages.module';
+import { ClaimsPagesModule } from '@/modules/claims/pages/claims-pages.module';
+import { EligibilityPagesModule } from '@/modules/eligibility/pages/eligibility-pages.module';
+import { EstimatesPagesModule } from '@/modules/estimates/pages/estimates-pages.module';
+import { InsurersPagesModule } from '@/modules/insurers/pages/insurers-pages.module';
+import { PatientsPagesModule } from '@/modules/patients/pages/patients-pages.module';
+import { VerificationPagesModule } from '@/modules/verification/pages/verification-pages.module';
+import { WebhooksPagesModule } from '@/modules/webhooks/pages/webhooks-pages.module';
 
 @Module({
   imports: [
@@ -77,7 +85,16 @@ import { WebhooksModule } from '@/modules/webhooks';
     MailModule,
     WebhooksModule,
     IframeSessionModule,
+    // The web application: the shell, then each feature's pages on it.
     WebModule,
+    EligibilityPagesModule,
+    InsurersPagesModule,
+    WebhooksPagesModule,
+    VerificationPagesModule,
+    EstimatesPagesModule,
+    PatientsPagesModule,
+    AppointmentsPagesModule,
+    ClaimsPagesModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -35,6 +35,8 @@ export function roleOf(path: string): { area: string; role: string; name: string
 export function expectedRoles(area: string, name: string): string[] | null {
   // A spec's subject: its name less the tier mark (jest.config.js) and `.spec.ts`.
   const subject = name.replace(/(\.pyx12)?(\.(io|pg|redis|browser|tools))?\.spec\.ts$/, '.ts');
+  // A feature's pages are a Nest module of their own on the web shell (`<feature>-pages.module.ts`).
+  if (subject.endsWith('-pages.module.ts')) return ['pages'];
   if (subject === 'index.ts' || subject.endsWith('.module.ts')) return [''];
   if (subject.endsWith('.controller.ts')) return area === 'web' ? ['pages'] : ['api', 'pages'];
   if (subject.endsWith('.guard.ts')) return ['api'];
@@ -74,6 +76,7 @@ describe('the folders inside a module', () => {
     expect(expectedRoles('patients', 'patients.controller.ts')).toEqual(['api', 'pages']);
     expect(expectedRoles('web', 'web-users.controller.ts')).toEqual(['pages']);
     expect(expectedRoles('claims', 'claims.module.ts')).toEqual(['']);
+    expect(expectedRoles('claims', 'claims-pages.module.ts')).toEqual(['pages']);
     expect(expectedRoles('claims', 'claim-lifecycle.ts')).toBeNull();
     expect(roleOf(join(MODULES, 'claims', 'reports', 'store', 'x.entity.ts'))).toEqual({
       area: 'claims/reports',

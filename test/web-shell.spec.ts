@@ -7,7 +7,8 @@ import { pageDirs } from '@/modules/web/views';
 /**
  * The web module is the shell of the web application (docs/architecture.md, Modules: web): it
  * imports only the modules it sits on and shared code; a feature's pages live in the feature's
- * module (`src/modules/<feature>/pages/`) and import the shell through its door.
+ * `pages/`, a Nest module of their own (`<feature>-pages.module.ts`) on the shell and the
+ * feature's module, and import the shell through its door.
  */
 const SHELL_MAY_IMPORT = new Set([
   'accounts',
@@ -35,7 +36,7 @@ describe('the web shell', () => {
     expect(outside).toEqual([]);
   });
 
-  it('is imported by every module with pages, and by no module without', () => {
+  it("is imported by every module with pages, by its pages' files alone (its pages module), and by no module without", () => {
     const withPages = readdirSync(MODULES)
       .filter((name) => name !== 'web' && existsSync(join(MODULES, name, 'pages')))
       .sort();
@@ -54,6 +55,12 @@ describe('the web shell', () => {
       'webhooks',
     ]);
     expect(importers).toEqual(withPages);
+    // The feature's own Nest module never imports the shell: it boots without it.
+    const outsidePages = [...moduleGraph().values()]
+      .filter((e) => e.to === 'web' && e.from !== '(root)')
+      .flatMap((e) => [...e.real, ...e.types])
+      .filter((f) => !f.startsWith(`src/modules/${f.split('/')[2]}/pages/`));
+    expect(outsidePages).toEqual([]);
   });
 
   it("finds the shell's views first, then every module's, each template name once", () => {

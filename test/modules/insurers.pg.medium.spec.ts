@@ -5,8 +5,7 @@ import {
   InsurersModule,
   InsurerSettingsService,
 } from '@/modules/insurers';
-import { createPractice } from '../support/factories';
-import { bootModule, ModuleContext } from '../support/module';
+import { bootModule, insertAccount, ModuleContext } from '../support/module';
 
 const DEMO = 'insurer:demo:vision';
 const VSP = 'insurer:vision:vsp';
@@ -14,8 +13,8 @@ const VSP = 'insurer:vision:vsp';
 /**
  * The insurers module booted alone (test/support/module.ts): an account's insurer settings
  * (`account_insurers`, no entity of its own) and the connector registry. InsurersModule imports
- * AuditModule and WebModule (its pages), which brings the web shell (accounts, auth,
- * iframe-session, mail); eligibility, verification and the rest stay unbooted.
+ * AuditModule alone (its pages are InsurersPagesModule's, on the web shell); eligibility,
+ * verification and the rest stay unbooted.
  */
 describe('insurers module, alone', () => {
   let t: ModuleContext;
@@ -26,23 +25,15 @@ describe('insurers module, alone', () => {
     // Verification and eligibility, which answer the directory's and health's figures, stay out.
     t = await bootModule(InsurersModule, { openHooks: [AssistedTaskStats, InsurerCallStats] });
     settings = t.ctx.get(InsurerSettingsService);
-    ({ accountId } = await createPractice(t.ctx));
+    accountId = await insertAccount(t.db);
   });
   afterAll(() => t.close());
 
   const setting = async (account: string, code: string) =>
     (await settings.list(account)).find((s) => s.code === code)!;
 
-  it('boots with the audit module and the web shell it has its pages in, nothing more', () => {
-    expect(t.booted).toEqual([
-      'AccountsModule',
-      'AuditModule',
-      'AuthModule',
-      'IframeSessionModule',
-      'InsurersModule',
-      'MailModule',
-      'WebModule',
-    ]);
+  it('boots with the audit module, its one import, and without the web shell', () => {
+    expect(t.booted).toEqual(['AuditModule', 'InsurersModule']);
   });
 
   it('finds the sandbox connector by discovery, and none for an insurer without clearinghouse settings', () => {
@@ -81,8 +72,8 @@ describe('insurers module, alone', () => {
       username: 'front-desk',
     });
     // Sealed for this account: another account's row with these bytes does not open.
-    const other = await createPractice(t.ctx);
-    expect(() => settings.forSearch(other.accountId, VSP, { ...row, enabled: true })).toThrow();
+    const other = await insertAccount(t.db);
+    expect(() => settings.forSearch(other, VSP, { ...row, enabled: true })).toThrow();
     await settings.deleteCredentials(accountId, VSP);
     expect(await settings.credentialsOf(accountId, VSP)).toBeNull();
   });
@@ -92,8 +83,8 @@ describe('insurers module, alone', () => {
     await settings.setEligibilityMode(accountId, VSP, 'assisted');
     expect(await setting(accountId, DEMO)).toMatchObject({ enabled: false });
     expect(await setting(accountId, VSP)).toMatchObject({ eligibilityMode: 'assisted' });
-    const other = await createPractice(t.ctx);
-    expect(await setting(other.accountId, DEMO)).toMatchObject({ enabled: true });
+    const other = await insertAccount(t.db);
+    expect(await setting(other, DEMO)).toMatchObject({ enabled: true });
   });
 
   it('refuses blank credentials, an unknown insurer and a mailing address without its city line', async () => {

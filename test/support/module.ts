@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BullModule } from '@nestjs/bull';
@@ -22,7 +23,7 @@ export interface ModuleContext {
   config: AppConfig;
   /** The data source, for reading and preparing rows in SQL. */
   db: DataSource;
-  /** The application's modules (src/modules/<name>/*.module.ts) that booted, by class name, sorted. */
+  /** The application's modules (any *.module.ts under src/modules) that booted, by class name, sorted. */
   booted: string[];
   close(): Promise<void>;
 }
@@ -75,19 +76,22 @@ export async function bootModule(
   return { ctx, config, db: ctx.get(DataSource), booted, close: () => ctx.close() };
 }
 
-/** The class names of the application's own modules, read from src/modules/<name>/*.module.ts. */
+/** The class names of the application's own modules, read from every *.module.ts under src/modules. */
 function applicationModules(): string[] {
   const root = join(__dirname, '../../src/modules');
-  return readdirSync(root, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .flatMap((d) =>
-      readdirSync(join(root, d.name))
-        .filter((f) => f.endsWith('.module.ts'))
-        .flatMap((f) =>
-          [
-            ...readFileSync(join(root, d.name, f), 'utf8').matchAll(/export class (\w+Module)\b/g),
-          ].map((m) => m[1]),
-        ),
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.module.ts'))
+    .flatMap((f) =>
+      [...readFileSync(join(root, f), 'utf8').matchAll(/export class (\w+Module)\b/g)].map(
+        (m) => m[1],
+      ),
     )
     .sort();
+}
+
+/** An account row written in SQL, for a module booted without the accounts module: its id. */
+export async function insertAccount(db: DataSource): Promise<string> {
+  const name = `Practice ${randomBytes(4).toString('hex')}`;
+  const [{ id }] = await db.query(`INSERT INTO accounts (name) VALUES ($1) RETURNING id`, [name]);
+  return id as string;
 }

@@ -5,7 +5,6 @@ import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebhooksModule } from '@/modules/webhooks';
 import { PatientsModule } from '@/modules/patients';
-import { WebModule } from '@/modules/web';
 import { AppointmentPolicyController } from './api/appointment-policy.controller';
 import { AppointmentsController } from './api/appointments.controller';
 import { AppointmentChecks } from './domain/appointment-checks';
@@ -20,7 +19,6 @@ import { AppointmentPolicy } from './store/appointment-policy.entity';
 import { Appointment } from './store/appointment.entity';
 import { AppointmentPoliciesRepository } from './store/appointment-policies.repository';
 import { AppointmentsRepository } from './store/appointments.repository';
-import { WebScheduleController } from './pages/web-schedule.controller';
 
 @Module({
   imports: [
@@ -29,10 +27,8 @@ import { WebScheduleController } from './pages/web-schedule.controller';
     PatientsModule,
     EligibilityModule,
     WebhooksModule,
-    WebModule,
   ],
-  // The Schedule page (docs/api.md, Appointments) is this module's, beside its API.
-  controllers: [AppointmentsController, AppointmentPolicyController, WebScheduleController],
+  controllers: [AppointmentsController, AppointmentPolicyController],
   providers: [
     AppointmentsRepository,
     AppointmentPoliciesRepository,
@@ -47,6 +43,7 @@ import { WebScheduleController } from './pages/web-schedule.controller';
     AppointmentEvents,
     AppointmentChecksLoop,
   ],
-  exports: [AppointmentsService, AppointmentPolicies, AppointmentChecks],
+  // AppointmentsSync and the Clock for the Schedule page (pages/appointments-pages.module.ts).
+  exports: [AppointmentsService, AppointmentPolicies, AppointmentChecks, AppointmentsSync, Clock],
 })
 export class AppointmentsModule {}

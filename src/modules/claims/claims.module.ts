@@ -4,7 +4,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
 import { MailModule } from '@/modules/mail';
-import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './domain/claim-billing-provider';
 import { ClaimServiceLine } from './store/claim-service-line.entity';
@@ -13,8 +12,6 @@ import { ClaimSubmitter } from './domain/claim-submitter';
 import { ClaimedServicesBinding } from './domain/claimed-services.binding';
 import { ClaimTransitions } from './domain/claim-transitions';
 import { Claim } from './store/claim.entity';
-import { WebClaimsController } from './pages/web-claims.controller';
-import { WebRemittancesController } from './pages/web-remittances.controller';
 import { ClaimsController } from './api/claims.controller';
 import { ClaimsProcessor } from './jobs/claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './jobs/claims.queue';
@@ -43,15 +40,8 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     InsurersModule,
     MailModule,
     WebhooksModule,
-    WebModule,
   ],
-  controllers: [
-    ClaimsController,
-    ClaimReportsController,
-    RemittancesController,
-    WebClaimsController,
-    WebRemittancesController,
-  ],
+  controllers: [ClaimsController, ClaimReportsController, RemittancesController],
   // The processor takes jobs only where the injected config's ROLE runs workers.
   providers: [
     ClaimsRepository,

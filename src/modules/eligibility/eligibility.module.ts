@@ -1,6 +1,7 @@
 import { AuditModule } from '@/modules/audit';
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { RateLimitModule } from '@/modules/auth';
 import { InsurersModule } from '@/modules/insurers';
@@ -10,6 +11,7 @@ import { RequestUpdates } from './domain/request-updates';
 import { BatchCompletion } from './domain/batch-completion';
 import { BatchIntake } from './domain/batch-intake';
 import { BatchQueryService } from './domain/batch-query.service';
+import { EligibilityBatch } from './store/batch.entity';
 import { BatchesRepository } from './store/batches.repository';
 import { BatchController } from './api/batch.controller';
 import { BatchItemProcessor } from './jobs/batch-item.processor';
@@ -21,6 +23,8 @@ import { EligibilityMaintenance } from './jobs/eligibility.maintenance';
 import { EligibilityProcessor } from './jobs/eligibility.processor';
 import { SEARCH_QUEUE, SearchQueue } from './jobs/search.queue';
 import { EligibilityQueryService } from './domain/eligibility-query.service';
+import { EligibilityRequest } from './store/eligibility-request.entity';
+import { EligibilityPerson, EligibilityResult } from './store/eligibility-result.entity';
 import { EligibilityRequestsRepository } from './store/eligibility-requests.repository';
 import { SearchFinisher } from './domain/search-finisher';
 import { SearchRunsRepository } from './store/search-runs.repository';
@@ -38,19 +42,20 @@ import { TaskRequestsBinding } from './store/task-requests.binding';
 import { RequestPurger } from './domain/request-purger';
 import { RequestPurgesRepository } from './store/request-purges.repository';
 import { VerificationModule } from '@/modules/verification';
-import { WebModule } from '@/modules/web';
-import { PatientRecords } from './pages/patient-records.port';
-import { WebBatchesController } from './pages/web-batches.controller';
-import { WebDashboardController } from './pages/web-dashboard.controller';
-import { WebEligibilityController } from './pages/web-eligibility.controller';
-
 import { CheckHooks } from './domain/check-hooks';
 import { BenefitHistory } from './domain/benefit-history.port';
 import { PlanHistory } from './domain/plan-history';
 import { CheckIntake } from './domain/check-intake';
 import { CheckRequestsRepository } from './store/check-requests.repository';
+
 @Module({
   imports: [
+    TypeOrmModule.forFeature([
+      EligibilityRequest,
+      EligibilityResult,
+      EligibilityPerson,
+      EligibilityBatch,
+    ]),
     BullModule.registerQueue({
       name: SEARCH_QUEUE,
       // A killed worker's active job is taken over after a few seconds, not the default 30.
@@ -68,17 +73,9 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     WebhooksModule,
     // A search's tasks (SearchTasks); a task answered wakes its search (TaskRequests hook).
     VerificationModule,
-    WebModule,
   ],
   // BatchController first: its paths would otherwise match v1/eligibility/:request_uid routes.
-  controllers: [
-    BatchController,
-    EligibilityController,
-    SnapshotController,
-    WebDashboardController,
-    WebEligibilityController,
-    WebBatchesController,
-  ],
+  controllers: [BatchController, EligibilityController, SnapshotController],
   providers: [
     EligibilityService,
     EligibilityQueryService,
@@ -103,8 +100,6 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     AssistedInsurers,
     RequestUpdates,
     TaskRequestsBinding,
-    // The check form's patient records (hook), implemented by the patients module.
-    PatientRecords,
     // Appointments' checks (docs/api.md, Appointments); their hook implemented by appointments.
     CheckIntake,
     CheckRequestsRepository,
@@ -129,6 +124,8 @@ import { CheckRequestsRepository } from './store/check-requests.repository';
     SearchQueue,
     BatchSearchQueue,
     CheckIntake,
+    // For its pages (pages/eligibility-pages.module.ts).
+    EligibilitySnapshots,
   ],
 })
 export class EligibilityModule {}

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from '@/modules/audit';
-import { WebModule } from '@/modules/web';
 import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.provider';
 import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
@@ -15,12 +14,11 @@ import { InsurersController } from './api/insurers.controller';
 import { InsurerRegistry } from './domain/insurer-registry.service';
 import { InsurerSettingsRepository } from './store/insurer-settings.repository';
 import { InsurerSettingsService } from './domain/insurer-settings.service';
-import { WebInsurersController } from './pages/web-insurers.controller';
 
 /** Insurer connectors. To add an insurer: write its connector class and list it here. */
 @Module({
-  imports: [DiscoveryModule, AuditModule, WebModule],
-  controllers: [InsurersController, WebInsurersController],
+  imports: [DiscoveryModule, AuditModule],
+  controllers: [InsurersController],
   providers: [
     InsurerRegistry,
     InsurerSettingsRepository,

@@ -2,8 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
-import { WebModule } from '@/modules/web';
-import { WebPatientsController } from './pages/web-patients.controller';
 import { PatientLinksService } from './domain/patient-links.service';
 import { Patient } from './store/patient.entity';
 import { PatientsController } from './api/patients.controller';
@@ -12,11 +10,16 @@ import { PatientsService } from './domain/patients.service';
 import { BenefitHistoryController } from './api/benefit-history.controller';
 import { BenefitHistoryService } from './domain/benefit-history.service';
 import { ClaimedServices } from './domain/claimed-services.port';
+import { PatientBenefitEntry } from './store/benefit-entry.entity';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule, WebModule],
-  controllers: [PatientsController, BenefitHistoryController, WebPatientsController],
+  imports: [
+    TypeOrmModule.forFeature([Patient, PatientBenefitEntry]),
+    AccountsModule,
+    EligibilityModule,
+  ],
+  controllers: [PatientsController, BenefitHistoryController],
   providers: [
     PatientsRepository,
     PatientsService,

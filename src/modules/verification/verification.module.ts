@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { InsurersModule } from '@/modules/insurers';
-import { WebModule } from '@/modules/web';
 import { WebhooksModule } from '@/modules/webhooks';
 import { CredentialsThrottle } from './domain/credentials-throttle';
 import { PlanDesigns } from './domain/plan-designs.service';
 import { PlanDesignsController } from './api/plan-designs.controller';
+import { PlanDesign } from './store/plan-design.entity';
 import { PlanDesignsRepository } from './store/plan-designs.repository';
-import { WebVerificationListsController } from './pages/web-verification-lists.controller';
-import { WebVerificationsController } from './pages/web-verifications.controller';
 import { SearchTasks } from './domain/search-tasks';
 import { SearchTasksRepository } from './store/search-tasks.repository';
 import { TaskRequests } from './domain/task-requests.port';
@@ -15,6 +14,7 @@ import { TaskStats } from './domain/task-stats';
 import { TaskStatsRepository } from './store/task-stats.repository';
 import { VerificationMaintenance } from './jobs/verification.maintenance';
 import { VerificationTasksController } from './api/verification-tasks.controller';
+import { VerificationTask } from './store/verification-task.entity';
 import { VerificationTasksRepository } from './store/verification-tasks.repository';
 import { VerificationTasks } from './domain/verification-tasks.service';
 
@@ -24,13 +24,12 @@ import { VerificationTasks } from './domain/verification-tasks.service';
  * task, reading its answer) is eligibility's AssistedInsurers.
  */
 @Module({
-  imports: [InsurersModule, WebhooksModule, WebModule],
-  controllers: [
-    VerificationTasksController,
-    PlanDesignsController,
-    WebVerificationListsController,
-    WebVerificationsController,
+  imports: [
+    TypeOrmModule.forFeature([VerificationTask, PlanDesign]),
+    InsurersModule,
+    WebhooksModule,
   ],
+  controllers: [VerificationTasksController, PlanDesignsController],
   providers: [
     CredentialsThrottle,
     TaskRequests,
@@ -44,6 +43,7 @@ import { VerificationTasks } from './domain/verification-tasks.service';
     PlanDesignsRepository,
     PlanDesigns,
   ],
-  exports: [VerificationTasks, SearchTasks],
+  // TaskStats and PlanDesigns for its pages (pages/verification-pages.module.ts).
+  exports: [VerificationTasks, SearchTasks, TaskStats, PlanDesigns],
 })
 export class VerificationModule {}

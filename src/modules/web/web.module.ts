@@ -39,8 +39,9 @@ const SESSION_TTL_SECONDS = SESSION_IDLE_MS / 1000;
 
 /**
  * The shell's own pages behind sign-in (those of the modules it sits on). A feature's pages are
- * controllers of the feature's module, which imports WebModule; every page, wherever it is
- * registered, gets sessions, CSRF, the frame headers and the sign-in check below.
+ * controllers of its pages module (`<feature>/pages/<feature>-pages.module.ts`), which imports
+ * WebModule; every page, wherever it is registered, gets sessions, CSRF, the frame headers and
+ * the sign-in check below.
  */
 const PAGE_CONTROLLERS = [
   WebApiKeysController,

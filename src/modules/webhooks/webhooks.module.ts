@@ -2,8 +2,6 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
-import { WebModule } from '@/modules/web';
-import { WebWebhooksController } from './pages/web-webhooks.controller';
 import { DeliverySender } from './domain/delivery-sender';
 import { FirstAttempts } from './domain/first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
@@ -23,9 +21,8 @@ import { WebhooksService } from './domain/webhooks.service';
       name: DELIVERY_QUEUE,
       settings: { lockDuration: 30_000, stalledInterval: 10_000, maxStalledCount: 2 },
     }),
-    WebModule,
   ],
-  controllers: [WebhooksController, WebWebhooksController],
+  controllers: [WebhooksController],
   // The processor starts taking jobs only where the injected config's ROLE runs workers.
   providers: [
     WebhooksRepository,

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '@/modules/accounts';
+import { WebModule } from '@/modules/web';
+import { AppointmentsModule } from '../appointments.module';
+import { WebScheduleController } from './web-schedule.controller';
+
+/** The Schedule page (docs/api.md, Appointments), on the web shell. */
+@Module({
+  imports: [AppointmentsModule, AccountsModule, WebModule],
+  controllers: [WebScheduleController],
+})
+export class AppointmentsPagesModule {}
