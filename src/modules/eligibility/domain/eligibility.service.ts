@@ -150,14 +150,14 @@ export class EligibilityService {
         leaseJob: jobId,
       });
     } catch (e) {
-      if (jobId) this.queue.cancelRun();
+      if (jobId) this.queue.cancelRun(jobId);
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
         throw ValidationFailed.field(row.uidField, DUPLICATE_UID);
       }
       throw e;
     }
     if (!inserted) {
-      if (jobId) this.queue.cancelRun();
+      if (jobId) this.queue.cancelRun(jobId);
       return null;
     }
     const id = String(inserted.id);
