@@ -5,7 +5,6 @@ import { AuditModule } from '@/modules/audit';
 import { WebModule } from '@/modules/web';
 import { WebWebhooksController } from './pages/web-webhooks.controller';
 import { DeliverySender } from './domain/delivery-sender';
-import { FirstAttempts } from './domain/first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
 import { WebhookDeliveriesRepository } from './store/webhook-deliveries.repository';
 import { WebhookOutbox } from './domain/webhook-outbox';
@@ -34,7 +33,6 @@ import { WebhooksService } from './domain/webhooks.service';
     WebhookOutbox,
     DeliveryQueue,
     DeliverySender,
-    FirstAttempts,
     WebhooksProcessor,
   ],
   exports: [WebhooksService, WebhookOutbox],
