@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
+import { RedisPubSubModule } from '@/modules/redis';
 import { ApiKey } from './store/api-key.entity';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { AddressLimit } from './domain/address-limit';
@@ -10,7 +11,7 @@ import { ApiKeysService } from './domain/api-keys.service';
 import { ScopeGuard } from './api/scope.guard';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
+  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule, RedisPubSubModule],
   providers: [
     ApiKeysService,
     ApiKeysRepository,

@@ -3,3 +3,4 @@
  * '@/modules/redis' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { InjectRedis, RedisModule, THROTTLE_REDIS } from './redis.module';
+export { RedisPubSub, RedisPubSubModule } from './redis-pubsub';
