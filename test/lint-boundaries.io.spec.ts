@@ -242,7 +242,7 @@ describe('lint: Redis clients from the Redis module', () => {
     results = lint([
       { file: 'src/modules/auth/domain/api-key-cache.ts', text: MAKES_A_REDIS_CLIENT },
       { file: 'src/modules/auth/domain/rate-limiter.ts', text: TYPES_A_REDIS_CLIENT },
-      { file: 'src/modules/redis/redis-pubsub.ts', text: MAKES_A_REDIS_CLIENT },
+      { file: 'src/modules/redis/redis.module.ts', text: MAKES_A_REDIS_CLIENT },
     ]);
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { JobOptions, Queue } from 'bull';
+import type { Queue } from 'bull';
 import { withTimeout } from '@/platform/kernel/timeout';
 import { currentTraceparent } from '@/platform/tracing/tracing';
 import type { DbJobData } from './db-queue-spec';
@@ -45,51 +45,39 @@ export class BullWakeups {
     return status === 'reconnecting' || status === 'close' || status === 'end';
   }
 
-  /** Adds row `id`'s job `tag`, delayed `delayMs`; false when Bull did not take it in time. */
-  async add(id: string, delayMs: number, tag: JobTag): Promise<boolean> {
-    const { data, opts } = this.jobOf(id, tag);
-    return this.attempt({ id }, () =>
-      this.queue.add(this.job, data, { ...opts, delay: Math.max(0, Math.round(delayMs)) }),
-    );
-  }
-
-  /** Adds the jobs `tag` of rows `ids`, due now, a few bulk adds; false at the first refused. */
-  async addAll(ids: readonly string[], tag: JobTag): Promise<boolean> {
+  /**
+   * Adds the jobs `tag` of rows `ids`, delayed `delayMs`, in bulk adds of 1,000; false at the
+   * first Bull did not take in time (the rows stay due: the sweeper enqueues them).
+   */
+  async add(ids: readonly string[], tag: JobTag, delayMs = 0): Promise<boolean> {
+    const traceparent = currentTraceparent();
+    const delay = Math.max(0, Math.round(delayMs));
     for (let i = 0; i < ids.length; i += ADD_CHUNK) {
-      const chunk = ids.slice(i, i + ADD_CHUNK).map((id) => ({
+      const jobs = ids.slice(i, i + ADD_CHUNK).map((id) => ({
         name: this.job,
-        ...this.jobOf(id, tag),
+        data: traceparent ? { id, traceparent } : { id },
+        opts: {
+          jobId: jobId(this.job, id, tag),
+          delay,
+          attempts: 1,
+          removeOnComplete: true,
+          removeOnFail: 1000,
+        },
       }));
-      if (!(await this.attempt({ count: chunk.length }, () => this.queue.addBulk(chunk))))
+      const [one] = jobs;
+      try {
+        const added: Promise<unknown> =
+          jobs.length === 1
+            ? this.queue.add(one.name, one.data, one.opts)
+            : this.queue.addBulk(jobs);
+        await withTimeout(added, ENQUEUE_TIMEOUT_MS);
+      } catch (e) {
+        this.downUntil = Date.now() + ENQUEUE_RETRY_MS;
+        const what = { id: one.data.id, count: jobs.length, err: (e as Error).message };
+        this.log.warn(what, 'job not enqueued; the sweeper will retry');
         return false;
+      }
     }
     return true;
-  }
-
-  private jobOf(id: string, tag: JobTag): { data: DbJobData; opts: JobOptions } {
-    const traceparent = currentTraceparent();
-    return {
-      data: traceparent ? { id, traceparent } : { id },
-      opts: {
-        jobId: jobId(this.job, id, tag),
-        attempts: 1,
-        removeOnComplete: true,
-        removeOnFail: 1000,
-      },
-    };
-  }
-
-  private async attempt(what: object, add: () => Promise<unknown>): Promise<boolean> {
-    try {
-      await withTimeout(add(), ENQUEUE_TIMEOUT_MS);
-      return true;
-    } catch (e) {
-      this.downUntil = Date.now() + ENQUEUE_RETRY_MS;
-      this.log.warn(
-        { ...what, err: (e as Error).message },
-        'job not enqueued; the sweeper will retry',
-      );
-      return false;
-    }
   }
 }

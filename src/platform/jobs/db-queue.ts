@@ -150,7 +150,7 @@ export abstract class DbQueue {
    * as due, and a worker's sweep takes it).
    */
   async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
-    if (!this.redisDown && (await this.wakeups.add(id, delayMs, tag))) return true;
+    if (!this.redisDown && (await this.wakeups.add([id], tag, delayMs))) return true;
     return this.lane?.offerAt(id, delayMs) ?? false;
   }
 
@@ -160,7 +160,7 @@ export abstract class DbQueue {
    * table as it goes). Never throws: the rows are due already, the sweeper covers the rest.
    */
   async dispatchAll(ids: readonly string[]): Promise<void> {
-    if (!this.redisDown && (await this.wakeups.addAll(ids, 'a0'))) return;
+    if (!this.redisDown && (await this.wakeups.add(ids, 'a0'))) return;
     for (const id of ids) if (!(this.lane?.offer(id) ?? false)) return;
   }
 
