@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
-import { RedisPubSubModule } from '@/modules/redis';
+import { RedisPubSub } from '@/modules/redis';
 import { ApiKey } from './store/api-key.entity';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { AddressLimit } from './domain/address-limit';
@@ -11,7 +11,7 @@ import { ApiKeysService } from './domain/api-keys.service';
 import { ScopeGuard } from './api/scope.guard';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule, RedisPubSubModule],
+  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
   providers: [
     ApiKeysService,
     ApiKeysRepository,
@@ -19,6 +19,8 @@ import { ScopeGuard } from './api/scope.guard';
     ApiKeyCache,
     ScopeGuard,
     AddressLimit,
+    // The API key cache's pub/sub connections (made on first use: the CLI has no RedisModule).
+    RedisPubSub,
   ],
   exports: [ApiKeysService, ApiKeyGuard, ScopeGuard],
 })

@@ -123,7 +123,3 @@ export class RedisPubSub implements OnApplicationShutdown {
     return client;
   }
 }
-
-/** RedisPubSub for the modules that listen or publish (the CLI's too, without RedisModule). */
-@Module({ providers: [RedisPubSub], exports: [RedisPubSub] })
-export class RedisPubSubModule {}
