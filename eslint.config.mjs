@@ -271,6 +271,198 @@ const sqlIdiom = {
   rules: { 'sql/one-idiom': 'error' },
 };
 
+/**
+ * The queue idiom and its neighbours (docs/architecture.md, The queue idiom; Shared idioms):
+ * - `bull`: Bull's jobs are added by DbQueue alone (`dispatch`, `enqueue`, `schedule`), and a Bull
+ *   queue is reached through its DbQueue (`dbQueueOf`), never injected;
+ * - `job-id`: job and run ids come from src/platform/jobs/job-id.ts, never built by hand;
+ * - `declared`: a queue's concurrency and retries come from the validated config, never a number
+ *   in the code (src/platform/config/queues.ts and its neighbours hold the defaults);
+ * - `redis`: Redis clients are the Redis module's (src/modules/redis): `ioredis` as a type only;
+ * - `after-commit`: work after a commit is handed off by its owner in the transaction
+ *   (`tx.afterCommit`, in the owner's `…InTx(tx, …)`), never started by a caller once
+ *   `transaction()` has answered.
+ */
+const STARTS_WORK = new Set([
+  'start',
+  'deliver',
+  'dispatch',
+  'dispatchAll',
+  'enqueue',
+  'enqueueAll',
+  'submitRun',
+]);
+const nameOf = (node) =>
+  node?.type === 'Identifier'
+    ? node.name
+    : node?.type === 'MemberExpression'
+      ? nameOf(node.property)
+      : null;
+/** Every node under `node` (its own subtree), depth first. */
+function* subtree(node) {
+  if (!node || typeof node.type !== 'string') return;
+  yield node;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'parent') continue;
+    for (const child of Array.isArray(value) ? value : [value])
+      if (child && typeof child.type === 'string') yield* subtree(child);
+  }
+}
+const isCallOf = (node, names) =>
+  node.type === 'CallExpression' &&
+  node.callee.type === 'MemberExpression' &&
+  names.has(nameOf(node.callee.property));
+const rule = (messages, create) => ({ meta: { type: 'problem', schema: [], messages }, create });
+const queueRules = {
+  bull: rule(
+    {
+      add: "Bull jobs are DbQueue's: dispatch, enqueue or schedule the row (src/platform/jobs).",
+      inject: 'A Bull queue is reached through its DbQueue (dbQueueOf), not injected.',
+    },
+    (context) => ({
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || nameOf(callee.object) !== 'queue') return;
+        if (['add', 'addBulk', 'process'].includes(nameOf(callee.property)))
+          context.report({ node, messageId: 'add' });
+      },
+      ImportDeclaration(node) {
+        if (node.source.value !== '@nestjs/bull') return;
+        for (const s of node.specifiers)
+          if (
+            s.type === 'ImportSpecifier' &&
+            ['InjectQueue', 'getQueueToken'].includes(s.imported.name)
+          )
+            context.report({ node: s, messageId: 'inject' });
+      },
+    }),
+  ),
+  'job-id': rule(
+    {
+      hand: 'Make job and run ids with src/platform/jobs/job-id.ts (jobId, laneRun, firstAttemptRun).',
+    },
+    (context) => {
+      /** `<job>:<id>:<tag>`, `<job>:l<lane>.<n>` or `first:<uuid>` put together in place. */
+      const shaped = (t) => {
+        const raw = t.quasis.map((q) => q.value.raw);
+        return raw[0] === 'first:' || raw.slice(1).some((q) => /^:(?:[adrtwq]\d*|l)$/.test(q));
+      };
+      return {
+        TemplateLiteral(node) {
+          if (shaped(node)) context.report({ node, messageId: 'hand' });
+        },
+        Property(node) {
+          const v = node.value;
+          const made =
+            v.type === 'BinaryExpression' || (v.type === 'TemplateLiteral' && !shaped(v));
+          if (nameOf(node.key) === 'jobId' && made) context.report({ node, messageId: 'hand' });
+        },
+      };
+    },
+  ),
+  declared: rule(
+    {
+      number:
+        "A queue's {{what}} comes from the validated config (src/platform/config), not a number.",
+    },
+    (context) => {
+      const numeric = (v) =>
+        (v.type === 'Literal' && typeof v.value === 'number') ||
+        (v.type === 'ArrowFunctionExpression' && numeric(v.body)) ||
+        (v.type === 'ArrayExpression' && v.elements.some((e) => e && numeric(e)));
+      return {
+        Property(node) {
+          const key = nameOf(node.key);
+          const what = key === 'concurrency' ? 'concurrency' : 'retry policy';
+          if (
+            ['concurrency', 'doublingFromMs', 'maxAttempts', 'delaysMs'].includes(key) &&
+            numeric(node.value)
+          )
+            context.report({ node, messageId: 'number', data: { what } });
+        },
+      };
+    },
+  ),
+  redis: rule(
+    {
+      client:
+        "Redis clients are the Redis module's (src/modules/redis): inject one; import ioredis as a type only.",
+    },
+    (context) => ({
+      ImportDeclaration(node) {
+        if (node.source.value !== 'ioredis' || node.importKind === 'type') return;
+        if (node.specifiers.some((s) => s.importKind !== 'type'))
+          context.report({ node, messageId: 'client' });
+      },
+      NewExpression(node) {
+        if (['Redis', 'IORedis', 'Cluster'].includes(nameOf(node.callee)))
+          context.report({ node, messageId: 'client' });
+      },
+    }),
+  ),
+  'after-commit': rule(
+    {
+      after:
+        "Work after a commit is its owner's to hand off, in the transaction (tx.afterCommit in the owner's …InTx method), not the caller's once transaction() answered.",
+    },
+    (context) => {
+      const commits = (statement) =>
+        [...subtree(statement)].some(
+          (n) =>
+            (n.type === 'AwaitExpression' && isCallOf(n.argument, new Set(['transaction']))) ||
+            (isCallOf(n, new Set(['then'])) && isCallOf(n.callee.object, new Set(['transaction']))),
+        );
+      const check = (statements) => {
+        const first = statements.findIndex(commits);
+        if (first < 0) return;
+        for (const [i, statement] of statements.entries()) {
+          if (i < first) continue;
+          for (const n of subtree(statement)) {
+            const thenOfCommit =
+              i === first &&
+              isCallOf(n, new Set(['then'])) &&
+              isCallOf(n.callee.object, new Set(['transaction']));
+            const later = i > first && isCallOf(n, STARTS_WORK);
+            if (thenOfCommit || later) context.report({ node: n, messageId: 'after' });
+          }
+        }
+      };
+      return {
+        BlockStatement: (node) => check(node.body),
+        CallExpression(node) {
+          if (node.callee.type === 'Identifier' && node.callee.name === 'afterCommit')
+            context.report({ node, messageId: 'after' });
+        },
+      };
+    },
+  ),
+};
+const queuesPlugin = { rules: queueRules };
+const SPECS = ['src/**/*.spec.ts'];
+const queueIdiom = [
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/jobs/**', ...SPECS],
+    rules: { 'queues/bull': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/jobs/job-id.ts', ...SPECS],
+    rules: { 'queues/job-id': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/config/**', 'src/platform/kernel/retry.ts', ...SPECS],
+    rules: { 'queues/declared': 'error' },
+  },
+  { files: ['src/**/*.ts'], ignores: ['src/modules/redis/**'], rules: { 'queues/redis': 'error' } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/db/**', 'src/platform/jobs/**', ...SPECS],
+    rules: { 'queues/after-commit': 'error' },
+  },
+].map((c) => ({ ...c, plugins: { queues: queuesPlugin } }));
+
 export default tseslint.config(
   {
     ignores: [
@@ -311,4 +503,5 @@ export default tseslint.config(
   sqlIdiom,
   ...doors,
   ...owners,
+  ...queueIdiom,
 );

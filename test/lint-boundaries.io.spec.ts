@@ -137,3 +137,160 @@ describe('lint boundaries', () => {
     expect(results[17]).toEqual([]);
   });
 });
+
+const ADDS_BULL_JOBS = `import type { Queue } from 'bull';
+export const add = (queue: Queue, id: string) => queue.add('batch-search', { id });
+export const bulk = (q: { queue: Queue }) => q.queue.addBulk([]);
+`;
+const INJECTS_A_BULL_QUEUE = `import { InjectQueue } from '@nestjs/bull';
+export const inject: unknown = InjectQueue;
+`;
+
+/** Bull's jobs are DbQueue's (eslint.config.mjs: queueIdiom, `queues/bull`). */
+describe('lint: Bull jobs through DbQueue', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/eligibility/jobs/batch-search.queue.ts', text: ADDS_BULL_JOBS },
+      { file: 'src/platform/jobs/bull-wakeups.ts', text: ADDS_BULL_JOBS },
+      { file: 'src/modules/mail/domain/mail.service.ts', text: INJECTS_A_BULL_QUEUE },
+    ]);
+  }, 120_000);
+
+  it('refuses a Bull add outside src/platform/jobs, and a Bull queue injected in a feature', () => {
+    expect(results[0]).toEqual(['queues/bull:2', 'queues/bull:3']);
+    expect(results[1]).toEqual([]);
+    expect(results[2]).toEqual(['queues/bull:1']);
+  });
+});
+
+const BUILDS_JOB_IDS = `export const opts = (job: string, id: string) => ({ jobId: \`\${job}:\${id}:a0\` });
+export const run = (job: string, tag: string, n: number) => \`\${job}:l\${tag}.\${n}\`;
+export const first = (u: string) => \`first:\${u}\`;
+export const byHand = (job: string, id: string) => ({ jobId: job + id });
+export const key = (a: string, b: string) => \`patient-similar:\${a}:\${b}\`;
+`;
+
+/** Job and run ids come from job-id.ts (eslint.config.mjs: queueIdiom, `queues/job-id`). */
+describe('lint: job ids from job-id.ts', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/eligibility/jobs/batch-search.queue.ts', text: BUILDS_JOB_IDS },
+      { file: 'src/platform/jobs/job-id.ts', text: BUILDS_JOB_IDS },
+    ]);
+  }, 120_000);
+
+  it('refuses a job, lane-run or first-attempt id made by hand, not other keys, nor in job-id.ts', () => {
+    expect(results[0]).toEqual([
+      'queues/job-id:1',
+      'queues/job-id:2',
+      'queues/job-id:3',
+      'queues/job-id:4',
+    ]);
+    expect(results[1]).toEqual([]);
+  });
+});
+
+const HARD_CODED_QUEUE = `export const spec = { concurrency: 5, retries: { doublingFromMs: 5_000, maxAttempts: 12 } };
+export const worker = { concurrency: () => 5 };
+export const schedule = { delaysMs: [60_000, 300_000] };
+export const fromConfig = (c: { n: number; base: number }) => ({
+  concurrency: c.n,
+  retries: { doublingFromMs: c.base, maxAttempts: c.n },
+});
+`;
+
+/** Concurrency and retries from validated config (eslint.config.mjs: queueIdiom, `queues/declared`). */
+describe('lint: declared concurrency and retries', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/mail/jobs/mail.queue.ts', text: HARD_CODED_QUEUE },
+      { file: 'src/platform/config/queues.ts', text: HARD_CODED_QUEUE },
+    ]);
+  }, 120_000);
+
+  it('refuses a number for a concurrency or a retry policy, not one read from the config', () => {
+    expect(results[0]).toEqual([
+      'queues/declared:1',
+      'queues/declared:1',
+      'queues/declared:1',
+      'queues/declared:2',
+      'queues/declared:3',
+    ]);
+    // The config's defaults are where the numbers live.
+    expect(results[1]).toEqual([]);
+  });
+});
+
+const MAKES_A_REDIS_CLIENT = `import Redis from 'ioredis';
+export const client = new Redis('redis://127.0.0.1:6379');
+`;
+const TYPES_A_REDIS_CLIENT = `import type Redis from 'ioredis';
+export const ping = (redis: Redis) => redis.ping();
+`;
+
+/** Redis clients from the Redis module (eslint.config.mjs: queueIdiom, `queues/redis`). */
+describe('lint: Redis clients from the Redis module', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/auth/domain/api-key-cache.ts', text: MAKES_A_REDIS_CLIENT },
+      { file: 'src/modules/auth/domain/rate-limiter.ts', text: TYPES_A_REDIS_CLIENT },
+      { file: 'src/modules/redis/redis.module.ts', text: MAKES_A_REDIS_CLIENT },
+    ]);
+  }, 120_000);
+
+  it('refuses ioredis as a value and new Redis( outside src/modules/redis; a type import is fine', () => {
+    expect(results[0]).toEqual(['queues/redis:1', 'queues/redis:2']);
+    expect(results[1]).toEqual([]);
+    expect(results[2]).toEqual([]);
+  });
+});
+
+const STARTS_WORK_AFTER_A_COMMIT = `interface Db { transaction<T>(w: (tx: unknown) => Promise<T>): Promise<T> }
+interface Intake { start(ids: string[]): Promise<void> }
+export async function run(db: Db, intake: Intake): Promise<void> {
+  const ids = await db.transaction(async () => ['1']);
+  await intake.start(ids);
+}
+export async function chained(db: Db, q: { dispatch(id: string): Promise<void> }): Promise<void> {
+  await db.transaction(async () => '1').then((id) => q.dispatch(id));
+}
+`;
+const HANDS_OFF_IN_THE_TRANSACTION = `interface Tx { afterCommit(f: () => unknown): void }
+interface Db { transaction<T>(w: (tx: Tx) => Promise<T>): Promise<T> }
+export async function run(db: Db, q: { dispatch(id: string): Promise<void> }): Promise<void> {
+  await db.transaction(async (tx) => {
+    tx.afterCommit(() => q.dispatch('1'));
+  });
+}
+`;
+
+/** One after-commit hand-off (eslint.config.mjs: queueIdiom, `queues/after-commit`). */
+describe('lint: work after a commit is handed off by its owner', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      {
+        file: 'src/modules/appointments/domain/appointment-checks.ts',
+        text: STARTS_WORK_AFTER_A_COMMIT,
+      },
+      {
+        file: 'src/modules/appointments/domain/appointment-checks.ts',
+        text: HANDS_OFF_IN_THE_TRANSACTION,
+      },
+    ]);
+  }, 120_000);
+
+  it('refuses a caller starting work once transaction() answered, not tx.afterCommit inside it', () => {
+    expect(results[0]).toEqual(['queues/after-commit:5', 'queues/after-commit:8']);
+    expect(results[1]).toEqual([]);
+  });
+});

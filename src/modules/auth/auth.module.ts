@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
+import { RedisPubSub } from '@/modules/redis';
 import { ApiKey } from './store/api-key.entity';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { AddressLimit } from './domain/address-limit';
@@ -18,6 +19,8 @@ import { ScopeGuard } from './api/scope.guard';
     ApiKeyCache,
     ScopeGuard,
     AddressLimit,
+    // The API key cache's pub/sub connections (made on first use: the CLI has no RedisModule).
+    RedisPubSub,
   ],
   exports: [ApiKeysService, ApiKeyGuard, ScopeGuard],
 })

@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { DeliverySender } from './domain/delivery-sender';
-import { FirstAttempts } from './domain/first-attempts';
 import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
 import { WebhookDeliveriesRepository } from './store/webhook-deliveries.repository';
 import { WebhookOutbox } from './domain/webhook-outbox';
@@ -31,7 +30,6 @@ import { WebhooksService } from './domain/webhooks.service';
     WebhookOutbox,
     DeliveryQueue,
     DeliverySender,
-    FirstAttempts,
     WebhooksProcessor,
   ],
   exports: [WebhooksService, WebhookOutbox],

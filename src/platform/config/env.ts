@@ -20,6 +20,7 @@ import { environment } from './env-file';
 import { envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
 import { type LauncherSettings, loadLauncherSettings } from './launcher';
 import { loadMetricsConfig, type MetricsConfig } from './metrics';
+import { loadQueueSettings, type QueueSettings } from './queues';
 import { loadTracingConfig, type TracingConfig } from './tracing';
 
 export type Role = 'all' | 'api' | 'worker';
@@ -27,7 +28,7 @@ export type Role = 'all' | 'api' | 'worker';
 /** CMS's public NPPES NPI Registry API (version 2.1), asked in production unless turned off. */
 export const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
 
-export interface AppConfig extends DatabaseSettings, LauncherSettings {
+export interface AppConfig extends DatabaseSettings, LauncherSettings, QueueSettings {
   nodeEnv: string;
   isProduction: boolean;
   role: Role;
@@ -79,7 +80,6 @@ export interface AppConfig extends DatabaseSettings, LauncherSettings {
   verificationReuseHours: number;
   maintenanceIntervalMs: number;
   searchRetryBaseMs: number;
-  searchConcurrency: number;
   /** docs/api.md, Real insurers: the clearinghouse real insurers are asked through (X12 270/271). */
   clearinghouse: ClearinghouseConfig;
   /** docs/api.md, Claim lifecycle: where claims are submitted (837P) and followed up (276/277). */
@@ -97,8 +97,6 @@ export interface AppConfig extends DatabaseSettings, LauncherSettings {
   webConcurrency: number;
   /** docs/api.md, Batches: most concurrent calls to one insurer, across every process (batch items get the share singles leave). */
   insurerConcurrency: number;
-  /** Batch items run at once per worker process (each still waits for an insurer slot). */
-  batchConcurrency: number;
   /**
    * SECURITY.md `TRUST_PROXY`: which proxies' X-Forwarded-For names the client (sign-in
    * throttling, the audit trail): a hop count, or addresses / CIDRs (and Express' names
@@ -226,6 +224,7 @@ export function loadConfig(
     databasePoolSize: int('DATABASE_POOL_SIZE', 20, 1, 500),
     ...loadDatabaseSettings(env, databaseUrl, problems, isProduction),
     ...loadLauncherSettings(env),
+    ...loadQueueSettings(env, problems),
     redisUrl,
     redisPrefix,
     logLevel,
@@ -260,7 +259,6 @@ export function loadConfig(
     verificationReuseHours: int('VERIFICATION_REUSE_HOURS', 72, 0, 720),
     maintenanceIntervalMs: int('MAINTENANCE_INTERVAL_MS', 10_000, 100, 3_600_000),
     searchRetryBaseMs: int('SEARCH_RETRY_BASE_MS', 1_000, 10, 600_000),
-    searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),
     clearinghouse,
     claims: loadClaimsConfig(env, isProduction, clearinghouse, problems),
     insurerTimeoutMs: int('INSURER_TIMEOUT_MS', 30_000, 50, 300_000),
@@ -270,7 +268,6 @@ export function loadConfig(
     apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 30, 0, 3600),
     webConcurrency: int('WEB_CONCURRENCY', processes, 1, 64),
     insurerConcurrency: int('INSURER_CONCURRENCY', 10, 1, 1000),
-    batchConcurrency: int('BATCH_CONCURRENCY', 5, 1, 1000),
     trustProxy,
     allowInsecureHttp,
     passwordHashCost: int(

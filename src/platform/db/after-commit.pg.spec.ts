@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { postgresDataSource } from '../../../test/support/postgres-source';
-import { afterCommit, Database, managerOf, type Tx } from './database';
+import { Database, managerOf, type Tx } from './database';
 
 /**
  * The after-commit hand-off (docs/architecture.md, Shared idioms): `tx.afterCommit(fn)` runs `fn`
@@ -121,23 +121,5 @@ describe('Tx.afterCommit on PostgreSQL', () => {
       })
       .catch(() => undefined);
     expect(() => rolledBack!.afterCommit(() => undefined)).toThrow('has ended');
-  });
-
-  it('afterCommit(tx, fn): with a transaction, after its commit; without one, now', async () => {
-    const seen: string[] = [];
-    await database.transaction(async (tx) => {
-      await afterCommit(tx, () => seen.push('after commit'));
-      seen.push('in the transaction');
-    });
-    expect(seen).toEqual(['in the transaction', 'after commit']);
-
-    await afterCommit(undefined, async () => seen.push('now'));
-    expect(seen).toEqual(['in the transaction', 'after commit', 'now']);
-    await expect(
-      afterCommit(null, () => {
-        throw new Error('outside');
-      }),
-    ).resolves.toBeUndefined();
-    expect(logged).toHaveBeenCalledTimes(1);
   });
 });

@@ -59,19 +59,6 @@ async function runHandOff(handOff: HandOff): Promise<void> {
   }
 }
 
-/**
- * For code that may run in a transaction or not (`tx?: Tx`): with `tx`, `tx.afterCommit(handOff)`;
- * without, the statement before it has committed already, so `handOff` runs now (awaited; an
- * error is logged, not thrown).
- */
-export function afterCommit(tx: Tx | null | undefined, handOff: HandOff): Promise<void> {
-  if (tx) {
-    tx.afterCommit(handOff);
-    return Promise.resolve();
-  }
-  return runHandOff(handOff);
-}
-
 /** Repositories only: the EntityManager of `tx`, or the data source's own manager without one. */
 export function managerOf(db: DataSource, tx?: Tx | null): EntityManager {
   return tx ? (tx as unknown as Transaction).manager : db.manager;

@@ -1,3 +1,5 @@
+import type { RetryPolicy } from '@/platform/kernel/retry';
+
 /**
  * Every database-scheduled job carries the id of its row: the row is the record. With tracing on
  * (docs/architecture.md, Tracing), also the W3C `traceparent` of the code that enqueued it, so
@@ -8,7 +10,10 @@ export interface DbJobData {
   traceparent?: string;
 }
 
-/** Where a queue's work lives: one row per unit of work, with its due time and attempt count. */
+/**
+ * A queue's declaration: where its work lives (one row per unit of work, with its due time and
+ * attempt count), how many runs go at once and how a failed one is retried.
+ */
 export interface DbQueueSpec {
   /** Bull queue name. */
   name: string;
@@ -25,4 +30,8 @@ export interface DbQueueSpec {
   leaseMs: number;
   /** More assignments the lease makes, e.g. `started_at = COALESCE(started_at, now())`. */
   leaseSets?: string;
+  /** Runs at once per worker process: its Bull worker and its LocalLane share these permits. */
+  concurrency: number;
+  /** When a failed run is tried again (`DbQueue.retryDelay`). */
+  retries: RetryPolicy;
 }

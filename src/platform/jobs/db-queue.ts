@@ -1,31 +1,21 @@
 import { Logger } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { DataSource } from 'typeorm';
-import { withTimeout } from '@/platform/kernel/timeout';
-import { currentTraceparent } from '@/platform/tracing/tracing';
-import {
-  afterCommit,
-  type Database,
-  dataSourceOf,
-  managerOf,
-  type Tx,
-} from '@/platform/db/database';
+import { retryDelayMs } from '@/platform/kernel/retry';
+import { type Database, dataSourceOf, managerOf, type Tx } from '@/platform/db/database';
 import * as recovery from './lease-recovery';
 import { LeaseGroups, renewRow, scheduleRow, wakeRow } from './lease-statements';
 import type { DbJobData, DbQueueSpec } from './db-queue-spec';
+import { BullWakeups } from './bull-wakeups';
 import { LaneFeed } from './lane-feed';
 import type { LocalLane } from './local-lane';
-import { type JobTag, jobId, tags } from './job-id';
+import { type JobTag, tags } from './job-id';
 import { QueueSql } from './queue-sql';
 import { compile, type Sql } from '@/platform/db/sql';
 
 export type { DbJobData, DbQueueSpec } from './db-queue-spec';
 export { type JobTag, jobId, tags } from './job-id';
-
-/** How long an enqueue may wait for Bull before the row is left to the sweep (it stays due). */
-export const ENQUEUE_TIMEOUT_MS = 3_000;
-/** After an enqueue failed, further enqueues are skipped (rows stay due) for this long. */
-const ENQUEUE_RETRY_MS = 3_000;
+export { ENQUEUE_TIMEOUT_MS } from './bull-wakeups';
 
 /**
  * The one queue idiom for work scheduled in PostgreSQL (searches, webhook deliveries, e-mails):
@@ -44,14 +34,12 @@ export abstract class DbQueue {
   private readonly log: Logger;
   private lane: LocalLane | null = null;
   private owner: string | null = null;
-  private enqueueDownUntil = 0;
-  private connectedOnce = false;
-  private refusedOnce = false;
   protected readonly db: DataSource;
   /** SQL pieces for other repositories' statements that store or settle this queue's rows. */
   readonly sql: QueueSql;
   private readonly leases: LeaseGroups;
   private readonly feed: LaneFeed;
+  private readonly wakeups: BullWakeups;
 
   protected constructor(
     readonly spec: DbQueueSpec,
@@ -63,11 +51,7 @@ export abstract class DbQueue {
     this.leases = new LeaseGroups(this.db, spec, () => this.owner);
     this.log = new Logger(`DbQueue:${spec.name}`);
     this.feed = new LaneFeed(this.db, spec, () => this.redisDown, this.log);
-    queue.isReady().then(
-      () => (this.connectedOnce = true),
-      () => undefined,
-    );
-    queue.on('error', () => (this.refusedOnce = true));
+    this.wakeups = new BullWakeups(queue, spec.job, this.log);
   }
 
   /** Set at start: the registered process (ProcessRegistry) every lease taken here names. */
@@ -79,15 +63,14 @@ export abstract class DbQueue {
     return this.owner;
   }
 
-  /**
-   * Redis known down: Bull's connection is not ready (after it was, or once it failed: a retry's
-   * "connecting" is no answer), or an enqueue failed a moment ago; rows then stay due for a lane.
-   */
+  /** Redis known down (BullWakeups.redisDown): rows then stay due for a lane. */
   get redisDown(): boolean {
-    if (Date.now() < this.enqueueDownUntil) return true;
-    const status = this.queue.client?.status;
-    if (this.connectedOnce || this.refusedOnce) return status !== 'ready';
-    return status === 'reconnecting' || status === 'close' || status === 'end';
+    return this.wakeups.redisDown;
+  }
+
+  /** The wait before the run after failed attempt `attempt` (the queue's `retries`); null: none. */
+  retryDelay(attempt: number, retryAfterMs = 0): number | null {
+    return retryDelayMs(this.spec.retries, attempt, retryAfterMs);
   }
 
   /** Set by QueueWorkers in a process that works on this queue (fed from the table: LaneFeed). */
@@ -121,21 +104,25 @@ export abstract class DbQueue {
   }
 
   /**
-   * Row `id`, stored leased to `jobId`, runs in the lane with `row` (the row as the lease
-   * answers it). If the lane closed meanwhile, the lease is given back and a Bull job enqueued.
+   * Row `id`, stored (and committed) leased to `jobId` (a reserved run, or a run of this process
+   * such as its first attempts: firstAttemptRun), runs in the lane with `row` (the row as the
+   * lease answers it). Without a place there, the lease is given back and a Bull job enqueued.
    */
   async submitRun(jobId: string, id: string, row: unknown): Promise<void> {
     if (this.lane?.submit(jobId, id, row)) return;
     await this.handBack(id, jobId);
   }
 
-  cancelRun(): void {
-    this.lane?.cancel();
+  cancelRun(jobId: string): void {
+    this.lane?.cancel(jobId);
   }
 
-  /** `task` within the permits of this process's lane (LocalLane.withPermit); null without one. */
-  withLanePermit<T>(task: () => Promise<T>): Promise<T> | null {
-    return this.lane ? this.lane.withPermit(task) : null;
+  /**
+   * A lane run of a row stored leased to it (`QueueJob.leased`, taken at `leasedAt`): whether it
+   * still holds the lease; one that waited half the lease extends it first (`renew`).
+   */
+  async holdsStored(id: string, jobId: string, leasedAt: number): Promise<boolean> {
+    return Date.now() - leasedAt < this.spec.leaseMs / 2 || this.renew(id, jobId);
   }
 
   /**
@@ -163,25 +150,26 @@ export abstract class DbQueue {
    * as due, and a worker's sweep takes it).
    */
   async enqueue(id: string, delayMs = 0, tag: JobTag = 'a0'): Promise<boolean> {
-    if (this.redisDown) return this.lane?.offerAt(id, delayMs) ?? false;
-    const traceparent = currentTraceparent();
-    try {
-      await withTimeout(
-        this.queue.add(this.spec.job, traceparent ? { id, traceparent } : { id }, {
-          jobId: jobId(this.spec.job, id, tag),
-          delay: Math.max(0, Math.round(delayMs)),
-          attempts: 1,
-          removeOnComplete: true,
-          removeOnFail: 1000,
-        }),
-        ENQUEUE_TIMEOUT_MS,
-      );
-      return true;
-    } catch (e) {
-      this.enqueueDownUntil = Date.now() + ENQUEUE_RETRY_MS;
-      this.log.warn({ id, err: (e as Error).message }, 'job not enqueued; the sweeper will retry');
-      return this.lane?.offerAt(id, delayMs) ?? false;
-    }
+    if (!this.redisDown && (await this.wakeups.add([id], tag, delayMs))) return true;
+    return this.lane?.offerAt(id, delayMs) ?? false;
+  }
+
+  /**
+   * The first runs of rows `ids`, just stored as due now, in order: a few bulk adds, not one round
+   * trip each; without Redis, as many as this process's lane takes (it takes the rest from the
+   * table as it goes). Never throws: the rows are due already, the sweeper covers the rest.
+   */
+  async dispatchAll(ids: readonly string[]): Promise<void> {
+    if (!this.redisDown && (await this.wakeups.add(ids, 'a0'))) return;
+    for (const id of ids) if (!(this.lane?.offer(id) ?? false)) return;
+  }
+
+  /**
+   * `dispatchAll` once `tx` has committed, not awaited (adding 10,000 jobs takes seconds; the
+   * rows are due already, so a lost hand-off costs a sweep's wait).
+   */
+  dispatchAllInTx(tx: Tx, ids: readonly string[]): void {
+    if (ids.length > 0) tx.afterCommit(() => void this.dispatchAll(ids));
   }
 
   /**
@@ -203,17 +191,25 @@ export abstract class DbQueue {
   }
 
   /**
-   * Row `id`'s next run due in `delayMs` (null: the row has no work left), its lease released,
-   * in the caller's transaction `tx` when given. Once the UPDATE has committed (after `tx`'s
-   * commit, or at once without `tx`), its job is enqueued with `tag` (`enqueue`; not when null).
+   * In the caller's transaction: row `id`'s next run due in `delayMs` (null: the row has no work
+   * left), its lease released; once `tx` has committed, its job is enqueued with `tag`.
    */
-  async setDue(id: string, delayMs: number | null, tx?: Tx, tag: JobTag = 'a0'): Promise<void> {
+  async setDue(id: string, delayMs: number | null, tx: Tx, tag: JobTag = 'a0'): Promise<void> {
+    await this.release(id, delayMs, tx);
+    if (delayMs !== null) tx.afterCommit(() => this.enqueue(id, delayMs, tag));
+  }
+
+  /** Row `id` has no work left: no due time, its lease released. */
+  clearDue(id: string): Promise<void> {
+    return this.release(id, null, null);
+  }
+
+  private async release(id: string, delayMs: number | null, tx: Tx | null): Promise<void> {
     const due = delayMs === null ? 'NULL' : `now() + ($2 || ' milliseconds')::interval`;
     await managerOf(this.db, tx).query(
       `UPDATE ${this.spec.table} SET ${this.sql.releaseSets(due)} WHERE id = $1`,
       delayMs === null ? [id] : [id, String(Math.round(delayMs))],
     );
-    if (delayMs !== null) await afterCommit(tx, () => this.enqueue(id, delayMs, tag));
   }
 
   /**
@@ -227,7 +223,7 @@ export abstract class DbQueue {
     stillWaiting: (tx: Tx) => Promise<boolean>,
   ): Promise<'parked' | 'due' | 'lost'> {
     const result = await recovery.parkRow(this.db, this.spec, id, jobId, columns, stillWaiting);
-    if (result === 'due') await this.enqueue(id, 0, `w${Date.now()}`);
+    if (result === 'due') await this.enqueue(id, 0, tags.woken());
     return result;
   }
 
@@ -274,7 +270,7 @@ export abstract class DbQueue {
   async requeueOverdue(graceSeconds = 30, limit = 500, aheadMs = 0): Promise<number> {
     const down = this.redisDown && this.lane !== null;
     const ids = await recovery.overdueRows(this.db, this.spec, down ? 1 : graceSeconds, limit);
-    await this.runOrEnqueue(ids, `q${Date.now()}`);
+    await this.runOrEnqueue(ids, tags.requeued());
     if (ids.length > 0) this.log.warn({ count: ids.length }, 'overdue jobs re-enqueued');
     // Rows another process stored (an API process has no lane) start when due, not a sweep later.
     if (down && aheadMs > 0 && this.lane) await this.feed.ahead(this.lane, aheadMs, limit);

@@ -19,11 +19,18 @@ export const tags = {
   retry: (n: number): JobTag => `r${n}`,
   dueAt: (ms: number): JobTag => `d${ms}`,
   transition: (ms = Date.now()): JobTag => `t${ms}`,
+  woken: (ms = Date.now()): JobTag => `w${ms}`,
+  requeued: (ms = Date.now()): JobTag => `q${ms}`,
 } as const;
 
+/** The id of the `n`-th run of a process's LocalLane of queue job `job` (`lane`: the lane's tag). */
+export function laneRun(job: string, lane: string, n: number): string {
+  return `${job}:l${lane}.${n}`;
+}
+
 /**
- * The run id a row is stored leased to when the process that stores it makes its first attempt
- * itself, outside any lane or Bull job (a finished search's first webhook attempts).
+ * The run a process stores the first attempts it makes itself leased to (a finished search's
+ * webhook deliveries: WebhookOutbox), one per process; they run in its delivery lane.
  */
 export function firstAttemptRun(): string {
   return `first:${randomUUID()}`;

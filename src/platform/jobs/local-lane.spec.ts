@@ -104,10 +104,11 @@ describe('LocalLane', () => {
     const jobId = lane.reserve()!;
     expect(jobId).toMatch(/^search:l[0-9a-f]{8}\.\d+$/);
     // A reservation holds a place: one left.
-    expect(lane.reserve()).not.toBeNull();
+    const spare = lane.reserve();
+    expect(spare).not.toBeNull();
     expect(lane.reserve()).toBeNull();
     expect(lane.offer('9')).toBe(false);
-    lane.cancel();
+    lane.cancel(spare!);
     const before = Date.now();
     expect(lane.submit(jobId, '7', { uid: 'abc' })).toBe(true);
     await tick();
@@ -124,6 +125,28 @@ describe('LocalLane', () => {
     const late = lane.reserve()!;
     expect(lane.close()).toEqual([]);
     expect(lane.submit(late, '8', {})).toBe(false);
+  });
+
+  it("runs a row stored leased to a run of this process's own, while there is room", async () => {
+    const permits = new Permits(1);
+    const { runs, handle } = controlled();
+    const lane = new LocalLane('deliver', permits, 1, handle, () => undefined);
+    expect(lane.submit('first:p', '1', { url: 'u' })).toBe(true);
+    await tick();
+    expect(runs[0].job).toMatchObject({
+      id: 'first:p',
+      data: { id: '1' },
+      leased: { row: { url: 'u' } },
+    });
+    // '1' runs; the one place left goes to '2', and no reservation is spent by either.
+    expect(lane.submit('first:p', '2', {})).toBe(true);
+    expect(lane.submit('first:p', '3', {})).toBe(false);
+    expect(lane.reserve()).toBeNull();
+    runs[0].end();
+    await tick();
+    expect(runs.map((r) => r.job.data.id)).toEqual(['1', '2']);
+    runs[1].end();
+    await lane.idle();
   });
 
   it('hands back what it had not started, with the runs their rows were leased to', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { currentTraceparent } from '@/platform/tracing/tracing';
-import type { DbJobData } from './db-queue';
+import type { DbJobData } from './db-queue-spec';
+import { laneRun } from './job-id';
 
 /** What a job handler is given: Bull's job, or a run of the local lane, look alike. */
 export interface QueueJob {
@@ -64,12 +65,12 @@ export interface LeftOver {
 /**
  * Work due now, run in the process that stored it, without a round trip through Redis: a
  * worker process (ROLE all or worker) hands the rows it has just stored to its own lane. The
- * lane shares its queue's permits with the Bull worker of the same queue, so SEARCH_CONCURRENCY
- * still bounds the runs of a process.
+ * lane shares its queue's permits with the Bull worker of the same queue, so the queue's
+ * concurrency still bounds the runs of a process.
  *
- * Two ways in: `offer` a row stored as due (the run leases it), or `reserve` a run first, store
- * the row already leased to it (one statement instead of two), and `submit` the row as stored;
- * the run then starts without a lease round trip.
+ * Two ways in: `offer` a row stored as due (the run leases it), or `submit` a row stored leased
+ * to a run of this process (a run reserved first with `reserve`, or one such as a finished
+ * search's first webhook attempts), as stored: the run then starts without a lease round trip.
  *
  * Nothing is lost with the process: a row stored as due, or leased to a run that never came, is
  * taken by the queue sweeper once overdue (as for a job lost with Redis); a lane that shuts down
@@ -87,7 +88,8 @@ export class LocalLane {
   private readonly inFlight = new Set<Promise<void>>();
   private pumping = false;
   private closed = false;
-  private reserved = 0;
+  /** Runs reserved (`reserve`) and not yet submitted or cancelled. */
+  private readonly reserved = new Set<string>();
   private runs = 0;
   /** Run ids are unique across processes too. */
   private readonly tag = randomUUID().slice(0, 8);
@@ -131,34 +133,26 @@ export class LocalLane {
    */
   reserve(): string | null {
     if (!this.hasRoom()) return null;
-    this.reserved++;
-    return this.nextJobId();
+    const jobId = this.nextJobId();
+    this.reserved.add(jobId);
+    return jobId;
   }
 
   /**
-   * Row `id`, stored leased to the reserved run `jobId` (`row`: as the lease answers it); false
-   * when the lane closed meanwhile (give the lease back and enqueue the row elsewhere).
+   * Row `id`, stored leased to run `jobId` (`row`: as the lease answers it): a reserved run has
+   * its place, another takes one if there is room. False when the lane closed meanwhile or has no
+   * room (give the lease back and enqueue the row elsewhere).
    */
   submit(jobId: string, id: string, row: unknown): boolean {
-    this.reserved = Math.max(0, this.reserved - 1);
-    if (this.closed) return false;
+    const placed = this.reserved.delete(jobId);
+    if (this.closed || (!placed && !this.hasRoom())) return false;
     this.add(id, { jobId, leased: { row, at: Date.now() } });
     return true;
   }
 
-  /** The reserved run will not come (the row was not stored). */
-  cancel(): void {
-    this.reserved = Math.max(0, this.reserved - 1);
-  }
-
-  /**
-   * Runs `task` within the permits the lane shares with its queue's worker: for work of the same
-   * kind that this process starts outside the lane (e.g. a first attempt made by the process
-   * that stored its row already leased), so all of it together stays within the permits. Waits
-   * its turn (first come, first served with the lane and the worker); answers the task's result.
-   */
-  withPermit<T>(task: () => Promise<T>): Promise<T> {
-    return this.permits.use(task);
+  /** The reserved run `jobId` will not come (its row was not stored). */
+  cancel(jobId: string): void {
+    this.reserved.delete(jobId);
   }
 
   /** Rows handed to the lane and not finished (waiting or running), or waiting for their time. */
@@ -182,11 +176,11 @@ export class LocalLane {
   }
 
   private hasRoom(): boolean {
-    return !this.closed && this.waiting.size + this.reserved < this.capacity;
+    return !this.closed && this.waiting.size + this.reserved.size < this.capacity;
   }
 
   private nextJobId(): string {
-    return `${this.job}:l${this.tag}.${++this.runs}`;
+    return laneRun(this.job, this.tag, ++this.runs);
   }
 
   private add(id: string, waiting: Waiting): void {
@@ -227,7 +221,8 @@ export class LocalLane {
       .finally(() => {
         this.permits.release();
         this.inFlight.delete(run);
-        if (this.waiting.size === 0 && this.hasRoom()) this.onRoom?.(this.capacity - this.reserved);
+        if (this.waiting.size === 0 && this.hasRoom())
+          this.onRoom?.(this.capacity - this.reserved.size);
       });
     this.inFlight.add(run);
   }

@@ -1,15 +1,9 @@
 import { SetMetadata } from '@nestjs/common';
-import type { AppConfig } from '@/platform/config/env';
 import type { QueueJob } from './local-lane';
 
 export const QUEUE_WORKER = Symbol('queue-worker');
 
-export interface QueueWorkerOptions {
-  /** Jobs run at once per process (default 1). */
-  concurrency?: (config: AppConfig) => number;
-}
-
-export interface QueueWorkerMeta extends QueueWorkerOptions {
+export interface QueueWorkerMeta {
   queue: string;
 }
 
@@ -20,7 +14,8 @@ export interface JobHandler {
 
 /**
  * Marks a provider (implementing JobHandler) as the worker of one queue. QueueWorkers registers
- * it in processes whose ROLE runs workers, and refuses to start when a queue has none.
+ * it in processes whose ROLE runs workers, and refuses to start when a queue has none. How many
+ * jobs run at once is the queue's declaration (`DbQueueSpec.concurrency`), not the worker's.
  */
-export const QueueWorker = (queue: string, options: QueueWorkerOptions = {}): ClassDecorator =>
-  SetMetadata(QUEUE_WORKER, { queue, ...options } satisfies QueueWorkerMeta);
+export const QueueWorker = (queue: string): ClassDecorator =>
+  SetMetadata(QUEUE_WORKER, { queue } satisfies QueueWorkerMeta);

@@ -25,7 +25,7 @@ const ACTIVE_JOBS_GRACE_MS = 20_000;
  * Registers every @QueueWorker with its queue, in processes whose ROLE (from the injected config)
  * runs workers: `api` processes only add jobs. Every DbQueue must have a worker, or start-up fails.
  * Each queue's Bull worker and its LocalLane (work this process dispatched to itself) share one
- * set of permits: the worker's concurrency bounds both together.
+ * set of permits: the queue's declared concurrency bounds both together.
  */
 @Injectable()
 export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -69,7 +69,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
       if (!queue) throw new Error(`@QueueWorker(${meta.queue}) names no DbQueue`);
       if (this.registered.includes(meta.queue))
         throw new Error(`Two @QueueWorker for ${meta.queue}`);
-      const concurrency = meta.concurrency?.(this.config) ?? 1;
+      const { concurrency } = queue.spec;
       const failed = (id: string, jobId: unknown, error: Error) =>
         this.logger.error(
           { queue: meta.queue, id, jobId, err: error.message },

@@ -61,11 +61,11 @@ export class AppointmentChecks implements CheckHooksPort {
     let total = 0;
     for (;;) {
       const now = this.clock.now();
-      const { count, ids } = await this.database.transaction(async (tx) => {
+      const count = await this.database.transaction(async (tx) => {
         const rows = await this.checks.takeDue(now, CHECK_CHUNK, tx);
-        return { count: rows.length, ids: await this.handle(rows, now, tx) };
+        await this.handle(rows, now, tx);
+        return rows.length;
       });
-      await this.intake.start(ids);
       total += count;
       if (count < CHECK_CHUNK) return total;
     }
@@ -81,7 +81,7 @@ export class AppointmentChecks implements CheckHooksPort {
     actor: AppointmentActor,
   ): Promise<AppointmentResponse> {
     const now = this.clock.now();
-    const { appointment, ids } = await this.database.transaction(async (tx) => {
+    const appointment = await this.database.transaction(async (tx) => {
       const row = await this.checks.lockOne(accountId, externalId, tx);
       if (!row) throw new NotFoundError(`Appointment ${externalId} not found.`);
       const policy = await this.policies.get(accountId);
@@ -91,10 +91,9 @@ export class AppointmentChecks implements CheckHooksPort {
             `Appointment ${externalId} is not checked: only a visit to come, of a status the policy checks (${policy.statuses.join(', ')}), is.`,
           ],
         });
-      const ids = await this.handle([{ ...row, check_forced: true }], now, tx);
-      return { appointment: (await this.appointments.findOne(accountId, externalId, tx))!, ids };
+      await this.handle([{ ...row, check_forced: true }], now, tx);
+      return (await this.appointments.findOne(accountId, externalId, tx))!;
     });
-    await this.intake.start(ids);
     this.logger.log({ accountId }, 'appointment check asked');
     return this.events.response(appointment, coverageView(actor));
   }
@@ -120,11 +119,10 @@ export class AppointmentChecks implements CheckHooksPort {
   }
 
   /**
-   * The checks of `rows` at `now`, in `tx`: the requests stored, the schedule and coverage
-   * written, the reused answers' webhooks recorded. Answers the requests' ids (started after the
-   * commit).
+   * The checks of `rows` at `now`, in `tx`: the requests stored (started after the commit), the
+   * schedule and coverage written, the reused answers' webhooks recorded.
    */
-  private async handle(rows: CheckRow[], now: Date, tx: Tx): Promise<string[]> {
+  private async handle(rows: CheckRow[], now: Date, tx: Tx): Promise<void> {
     const policies = new Map<string, SchedulePolicy>();
     for (const id of new Set(rows.map((r) => r.account_id)))
       policies.set(id, await this.policies.get(id, tx));
@@ -218,7 +216,6 @@ export class AppointmentChecks implements CheckHooksPort {
         { looked: rows.length, checks: stored.length, reused: reused.length },
         'appointment checks',
       );
-    return stored.map((s) => s.id);
   }
 
   /** The eligibility request of a check: the appointment's patient, insurers and location. */

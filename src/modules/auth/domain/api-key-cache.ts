@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { RedisPubSub } from '@/modules/redis';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { setBounded, unexpired } from '@/platform/kernel/bounded-map';
@@ -52,7 +53,10 @@ export class ApiKeyCache implements OnModuleDestroy {
   private closed = false;
   private pinger: NodeJS.Timeout | null = null;
 
-  constructor(@InjectConfig() private readonly config: AppConfig) {
+  constructor(
+    @InjectConfig() config: AppConfig,
+    private readonly redis: RedisPubSub,
+  ) {
     this.ttlMs = config.apiKeyCacheSeconds * 1000;
     this.channel = `${config.redisPrefix}:api-keys:revoked`;
   }
@@ -113,13 +117,11 @@ export class ApiKeyCache implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Its connections are RedisPubSub's, closed at shutdown. */
+  onModuleDestroy(): void {
     this.closed = true;
     this.live = false;
     if (this.pinger) clearInterval(this.pinger);
-    for (const client of [this.subscriber, this.publisher]) {
-      if (client) await client.quit().catch(() => client.disconnect());
-    }
   }
 
   private invalidate(keyHash: string | null): void {
@@ -137,13 +139,7 @@ export class ApiKeyCache implements OnModuleDestroy {
   /** Starts listening on first use, so the CLI and queue workers never open the connection. */
   private subscribe(): void {
     if (this.subscriber || this.closed || !this.enabled) return;
-    const sub = new Redis(this.config.redisUrl, {
-      autoResubscribe: false,
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      connectTimeout: 2_000,
-      retryStrategy: (times) => Math.min(times * 200, 2_000),
-    });
+    const sub = this.redis.subscriber();
     this.subscriber = sub;
     sub.on('message', (_channel: string, keyHash: string) => this.invalidate(keyHash));
     sub.on('ready', () => {
@@ -160,8 +156,6 @@ export class ApiKeyCache implements OnModuleDestroy {
       this.live = false;
       this.invalidate(null);
     });
-    // Connection errors are retried by ioredis; while they last the cache is simply not used.
-    sub.on('error', () => undefined);
     this.pinger = setInterval(() => {
       if (!this.live) return;
       const timer = setTimeout(() => this.lost(sub), PING_TIMEOUT_MS);
@@ -184,16 +178,7 @@ export class ApiKeyCache implements OnModuleDestroy {
   }
 
   private async connectPublisher(): Promise<Redis> {
-    if (!this.publisher) {
-      this.publisher = new Redis(this.config.redisUrl, {
-        lazyConnect: true,
-        enableOfflineQueue: true,
-        maxRetriesPerRequest: 1,
-        connectTimeout: 2_000,
-        retryStrategy: (times) => Math.min(times * 200, 2_000),
-      });
-      this.publisher.on('error', () => undefined);
-    }
+    this.publisher ??= this.redis.publisher();
     if (this.publisher.status === 'wait') await this.publisher.connect();
     return this.publisher;
   }

@@ -5,8 +5,7 @@ import type { Location } from '@/modules/accounts';
 import { ClaimsClearinghouseClient } from '@/modules/insurers';
 import { write837, X12ParseError, X12WriteError } from '@/lib/x12';
 import type { BillingProvider } from './claim-billing-provider';
-import { retryDelayMs } from '@/platform/kernel/retry';
-import { submitRetries } from './claim-lifecycle';
+import { ClaimsQueue } from '../jobs/claims.queue';
 import { ClaimTransitions } from './claim-transitions';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
@@ -39,6 +38,7 @@ export class ClaimSubmitter {
     private readonly client: ClaimsClearinghouseClient,
     private readonly transitions: ClaimTransitions,
     private readonly reports: ClaimReportsService,
+    private readonly queue: ClaimsQueue,
   ) {}
 
   async submit(ctx: ClaimContext, attempt: number): Promise<void> {
@@ -104,8 +104,7 @@ export class ClaimSubmitter {
     } else if (outcome.kind === 'refused') {
       await this.fail(claim, location, outcome.reason, x12, null);
     } else {
-      const policy = submitRetries(this.config.claims);
-      const delay = retryDelayMs(policy, attempt, outcome.retryAfterMs ?? 0);
+      const delay = this.queue.retryDelay(attempt, outcome.retryAfterMs ?? 0);
       if (delay === null) {
         const reason = `${outcome.reason}; gave up after ${attempt} attempts`;
         await this.fail(claim, location, reason, x12, null);

@@ -107,7 +107,7 @@ export class ClaimTransitions {
    * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
    */
   stopChecks(claimId: string): Promise<void> {
-    return this.queue.setDue(claimId, null);
+    return this.queue.clearDue(claimId);
   }
 
   /** Counts one 276 status check of the claim; answers the count. */

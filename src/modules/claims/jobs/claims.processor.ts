@@ -13,7 +13,7 @@ import { ClaimsRepository } from '../store/claims.repository';
  * nothing due or held by another job.
  */
 @Injectable()
-@QueueWorker(CLAIMS_QUEUE, { concurrency: () => 5 })
+@QueueWorker(CLAIMS_QUEUE)
 export class ClaimsProcessor implements JobHandler {
   constructor(
     private readonly claims: ClaimsRepository,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { dbQueueOf } from '@/platform/jobs/db-queue-of';
+import { submitRetries } from '../domain/claim-lifecycle';
 
 export const CLAIMS_QUEUE = 'claims';
 
@@ -9,7 +10,7 @@ export const CLAIMS_QUEUE = 'claims';
  * `accepted`). A claim with nothing left to do has no due time.
  */
 @Injectable()
-export class ClaimsQueue extends dbQueueOf(CLAIMS_QUEUE, () => ({
+export class ClaimsQueue extends dbQueueOf(CLAIMS_QUEUE, (config) => ({
   job: 'claim',
   table: 'claims',
   dueColumn: 'job_due_at',
@@ -17,4 +18,7 @@ export class ClaimsQueue extends dbQueueOf(CLAIMS_QUEUE, () => ({
   pending: `job_due_at IS NOT NULL AND status IN ('ready', 'submission_failed', 'submitted', 'accepted')`,
   // One clearinghouse call (bounded by INSURER_TIMEOUT_MS, at most 5 minutes) and margin.
   leaseMs: 360_000,
+  concurrency: config.claimsConcurrency,
+  // Submissions are retried (CLAIM_SUBMIT_*); status checks follow their own interval.
+  retries: submitRetries(config.claims),
 })) {}

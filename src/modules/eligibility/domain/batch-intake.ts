@@ -58,7 +58,11 @@ export class BatchIntake {
     try {
       ids = await this.database.transaction(async (tx) => {
         const batchId = await this.batches.insert(accountId, batchUid, rows.length, tx);
-        return this.batches.insertItems(accountId, batchId, rows, tx);
+        const items = await this.batches.insertItems(accountId, batchId, rows, tx);
+        // The rows are the record and due now: their jobs are added after the commit, and the
+        // answer does not wait for them (10,000 take seconds; the sweeper covers an outage).
+        this.queue.dispatchAllInTx(tx, items);
+        return items;
       });
     } catch (e) {
       // Lost a race with a concurrent request: the unique indexes decide, reported as above.
@@ -72,9 +76,6 @@ export class BatchIntake {
       }
       throw e;
     }
-    // The rows are the record and due now; adding 10,000 jobs takes seconds, so the answer does
-    // not wait for it (enqueueAll never throws; the sweeper covers a Redis outage or a crash).
-    void this.queue.enqueueAll(ids);
     this.logger.log({ accountId, count: ids.length }, 'eligibility batch accepted');
     return { uid: batchUid, count: ids.length };
   }

@@ -19,8 +19,8 @@ export interface CheckOrder {
  * Appointments' checks as eligibility requests (docs/api.md, Appointments): each its own
  * `request_uid`, listed and audited like any, following Universal Search's rules with
  * `wait_for: "electronic"`, worked at batch-item priority (BatchSearchQueue). `storeInTx` writes
- * them in the caller's transaction (the appointments' schedule moves with them); `start` wakes
- * workers once it committed (the rows are due already: a lost Redis only delays them).
+ * them in the caller's transaction (the appointments' schedule moves with them) and wakes workers
+ * once it has committed (the rows are due already: a lost Redis only delays them).
  */
 @Injectable()
 export class CheckIntake {
@@ -40,11 +40,7 @@ export class CheckIntake {
       options: { wait_for: 'electronic' as const, tasks_due_by: o.tasksDueBy.toISOString() },
     }));
     const ids = await this.requests.insert(rows, tx);
+    this.queue.dispatchAllInTx(tx, ids);
     return rows.map((r, i) => ({ uid: r.uid, id: ids[i] }));
-  }
-
-  /** Wakes workers for checks just committed. Never throws (the sweeper covers an outage). */
-  start(ids: readonly string[]): Promise<void> {
-    return this.queue.enqueueAll(ids);
   }
 }

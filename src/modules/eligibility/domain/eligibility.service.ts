@@ -8,14 +8,13 @@ import type { EligibilityRequest } from '../store/eligibility-request.entity';
 import { EligibilityRequestsRepository } from '../store/eligibility-requests.repository';
 import { EligibilityQueryService } from './eligibility-query.service';
 import { SearchQueue } from '../jobs/search.queue';
-import { EligibilityScheduler } from '../jobs/eligibility.scheduler';
 import { type IntakeStored, IntakeWriter } from './intake-writer';
 import { DUPLICATE_UID, insurerCodesOf, memberQueryOf, storedOptionsOf } from './intake-rules';
 import type { StoredOptions } from './search-outcome';
 
 /**
  * Intake: validates a search or details request against the account's data, stores it as
- * `processing` and enqueues its search. The route from there: EligibilityScheduler → (queue) →
+ * `processing` and dispatches its search. The route from there: SearchQueue (its lane, or Bull) →
  * SearchRunner → decideNext → SearchFinisher → webhook outbox.
  */
 @Injectable()
@@ -27,7 +26,6 @@ export class EligibilityService {
     private readonly requests: EligibilityRequestsRepository,
     private readonly accounts: AccountsService,
     private readonly queries: EligibilityQueryService,
-    private readonly scheduler: EligibilityScheduler,
     private readonly queue: SearchQueue,
   ) {
     this.writer = new IntakeWriter(requests, queue.spec.leaseMs, () => queue.ownerId);
@@ -150,19 +148,19 @@ export class EligibilityService {
         leaseJob: jobId,
       });
     } catch (e) {
-      if (jobId) this.queue.cancelRun();
+      if (jobId) this.queue.cancelRun(jobId);
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
         throw ValidationFailed.field(row.uidField, DUPLICATE_UID);
       }
       throw e;
     }
     if (!inserted) {
-      if (jobId) this.queue.cancelRun();
+      if (jobId) this.queue.cancelRun(jobId);
       return null;
     }
     const id = String(inserted.id);
     if (jobId) await this.queue.submitRun(jobId, id, inserted);
-    else await this.scheduler.enqueue(id);
+    else await this.queue.dispatch(id);
     this.logger.log(
       { requestId: id, accountId: row.accountId, kind: row.kind },
       'eligibility request accepted',

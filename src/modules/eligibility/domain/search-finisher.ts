@@ -186,18 +186,13 @@ export class SearchFinisher {
     // finish at the same moment: a group commit), so its first attempts start as soon as it
     // answered; an appointment's check moves its appointment's coverage in the same transaction;
     // a batch item also counts in its batch, in the same transaction (last, so the
-    // batch's row lock is held for the shortest time), and its deliveries, then the batch's,
-    // are handed off after that commit (tx.afterCommit).
+    // batch's row lock is held for the shortest time). The outbox hands its deliveries off
+    // itself, once the statement or the transaction has committed (`FinishingDeliveries.read`).
     const finished =
       !head.batchId && !head.origin
-        ? await this.runs.finishGrouped(finishing, deliveries).then(async (leased) => {
-            if (leased) await this.outbox.deliver(leased);
-            return leased !== null;
-          })
+        ? (await this.runs.finishGrouped(finishing, deliveries)) !== null
         : await this.database.transaction(async (tx) => {
-            const leased = await this.runs.finish(finishing, deliveries, tx);
-            if (!leased) return false;
-            await this.outbox.deliver(leased, tx);
+            if (!(await this.runs.finish(finishing, deliveries, tx))) return false;
             // An appointment's check: its coverage moves with the answer (docs/api.md, Appointments).
             if (head.origin === 'appointment')
               await this.checks.answeredInTx(tx, {

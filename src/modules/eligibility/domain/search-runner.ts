@@ -1,7 +1,5 @@
 import { tags } from '@/platform/jobs/db-queue';
 import { Injectable } from '@nestjs/common';
-import { InjectConfig } from '@/platform/config/config.module';
-import type { AppConfig } from '@/platform/config/env';
 import { EligibilityRequest } from '../store/eligibility-request.entity';
 import { type LeasedRow, type SearchSetup, setupOf } from './search-lease';
 import { SearchFinisher, type Head, type Progress } from './search-finisher';
@@ -10,7 +8,6 @@ import { SearchQueue } from '../jobs/search.queue';
 import { EligibilityScheduler } from '../jobs/eligibility.scheduler';
 import { BatchSearchQueue } from '../jobs/batch-search.queue';
 import { InsurerRegistry } from '@/modules/insurers';
-import { retryDelayMs } from '@/platform/kernel/retry';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchOrigin } from './insurer-slots';
 import {
@@ -21,7 +18,6 @@ import {
   MAX_SEARCH_ATTEMPTS,
   optionsOf,
   type SearchOptions,
-  searchRetries,
   settledByCode,
 } from './search-outcome';
 import { AssistedInsurers } from './assisted-insurers';
@@ -41,7 +37,6 @@ export class SearchRunner {
     private readonly calls: InsurerCalls,
     private readonly scheduler: EligibilityScheduler,
     private readonly finisher: SearchFinisher,
-    @InjectConfig() private readonly config: AppConfig,
     private readonly batchQueue: BatchSearchQueue,
     private readonly slots: InsurerSlots,
     private readonly insurers: InsurerRegistry,
@@ -115,8 +110,7 @@ export class SearchRunner {
         return this.scheduler.reschedule(
           requestId,
           // decideNext retries only before the last attempt: the policy has a delay for it.
-          retryDelayMs(
-            searchRetries(this.config.searchRetryBaseMs),
+          (origin === 'batch' ? this.batchQueue : this.queue).retryDelay(
             decision.attempt,
             decision.retryAfterMs,
           )!,
@@ -160,10 +154,10 @@ export class SearchRunner {
     stored: { row: unknown; at: number } | undefined,
   ): Promise<LeasedRow | null> {
     const queue = origin === 'batch' ? this.batchQueue : this.queue;
-    if (stored) {
-      const fresh = Date.now() - stored.at < queue.spec.leaseMs / 2;
-      return fresh || (await queue.renew(requestId, jobId)) ? (stored.row as LeasedRow) : null;
-    }
+    if (stored)
+      return (await queue.holdsStored(requestId, jobId, stored.at))
+        ? (stored.row as LeasedRow)
+        : null;
     return this.runs.lease(queue, requestId, jobId);
   }
 

@@ -6,7 +6,7 @@ import { SearchRunner } from '../domain/search-runner';
 
 /** Thin, like EligibilityProcessor: the runner decides everything. */
 @Injectable()
-@QueueWorker(BATCH_QUEUE, { concurrency: (config) => config.batchConcurrency })
+@QueueWorker(BATCH_QUEUE)
 export class BatchItemProcessor implements JobHandler {
   constructor(private readonly runner: SearchRunner) {}
 

@@ -6,7 +6,7 @@ import { SearchRunner } from '../domain/search-runner';
 
 /** Thin: the runner decides everything; a run is idempotent, so duplicates are harmless. */
 @Injectable()
-@QueueWorker(SEARCH_QUEUE, { concurrency: (config) => config.searchConcurrency })
+@QueueWorker(SEARCH_QUEUE)
 export class EligibilityProcessor implements JobHandler {
   constructor(private readonly runner: SearchRunner) {}
 

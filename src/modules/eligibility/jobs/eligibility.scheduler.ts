@@ -25,11 +25,6 @@ export class EligibilityScheduler {
     private readonly tasks: SearchTasks,
   ) {}
 
-  /** The first run of a stored request, at once (in this process when it runs searches). */
-  async enqueue(requestId: string): Promise<void> {
-    await this.queue.dispatch(requestId);
-  }
-
   /**
    * Runs the search again in `delayMs`, keeping the settled insurer outcomes and the attempt
    * count; `body`: its processing answer meanwhile (both versions).

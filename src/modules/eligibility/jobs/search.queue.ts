@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { dbQueueOf } from '@/platform/jobs/db-queue-of';
+import { searchRetries } from '../domain/search-outcome';
 
 export const SEARCH_QUEUE = 'eligibility-search';
 
@@ -16,4 +17,6 @@ export class SearchQueue extends dbQueueOf(SEARCH_QUEUE, (config) => ({
   pending: `status = 'processing' AND batch_id IS NULL AND origin IS NULL`,
   // A run waits for its insurers at most INSURER_TIMEOUT_MS (they are asked in parallel).
   leaseMs: config.insurerTimeoutMs + 30_000,
+  concurrency: config.searchConcurrency,
+  retries: searchRetries(config.searchRetryBaseMs),
 })) {}

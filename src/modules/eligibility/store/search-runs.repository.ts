@@ -177,7 +177,7 @@ export class SearchRunsRepository {
       SELECT request.id, ${summary} AS deliveries FROM request`,
       tx,
     );
-    return row === null ? null : deliveries.read(row.deliveries);
+    return row === null ? null : deliveries.read(row.deliveries, tx ?? null);
   }
 
   /**
@@ -200,7 +200,7 @@ export class SearchRunsRepository {
     );
     const finished = new Map(rows.map((r) => [String(r.id), r.deliveries]));
     return items.map(({ f, deliveries }) =>
-      finished.has(f.requestId) ? deliveries.read(finished.get(f.requestId)) : null,
+      finished.has(f.requestId) ? deliveries.read(finished.get(f.requestId), null) : null,
     );
   }
 

@@ -6,11 +6,10 @@ import type { AppConfig } from '@/platform/config/env';
 import { tags } from '@/platform/jobs/db-queue';
 import type { QueueJob } from '@/platform/jobs/local-lane';
 import { JobHandler, QueueWorker } from '@/platform/jobs/queue-worker';
-import { retryDelayMs } from '@/platform/kernel/retry';
 import type { MailMessage } from '../store/mail-message.entity';
 import { MailMessagesRepository } from '../store/mail-messages.repository';
 import { MAIL_LINK, mailLinkPurpose } from '../domain/mail.service';
-import { MAIL_QUEUE, MAIL_RETRIES, MailQueue } from './mail.queue';
+import { MAIL_QUEUE, MailQueue } from './mail.queue';
 import { MailTransport, PermanentMailError } from '../domain/mail.transport';
 
 /**
@@ -18,7 +17,7 @@ import { MailTransport, PermanentMailError } from '../domain/mail.transport';
  * injected config's ROLE runs workers).
  */
 @Injectable()
-@QueueWorker(MAIL_QUEUE, { concurrency: () => 5 })
+@QueueWorker(MAIL_QUEUE)
 export class MailProcessor implements JobHandler {
   private readonly logger = new Logger(MailProcessor.name);
 
@@ -41,11 +40,7 @@ export class MailProcessor implements JobHandler {
       this.logger.warn({ mail: message.id, kind: message.kind }, 'link left out: SMTP_URL unset');
       return { text, html };
     }
-    const link = openSecret(
-      this.config,
-      linkSealed,
-      mailLinkPurpose(message.toAddress),
-    );
+    const link = openSecret(this.config, linkSealed, mailLinkPurpose(message.toAddress));
     return {
       text: text.replaceAll(MAIL_LINK, link),
       html: html.replaceAll(MAIL_LINK, escapeHtml(link)),
@@ -80,7 +75,7 @@ export class MailProcessor implements JobHandler {
       );
     } catch (e) {
       const permanent = e instanceof PermanentMailError;
-      const delay = permanent ? null : retryDelayMs(MAIL_RETRIES, attempt);
+      const delay = permanent ? null : this.queue.retryDelay(attempt);
       const final = delay === null;
       const error = (e as Error).message.slice(0, 1000);
       if (final) await this.messages.markFailed(id, error);

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { firstAttemptRun, tags } from '@/platform/jobs/job-id';
 import { InjectConfig } from '@/platform/config/config.module';
 import { type AppConfig, runsWorkers } from '@/platform/config/env';
-import { afterCommit, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
 import type { Sql } from '@/platform/db/sql';
-import { FirstAttempts, type LeasedDelivery } from './first-attempts';
+import type { DeliveryTarget } from './delivery-sender';
 import {
   type FinishingSql,
   WebhookDeliveriesRepository,
@@ -17,6 +17,13 @@ export type { FinishingSql } from '../store/webhook-deliveries.repository';
 
 /** The `event` of an eligibility result delivery (webhook_deliveries.event). */
 export const EVENT_ELIGIBILITY_FINISHED = 'eligibility.finished';
+
+/** A delivery a finishing statement recorded, as its first attempt (in the delivery lane) needs it. */
+export interface LeasedDelivery extends DeliveryTarget {
+  id: string;
+  body: string;
+  event: string;
+}
 
 export interface OutboxMessage {
   accountId: string;
@@ -57,8 +64,12 @@ export interface FinishingDeliveries {
    * own values.
    */
   sql(statement: FinishingStatement): FinishingSql;
-  /** The recorded deliveries, from the value of `summary` in the statement's answer. */
-  read(summary: unknown): LeasedDelivery[];
+  /**
+   * The recorded deliveries, from the value of `summary` in the statement's answer; their first
+   * attempts are handed off once the statement has committed: `tx`'s commit (`tx.afterCommit`),
+   * or already (null: the statement was its own transaction, and it answered).
+   */
+  read(summary: unknown, tx: Tx | null): LeasedDelivery[];
 }
 
 interface DeliverySummary {
@@ -72,23 +83,23 @@ interface DeliverySummary {
 
 /**
  * The webhook outbox. The statement that finishes a request records its deliveries too
- * (`finishingDeliveries`), so a finished request never lacks them, even after a crash. After the
- * commit, `deliver` makes their first attempts in this process (FirstAttempts) where the process
- * runs workers (ROLE all or worker: where searches finish), and the sweeper takes over any the
- * process could not make; a process without workers (ROLE=api) queues them for a worker. Other
- * events (`recordEventInTx`) queue their first attempts after their transaction's commit.
+ * (`finishingDeliveries`), so a finished request never lacks them, even after a crash. Once it
+ * has committed, their first attempts run in this process's delivery lane where the process runs
+ * workers (ROLE all or worker: where searches finish), and the sweeper takes over any the process
+ * could not make; a process without workers (ROLE=api) queues them for a worker. Other events
+ * (`recordEventInTx`) queue their first attempts after their transaction's commit.
  */
 @Injectable()
 export class WebhookOutbox {
-  private readonly inline: boolean;
+  /** The run this process's first attempts are stored leased to; null: none made here. */
+  private readonly firstRun: string | null;
 
   constructor(
     private readonly queue: DeliveryQueue,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly firstAttempts: FirstAttempts,
     @InjectConfig() config: AppConfig,
   ) {
-    this.inline = runsWorkers(config);
+    this.firstRun = runsWorkers(config) ? firstAttemptRun() : null;
   }
 
   /**
@@ -96,21 +107,21 @@ export class WebhookOutbox {
    * request never lacks them, even after a crash): one pending delivery per active webhook of the
    * account subscribed to eligibility, carrying the body of the webhook's version (`bodies`);
    * where first attempts are made here, stored with that attempt leased to this process. The
-   * unique key makes a repeated call harmless. Pass what `read` answers to `deliver`.
+   * unique key makes a repeated call harmless. `read` hands the first attempts off.
    */
   finishingDeliveries(bodies: Record<WebhookVersion, string>): FinishingDeliveries {
-    const leaseJob = this.inline ? firstAttemptRun() : null;
+    const leaseJob = this.firstRun;
     return {
       sql: (statement) =>
         this.deliveries.finishing({
           bodies: statement.bodies,
           event: EVENT_ELIGIBILITY_FINISHED,
           leaseJob,
-          leaseMs: this.inline ? String(this.queue.spec.leaseMs) : '0',
-          owner: this.inline ? this.queue.ownerId : null,
+          leaseMs: leaseJob ? String(this.queue.spec.leaseMs) : '0',
+          owner: leaseJob ? this.queue.ownerId : null,
         }),
-      read: (summary) =>
-        (summary as DeliverySummary[]).map((r) => ({
+      read: (summary, tx) => {
+        const recorded = (summary as DeliverySummary[]).map((r) => ({
           id: r.id,
           webhookId: r.webhook_id,
           url: r.url,
@@ -118,22 +129,25 @@ export class WebhookOutbox {
           allowNonstandardPort: r.allow_nonstandard_port,
           body: bodies[r.version],
           event: EVENT_ELIGIBILITY_FINISHED,
-        })),
+        }));
+        if (recorded.length === 0) return recorded;
+        // A statement of its own has committed when it answers: nothing to wait for.
+        if (tx) tx.afterCommit(() => this.deliver(recorded));
+        else void this.deliver(recorded);
+        return recorded;
+      },
     };
   }
 
   /**
-   * The first attempts of deliveries recorded by `finishingDeliveries`, once the statement that
-   * recorded them has committed: after `tx`'s commit (a batch item's transaction), or now when
-   * that statement was its own transaction (a single search's, already answered). Never throws.
+   * The first attempts of deliveries a finishing statement recorded, once it has committed (the
+   * hand-off `read` makes): in this process's delivery lane, stored leased to its run (the sweeper
+   * takes over any it cannot make), or queued for a worker. Never throws.
    */
-  deliver(deliveries: readonly LeasedDelivery[], tx?: Tx): Promise<void> {
-    if (deliveries.length === 0) return Promise.resolve();
-    return afterCommit(tx, () =>
-      this.inline
-        ? this.firstAttempts.start(deliveries)
-        : this.dispatch(deliveries.map((d) => d.id)),
-    );
+  async deliver(deliveries: readonly LeasedDelivery[]): Promise<void> {
+    const run = this.firstRun;
+    if (run === null) return this.dispatch(deliveries.map((d) => d.id));
+    for (const d of deliveries) await this.queue.submitRun(run, d.id, d);
   }
 
   /**
