@@ -18,7 +18,7 @@ import { entities } from './entities';
 import { SeedModule } from '@/seed/seed.module';
 import { DatabaseModule } from '@/platform/db/database.module';
 import { AccountsModule } from '@/modules/accounts';
-import { AppointmentsModule } from '@/modules/appointments';
+import { AppointmentsModule, AppointmentsPagesModule } from '@/modules/appointments';
 import { AuditGuard, AuditModule } from '@/modules/audit';
 import {
   ApiKeyGuard,
@@ -27,25 +27,18 @@ import {
   RateLimitModule,
   ScopeGuard,
 } from '@/modules/auth';
-import { ClaimsModule } from '@/modules/claims';
-import { EligibilityModule } from '@/modules/eligibility';
-import { EstimatesModule } from '@/modules/estimates';
+import { ClaimsModule, ClaimsPagesModule } from '@/modules/claims';
+import { EligibilityModule, EligibilityPagesModule } from '@/modules/eligibility';
+import { EstimatesModule, EstimatesPagesModule } from '@/modules/estimates';
 import { HealthModule } from '@/modules/health';
 import { IframeSessionModule } from '@/modules/iframe-session';
 import { MailModule } from '@/modules/mail';
-import { PatientsModule } from '@/modules/patients';
+import { PatientsModule, PatientsPagesModule } from '@/modules/patients';
 import { RedisModule } from '@/modules/redis';
-import { VerificationModule } from '@/modules/verification';
+import { VerificationModule, VerificationPagesModule } from '@/modules/verification';
 import { WebModule } from '@/modules/web';
-import { WebhooksModule } from '@/modules/webhooks';
-import { AppointmentsPagesModule } from '@/modules/appointments/pages/appointments-pages.module';
-import { ClaimsPagesModule } from '@/modules/claims/pages/claims-pages.module';
-import { EligibilityPagesModule } from '@/modules/eligibility/pages/eligibility-pages.module';
-import { EstimatesPagesModule } from '@/modules/estimates/pages/estimates-pages.module';
-import { InsurersPagesModule } from '@/modules/insurers/pages/insurers-pages.module';
-import { PatientsPagesModule } from '@/modules/patients/pages/patients-pages.module';
-import { VerificationPagesModule } from '@/modules/verification/pages/verification-pages.module';
-import { WebhooksPagesModule } from '@/modules/webhooks/pages/webhooks-pages.module';
+import { WebhooksModule, WebhooksPagesModule } from '@/modules/webhooks';
+import { InsurersPagesModule } from '@/modules/insurers';
 
 @Module({
   imports: [

@@ -3,3 +3,4 @@
  * '@/modules/appointments' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { AppointmentsModule } from './appointments.module';
+export { AppointmentsPagesModule } from './pages/appointments-pages.module';

@@ -3,3 +3,4 @@
  * '@/modules/claims' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { ClaimsModule } from './claims.module';
+export { ClaimsPagesModule } from './pages/claims-pages.module';

@@ -19,3 +19,4 @@ export type { CheckOrder } from './domain/check-intake';
 export type { PatientRecordsPort } from './pages/patient-records.port';
 export { BenefitHistory } from './domain/benefit-history.port';
 export type { BenefitHistoryPort, HistoryLookup } from './domain/benefit-history.port';
+export { EligibilityPagesModule } from './pages/eligibility-pages.module';

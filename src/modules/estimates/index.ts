@@ -3,3 +3,4 @@
  * '@/modules/estimates' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { EstimatesModule } from './estimates.module';
+export { EstimatesPagesModule } from './pages/estimates-pages.module';

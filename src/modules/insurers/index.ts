@@ -43,3 +43,4 @@ export { InsurerSettingsSql } from './store/insurer-settings-sql';
 export { InsurerSettingsService } from './domain/insurer-settings.service';
 export type { InsurerSettingRow } from './domain/insurer-settings.service';
 export { InsurersModule } from './insurers.module';
+export { InsurersPagesModule } from './pages/insurers-pages.module';

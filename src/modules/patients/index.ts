@@ -6,3 +6,4 @@ export { PatientsModule } from './patients.module';
 export { PatientsService } from './domain/patients.service';
 export { ClaimedServices, MAX_CLAIMED_SERVICES } from './domain/claimed-services.port';
 export type { ClaimedService, ClaimedServicesPort } from './domain/claimed-services.port';
+export { PatientsPagesModule } from './pages/patients-pages.module';

@@ -14,3 +14,4 @@ export type { TaskView } from './domain/task-view';
 export type { FailReason } from './store/verification-task.entity';
 export { VerificationTasks } from './domain/verification-tasks.service';
 export { VerificationModule } from './verification.module';
+export { VerificationPagesModule } from './pages/verification-pages.module';

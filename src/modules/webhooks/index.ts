@@ -8,3 +8,4 @@ export { WEBHOOK_TOPICS } from './domain/webhook-topics';
 export { WebhooksModule } from './webhooks.module';
 export { WebhooksService } from './domain/webhooks.service';
 export type { WebhookActor } from './domain/webhooks.service';
+export { WebhooksPagesModule } from './pages/webhooks-pages.module';
