@@ -3,7 +3,9 @@ import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import { loadConfig } from '@/platform/config/env';
 import { ensureDatabase } from '@/platform/db/data-source';
-import { KeysetPage, keysetQuery, paginateKeyset } from './keyset-paginator';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { compile, sql } from '@/platform/db/sql';
+import { KeysetPage, keysetPage, keysetSql } from './keyset-paginator';
 
 /**
  * The paginator against the real PostgreSQL, without HTTP, on a table of its own whose
@@ -80,14 +82,17 @@ describe('keyset paginator (PostgreSQL)', () => {
       )
     ).map((r) => r.id);
   const listQuery = (list: string) =>
-    db.getRepository(Probe).createQueryBuilder('k').where('k.list = :list', { list });
+    sql`SELECT ${entityColumns(db, Probe, 'p')} FROM keyset_probe p WHERE p.list = ${list}`;
 
   /** Every page of `list` at `limit`, following next_cursor to the end. */
   const walk = async (list: string, limit: number) => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const page: KeysetPage<Probe> = await paginateKeyset(listQuery(list), { limit, cursor });
+      const page: KeysetPage<Probe> = await keysetPage<Probe>(db, listQuery(list), {
+        limit,
+        cursor,
+      });
       expect(page.result.length).toBeLessThanOrEqual(limit);
       pages.push(page.result.map((p) => p.id));
       cursor = page.next_cursor;
@@ -115,7 +120,8 @@ describe('keyset paginator (PostgreSQL)', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: KeysetPage<Probe> = await paginateKeyset(
+        const page: KeysetPage<Probe> = await keysetPage<Probe>(
+          db,
           listQuery('a'),
           { limit, cursor },
           { ascending: true },
@@ -129,18 +135,25 @@ describe('keyset paginator (PostgreSQL)', () => {
     },
   );
 
-  it('answers entities, and no next_cursor when the page holds the last row', async () => {
+  it('answers the rows as the SELECT names them, and no next_cursor after the last', async () => {
     await insert('a', TIMES.slice(0, 4));
-    const all = await paginateKeyset(listQuery('a'), { limit: 4 });
+    const all = await keysetPage<Probe>(db, listQuery('a'), { limit: 4 });
     expect(all.next_cursor).toBeNull();
-    expect(all.result[0]).toBeInstanceOf(Probe);
+    expect(all.result[0]).toEqual({
+      id: expect.any(String),
+      list: 'a',
+      createdAt: expect.any(Date),
+    });
     expect(all.result.map((p) => p.id)).toEqual(await expected('a'));
-    const first = await paginateKeyset(listQuery('a'), { limit: 3 });
+    const first = await keysetPage<Probe>(db, listQuery('a'), { limit: 3 });
     expect(first.next_cursor).toEqual(expect.any(String));
-    const rest = await paginateKeyset(listQuery('a'), { limit: 3, cursor: first.next_cursor });
+    const rest = await keysetPage<Probe>(db, listQuery('a'), {
+      limit: 3,
+      cursor: first.next_cursor,
+    });
     expect(rest.result.map((p) => p.id)).toEqual((await expected('a')).slice(3));
     expect(rest.next_cursor).toBeNull();
-    expect(await paginateKeyset(listQuery('empty'), { limit: 3 })).toEqual({
+    expect(await keysetPage<Probe>(db, listQuery('empty'), { limit: 3 })).toEqual({
       result: [],
       next_cursor: null,
     });
@@ -149,15 +162,18 @@ describe('keyset paginator (PostgreSQL)', () => {
   it('continues after the cursor row while newer rows are added between pages', async () => {
     await insert('a', TIMES);
     const before = await expected('a');
-    const first = await paginateKeyset(listQuery('a'), { limit: 3 });
+    const first = await keysetPage<Probe>(db, listQuery('a'), { limit: 3 });
     await insert('a', ['2026-11-21T13:51:16.926999Z', '2026-11-22T00:00:00.000001Z']);
-    const second = await paginateKeyset(listQuery('a'), { limit: 100, cursor: first.next_cursor });
+    const second = await keysetPage<Probe>(db, listQuery('a'), {
+      limit: 100,
+      cursor: first.next_cursor,
+    });
     expect([...first.result, ...second.result].map((p) => p.id)).toEqual(before);
   });
 
   it('refuses a malformed cursor with a field error on the named field', async () => {
     const attempt = (cursorField?: string) =>
-      paginateKeyset(listQuery('a'), { limit: 2, cursor: 'bm90IG91cnM', cursorField });
+      keysetPage<Probe>(db, listQuery('a'), { limit: 2, cursor: 'bm90IG91cnM', cursorField });
     await expect(attempt()).rejects.toBeInstanceOf(ValidationFailed);
     await expect(attempt()).rejects.toMatchObject({
       errors: { cursor: { $: ['Invalid cursor.'] } },
@@ -169,18 +185,15 @@ describe('keyset paginator (PostgreSQL)', () => {
 
   it('pages with one index range scan, no sort and no offset', async () => {
     await insert('a', TIMES);
-    const first = await paginateKeyset(listQuery('a'), { limit: 2 });
+    const first = await keysetPage<Probe>(db, listQuery('a'), { limit: 2 });
     for (const cursor of [null, first.next_cursor]) {
-      const [sql, params] = keysetQuery(listQuery('a'), {
-        limit: 2,
-        cursor,
-      }).getQueryAndParameters();
+      const { text, values } = compile(keysetSql(listQuery('a'), { limit: 2, cursor }));
       const plan = await db.transaction(async (em) => {
         // A few rows are cheaper to scan and sort whole; forbid that, so the plan shows whether
         // the index alone can answer the page (a Sort here would mean it cannot).
         for (const off of ['seqscan', 'bitmapscan', 'sort'])
           await em.query(`SET LOCAL enable_${off} = off`);
-        const rows: { 'QUERY PLAN': string }[] = await em.query(`EXPLAIN ${sql}`, params);
+        const rows: { 'QUERY PLAN': string }[] = await em.query(`EXPLAIN ${text}`, values);
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(plan).toMatch(/Index (Only )?Scan using keyset_probe_list_created_idx/);

@@ -1,0 +1,37 @@
+import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { sql, type Sql } from './sql';
+
+const lists = new Map<string, Sql>();
+
+/**
+ * The select list of `entity`'s columns on the table alias `alias`, each named as its property
+ * (`d.plan_name AS "planName"`), so `query<Entity>` answers rows shaped as TypeORM would load
+ * them: `date` columns as their `YYYY-MM-DD` text, the rest as `pg` parses them (timestamptz a
+ * Date, bigint and numeric text, jsonb the value). `only` keeps those properties (in the
+ * entity's order). Built from the entity's metadata once per entity, alias and list.
+ *
+ *   query<PlanDesign>(db, sql`SELECT ${entityColumns(db, PlanDesign, 'd')} FROM plan_designs d …`)
+ */
+export function entityColumns<T extends ObjectLiteral>(
+  db: DataSource,
+  entity: EntityTarget<T>,
+  alias: string,
+  only?: readonly (keyof T & string)[],
+): Sql {
+  const metadata = db.getMetadata(entity);
+  const key = `${metadata.name}:${alias}:${only?.join(',') ?? ''}`;
+  let list = lists.get(key);
+  if (!list) {
+    const columns = metadata.columns.filter((c) => !only || only.includes(c.propertyPath));
+    list = sql.raw(
+      columns
+        .map((c) => {
+          const column = `${alias}.${c.databaseName}${c.type === 'date' ? '::text' : ''}`;
+          return `${column} AS "${c.propertyPath}"`;
+        })
+        .join(', '),
+    );
+    lists.set(key, list);
+  }
+  return list;
+}
