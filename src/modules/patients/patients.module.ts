@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebModule } from '@/modules/web';
 import { PatientRecordsBinding } from './pages/patient-records.binding';
 import { WebPatientsController } from './pages/web-patients.controller';
 import { PatientLinksService } from './domain/patient-links.service';
-import { Patient } from './store/patient.entity';
 import { PatientsController } from './api/patients.controller';
 import { PatientsRepository } from './store/patients.repository';
 import { PatientsService } from './domain/patients.service';
@@ -17,7 +15,7 @@ import { BenefitHistoryBinding } from './domain/benefit-history.binding';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Patient]), AccountsModule, EligibilityModule, WebModule],
+  imports: [AccountsModule, EligibilityModule, WebModule],
   controllers: [PatientsController, BenefitHistoryController, WebPatientsController],
   providers: [
     PatientsRepository,
