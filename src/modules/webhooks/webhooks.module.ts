@@ -1,12 +1,10 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { WebModule } from '@/modules/web';
 import { WebWebhooksController } from './pages/web-webhooks.controller';
 import { DeliverySender } from './domain/delivery-sender';
 import { FirstAttempts } from './domain/first-attempts';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
 import { WebhookDeliveriesRepository } from './store/webhook-deliveries.repository';
 import { WebhookOutbox } from './domain/webhook-outbox';
 import { WebhooksController } from './api/webhooks.controller';
@@ -18,7 +16,6 @@ import { WebhooksService } from './domain/webhooks.service';
 @Module({
   imports: [
     AuditModule,
-    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookAttempt]),
     BullModule.registerQueue({
       name: DELIVERY_QUEUE,
       settings: { lockDuration: 30_000, stalledInterval: 10_000, maxStalledCount: 2 },
