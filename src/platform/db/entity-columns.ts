@@ -22,7 +22,12 @@ export function entityColumns<T extends ObjectLiteral>(
   const key = `${metadata.name}:${alias}:${only?.join(',') ?? ''}`;
   let list = lists.get(key);
   if (!list) {
-    const columns = metadata.columns.filter((c) => !only || only.includes(c.propertyPath));
+    // As TypeORM loads an entity: no relation's own join column (a virtual one), none kept out
+    // of selects; a column a relation shares (ClaimServiceLine.claimId) is the entity's own.
+    const columns = metadata.columns.filter(
+      (c) =>
+        !c.isVirtual && c.isSelect && (!only || only.includes(c.propertyPath as keyof T & string)),
+    );
     list = sql.raw(
       columns
         .map((c) => {
