@@ -115,7 +115,10 @@ describe('claims and mail repositories', () => {
     expect(page.result.map((c) => c.id)).toEqual([other.id]);
     expect(page.next_cursor).not.toBeNull();
     const lines = await rec('claims.linesOf', () => claims.linesOf(claim.id));
-    expect(lines.map((l) => l.position)).toEqual([0, 1]);
+    expect(lines.map((l) => [l.position, l.claimId])).toEqual([
+      [0, claim.id],
+      [1, claim.id],
+    ]);
     const both = await rec('claims.linesOfClaims', () =>
       claims.linesOfClaims([claim.id, other.id]),
     );
