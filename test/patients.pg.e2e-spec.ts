@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PatientsRepository } from '@/modules/patients/store/patients.repository';
+import { compile } from '@/platform/db/sql';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
@@ -420,9 +421,9 @@ describe('patients (docs/api.md, Patients)', () => {
       const page1 = await list(c, { limit: 50 });
       const explain = async (query: Record<string, unknown>) => {
         const request = { limit: 50, cursor: query.cursor as string | undefined };
-        const [sql, params] = repository
-          .pageQuery(c.accountId, { words: [] }, request)
-          .getQueryAndParameters();
+        const { text: sql, values: params } = compile(
+          repository.pageQuery(c.accountId, { words: [] }, request),
+        );
         const runner = t.app.get(DataSource).createQueryRunner();
         await runner.connect();
         await runner.startTransaction();

@@ -241,8 +241,7 @@ describe('accounts, auth and iframe-session repositories', () => {
       keys.findUnrevoked({ prefix: key.slice(0, 10) }),
     );
     expect(found.map((k) => k.id)).toEqual([created.id]);
-    found[0].revokedAt = new Date();
-    await rec('apiKeys.save', () => keys.save(found[0]));
+    await rec('apiKeys.revoke', () => keys.revoke(found[0].id, new Date()));
     expect(await keys.findAuth(sha(key))).toBeNull();
     expect(await keys.findUnrevoked({ keyHash: sha(key) })).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/platform/db/database';
+import { sql as sqlTag } from '@/platform/db/sql';
 import { AuditEventsRepository } from '@/modules/audit/store/audit-events.repository';
 import { eventRow, type AuditRecord } from '@/modules/audit/domain/audit-record';
 import { RequestPurger } from '@/modules/eligibility/domain/request-purger';
@@ -84,8 +85,7 @@ describe('audit, insurers and verification repositories', () => {
 
     const { uid } = await request();
     const reads = events.recordedReads<{ n: string; uid: string }>(
-      'snapshot-recorded-uid',
-      (q) => `SELECT ${q.n}, er.uid FROM ${q.reads}
+      (q) => sqlTag`SELECT ${q.n}, er.uid FROM ${q.reads}
         JOIN eligibility_requests er ON er.account_id = ${q.accountId} AND er.uid = ${q.key}`,
     );
     const found = await rec('recordedReads', () => reads.read(uid, record(uid)));

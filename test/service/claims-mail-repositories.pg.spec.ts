@@ -115,7 +115,10 @@ describe('claims and mail repositories', () => {
     expect(page.result.map((c) => c.id)).toEqual([other.id]);
     expect(page.next_cursor).not.toBeNull();
     const lines = await rec('claims.linesOf', () => claims.linesOf(claim.id));
-    expect(lines.map((l) => l.position)).toEqual([0, 1]);
+    expect(lines.map((l) => [l.position, l.claimId])).toEqual([
+      [0, claim.id],
+      [1, claim.id],
+    ]);
     const both = await rec('claims.linesOfClaims', () =>
       claims.linesOfClaims([claim.id, other.id]),
     );
@@ -253,19 +256,20 @@ describe('claims and mail repositories', () => {
       attachments: null,
       status: 'queued' as const,
     });
-    const message = await rec('mail.insert', () => mail.insert(queued('CLM1')));
-    expect(message).toMatchObject({ status: 'queued', attempts: 0 });
-    expect((await rec('mail.findById', () => mail.findById(message.id)))?.subject).toBe(
-      'Your claim',
-    );
-    await rec('mail.markSent', () => mail.markSent(message.id, '250 OK'));
-    expect(await mail.findById(message.id)).toMatchObject({
+    const id = await rec('mail.insert', () => mail.insert(queued('CLM1')));
+    expect(await rec('mail.findById', () => mail.findById(id))).toMatchObject({
+      subject: 'Your claim',
+      status: 'queued',
+      attempts: 0,
+    });
+    await rec('mail.markSent', () => mail.markSent(id, '250 OK'));
+    expect(await mail.findById(id)).toMatchObject({
       status: 'sent',
       deliveredTo: '250 OK',
     });
     const failing = await mail.insert(queued('CLM2'));
-    await rec('mail.markFailed', () => mail.markFailed(failing.id, 'mailbox full'));
-    expect(await mail.findById(failing.id)).toMatchObject({
+    await rec('mail.markFailed', () => mail.markFailed(failing, 'mailbox full'));
+    expect(await mail.findById(failing)).toMatchObject({
       status: 'failed',
       lastError: 'mailbox full',
     });

@@ -13,6 +13,7 @@ import { HooksModule } from '@/platform/kernel/hooks.module';
 import { APP_CONFIG, AppConfigModule } from '@/platform/config/config.module';
 import { AppConfig, loadConfig } from '@/platform/config/env';
 import { buildDataSourceOptions } from '@/platform/db/data-source';
+import { entities } from '@/entities';
 import { DatabaseModule } from '@/platform/db/database.module';
 import { RedisModule } from '@/modules/redis';
 import { resetState } from './state';
@@ -31,11 +32,11 @@ export interface ModuleContext {
 /**
  * The module medium tier (docs/development.md; jest.config.js): one feature module booted alone
  * on the shared infrastructure every module stands on, as AppModule gives it (the validated
- * config, TypeORM with the entities the booted modules register, `Database`, Redis, Bull and the
+ * config, TypeORM with every entity (src/entities.ts: entity files only), `Database`, Redis, Bull and the
  * queue machinery, the hook registry), against the worker's database, migrated and emptied
  * (test/support/state.ts). `openHooks` names the hooks the module uses whose implementers are not
  * booted (a higher module's): only those may lack one, and calling one throws.
- * Nothing else of the application loads: not AppModule, not the composition root's entity list;
+ * Nothing else of the application loads: not AppModule;
  * Nest boots what the module imports, and `booted` names it. ROLE defaults to `api`: no queue
  * worker or maintenance loop runs behind the test's back.
  */
@@ -50,7 +51,7 @@ export async function bootModule(
       AppConfigModule,
       TypeOrmModule.forRootAsync({
         inject: [APP_CONFIG],
-        useFactory: (c: AppConfig) => ({ ...buildDataSourceOptions(c), autoLoadEntities: true }),
+        useFactory: (c: AppConfig) => buildDataSourceOptions(c, entities),
       }),
       DatabaseModule,
       RedisModule,

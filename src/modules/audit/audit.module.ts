@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuditEvent } from './store/audit-event.entity';
 import { AuditEventsRepository } from './store/audit-events.repository';
 import { AuditController } from './api/audit.controller';
 import { AuditGuard } from './api/audit.guard';
@@ -16,7 +14,7 @@ import { RouteDeclarationCheck } from './domain/route-declarations';
  * audit, and the retention job.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuditEvent]), DiscoveryModule],
+  imports: [DiscoveryModule],
   controllers: [AuditController],
   providers: [
     AuditEventsRepository,

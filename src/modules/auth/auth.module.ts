@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { RedisPubSub } from '@/modules/redis';
-import { ApiKey } from './store/api-key.entity';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { AddressLimit } from './domain/address-limit';
 import { ApiKeyCache } from './domain/api-key-cache';
@@ -11,7 +9,7 @@ import { ApiKeysService } from './domain/api-keys.service';
 import { ScopeGuard } from './api/scope.guard';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), AuditModule],
+  imports: [AuditModule],
   providers: [
     ApiKeysService,
     ApiKeysRepository,

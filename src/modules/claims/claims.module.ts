@@ -1,23 +1,19 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { claimsClearinghouseClientProvider, InsurersModule } from '@/modules/insurers';
 import { MailModule } from '@/modules/mail';
 import { WebhooksModule } from '@/modules/webhooks';
 import { BillingProviders } from './domain/claim-billing-provider';
-import { ClaimServiceLine } from './store/claim-service-line.entity';
 import { ClaimStatusChecker } from './domain/claim-status-checker';
 import { ClaimSubmitter } from './domain/claim-submitter';
 import { ClaimedServicesBinding } from './domain/claimed-services.binding';
 import { ClaimTransitions } from './domain/claim-transitions';
-import { Claim } from './store/claim.entity';
 import { ClaimsController } from './api/claims.controller';
 import { ClaimsProcessor } from './jobs/claims.processor';
 import { CLAIMS_QUEUE, ClaimsQueue } from './jobs/claims.queue';
 import { ClaimsRepository } from './store/claims.repository';
 import { ClaimsService } from './domain/claims.service';
-import { ClaimReport } from './reports/store/claim-report.entity';
 import { ClaimReportApplier } from './reports/domain/claim-report-apply';
 import { ClaimReportPoller } from './reports/jobs/claim-report-poller';
 import { ClaimReportsRepository } from './reports/store/claim-reports.repository';
@@ -29,12 +25,10 @@ import { ClaimReportsService } from './reports/domain/claim-reports.service';
 import { PolledRemittanceApplier } from './reports/domain/polled-remittance-apply';
 import { PolledReports } from './reports/domain/polled-reports';
 import { PolledReportsRepository } from './reports/store/polled-reports.repository';
-import { Remittance } from './reports/store/remittance.entity';
 import { RemittancesRepository } from './reports/store/remittances.repository';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Claim, ClaimServiceLine, ClaimReport, Remittance]),
     BullModule.registerQueue({ name: CLAIMS_QUEUE }),
     AccountsModule,
     InsurersModule,

@@ -1,8 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
-import { MailMessage } from './store/mail-message.entity';
 import { MailMessagesRepository } from './store/mail-messages.repository';
 import { MAIL_QUEUE, MailQueue } from './jobs/mail.queue';
 import { MailProcessor } from './jobs/mail.processor';
@@ -11,11 +9,7 @@ import { MailService } from './domain/mail.service';
 import { MailTransport } from './domain/mail.transport';
 
 @Module({
-  imports: [
-    AuditModule,
-    TypeOrmModule.forFeature([MailMessage]),
-    BullModule.registerQueue({ name: MAIL_QUEUE }),
-  ],
+  imports: [AuditModule, BullModule.registerQueue({ name: MAIL_QUEUE })],
   providers: [
     MailService,
     MailMessagesRepository,

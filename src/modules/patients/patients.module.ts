@@ -1,24 +1,17 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '@/modules/accounts';
 import { EligibilityModule } from '@/modules/eligibility';
 import { PatientLinksService } from './domain/patient-links.service';
-import { Patient } from './store/patient.entity';
 import { PatientsController } from './api/patients.controller';
 import { PatientsRepository } from './store/patients.repository';
 import { PatientsService } from './domain/patients.service';
 import { BenefitHistoryController } from './api/benefit-history.controller';
 import { BenefitHistoryService } from './domain/benefit-history.service';
 import { ClaimedServices } from './domain/claimed-services.port';
-import { PatientBenefitEntry } from './store/benefit-entry.entity';
 import { BenefitHistoryRepository } from './store/benefit-history.repository';
 
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([Patient, PatientBenefitEntry]),
-    AccountsModule,
-    EligibilityModule,
-  ],
+  imports: [AccountsModule, EligibilityModule],
   controllers: [PatientsController, BenefitHistoryController],
   providers: [
     PatientsRepository,

@@ -1,9 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '@/modules/audit';
 import { DeliverySender } from './domain/delivery-sender';
-import { Webhook, WebhookAttempt, WebhookDelivery } from './store/webhook.entity';
 import { WebhookDeliveriesRepository } from './store/webhook-deliveries.repository';
 import { WebhookOutbox } from './domain/webhook-outbox';
 import { WebhooksController } from './api/webhooks.controller';
@@ -15,7 +13,6 @@ import { WebhooksService } from './domain/webhooks.service';
 @Module({
   imports: [
     AuditModule,
-    TypeOrmModule.forFeature([Webhook, WebhookDelivery, WebhookAttempt]),
     BullModule.registerQueue({
       name: DELIVERY_QUEUE,
       settings: { lockDuration: 30_000, stalledInterval: 10_000, maxStalledCount: 2 },

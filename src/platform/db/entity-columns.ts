@@ -22,12 +22,11 @@ export function entityColumns<T extends ObjectLiteral>(
   const key = `${metadata.name}:${alias}:${only?.join(',') ?? ''}`;
   let list = lists.get(key);
   if (!list) {
-    // As TypeORM loads an entity: no relation's join column, no column kept out of selects.
+    // As TypeORM loads an entity: no relation's own join column (a virtual one), none kept out
+    // of selects; a column a relation shares (ClaimServiceLine.claimId) is the entity's own.
     const columns = metadata.columns.filter(
       (c) =>
-        !c.relationMetadata &&
-        c.isSelect &&
-        (!only || only.includes(c.propertyPath as keyof T & string)),
+        !c.isVirtual && c.isSelect && (!only || only.includes(c.propertyPath as keyof T & string)),
     );
     list = sql.raw(
       columns

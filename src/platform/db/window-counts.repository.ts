@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { execute, query, queryOne, sql } from './sql';
 
 /** A count after it was raised, and the seconds left in its window. */
 export interface RaisedCount {
@@ -29,19 +30,19 @@ export class WindowCounts {
    * none; `sliding`: every attempt starts the window again. Answers the counts in `keys`' order.
    */
   async raise(keys: string[], windowSeconds: number, sliding: boolean): Promise<RaisedCount[]> {
-    const rows: { key: string; count: number; seconds_left: number }[] = await this.db.query(
-      `INSERT INTO window_counts AS c (key, count, expires_at)
-       SELECT k, 1, now() + make_interval(secs => $2) FROM unnest($1::text[]) AS k
+    const rows = await query<{ key: string; count: number; seconds_left: number }>(
+      this.db,
+      sql`INSERT INTO window_counts AS c (key, count, expires_at)
+       SELECT k, 1, now() + make_interval(secs => ${windowSeconds}) FROM unnest(${keys}::text[]) AS k
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN c.expires_at <= now() THEN 1 ELSE c.count + 1 END,
-         expires_at = CASE WHEN $3 OR c.expires_at <= now() THEN EXCLUDED.expires_at
+         expires_at = CASE WHEN ${sliding} OR c.expires_at <= now() THEN EXCLUDED.expires_at
                            ELSE c.expires_at END
        RETURNING key, count, ceil(extract(epoch FROM expires_at - now()))::int AS seconds_left`,
-      [keys, windowSeconds, sliding],
     );
     if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
       this.prunedAt = Date.now();
-      await this.db.query(`DELETE FROM window_counts WHERE expires_at <= now()`);
+      await execute(this.db, sql`DELETE FROM window_counts WHERE expires_at <= now()`);
     }
     const byKey = new Map(rows.map((r) => [r.key, r]));
     return keys.map((k) => ({
@@ -52,20 +53,20 @@ export class WindowCounts {
 
   /** The live count of `key` (0 when none). */
   async count(key: string): Promise<number> {
-    const rows: { count: number }[] = await this.db.query(
-      `SELECT count FROM window_counts WHERE key = $1 AND expires_at > now()`,
-      [key],
+    const row = await queryOne<{ count: number }>(
+      this.db,
+      sql`SELECT count FROM window_counts WHERE key = ${key} AND expires_at > now()`,
     );
-    return rows[0]?.count ?? 0;
+    return row?.count ?? 0;
   }
 
   /** Deletes `key`, answering its live count (0 when none). */
   async take(key: string): Promise<number> {
-    const [rows]: [{ count: number; live: boolean }[], number] = await this.db.query(
-      `DELETE FROM window_counts WHERE key = $1 RETURNING count, expires_at > now() AS live`,
-      [key],
+    const row = await queryOne<{ count: number; live: boolean }>(
+      this.db,
+      sql`DELETE FROM window_counts WHERE key = ${key} RETURNING count, expires_at > now() AS live`,
     );
-    return rows[0]?.live ? rows[0].count : 0;
+    return row?.live ? row.count : 0;
   }
 
   /** Takes `by` off each key's count; a count that falls to zero or below is deleted. */
@@ -73,15 +74,15 @@ export class WindowCounts {
     if (by.size === 0) return;
     const keys = [...by.keys()];
     const amounts = keys.map((k) => by.get(k) ?? 0);
-    await this.db.query(
-      `UPDATE window_counts c SET count = c.count - d.n
-       FROM unnest($1::text[], $2::int[]) AS d(key, n) WHERE c.key = d.key`,
-      [keys, amounts],
+    await execute(
+      this.db,
+      sql`UPDATE window_counts c SET count = c.count - d.n
+       FROM unnest(${keys}::text[], ${amounts}::int[]) AS d(key, n) WHERE c.key = d.key`,
     );
-    await this.db.query(`DELETE FROM window_counts WHERE key = ANY($1) AND count <= 0`, [keys]);
+    await execute(this.db, sql`DELETE FROM window_counts WHERE key = ANY(${keys}) AND count <= 0`);
   }
 
   async delete(key: string): Promise<void> {
-    await this.db.query(`DELETE FROM window_counts WHERE key = $1`, [key]);
+    await execute(this.db, sql`DELETE FROM window_counts WHERE key = ${key}`);
   }
 }

@@ -15,12 +15,12 @@ export class AccountsRepository {
   }
 
   findById(id: string, tx?: Tx): Promise<Account | null> {
-    return managerOf(this.db, tx).getRepository(Account).findOne({ where: { id } });
+    return managerOf(this.db, tx).findOne(Account, { where: { id } });
   }
 
   /** Like `findById`, but a missing account is TypeORM's EntityNotFoundError. */
   findByIdOrFail(id: string, tx?: Tx): Promise<Account> {
-    return managerOf(this.db, tx).getRepository(Account).findOneByOrFail({ id });
+    return managerOf(this.db, tx).findOneByOrFail(Account, { id });
   }
 
   async update(
@@ -30,10 +30,10 @@ export class AccountsRepository {
     >,
     tx?: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).getRepository(Account).update({ id }, changes);
+    await managerOf(this.db, tx).update(Account, { id }, changes);
   }
 
   count(tx?: Tx): Promise<number> {
-    return managerOf(this.db, tx).getRepository(Account).count();
+    return managerOf(this.db, tx).count(Account);
   }
 }

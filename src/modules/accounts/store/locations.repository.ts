@@ -15,32 +15,31 @@ export class LocationsRepository {
   }
 
   listByAccount(accountId: string, tx?: Tx): Promise<Location[]> {
-    return managerOf(this.db, tx)
-      .getRepository(Location)
-      .find({ where: { accountId }, order: { createdAt: 'ASC', code: 'ASC' } });
+    return managerOf(this.db, tx).find(Location, {
+      where: { accountId },
+      order: { createdAt: 'ASC', code: 'ASC' },
+    });
   }
 
   /** The account's location of this code (another account's is not found). */
   findByCode(accountId: string, code: string, tx?: Tx): Promise<Location | null> {
-    return managerOf(this.db, tx).getRepository(Location).findOne({ where: { accountId, code } });
+    return managerOf(this.db, tx).findOne(Location, { where: { accountId, code } });
   }
 
   /** A location by its code in any account (the admin CLI acts across accounts). */
   findByCodeAnyAccount(code: string, tx?: Tx): Promise<Location | null> {
-    return managerOf(this.db, tx).getRepository(Location).findOne({ where: { code } });
+    return managerOf(this.db, tx).findOne(Location, { where: { code } });
   }
 
   findById(accountId: string, id: string, tx?: Tx): Promise<Location | null> {
-    return managerOf(this.db, tx).getRepository(Location).findOne({ where: { id, accountId } });
+    return managerOf(this.db, tx).findOne(Location, { where: { id, accountId } });
   }
 
   findDefault(accountId: string, tx?: Tx): Promise<Location | null> {
-    return managerOf(this.db, tx)
-      .getRepository(Location)
-      .findOne({ where: { accountId, isDefault: true } });
+    return managerOf(this.db, tx).findOne(Location, { where: { accountId, isDefault: true } });
   }
 
   async update(accountId: string, id: string, changes: Partial<Location>, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).getRepository(Location).update({ id, accountId }, changes);
+    await managerOf(this.db, tx).update(Location, { id, accountId }, changes);
   }
 }

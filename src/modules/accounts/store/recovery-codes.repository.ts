@@ -10,7 +10,7 @@ export class RecoveryCodesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   countUnused(userId: string, tx?: Tx): Promise<number> {
-    return managerOf(this.db, tx).getRepository(RecoveryCode).countBy({ userId, usedAt: IsNull() });
+    return managerOf(this.db, tx).countBy(RecoveryCode, { userId, usedAt: IsNull() });
   }
 
   async insertMany(userId: string, codeHashes: string[], tx?: Tx): Promise<void> {
@@ -26,16 +26,11 @@ export class RecoveryCodesRepository {
 
   /** Spends the user's unused code of this hash with one conditional UPDATE: whether it did. */
   async spend(userId: string, codeHash: string, tx?: Tx): Promise<boolean> {
-    const result = await managerOf(this.db, tx)
-      .getRepository(RecoveryCode)
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: () => 'now()' })
-      .where('user_id = :userId AND code_hash = :hash AND used_at IS NULL', {
-        userId,
-        hash: codeHash,
-      })
-      .execute();
+    const result = await managerOf(this.db, tx).update(
+      RecoveryCode,
+      { userId, codeHash, usedAt: IsNull() },
+      { usedAt: () => 'now()' },
+    );
     return Boolean(result.affected);
   }
 }

@@ -1,9 +1,10 @@
 import { isUniqueViolation } from '@/platform/kernel/codes';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
-import { Account } from './account.entity';
+import { DataSource } from 'typeorm';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, query, queryOne, sql, type Sql } from '@/platform/db/sql';
 import { User } from './user.entity';
 
 export type NewUser = Pick<
@@ -11,10 +12,6 @@ export type NewUser = Pick<
   'accountId' | 'email' | 'role' | 'passwordHash' | 'passwordChangedAt'
 >;
 
-/**
- * The `users` table: the people who sign in, their passwords, session epochs and TOTP state.
- * `twoFactorState` joins the user's row of `accounts` (same module).
- */
 /**
  * The e-mail is taken: by a user of the same account, or by a user who signs in with it
  * (constraints of InvitationsAcrossAccounts1795567400000).
@@ -31,83 +28,94 @@ export function isEmailSigningInElsewhere(e: unknown): boolean {
   return isUniqueViolation(e, 'users_signing_in_email_key');
 }
 
+/**
+ * The `users` table: the people who sign in, their passwords, session epochs and TOTP state.
+ * `twoFactorState` joins the user's row of `accounts` (same module).
+ */
 @Injectable()
 export class UsersRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly columns: Sql;
 
-  async insert(fields: NewUser, tx?: Tx): Promise<User> {
-    const em = managerOf(this.db, tx);
-    return em.save(em.create(User, fields));
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.columns = entityColumns(db, User, 'u');
   }
 
-  findById(id: string, tx?: Tx): Promise<User | null> {
-    return managerOf(this.db, tx).getRepository(User).findOne({ where: { id } });
+  async insert(f: NewUser, tx?: Tx): Promise<User> {
+    const user = await queryOne<User>(
+      this.db,
+      sql`INSERT INTO users AS u (account_id, email, role, password_hash, password_changed_at)
+       VALUES (${f.accountId}, ${f.email}, ${f.role}, ${f.passwordHash}, ${f.passwordChangedAt})
+       RETURNING ${this.columns}`,
+      tx,
+    );
+    return user!;
   }
 
-  findInAccount(accountId: string, id: string, tx?: Tx): Promise<User | null> {
-    return managerOf(this.db, tx).getRepository(User).findOne({ where: { id, accountId } });
+  /** The users matching `where`; `tail` follows it (the order, a limit, a lock). */
+  private select(where: Sql, tail: Sql, tx?: Tx): Promise<User[]> {
+    return query(this.db, sql`SELECT ${this.columns} FROM users u WHERE ${where} ${tail}`, tx);
   }
 
-  /** `email` as stored: trimmed and lower-cased by the caller. */
+  async findById(id: string, tx?: Tx): Promise<User | null> {
+    return (await this.select(sql`u.id = ${id}`, sql.empty, tx))[0] ?? null;
+  }
+
+  async findInAccount(accountId: string, id: string, tx?: Tx): Promise<User | null> {
+    const where = sql`u.id = ${id} AND u.account_id = ${accountId}`;
+    return (await this.select(where, sql.empty, tx))[0] ?? null;
+  }
+
   /**
-   * The user who signs in with the e-mail, or else its oldest invitation (an e-mail may be
-   * invited in several accounts; one user signs in with it).
+   * The user who signs in with the e-mail (`email` as stored: trimmed and lower-cased by the
+   * caller), or else its oldest invitation (an e-mail may be invited in several accounts; one
+   * user signs in with it).
    */
   async findByEmail(email: string, tx?: Tx): Promise<User | null> {
-    return managerOf(this.db, tx)
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .where('u.email = :email', { email })
-      .orderBy('u.password_hash IS NULL', 'ASC')
-      .addOrderBy('u.created_at', 'ASC')
-      .limit(1)
-      .getOne();
+    const order = sql`ORDER BY u.password_hash IS NULL ASC, u.created_at ASC LIMIT 1`;
+    return (await this.select(sql`u.email = ${email}`, order, tx))[0] ?? null;
   }
 
   /** The account's first user (the one created with it). */
-  firstOfAccount(accountId: string, tx?: Tx): Promise<User | null> {
-    return managerOf(this.db, tx)
-      .getRepository(User)
-      .findOne({ where: { accountId }, order: { createdAt: 'ASC' } });
+  async firstOfAccount(accountId: string, tx?: Tx): Promise<User | null> {
+    const order = sql`ORDER BY u.created_at ASC LIMIT 1`;
+    return (await this.select(sql`u.account_id = ${accountId}`, order, tx))[0] ?? null;
   }
 
   listByAccount(accountId: string, tx?: Tx): Promise<User[]> {
-    return managerOf(this.db, tx)
-      .getRepository(User)
-      .find({ where: { accountId }, order: { createdAt: 'ASC', email: 'ASC' } });
+    const order = sql`ORDER BY u.created_at ASC, u.email ASC`;
+    return this.select(sql`u.account_id = ${accountId}`, order, tx);
   }
 
   /** The user's row, locked FOR UPDATE until `tx` ends. */
-  lockById(id: string, tx: Tx): Promise<User | null> {
-    return managerOf(this.db, tx).findOne(User, {
-      where: { id },
-      lock: { mode: 'pessimistic_write' },
-    });
+  async lockById(id: string, tx: Tx): Promise<User | null> {
+    return (await this.select(sql`u.id = ${id}`, sql`FOR UPDATE`, tx))[0] ?? null;
   }
 
   /** Every user of the account, locked FOR UPDATE (in id order) until `tx` ends. */
   lockAllOfAccount(accountId: string, tx: Tx): Promise<User[]> {
-    return managerOf(this.db, tx).find(User, {
-      where: { accountId },
-      order: { id: 'ASC' },
-      lock: { mode: 'pessimistic_write' },
-    });
+    return this.select(sql`u.account_id = ${accountId}`, sql`ORDER BY u.id ASC FOR UPDATE`, tx);
   }
 
   async updateAccess(
     user: Pick<User, 'id' | 'accountId' | 'role' | 'disabledAt' | 'sessionEpoch'>,
     tx?: Tx,
   ): Promise<void> {
-    await managerOf(this.db, tx).update(
-      User,
-      { id: user.id, accountId: user.accountId },
-      { role: user.role, disabledAt: user.disabledAt, sessionEpoch: user.sessionEpoch },
+    await execute(
+      this.db,
+      sql`UPDATE users SET role = ${user.role}, disabled_at = ${user.disabledAt},
+         session_epoch = ${user.sessionEpoch}
+       WHERE id = ${user.id} AND account_id = ${user.accountId}`,
+      tx,
     );
   }
 
   /** The hash alone (a rehash at today's cost): sessions go on. */
   async updatePasswordHash(id: string, passwordHash: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).getRepository(User).update({ id }, { passwordHash });
+    await execute(
+      this.db,
+      sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${id}`,
+      tx,
+    );
   }
 
   /** A new password and a new epoch (the user's sessions end): what the row now holds. */
@@ -116,87 +124,80 @@ export class UsersRepository {
     passwordHash: string,
     tx?: Tx,
   ): Promise<{ session_epoch: number; password_changed_at: Date }> {
-    // An UPDATE's answer through TypeORM is [rows, count].
-    const [rows]: [{ session_epoch: number; password_changed_at: Date }[], number] =
-      await managerOf(this.db, tx).query(
-        `UPDATE users SET password_hash = $2, password_changed_at = now(),
+    const row = await queryOne<{ session_epoch: number; password_changed_at: Date }>(
+      this.db,
+      sql`UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now(),
          session_epoch = session_epoch + 1
-       WHERE id = $1 RETURNING session_epoch, password_changed_at`,
-        [id, passwordHash],
-      );
-    return rows[0];
+       WHERE id = ${id} RETURNING session_epoch, password_changed_at`,
+      tx,
+    );
+    return row!;
   }
 
   /** Raises the epoch (every session of the user ends): the new one, null for no such user. */
   async raiseSessionEpoch(id: string, tx?: Tx): Promise<number | null> {
-    const [rows]: [{ session_epoch: number }[], number] = await managerOf(this.db, tx).query(
-      `UPDATE users SET session_epoch = session_epoch + 1 WHERE id = $1 RETURNING session_epoch`,
-      [id],
+    const row = await queryOne<{ session_epoch: number }>(
+      this.db,
+      sql`UPDATE users SET session_epoch = session_epoch + 1 WHERE id = ${id} RETURNING session_epoch`,
+      tx,
     );
-    return rows.length === 0 ? null : rows[0].session_epoch;
+    return row?.session_epoch ?? null;
   }
 
   // Two-factor ----------------------------------------------------------------------------
 
   /** Whether the user has two-factor on, and whether their account requires it; in one query. */
-  twoFactorState(
+  async twoFactorState(
     userId: string,
     tx?: Tx,
   ): Promise<{ enabled: boolean; required: boolean } | undefined> {
-    return managerOf(this.db, tx)
-      .getRepository(User)
-      .createQueryBuilder('u')
-      .innerJoin(Account, 'a', 'a.id = u.account_id')
-      .select('u.totp_enabled_at IS NOT NULL', 'enabled')
-      .addSelect('a.require_two_factor', 'required')
-      .where('u.id = :userId', { userId })
-      .getRawOne<{ enabled: boolean; required: boolean }>();
+    const row = await queryOne<{ enabled: boolean; required: boolean }>(
+      this.db,
+      sql`SELECT u.totp_enabled_at IS NOT NULL AS enabled, a.require_two_factor AS required
+       FROM users u INNER JOIN accounts a ON a.id = u.account_id WHERE u.id = ${userId}`,
+      tx,
+    );
+    return row ?? undefined;
   }
 
   /** Keeps the sealed enrolment secret of a user who has not turned two-factor on. */
   async setTotpSecret(userId: string, sealed: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx)
-      .getRepository(User)
-      .update(
-        { id: userId, totpEnabledAt: IsNull() },
-        { totpSecretSealed: sealed, totpLastStep: null },
-      );
+    await execute(
+      this.db,
+      sql`UPDATE users SET totp_secret_sealed = ${sealed}, totp_last_step = NULL
+       WHERE id = ${userId} AND totp_enabled_at IS NULL`,
+      tx,
+    );
   }
 
   /** Turns two-factor on if the enrolment secret is still `sealed`; whether it did. */
   async enableTotp(userId: string, sealed: string, step: number, tx?: Tx): Promise<boolean> {
-    const result = await managerOf(this.db, tx)
-      .createQueryBuilder()
-      .update(User)
-      .set({ totpEnabledAt: () => 'now()', totpLastStep: step })
-      .where('id = :userId AND totp_enabled_at IS NULL AND totp_secret_sealed = :sealed', {
-        userId,
-        sealed,
-      })
-      .execute();
-    return Boolean(result.affected);
+    const changed = await execute(
+      this.db,
+      sql`UPDATE users SET totp_enabled_at = now(), totp_last_step = ${step}
+       WHERE id = ${userId} AND totp_enabled_at IS NULL AND totp_secret_sealed = ${sealed}`,
+      tx,
+    );
+    return changed > 0;
   }
 
   /** Records the accepted time step if newer than the stored one: whether it was. */
   async advanceTotpStep(userId: string, step: number, tx?: Tx): Promise<boolean> {
-    const result = await managerOf(this.db, tx)
-      .getRepository(User)
-      .createQueryBuilder()
-      .update(User)
-      .set({ totpLastStep: step })
-      .where('id = :userId AND (totp_last_step IS NULL OR totp_last_step < :step)', {
-        userId,
-        step,
-      })
-      .execute();
-    return Boolean(result.affected);
+    const changed = await execute(
+      this.db,
+      sql`UPDATE users SET totp_last_step = ${step}
+       WHERE id = ${userId} AND (totp_last_step IS NULL OR totp_last_step < ${step})`,
+      tx,
+    );
+    return changed > 0;
   }
 
   async clearTotp(userId: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).update(
-      User,
-      { id: userId },
-      { totpSecretSealed: null, totpEnabledAt: null, totpLastStep: null },
+    await execute(
+      this.db,
+      sql`UPDATE users SET totp_secret_sealed = NULL, totp_enabled_at = NULL, totp_last_step = NULL
+       WHERE id = ${userId}`,
+      tx,
     );
   }
 }

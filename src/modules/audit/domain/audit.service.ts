@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GroupCommit } from '@/platform/kernel/group-commit';
+import type { Sql } from '@/platform/db/sql';
 import type { KeysetPage } from '@/platform/http/pagination/keyset-paginator';
 import type { AuditEvent } from '../store/audit-event.entity';
 import {
@@ -39,13 +40,10 @@ export class AuditService {
 
   /**
    * Reads recorded in groups (`RecordedReads`): `select` reads the caller's rows for the reads
-   * of a group (`RecordedReadsSource`); `name` names the prepared statement.
+   * of a group (`RecordedReadsSource`).
    */
-  recordedReads<R extends RecordedRow>(
-    name: string,
-    select: (q: RecordedReadsSource) => string,
-  ): RecordedReads<R> {
-    return this.events.recordedReads<R>(name, select);
+  recordedReads<R extends RecordedRow>(select: (q: RecordedReadsSource) => Sql): RecordedReads<R> {
+    return this.events.recordedReads<R>(select);
   }
 
   /** Newest first, keyset-paged; filters combine. */

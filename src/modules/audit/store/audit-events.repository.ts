@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { Pool, QueryResultRow } from 'pg';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { QueryResultRow } from 'pg';
+import { DataSource } from 'typeorm';
 import { GroupCommit } from '@/platform/kernel/group-commit';
-import { type KeysetPage, paginateKeyset } from '@/platform/http/pagination/keyset-paginator';
-import { pgPool } from '@/platform/db/pg-pool';
+import { type KeysetPage, keysetPage } from '@/platform/http/pagination/keyset-paginator';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, query, sql, type Sql } from '@/platform/db/sql';
 import { AuditEvent } from './audit-event.entity';
 import { type AuditEventRow, type AuditRecord, eventRow } from '../domain/audit-record';
 
@@ -24,37 +25,36 @@ export type RecordedRow = QueryResultRow;
  * `${q.key}` within the reading account `${q.accountId}`.
  */
 export interface RecordedReadsSource {
-  readonly reads: string;
-  readonly n: string;
-  readonly key: string;
-  readonly accountId: string;
+  readonly reads: Sql;
+  readonly n: Sql;
+  readonly key: Sql;
+  readonly accountId: Sql;
 }
 
 const SOURCE: RecordedReadsSource = {
-  reads: 'q',
-  n: 'q.n',
-  key: 'q.key',
-  accountId: 'q.account_id',
+  reads: sql.raw('q'),
+  n: sql.raw('q.n'),
+  key: sql.raw('q.key'),
+  accountId: sql.raw('q.account_id'),
 };
 
-/** Many events in one statement: one array per column (ids and timestamps are the table's defaults). */
-const INSERT_EVENTS = `INSERT INTO audit_events
-  (account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id, request_id, ip)
-  SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::uuid[], $5::uuid[],
-    $6::varchar[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[])`;
+/** The types of an event's columns (`AuditEventRow`), each sent as one array. */
+const EVENT_TYPES = [
+  'uuid',
+  'varchar',
+  'varchar',
+  'uuid',
+  'uuid',
+  'varchar',
+  'varchar',
+  'varchar',
+  'varchar',
+  'varchar',
+];
 
-/** Reads of rows (`select`), each written with its audit event in the same statement. */
-const RECORDED_READS = (select: string) => `WITH q AS (
-    SELECT * FROM unnest($1::varchar[], $2::uuid[], $3::varchar[], $4::varchar[], $5::uuid[],
-      $6::uuid[], $7::varchar[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[])
-      WITH ORDINALITY AS q(key, account_id, actor_type, actor, api_key_id, user_id, action,
-        resource_type, resource_id, request_id, ip, n)),
-  r AS (${select}),
-  e AS (INSERT INTO audit_events
-    (account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id, request_id, ip)
-    SELECT account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id,
-      request_id, ip FROM q WHERE q.n IN (SELECT r.n FROM r))
-  SELECT * FROM r`;
+/** `columns` as arrays of `types` for unnest (one parameter each). */
+const arrays = (columns: unknown[][], types: string[]) =>
+  sql.join(columns.map((c, i) => sql`${c}::${sql.raw(types[i])}[]`));
 
 /**
  * Reads of rows by key, each written with its audit event in the same statement, grouped: the
@@ -64,15 +64,12 @@ const RECORDED_READS = (select: string) => `WITH q AS (
  * answered only with its event committed.
  */
 export class RecordedReads<R extends QueryResultRow> {
-  private readonly text: string;
   private readonly group: GroupCommit<{ key: string; event: AuditEventRow }, R | undefined>;
 
   constructor(
-    private readonly pool: () => Pool,
-    private readonly name: string,
-    select: string,
+    private readonly db: DataSource,
+    private readonly select: Sql,
   ) {
-    this.text = RECORDED_READS(select);
     this.group = new GroupCommit((items) => this.readBatch(items), {
       maxBatch: 64,
       maxInFlight: 4,
@@ -89,11 +86,19 @@ export class RecordedReads<R extends QueryResultRow> {
   ): Promise<(R | undefined)[]> {
     const columns: unknown[][] = [items.map((i) => i.key)];
     for (let c = 0; c < 10; c++) columns.push(items.map((i) => i.event[c]));
-    const { rows } = await this.pool().query<R & { n: string }>({
-      name: this.name,
-      text: this.text,
-      values: columns,
-    });
+    const rows = await query<R & { n: string }>(
+      this.db,
+      sql`WITH q AS (
+    SELECT * FROM unnest(${arrays(columns, ['varchar', ...EVENT_TYPES])})
+      WITH ORDINALITY AS q(key, account_id, actor_type, actor, api_key_id, user_id, action,
+        resource_type, resource_id, request_id, ip, n)),
+  r AS (${this.select}),
+  e AS (INSERT INTO audit_events
+    (account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id, request_id, ip)
+    SELECT account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id,
+      request_id, ip FROM q WHERE q.n IN (SELECT r.n FROM r))
+  SELECT * FROM r`,
+    );
     const found: (R | undefined)[] = new Array<R | undefined>(items.length);
     for (const row of rows) found[Number(row.n) - 1] = row;
     return found;
@@ -108,38 +113,36 @@ export class RecordedReads<R extends QueryResultRow> {
  */
 @Injectable()
 export class AuditEventsRepository {
-  constructor(
-    @InjectRepository(AuditEvent) private readonly events: Repository<AuditEvent>,
-    @InjectDataSource() private readonly db: DataSource,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Writes `rows` in one statement. */
+  /** Writes `rows` in one statement (one array per column; ids and times are the defaults). */
   async insertMany(rows: AuditEventRow[]): Promise<void> {
     const columns = rows[0].map((_, i) => rows.map((row) => row[i]));
-    await pgPool(this.db).query({
-      name: 'audit-insert-events',
-      text: INSERT_EVENTS,
-      values: columns,
-    });
+    await execute(
+      this.db,
+      sql`INSERT INTO audit_events
+  (account_id, actor_type, actor, api_key_id, user_id, action, resource_type, resource_id, request_id, ip)
+  SELECT * FROM unnest(${arrays(columns, EVENT_TYPES)})`,
+    );
   }
 
-  /** Reads recorded in groups (`RecordedReads`); `name` names the prepared statement. */
+  /** Reads recorded in groups (`RecordedReads`) with the caller's `select`. */
   recordedReads<R extends QueryResultRow>(
-    name: string,
-    select: (q: RecordedReadsSource) => string,
+    select: (q: RecordedReadsSource) => Sql,
   ): RecordedReads<R> {
-    return new RecordedReads<R>(() => pgPool(this.db), name, select(SOURCE));
+    return new RecordedReads<R>(this.db, select(SOURCE));
   }
 
   /** The account's events, newest first, keyset-paged; filters combine. */
   list(accountId: string, filter: AuditFilter): Promise<KeysetPage<AuditEvent>> {
-    const qb = this.events
-      .createQueryBuilder('e')
-      .where('e.account_id = :accountId', { accountId });
-    if (filter.resourceType)
-      qb.andWhere('e.resource_type = :resourceType', { resourceType: filter.resourceType });
-    if (filter.resourceId)
-      qb.andWhere('e.resource_id = :resourceId', { resourceId: filter.resourceId });
-    return paginateKeyset(qb, { limit: filter.limit, cursor: filter.cursor });
+    const where = [sql`e.account_id = ${accountId}`];
+    if (filter.resourceType) where.push(sql`e.resource_type = ${filter.resourceType}`);
+    if (filter.resourceId) where.push(sql`e.resource_id = ${filter.resourceId}`);
+    return keysetPage(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, AuditEvent, 'e')} FROM audit_events e
+       WHERE ${sql.join(where, ' AND ')}`,
+      { limit: filter.limit, cursor: filter.cursor },
+    );
   }
 }

@@ -75,7 +75,7 @@ export class ApiKeysService {
     if (!key) throw new NotFoundError(`API key ${id} not found.`);
     if (!key.revokedAt) {
       key.revokedAt = new Date();
-      await this.keys.save(key);
+      await this.keys.revoke(key.id, key.revokedAt);
       if (by) await this.audit.record(securityEvent(by, 'api_key', 'revoke', key.prefix));
       this.logger.log({ apiKeyId: id, accountId }, 'api key revoked');
     }

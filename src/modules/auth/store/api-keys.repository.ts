@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { DataSource } from 'typeorm';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, query, queryOne, sql, type Sql } from '@/platform/db/sql';
 import { ApiKey } from './api-key.entity';
 
 /** An unrevoked key as authentication needs it. */
@@ -15,60 +17,79 @@ export interface ApiKeyAuthRow {
 /** The `api_keys` table: keys by their SHA-256 (the key itself is never stored). */
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly columns: Sql;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.columns = entityColumns(db, ApiKey, 'k');
+  }
 
   async insert(
-    fields: Pick<ApiKey, 'accountId' | 'name' | 'prefix' | 'keyHash' | 'scopes'>,
+    f: Pick<ApiKey, 'accountId' | 'name' | 'prefix' | 'keyHash' | 'scopes'>,
     tx?: Tx,
   ): Promise<ApiKey> {
-    const keys = managerOf(this.db, tx).getRepository(ApiKey);
-    return keys.save(keys.create(fields));
+    const key = await queryOne<ApiKey>(
+      this.db,
+      sql`INSERT INTO api_keys AS k (account_id, name, prefix, key_hash, scopes)
+       VALUES (${f.accountId}, ${f.name}, ${f.prefix}, ${f.keyHash}, ${f.scopes}::text[])
+       RETURNING ${this.columns}`,
+      tx,
+    );
+    return key!;
   }
 
   /** The account's keys, newest first. */
   listByAccount(accountId: string, tx?: Tx): Promise<ApiKey[]> {
-    return managerOf(this.db, tx)
-      .getRepository(ApiKey)
-      .find({ where: { accountId }, order: { createdAt: 'DESC' } });
+    return query(
+      this.db,
+      sql`SELECT ${this.columns} FROM api_keys k WHERE k.account_id = ${accountId}
+       ORDER BY k.created_at DESC`,
+      tx,
+    );
   }
 
   findInAccount(accountId: string, id: string, tx?: Tx): Promise<ApiKey | null> {
-    return managerOf(this.db, tx).getRepository(ApiKey).findOne({ where: { id, accountId } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${this.columns} FROM api_keys k WHERE k.id = ${id} AND k.account_id = ${accountId}`,
+      tx,
+    );
   }
 
   /** Unrevoked keys of this hash (at most one) or display prefix, in any account. */
   findUnrevoked(by: { keyHash: string } | { prefix: string }, tx?: Tx): Promise<ApiKey[]> {
-    return managerOf(this.db, tx)
-      .getRepository(ApiKey)
-      .find({ where: { ...by, revokedAt: IsNull() } });
+    const where = 'keyHash' in by ? sql`k.key_hash = ${by.keyHash}` : sql`k.prefix = ${by.prefix}`;
+    return query(
+      this.db,
+      sql`SELECT ${this.columns} FROM api_keys k WHERE ${where} AND k.revoked_at IS NULL`,
+      tx,
+    );
   }
 
-  /** Stores the key's changed columns (its `revokedAt`). */
-  async save(key: ApiKey, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).getRepository(ApiKey).save(key);
+  /** Key `id` revoked at `at`. */
+  async revoke(id: string, at: Date, tx?: Tx): Promise<void> {
+    await execute(this.db, sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id}`, tx);
   }
 
   /** The unrevoked key of this hash, through the unique index; null when none. */
-  async findAuth(keyHash: string, tx?: Tx): Promise<ApiKeyAuthRow | null> {
-    const rows: ApiKeyAuthRow[] = await managerOf(this.db, tx).query(
-      'SELECT id, account_id, prefix, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      [keyHash],
+  findAuth(keyHash: string, tx?: Tx): Promise<ApiKeyAuthRow | null> {
+    return queryOne(
+      this.db,
+      sql`SELECT id, account_id, prefix, scopes FROM api_keys WHERE key_hash = ${keyHash} AND revoked_at IS NULL`,
+      tx,
     );
-    return rows[0] ?? null;
   }
 
   /** The hash of the key of this id while it is unrevoked; null once revoked (or unknown). */
   async activeKeyHash(id: string, tx?: Tx): Promise<string | null> {
-    const rows: { key_hash: string }[] = await managerOf(this.db, tx).query(
-      'SELECT key_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
-      [id],
+    const row = await queryOne<{ key_hash: string }>(
+      this.db,
+      sql`SELECT key_hash FROM api_keys WHERE id = ${id} AND revoked_at IS NULL`,
+      tx,
     );
-    return rows.length === 0 ? null : rows[0].key_hash;
+    return row?.key_hash ?? null;
   }
 
   async touchLastUsed(id: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [
-      id,
-    ]);
+    await execute(this.db, sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${id}`, tx);
   }
 }

@@ -39,8 +39,8 @@ export class EligibilityQueryService {
     audit: AuditService,
   ) {
     this.recordedBodies = {
-      v1: audit.recordedReads('eligibility-body-recorded-v1', requests.recordedBodySelect('v1')),
-      v2: audit.recordedReads('eligibility-body-recorded-v2', requests.recordedBodySelect('v2')),
+      v1: audit.recordedReads(requests.recordedBodySelect('v1')),
+      v2: audit.recordedReads(requests.recordedBodySelect('v2')),
     };
   }
 

@@ -161,9 +161,9 @@ export class EligibilityRequestsRepository {
    * The select of a recorded read of `version`'s body (the audit module's RecordedReads: one row
    * of `q.reads` per read, its key the uid, read within the reading account).
    */
-  recordedBodySelect(version: ResultVersion): (q: RecordedReadsSource) => string {
-    const column = version === 'v1' ? 'body_v1' : 'body_v2';
-    return (q) => `SELECT ${q.n}, ${bodyColumns(column, 'er.')} FROM ${q.reads}
+  recordedBodySelect(version: ResultVersion): (q: RecordedReadsSource) => Sql {
+    const columns = sql.raw(bodyColumns(version === 'v1' ? 'body_v1' : 'body_v2', 'er.'));
+    return (q) => sql`SELECT ${q.n}, ${columns} FROM ${q.reads}
     JOIN eligibility_requests er ON er.account_id = ${q.accountId} AND er.uid = ${q.key}`;
   }
 

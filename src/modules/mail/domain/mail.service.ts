@@ -48,7 +48,7 @@ export class MailService {
 
   /** Stores the message and queues its delivery; returns the message id. */
   async enqueue(mail: NewMail): Promise<string> {
-    const message = await this.messages.insert({
+    const id = await this.messages.insert({
       accountId: mail.accountId,
       kind: mail.kind,
       ref: mail.ref,
@@ -69,9 +69,9 @@ export class MailService {
       status: 'queued',
     });
     // Stored as due now: if the job cannot be added (Redis down), the sweeper adds it later.
-    await this.queue.enqueue(message.id);
-    this.logger.log({ mail: message.id, kind: mail.kind, ref: mail.ref }, 'mail queued');
-    return message.id;
+    await this.queue.enqueue(id);
+    this.logger.log({ mail: id, kind: mail.kind, ref: mail.ref }, 'mail queued');
+    return id;
   }
 
   findMessage(id: string): Promise<MailMessage | null> {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, queryOne, sql } from '@/platform/db/sql';
 import { MailMessage } from './mail-message.entity';
 
 /** A message as it is queued (its due time and attempt count are MailQueue's, by default). */
@@ -25,30 +27,46 @@ export type NewMailMessage = Pick<
  */
 @Injectable()
 export class MailMessagesRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(MailMessage) private readonly messages: Repository<MailMessage>,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  insert(message: NewMailMessage): Promise<MailMessage> {
-    return this.messages.save(this.messages.create(message));
+  /** Stores the message; answers its id. */
+  async insert(m: NewMailMessage): Promise<string> {
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      sql`INSERT INTO mail_messages (account_id, kind, ref, to_address, subject, text_body, html_body,
+         attachments, link_sealed, status)
+       VALUES (${m.accountId}, ${m.kind}, ${m.ref}, ${m.toAddress}, ${m.subject}, ${m.textBody},
+         ${m.htmlBody}, ${m.attachments && JSON.stringify(m.attachments)}::jsonb,
+         ${m.linkSealed ?? null}, ${m.status})
+       RETURNING id`,
+    );
+    return row!.id;
   }
 
   findById(id: string): Promise<MailMessage | null> {
-    return this.messages.findOne({ where: { id } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, MailMessage, 'm')} FROM mail_messages m WHERE m.id = ${id}`,
+    );
   }
 
   /** Sent: `deliveredTo` is the SMTP server's answer (or the .eml file written); no link kept. */
   async markSent(id: string, deliveredTo: string): Promise<void> {
-    await this.messages.update(
-      { id },
-      { status: 'sent', sentAt: new Date(), lastError: null, deliveredTo, linkSealed: null },
+    await execute(
+      this.db,
+      sql`UPDATE mail_messages SET status = 'sent', sent_at = ${new Date()}, last_error = NULL,
+         delivered_to = ${deliveredTo}, link_sealed = NULL
+       WHERE id = ${id}`,
     );
   }
 
   /** Failed for good, with the last error (its link is dropped: it will never be sent). */
   async markFailed(id: string, error: string): Promise<void> {
-    await this.messages.update({ id }, { lastError: error, status: 'failed', linkSealed: null });
+    await execute(
+      this.db,
+      sql`UPDATE mail_messages SET last_error = ${error}, status = 'failed', link_sealed = NULL
+       WHERE id = ${id}`,
+    );
   }
 
   /**
@@ -56,22 +74,20 @@ export class MailMessagesRepository {
    * recipient, subject, bodies and attachments (kind, ref, status and dates stay); answers how
    * many. Queued mail is left to be sent first.
    */
-  async purge(cutoff: Date, limit: number, tx?: Tx): Promise<number> {
-    const rows: unknown[] = await managerOf(this.db, tx).query(
-      `UPDATE mail_messages SET to_address = '', subject = '', text_body = '', html_body = '',
+  purge(cutoff: Date, limit: number, tx?: Tx): Promise<number> {
+    return execute(
+      this.db,
+      sql`UPDATE mail_messages SET to_address = '', subject = '', text_body = '', html_body = '',
               attachments = NULL
         WHERE id IN (
           SELECT id FROM mail_messages
-           WHERE created_at < $1 AND status <> 'queued'
+           WHERE created_at < ${cutoff} AND status <> 'queued'
              AND (to_address <> '' OR text_body <> '' OR html_body <> '' OR attachments IS NOT NULL)
            ORDER BY created_at, id
-           LIMIT $2
+           LIMIT ${limit}
            FOR UPDATE SKIP LOCKED)
         RETURNING id`,
-      [cutoff, limit],
+      tx,
     );
-    // TypeORM answers an UPDATE ... RETURNING with [rows, count].
-    const updated = Array.isArray(rows[0]) ? (rows[0] as unknown[]) : rows;
-    return updated.length;
   }
 }

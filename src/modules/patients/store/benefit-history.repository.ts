@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { queryPrepared } from '@/platform/db/pg-pool';
+import { query, sql } from '@/platform/db/sql';
 import { isoDate } from '@/platform/kernel/time';
 
 /** A staff entry as it is stored (docs/api.md, Patients: benefit history). */
@@ -52,7 +52,10 @@ const entryOf = (r: Row): StaffEntry => ({
   createdAt: r.created_at,
 });
 
-const COLUMNS = 'h.id, h.insurer_code, h.benefit_code, h.service_date, h.note, h.created_at';
+const COLUMNS = sql.raw(
+  'h.id, h.insurer_code, h.benefit_code, h.service_date, h.note, h.created_at',
+);
+const MAX = sql.raw(String(MAX_STAFF_ENTRIES));
 
 /** Staff entries of the practice's benefit history (`patient_benefit_history`). */
 @Injectable()
@@ -68,26 +71,26 @@ export class BenefitHistoryRepository {
     patientId: string,
     entry: { insurerCode: string; benefitCode: string; date: string; note: string | null },
   ): Promise<StaffEntry> {
-    const rows: Row[] = await this.db.query(
-      `INSERT INTO patient_benefit_history AS h
+    const rows = await query<Row>(
+      this.db,
+      sql`INSERT INTO patient_benefit_history AS h
          (account_id, patient_id, insurer_code, benefit_code, service_date, note)
-       VALUES ($1, $2, $3, $4, $5, $6)
+       VALUES (${accountId}, ${patientId}, ${entry.insurerCode}, ${entry.benefitCode}, ${entry.date}, ${entry.note})
        ON CONFLICT (patient_id, insurer_code, benefit_code, service_date)
          DO UPDATE SET note = EXCLUDED.note
        RETURNING ${COLUMNS}`,
-      [accountId, patientId, entry.insurerCode, entry.benefitCode, entry.date, entry.note],
     );
     return entryOf(rows[0]);
   }
 
   /** The patient's entries, the most recent service first (at most MAX_STAFF_ENTRIES). */
   async ofPatient(accountId: string, patientId: string): Promise<StaffEntry[]> {
-    const rows: Row[] = await this.db.query(
-      `SELECT ${COLUMNS} FROM patient_benefit_history h
-       WHERE h.account_id = $1 AND h.patient_id = $2
+    const rows = await query<Row>(
+      this.db,
+      sql`SELECT ${COLUMNS} FROM patient_benefit_history h
+       WHERE h.account_id = ${accountId} AND h.patient_id = ${patientId}
        ORDER BY h.service_date DESC, h.created_at DESC, h.id
-       LIMIT ${MAX_STAFF_ENTRIES}`,
-      [accountId, patientId],
+       LIMIT ${MAX}`,
     );
     return rows.map(entryOf);
   }
@@ -103,24 +106,17 @@ export class BenefitHistoryRepository {
     insurerCodes: readonly string[],
   ): Promise<PeopleEntry[]> {
     if (people.length === 0 || insurerCodes.length === 0) return [];
-    const { rows } = await queryPrepared<Row>(
+    const rows = await query<Row>(
       this.db,
-      `SELECT ${COLUMNS}, p.first_name, p.last_name, p.dob
+      sql`SELECT ${COLUMNS}, p.first_name, p.last_name, p.dob
        FROM patients p
        JOIN patient_benefit_history h ON h.patient_id = p.id AND h.account_id = p.account_id
-       WHERE p.account_id = $1
+       WHERE p.account_id = ${accountId}
          AND (p.last_name, p.first_name, p.dob) IN (
-           SELECT * FROM unnest($2::text[], $3::text[], $4::date[]))
-         AND h.insurer_code = ANY($5::text[])
+           SELECT * FROM unnest(${people.map((p) => p.lastName)}::text[], ${people.map((p) => p.firstName)}::text[], ${people.map((p) => p.dob)}::date[]))
+         AND h.insurer_code = ANY(${insurerCodes}::text[])
        ORDER BY h.service_date DESC, h.id
-       LIMIT ${MAX_STAFF_ENTRIES}`,
-      [
-        accountId,
-        people.map((p) => p.lastName),
-        people.map((p) => p.firstName),
-        people.map((p) => p.dob),
-        insurerCodes,
-      ],
+       LIMIT ${MAX}`,
     );
     return rows.map((r) => ({
       ...entryOf(r),

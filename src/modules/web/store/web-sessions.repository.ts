@@ -4,6 +4,7 @@ import connectPgSimple from 'connect-pg-simple';
 import session from 'express-session';
 import { DataSource } from 'typeorm';
 import { pgPool } from '@/platform/db/pg-pool';
+import { execute, query, sql } from '@/platform/db/sql';
 
 /** A stored session: its id and what express-session keeps in it. */
 export interface StoredSession {
@@ -39,35 +40,31 @@ export class WebSessionsRepository {
 
   /** The user's stored sessions that have not expired by the store's clock. */
   async ofUser(userId: string): Promise<StoredSession[]> {
-    const rows: { sid: string; sess: session.SessionData }[] = await this.db.query(
-      `SELECT sid, sess FROM web_sessions WHERE user_id = $1 AND expire >= now()`,
-      [userId],
+    return query<StoredSession>(
+      this.db,
+      sql`SELECT sid, sess AS data FROM web_sessions WHERE user_id = ${userId} AND expire >= now()`,
     );
-    return rows.map((r) => ({ sid: r.sid, data: r.sess }));
   }
 
   /** Deletes the user's sessions named in `sids`. */
   async delete(userId: string, sids: string[]): Promise<void> {
     if (sids.length === 0) return;
-    await this.db.query(`DELETE FROM web_sessions WHERE user_id = $1 AND sid = ANY($2)`, [
-      userId,
-      sids,
-    ]);
+    await execute(
+      this.db,
+      sql`DELETE FROM web_sessions WHERE user_id = ${userId} AND sid = ANY(${sids})`,
+    );
   }
 
   /** Deletes every session of the user but `keepSid`. */
   async deleteOthers(userId: string, keepSid: string | null): Promise<void> {
-    await this.db.query(`DELETE FROM web_sessions WHERE user_id = $1 AND sid IS DISTINCT FROM $2`, [
-      userId,
-      keepSid,
-    ]);
+    await execute(
+      this.db,
+      sql`DELETE FROM web_sessions WHERE user_id = ${userId} AND sid IS DISTINCT FROM ${keepSid}`,
+    );
   }
 
   /** Deletes the sessions past their expiry; answers how many. */
-  async prune(): Promise<number> {
-    const [, count]: [unknown, number] = await this.db.query(
-      `DELETE FROM web_sessions WHERE expire < now()`,
-    );
-    return count;
+  prune(): Promise<number> {
+    return execute(this.db, sql`DELETE FROM web_sessions WHERE expire < now()`);
   }
 }

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import {
   type KeysetPage,
   type KeysetPageRequest,
-  paginateKeyset,
+  keysetPage,
 } from '@/platform/http/pagination/keyset-paginator';
-import { managerOf, queryableOf, type Tx } from '@/platform/db/database';
-import { query, type Sql, sql } from '@/platform/db/sql';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, query, queryOne, sql, type Sql } from '@/platform/db/sql';
 import type { SendResult } from '../domain/webhook-sender';
 import {
   type DeliveryStatus,
@@ -64,41 +65,15 @@ export interface RequestEventDeliveries {
 
 @Injectable()
 export class WebhookDeliveriesRepository {
-  private readonly recordAttemptSql: string;
-  private readonly succeedSql: string;
-  private readonly endPendingSql: (where: string) => string;
+  /** SET assignments of a delivery that has no run left. */
+  private readonly released: Sql;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(WebhookDelivery) private readonly deliveries: Repository<WebhookDelivery>,
-    @InjectRepository(WebhookAttempt) private readonly attempts: Repository<WebhookAttempt>,
     private readonly queue: DeliveryQueue,
   ) {
     const q = queue.sql;
-    this.recordAttemptSql = `WITH d AS (
-       SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.id = $1 FOR UPDATE OF d),
-     attempt AS (
-       INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
-       SELECT d.id, $2, $3, $4, $5, $6, false FROM d),
-     next AS (
-       SELECT d.id, CASE WHEN d.status <> 'pending' THEN d.status
-                         WHEN $7::boolean THEN 'succeeded'
-                         WHEN $8::boolean OR NOT d.is_active THEN 'failed'
-                         ELSE 'pending' END AS status
-       FROM d),
-     updated AS (
-       UPDATE webhook_deliveries t
-       SET status = next.status,
-           ${q.releaseSets(`CASE WHEN next.status = 'pending' THEN now() + ($9 || ' milliseconds')::interval END`)},
-           completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
-       FROM next, d WHERE t.id = next.id AND d.status = 'pending')
-     SELECT status FROM next`;
-    this.succeedSql = `UPDATE webhook_deliveries SET status = 'succeeded', completed_at = $2, ${q.releaseSets()}
-       WHERE id = $1`;
-    this.endPendingSql = (where) =>
-      `UPDATE webhook_deliveries SET status = 'failed', ${q.releaseSets()}, completed_at = now()
-       WHERE ${where} AND status = 'pending'`;
+    this.released = sql.raw(q.releaseSets());
   }
 
   // The delivery log ---------------------------------------------------------------------------
@@ -109,46 +84,69 @@ export class WebhookDeliveriesRepository {
     webhookId: string,
     request: KeysetPageRequest,
   ): Promise<KeysetPage<WebhookDelivery>> {
-    const qb = this.deliveries
-      .createQueryBuilder('d')
-      .where('d.webhook_id = :webhookId AND d.account_id = :accountId', { webhookId, accountId });
-    return paginateKeyset(qb, request);
+    return keysetPage(
+      this.db,
+      sql`SELECT ${this.deliveryColumns()} FROM webhook_deliveries d
+       WHERE d.webhook_id = ${webhookId} AND d.account_id = ${accountId}`,
+      request,
+    );
   }
 
   /** Delivery `id` of the account's webhook `webhookId` (both checked to be uuids), or null. */
   findOfWebhook(accountId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
-    return this.deliveries.findOne({ where: { id, webhookId, accountId } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${this.deliveryColumns()} FROM webhook_deliveries d
+       WHERE d.id = ${id} AND d.webhook_id = ${webhookId} AND d.account_id = ${accountId}`,
+    );
   }
 
   /** Delivery `id`, or null (deleted with its webhook). */
   findById(id: string): Promise<WebhookDelivery | null> {
-    return this.deliveries.findOne({ where: { id } });
+    return queryOne(
+      this.db,
+      sql`SELECT ${this.deliveryColumns()} FROM webhook_deliveries d WHERE d.id = ${id}`,
+    );
   }
 
   /** The attempts of these deliveries, oldest first, by delivery. */
   async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttempt[]>> {
     const map = new Map<string, WebhookAttempt[]>();
     if (deliveryIds.length === 0) return map;
-    const rows = await this.attempts
-      .createQueryBuilder('a')
-      .where('a.delivery_id IN (:...ids)', { ids: deliveryIds })
-      .orderBy('a.started_at', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .getMany();
+    const rows = await query<WebhookAttempt>(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, WebhookAttempt, 'a')} FROM webhook_attempts a
+       WHERE a.delivery_id = ANY(${deliveryIds}::uuid[]) ORDER BY a.started_at ASC, a.id ASC`,
+    );
     for (const row of rows) map.set(row.deliveryId, [...(map.get(row.deliveryId) ?? []), row]);
     return map;
+  }
+
+  private deliveryColumns(): Sql {
+    return entityColumns(this.db, WebhookDelivery, 'd');
   }
 
   // Attempts and their outcome -----------------------------------------------------------------
 
   /** Records an attempt row as it is (a manual redelivery's). */
-  async insertAttempt(row: Partial<WebhookAttempt>, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).insert(WebhookAttempt, row);
+  async insertAttempt(a: Partial<WebhookAttempt>, tx?: Tx): Promise<void> {
+    await execute(
+      this.db,
+      sql`INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
+       VALUES (${a.deliveryId}, ${a.startedAt}, ${a.statusCode ?? null}, ${a.durationMs},
+         ${a.error ?? null}, ${a.responseBody ?? null}, ${a.manual ?? false})`,
+      tx,
+    );
   }
 
   /** Ends delivery `id` `succeeded` at `completedAt` (a manual redelivery succeeded). */
   async succeed(id: string, completedAt: Date, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(this.succeedSql, [id, completedAt]);
+    await execute(
+      this.db,
+      sql`UPDATE webhook_deliveries SET status = 'succeeded', completed_at = ${completedAt}, ${this.released}
+       WHERE id = ${id}`,
+      tx,
+    );
   }
 
   /**
@@ -165,31 +163,50 @@ export class WebhookDeliveriesRepository {
     final: boolean,
     delayMs: number,
   ): Promise<DeliveryStatus | null> {
-    const rows = await queryableOf(this.db).query<{ status: DeliveryStatus }[]>(
-      this.recordAttemptSql,
-      [
-        deliveryId,
-        result.startedAt,
-        result.statusCode,
-        result.durationMs,
-        result.error ? result.error.slice(0, 1000) : null,
-        result.responseBody,
-        result.ok,
-        final,
-        String(Math.round(delayMs)),
-      ],
+    const row = await queryOne<{ status: DeliveryStatus }>(
+      this.db,
+      sql`WITH d AS (
+       SELECT d.id, d.status, w.is_active FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id = ${deliveryId} FOR UPDATE OF d),
+     attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, started_at, status_code, duration_ms, error, response_body, manual)
+       SELECT d.id, ${result.startedAt}, ${result.statusCode}, ${result.durationMs},
+         ${result.error ? result.error.slice(0, 1000) : null}, ${result.responseBody}, false FROM d),
+     next AS (
+       SELECT d.id, CASE WHEN d.status <> 'pending' THEN d.status
+                         WHEN ${result.ok}::boolean THEN 'succeeded'
+                         WHEN ${final}::boolean OR NOT d.is_active THEN 'failed'
+                         ELSE 'pending' END AS status,
+              now() + (${String(Math.round(delayMs))} || ' milliseconds')::interval AS retry_at
+       FROM d),
+     updated AS (
+       UPDATE webhook_deliveries t
+       SET status = next.status,
+           ${sql.raw(this.queue.sql.releaseSets("CASE WHEN next.status = 'pending' THEN next.retry_at END"))},
+           completed_at = CASE WHEN next.status = 'pending' THEN NULL ELSE now() END
+       FROM next, d WHERE t.id = next.id AND d.status = 'pending')
+     SELECT status FROM next`,
     );
-    return rows[0]?.status ?? null;
+    return row?.status ?? null;
   }
 
   /** Ends the pending deliveries of webhook `webhookId` `failed` (it was deactivated). */
   async endPendingOfWebhook(webhookId: string, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(this.endPendingSql('webhook_id = $1'), [webhookId]);
+    await this.endPendingWhere(sql`webhook_id = ${webhookId}`, tx);
   }
 
   /** Ends delivery `id` `failed` while it is pending (its webhook takes no more deliveries). */
   async endPending(id: string): Promise<void> {
-    await this.db.query(this.endPendingSql('id = $1'), [id]);
+    await this.endPendingWhere(sql`id = ${id}`);
+  }
+
+  private async endPendingWhere(where: Sql, tx?: Tx): Promise<void> {
+    await execute(
+      this.db,
+      sql`UPDATE webhook_deliveries SET status = 'failed', ${this.released}, completed_at = now()
+       WHERE ${where} AND status = 'pending'`,
+      tx,
+    );
   }
 
   // The outbox -----------------------------------------------------------------------------------
@@ -268,20 +285,22 @@ export class WebhookDeliveriesRepository {
 
   /** The deliveries of the purged requests `requestIds` carry their purged answer (`bodies`). */
   async purgeRequestBodies(requestIds: string[], bodies: string[], tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE webhook_deliveries d SET body = p.body
-         FROM unnest($1::bigint[], $2::text[]) AS p(id, body)
+    await execute(
+      this.db,
+      sql`UPDATE webhook_deliveries d SET body = p.body
+         FROM unnest(${requestIds}::bigint[], ${bodies}::text[]) AS p(id, body)
         WHERE d.request_id = p.id`,
-      [requestIds, bodies],
+      tx,
     );
   }
 
   /** The `verification_task.*` deliveries of the tasks `taskIds` carry no body (`{}`). */
   async emptyTaskBodies(taskIds: string[], tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `UPDATE webhook_deliveries d SET body = '{}'
-        WHERE d.request_uid = ANY($1::text[]) AND d.event LIKE 'verification_task.%'`,
-      [taskIds],
+    await execute(
+      this.db,
+      sql`UPDATE webhook_deliveries d SET body = '{}'
+        WHERE d.request_uid = ANY(${taskIds}::text[]) AND d.event LIKE 'verification_task.%'`,
+      tx,
     );
   }
 }

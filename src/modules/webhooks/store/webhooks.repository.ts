@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { managerOf, type Tx } from '@/platform/db/database';
 import { Webhook } from './webhook.entity';
 
@@ -21,29 +21,29 @@ export type NewWebhook = Pick<
 /** The `webhooks` table: an account's endpoints. */
 @Injectable()
 export class WebhooksRepository {
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-  ) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Stores a new webhook; answers it as stored (with its timestamps). */
   create(fields: NewWebhook): Promise<Webhook> {
-    return this.webhooks.save(this.webhooks.create(fields));
+    return this.db.manager.save(this.db.manager.create(Webhook, fields));
   }
 
   /** The account's webhooks, oldest first. */
   listOfAccount(accountId: string): Promise<Webhook[]> {
-    return this.webhooks.find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.db.manager.find(Webhook, {
+      where: { accountId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   /** Webhook `id` of the account (the caller checked that `id` is a uuid), or null. */
   findOfAccount(accountId: string, id: string): Promise<Webhook | null> {
-    return this.webhooks.findOne({ where: { id, accountId } });
+    return this.db.manager.findOne(Webhook, { where: { id, accountId } });
   }
 
   /** Webhook `id`, whatever its account (a delivery's own), or null. */
   findById(id: string): Promise<Webhook | null> {
-    return this.webhooks.findOne({ where: { id } });
+    return this.db.manager.findOne(Webhook, { where: { id } });
   }
 
   /** Stores the changes made to `webhook` (read by this repository); answers it as stored. */
@@ -53,6 +53,6 @@ export class WebhooksRepository {
 
   /** Deletes webhook `id` of the account, and (by cascade) its deliveries and their attempts. */
   async delete(accountId: string, id: string): Promise<void> {
-    await this.webhooks.delete({ id, accountId });
+    await this.db.manager.delete(Webhook, { id, accountId });
   }
 }

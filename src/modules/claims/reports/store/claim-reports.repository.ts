@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { DataSource } from 'typeorm';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { execute, queryOne, sql, type Sql } from '@/platform/db/sql';
 import { ClaimReport, type ClaimReportSource, type ClaimReportType } from './claim-report.entity';
 
 /** How a report received before is found: its upstream id, else its bytes for the account. */
@@ -9,12 +11,6 @@ export interface ReceivedKey {
   externalId: string | null;
   contentSha256: string;
   accountId: string | null;
-}
-
-function receivedWhere(key: ReceivedKey) {
-  return key.externalId
-    ? { externalId: key.externalId }
-    : { contentSha256: key.contentSha256, accountId: key.accountId ?? IsNull() };
 }
 
 export interface NewClaimReport {
@@ -37,20 +33,23 @@ export class ClaimReportsRepository {
 
   /** Stores the report; null when it was received before (same upstream id, or same bytes). */
   async insertOnce(r: NewClaimReport, tx?: Tx): Promise<string | null> {
-    const rows: { id: string }[] = await managerOf(this.db, tx).query(
-      `INSERT INTO claim_reports (account_id, source, external_id, content_sha256, type, x12, warnings)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`,
-      [
-        r.accountId,
-        r.source,
-        r.externalId,
-        r.contentSha256,
-        r.type,
-        r.x12,
-        JSON.stringify(r.warnings),
-      ],
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      sql`INSERT INTO claim_reports (account_id, source, external_id, content_sha256, type, x12, warnings)
+       VALUES (${r.accountId}, ${r.source}, ${r.externalId}, ${r.contentSha256}, ${r.type}, ${r.x12},
+         ${JSON.stringify(r.warnings)}) ON CONFLICT DO NOTHING RETURNING id`,
+      tx,
     );
-    return rows[0]?.id ?? null;
+    return row?.id ?? null;
+  }
+
+  /** The report matching `where`. */
+  private report(where: Sql, tx?: Tx): Promise<ClaimReport | null> {
+    return queryOne(
+      this.db,
+      sql`SELECT ${entityColumns(this.db, ClaimReport, 'r')} FROM claim_reports r WHERE ${where} LIMIT 1`,
+      tx,
+    );
   }
 
   /**
@@ -58,7 +57,14 @@ export class ClaimReportsRepository {
    * its bytes' hash for the same account (or for no account).
    */
   async getReceived(key: ReceivedKey, tx?: Tx): Promise<ClaimReport> {
-    return managerOf(this.db, tx).findOneOrFail(ClaimReport, { where: receivedWhere(key) });
+    const where = key.externalId
+      ? sql`r.external_id = ${key.externalId}`
+      : key.accountId
+        ? sql`r.content_sha256 = ${key.contentSha256} AND r.account_id = ${key.accountId}`
+        : sql`r.content_sha256 = ${key.contentSha256} AND r.account_id IS NULL`;
+    const report = await this.report(where, tx);
+    if (!report) throw new Error('The claim report received before is not stored.');
+    return report;
   }
 
   /**
@@ -66,12 +72,11 @@ export class ClaimReportsRepository {
    * unique index `insertOnce` conflicts on.
    */
   findReceived(key: ReceivedKey): Promise<ClaimReport | null> {
-    const query = this.db.getRepository(ClaimReport).createQueryBuilder('r');
-    if (key.externalId) return query.where('r.external_id = :id', { id: key.externalId }).getOne();
-    return query
-      .where("coalesce(r.account_id::text, '') = :account", { account: key.accountId ?? '' })
-      .andWhere('r.content_sha256 = :sha AND r.external_id IS NULL', { sha: key.contentSha256 })
-      .getOne();
+    if (key.externalId) return this.report(sql`r.external_id = ${key.externalId}`);
+    return this.report(
+      sql`coalesce(r.account_id::text, '') = ${key.accountId ?? ''}
+        AND r.content_sha256 = ${key.contentSha256} AND r.external_id IS NULL`,
+    );
   }
 
   /**
@@ -82,45 +87,46 @@ export class ClaimReportsRepository {
     accountId: string,
     hours: number,
   ): Promise<{ count: number; oldest: Date | null }> {
-    const [row]: { count: number; oldest: Date | null }[] = await this.db.query(
-      `SELECT count(*)::int AS count, min(created_at) AS oldest FROM claim_reports
-       WHERE account_id = $1 AND source = 'upload' AND created_at > now() - make_interval(hours => $2)`,
-      [accountId, hours],
+    const row = await queryOne<{ count: number; oldest: Date | null }>(
+      this.db,
+      sql`SELECT count(*)::int AS count, min(created_at) AS oldest FROM claim_reports
+       WHERE account_id = ${accountId} AND source = 'upload' AND created_at > now() - make_interval(hours => ${hours})`,
     );
-    return row;
+    return row!;
   }
 
   /** How many of the report's claims were found, and not. */
   async setCounts(id: string, matched: number, unmatched: number, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).update(ClaimReport, id, {
-      claimsMatched: matched,
-      claimsUnmatched: unmatched,
-    });
+    await execute(
+      this.db,
+      sql`UPDATE claim_reports SET claims_matched = ${matched}, claims_unmatched = ${unmatched} WHERE id = ${id}`,
+      tx,
+    );
   }
 
   /** Whether the clearinghouse's report `externalId` is stored. */
   async isStored(externalId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
-      'SELECT 1 FROM claim_reports WHERE external_id = $1',
-      [externalId],
+    const row = await queryOne(
+      this.db,
+      sql`SELECT 1 FROM claim_reports WHERE external_id = ${externalId}`,
     );
-    return rows.length > 0;
+    return row !== null;
   }
 
   /** The report list's page token the poller of `url` goes on from (null: the first page). */
   async pageToken(url: string): Promise<string | null> {
-    const rows: { page_token: string | null }[] = await this.db.query(
-      'SELECT page_token FROM claim_report_polls WHERE url = $1',
-      [url],
+    const row = await queryOne<{ page_token: string | null }>(
+      this.db,
+      sql`SELECT page_token FROM claim_report_polls WHERE url = ${url}`,
     );
-    return rows[0]?.page_token ?? null;
+    return row?.page_token ?? null;
   }
 
   async savePageToken(url: string, token: string | null): Promise<void> {
-    await this.db.query(
-      `INSERT INTO claim_report_polls (url, page_token, polled_at) VALUES ($1, $2, now())
-       ON CONFLICT (url) DO UPDATE SET page_token = $2, polled_at = now()`,
-      [url, token],
+    await execute(
+      this.db,
+      sql`INSERT INTO claim_report_polls (url, page_token, polled_at) VALUES (${url}, ${token}, now())
+       ON CONFLICT (url) DO UPDATE SET page_token = ${token}, polled_at = now()`,
     );
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, query, queryOne, sql } from '@/platform/db/sql';
 
 /** A part of a polled 835 no account owns: a CLP naming no claim, or a shared payment's PLB. */
 export interface NewUnmatchedItem {
@@ -44,35 +45,35 @@ export class PolledReportsRepository {
 
   async insertParts(reportId: string, parts: Map<string, string>, tx?: Tx): Promise<void> {
     if (parts.size === 0) return;
-    await managerOf(this.db, tx).query(
-      `INSERT INTO claim_report_parts (report_id, account_id, x12)
-       SELECT $1, unnest($2::uuid[]), unnest($3::text[])`,
-      [reportId, [...parts.keys()], [...parts.values()]],
+    await execute(
+      this.db,
+      sql`INSERT INTO claim_report_parts (report_id, account_id, x12)
+       SELECT ${reportId}, unnest(${[...parts.keys()]}::uuid[]), unnest(${[...parts.values()]}::text[])`,
+      tx,
     );
   }
 
   async insertUnmatched(reportId: string, items: NewUnmatchedItem[], tx?: Tx): Promise<void> {
     if (items.length === 0) return;
-    await managerOf(this.db, tx).query(
-      `INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
+    const recordset = JSON.stringify(
+      items.map((i) => ({
+        kind: i.kind,
+        payer_id: i.payerId.slice(0, 80),
+        payer_name: i.payerName.slice(0, 80),
+        trace_number: i.traceNumber.slice(0, 80),
+        reference: i.reference.slice(0, 80),
+        amount: i.amount,
+        detail: i.detail,
+      })),
+    );
+    await execute(
+      this.db,
+      sql`INSERT INTO unmatched_remittance_items (report_id, kind, payer_id, payer_name, trace_number,
          reference, amount, detail)
-       SELECT $1, i.kind, i.payer_id, i.payer_name, i.trace_number, i.reference, i.amount, i.detail
-       FROM jsonb_to_recordset($2::jsonb) AS i(kind text, payer_id text, payer_name text,
+       SELECT ${reportId}, i.kind, i.payer_id, i.payer_name, i.trace_number, i.reference, i.amount, i.detail
+       FROM jsonb_to_recordset(${recordset}::jsonb) AS i(kind text, payer_id text, payer_name text,
          trace_number text, reference text, amount numeric, detail jsonb)`,
-      [
-        reportId,
-        JSON.stringify(
-          items.map((i) => ({
-            kind: i.kind,
-            payer_id: i.payerId.slice(0, 80),
-            payer_name: i.payerName.slice(0, 80),
-            trace_number: i.traceNumber.slice(0, 80),
-            reference: i.reference.slice(0, 80),
-            amount: i.amount,
-            detail: i.detail,
-          })),
-        ),
-      ],
+      tx,
     );
   }
 
@@ -81,25 +82,25 @@ export class PolledReportsRepository {
    * whole report when the account itself uploaded (or submitted) it; null otherwise.
    */
   async accountX12(reportId: string, accountId: string): Promise<string | null> {
-    const rows: { x12: string | null }[] = await this.db.query(
-      `SELECT coalesce(p.x12, CASE WHEN r.account_id = $2 THEN r.x12 END) AS x12
+    const row = await queryOne<{ x12: string | null }>(
+      this.db,
+      sql`SELECT coalesce(p.x12, CASE WHEN r.account_id = ${accountId} THEN r.x12 END) AS x12
        FROM claim_reports r
-       LEFT JOIN claim_report_parts p ON p.report_id = r.id AND p.account_id = $2
-       WHERE r.id = $1`,
-      [reportId, accountId],
+       LEFT JOIN claim_report_parts p ON p.report_id = r.id AND p.account_id = ${accountId}
+       WHERE r.id = ${reportId}`,
     );
-    return rows[0]?.x12 ?? null;
+    return row?.x12 ?? null;
   }
 
   /** What waits for the operator, newest first. */
   unmatched(limit: number): Promise<UnmatchedItem[]> {
-    return this.db.query(
-      `SELECT u.id, u.report_id, r.external_id, u.kind, u.payer_id, u.payer_name, u.trace_number,
+    return query(
+      this.db,
+      sql`SELECT u.id, u.report_id, r.external_id, u.kind, u.payer_id, u.payer_name, u.trace_number,
          u.reference, u.amount::text AS amount, u.detail->>'status_code' AS status_code,
          u.detail->>'payer_claim_control_number' AS payer_claim_control_number, u.created_at
        FROM unmatched_remittance_items u JOIN claim_reports r ON r.id = u.report_id
-       ORDER BY u.created_at DESC, u.id DESC LIMIT $1`,
-      [limit],
+       ORDER BY u.created_at DESC, u.id DESC LIMIT ${limit}`,
     );
   }
 }

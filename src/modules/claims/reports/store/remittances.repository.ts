@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type KeysetPage, paginateKeyset } from '@/platform/http/pagination/keyset-paginator';
-import { managerOf, type Tx } from '@/platform/db/database';
+import { type KeysetPage, keysetPage } from '@/platform/http/pagination/keyset-paginator';
+import type { Tx } from '@/platform/db/database';
+import { entityColumns } from '@/platform/db/entity-columns';
+import { queryOne, sql, type Sql } from '@/platform/db/sql';
 import {
   type ProviderAdjustmentEntry,
   Remittance,
@@ -32,48 +34,39 @@ export class RemittancesRepository {
 
   /** Stores the payment; null when it was stored before (`remittances_once`). */
   async insertOnce(r: NewRemittance, tx?: Tx): Promise<string | null> {
-    const inserted: { id: string }[] = await managerOf(this.db, tx).query(
-      `INSERT INTO remittances (account_id, report_id, payer_id, payer_name, trace_number,
+    const inserted = await queryOne<{ id: string }>(
+      this.db,
+      sql`INSERT INTO remittances (account_id, report_id, payer_id, payer_name, trace_number,
          payment_amount, payment_method, paid_at, claims, provider_adjustments, claims_matched,
          claims_unmatched)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       VALUES (${r.accountId}, ${r.reportId}, ${r.payerId}, ${r.payerName}, ${r.traceNumber},
+         ${r.paymentAmount}, ${r.paymentMethod}, ${r.paidAt}, ${JSON.stringify(r.claims)},
+         ${JSON.stringify(r.providerAdjustments)}, ${r.claimsMatched}, ${r.claimsUnmatched})
        ON CONFLICT ON CONSTRAINT remittances_once DO NOTHING RETURNING id`,
-      [
-        r.accountId,
-        r.reportId,
-        r.payerId,
-        r.payerName,
-        r.traceNumber,
-        r.paymentAmount,
-        r.paymentMethod,
-        r.paidAt,
-        JSON.stringify(r.claims),
-        JSON.stringify(r.providerAdjustments),
-        r.claimsMatched,
-        r.claimsUnmatched,
-      ],
+      tx,
     );
-    return inserted[0]?.id ?? null;
+    return inserted?.id ?? null;
+  }
+
+  /** The payments matching `where`. */
+  private select(where: Sql): Sql {
+    return sql`SELECT ${entityColumns(this.db, Remittance, 'r')} FROM remittances r WHERE ${where}`;
   }
 
   /** A stored payment by id (it must exist). */
-  getById(id: string, tx?: Tx): Promise<Remittance> {
-    return managerOf(this.db, tx).findOneByOrFail(Remittance, { id });
+  async getById(id: string, tx?: Tx): Promise<Remittance> {
+    const row = await queryOne<Remittance>(this.db, this.select(sql`r.id = ${id}`), tx);
+    if (!row) throw new Error(`Remittance ${id} is not stored.`);
+    return row;
   }
 
   /** The account's payment `id`, or null. */
   findOfAccount(accountId: string, id: string): Promise<Remittance | null> {
-    return this.db.getRepository(Remittance).findOneBy({ id, accountId });
+    return queryOne(this.db, this.select(sql`r.id = ${id} AND r.account_id = ${accountId}`));
   }
 
   /** The account's payments, newest first (keyset on created_at, id). */
   page(accountId: string, limit: number, cursor?: string | null): Promise<KeysetPage<Remittance>> {
-    return paginateKeyset(
-      this.db
-        .getRepository(Remittance)
-        .createQueryBuilder('r')
-        .where('r.account_id = :accountId', { accountId }),
-      { limit, cursor },
-    );
+    return keysetPage(this.db, this.select(sql`r.account_id = ${accountId}`), { limit, cursor });
   }
 }
