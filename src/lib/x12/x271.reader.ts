@@ -36,7 +36,7 @@ export const X279_VERSION = '005010X279A1';
  */
 export function read271(text: string): Interchange271 {
   // docs/api.md, Real insurers: envelope slips are recorded, not fatal.
-  const interchange = readInterchange(text, { tolerant: true });
+  const interchange = readInterchange(text, { mode: 'tolerant' });
   const responses: EligibilityResponse[] = [];
   for (const group of interchange.groups) {
     for (const set of group.transactions) {

@@ -5,7 +5,7 @@ import {
   ENTITY_IDENTIFIERS,
 } from './codes';
 import { readDate, readDecimal } from './x12.elements';
-import type { ReportSet } from './x12.report-envelope';
+import type { TransactionSet } from './x12.envelope';
 import type { Segment } from './x12.segment';
 
 /** One STC01 (or STC10/STC11) composite with the words of its codes. */
@@ -59,7 +59,7 @@ const REJECTED = new Set(['A3', 'A4', 'A6', 'A7', 'A8']);
  * 19 (billing provider) and PT (patient, one claim per TRN*2). Service line loops (SVC) are
  * read for their statuses, which count towards the claim's outcome.
  */
-export function read277ca(set: ReportSet): ClaimAcknowledgmentReport {
+export function read277ca(set: TransactionSet): ClaimAcknowledgmentReport {
   if (set.type !== '277') throw set.st.error(`transaction set ${set.type}: expected a 277`);
   const report: ClaimAcknowledgmentReport = { batchStatuses: [], claims: [] };
   let level = '';

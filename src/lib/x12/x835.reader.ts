@@ -1,6 +1,6 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { readDate } from './x12.elements';
-import type { ReportSet } from './x12.report-envelope';
+import type { TransactionSet } from './x12.envelope';
 import { amount, readCas, readClp, readPlb, readSvc, remarks } from './x835.segments';
 
 export interface Adjustment {
@@ -106,7 +106,7 @@ const METHODS = ['ACH', 'BOP', 'CHK', 'FWT', 'NON'];
  * 1000B payee (N1*PE), 2000 (LX), 2100 claims (CLP, CAS, NM1, MIA, MOA, REF, DTM, AMT), 2110
  * service lines (SVC, DTM, CAS, REF, AMT, LQ) and PLB provider adjustments.
  */
-export function read835(set: ReportSet): Remittance {
+export function read835(set: TransactionSet): Remittance {
   if (set.type !== '835') throw set.st.error(`transaction set ${set.type}: expected an 835`);
   const bpr = set.segments[0];
   if (!bpr || bpr.id !== 'BPR')

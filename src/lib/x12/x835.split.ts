@@ -1,5 +1,5 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
-import { readReportInterchange, type ReportSet } from './x12.report-envelope';
+import { readInterchange, type TransactionSet } from './x12.envelope';
 import type { Segment } from './x12.segment';
 import { amount, readPlb } from './x835.segments';
 
@@ -50,14 +50,14 @@ export function providerAdjustmentOwner(owners: (string | null)[]): string | nul
  * `readClaimReport` first.
  */
 export function split835(text: string, ownerOf: OwnerOf): Map<string, string> {
-  const interchange = readReportInterchange(text);
+  const interchange = readInterchange(text, { mode: 'report' });
   const sep = interchange.separators;
   const end = sep.segment + lineBreakAfterSegments(text, sep.segment);
   const line = (elements: readonly string[]) => elements.join(sep.element) + end;
   const groupsOf = new Map<string, string[]>();
   for (const group of interchange.groups) {
     const setsOf = new Map<string, string[]>();
-    for (const set of group.sets) {
+    for (const set of group.transactions) {
       const loops = loopsOf(set);
       const owners = loops.loops.flatMap((l) => l.claims.map((c) => ownerOf(c.clp01)));
       const plbOwner = providerAdjustmentOwner(owners);
@@ -77,13 +77,13 @@ export function split835(text: string, ownerOf: OwnerOf): Map<string, string> {
   }
   const parts = new Map<string, string>();
   for (const [account, groups] of groupsOf) {
-    const iea = line(['IEA', String(groups.length), interchange.controlNumber]);
-    parts.set(account, line(interchange.isa.elements) + groups.join('') + iea);
+    const iea = line(['IEA', String(groups.length), interchange.isa.controlNumber]);
+    parts.set(account, line(interchange.isaSegment.elements) + groups.join('') + iea);
   }
   return parts;
 }
 
-function loopsOf(set: ReportSet): SetLoops {
+function loopsOf(set: TransactionSet): SetLoops {
   const out: SetLoops = { header: [], loops: [], trailer: [] };
   let loop: HeaderNumberLoop | null = null;
   let claim: ClaimLoop | null = null;

@@ -7,7 +7,7 @@ import {
   SEGMENT_ERRORS,
   SET_SYNTAX_ERRORS,
 } from './codes';
-import type { ReportSet } from './x12.report-envelope';
+import type { TransactionSet } from './x12.envelope';
 import type { Segment } from './x12.segment';
 
 /** A coded reason with its words from the shipped tables. */
@@ -79,7 +79,7 @@ export interface InterchangeAcknowledgment {
 }
 
 /** Reads a 999 (005010X231A1) transaction set. */
-export function read999(set: ReportSet): GroupAcknowledgment[] {
+export function read999(set: TransactionSet): GroupAcknowledgment[] {
   const groups: GroupAcknowledgment[] = [];
   let group: GroupAcknowledgment | null = null;
   let current: SetAcknowledgment | null = null;
