@@ -1,4 +1,4 @@
-import { Segment } from './x12.segment';
+import { pad2, Segment } from './x12.segment';
 
 /**
  * Typed readings of the segments 270s and 271s share (005010X279A1 element positions). Dates come
@@ -134,9 +134,7 @@ export function readDate(s: Segment, n: number, value: string = s.el(n)): string
   const iso = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
   const parsed = match ? new Date(`${iso}T00:00:00Z`) : null;
   if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso) {
-    throw s.error(
-      `${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a CCYYMMDD date`,
-    );
+    throw s.error(`${s.id}${pad2(n)} ${JSON.stringify(value)} is not a CCYYMMDD date`);
   }
   return iso;
 }
@@ -146,7 +144,7 @@ export function readDecimal(s: Segment, n: number): string | null {
   const value = s.el(n);
   if (value === '') return null;
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(value)) {
-    throw s.error(`${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a number`);
+    throw s.error(`${s.id}${pad2(n)} ${JSON.stringify(value)} is not a number`);
   }
   const negative = value.startsWith('-');
   let text = negative ? value.slice(1) : value;

@@ -7,13 +7,14 @@ import {
   readN3,
   readN4,
   readNm1,
+  type PostalAddress,
   readRef,
   readTrn,
 } from './x12.elements';
 import { readInterchange, TransactionSet } from './x12.envelope';
 import { X12ParseError } from './x12.errors';
 import { Segment } from './x12.segment';
-import { HierarchyLevel, HL_PARENTS, walkHierarchy } from './x12.hierarchy';
+import { HierarchyLevel, HL_PARENTS, LOOP_LETTER, walkHierarchy } from './x12.hierarchy';
 import type {
   BenefitLoop,
   DeliveryPattern,
@@ -25,8 +26,6 @@ import type {
   SourceLoop,
   SubscriberLoop,
 } from './x271.types';
-
-export const X279_VERSION = '005010X279A1';
 
 /**
  * Reads a 271 interchange (005010X279A1) into its loops: 2000A information source, 2000B
@@ -64,10 +63,9 @@ function readResponse(set: TransactionSet): EligibilityResponse {
   const byId = new Map<string, SourceLoop | ReceiverLoop | SubscriberLoop>();
   for (const level of levels) {
     const member = readMember(level);
-    const loopName = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?';
     const hlValidations = level.head
       .filter((s) => s.id === 'AAA')
-      .map((s) => readAaa(s, `2000${loopName}`));
+      .map((s) => readAaa(s, `2000${LOOP_LETTER[level.code]}`));
     const traces = level.head.filter((s) => s.id === 'TRN').map(readTrn);
     const benefits = readBenefits(level, response.skipped);
     if (level.code === '20') {
@@ -102,7 +100,7 @@ function readResponse(set: TransactionSet): EligibilityResponse {
 }
 
 function readMember(level: HierarchyLevel): MemberName {
-  const loop = `2100${{ '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?'}`;
+  const loop = `2100${LOOP_LETTER[level.code]}`;
   const nm1 = level.name[0];
   const member: MemberName = {
     name: readNm1(nm1),
@@ -115,8 +113,8 @@ function readMember(level: HierarchyLevel): MemberName {
   };
   for (const s of level.name.slice(1)) {
     if (s.id === 'REF') member.references.push(readRef(s));
-    else if (s.id === 'N3') member.address = { ...emptyAddress(member), ...readN3(s) };
-    else if (s.id === 'N4') member.address = { ...emptyAddress(member), ...readN4(s) };
+    else if (s.id === 'N3') member.address = { ...addressSoFar(member), ...readN3(s) };
+    else if (s.id === 'N4') member.address = { ...addressSoFar(member), ...readN4(s) };
     else if (s.id === 'DMG') member.demographics = readDmg(s);
     else if (s.id === 'INS') member.relationship = { subscriber: s.el(1) === 'Y', code: s.el(2) };
     else if (s.id === 'DTP') member.dates.push(readDtp(s));
@@ -125,8 +123,9 @@ function readMember(level: HierarchyLevel): MemberName {
   return member;
 }
 
-function emptyAddress(member: MemberName) {
-  return member.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
+/** The address an N3 or N4 adds to (N3 and N4 each give half of it). */
+function addressSoFar(holder: { address: PostalAddress | null }): PostalAddress {
+  return holder.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
 }
 
 /**
@@ -168,8 +167,8 @@ function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {
     } else if (inRelated) {
       if (s.id === 'NM1') loop.related.push({ name: readNm1(s), address: null, phone: null });
       const entity = loop.related.at(-1);
-      if (entity && s.id === 'N3') entity.address = { ...relatedAddress(entity), ...readN3(s) };
-      if (entity && s.id === 'N4') entity.address = { ...relatedAddress(entity), ...readN4(s) };
+      if (entity && s.id === 'N3') entity.address = { ...addressSoFar(entity), ...readN3(s) };
+      if (entity && s.id === 'N4') entity.address = { ...addressSoFar(entity), ...readN4(s) };
       if (entity && s.id === 'PER') entity.phone ??= telephone(s);
     } else if (s.id === 'HSD') loop.deliveries.push(readHsd(s));
     else if (s.id === 'REF') loop.references.push(readRef(s));
@@ -187,11 +186,7 @@ function telephone(s: Segment): string | null {
   return null;
 }
 
-function relatedAddress(entity: { address: BenefitLoop['related'][number]['address'] }) {
-  return entity.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
-}
-
-export function readEb(s: Segment): EligibilityBenefit {
+function readEb(s: Segment): EligibilityBenefit {
   const procedure = s.components(13);
   return {
     info: s.required(1),
@@ -217,7 +212,7 @@ export function readEb(s: Segment): EligibilityBenefit {
   };
 }
 
-export function readHsd(s: Segment): DeliveryPattern {
+function readHsd(s: Segment): DeliveryPattern {
   return {
     quantityQualifier: s.el(1),
     quantity: readDecimal(s, 2),

@@ -6,7 +6,7 @@ import {
 } from './codes';
 import { readDate, readDecimal } from './x12.elements';
 import type { TransactionSet } from './x12.envelope';
-import type { Segment } from './x12.segment';
+import { pad2, type Segment } from './x12.segment';
 
 /** One STC01 (or STC10/STC11) composite with the words of its codes. */
 export interface StatusReason {
@@ -118,10 +118,9 @@ function readStatus(s: Segment): StatusInformation {
       const [category = '', code = '', entity = ''] = s.components(n);
       if (!/^[A-Z][0-9A-Z]$/.test(category))
         throw s.error(
-          `STC${String(n).padStart(2, '0')}-1 ${JSON.stringify(category)} is not a claim status category code`,
+          `STC${pad2(n)}-1 ${JSON.stringify(category)} is not a claim status category code`,
         );
-      if (code === '')
-        throw s.error(`STC${String(n).padStart(2, '0')}-2 (the claim status code) is required`);
+      if (code === '') throw s.error(`STC${pad2(n)}-2 (the claim status code) is required`);
       return {
         category,
         categoryDescription: describeCode(CLAIM_STATUS_CATEGORIES, category),

@@ -1,7 +1,8 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { readDate } from './x12.elements';
 import type { TransactionSet } from './x12.envelope';
-import { amount, readCas, readClp, readPlb, readSvc, remarks } from './x835.segments';
+import { describedCodes, RARC } from './codes';
+import { amount, readCas, readClp, readPlb, readSvc } from './x835.segments';
 
 export interface Adjustment {
   /** CAS01: `CO`, `CR`, `OA`, `PI`, `PR`. */
@@ -180,11 +181,11 @@ export function read835(set: TransactionSet): Remittance {
         break;
       case 'MIA':
         if (!claim) throw s.error('MIA before any CLP');
-        claim.remarks.push(...remarks(s, [5, 20, 21, 22, 23]));
+        claim.remarks.push(...describedCodes(s, [5, 20, 21, 22, 23], RARC));
         break;
       case 'MOA':
         if (!claim) throw s.error('MOA before any CLP');
-        claim.remarks.push(...remarks(s, [3, 4, 5, 6, 7]));
+        claim.remarks.push(...describedCodes(s, [3, 4, 5, 6, 7], RARC));
         break;
       case 'SVC':
         if (!claim) throw s.error('SVC before any CLP: a service line belongs to a claim');
@@ -196,7 +197,7 @@ export function read835(set: TransactionSet): Remittance {
         break;
       case 'LQ':
         if (!line) throw s.error('LQ outside a service line (loop 2110)');
-        if (s.el(1) === 'HE') line.remarks.push(...remarks(s, [2]));
+        if (s.el(1) === 'HE') line.remarks.push(...describedCodes(s, [2], RARC));
         break;
       case 'PLB':
         claim = null;

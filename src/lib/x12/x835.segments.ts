@@ -1,15 +1,14 @@
-import { ADJUSTMENT_GROUPS, CARC, describeCode, RARC } from './codes';
+import { ADJUSTMENT_GROUPS, CARC, describeCode } from './codes';
 import { readDate, readDecimal } from './x12.elements';
-import type { Segment } from './x12.segment';
+import { pad2, type Segment } from './x12.segment';
 import type {
   Adjustment,
   ProviderAdjustment,
-  Remark,
   RemittanceClaim,
   RemittanceServiceLine,
 } from './x835.reader';
 
-/** The 835's segment readers: CLP, CAS, SVC and PLB, remark codes and required amounts. */
+/** The 835's segment readers: CLP, CAS, SVC and PLB, and required amounts. */
 
 const CLAIM_STATUSES = ['1', '2', '3', '4', '19', '20', '21', '22', '23', '25'];
 const GROUPS = Object.keys(ADJUSTMENT_GROUPS);
@@ -48,7 +47,7 @@ export function readCas(s: Segment): Adjustment[] {
     const reasonCode = s.el(n);
     if (reasonCode === '') {
       if (s.el(n + 1) !== '')
-        throw s.error(`CAS${String(n + 1).padStart(2, '0')} has an amount without a reason code`);
+        throw s.error(`CAS${pad2(n + 1)} has an amount without a reason code`);
       continue;
     }
     out.push({
@@ -96,15 +95,8 @@ export function readPlb(s: Segment): ProviderAdjustment[] {
   return out;
 }
 
-export function remarks(s: Segment, ns: number[]): Remark[] {
-  return ns
-    .map((n) => s.el(n))
-    .filter((c) => c !== '')
-    .map((code) => ({ code, description: describeCode(RARC, code) }));
-}
-
 export function amount(s: Segment, n: number): string {
   const value = readDecimal(s, n);
-  if (value === null) throw s.error(`${s.id}${String(n).padStart(2, '0')} is required but empty`);
+  if (value === null) throw s.error(`${s.id}${pad2(n)} is required but empty`);
   return value;
 }

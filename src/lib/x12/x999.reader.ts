@@ -1,6 +1,7 @@
 import {
   ACKNOWLEDGMENT_CODES,
   describeCode,
+  describedCodes,
   ELEMENT_ERRORS,
   GROUP_SYNTAX_ERRORS,
   INTERCHANGE_NOTES,
@@ -8,7 +9,7 @@ import {
   SET_SYNTAX_ERRORS,
 } from './codes';
 import type { TransactionSet } from './x12.envelope';
-import type { Segment } from './x12.segment';
+import { pad2, type Segment } from './x12.segment';
 
 /** A coded reason with its words from the shipped tables. */
 export interface CodedReason {
@@ -144,7 +145,7 @@ export function read999(set: TransactionSet): GroupAcknowledgment[] {
       case 'IK5':
         if (!current) throw s.error('IK5 outside an AK2 loop');
         current.status = coded(s, 1, ACKNOWLEDGMENT_CODES);
-        current.syntaxErrors = codes(s, [2, 3, 4, 5, 6], SET_SYNTAX_ERRORS);
+        current.syntaxErrors = describedCodes(s, [2, 3, 4, 5, 6], SET_SYNTAX_ERRORS);
         current = null;
         segment = null;
         break;
@@ -154,7 +155,7 @@ export function read999(set: TransactionSet): GroupAcknowledgment[] {
         group.included = count(s, 2);
         group.received = count(s, 3);
         group.accepted = count(s, 4);
-        group.syntaxErrors = codes(s, [5, 6, 7, 8, 9], GROUP_SYNTAX_ERRORS);
+        group.syntaxErrors = describedCodes(s, [5, 6, 7, 8, 9], GROUP_SYNTAX_ERRORS);
         group = null;
         break;
       default:
@@ -190,7 +191,7 @@ export function describeSegmentError(e: SegmentError): string {
   const where = `${e.segmentId} at segment ${e.position}${e.loop ? ` (loop ${e.loop})` : ''}`;
   const elements = e.elements.map(
     (x) =>
-      `element ${e.segmentId}${String(x.position).padStart(2, '0')}${x.component ? `-${x.component}` : ''}: ${x.description} (${x.code})${x.badData ? ` in ${JSON.stringify(x.badData)}` : ''}`,
+      `element ${e.segmentId}${pad2(x.position)}${x.component ? `-${x.component}` : ''}: ${x.description} (${x.code})${x.badData ? ` in ${JSON.stringify(x.badData)}` : ''}`,
   );
   return [`${where}: ${e.description} (${e.code})`, ...elements].join('; ');
 }
@@ -200,13 +201,6 @@ function coded(s: Segment, n: number, table: Readonly<Record<string, string>>): 
   return { code, description: describeCode(table, code) };
 }
 
-function codes(s: Segment, ns: number[], table: Readonly<Record<string, string>>): CodedReason[] {
-  return ns
-    .map((n) => s.el(n))
-    .filter((c) => c !== '')
-    .map((code) => ({ code, description: describeCode(table, code) }));
-}
-
 function count(s: Segment, n: number): number {
   return positive(s, n, s.required(n), true);
 }
@@ -214,7 +208,7 @@ function count(s: Segment, n: number): number {
 function positive(s: Segment, n: number, value: string, zero = false): number {
   if (!/^\d+$/.test(value) || (!zero && Number(value) === 0))
     throw s.error(
-      `${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a ${zero ? 'count' : 'position'}`,
+      `${s.id}${pad2(n)} ${JSON.stringify(value)} is not a ${zero ? 'count' : 'position'}`,
     );
   return Number(value);
 }
