@@ -7,7 +7,7 @@ import {
   singleTransactionWriter,
 } from './x12.writer';
 import { x12Text } from './x12.text';
-import { bht, d8, x12Amount } from './x837.parts';
+import { bht, d8, sexCode, x12Amount } from './x837.parts';
 
 export const X212_IMPLEMENTATION = '005010X212';
 
@@ -101,7 +101,3 @@ export const write276 = singleTransactionWriter(
   { functionalId: 'HR', version: X212_IMPLEMENTATION },
   build276,
 );
-
-function sexCode(sex: string | null): string {
-  return sex === 'female' ? 'F' : sex === 'male' ? 'M' : 'U';
-}

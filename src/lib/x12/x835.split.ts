@@ -2,6 +2,7 @@ import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { readInterchange, type TransactionSet } from './x12.envelope';
 import type { Segment } from './x12.segment';
 import { amount, readPlb } from './x835.segments';
+import { x12Amount } from './x837.parts';
 
 /** The account a CLP01 (our claim code) belongs to, or null: no claim the service knows. */
 export type OwnerOf = (patientControlNumber: string) => string | null;
@@ -139,13 +140,8 @@ function partOfSet(
     .flatMap(readPlb)
     .reduce((total, p) => total - toMinor(p.amount), paid);
   const elements = [...bpr.elements];
-  elements[2] = x12Decimal(adjusted);
+  elements[2] = x12Amount(fromMinor(adjusted));
   return [elements, ...header, ...body];
-}
-
-/** An X12 decimal: no trailing zeros, no point for a whole number ("92.5", "170", "-12.5"). */
-function x12Decimal(minor: bigint): string {
-  return fromMinor(minor).replace(/\.?0+$/, '');
 }
 
 /** The line break the sender put after each segment terminator (none, `\n` or `\r\n`). */

@@ -126,7 +126,7 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
     const list = eb.timePeriod === USED ? 'allowance_accepted' : 'allowance';
     out.push({ list, entry: entry(eb.amount, common) });
   }
-  const counted = eb.quantity !== null ? wholeNumber(eb.quantity) : null;
+  const counted = wholeNumber(eb.quantity);
   const [firstDelivery] = benefit.deliveries;
   if (
     counted !== null &&
@@ -156,7 +156,7 @@ function deliveryEntry(
   common: (string | null)[],
   entry: <T>(value: T, parts: (string | null)[]) => FlagEntry<T>,
 ): Stated[] {
-  const count = delivery.quantity !== null ? wholeNumber(delivery.quantity) : null;
+  const count = wholeNumber(delivery.quantity);
   if (count === null) return [];
   return [
     { list: 'quantity', entry: entry(count, [deliveryText(delivery, count), ...common.slice(1)]) },
@@ -187,7 +187,9 @@ export function percentOf(fraction: string): string {
   return `${negative ? '-' : ''}${whole}${rest ? `.${rest}` : ''}`;
 }
 
-function wholeNumber(value: string): number | null {
+/** `3` or `3.0` as a number; null for anything else (`2.5`, none). */
+export function wholeNumber(value: string | null): number | null {
+  if (value === null) return null;
   const match = /^(\d+)(\.0*)?$/.exec(value);
   return match ? Number(match[1]) : null;
 }
