@@ -20,7 +20,12 @@ import type {
   EligibilityOutcome,
   InsurerExchange,
 } from './clearinghouse.types';
-import { benefitValidationNotes, collectValidations, map271 } from './x271-result.mapper';
+import {
+  benefitValidationNotes,
+  collectValidations,
+  map271,
+  subscriberLoops,
+} from './x271-result.mapper';
 
 /**
  * The clearinghouse connection of docs/api.md, Real insurers: one call writes a 270, POSTs it as raw X12
@@ -205,22 +210,15 @@ export class ClearinghouseClient extends ClearinghouseConnection {
  * holds the patient (docs/api.md, Real insurers); a 271 for another inquiry is refused.
  */
 function traceMismatch(answer: Interchange271, trace: string): string | null {
-  for (const response of answer.responses) {
-    for (const source of response.sources) {
-      for (const receiver of source.receivers) {
-        for (const subscriber of receiver.subscribers) {
-          const echoed = [subscriber, ...subscriber.dependents]
-            .flatMap((loop) => loop.traces)
-            .filter((t) => t.type === '2')
-            .map((t) => t.trace);
-          if (!echoed.includes(trace)) {
-            return echoed.length === 0
-              ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber or dependent loop)'
-              : `the 271 answers another inquiry (trace ${echoed.join(', ')}, expected ${trace})`;
-          }
-        }
-      }
-    }
+  for (const { subscriber } of subscriberLoops(answer)) {
+    const echoed = [subscriber, ...subscriber.dependents]
+      .flatMap((loop) => loop.traces)
+      .filter((t) => t.type === '2')
+      .map((t) => t.trace);
+    if (!echoed.includes(trace))
+      return echoed.length === 0
+        ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber or dependent loop)'
+        : `the 271 answers another inquiry (trace ${echoed.join(', ')}, expected ${trace})`;
   }
   return null;
 }
