@@ -176,23 +176,24 @@ export interface EnvelopeSettings {
 }
 
 /**
- * The writer of one kind of outgoing file: its transaction set (`build`) alone in an interchange,
- * as every file this service sends is (270, 276, 837P): GS06 is the ISA control number, ST02 the
- * same, zero-padded.
+ * The writer of one kind of outgoing file: its transaction set (the segments `build` makes)
+ * alone in an interchange, as every file this service sends is (270, 276, 837P): GS06 is the ISA
+ * control number, ST02 the same, zero-padded.
  */
 export function singleTransactionWriter<T>(
-  group: { functionalId: string; version: string },
-  build: (
-    input: T,
-    controlNumber: string,
-    createdAt: Date,
-    separators?: Separators,
-  ) => TransactionSetInput,
+  set: { type: string; functionalId: string; version: string },
+  build: (input: T, createdAt: Date, separators?: Separators) => SegmentData[],
 ): (input: T, envelope: EnvelopeSettings) => string {
+  const { type, functionalId, version } = set;
   return (input, { controlNumber, createdAt, separators, lineBreaks, ...ids }) => {
     const control = String(controlNumber);
-    const set = build(input, control.padStart(4, '0'), createdAt, separators);
-    const groups = [{ ...group, controlNumber: control, transactions: [set] }];
+    const transaction: TransactionSetInput = {
+      type,
+      controlNumber: control.padStart(4, '0'),
+      implementationReference: version,
+      segments: build(input, createdAt, separators),
+    };
+    const groups = [{ functionalId, version, controlNumber: control, transactions: [transaction] }];
     return writeInterchange(
       { ...ids, controlNumber, createdAt, groups },
       { separators, lineBreaks },

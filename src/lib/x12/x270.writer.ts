@@ -1,15 +1,8 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
 import { bht, d8 } from './x837.parts';
-
-export const X279_IMPLEMENTATION = '005010X279A1';
 
 /** What one 270 asks: is this subscriber covered by this payer, for these service types. */
 export interface EligibilityInquiry {
@@ -41,10 +34,9 @@ export type { EnvelopeSettings } from './x12.writer';
  */
 export function build270(
   inquiry: EligibilityInquiry,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   if (!/^\d{10}$/.test(inquiry.provider.npi)) {
     throw new X12WriteError(
       `the provider NPI must be 10 digits (got ${JSON.stringify(inquiry.provider.npi)})`,
@@ -114,11 +106,11 @@ export function build270(
       ...asked,
     );
   }
-  return { type: '270', controlNumber, implementationReference: X279_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 270 interchange: one group (`HS`), one transaction set. */
 export const write270 = singleTransactionWriter(
-  { functionalId: 'HS', version: X279_IMPLEMENTATION },
+  { type: '270', functionalId: 'HS', version: '005010X279A1' },
   build270,
 );

@@ -1,15 +1,8 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
 import { bht, d8, sexCode, x12Amount } from './x837.parts';
-
-export const X212_IMPLEMENTATION = '005010X212';
 
 interface StatusPerson {
   firstName: string;
@@ -47,10 +40,9 @@ export interface ClaimStatusInquiry {
  */
 export function build276(
   q: ClaimStatusInquiry,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   if (!/^\d{10}$/.test(q.provider.npi))
     throw new X12WriteError('the provider NPI must be 10 digits');
   const name = (value: string, max: number) => x12Text(value, max, s).toUpperCase();
@@ -93,11 +85,11 @@ export function build276(
     ['AMT', 'T3', x12Amount(q.totalCharge)],
     ['DTP', '472', 'RD8', `${d8(q.serviceFrom)}-${d8(q.serviceTo)}`],
   );
-  return { type: '276', controlNumber, implementationReference: X212_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 276 interchange: one group (`HR`), one transaction set. */
 export const write276 = singleTransactionWriter(
-  { functionalId: 'HR', version: X212_IMPLEMENTATION },
+  { type: '276', functionalId: 'HR', version: '005010X212' },
   build276,
 );

@@ -2,12 +2,7 @@ import { multiplyDecimal, sumDecimals, toMinor } from '@/platform/kernel/decimal
 import { isValidNpi } from '../npi';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
 import { x12BasicText, x12Text } from './x12.text';
 import {
   address,
@@ -29,8 +24,6 @@ export type {
 } from './x837.parts';
 export { d8, diagnosisPointers, relationshipCode, x12Amount } from './x837.parts';
 
-export const X222_IMPLEMENTATION = '005010X222A1';
-
 const TAXONOMY = /^[0-9A-Z]{9}X$/;
 
 /**
@@ -45,10 +38,9 @@ const TAXONOMY = /^[0-9A-Z]{9}X$/;
  */
 export function build837(
   claim: ProfessionalClaim,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   const text = (value: string, max: number, what: string) => {
     const out = x12BasicText(value, max, s);
     if (out === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
@@ -179,11 +171,11 @@ export function build837(
       ['DTP', '472', 'D8', d8(line.date)],
     );
   });
-  return { type: '837', controlNumber, implementationReference: X222_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 837P interchange: one group (`HC`), one transaction set. */
 export const write837 = singleTransactionWriter(
-  { functionalId: 'HC', version: X222_IMPLEMENTATION },
+  { type: '837', functionalId: 'HC', version: '005010X222A1' },
   build837,
 );
