@@ -60,9 +60,7 @@ export function walkHierarchy(
       current.details.push({ first: s, rest: [], loop });
     } else if (current.details.length > 0) {
       current.details[current.details.length - 1].rest.push(s);
-    } else if (s.id === 'NM1' && current.name.length === 0) {
-      current.name.push(s);
-    } else if (current.name.length > 0) {
+    } else if (s.id === 'NM1' || current.name.length > 0) {
       current.name.push(s);
     } else {
       current.head.push(s);
