@@ -17,8 +17,6 @@ import { Segment } from './x12.segment';
 import { HierarchyLevel, HL_PARENTS, LOOP_LETTER, walkHierarchy } from './x12.hierarchy';
 import type {
   BenefitLoop,
-  DeliveryPattern,
-  EligibilityBenefit,
   EligibilityResponse,
   Interchange271,
   MemberName,
@@ -186,21 +184,31 @@ function telephone(s: Segment): string | null {
   return null;
 }
 
-function readEb(s: Segment): EligibilityBenefit {
+/** EB: one benefit statement (005010X279A1 2110C/2110D). */
+export function readEb(s: Segment) {
   const procedure = s.components(13);
   return {
+    /** EB01: `1`–`8` coverage status, `A` coinsurance, `B` copayment, `F` limitation, ... */
     info: s.required(1),
+    /** EB02: `IND`, `FAM`, ... */
     coverageLevel: s.el(2),
+    /** EB03, repeatable: `30`, `AL`, `AN`, ... */
     serviceTypes: s.repeats(3),
     insuranceType: s.el(4),
+    /** EB05: the plan's description (its name). */
     planDescription: s.el(5),
+    /** EB06: `22` service year, `23` calendar year, `27` visit, `29` remaining, ... */
     timePeriod: s.el(6),
+    /** EB07, an amount; EB08 a fraction (`0.2` = 20 %). */
     amount: readDecimal(s, 7),
     percent: readDecimal(s, 8),
+    /** EB09 / EB10. */
     quantityQualifier: s.el(9),
     quantity: readDecimal(s, 10),
+    /** EB11 and EB12: `Y`, `N`, `U` / `W`, or ''. */
     authorizationRequired: s.el(11),
     inPlanNetwork: s.el(12),
+    /** EB13: the procedure (`HC:V2020`). */
     procedure:
       procedure.length >= 2 && procedure[1] !== ''
         ? {
@@ -212,12 +220,16 @@ function readEb(s: Segment): EligibilityBenefit {
   };
 }
 
-function readHsd(s: Segment): DeliveryPattern {
+/** HSD: how often a benefit may be used (quantity per period). */
+export function readHsd(s: Segment) {
   return {
+    /** HSD01 / HSD02: `VS` visits, `FL` units, ... and how many. */
     quantityQualifier: s.el(1),
     quantity: readDecimal(s, 2),
+    /** HSD05 / HSD06: `34` months, `21` years, `23` calendar year, ... and how many of them. */
     periodQualifier: s.el(5),
     periodCount: readDecimal(s, 6),
+    /** HSD07 / HSD08. */
     frequency: s.el(7),
     pattern: s.el(8),
   };

@@ -8,30 +8,7 @@ import { readDate, readDecimal } from './x12.elements';
 import type { TransactionSet } from './x12.envelope';
 import { pad2, type Segment } from './x12.segment';
 
-/** One STC01 (or STC10/STC11) composite with the words of its codes. */
-export interface StatusReason {
-  category: string;
-  categoryDescription: string;
-  code: string;
-  codeDescription: string;
-  /** STC01-3, '' when not sent. */
-  entity: string;
-  entityDescription: string;
-}
-
-export interface StatusInformation {
-  /** STC01, then STC10 and STC11 when sent. */
-  reasons: StatusReason[];
-  /** STC02 as `YYYY-MM-DD`, or null. */
-  date: string | null;
-  /** STC03: `WQ` accept, `U` reject. */
-  action: string;
-  /** STC04: the total charge the status is about. */
-  amount: string | null;
-  /** STC12: free text. */
-  message: string;
-  segment: number;
-}
+export type StatusInformation = ReturnType<typeof readStatus>;
 
 /** The acknowledgement of one claim (loop 2200D of a 277CA). */
 export interface ClaimAcknowledgment {
@@ -111,7 +88,7 @@ export function describeStatus(status: StatusInformation): string {
     .join(' / ');
 }
 
-function readStatus(s: Segment): StatusInformation {
+function readStatus(s: Segment) {
   const reasons = [1, 10, 11]
     .filter((n) => s.el(n) !== '')
     .map((n) => {
@@ -121,21 +98,28 @@ function readStatus(s: Segment): StatusInformation {
           `STC${pad2(n)}-1 ${JSON.stringify(category)} is not a claim status category code`,
         );
       if (code === '') throw s.error(`STC${pad2(n)}-2 (the claim status code) is required`);
+      // One STC01 (or STC10/STC11) composite with the words of its codes.
       return {
         category,
         categoryDescription: describeCode(CLAIM_STATUS_CATEGORIES, category),
         code,
         codeDescription: describeCode(CLAIM_STATUS_CODES, code),
+        /** STC01-3, '' when not sent. */
         entity,
         entityDescription: entity ? describeCode(ENTITY_IDENTIFIERS, entity) : '',
       };
     });
   if (reasons.length === 0 || s.el(1) === '') throw s.error('STC01 is required but empty');
   return {
+    /** STC01, then STC10 and STC11 when sent. */
     reasons,
+    /** STC02 as `YYYY-MM-DD`, or null. */
     date: s.el(2) ? readDate(s, 2) : null,
+    /** STC03: `WQ` accept, `U` reject. */
     action: s.el(3),
+    /** STC04: the total charge the status is about. */
     amount: readDecimal(s, 4),
+    /** STC12: free text. */
     message: s.el(12),
     segment: s.position,
   };

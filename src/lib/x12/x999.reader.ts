@@ -69,15 +69,7 @@ export interface GroupAcknowledgment {
   sets: SetAcknowledgment[];
 }
 
-/** TA1: the acknowledgement of one interchange of ours. */
-export interface InterchangeAcknowledgment {
-  /** TA101: our ISA13. */
-  controlNumber: string;
-  /** TA104: `A`, `E` or `R`. */
-  status: CodedReason;
-  /** TA105: the note code. */
-  note: CodedReason;
-}
+export type InterchangeAcknowledgment = ReturnType<typeof readTa1>;
 
 /** Reads a 999 (005010X231A1) transaction set. */
 export function read999(set: TransactionSet): GroupAcknowledgment[] {
@@ -173,11 +165,12 @@ export function read999(set: TransactionSet): GroupAcknowledgment[] {
   return groups;
 }
 
-/** Reads a TA1 segment. */
-export function readTa1(s: Segment): InterchangeAcknowledgment {
+/** TA1: the acknowledgement of one interchange of ours. */
+export function readTa1(s: Segment) {
   const status = coded(s, 4, { A: 'Accepted', E: 'Accepted With Errors', R: 'Rejected' });
   if (!['A', 'E', 'R'].includes(status.code))
     throw s.error(`TA104 ${JSON.stringify(status.code)}: expected A, E or R`);
+  // TA101 (our ISA13), TA104 (`A`, `E` or `R`) and TA105 (the note code).
   return { controlNumber: s.required(1), status, note: coded(s, 5, INTERCHANGE_NOTES) };
 }
 
