@@ -216,3 +216,8 @@ export function nm1Segment(
 ): SegmentData {
   return ['NM1', entity, type, last, first, '', '', '', qualifier, id];
 }
+
+/** An NM1 naming an organisation (NM102 `2`, no first name) by an id. */
+export function organisationNm1(entity: string, name: string, qualifier: string, id: string) {
+  return nm1Segment(entity, '2', name, '', qualifier, id);
+}

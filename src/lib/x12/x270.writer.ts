@@ -1,6 +1,6 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
 import { bht, d8 } from './x837.parts';
 
@@ -61,16 +61,9 @@ export function build270(
   const segments: SegmentData[] = [
     bht('0022', '13', inquiry.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    nm1Segment(
-      'PR',
-      '2',
-      x12Text(inquiry.payer.name, 60, s).toUpperCase(),
-      '',
-      'PI',
-      inquiry.payer.id,
-    ),
+    organisationNm1('PR', x12Text(inquiry.payer.name, 60, s).toUpperCase(), 'PI', inquiry.payer.id),
     ['HL', '2', '1', '21', '1'],
-    nm1Segment('1P', '2', organization, '', 'XX', inquiry.provider.npi),
+    organisationNm1('1P', organization, 'XX', inquiry.provider.npi),
   ];
   if (inquiry.provider.taxId) segments.push(['REF', 'TJ', inquiry.provider.taxId]);
   const subscriberName: SegmentData = memberId

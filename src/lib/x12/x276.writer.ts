@@ -1,6 +1,6 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
 import { bht, d8, sexCode, x12Amount } from './x837.parts';
 
@@ -51,11 +51,11 @@ export function build276(
   const segments: SegmentData[] = [
     bht('0010', '13', q.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    nm1Segment('PR', '2', name(q.payer.name, 60), '', 'PI', q.payer.id),
+    organisationNm1('PR', name(q.payer.name, 60), 'PI', q.payer.id),
     ['HL', '2', '1', '21', '1'],
-    nm1Segment('41', '2', name(q.receiver.name, 60), '', '46', q.receiver.id),
+    organisationNm1('41', name(q.receiver.name, 60), '46', q.receiver.id),
     ['HL', '3', '2', '19', '1'],
-    nm1Segment('1P', '2', name(q.provider.organizationName, 60), '', 'XX', q.provider.npi),
+    organisationNm1('1P', name(q.provider.organizationName, 60), 'XX', q.provider.npi),
     ['HL', '4', '3', '22', dependent ? '1' : '0'],
   ];
   if (!dependent) segments.push(dmg(q.subscriber));

@@ -2,7 +2,7 @@ import { multiplyDecimal, sumDecimals, toMinor } from '@/platform/kernel/decimal
 import { isValidNpi } from '../npi';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import { SegmentData, nm1Segment, singleTransactionWriter } from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12BasicText, x12Text } from './x12.text';
 import {
   address,
@@ -78,11 +78,9 @@ export function build837(
 
   const segments: SegmentData[] = [
     bht('0019', '00', text(claim.claimCode, 50, 'claim code'), createdAt, 'CH'),
-    nm1Segment(
+    organisationNm1(
       '41',
-      '2',
       text(claim.submitter.name, 60, 'submitter name'),
-      '',
       '46',
       claim.submitter.id,
     ),
@@ -93,17 +91,10 @@ export function build837(
       'EM',
       x12Text(claim.submitter.contactEmail, 256, s),
     ],
-    nm1Segment(
-      '40',
-      '2',
-      text(claim.receiver.name, 60, 'receiver name'),
-      '',
-      '46',
-      claim.receiver.id,
-    ),
+    organisationNm1('40', text(claim.receiver.name, 60, 'receiver name'), '46', claim.receiver.id),
     ['HL', '1', '', '20', '1'],
     ['PRV', 'BI', 'PXC', bp.taxonomyCode],
-    nm1Segment('85', '2', text(bp.organizationName, 60, 'organisation name'), '', 'XX', bp.npi),
+    organisationNm1('85', text(bp.organizationName, 60, 'organisation name'), 'XX', bp.npi),
     ...address(bp.address, s, 'billing provider'),
     ['REF', 'EI', bp.taxId],
   ];
@@ -120,7 +111,7 @@ export function build837(
           ['DMG', 'D8', d8(sub.dob), sexCode(sub.sex)] as SegmentData,
         ]
       : []),
-    nm1Segment('PR', '2', text(claim.payer.name, 60, 'payer name'), '', 'PI', claim.payer.id),
+    organisationNm1('PR', text(claim.payer.name, 60, 'payer name'), 'PI', claim.payer.id),
   );
   if (claim.patient) {
     const p = claim.patient;
