@@ -3,18 +3,9 @@ import { readDate } from './x12.elements';
 import type { TransactionSet } from './x12.envelope';
 import { describedCodes, RARC } from './codes';
 import { amount, readCas, readClp, readPlb, readSvc } from './x835.segments';
+import type { Adjustment, ProviderAdjustment } from './x835.segments';
 
-export interface Adjustment {
-  /** CAS01: `CO`, `CR`, `OA`, `PI`, `PR`. */
-  group: string;
-  /** CARC. */
-  reasonCode: string;
-  amount: string;
-  quantity: string | null;
-  /** The CARC's words ("Unknown code X" for a code the shipped table lacks). */
-  description: string;
-  segment: number;
-}
+export type { Adjustment, ProviderAdjustment } from './x835.segments';
 
 export interface Remark {
   code: string;
@@ -61,17 +52,6 @@ export interface RemittanceClaim {
   remarks: Remark[];
   serviceLines: RemittanceServiceLine[];
   segment: number;
-}
-
-export interface ProviderAdjustment {
-  /** PLB01 (provider id), PLB02 (fiscal period end, `YYYY-MM-DD`). */
-  provider: string;
-  fiscalPeriodEnd: string;
-  /** PLB03-1 (`WO` overpayment recovery, `L6` interest, `FB` forwarding balance, ...), PLB03-2. */
-  reason: string;
-  reference: string;
-  /** Positive reduces the payment, negative adds to it. */
-  amount: string;
 }
 
 export interface Remittance {
