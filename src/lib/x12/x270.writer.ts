@@ -47,17 +47,15 @@ export function build270(
   const badType = inquiry.serviceTypes.find((t) => !/^[A-Z0-9]{1,2}$/.test(t));
   if (badType !== undefined)
     throw new X12WriteError(`EQ01: ${JSON.stringify(badType)} is not a service type code`);
-  const organization = x12Text(inquiry.provider.organizationName, 60, s).toUpperCase();
-  const last = x12Text(inquiry.subscriber.lastName, 60, s).toUpperCase();
-  const first = x12Text(inquiry.subscriber.firstName, 35, s).toUpperCase();
+  const named = (value: string, max: number, what: string) => {
+    const text = x12Text(value, max, s).toUpperCase();
+    if (text === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
+    return text;
+  };
+  const organization = named(inquiry.provider.organizationName, 60, 'organisation name');
+  const last = named(inquiry.subscriber.lastName, 60, 'last name');
+  const first = named(inquiry.subscriber.firstName, 35, 'first name');
   const memberId = inquiry.subscriber.memberId ? x12Text(inquiry.subscriber.memberId, 80, s) : '';
-  for (const [name, value] of [
-    ['organisation name', organization],
-    ['last name', last],
-    ['first name', first],
-  ]) {
-    if (value === '') throw new X12WriteError(`the ${name} is blank once made X12-safe`);
-  }
   const segments: SegmentData[] = [
     bht('0022', '13', inquiry.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
