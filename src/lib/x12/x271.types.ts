@@ -51,10 +51,7 @@ export interface DependentLoop {
   benefits: BenefitLoop[];
 }
 
-export interface SubscriberLoop {
-  traces: Trace[];
-  member: MemberName;
-  benefits: BenefitLoop[];
+export interface SubscriberLoop extends DependentLoop {
   dependents: DependentLoop[];
 }
 
