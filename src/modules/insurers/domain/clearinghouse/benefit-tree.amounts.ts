@@ -7,7 +7,7 @@ import type {
   IntegerListName,
   Plan,
 } from '@/lib/benefits';
-import type { BenefitLoop, DeliveryPattern } from '@/lib/x12';
+import type { BenefitLoop } from '@/lib/x12';
 import { deliveryText, periodText, coverageText } from './benefit-words';
 
 /**
