@@ -1,14 +1,7 @@
 import { toMinor } from '@/platform/kernel/decimal';
 import { formatMoney } from '@/platform/kernel/money';
-import { EffectiveBenefit, evaluatePlan, pickEntry } from './benefit.evaluator';
-import {
-  BOOLEAN_LISTS,
-  DOUBLE_LISTS,
-  type FlagEntry,
-  type ListName,
-  type Network,
-  type Plan,
-} from './benefit.types';
+import { EffectiveBenefit, evaluatePlan, planValues } from './benefit.evaluator';
+import type { ListName, Network, Plan } from './benefit.types';
 
 type Values = EffectiveBenefit['values'];
 
@@ -109,26 +102,19 @@ const QUANTITY_LISTS: readonly ListName[] = ['quantity', 'quantity_accepted', 'q
 export function benefitRows(plan: Plan): BenefitRow[] {
   const out: BenefitRow[] = [];
   // The plan's own lists apply to every benefit: shown once (planNotes), not on each top row.
-  const root = (network: Network): SideValues => {
-    const values = planValues(plan, network);
-    return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
-  };
-  walk(
-    evaluatePlan(plan, 'inn'),
-    evaluatePlan(plan, 'oon'),
-    { label: null, inn: root('inn'), oon: root('oon') },
-    out,
-  );
+  const root = { label: null, inn: planSide(plan, 'inn'), oon: planSide(plan, 'oon') };
+  walk(evaluatePlan(plan, 'inn'), evaluatePlan(plan, 'oon'), root, out);
   return out;
+}
+
+function planSide(plan: Plan, network: Network): SideValues {
+  const values = planValues(plan, network);
+  return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
 }
 
 /** The comments of the plan's own lists ("40% off additional complete pairs"), said once. */
 export function planNotes(plan: Plan): string[] {
-  const side = (network: Network): SideValues => {
-    const values = planValues(plan, network);
-    return { values, shown: values, quantityLeft: null, quantityLeftShown: false };
-  };
-  const out = notes(plan.comment ?? null, side('inn'), side('oon'));
+  const out = notes(plan.comment ?? null, planSide(plan, 'inn'), planSide(plan, 'oon'));
   // docs/api.md, Real insurers: who else to ask.
   const c = plan.carve_out;
   if (c) {
@@ -142,15 +128,6 @@ export function planNotes(plan: Plan): string[] {
     out.push(`other payer: ${p.name}${detail ? ` (${detail})` : ''}`);
   }
   return out;
-}
-
-function planValues(plan: Plan, network: Network): Values {
-  const values: Values = {};
-  for (const name of [...DOUBLE_LISTS, ...BOOLEAN_LISTS]) {
-    const entry = pickEntry((plan as unknown as Record<string, FlagEntry<never>[]>)[name], network);
-    if (entry) values[name] = { value: entry.value, comment: entry.comment ?? null };
-  }
-  return values;
 }
 
 interface Parent {

@@ -61,12 +61,18 @@ export function itemApplies(item: Pick<BenefitItem, 'flags'>, network: Network):
  * flag-dependent values); plan-level lists are the root's values.
  */
 export function evaluatePlan(plan: Plan, network: Network): EffectiveBenefit[] {
-  const rootValues: EffectiveBenefit['values'] = {};
+  const rootValues = planValues(plan, network);
+  return plan.items.map((item) => evaluateItem(item, network, rootValues, 0, true));
+}
+
+/** The values of the plan's own lists on `network` (what every item inherits). */
+export function planValues(plan: Plan, network: Network): EffectiveBenefit['values'] {
+  const values: EffectiveBenefit['values'] = {};
   for (const name of [...DOUBLE_LISTS, ...BOOLEAN_LISTS] as ListName[]) {
     const entry = pickEntry((plan as unknown as Record<string, FlagEntry<never>[]>)[name], network);
-    if (entry) rootValues[name] = { value: entry.value, comment: entry.comment ?? null };
+    if (entry) values[name] = { value: entry.value, comment: entry.comment ?? null };
   }
-  return plan.items.map((item) => evaluateItem(item, network, rootValues, 0, true));
+  return values;
 }
 
 function evaluateItem(

@@ -149,18 +149,10 @@ function compute(
   return { date, lines };
 }
 
+/** The latest counted service of the rule's own benefit (one a day per benefit: countedServices). */
 function lastServiceOf(own: string, counted: readonly Counted[]): LastService | null {
-  let best: Counted | null = null;
-  for (const c of counted) {
-    if (c.root !== own) continue;
-    const later = best === null || compareDates(c.date, best.date) > 0;
-    const sameDayMoreTrusted =
-      best !== null &&
-      compareDates(c.date, best.date) === 0 &&
-      TRUST.indexOf(c.source) < TRUST.indexOf(best.source);
-    if (later || sameDayMoreTrusted) best = c;
-  }
-  return best && { date: best.date, source: best.source };
+  const last = counted.filter((c) => c.root === own).at(-1);
+  return last ? { date: last.date, source: last.source } : null;
 }
 
 function nextEligibleOf(

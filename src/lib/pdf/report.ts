@@ -100,14 +100,9 @@ export class Report {
   }
 
   paragraph(text: string, options: { size?: number; muted?: boolean; indent?: number } = {}): void {
-    const size = options.size ?? 9;
-    const indent = options.indent ?? 0;
+    const { size = 9, indent = 0 } = options;
     const lines = this.wrap(text, this.regular, size, this.width - indent);
-    for (const line of lines) {
-      this.room(size * 1.3);
-      this.text(line, MARGIN + indent, this.top, this.regular, size, options.muted ? MUTED : INK);
-      this.top += size * 1.3;
-    }
+    this.lines(lines, this.regular, size, options.muted ? MUTED : INK, size * 1.3, indent);
     this.top += 2;
   }
 
@@ -117,11 +112,7 @@ export class Report {
       const lines = this.wrap(item, this.regular, size, this.width - 10);
       this.room(Math.min(lines.length, 3) * size * 1.3);
       this.text('•', MARGIN, this.top, this.regular, size, INK);
-      for (const line of lines) {
-        this.room(size * 1.3);
-        this.text(line, MARGIN + 10, this.top, this.regular, size, INK);
-        this.top += size * 1.3;
-      }
+      this.lines(lines, this.regular, size, INK, size * 1.3, 10);
     }
     this.top += 2;
   }
@@ -182,21 +173,10 @@ export class Report {
         color: RULE,
       });
       const number = `Page ${i + 1} of ${pages.length}`;
-      page.drawText(clean(this.footer), {
-        x: MARGIN,
-        y,
-        size: 7,
-        font: this.regular,
-        color: MUTED,
-      });
+      const small = { y, size: 7, font: this.regular, color: MUTED };
+      page.drawText(clean(this.footer), { x: MARGIN, ...small });
       const width = this.regular.widthOfTextAtSize(number, 7);
-      page.drawText(number, {
-        x: LETTER.width - MARGIN - width,
-        y,
-        size: 7,
-        font: this.regular,
-        color: MUTED,
-      });
+      page.drawText(number, { x: LETTER.width - MARGIN - width, ...small });
     });
     // Without object streams, like the claim form: readable by every PDF reader.
     return Buffer.from(await this.doc.save({ useObjectStreams: false }));
@@ -233,10 +213,18 @@ export class Report {
     });
   }
 
-  private lines(lines: string[], font: PDFFont, size: number, color: typeof INK, height: number) {
+  /** Each line at `indent` from the margin, on a new page when it does not fit. */
+  private lines(
+    lines: string[],
+    font: PDFFont,
+    size: number,
+    color: typeof INK,
+    height: number,
+    indent = 0,
+  ) {
     for (const line of lines) {
       this.room(height);
-      this.text(line, MARGIN, this.top, font, size, color);
+      this.text(line, MARGIN + indent, this.top, font, size, color);
       this.top += height;
     }
   }

@@ -1,5 +1,5 @@
 import { X12ParseError } from './x12.errors';
-import { readReportInterchange } from './x12.report-envelope';
+import { readInterchange } from './x12.envelope';
 import { read277ca, type ClaimAcknowledgmentReport } from './x277ca.reader';
 import { read835, type Remittance } from './x835.reader';
 import {
@@ -32,20 +32,20 @@ const GROUP_TYPES: Record<string, string> = { FA: '999', HN: '277', HP: '835' };
  * malformed file, is an X12ParseError naming the segment.
  */
 export function readClaimReport(text: string): ClaimReport {
-  const interchange = readReportInterchange(text);
+  const interchange = readInterchange(text, { mode: 'report' });
   const report: ClaimReport = {
     type: 'TA1',
-    controlNumber: interchange.controlNumber,
-    senderId: interchange.senderId,
+    controlNumber: interchange.isa.controlNumber,
+    senderId: interchange.isa.senderId,
     interchangeAcknowledgments: interchange.ta1.map(readTa1),
     groupAcknowledgments: [],
     claimAcknowledgments: [],
     remittances: [],
-    warnings: [...interchange.warnings],
+    warnings: [...interchange.slips],
   };
   const types = new Set<string>();
   for (const group of interchange.groups) {
-    for (const set of group.sets) {
+    for (const set of group.transactions) {
       const expected = Object.hasOwn(GROUP_TYPES, group.functionalId)
         ? GROUP_TYPES[group.functionalId]
         : undefined;

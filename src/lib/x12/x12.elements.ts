@@ -1,24 +1,9 @@
-import { Segment } from './x12.segment';
+import { pad2, Segment } from './x12.segment';
 
 /**
  * Typed readings of the segments 270s and 271s share (005010X279A1 element positions). Dates come
  * out as `YYYY-MM-DD`; amounts and percents as the decimal text sent (`"10"`, `".2"` → `"0.2"`).
  */
-
-export interface Nm1 {
-  /** NM101: `PR` payer, `1P` provider, `IL` subscriber, `03` dependent, ... */
-  entity: string;
-  /** NM102: `1` person, `2` organisation. */
-  entityType: string;
-  /** NM103: last name or organisation name. */
-  lastName: string;
-  firstName: string;
-  middleName: string;
-  suffix: string;
-  /** NM108: `PI` payer id, `XX` NPI, `MI` member id, ... */
-  idQualifier: string;
-  id: string;
-}
 
 export interface PostalAddress {
   line1: string;
@@ -27,18 +12,6 @@ export interface PostalAddress {
   state: string;
   zip: string;
   country: string;
-}
-
-export interface Demographics {
-  dob: string | null;
-  /** DMG03: `M`, `F`, `U` or ''. */
-  sex: string;
-}
-
-export interface Reference {
-  qualifier: string;
-  value: string;
-  description: string;
 }
 
 export interface DatePeriod {
@@ -50,33 +23,24 @@ export interface DatePeriod {
   to: string;
 }
 
-export interface RequestValidation {
-  /** AAA01: `Y` the request was valid (but could not be answered), `N` it was not. */
-  valid: boolean;
-  /** AAA03: the reason code (`42`, `75`, ...). */
-  reason: string;
-  /** AAA04: `C`, `N`, `R`, `W`, `X`, `Y`. */
-  followUp: string;
-  /** The loop it came in: `2000A`, `2100A`, `2100B`, `2100C`, `2110C`, ... */
-  loop: string;
-}
+export type Nm1 = ReturnType<typeof readNm1>;
+export type Demographics = ReturnType<typeof readDmg>;
+export type Reference = ReturnType<typeof readRef>;
+export type RequestValidation = ReturnType<typeof readAaa>;
+export type Trace = ReturnType<typeof readTrn>;
 
-export interface Trace {
-  /** TRN01: `1` current transaction (the payer's own), `2` referenced (ours, echoed). */
-  type: string;
-  trace: string;
-  originator: string;
-  secondary: string;
-}
-
-export function readNm1(s: Segment): Nm1 {
+export function readNm1(s: Segment) {
   return {
+    /** NM101: `PR` payer, `1P` provider, `IL` subscriber, `03` dependent, ... */
     entity: s.required(1),
+    /** NM102: `1` person, `2` organisation. */
     entityType: s.el(2),
+    /** NM103: last name or organisation name. */
     lastName: s.el(3),
     firstName: s.el(4),
     middleName: s.el(5),
     suffix: s.el(7),
+    /** NM108: `PI` payer id, `XX` NPI, `MI` member id, ... */
     idQualifier: s.el(8),
     id: s.el(9),
   };
@@ -90,14 +54,18 @@ export function readN4(s: Segment): Pick<PostalAddress, 'city' | 'state' | 'zip'
   return { city: s.el(1), state: s.el(2), zip: s.el(3), country: s.el(4) };
 }
 
-export function readDmg(s: Segment): Demographics {
+export function readDmg(s: Segment) {
   const format = s.el(1);
   const value = s.el(2);
   if (value && format !== 'D8') throw s.error(`DMG01 ${JSON.stringify(format)}: expected D8`);
-  return { dob: value ? readDate(s, 2, value) : null, sex: s.el(3) };
+  return {
+    dob: value ? readDate(s, 2, value) : null,
+    /** DMG03: `M`, `F`, `U` or ''. */
+    sex: s.el(3),
+  };
 }
 
-export function readRef(s: Segment): Reference {
+export function readRef(s: Segment) {
   return { qualifier: s.required(1), value: s.el(2), description: s.el(3) };
 }
 
@@ -120,12 +88,27 @@ export function readDtp(s: Segment): DatePeriod {
   throw s.error(`DTP02 ${JSON.stringify(format)}: expected D8 or RD8`);
 }
 
-export function readAaa(s: Segment, loop: string): RequestValidation {
-  return { valid: s.el(1) === 'Y', reason: s.required(3), followUp: s.el(4), loop };
+export function readAaa(s: Segment, loop: string) {
+  return {
+    /** AAA01: `Y` the request was valid (but could not be answered), `N` it was not. */
+    valid: s.el(1) === 'Y',
+    /** AAA03: the reason code (`42`, `75`, ...). */
+    reason: s.required(3),
+    /** AAA04: `C`, `N`, `R`, `W`, `X`, `Y`. */
+    followUp: s.el(4),
+    /** The loop it came in: `2000A`, `2100A`, `2100B`, `2100C`, `2110C`, ... */
+    loop,
+  };
 }
 
-export function readTrn(s: Segment): Trace {
-  return { type: s.required(1), trace: s.required(2), originator: s.el(3), secondary: s.el(4) };
+export function readTrn(s: Segment) {
+  return {
+    /** TRN01: `1` current transaction (the payer's own), `2` referenced (ours, echoed). */
+    type: s.required(1),
+    trace: s.required(2),
+    originator: s.el(3),
+    secondary: s.el(4),
+  };
 }
 
 /** A CCYYMMDD element as `YYYY-MM-DD`, refusing dates that do not exist (20260230). */
@@ -134,9 +117,7 @@ export function readDate(s: Segment, n: number, value: string = s.el(n)): string
   const iso = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
   const parsed = match ? new Date(`${iso}T00:00:00Z`) : null;
   if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso) {
-    throw s.error(
-      `${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a CCYYMMDD date`,
-    );
+    throw s.error(`${s.id}${pad2(n)} ${JSON.stringify(value)} is not a CCYYMMDD date`);
   }
   return iso;
 }
@@ -146,7 +127,7 @@ export function readDecimal(s: Segment, n: number): string | null {
   const value = s.el(n);
   if (value === '') return null;
   if (!/^-?(\d+\.?\d*|\.\d+)$/.test(value)) {
-    throw s.error(`${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a number`);
+    throw s.error(`${s.id}${pad2(n)} ${JSON.stringify(value)} is not a number`);
   }
   const negative = value.startsWith('-');
   let text = negative ? value.slice(1) : value;

@@ -37,41 +37,74 @@ export interface FunctionalGroup {
   time: string;
   controlNumber: string;
   version: string;
+  gs: Segment;
   transactions: TransactionSet[];
 }
 
 export interface Interchange {
   separators: Separators;
   isa: IsaHeader;
+  /** The ISA segment as read (a part of an 835 re-envelopes with it). */
+  isaSegment: Segment;
+  /** TA1 segments between ISA and the first GS (`report` mode only). */
+  ta1: Segment[];
   groups: FunctionalGroup[];
-  /** Envelope slips read past in tolerant mode, in words (empty when strict or clean). */
+  /** Envelope slips read past (`tolerant` and `report` modes), in words. */
   slips: string[];
 }
 
 export interface ReadOptions {
   /**
-   * docs/api.md, Real insurers: payers' 271s carry envelope slips that say nothing about the answer (SE01
-   * count, SE02 ≠ ST02, GE02 ≠ GS06, IEA02 ≠ ISA13, a TA1 between ISA and GS). Tolerant reading
-   * records them in `slips` instead of refusing the interchange.
+   * `strict` (the default, for our own outbound files) refuses every slip. `tolerant`, for a
+   * payer's 271 (docs/api.md, Real insurers): envelope slips that say nothing about the answer
+   * (SE01 count, SE02 ≠ ST02, GE02 ≠ GS06, IEA02 ≠ ISA13, a TA1 between ISA and GS) are recorded
+   * in `slips` instead of refusing the interchange. `report`, for a report a clearinghouse sends
+   * back (999, TA1, 277CA, 835): TA1 segments between ISA and GS are kept (a TA1 may stand
+   * alone), and every count and control number slip is a warning in `slips`: refusing a
+   * remittance over a wrong SE01 would lose a payment record. What makes the content ambiguous
+   * (an ST without SE, a segment outside any set, a missing IEA) is an error in every mode.
    */
-  tolerant?: boolean;
+  mode?: 'strict' | 'tolerant' | 'report';
 }
 
-/** Where a check that fails goes: thrown (strict) or recorded (tolerant). */
-interface Slips {
-  tolerant: boolean;
-  list: string[];
-}
+const ENVELOPE_IDS = ['ST', 'GE', 'GS', 'IEA', 'ISA', 'TA1'];
 
 /**
  * Reads an interchange and checks its envelopes: every GS closed by a GE, every ST by an SE,
  * SE01 / GE01 / IEA01 counts right, SE02 / GE02 / IEA02 equal to ST02 / GS06 / ISA13.
  */
-export function readInterchange(text: string, options: ReadOptions = {}): Interchange {
+export function readInterchange(text: string, { mode = 'strict' }: ReadOptions = {}): Interchange {
   const { separators, segments } = tokenize(text);
-  const slips: Slips = { tolerant: options.tolerant === true, list: [] };
-  const [isaSegment, ...body] = segments;
-  const rest = slips.tolerant ? skipTa1(body, slips) : body;
+  const report = mode === 'report';
+  const slips: string[] = [];
+  /** A slip: thrown, unless the mode reads past it (`tolerated`: the tolerant mode does too). */
+  const slip = (s: Segment, message: string, tolerated: boolean) => {
+    if (report) slips.push(s.error(message).message);
+    else if (tolerated && mode === 'tolerant') slips.push(`${s.label}: ${message}`);
+    else throw s.error(message);
+  };
+  const count = (s: Segment, name: string, actual: number, what: string, tolerated = false) => {
+    const declared = report ? s.el(1) : s.required(1);
+    const digits = /^\d+$/.test(declared);
+    if (report && (!digits || Number(declared) !== actual))
+      slip(s, `${name} says ${JSON.stringify(declared)} ${what}, there are ${actual}`, true);
+    else if (!report && !digits)
+      slip(s, `${name} ${JSON.stringify(declared)} is not a count`, tolerated);
+    else if (!report && Number(declared) !== actual)
+      slip(
+        s,
+        `wrong count: ${name} says ${Number(declared)} ${what}, there are ${actual}`,
+        tolerated,
+      );
+  };
+  const echo = (s: Segment, name: string, otherName: string, other: string) => {
+    const value = s.el(2);
+    if (sameControlNumber(value, other)) return;
+    const words = `${name} is ${JSON.stringify(value)}, ${otherName} is ${JSON.stringify(other)}`;
+    slip(s, report ? words : `mismatched control numbers: ${words}`, true);
+  };
+
+  const isaSegment = segments[0];
   const isa: IsaHeader = {
     senderQualifier: isaSegment.el(5),
     senderId: isaSegment.el(6),
@@ -84,155 +117,90 @@ export function readInterchange(text: string, options: ReadOptions = {}): Interc
     acknowledgmentRequested: isaSegment.el(14),
     usage: isaSegment.el(15),
   };
+  const ta1: Segment[] = [];
+  let i = 1;
+  for (; mode !== 'strict' && segments[i]?.id === 'TA1'; i++) {
+    if (report) ta1.push(segments[i]);
+    else slips.push(`${segments[i].label}: a TA1 between ISA and GS, read past`);
+  }
   const groups: FunctionalGroup[] = [];
-  let i = 0;
-  while (i < rest.length && rest[i].id === 'GS') {
-    const [group, next] = readGroup(rest, i, slips);
-    groups.push(group);
-    i = next;
-  }
-  const iea = rest[i];
-  if (!iea) {
-    const last = rest.at(-1) ?? isaSegment;
-    throw new X12ParseError(
-      `X12: truncated interchange: no IEA segment (the text ends after ${last.label})`,
-    );
-  }
-  if (iea.id !== 'IEA') {
-    throw iea.error('expected GS (a functional group) or IEA (the end of the interchange)');
-  }
-  if (i + 1 < rest.length)
-    throw rest[i + 1].error('a segment after IEA, the end of the interchange');
-  checkCount(iea, iea.required(1), groups.length, 'IEA01', 'functional groups');
-  checkControl(iea, 'IEA02', iea.el(2), 'ISA13', isa.controlNumber, slips);
-  if (groups.length === 0) throw iea.error('the interchange has no functional group');
-  return { separators, isa, groups, slips: slips.list };
-}
-
-/** TA1 (an interchange acknowledgment) may stand between ISA and the first GS. */
-function skipTa1(segments: Segment[], slips: Slips): Segment[] {
-  let i = 0;
-  while (segments[i]?.id === 'TA1') {
-    slips.list.push(`${segments[i].label}: a TA1 between ISA and GS, read past`);
-    i++;
-  }
-  return segments.slice(i);
-}
-
-function readGroup(segments: Segment[], start: number, slips: Slips): [FunctionalGroup, number] {
-  const gs = segments[start];
-  const group: FunctionalGroup = {
-    functionalId: gs.required(1),
-    senderId: gs.el(2),
-    receiverId: gs.el(3),
-    date: gs.el(4),
-    time: gs.el(5),
-    controlNumber: gs.required(6),
-    version: gs.el(8),
-    transactions: [],
-  };
-  let i = start + 1;
-  while (i < segments.length && segments[i].id === 'ST') {
-    const [transaction, next] = readTransaction(segments, i, slips);
-    group.transactions.push(transaction);
-    i = next;
-  }
-  const ge = segments[i];
-  if (!ge) {
-    throw new X12ParseError(
-      `X12: truncated interchange: the functional group of ${gs.label} (GS06 ${group.controlNumber}) has no GE segment`,
-    );
-  }
-  if (ge.id !== 'GE')
-    throw ge.error('expected ST (a transaction set) or GE (the end of the group)');
-  checkCount(ge, ge.required(1), group.transactions.length, 'GE01', 'transaction sets');
-  checkControl(ge, 'GE02', ge.el(2), 'GS06', group.controlNumber, slips);
-  return [group, i + 1];
-}
-
-function readTransaction(
-  segments: Segment[],
-  start: number,
-  slips: Slips,
-): [TransactionSet, number] {
-  const st = segments[start];
-  const transaction: TransactionSet = {
-    type: st.required(1),
-    controlNumber: st.required(2),
-    implementationReference: st.el(3),
-    segments: [],
-    st,
-  };
-  let i = start + 1;
-  for (; i < segments.length; i++) {
-    const segment = segments[i];
-    if (segment.id === 'SE') break;
-    if (['ST', 'GE', 'GS', 'IEA', 'ISA'].includes(segment.id)) {
-      throw segment.error(
-        `${segment.id} inside transaction set ${transaction.controlNumber} of ${st.label}, which has no SE yet`,
-      );
+  while (segments[i]?.id === 'GS') {
+    const gs = segments[i++];
+    const group: FunctionalGroup = {
+      functionalId: gs.required(1),
+      senderId: gs.el(2),
+      receiverId: gs.el(3),
+      date: gs.el(4),
+      time: gs.el(5),
+      controlNumber: gs.required(6),
+      version: gs.el(8),
+      gs,
+      transactions: [],
+    };
+    while (segments[i]?.id === 'ST') {
+      const st = segments[i++];
+      const set: TransactionSet = {
+        type: st.required(1),
+        controlNumber: st.required(2),
+        implementationReference: st.el(3),
+        segments: [],
+        st,
+      };
+      for (; i < segments.length && segments[i].id !== 'SE'; i++) {
+        const s = segments[i];
+        if (ENVELOPE_IDS.includes(s.id) && (report || s.id !== 'TA1'))
+          throw s.error(
+            report
+              ? `${s.id} inside the transaction set of ${st.label} (ST02 ${set.controlNumber}), which has no SE yet`
+              : `${s.id} inside transaction set ${set.controlNumber} of ${st.label}, which has no SE yet`,
+          );
+        set.segments.push(s);
+      }
+      const se = segments[i++];
+      if (!se)
+        throw new X12ParseError(
+          `X12: truncated interchange: the transaction set of ${st.label} (ST02 ${set.controlNumber}) has no SE segment`,
+        );
+      // SE01 counts the segments from ST to SE, both included.
+      count(se, 'SE01', set.segments.length + 2, 'segments from ST to SE', true);
+      echo(se, 'SE02', 'ST02', set.controlNumber);
+      group.transactions.push(set);
     }
-    transaction.segments.push(segment);
+    const ge = segments[i++];
+    if (!ge)
+      throw new X12ParseError(
+        `X12: truncated interchange: the functional group of ${gs.label} (GS06 ${group.controlNumber}) has no GE segment`,
+      );
+    if (ge.id !== 'GE')
+      throw ge.error('expected ST (a transaction set) or GE (the end of the group)');
+    count(ge, 'GE01', group.transactions.length, 'transaction sets');
+    echo(ge, 'GE02', 'GS06', group.controlNumber);
+    groups.push(group);
   }
-  const se = segments[i];
-  if (!se) {
+  const iea = segments[i];
+  if (!iea)
     throw new X12ParseError(
-      `X12: truncated interchange: the transaction set of ${st.label} (ST02 ${transaction.controlNumber}) has no SE segment`,
+      `X12: truncated interchange: no IEA segment (the text ends after ${segments[i - 1].label})`,
     );
-  }
-  // SE01 counts the segments from ST to SE, both included.
-  checkCount(
-    se,
-    se.required(1),
-    transaction.segments.length + 2,
-    'SE01',
-    'segments from ST to SE',
-    slips,
-  );
-  checkControl(se, 'SE02', se.el(2), 'ST02', transaction.controlNumber, slips);
-  return [transaction, i + 1];
+  const empty = groups.length === 0 && ta1.length === 0;
+  if (iea.id !== 'IEA')
+    throw iea.error(
+      `expected ${report && empty ? 'TA1, ' : ''}GS (a functional group) or IEA (the end of the interchange)`,
+    );
+  if (i + 1 < segments.length)
+    throw segments[i + 1].error('a segment after IEA, the end of the interchange');
+  count(iea, 'IEA01', groups.length, 'functional groups');
+  echo(iea, 'IEA02', 'ISA13', isa.controlNumber);
+  if (empty)
+    throw iea.error(
+      report
+        ? 'the interchange has neither a TA1 nor a functional group'
+        : 'the interchange has no functional group',
+    );
+  return { separators, isa, isaSegment, ta1, groups, slips };
 }
 
-function checkCount(
-  segment: Segment,
-  declared: string,
-  actual: number,
-  name: string,
-  what: string,
-  slips?: Slips,
-) {
-  if (!/^\d+$/.test(declared))
-    return fail(segment, `${name} ${JSON.stringify(declared)} is not a count`, slips);
-  if (Number(declared) !== actual) {
-    fail(
-      segment,
-      `wrong count: ${name} says ${Number(declared)} ${what}, there are ${actual}`,
-      slips,
-    );
-  }
-}
-
-function fail(segment: Segment, message: string, slips: Slips | undefined): void {
-  if (!slips?.tolerant) throw segment.error(message);
-  slips.list.push(`${segment.label}: ${message}`);
-}
-
-function checkControl(
-  segment: Segment,
-  name: string,
-  value: string,
-  otherName: string,
-  other: string,
-  slips: Slips,
-) {
-  const same =
-    value === other ||
-    (/^\d+$/.test(value) && /^\d+$/.test(other) && Number(value) === Number(other));
-  if (!same) {
-    fail(
-      segment,
-      `mismatched control numbers: ${name} is ${JSON.stringify(value)}, ${otherName} is ${JSON.stringify(other)}`,
-      slips,
-    );
-  }
+/** Control numbers compare as numbers when both are digits (`000001047` = `1047`). */
+function sameControlNumber(a: string, b: string): boolean {
+  return a === b || (/^\d+$/.test(a) && /^\d+$/.test(b) && Number(a) === Number(b));
 }

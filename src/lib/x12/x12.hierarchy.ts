@@ -19,7 +19,8 @@ export interface HierarchyLevel {
 /** HL03 → the HL03 of its parent in a 270/271: payer, provider, subscriber, dependent. */
 export const HL_PARENTS = { '20': null, '21': '20', '22': '21', '23': '22' } as const;
 
-const LOOP_LETTER: Readonly<Record<string, string>> = {
+/** HL03 → the letter of its loops in a 270/271 (2000A, 2100B, 2110C, ...). */
+export const LOOP_LETTER: Readonly<Record<string, string>> = {
   '20': 'A',
   '21': 'B',
   '22': 'C',
@@ -59,9 +60,7 @@ export function walkHierarchy(
       current.details.push({ first: s, rest: [], loop });
     } else if (current.details.length > 0) {
       current.details[current.details.length - 1].rest.push(s);
-    } else if (s.id === 'NM1' && current.name.length === 0) {
-      current.name.push(s);
-    } else if (current.name.length > 0) {
+    } else if (s.id === 'NM1' || current.name.length > 0) {
       current.name.push(s);
     } else {
       current.head.push(s);

@@ -69,6 +69,7 @@ export function writeInterchange(input: InterchangeInput, options: WriteOptions 
   const stamp = input.createdAt.toISOString();
   const ccyymmdd = stamp.slice(0, 10).replaceAll('-', '');
   const hhmm = stamp.slice(11, 16).replace(':', '');
+  const isa13 = String(input.controlNumber).padStart(9, '0');
   const isa = [
     'ISA',
     '00',
@@ -83,49 +84,28 @@ export function writeInterchange(input: InterchangeInput, options: WriteOptions 
     hhmm,
     separators.repetition,
     '00501',
-    String(input.controlNumber).padStart(9, '0'),
+    isa13,
     '0',
     input.usage,
     separators.component,
   ].join(separators.element);
   for (const value of [input.senderId, input.receiverId]) checkValue('ISA', value, separators);
 
+  const write = (segment: SegmentData) => writeSegment(segment, separators);
+  const gs02to05 = [input.senderId, input.receiverId, ccyymmdd, hhmm];
   const out: string[] = [isa];
-  for (const group of input.groups) {
-    out.push(
-      writeSegment(
-        [
-          'GS',
-          group.functionalId,
-          input.senderId,
-          input.receiverId,
-          ccyymmdd,
-          hhmm,
-          group.controlNumber,
-          'X',
-          group.version,
-        ],
-        separators,
-      ),
-    );
-    for (const set of group.transactions) {
+  for (const { functionalId, controlNumber, version, transactions } of input.groups) {
+    out.push(write(['GS', functionalId, ...gs02to05, controlNumber, 'X', version]));
+    for (const set of transactions) {
       const body = [
-        writeSegment(['ST', set.type, set.controlNumber, set.implementationReference], separators),
-        ...set.segments.map((s) => writeSegment(s, separators)),
+        write(['ST', set.type, set.controlNumber, set.implementationReference]),
+        ...set.segments.map(write),
       ];
-      body.push(writeSegment(['SE', String(body.length + 1), set.controlNumber], separators));
-      out.push(...body);
+      out.push(...body, write(['SE', String(body.length + 1), set.controlNumber]));
     }
-    out.push(
-      writeSegment(['GE', String(group.transactions.length), group.controlNumber], separators),
-    );
+    out.push(write(['GE', String(transactions.length), controlNumber]));
   }
-  out.push(
-    writeSegment(
-      ['IEA', String(input.groups.length), String(input.controlNumber).padStart(9, '0')],
-      separators,
-    ),
-  );
+  out.push(write(['IEA', String(input.groups.length), isa13]));
   return out.join(terminator) + terminator;
 }
 
@@ -196,46 +176,29 @@ export interface EnvelopeSettings {
 }
 
 /**
- * A whole interchange holding one functional group with one transaction set, as every file this
- * service sends is (270, 276, 837P): GS06 is the ISA control number, ST02 the same, zero-padded.
+ * The writer of one kind of outgoing file: its transaction set (the segments `build` makes)
+ * alone in an interchange, as every file this service sends is (270, 276, 837P): GS06 is the ISA
+ * control number, ST02 the same, zero-padded.
  */
-export function writeSingleTransaction(
-  envelope: EnvelopeSettings,
-  group: { functionalId: string; version: string },
-  build: (controlNumber: string, createdAt: Date, separators?: Separators) => TransactionSetInput,
-): string {
-  const control = String(envelope.controlNumber);
-  return writeInterchange(
-    {
-      senderId: envelope.senderId,
-      receiverId: envelope.receiverId,
-      controlNumber: envelope.controlNumber,
-      usage: envelope.usage,
-      createdAt: envelope.createdAt,
-      groups: [
-        {
-          ...group,
-          controlNumber: control,
-          transactions: [build(control.padStart(4, '0'), envelope.createdAt, envelope.separators)],
-        },
-      ],
-    },
-    { separators: envelope.separators, lineBreaks: envelope.lineBreaks },
-  );
-}
-
-/** The writer of one kind of outgoing file: its transaction set (`build`) alone in an interchange. */
 export function singleTransactionWriter<T>(
-  group: { functionalId: string; version: string },
-  build: (
-    input: T,
-    controlNumber: string,
-    createdAt: Date,
-    separators?: Separators,
-  ) => TransactionSetInput,
+  set: { type: string; functionalId: string; version: string },
+  build: (input: T, createdAt: Date, separators?: Separators) => SegmentData[],
 ): (input: T, envelope: EnvelopeSettings) => string {
-  return (input, envelope) =>
-    writeSingleTransaction(envelope, group, (control, at, sep) => build(input, control, at, sep));
+  const { type, functionalId, version } = set;
+  return (input, { controlNumber, createdAt, separators, lineBreaks, ...ids }) => {
+    const control = String(controlNumber);
+    const transaction: TransactionSetInput = {
+      type,
+      controlNumber: control.padStart(4, '0'),
+      implementationReference: version,
+      segments: build(input, createdAt, separators),
+    };
+    const groups = [{ functionalId, version, controlNumber: control, transactions: [transaction] }];
+    return writeInterchange(
+      { ...ids, controlNumber, createdAt, groups },
+      { separators, lineBreaks },
+    );
+  };
 }
 
 /**
@@ -252,4 +215,9 @@ export function nm1Segment(
   id: string,
 ): SegmentData {
   return ['NM1', entity, type, last, first, '', '', '', qualifier, id];
+}
+
+/** An NM1 naming an organisation (NM102 `2`, no first name) by an id. */
+export function organisationNm1(entity: string, name: string, qualifier: string, id: string) {
+  return nm1Segment(entity, '2', name, '', qualifier, id);
 }

@@ -1,15 +1,8 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
 import { bht, d8 } from './x837.parts';
-
-export const X279_IMPLEMENTATION = '005010X279A1';
 
 /** What one 270 asks: is this subscriber covered by this payer, for these service types. */
 export interface EligibilityInquiry {
@@ -41,10 +34,9 @@ export type { EnvelopeSettings } from './x12.writer';
  */
 export function build270(
   inquiry: EligibilityInquiry,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   if (!/^\d{10}$/.test(inquiry.provider.npi)) {
     throw new X12WriteError(
       `the provider NPI must be 10 digits (got ${JSON.stringify(inquiry.provider.npi)})`,
@@ -55,30 +47,21 @@ export function build270(
   const badType = inquiry.serviceTypes.find((t) => !/^[A-Z0-9]{1,2}$/.test(t));
   if (badType !== undefined)
     throw new X12WriteError(`EQ01: ${JSON.stringify(badType)} is not a service type code`);
-  const organization = x12Text(inquiry.provider.organizationName, 60, s).toUpperCase();
-  const last = x12Text(inquiry.subscriber.lastName, 60, s).toUpperCase();
-  const first = x12Text(inquiry.subscriber.firstName, 35, s).toUpperCase();
+  const named = (value: string, max: number, what: string) => {
+    const text = x12Text(value, max, s).toUpperCase();
+    if (text === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
+    return text;
+  };
+  const organization = named(inquiry.provider.organizationName, 60, 'organisation name');
+  const last = named(inquiry.subscriber.lastName, 60, 'last name');
+  const first = named(inquiry.subscriber.firstName, 35, 'first name');
   const memberId = inquiry.subscriber.memberId ? x12Text(inquiry.subscriber.memberId, 80, s) : '';
-  for (const [name, value] of [
-    ['organisation name', organization],
-    ['last name', last],
-    ['first name', first],
-  ]) {
-    if (value === '') throw new X12WriteError(`the ${name} is blank once made X12-safe`);
-  }
   const segments: SegmentData[] = [
     bht('0022', '13', inquiry.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    nm1Segment(
-      'PR',
-      '2',
-      x12Text(inquiry.payer.name, 60, s).toUpperCase(),
-      '',
-      'PI',
-      inquiry.payer.id,
-    ),
+    organisationNm1('PR', x12Text(inquiry.payer.name, 60, s).toUpperCase(), 'PI', inquiry.payer.id),
     ['HL', '2', '1', '21', '1'],
-    nm1Segment('1P', '2', organization, '', 'XX', inquiry.provider.npi),
+    organisationNm1('1P', organization, 'XX', inquiry.provider.npi),
   ];
   if (inquiry.provider.taxId) segments.push(['REF', 'TJ', inquiry.provider.taxId]);
   const subscriberName: SegmentData = memberId
@@ -114,11 +97,11 @@ export function build270(
       ...asked,
     );
   }
-  return { type: '270', controlNumber, implementationReference: X279_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 270 interchange: one group (`HS`), one transaction set. */
 export const write270 = singleTransactionWriter(
-  { functionalId: 'HS', version: X279_IMPLEMENTATION },
+  { type: '270', functionalId: 'HS', version: '005010X279A1' },
   build270,
 );

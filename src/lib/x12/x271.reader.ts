@@ -7,17 +7,16 @@ import {
   readN3,
   readN4,
   readNm1,
+  type PostalAddress,
   readRef,
   readTrn,
 } from './x12.elements';
 import { readInterchange, TransactionSet } from './x12.envelope';
 import { X12ParseError } from './x12.errors';
 import { Segment } from './x12.segment';
-import { HierarchyLevel, HL_PARENTS, walkHierarchy } from './x12.hierarchy';
+import { HierarchyLevel, HL_PARENTS, LOOP_LETTER, walkHierarchy } from './x12.hierarchy';
 import type {
   BenefitLoop,
-  DeliveryPattern,
-  EligibilityBenefit,
   EligibilityResponse,
   Interchange271,
   MemberName,
@@ -25,8 +24,6 @@ import type {
   SourceLoop,
   SubscriberLoop,
 } from './x271.types';
-
-export const X279_VERSION = '005010X279A1';
 
 /**
  * Reads a 271 interchange (005010X279A1) into its loops: 2000A information source, 2000B
@@ -36,7 +33,7 @@ export const X279_VERSION = '005010X279A1';
  */
 export function read271(text: string): Interchange271 {
   // docs/api.md, Real insurers: envelope slips are recorded, not fatal.
-  const interchange = readInterchange(text, { tolerant: true });
+  const interchange = readInterchange(text, { mode: 'tolerant' });
   const responses: EligibilityResponse[] = [];
   for (const group of interchange.groups) {
     for (const set of group.transactions) {
@@ -64,10 +61,9 @@ function readResponse(set: TransactionSet): EligibilityResponse {
   const byId = new Map<string, SourceLoop | ReceiverLoop | SubscriberLoop>();
   for (const level of levels) {
     const member = readMember(level);
-    const loopName = { '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?';
     const hlValidations = level.head
       .filter((s) => s.id === 'AAA')
-      .map((s) => readAaa(s, `2000${loopName}`));
+      .map((s) => readAaa(s, `2000${LOOP_LETTER[level.code]}`));
     const traces = level.head.filter((s) => s.id === 'TRN').map(readTrn);
     const benefits = readBenefits(level, response.skipped);
     if (level.code === '20') {
@@ -102,7 +98,7 @@ function readResponse(set: TransactionSet): EligibilityResponse {
 }
 
 function readMember(level: HierarchyLevel): MemberName {
-  const loop = `2100${{ '20': 'A', '21': 'B', '22': 'C', '23': 'D' }[level.code] ?? '?'}`;
+  const loop = `2100${LOOP_LETTER[level.code]}`;
   const nm1 = level.name[0];
   const member: MemberName = {
     name: readNm1(nm1),
@@ -115,8 +111,8 @@ function readMember(level: HierarchyLevel): MemberName {
   };
   for (const s of level.name.slice(1)) {
     if (s.id === 'REF') member.references.push(readRef(s));
-    else if (s.id === 'N3') member.address = { ...emptyAddress(member), ...readN3(s) };
-    else if (s.id === 'N4') member.address = { ...emptyAddress(member), ...readN4(s) };
+    else if (s.id === 'N3') member.address = { ...addressSoFar(member), ...readN3(s) };
+    else if (s.id === 'N4') member.address = { ...addressSoFar(member), ...readN4(s) };
     else if (s.id === 'DMG') member.demographics = readDmg(s);
     else if (s.id === 'INS') member.relationship = { subscriber: s.el(1) === 'Y', code: s.el(2) };
     else if (s.id === 'DTP') member.dates.push(readDtp(s));
@@ -125,8 +121,9 @@ function readMember(level: HierarchyLevel): MemberName {
   return member;
 }
 
-function emptyAddress(member: MemberName) {
-  return member.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
+/** The address an N3 or N4 adds to (N3 and N4 each give half of it). */
+function addressSoFar(holder: { address: PostalAddress | null }): PostalAddress {
+  return holder.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
 }
 
 /**
@@ -168,8 +165,8 @@ function readBenefit(detail: HierarchyLevel['details'][number]): BenefitLoop {
     } else if (inRelated) {
       if (s.id === 'NM1') loop.related.push({ name: readNm1(s), address: null, phone: null });
       const entity = loop.related.at(-1);
-      if (entity && s.id === 'N3') entity.address = { ...relatedAddress(entity), ...readN3(s) };
-      if (entity && s.id === 'N4') entity.address = { ...relatedAddress(entity), ...readN4(s) };
+      if (entity && s.id === 'N3') entity.address = { ...addressSoFar(entity), ...readN3(s) };
+      if (entity && s.id === 'N4') entity.address = { ...addressSoFar(entity), ...readN4(s) };
       if (entity && s.id === 'PER') entity.phone ??= telephone(s);
     } else if (s.id === 'HSD') loop.deliveries.push(readHsd(s));
     else if (s.id === 'REF') loop.references.push(readRef(s));
@@ -187,25 +184,31 @@ function telephone(s: Segment): string | null {
   return null;
 }
 
-function relatedAddress(entity: { address: BenefitLoop['related'][number]['address'] }) {
-  return entity.address ?? { line1: '', line2: null, city: '', state: '', zip: '', country: '' };
-}
-
-export function readEb(s: Segment): EligibilityBenefit {
+/** EB: one benefit statement (005010X279A1 2110C/2110D). */
+export function readEb(s: Segment) {
   const procedure = s.components(13);
   return {
+    /** EB01: `1`–`8` coverage status, `A` coinsurance, `B` copayment, `F` limitation, ... */
     info: s.required(1),
+    /** EB02: `IND`, `FAM`, ... */
     coverageLevel: s.el(2),
+    /** EB03, repeatable: `30`, `AL`, `AN`, ... */
     serviceTypes: s.repeats(3),
     insuranceType: s.el(4),
+    /** EB05: the plan's description (its name). */
     planDescription: s.el(5),
+    /** EB06: `22` service year, `23` calendar year, `27` visit, `29` remaining, ... */
     timePeriod: s.el(6),
+    /** EB07, an amount; EB08 a fraction (`0.2` = 20 %). */
     amount: readDecimal(s, 7),
     percent: readDecimal(s, 8),
+    /** EB09 / EB10. */
     quantityQualifier: s.el(9),
     quantity: readDecimal(s, 10),
+    /** EB11 and EB12: `Y`, `N`, `U` / `W`, or ''. */
     authorizationRequired: s.el(11),
     inPlanNetwork: s.el(12),
+    /** EB13: the procedure (`HC:V2020`). */
     procedure:
       procedure.length >= 2 && procedure[1] !== ''
         ? {
@@ -217,12 +220,16 @@ export function readEb(s: Segment): EligibilityBenefit {
   };
 }
 
-export function readHsd(s: Segment): DeliveryPattern {
+/** HSD: how often a benefit may be used (quantity per period). */
+export function readHsd(s: Segment) {
   return {
+    /** HSD01 / HSD02: `VS` visits, `FL` units, ... and how many. */
     quantityQualifier: s.el(1),
     quantity: readDecimal(s, 2),
+    /** HSD05 / HSD06: `34` months, `21` years, `23` calendar year, ... and how many of them. */
     periodQualifier: s.el(5),
     periodCount: readDecimal(s, 6),
+    /** HSD07 / HSD08. */
     frequency: s.el(7),
     pattern: s.el(8),
   };

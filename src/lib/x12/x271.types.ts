@@ -8,45 +8,10 @@ import type {
   Trace,
 } from './x12.elements';
 import type { IsaHeader } from './x12.envelope';
+import type { readEb, readHsd } from './x271.reader';
 
-/** EB: one benefit statement (005010X279A1 2110C/2110D). */
-export interface EligibilityBenefit {
-  /** EB01: `1`–`8` coverage status, `A` coinsurance, `B` copayment, `F` limitation, ... */
-  info: string;
-  /** EB02: `IND`, `FAM`, ... */
-  coverageLevel: string;
-  /** EB03, repeatable: `30`, `AL`, `AN`, ... */
-  serviceTypes: string[];
-  insuranceType: string;
-  /** EB05: the plan's description (its name). */
-  planDescription: string;
-  /** EB06: `22` service year, `23` calendar year, `27` visit, `29` remaining, ... */
-  timePeriod: string;
-  /** EB07, an amount; EB08 a fraction (`0.2` = 20 %). */
-  amount: string | null;
-  percent: string | null;
-  /** EB09 / EB10. */
-  quantityQualifier: string;
-  quantity: string | null;
-  /** EB11 and EB12: `Y`, `N`, `U` / `W`, or ''. */
-  authorizationRequired: string;
-  inPlanNetwork: string;
-  /** EB13: the procedure (`HC:V2020`). */
-  procedure: { qualifier: string; code: string; modifiers: string[] } | null;
-}
-
-/** HSD: how often a benefit may be used (quantity per period). */
-export interface DeliveryPattern {
-  /** HSD01 / HSD02: `VS` visits, `FL` units, ... and how many. */
-  quantityQualifier: string;
-  quantity: string | null;
-  /** HSD05 / HSD06: `34` months, `21` years, `23` calendar year, ... and how many of them. */
-  periodQualifier: string;
-  periodCount: string | null;
-  /** HSD07 / HSD08. */
-  frequency: string;
-  pattern: string;
-}
+export type EligibilityBenefit = ReturnType<typeof readEb>;
+export type DeliveryPattern = ReturnType<typeof readHsd>;
 
 /** 2120: an entity related to a benefit (its provider, another payer), inside LS/LE. */
 export interface RelatedEntity {
@@ -86,10 +51,7 @@ export interface DependentLoop {
   benefits: BenefitLoop[];
 }
 
-export interface SubscriberLoop {
-  traces: Trace[];
-  member: MemberName;
-  benefits: BenefitLoop[];
+export interface SubscriberLoop extends DependentLoop {
   dependents: DependentLoop[];
 }
 

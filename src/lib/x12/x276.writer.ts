@@ -1,15 +1,8 @@
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12Text } from './x12.text';
-import { bht, d8, x12Amount } from './x837.parts';
-
-export const X212_IMPLEMENTATION = '005010X212';
+import { bht, d8, sexCode, x12Amount } from './x837.parts';
 
 interface StatusPerson {
   firstName: string;
@@ -47,10 +40,9 @@ export interface ClaimStatusInquiry {
  */
 export function build276(
   q: ClaimStatusInquiry,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   if (!/^\d{10}$/.test(q.provider.npi))
     throw new X12WriteError('the provider NPI must be 10 digits');
   const name = (value: string, max: number) => x12Text(value, max, s).toUpperCase();
@@ -59,11 +51,11 @@ export function build276(
   const segments: SegmentData[] = [
     bht('0010', '13', q.traceNumber, createdAt),
     ['HL', '1', '', '20', '1'],
-    nm1Segment('PR', '2', name(q.payer.name, 60), '', 'PI', q.payer.id),
+    organisationNm1('PR', name(q.payer.name, 60), 'PI', q.payer.id),
     ['HL', '2', '1', '21', '1'],
-    nm1Segment('41', '2', name(q.receiver.name, 60), '', '46', q.receiver.id),
+    organisationNm1('41', name(q.receiver.name, 60), '46', q.receiver.id),
     ['HL', '3', '2', '19', '1'],
-    nm1Segment('1P', '2', name(q.provider.organizationName, 60), '', 'XX', q.provider.npi),
+    organisationNm1('1P', name(q.provider.organizationName, 60), 'XX', q.provider.npi),
     ['HL', '4', '3', '22', dependent ? '1' : '0'],
   ];
   if (!dependent) segments.push(dmg(q.subscriber));
@@ -93,15 +85,11 @@ export function build276(
     ['AMT', 'T3', x12Amount(q.totalCharge)],
     ['DTP', '472', 'RD8', `${d8(q.serviceFrom)}-${d8(q.serviceTo)}`],
   );
-  return { type: '276', controlNumber, implementationReference: X212_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 276 interchange: one group (`HR`), one transaction set. */
 export const write276 = singleTransactionWriter(
-  { functionalId: 'HR', version: X212_IMPLEMENTATION },
+  { type: '276', functionalId: 'HR', version: '005010X212' },
   build276,
 );
-
-function sexCode(sex: string | null): string {
-  return sex === 'female' ? 'F' : sex === 'male' ? 'M' : 'U';
-}

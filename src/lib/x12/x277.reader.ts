@@ -2,22 +2,7 @@ import { readDate, readDecimal } from './x12.elements';
 import { readInterchange } from './x12.envelope';
 import type { Segment } from './x12.segment';
 
-/** One STC: a claim's status as the payer (or the clearinghouse) states it. */
-export interface ClaimStatusLine {
-  /** STC01-1: `A1` received, `A2` accepted, `A3`/`A6`/`A7` rejected, `P*` pending, `F1` paid, `F2` denied, ... */
-  category: string;
-  /** STC01-2: the status code (code list 508). */
-  code: string;
-  /** STC01-3: the entity the status is about (`PR` payer, `41` submitter, ...). */
-  entity: string;
-  /** STC02: when the status took effect, `YYYY-MM-DD` or null. */
-  date: string | null;
-  /** STC04 and STC05: total charge and payment amount, as sent. */
-  totalCharge: string | null;
-  paymentAmount: string | null;
-  /** STC12: free-form text. */
-  message: string;
-}
+export type ClaimStatusLine = ReturnType<typeof readStc>;
 
 /** The status of one claim in a 277: the 2200 loop that echoes a 276's trace. */
 export interface ClaimStatus277 {
@@ -61,16 +46,23 @@ export function read277(text: string): ClaimStatus277[] {
   return claims;
 }
 
-function readStc(s: Segment): ClaimStatusLine {
+/** One STC: a claim's status as the payer (or the clearinghouse) states it. */
+function readStc(s: Segment) {
   const [category = '', code = '', entity = ''] = s.components(1);
   if (category === '') throw s.error('STC01 needs a status category code');
   return {
+    /** STC01-1: `A1` received, `A2` accepted, `A3`/`A6`/`A7` rejected, `P*` pending, `F1` paid, `F2` denied, ... */
     category,
+    /** STC01-2: the status code (code list 508). */
     code,
+    /** STC01-3: the entity the status is about (`PR` payer, `41` submitter, ...). */
     entity,
+    /** STC02: when the status took effect, `YYYY-MM-DD` or null. */
     date: s.el(2) ? readDate(s, 2) : null,
+    /** STC04 and STC05: total charge and payment amount, as sent. */
     totalCharge: readDecimal(s, 4),
     paymentAmount: readDecimal(s, 5),
+    /** STC12: free-form text. */
     message: s.el(12),
   };
 }

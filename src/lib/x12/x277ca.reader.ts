@@ -5,33 +5,10 @@ import {
   ENTITY_IDENTIFIERS,
 } from './codes';
 import { readDate, readDecimal } from './x12.elements';
-import type { ReportSet } from './x12.report-envelope';
-import type { Segment } from './x12.segment';
+import type { TransactionSet } from './x12.envelope';
+import { pad2, type Segment } from './x12.segment';
 
-/** One STC01 (or STC10/STC11) composite with the words of its codes. */
-export interface StatusReason {
-  category: string;
-  categoryDescription: string;
-  code: string;
-  codeDescription: string;
-  /** STC01-3, '' when not sent. */
-  entity: string;
-  entityDescription: string;
-}
-
-export interface StatusInformation {
-  /** STC01, then STC10 and STC11 when sent. */
-  reasons: StatusReason[];
-  /** STC02 as `YYYY-MM-DD`, or null. */
-  date: string | null;
-  /** STC03: `WQ` accept, `U` reject. */
-  action: string;
-  /** STC04: the total charge the status is about. */
-  amount: string | null;
-  /** STC12: free text. */
-  message: string;
-  segment: number;
-}
+export type StatusInformation = ReturnType<typeof readStatus>;
 
 /** The acknowledgement of one claim (loop 2200D of a 277CA). */
 export interface ClaimAcknowledgment {
@@ -59,7 +36,7 @@ const REJECTED = new Set(['A3', 'A4', 'A6', 'A7', 'A8']);
  * 19 (billing provider) and PT (patient, one claim per TRN*2). Service line loops (SVC) are
  * read for their statuses, which count towards the claim's outcome.
  */
-export function read277ca(set: ReportSet): ClaimAcknowledgmentReport {
+export function read277ca(set: TransactionSet): ClaimAcknowledgmentReport {
   if (set.type !== '277') throw set.st.error(`transaction set ${set.type}: expected a 277`);
   const report: ClaimAcknowledgmentReport = { batchStatuses: [], claims: [] };
   let level = '';
@@ -111,32 +88,38 @@ export function describeStatus(status: StatusInformation): string {
     .join(' / ');
 }
 
-function readStatus(s: Segment): StatusInformation {
+function readStatus(s: Segment) {
   const reasons = [1, 10, 11]
     .filter((n) => s.el(n) !== '')
     .map((n) => {
       const [category = '', code = '', entity = ''] = s.components(n);
       if (!/^[A-Z][0-9A-Z]$/.test(category))
         throw s.error(
-          `STC${String(n).padStart(2, '0')}-1 ${JSON.stringify(category)} is not a claim status category code`,
+          `STC${pad2(n)}-1 ${JSON.stringify(category)} is not a claim status category code`,
         );
-      if (code === '')
-        throw s.error(`STC${String(n).padStart(2, '0')}-2 (the claim status code) is required`);
+      if (code === '') throw s.error(`STC${pad2(n)}-2 (the claim status code) is required`);
+      // One STC01 (or STC10/STC11) composite with the words of its codes.
       return {
         category,
         categoryDescription: describeCode(CLAIM_STATUS_CATEGORIES, category),
         code,
         codeDescription: describeCode(CLAIM_STATUS_CODES, code),
+        /** STC01-3, '' when not sent. */
         entity,
         entityDescription: entity ? describeCode(ENTITY_IDENTIFIERS, entity) : '',
       };
     });
   if (reasons.length === 0 || s.el(1) === '') throw s.error('STC01 is required but empty');
   return {
+    /** STC01, then STC10 and STC11 when sent. */
     reasons,
+    /** STC02 as `YYYY-MM-DD`, or null. */
     date: s.el(2) ? readDate(s, 2) : null,
+    /** STC03: `WQ` accept, `U` reject. */
     action: s.el(3),
+    /** STC04: the total charge the status is about. */
     amount: readDecimal(s, 4),
+    /** STC12: free text. */
     message: s.el(12),
     segment: s.position,
   };

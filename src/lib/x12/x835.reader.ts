@@ -1,19 +1,11 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { readDate } from './x12.elements';
-import type { ReportSet } from './x12.report-envelope';
-import { amount, readCas, readClp, readPlb, readSvc, remarks } from './x835.segments';
+import type { TransactionSet } from './x12.envelope';
+import { describedCodes, RARC } from './codes';
+import { amount, readCas, readClp, readPlb, readSvc } from './x835.segments';
+import type { Adjustment, ProviderAdjustment } from './x835.segments';
 
-export interface Adjustment {
-  /** CAS01: `CO`, `CR`, `OA`, `PI`, `PR`. */
-  group: string;
-  /** CARC. */
-  reasonCode: string;
-  amount: string;
-  quantity: string | null;
-  /** The CARC's words ("Unknown code X" for a code the shipped table lacks). */
-  description: string;
-  segment: number;
-}
+export type { Adjustment, ProviderAdjustment } from './x835.segments';
 
 export interface Remark {
   code: string;
@@ -62,17 +54,6 @@ export interface RemittanceClaim {
   segment: number;
 }
 
-export interface ProviderAdjustment {
-  /** PLB01 (provider id), PLB02 (fiscal period end, `YYYY-MM-DD`). */
-  provider: string;
-  fiscalPeriodEnd: string;
-  /** PLB03-1 (`WO` overpayment recovery, `L6` interest, `FB` forwarding balance, ...), PLB03-2. */
-  reason: string;
-  reference: string;
-  /** Positive reduces the payment, negative adds to it. */
-  amount: string;
-}
-
 export interface Remittance {
   setControlNumber: string;
   /** BPR01: `I` remittance with payment, `H` notification only, ... */
@@ -106,7 +87,7 @@ const METHODS = ['ACH', 'BOP', 'CHK', 'FWT', 'NON'];
  * 1000B payee (N1*PE), 2000 (LX), 2100 claims (CLP, CAS, NM1, MIA, MOA, REF, DTM, AMT), 2110
  * service lines (SVC, DTM, CAS, REF, AMT, LQ) and PLB provider adjustments.
  */
-export function read835(set: ReportSet): Remittance {
+export function read835(set: TransactionSet): Remittance {
   if (set.type !== '835') throw set.st.error(`transaction set ${set.type}: expected an 835`);
   const bpr = set.segments[0];
   if (!bpr || bpr.id !== 'BPR')
@@ -180,11 +161,11 @@ export function read835(set: ReportSet): Remittance {
         break;
       case 'MIA':
         if (!claim) throw s.error('MIA before any CLP');
-        claim.remarks.push(...remarks(s, [5, 20, 21, 22, 23]));
+        claim.remarks.push(...describedCodes(s, [5, 20, 21, 22, 23], RARC));
         break;
       case 'MOA':
         if (!claim) throw s.error('MOA before any CLP');
-        claim.remarks.push(...remarks(s, [3, 4, 5, 6, 7]));
+        claim.remarks.push(...describedCodes(s, [3, 4, 5, 6, 7], RARC));
         break;
       case 'SVC':
         if (!claim) throw s.error('SVC before any CLP: a service line belongs to a claim');
@@ -196,7 +177,7 @@ export function read835(set: ReportSet): Remittance {
         break;
       case 'LQ':
         if (!line) throw s.error('LQ outside a service line (loop 2110)');
-        if (s.el(1) === 'HE') line.remarks.push(...remarks(s, [2]));
+        if (s.el(1) === 'HE') line.remarks.push(...describedCodes(s, [2], RARC));
         break;
       case 'PLB':
         claim = null;

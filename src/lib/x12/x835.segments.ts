@@ -1,15 +1,9 @@
-import { ADJUSTMENT_GROUPS, CARC, describeCode, RARC } from './codes';
+import { ADJUSTMENT_GROUPS, CARC, describeCode } from './codes';
 import { readDate, readDecimal } from './x12.elements';
-import type { Segment } from './x12.segment';
-import type {
-  Adjustment,
-  ProviderAdjustment,
-  Remark,
-  RemittanceClaim,
-  RemittanceServiceLine,
-} from './x835.reader';
+import { pad2, type Segment } from './x12.segment';
+import type { RemittanceClaim, RemittanceServiceLine } from './x835.reader';
 
-/** The 835's segment readers: CLP, CAS, SVC and PLB, remark codes and required amounts. */
+/** The 835's segment readers: CLP, CAS, SVC and PLB, and required amounts. */
 
 const CLAIM_STATUSES = ['1', '2', '3', '4', '19', '20', '21', '22', '23', '25'];
 const GROUPS = Object.keys(ADJUSTMENT_GROUPS);
@@ -38,28 +32,31 @@ export function readClp(s: Segment): RemittanceClaim {
   };
 }
 
+export type Adjustment = ReturnType<typeof readCas>[number];
+export type ProviderAdjustment = ReturnType<typeof readPlb>[number];
+
 /** CAS: a group code, then up to six (reason, amount, quantity) triplets. */
-export function readCas(s: Segment): Adjustment[] {
+export function readCas(s: Segment) {
   const group = s.required(1);
   if (!GROUPS.includes(group))
     throw s.error(`CAS01 ${JSON.stringify(group)}: expected ${GROUPS.join(', ')}`);
-  const out: Adjustment[] = [];
-  for (let n = 2; n <= 17; n += 3) {
+  const out = [2, 5, 8, 11, 14, 17].flatMap((n) => {
     const reasonCode = s.el(n);
-    if (reasonCode === '') {
-      if (s.el(n + 1) !== '')
-        throw s.error(`CAS${String(n + 1).padStart(2, '0')} has an amount without a reason code`);
-      continue;
-    }
-    out.push({
+    if (reasonCode === '' && s.el(n + 1) !== '')
+      throw s.error(`CAS${pad2(n + 1)} has an amount without a reason code`);
+    if (reasonCode === '') return [];
+    return {
+      /** CAS01: `CO`, `CR`, `OA`, `PI`, `PR`. */
       group,
+      /** CARC. */
       reasonCode,
       amount: amount(s, n + 1),
       quantity: readDecimal(s, n + 2),
+      /** The CARC's words ("Unknown code X" for a code the shipped table lacks). */
       description: describeCode(CARC, reasonCode),
       segment: s.position,
-    });
-  }
+    };
+  });
   if (out.length === 0) throw s.error('CAS02 (the adjustment reason code) is required but empty');
   return out;
 }
@@ -83,28 +80,29 @@ export function readSvc(s: Segment): RemittanceServiceLine {
 }
 
 /** PLB: a provider, a date, then up to six (reason:reference, amount) pairs. */
-export function readPlb(s: Segment): ProviderAdjustment[] {
+export function readPlb(s: Segment) {
   const provider = s.required(1);
   const fiscalPeriodEnd = readDate(s, 2, s.required(2));
-  const out: ProviderAdjustment[] = [];
-  for (let n = 3; n <= 13; n += 2) {
-    if (s.el(n) === '') continue;
+  const out = [3, 5, 7, 9, 11, 13].flatMap((n) => {
+    if (s.el(n) === '') return [];
     const [reason = '', reference = ''] = s.components(n);
-    out.push({ provider, fiscalPeriodEnd, reason, reference, amount: amount(s, n + 1) });
-  }
+    return {
+      /** PLB01 (provider id), PLB02 (fiscal period end, `YYYY-MM-DD`). */
+      provider,
+      fiscalPeriodEnd,
+      /** PLB03-1 (`WO` overpayment recovery, `L6` interest, `FB` forwarding balance, ...), PLB03-2. */
+      reason,
+      reference,
+      /** Positive reduces the payment, negative adds to it. */
+      amount: amount(s, n + 1),
+    };
+  });
   if (out.length === 0) throw s.error('PLB03 (the adjustment reason) is required but empty');
   return out;
 }
 
-export function remarks(s: Segment, ns: number[]): Remark[] {
-  return ns
-    .map((n) => s.el(n))
-    .filter((c) => c !== '')
-    .map((code) => ({ code, description: describeCode(RARC, code) }));
-}
-
 export function amount(s: Segment, n: number): string {
   const value = readDecimal(s, n);
-  if (value === null) throw s.error(`${s.id}${String(n).padStart(2, '0')} is required but empty`);
+  if (value === null) throw s.error(`${s.id}${pad2(n)} is required but empty`);
   return value;
 }

@@ -1,7 +1,8 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
-import { readReportInterchange, type ReportSet } from './x12.report-envelope';
+import { readInterchange, type TransactionSet } from './x12.envelope';
 import type { Segment } from './x12.segment';
 import { amount, readPlb } from './x835.segments';
+import { x12Amount } from './x837.parts';
 
 /** The account a CLP01 (our claim code) belongs to, or null: no claim the service knows. */
 export type OwnerOf = (patientControlNumber: string) => string | null;
@@ -50,14 +51,14 @@ export function providerAdjustmentOwner(owners: (string | null)[]): string | nul
  * `readClaimReport` first.
  */
 export function split835(text: string, ownerOf: OwnerOf): Map<string, string> {
-  const interchange = readReportInterchange(text);
+  const interchange = readInterchange(text, { mode: 'report' });
   const sep = interchange.separators;
   const end = sep.segment + lineBreakAfterSegments(text, sep.segment);
   const line = (elements: readonly string[]) => elements.join(sep.element) + end;
   const groupsOf = new Map<string, string[]>();
   for (const group of interchange.groups) {
     const setsOf = new Map<string, string[]>();
-    for (const set of group.sets) {
+    for (const set of group.transactions) {
       const loops = loopsOf(set);
       const owners = loops.loops.flatMap((l) => l.claims.map((c) => ownerOf(c.clp01)));
       const plbOwner = providerAdjustmentOwner(owners);
@@ -77,13 +78,13 @@ export function split835(text: string, ownerOf: OwnerOf): Map<string, string> {
   }
   const parts = new Map<string, string>();
   for (const [account, groups] of groupsOf) {
-    const iea = line(['IEA', String(groups.length), interchange.controlNumber]);
-    parts.set(account, line(interchange.isa.elements) + groups.join('') + iea);
+    const iea = line(['IEA', String(groups.length), interchange.isa.controlNumber]);
+    parts.set(account, line(interchange.isaSegment.elements) + groups.join('') + iea);
   }
   return parts;
 }
 
-function loopsOf(set: ReportSet): SetLoops {
+function loopsOf(set: TransactionSet): SetLoops {
   const out: SetLoops = { header: [], loops: [], trailer: [] };
   let loop: HeaderNumberLoop | null = null;
   let claim: ClaimLoop | null = null;
@@ -139,13 +140,8 @@ function partOfSet(
     .flatMap(readPlb)
     .reduce((total, p) => total - toMinor(p.amount), paid);
   const elements = [...bpr.elements];
-  elements[2] = x12Decimal(adjusted);
+  elements[2] = x12Amount(fromMinor(adjusted));
   return [elements, ...header, ...body];
-}
-
-/** An X12 decimal: no trailing zeros, no point for a whole number ("92.5", "170", "-12.5"). */
-function x12Decimal(minor: bigint): string {
-  return fromMinor(minor).replace(/\.?0+$/, '');
 }
 
 /** The line break the sender put after each segment terminator (none, `\n` or `\r\n`). */

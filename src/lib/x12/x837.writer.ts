@@ -2,12 +2,7 @@ import { multiplyDecimal, sumDecimals, toMinor } from '@/platform/kernel/decimal
 import { isValidNpi } from '../npi';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, Separators } from './x12.segment';
-import {
-  SegmentData,
-  TransactionSetInput,
-  nm1Segment,
-  singleTransactionWriter,
-} from './x12.writer';
+import { SegmentData, nm1Segment, organisationNm1, singleTransactionWriter } from './x12.writer';
 import { x12BasicText, x12Text } from './x12.text';
 import {
   address,
@@ -29,8 +24,6 @@ export type {
 } from './x837.parts';
 export { d8, diagnosisPointers, relationshipCode, x12Amount } from './x837.parts';
 
-export const X222_IMPLEMENTATION = '005010X222A1';
-
 const TAXONOMY = /^[0-9A-Z]{9}X$/;
 
 /**
@@ -45,10 +38,9 @@ const TAXONOMY = /^[0-9A-Z]{9}X$/;
  */
 export function build837(
   claim: ProfessionalClaim,
-  controlNumber: string,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,
-): TransactionSetInput {
+): SegmentData[] {
   const text = (value: string, max: number, what: string) => {
     const out = x12BasicText(value, max, s);
     if (out === '') throw new X12WriteError(`the ${what} is blank once made X12-safe`);
@@ -86,11 +78,9 @@ export function build837(
 
   const segments: SegmentData[] = [
     bht('0019', '00', text(claim.claimCode, 50, 'claim code'), createdAt, 'CH'),
-    nm1Segment(
+    organisationNm1(
       '41',
-      '2',
       text(claim.submitter.name, 60, 'submitter name'),
-      '',
       '46',
       claim.submitter.id,
     ),
@@ -101,17 +91,10 @@ export function build837(
       'EM',
       x12Text(claim.submitter.contactEmail, 256, s),
     ],
-    nm1Segment(
-      '40',
-      '2',
-      text(claim.receiver.name, 60, 'receiver name'),
-      '',
-      '46',
-      claim.receiver.id,
-    ),
+    organisationNm1('40', text(claim.receiver.name, 60, 'receiver name'), '46', claim.receiver.id),
     ['HL', '1', '', '20', '1'],
     ['PRV', 'BI', 'PXC', bp.taxonomyCode],
-    nm1Segment('85', '2', text(bp.organizationName, 60, 'organisation name'), '', 'XX', bp.npi),
+    organisationNm1('85', text(bp.organizationName, 60, 'organisation name'), 'XX', bp.npi),
     ...address(bp.address, s, 'billing provider'),
     ['REF', 'EI', bp.taxId],
   ];
@@ -128,7 +111,7 @@ export function build837(
           ['DMG', 'D8', d8(sub.dob), sexCode(sub.sex)] as SegmentData,
         ]
       : []),
-    nm1Segment('PR', '2', text(claim.payer.name, 60, 'payer name'), '', 'PI', claim.payer.id),
+    organisationNm1('PR', text(claim.payer.name, 60, 'payer name'), 'PI', claim.payer.id),
   );
   if (claim.patient) {
     const p = claim.patient;
@@ -179,11 +162,11 @@ export function build837(
       ['DTP', '472', 'D8', d8(line.date)],
     );
   });
-  return { type: '837', controlNumber, implementationReference: X222_IMPLEMENTATION, segments };
+  return segments;
 }
 
 /** A whole 837P interchange: one group (`HC`), one transaction set. */
 export const write837 = singleTransactionWriter(
-  { functionalId: 'HC', version: X222_IMPLEMENTATION },
+  { type: '837', functionalId: 'HC', version: '005010X222A1' },
   build837,
 );

@@ -1,14 +1,15 @@
 import {
   ACKNOWLEDGMENT_CODES,
   describeCode,
+  describedCodes,
   ELEMENT_ERRORS,
   GROUP_SYNTAX_ERRORS,
   INTERCHANGE_NOTES,
   SEGMENT_ERRORS,
   SET_SYNTAX_ERRORS,
 } from './codes';
-import type { ReportSet } from './x12.report-envelope';
-import type { Segment } from './x12.segment';
+import type { TransactionSet } from './x12.envelope';
+import { pad2, type Segment } from './x12.segment';
 
 /** A coded reason with its words from the shipped tables. */
 export interface CodedReason {
@@ -68,18 +69,10 @@ export interface GroupAcknowledgment {
   sets: SetAcknowledgment[];
 }
 
-/** TA1: the acknowledgement of one interchange of ours. */
-export interface InterchangeAcknowledgment {
-  /** TA101: our ISA13. */
-  controlNumber: string;
-  /** TA104: `A`, `E` or `R`. */
-  status: CodedReason;
-  /** TA105: the note code. */
-  note: CodedReason;
-}
+export type InterchangeAcknowledgment = ReturnType<typeof readTa1>;
 
 /** Reads a 999 (005010X231A1) transaction set. */
-export function read999(set: ReportSet): GroupAcknowledgment[] {
+export function read999(set: TransactionSet): GroupAcknowledgment[] {
   const groups: GroupAcknowledgment[] = [];
   let group: GroupAcknowledgment | null = null;
   let current: SetAcknowledgment | null = null;
@@ -144,7 +137,7 @@ export function read999(set: ReportSet): GroupAcknowledgment[] {
       case 'IK5':
         if (!current) throw s.error('IK5 outside an AK2 loop');
         current.status = coded(s, 1, ACKNOWLEDGMENT_CODES);
-        current.syntaxErrors = codes(s, [2, 3, 4, 5, 6], SET_SYNTAX_ERRORS);
+        current.syntaxErrors = describedCodes(s, [2, 3, 4, 5, 6], SET_SYNTAX_ERRORS);
         current = null;
         segment = null;
         break;
@@ -154,7 +147,7 @@ export function read999(set: ReportSet): GroupAcknowledgment[] {
         group.included = count(s, 2);
         group.received = count(s, 3);
         group.accepted = count(s, 4);
-        group.syntaxErrors = codes(s, [5, 6, 7, 8, 9], GROUP_SYNTAX_ERRORS);
+        group.syntaxErrors = describedCodes(s, [5, 6, 7, 8, 9], GROUP_SYNTAX_ERRORS);
         group = null;
         break;
       default:
@@ -172,11 +165,12 @@ export function read999(set: ReportSet): GroupAcknowledgment[] {
   return groups;
 }
 
-/** Reads a TA1 segment. */
-export function readTa1(s: Segment): InterchangeAcknowledgment {
+/** TA1: the acknowledgement of one interchange of ours. */
+export function readTa1(s: Segment) {
   const status = coded(s, 4, { A: 'Accepted', E: 'Accepted With Errors', R: 'Rejected' });
   if (!['A', 'E', 'R'].includes(status.code))
     throw s.error(`TA104 ${JSON.stringify(status.code)}: expected A, E or R`);
+  // TA101 (our ISA13), TA104 (`A`, `E` or `R`) and TA105 (the note code).
   return { controlNumber: s.required(1), status, note: coded(s, 5, INTERCHANGE_NOTES) };
 }
 
@@ -190,7 +184,7 @@ export function describeSegmentError(e: SegmentError): string {
   const where = `${e.segmentId} at segment ${e.position}${e.loop ? ` (loop ${e.loop})` : ''}`;
   const elements = e.elements.map(
     (x) =>
-      `element ${e.segmentId}${String(x.position).padStart(2, '0')}${x.component ? `-${x.component}` : ''}: ${x.description} (${x.code})${x.badData ? ` in ${JSON.stringify(x.badData)}` : ''}`,
+      `element ${e.segmentId}${pad2(x.position)}${x.component ? `-${x.component}` : ''}: ${x.description} (${x.code})${x.badData ? ` in ${JSON.stringify(x.badData)}` : ''}`,
   );
   return [`${where}: ${e.description} (${e.code})`, ...elements].join('; ');
 }
@@ -200,13 +194,6 @@ function coded(s: Segment, n: number, table: Readonly<Record<string, string>>): 
   return { code, description: describeCode(table, code) };
 }
 
-function codes(s: Segment, ns: number[], table: Readonly<Record<string, string>>): CodedReason[] {
-  return ns
-    .map((n) => s.el(n))
-    .filter((c) => c !== '')
-    .map((code) => ({ code, description: describeCode(table, code) }));
-}
-
 function count(s: Segment, n: number): number {
   return positive(s, n, s.required(n), true);
 }
@@ -214,7 +201,7 @@ function count(s: Segment, n: number): number {
 function positive(s: Segment, n: number, value: string, zero = false): number {
   if (!/^\d+$/.test(value) || (!zero && Number(value) === 0))
     throw s.error(
-      `${s.id}${String(n).padStart(2, '0')} ${JSON.stringify(value)} is not a ${zero ? 'count' : 'position'}`,
+      `${s.id}${pad2(n)} ${JSON.stringify(value)} is not a ${zero ? 'count' : 'position'}`,
     );
   return Number(value);
 }

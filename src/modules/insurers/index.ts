@@ -5,7 +5,7 @@
 export { CLAIMS_MAILING_ADDRESSES, mailingLines } from './domain/claims-mailing-addresses';
 export { describeAaa } from './domain/clearinghouse/aaa-codes';
 export { ClaimsClearinghouseClient } from './domain/clearinghouse/claims-clearinghouse.client';
-export { claimsClearinghouseClientProvider } from './domain/clearinghouse/claims-clearinghouse.provider';
+export { claimsClearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.providers';
 export { CallFailure } from './domain/clearinghouse/clearinghouse-http';
 export {
   KNOWN_INSURERS,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AuditModule } from '@/modules/audit';
-import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.provider';
+import { clearinghouseClientProvider } from './domain/clearinghouse/clearinghouse.providers';
 import { X12EligibilityConnector } from './domain/clearinghouse/x12-eligibility.connector';
 import { DemoVisionConnector } from './domain/demo/demo-vision.connector';
 import { SandboxSearchesRepository } from './store/sandbox-searches.repository';

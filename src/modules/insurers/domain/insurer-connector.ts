@@ -38,12 +38,7 @@ export interface MemberQuery {
   subscriber?: SubscriberQuery;
 }
 
-export interface SubscriberQuery {
-  firstName: string;
-  lastName: string;
-  dob: string;
-  memberId: string | null;
-}
+export type SubscriberQuery = Pick<MemberQuery, 'firstName' | 'lastName' | 'dob' | 'memberId'>;
 
 /**
  * A person as an earlier search stored them. Their plan is in the stored answer's bodies; the

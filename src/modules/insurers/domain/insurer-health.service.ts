@@ -5,27 +5,7 @@ import { InsurerCallStats, type InsurerCallStatsPort } from './insurer-call-stat
 import { KNOWN_INSURERS } from './insurer-codes';
 
 /** How far back insurer health looks (docs/api.md, Insurer health). */
-export const HEALTH_WINDOW_SECONDS = 3600;
-
-/** One insurer's health for the calling account (docs/api.md, Insurer health). */
-export interface InsurerHealthEntry {
-  insurer_code: string;
-  name: string;
-  searches: number;
-  calls: number;
-  /** Null when there was no call. */
-  answered_share: number | null;
-  p50_seconds: number | null;
-  p95_seconds: number | null;
-  /** Kind and time only: an error's words may quote what the insurer said about a patient. */
-  last_error: { kind: string; at: string } | null;
-}
-
-export interface InsurerHealthAnswer {
-  window_seconds: number;
-  as_of: string;
-  result: InsurerHealthEntry[];
-}
+const HEALTH_WINDOW_SECONDS = 3600;
 
 /**
  * Per insurer, the calling account's calls of the last hour (docs/api.md, Insurer health): every
@@ -39,14 +19,15 @@ export class InsurerHealth {
     private readonly clock: Clock,
   ) {}
 
-  async forAccount(accountId: string): Promise<InsurerHealthAnswer> {
+  /** One entry an insurer, as docs/api.md, Insurer health (InsurerHealthEntryDoc) describes it. */
+  async forAccount(accountId: string) {
     const asOf = this.clock.now();
     const since = new Date(asOf.getTime() - HEALTH_WINDOW_SECONDS * 1000);
     const stats = await this.calls.since(accountId, since);
     return {
       window_seconds: HEALTH_WINDOW_SECONDS,
       as_of: asOf.toISOString(),
-      result: KNOWN_INSURERS.map(({ code, name }): InsurerHealthEntry => {
+      result: KNOWN_INSURERS.map(({ code, name }) => {
         const s = stats.get(code);
         return {
           insurer_code: code,
@@ -56,6 +37,7 @@ export class InsurerHealth {
           answered_share: s?.answered_share ?? null,
           p50_seconds: s?.p50_seconds ?? null,
           p95_seconds: s?.p95_seconds ?? null,
+          // Kind and time only: an error's words may quote what the insurer said about a patient.
           last_error: s?.last_error
             ? { kind: s.last_error.kind, at: s.last_error.at.toISOString() }
             : null,

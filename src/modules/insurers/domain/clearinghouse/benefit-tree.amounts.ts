@@ -7,7 +7,7 @@ import type {
   IntegerListName,
   Plan,
 } from '@/lib/benefits';
-import type { BenefitLoop, DeliveryPattern } from '@/lib/x12';
+import type { BenefitLoop } from '@/lib/x12';
 import { deliveryText, periodText, coverageText } from './benefit-words';
 
 /**
@@ -27,6 +27,13 @@ const STATING = new Set([...ACTIVE, 'A', 'B', 'C', 'D', 'F']);
 /** EB06 time periods of amounts already used (year to date) and of what is left (docs/api.md, Real insurers). */
 const USED = '24';
 const REMAINING = new Set(['29', '33']);
+/** EB01 values whose EB07 amount is a list of its own (F and D: the allowance). */
+const AMOUNTS: Readonly<Record<string, 'copayment' | 'deductible' | 'allowance'>> = {
+  B: 'copayment',
+  C: 'deductible',
+  F: 'allowance',
+  D: 'allowance',
+};
 
 /** A remaining amount or count, to turn into "used" once the maximum is known. */
 export interface Remaining {
@@ -114,19 +121,16 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
     return { ...(flags ? { flags } : {}), ...(comment ? { comment } : {}), value };
   };
   const out: Stated[] = [];
-  if (eb.info === 'B' && eb.amount !== null)
-    out.push({ list: 'copayment', entry: entry(eb.amount, common) });
-  if (eb.info === 'A' && eb.percent !== null) {
+  // EB06 24 with F or D: the amount used so far this year (docs/api.md, Real insurers).
+  const amountList =
+    eb.timePeriod === USED && AMOUNTS[eb.info] === 'allowance'
+      ? 'allowance_accepted'
+      : AMOUNTS[eb.info];
+  if (amountList && eb.amount !== null)
+    out.push({ list: amountList, entry: entry(eb.amount, common) });
+  if (eb.info === 'A' && eb.percent !== null)
     out.push({ list: 'coinsurance', entry: entry(percentOf(eb.percent), common) });
-  }
-  if (eb.info === 'C' && eb.amount !== null)
-    out.push({ list: 'deductible', entry: entry(eb.amount, common) });
-  if ((eb.info === 'F' || eb.info === 'D') && eb.amount !== null) {
-    // EB06 24: the amount used so far this year (docs/api.md, Real insurers), not an allowance.
-    const list = eb.timePeriod === USED ? 'allowance_accepted' : 'allowance';
-    out.push({ list, entry: entry(eb.amount, common) });
-  }
-  const counted = eb.quantity !== null ? wholeNumber(eb.quantity) : null;
+  const counted = wholeNumber(eb.quantity);
   const [firstDelivery] = benefit.deliveries;
   if (
     counted !== null &&
@@ -140,7 +144,12 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
       entry: entry(counted, frequency ? [frequency, ...common.slice(1)] : common),
     });
   } else if (eb.quantity === null) {
-    for (const delivery of benefit.deliveries) out.push(...deliveryEntry(delivery, common, entry));
+    for (const delivery of benefit.deliveries) {
+      const count = wholeNumber(delivery.quantity);
+      if (count === null) continue;
+      const words = [deliveryText(delivery, count), ...common.slice(1)];
+      out.push({ list: 'quantity', entry: entry(count, words) });
+    }
   }
   if (eb.authorizationRequired === 'Y' || eb.authorizationRequired === 'N') {
     out.push({
@@ -149,18 +158,6 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
     });
   }
   return out;
-}
-
-function deliveryEntry(
-  delivery: DeliveryPattern,
-  common: (string | null)[],
-  entry: <T>(value: T, parts: (string | null)[]) => FlagEntry<T>,
-): Stated[] {
-  const count = delivery.quantity !== null ? wholeNumber(delivery.quantity) : null;
-  if (count === null) return [];
-  return [
-    { list: 'quantity', entry: entry(count, [deliveryText(delivery, count), ...common.slice(1)]) },
-  ];
 }
 
 /** EB12: `Y` in network, `N` out of network, `W` (both) or nothing: applies either way. */
@@ -187,7 +184,9 @@ export function percentOf(fraction: string): string {
   return `${negative ? '-' : ''}${whole}${rest ? `.${rest}` : ''}`;
 }
 
-function wholeNumber(value: string): number | null {
+/** `3` or `3.0` as a number; null for anything else (`2.5`, none). */
+export function wholeNumber(value: string | null): number | null {
+  if (value === null) return null;
   const match = /^(\d+)(\.0*)?$/.exec(value);
   return match ? Number(match[1]) : null;
 }

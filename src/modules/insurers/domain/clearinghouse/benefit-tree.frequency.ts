@@ -1,5 +1,6 @@
 import { FREQUENCY_LIMITS, type BenefitItem, type Frequency } from '@/lib/benefits';
 import type { BenefitLoop, DeliveryPattern } from '@/lib/x12';
+import { wholeNumber } from './benefit-tree.amounts';
 
 /**
  * What a 2110 loop says of how often and when (docs/api.md, Next eligible dates: what a 271
@@ -43,12 +44,6 @@ function periodOf(
     default:
       return null;
   }
-}
-
-function wholeNumber(value: string | null): number | null {
-  if (value === null) return null;
-  const match = /^(\d+)(\.0*)?$/.exec(value);
-  return match ? Number(match[1]) : null;
 }
 
 /** How many services one HSD allows per period: HSD02, else the line's EB10 count, else one. */

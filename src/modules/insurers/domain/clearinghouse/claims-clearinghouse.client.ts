@@ -4,8 +4,13 @@ import {
   ClearinghouseConnection,
   type ClearinghouseDependencies,
 } from './clearinghouse-connection';
-import { fetchOutbound, readCapped } from '@/platform/http/outbound';
-import { CallFailure, HttpAnswer, MAX_ANSWER_BYTES, postX12 } from './clearinghouse-http';
+import {
+  CallFailure,
+  callClearinghouse,
+  HttpAnswer,
+  parseJson,
+  x12Field,
+} from './clearinghouse-http';
 
 /**
  * How a claim submission ended (docs/api.md, Claim lifecycle): the clearinghouse took the 837P (with its id), it
@@ -85,10 +90,9 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
 
   /** `GET <url>/{id}` → the report's interchange. */
   async fetchReport(id: string, timeoutMs: number): Promise<string> {
-    const body = (await this.call('GET', this.reportUrl(id), timeoutMs)) as { x12?: unknown };
-    if (typeof body?.x12 !== 'string' || body.x12.trim() === '')
-      throw new CallFailure('unavailable', `report ${id} came without x12`);
-    return body.x12;
+    const x12 = x12Field(await this.call('GET', this.reportUrl(id), timeoutMs));
+    if (x12 === null) throw new CallFailure('unavailable', `report ${id} came without x12`);
+    return x12;
   }
 
   /** `DELETE <url>/{id}`, once the report is stored. */
@@ -102,24 +106,19 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
 
   private async call(method: string, url: string, timeoutMs: number): Promise<unknown> {
     const signal = AbortSignal.timeout(timeoutMs);
-    let response: Response;
-    let text: string;
-    try {
-      const authorization = await this.authorization!.header(signal);
-      response = await fetchOutbound(this.fetchImpl, url, {
-        method,
-        headers: { accept: 'application/json', authorization },
-        signal,
-      });
-      text = await readCapped(response, MAX_ANSWER_BYTES);
-    } catch (e) {
-      if (signal.aborted) throw CallFailure.fromAbort(signal.reason, 'the clearinghouse');
-      throw CallFailure.fromFetchError(e, 'the clearinghouse');
-    }
-    if (response.status === 401 || response.status === 403) this.authorization!.invalidate();
-    if (response.status < 200 || response.status > 299)
-      throw new CallFailure('unavailable', `the clearinghouse answered HTTP ${response.status}`);
-    return text === '' ? null : parseJson(text);
+    const answer = await callClearinghouse(
+      this.fetchImpl,
+      this.authorization!,
+      { method, url },
+      signal,
+      this.now,
+    ).catch((e: unknown) => {
+      // The token's deadline is the call's: said as the clearinghouse's.
+      throw signal.aborted ? CallFailure.fromAbort(signal.reason, 'the clearinghouse') : e;
+    });
+    if (answer.status < 200 || answer.status > 299)
+      throw new CallFailure('unavailable', `the clearinghouse answered HTTP ${answer.status}`);
+    return answer.body === '' ? null : parseJson(answer.body);
   }
 
   /**
@@ -150,13 +149,11 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
       };
     }
     const body = parseJson(answer.body);
-    if (status === 401 || status === 403) {
-      this.authorization.invalidate();
+    if (status === 401 || status === 403)
       return {
         kind: 'refused',
         reason: `the clearinghouse refused the credentials (HTTP ${status})`,
       };
-    }
     const errors = errorTexts(body);
     if (status < 200 || status > 299 || errors.length > 0 || statusOf(body) === 'ERROR') {
       const reason = errors.length > 0 ? errors.join('; ') : `HTTP ${status}`;
@@ -169,12 +166,7 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
         reason: 'the clearinghouse answered without a claim id',
         retryAfterMs: null,
       };
-    const report = (body as { x12?: unknown } | null)?.x12;
-    return {
-      kind: 'accepted',
-      clearinghouseId: id.slice(0, 100),
-      report: typeof report === 'string' && report.trim() !== '' ? report : null,
-    };
+    return { kind: 'accepted', clearinghouseId: id.slice(0, 100), report: x12Field(body) };
   }
 
   async checkStatus(x12: string, timeoutMs: number): Promise<StatusCallOutcome> {
@@ -182,10 +174,8 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
       return { kind: 'failed', reason: 'no claim status endpoint is configured' };
     try {
       const answer = await this.post(this.claims.claimStatusUrl, x12, timeoutMs);
-      if (answer.status === 401 || answer.status === 403) this.authorization.invalidate();
-      const x12Answer = (parseJson(answer.body) as { x12?: unknown } | null)?.x12;
-      if (answer.status === 200 && typeof x12Answer === 'string' && x12Answer.trim() !== '')
-        return { kind: 'answered', x12: x12Answer };
+      const x12Answer = x12Field(parseJson(answer.body));
+      if (answer.status === 200 && x12Answer !== null) return { kind: 'answered', x12: x12Answer };
       return {
         kind: 'failed',
         reason: `the clearinghouse answered HTTP ${answer.status} without a 277`,
@@ -196,23 +186,15 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
     }
   }
 
-  private async post(
+  private post(
     url: string,
     x12: string,
     timeoutMs: number,
     headers: Record<string, string> = {},
   ): Promise<HttpAnswer> {
+    const request = { method: 'POST', url, x12, headers };
     const signal = AbortSignal.timeout(timeoutMs);
-    const header = await this.authorization!.header(signal);
-    return postX12(this.fetchImpl, url, header, x12, signal, this.now, headers);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
+    return callClearinghouse(this.fetchImpl, this.authorization!, request, signal, this.now);
   }
 }
 

@@ -55,7 +55,7 @@ export class OAuth2Authorization implements AuthorizationSource {
 
   private async fetchToken(): Promise<{ value: string; expiresAt: number }> {
     // The client secret goes to the configured endpoint only: no redirect is followed.
-    const response = await fetchOutbound(this.fetchImpl, this.auth.tokenUrl, {
+    const { response, text } = await fetchOutbound(this.fetchImpl, this.auth.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
@@ -64,12 +64,11 @@ export class OAuth2Authorization implements AuthorizationSource {
         grant_type: 'client_credentials',
       }),
       signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-    }).catch((e: unknown) => {
-      throw CallFailure.fromFetchError(e, 'the token endpoint');
-    });
-    const text = await readCapped(response, MAX_TOKEN_ANSWER_BYTES).catch((e: unknown) => {
-      throw CallFailure.fromFetchError(e, 'the token endpoint');
-    });
+    })
+      .then(async (r) => ({ response: r, text: await readCapped(r, MAX_TOKEN_ANSWER_BYTES) }))
+      .catch((e: unknown) => {
+        throw CallFailure.fromFetchError(e, 'the token endpoint');
+      });
     if (response.status === 429 || response.status >= 500) {
       throw new CallFailure(
         'unavailable',

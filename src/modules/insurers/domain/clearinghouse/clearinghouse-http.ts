@@ -1,4 +1,10 @@
-import { AnswerTooLarge, fetchOutbound, readCapped, RedirectRefused } from '@/platform/http/outbound';
+import {
+  AnswerTooLarge,
+  fetchOutbound,
+  readCapped,
+  RedirectRefused,
+} from '@/platform/http/outbound';
+import type { AuthorizationSource } from './clearinghouse-auth';
 
 /**
  * The most of one clearinghouse answer read (JSON around one X12 file: a 271, a 277, an 835
@@ -56,40 +62,53 @@ export interface HttpAnswer {
 }
 
 /**
- * POST `{"x12": ...}` and read the answer (at most MAX_ANSWER_BYTES), all within `signal` (the caller's deadline and
- * abort). Network failures and timeouts become CallFailure `unavailable`.
+ * One call to the clearinghouse (with `x12`: POST `{"x12": ...}`) and its answer, read up to
+ * MAX_ANSWER_BYTES, all within `signal` (the caller's deadline and abort). Network failures and
+ * timeouts become CallFailure `unavailable`; a 401 or 403 makes `auth` forget a cached token.
  */
-export async function postX12(
+export async function callClearinghouse(
   fetchImpl: typeof fetch,
-  url: string,
-  authorization: string,
-  x12: string,
+  auth: AuthorizationSource,
+  request: { method: string; url: string; x12?: string; headers?: Record<string, string> },
   signal: AbortSignal,
   now: () => number,
-  extraHeaders: Record<string, string> = {},
 ): Promise<HttpAnswer> {
+  const { method, url, x12, headers } = request;
+  const authorization = await auth.header(signal);
+  const json: Record<string, string> =
+    x12 === undefined ? {} : { 'content-type': 'application/json' };
+  let answer: HttpAnswer;
   try {
     const response = await fetchOutbound(fetchImpl, url, {
-      method: 'POST',
-      headers: {
-        ...extraHeaders,
-        'content-type': 'application/json',
-        accept: 'application/json',
-        authorization,
-      },
-      body: JSON.stringify({ x12 }),
+      method,
+      headers: { ...headers, ...json, accept: 'application/json', authorization },
+      ...(x12 === undefined ? {} : { body: JSON.stringify({ x12 }) }),
       signal,
     });
     const body = await readCapped(response, MAX_ANSWER_BYTES);
-    return {
-      status: response.status,
-      body,
-      retryAfterMs: retryAfter(response.headers.get('retry-after'), now),
-    };
+    const retryAfterMs = retryAfter(response.headers.get('retry-after'), now);
+    answer = { status: response.status, body, retryAfterMs };
   } catch (e) {
     if (signal.aborted) throw CallFailure.fromAbort(signal.reason, 'the clearinghouse');
     throw CallFailure.fromFetchError(e, 'the clearinghouse');
   }
+  if (answer.status === 401 || answer.status === 403) auth.invalidate();
+  return answer;
+}
+
+/** An answer's JSON, or null when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** The `x12` of a JSON answer when it is a string that is not blank, else null. */
+export function x12Field(body: unknown): string | null {
+  const x12 = (body as { x12?: unknown } | null)?.x12;
+  return typeof x12 === 'string' && x12.trim() !== '' ? x12 : null;
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now; null when absent or bad. */

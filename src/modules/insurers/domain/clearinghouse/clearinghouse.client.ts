@@ -13,14 +13,19 @@ import {
   X12WriteError,
 } from '@/lib/x12';
 import { ClearinghouseConnection } from './clearinghouse-connection';
-import { CallFailure, postX12 } from './clearinghouse-http';
+import { CallFailure, callClearinghouse, parseJson, x12Field } from './clearinghouse-http';
 import type {
   EligibilityCheck,
   EligibilityCheckResult,
   EligibilityOutcome,
   InsurerExchange,
 } from './clearinghouse.types';
-import { benefitValidationNotes, collectValidations, map271 } from './x271-result.mapper';
+import {
+  benefitValidationNotes,
+  collectValidations,
+  map271,
+  subscriberLoops,
+} from './x271-result.mapper';
 
 /**
  * The clearinghouse connection of docs/api.md, Real insurers: one call writes a 270, POSTs it as raw X12
@@ -98,8 +103,9 @@ export class ClearinghouseClient extends ClearinghouseConnection {
     const deadline = AbortSignal.timeout(remaining);
     const signal = check.signal ? AbortSignal.any([check.signal, deadline]) : deadline;
     try {
-      const header = await this.authorization.header(signal);
-      const answer = await postX12(this.fetchImpl, url, header, exchange.request, signal, this.now);
+      const request = { method: 'POST', url, x12: exchange.request };
+      const auth = this.authorization;
+      const answer = await callClearinghouse(this.fetchImpl, auth, request, signal, this.now);
       exchange.httpStatus = answer.status;
       exchange.response = answer.body;
       const x12 = this.x12Of(answer.status, answer.body, answer.retryAfterMs);
@@ -150,30 +156,21 @@ export class ClearinghouseClient extends ClearinghouseConnection {
    * 401/403: the credentials (no retry); 408, 429 and 5xx: try again later.
    */
   private x12Of(status: number, body: string, retryAfterMs: number | null): string {
-    if (status === 401 || status === 403) {
-      this.authorization?.invalidate();
+    if (status === 401 || status === 403)
       throw new CallFailure(
         'rejected',
         `the clearinghouse refused the credentials (HTTP ${status})`,
         status,
       );
-    }
-    if (status === 408 || status === 429 || status >= 500) {
+    if (status === 408 || status === 429 || status >= 500)
       throw new CallFailure(
         'unavailable',
         `the clearinghouse answered HTTP ${status}`,
         status,
         retryAfterMs,
       );
-    }
-    let x12: unknown = null;
-    try {
-      x12 = (JSON.parse(body) as { x12?: unknown } | null)?.x12 ?? null;
-    } catch {
-      x12 = null;
-    }
-    if (typeof x12 === 'string' && x12.trim() !== '' && (status === 200 || status === 400))
-      return x12;
+    const x12 = x12Field(parseJson(body));
+    if (x12 !== null && (status === 200 || status === 400)) return x12;
     throw new CallFailure(
       'unexpected',
       status === 200
@@ -213,22 +210,15 @@ export class ClearinghouseClient extends ClearinghouseConnection {
  * holds the patient (docs/api.md, Real insurers); a 271 for another inquiry is refused.
  */
 function traceMismatch(answer: Interchange271, trace: string): string | null {
-  for (const response of answer.responses) {
-    for (const source of response.sources) {
-      for (const receiver of source.receivers) {
-        for (const subscriber of receiver.subscribers) {
-          const echoed = [subscriber, ...subscriber.dependents]
-            .flatMap((loop) => loop.traces)
-            .filter((t) => t.type === '2')
-            .map((t) => t.trace);
-          if (!echoed.includes(trace)) {
-            return echoed.length === 0
-              ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber or dependent loop)'
-              : `the 271 answers another inquiry (trace ${echoed.join(', ')}, expected ${trace})`;
-          }
-        }
-      }
-    }
+  for (const { subscriber } of subscriberLoops(answer)) {
+    const echoed = [subscriber, ...subscriber.dependents]
+      .flatMap((loop) => loop.traces)
+      .filter((t) => t.type === '2')
+      .map((t) => t.trace);
+    if (!echoed.includes(trace))
+      return echoed.length === 0
+        ? 'the 271 does not echo the trace of the 270 (no TRN*2 in the subscriber or dependent loop)'
+        : `the 271 answers another inquiry (trace ${echoed.join(', ')}, expected ${trace})`;
   }
   return null;
 }

@@ -1,4 +1,4 @@
-import type { InsurerPlanResult } from '@/modules/insurers/domain/insurer-connector';
+import type { InsurerPlanResult, SubscriberQuery } from '../insurer-connector';
 
 /** One eligibility question for a real insurer, asked over X12 through the clearinghouse. */
 export interface EligibilityCheck {
@@ -8,12 +8,12 @@ export interface EligibilityCheck {
   payerName: string;
   /** The location's provider identity (docs/api.md, Real insurers). */
   provider: { npi: string; organizationName: string; taxId: string | null };
-  patient: { firstName: string; lastName: string; dob: string; memberId: string | null };
+  patient: SubscriberQuery;
   /**
    * docs/api.md, Real insurers: the subscriber when the patient is their dependent: the 270 names the
    * subscriber in 2000C and the patient in 2000D.
    */
-  subscriber?: { firstName: string; lastName: string; dob: string; memberId: string | null };
+  subscriber?: SubscriberQuery;
   /** EQ01; the insurer's configured service types when not given. */
   serviceTypes?: readonly string[];
   /** Epoch milliseconds by which the call must have ended. */

@@ -67,17 +67,13 @@ export class X12EligibilityConnector implements InsurerConnector, ServesConfigur
   ): Promise<EligibilityCheckResult | null> {
     if (!context.provider) return null;
     const code = context.insurerCode;
+    const { firstName, lastName, dob, memberId } = query;
     const result = await this.client.checkEligibility({
       insurerCode: code,
       payerId: this.client.payerIdFor(code) ?? '',
       payerName: KNOWN_INSURERS.find((i) => i.code === code)?.name ?? code,
       provider: context.provider,
-      patient: {
-        firstName: query.firstName,
-        lastName: query.lastName,
-        dob: query.dob,
-        memberId: query.memberId,
-      },
+      patient: { firstName, lastName, dob, memberId },
       ...(query.subscriber ? { subscriber: query.subscriber } : {}),
       serviceTypes,
       deadline: context.deadline,

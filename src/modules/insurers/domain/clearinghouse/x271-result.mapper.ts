@@ -38,25 +38,35 @@ export function collectValidations(
   answer: Interchange271,
   { benefits: withBenefits = true }: { benefits?: boolean } = {},
 ): RequestValidation[] {
-  const out: RequestValidation[] = [];
-  const member = (m: MemberName, benefits: BenefitLoop[]) => {
-    out.push(...m.validations);
-    if (withBenefits) for (const b of benefits) out.push(...b.validations);
-  };
-  for (const response of answer.responses) {
-    for (const source of response.sources) {
-      out.push(...source.validations);
-      for (const receiver of source.receivers) {
-        out.push(...receiver.validations);
-        for (const subscriber of receiver.subscribers) {
-          member(subscriber.member, subscriber.benefits);
-          for (const dependent of subscriber.dependents)
-            member(dependent.member, dependent.benefits);
-        }
-      }
-    }
-  }
-  return out;
+  const member = (m: MemberName, benefits: BenefitLoop[]) => [
+    ...m.validations,
+    ...(withBenefits ? benefits.flatMap((b) => b.validations) : []),
+  ];
+  return answer.responses.flatMap((response) =>
+    response.sources.flatMap((source) => [
+      ...source.validations,
+      ...source.receivers.flatMap((receiver) => [
+        ...receiver.validations,
+        ...receiver.subscribers.flatMap((s) => [
+          ...member(s.member, s.benefits),
+          ...s.dependents.flatMap((d) => member(d.member, d.benefits)),
+        ]),
+      ]),
+    ]),
+  );
+}
+
+/** Every subscriber loop of a 271, with the name of the information source that answered it. */
+export function subscriberLoops(
+  answer: Interchange271,
+): { payerName: string; subscriber: SubscriberLoop }[] {
+  return answer.responses.flatMap((response) =>
+    response.sources.flatMap((source) =>
+      source.receivers.flatMap((receiver) =>
+        receiver.subscribers.map((subscriber) => ({ payerName: source.name.lastName, subscriber })),
+      ),
+    ),
+  );
 }
 
 /** The AAA of 2110 loops in words, for the exchange log: they only concern their own line. */
@@ -85,16 +95,9 @@ export function map271(answer: Interchange271, options: MapOptions): Answer271 {
       reason: `the payer answered AAA ${where.join(', ')}`,
     };
   }
-  const plans: InsurerPlanResult[] = [];
-  for (const response of answer.responses) {
-    for (const source of response.sources) {
-      for (const receiver of source.receivers) {
-        for (const subscriber of receiver.subscribers) {
-          plans.push(planResult(subscriber, source.name.lastName, options));
-        }
-      }
-    }
-  }
+  const plans = subscriberLoops(answer).map(({ payerName, subscriber }) =>
+    planResult(subscriber, payerName, options),
+  );
   if (plans.length === 0) {
     return {
       kind: 'unexpected',

@@ -73,7 +73,7 @@ export class DemoVisionConnector implements InsurerConnector {
 
   async search(query: MemberQuery, context: ConnectorContext): Promise<SearchOutcome> {
     const codes = cheatCodes(query);
-    const unanswered = this.delay(codes, context) ?? this.failures(codes);
+    const unanswered = this.unanswered(codes, context);
     if (unanswered) return unanswered;
     if (codes.has('not_found'))
       return { kind: 'not_found', reason: 'Sandbox: no member (not_found)' };
@@ -92,7 +92,7 @@ export class DemoVisionConnector implements InsurerConnector {
     context: ConnectorContext,
   ): Promise<DetailsOutcome> {
     const codes = cheatCodes(details.query);
-    const unanswered = this.delay(codes, context) ?? this.failures(codes);
+    const unanswered = this.unanswered(codes, context);
     if (unanswered) return unanswered;
     const full = this.planResult(details.query, codes, 'full');
     const person = full.persons.find(
@@ -109,17 +109,11 @@ export class DemoVisionConnector implements InsurerConnector {
     return { kind: 'found', plan: { ...full, persons: [person] } };
   }
 
-  private delay(
-    codes: Set<CheatCode>,
-    context: ConnectorContext,
-  ): { kind: 'deferred'; retryAfterMs: number } | null {
+  /** Not answered now: a delay's ask-again-later, or a simulated failure. */
+  private unanswered(codes: Set<CheatCode>, context: ConnectorContext): OutcomeWithoutPlans | null {
     const delayMs = codes.has('delay_30') ? 30_000 : codes.has('delay_10') ? 10_000 : 0;
-    return context.elapsedMs < delayMs
-      ? { kind: 'deferred', retryAfterMs: delayMs - context.elapsedMs }
-      : null;
-  }
-
-  private failures(codes: Set<CheatCode>): OutcomeWithoutPlans | null {
+    if (context.elapsedMs < delayMs)
+      return { kind: 'deferred', retryAfterMs: delayMs - context.elapsedMs };
     if (codes.has('in_err_int'))
       return { kind: 'unexpected', reason: 'Sandbox: simulated internal failure (in_err_int)' };
     if (codes.has('in_err_ins'))
