@@ -295,26 +295,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/v1/iframe-session/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create an embedded session
-         * @description Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, `insurers`, `passwords` or `schedule` (the day's appointments of a location and their coverage; the key also needs `appointments:write`). The account must be enabled for embedded sessions (arranged with support), and name at least one origin allowed to frame the web application (Settings, Embedding): without one the answer is 409, since a browser would refuse the frame.
-         */
-        post: operations["IframeSessionController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/auth/v1/webhooks/": {
         parameters: {
             query?: never;
@@ -1033,6 +1013,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/v1/iframe-session/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an embedded session
+         * @description Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, `insurers`, `passwords` or `schedule` (the day's appointments of a location and their coverage; the key also needs `appointments:write`). The account must be enabled for embedded sessions (arranged with support), and name at least one origin allowed to frame the web application (Settings, Embedding): without one the answer is 409, since a browser would refuse the frame.
+         */
+        post: operations["IframeSessionController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1676,17 +1676,6 @@ export interface components {
             /** Format: date-time */
             as_of: string;
             result: components["schemas"]["InsurerHealthEntryDoc"][];
-        };
-        CreateIframeSessionDto: {
-            /**
-             * @description The initial view of the iframe: `add_patient` (the new-patient form), `insurers`, `passwords`, `schedule` (the day's appointments of a location, docs/api.md, Appointments).
-             * @enum {string}
-             */
-            entry_point: "add_patient" | "insurers" | "passwords" | "schedule";
-        };
-        IframeSessionResponse: {
-            /** @description Use as the iframe `src`. Single use, valid for 5 minutes. */
-            iframe_url: string;
         };
         CreateWebhookDto: {
             /** @description http or https; private addresses are refused in production; a public address on 443 or 80 unless `allow_nonstandard_port`. */
@@ -3091,6 +3080,17 @@ export interface components {
             claims: components["schemas"]["RemittanceClaimResponse"][];
             /** @description PLB. */
             provider_adjustments: components["schemas"]["ProviderAdjustmentResponse"][];
+        };
+        CreateIframeSessionDto: {
+            /**
+             * @description The initial view of the iframe: `add_patient` (the new-patient form), `insurers`, `passwords`, `schedule` (the day's appointments of a location, docs/api.md, Appointments).
+             * @enum {string}
+             */
+            entry_point: "add_patient" | "insurers" | "passwords" | "schedule";
+        };
+        IframeSessionResponse: {
+            /** @description Use as the iframe `src`. Single use, valid for 5 minutes. */
+            iframe_url: string;
         };
         ErrorDetail: {
             detail: string;
@@ -4666,124 +4666,6 @@ export interface operations {
             };
             /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
             403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    IframeSessionController_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateIframeSessionDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["IframeSessionResponse"];
-                };
-            };
-            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description Not allowed for this account. Or: The API key lacks the scope `eligibility:write`, `patients:write`, `claims:write`, `webhooks:write`, `audit:write` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description The object is not in a state that allows this (held by another, or already done). */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9821,6 +9703,124 @@ export interface operations {
             };
             /** @description Unknown object, or one that belongs to another account. */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    IframeSessionController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIframeSessionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IframeSessionResponse"];
+                };
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description Not allowed for this account. Or: The API key lacks the scope `eligibility:write`, `patients:write`, `claims:write`, `webhooks:write`, `audit:write` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The object is not in a state that allows this (held by another, or already done). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
