@@ -94,10 +94,8 @@ export abstract class DbQueue {
   }
 
   /**
-   * A run in this process's lane for a row about to be stored: store the row leased to the
-   * answered job id (attempts 1, `lease_job` = the id, due when `spec.leaseMs` is over), then
-   * `submitRun` (or `cancelRun` when it was not stored). Null without a lane or room in it: store
-   * the row as due and `dispatch` it.
+   * A lane run for a row about to be stored leased to the answered id (attempts 1), then
+   * `submitRun` or `cancelRun`; null without room in a lane: store the row due and `dispatch` it.
    */
   reserveRun(): string | null {
     return this.lane?.reserve() ?? null;
@@ -164,10 +162,7 @@ export abstract class DbQueue {
     for (const id of ids) if (!(this.lane?.offer(id) ?? false)) return;
   }
 
-  /**
-   * `dispatchAll` once `tx` has committed, not awaited (adding 10,000 jobs takes seconds; the
-   * rows are due already, so a lost hand-off costs a sweep's wait).
-   */
+  /** `dispatchAll` once `tx` has committed, not awaited (the rows are due already). */
   dispatchAllInTx(tx: Tx, ids: readonly string[]): void {
     if (ids.length > 0) tx.afterCommit(() => void this.dispatchAll(ids));
   }

@@ -47,12 +47,6 @@ export interface FinishingSql {
   summary: Sql;
 }
 
-/**
- * `webhook_deliveries` and `webhook_attempts`: the delivery log, its attempts, and the outbox's
- * INSERTs. Reads `webhooks` (is a webhook still active, its url and version) in the statements
- * that need it; the queue's lease columns come from DeliveryQueue's `sql`. `finishing` is a CTE
- * for another module's statement: it selects from that statement's CTE `request`.
- */
 /** A request's event (`eligibility.updated`) for every eligibility webhook of its account. */
 export interface RequestEventDeliveries {
   accountId: string;
@@ -63,6 +57,7 @@ export interface RequestEventDeliveries {
   bodies: { v1: string; v2: string };
 }
 
+/** The delivery log, its attempts, the outbox's INSERTs and `finishing` (another module's CTE). */
 @Injectable()
 export class WebhookDeliveriesRepository {
   /** SET assignments of a delivery that has no run left. */
@@ -150,12 +145,9 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Records one automatic attempt in one statement: the attempt row, and the delivery's next
-   * state (succeeded; failed when `final` or its webhook was deactivated meanwhile; else pending
-   * again, due in `delayMs`). A delivery that is no longer pending (a manual redelivery succeeded
-   * meanwhile) keeps its state; its attempt is still recorded. Answers the delivery's state
-   * after the attempt, or null when it was deleted (with its webhook) while the attempt was in
-   * flight.
+   * One automatic attempt in one statement: its row and the delivery's next state (succeeded;
+   * failed when `final` or the webhook is off; else due in `delayMs`; one no longer pending
+   * keeps its state), or null once deleted.
    */
   async recordAttempt(
     deliveryId: string,
@@ -234,9 +226,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * One pending delivery of a request's event per active webhook of the account subscribed to
-   * eligibility, with the body of its version, in `tx`; the resource key makes a repeated call
-   * harmless. Answers the new deliveries' ids.
+   * One pending delivery of a request's event per active eligibility webhook of the account,
+   * with its version's body; the resource key makes a repeat harmless. Answers the new ids.
    */
   async recordRequestEvent(e: RequestEventDeliveries, tx?: Tx): Promise<string[]> {
     const rows = await query<{ id: string }>(
