@@ -1,12 +1,10 @@
-import { Get, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiNoETag } from '@/platform/http/api-document-details';
-import { ApiStandardErrors } from '@/platform/http/api-docs';
+import { ApiRead } from '@/platform/http/api-routes';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { NotPatientData } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 import { InsurerDirectoryResponse } from './dto/insurer-directory.response';
 import { InsurerHealthResponse } from './dto/insurer-health.response';
 import { type DirectoryEntry, InsurerDirectory } from '../domain/insurer-directory.service';
@@ -19,10 +17,9 @@ export class InsurersController {
     private readonly insurerHealth: InsurerHealth,
   ) {}
 
-  @Get()
-  @RequireScope('eligibility:read')
-  @NotPatientData()
-  @ApiOperation({
+  @ApiRead('', {
+    scope: 'eligibility:read',
+    audit: NotPatientData(),
     summary: 'The insurer directory',
     description:
       'Every insurer code with how this account reaches it (docs/api.md, Insurers and assisted verification): `eligibility` `sandbox`, `x12` ' +
@@ -31,26 +28,23 @@ export class InsurersController {
       '835 remittances, the payer ids used, and the health of the stored portal credentials. ' +
       'Assisted insurers add the account’s open verification tasks (`tasks_open`) and the median ' +
       'minutes to answer one over the last 30 days (`median_minutes_to_answer`, null when none).',
+    answer: InsurerDirectoryResponse,
   })
-  @ApiOkResponse({ type: InsurerDirectoryResponse })
-  @ApiStandardErrors()
   async list(@Req() req: AppRequest): Promise<{ result: DirectoryEntry[] }> {
     return { result: await this.directory.list(req.auth!.accountId) };
   }
 
-  @Get('health')
-  @RequireScope('eligibility:read')
-  @NotPatientData()
-  @ApiOperation({
+  @ApiRead('health', {
+    scope: 'eligibility:read',
+    audit: NotPatientData(),
     summary: 'Insurer health',
     description:
       'Per insurer of the directory, this account’s calls of the last hour (docs/api.md, Insurer ' +
       'health): eligibility requests and calls, the share the insurer answered, the median and ' +
       '95th percentile seconds, and the latest unanswered call’s kind and time (never its words). ' +
       'Insurers without a call are listed with zeros and nulls.',
+    answer: InsurerHealthResponse,
   })
-  @ApiOkResponse({ type: InsurerHealthResponse })
-  @ApiStandardErrors()
   @ApiNoETag()
   async health(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     const body = JSON.stringify(await this.insurerHealth.forAccount(req.auth!.accountId));

@@ -1,12 +1,9 @@
-import { Body, Get, Param, Query, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Param, Query, Req } from '@nestjs/common';
 import { ApiController } from '@/platform/http/api-controller';
-import { ApiStandardErrors } from '@/platform/http/api-docs';
 import { type ApiRouteDoc, ApiRead, ApiWrite } from '@/platform/http/api-routes';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { Audited } from '@/modules/audit';
-import { RequireScope } from '@/modules/auth';
 import {
   CompleteTaskDto,
   FailTaskDto,
@@ -224,10 +221,10 @@ export class VerificationTasksController {
     return this.tasks.info(verifierOf(req), id, body.detail.trim());
   }
 
-  @Get(':id/credentials')
-  @RequireScope('verification:credentials', 'read the insurer passwords of verification tasks')
-  @Audited('insurer_credentials', 'read', 'param:id')
-  @ApiOperation({
+  // Its 403 names the scope's own words, "read the insurer passwords of verification tasks".
+  @ApiRead(':id/credentials', {
+    scope: 'verification:credentials',
+    audit: Audited('insurer_credentials', 'read', 'param:id'),
     summary: "Read the account's portal credentials for the task's insurer",
     description:
       'For a portal bot to sign in. Needs the scope `verification:credentials`, which no other scope implies; ' +
@@ -235,19 +232,19 @@ export class VerificationTasksController {
       'first): 403 otherwise, 409 for a completed or failed task. At most ' +
       `${CREDENTIAL_READS_PER_HOUR} reads an hour per key, then 429 with \`Retry-After\`. ` +
       '404 when none are stored.',
-  })
-  @ApiOkResponse({ type: InsurerCredentialsResponse })
-  @ApiStandardErrors(
-    NOT_FOUND,
-    [
-      403,
-      {
-        detail:
-          'Claim this task first: its portal password is shown only to the verifier holding its lease.',
-      },
+    answer: InsurerCredentialsResponse,
+    errors: [
+      NOT_FOUND,
+      [
+        403,
+        {
+          detail:
+            'Claim this task first: its portal password is shown only to the verifier holding its lease.',
+        },
+      ],
+      [409, { detail: 'This task is already completed.' }],
     ],
-    [409, { detail: 'This task is already completed.' }],
-  )
+  })
   credentials(
     @Req() req: AppRequest,
     @Param('id') id: string,
