@@ -463,6 +463,56 @@ const queueIdiom = [
   },
 ].map((c) => ({ ...c, plugins: { queues: queuesPlugin } }));
 
+/**
+ * One list form (docs/api.md, Conventions: Pagination): a list query's `limit` is
+ * PageSizeField given a row of PAGE_SIZES (src/platform/http/pagination/page-query.ts), never a
+ * bare maximum, and its `cursor` is PageCursorField.
+ */
+const pageSizeRule = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      table: 'Give PageSizeField a row of PAGE_SIZES (src/platform/http/pagination), not numbers.',
+      form: "A list query's `{{name}}` is {{field}}() (src/platform/http/pagination/page-query.ts).",
+    },
+  },
+  create(context) {
+    const FIELDS = { limit: 'PageSizeField', cursor: 'PageCursorField' };
+    const called = (d) =>
+      d.expression.type === 'CallExpression' && d.expression.callee.type === 'Identifier'
+        ? d.expression.callee.name
+        : null;
+    return {
+      'CallExpression[callee.name="PageSizeField"]'(node) {
+        const [size] = node.arguments;
+        const fromTable =
+          size?.type === 'MemberExpression' &&
+          size.object.type === 'Identifier' &&
+          size.object.name === 'PAGE_SIZES';
+        if (!fromTable) context.report({ node, messageId: 'table' });
+      },
+      'ClassDeclaration[id.name=/Query$/] > ClassBody > PropertyDefinition'(node) {
+        const name = node.key.type === 'Identifier' ? node.key.name : null;
+        const field = FIELDS[name];
+        if (field && !(node.decorators ?? []).some((d) => called(d) === field))
+          context.report({ node, messageId: 'form', data: { name, field } });
+      },
+    };
+  },
+};
+const listsIdiom = {
+  files: ['src/**/*.ts'],
+  // create-batch.dto.ts is eligibility's, which moves its batch items to PAGE_SIZES.batchItems.
+  ignores: [
+    'src/platform/http/pagination/**',
+    'src/modules/eligibility/api/dto/create-batch.dto.ts',
+    ...SPECS,
+  ],
+  plugins: { lists: { rules: { 'page-size': pageSizeRule } } },
+  rules: { 'lists/page-size': 'error' },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -504,4 +554,5 @@ export default tseslint.config(
   ...doors,
   ...owners,
   ...queueIdiom,
+  listsIdiom,
 );

@@ -294,3 +294,36 @@ describe('lint: work after a commit is handed off by its owner', () => {
     expect(results[1]).toEqual([]);
   });
 });
+
+const LISTS_BY_HAND = `import { IntField, StringField } from '@/platform/http/validation/fields';
+import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
+export class ByHandQuery {
+  @IntField({ min: 1, max: 200 }) limit?: number;
+  @StringField({ maxLength: 200 }) cursor?: string;
+}
+export class BareMaxQuery {
+  @PageSizeField(50, 500) limit?: number;
+  @PageCursorField() cursor?: string;
+}
+export class TableQuery {
+  @PageSizeField(PAGE_SIZES.list) limit?: number;
+  @PageCursorField() cursor?: string;
+}
+`;
+
+/** One list form, the page sizes in one table (eslint.config.mjs: listsIdiom, `lists/page-size`). */
+describe('lint: list queries on the shared page fields', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/claims/api/dto/list-claims.query.ts', text: LISTS_BY_HAND },
+      { file: 'src/platform/http/pagination/list-query.ts', text: LISTS_BY_HAND },
+    ]);
+  }, 120_000);
+
+  it('refuses a page field by hand and a bare maximum, not a row of PAGE_SIZES nor in pagination/', () => {
+    expect(results[0]).toEqual(['lists/page-size:4', 'lists/page-size:5', 'lists/page-size:8']);
+    expect(results[1]).toEqual([]);
+  });
+});

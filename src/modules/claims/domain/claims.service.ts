@@ -27,7 +27,8 @@ import type { Claim } from '../store/claim.entity';
 import { claimPerson } from './claim-person';
 import { ClaimListResponse, ClaimResponse } from '../api/dto/claim.response';
 import type { CreateClaimDto } from '../api/dto/create-claim.dto';
-import { DEFAULT_CLAIM_PAGE_SIZE, ListClaimsQuery } from '../api/dto/list-claims.query';
+import { LIST_DEFAULT_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { ListClaimsQuery } from '../api/dto/list-claims.query';
 import { ClaimsQueue } from '../jobs/claims.queue';
 import { ClaimsRepository } from '../store/claims.repository';
 import { insurerName, isClaimInsurer } from './insurer-codes';
@@ -143,7 +144,7 @@ export class ClaimsService {
   async list(accountId: string, query: ListClaimsQuery): Promise<ClaimListResponse> {
     const page = await this.claims.page(
       accountId,
-      query.limit ?? DEFAULT_CLAIM_PAGE_SIZE,
+      query.limit ?? LIST_DEFAULT_PAGE_SIZE,
       query.cursor,
     );
     const lines = page.result.length

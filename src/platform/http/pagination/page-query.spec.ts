@@ -1,9 +1,9 @@
 import { ValidationFailed } from '../../kernel/errors';
 import { createValidationPipe } from '../validation/validation-errors';
-import { PageCursorField, PageSizeField } from './page-query';
+import { PAGE_SIZES, PageCursorField, PageSizeField } from './page-query';
 
 class ProbeQuery {
-  @PageSizeField(50, 200)
+  @PageSizeField(PAGE_SIZES.list)
   limit?: number | null;
 
   @PageCursorField()

@@ -1,6 +1,5 @@
 import { StringField, TimestampField } from '@/platform/http/validation/fields';
-import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
-import { LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { LocationCodeField } from '@/modules/accounts';
 import { COVERAGE_STATES, type CoverageState } from '../../domain/appointment-words';
 
@@ -28,7 +27,7 @@ export class ListAppointmentsQuery {
   })
   coverage_state?: CoverageState | null;
 
-  @PageSizeField(LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE)
+  @PageSizeField(PAGE_SIZES.list)
   limit?: number | null;
 
   @PageCursorField()

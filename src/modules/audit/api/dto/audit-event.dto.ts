@@ -4,22 +4,11 @@ import { formatInstant } from '@/platform/kernel/time';
 import { StringField } from '@/platform/http/validation/fields';
 import type { AuditEvent } from '../../store/audit-event.entity';
 import { TRAIL_ACTIONS, TRAIL_RESOURCE_TYPES } from '../../domain/security-events';
-import {
-  PageCursorField,
-  PageSizeField,
-  NextCursorDoc,
-} from '@/platform/http/pagination/page-query';
+import { NextCursorDoc } from '@/platform/http/pagination/page-query';
+import { ListQuery } from '@/platform/http/pagination/list-query';
 
-export const AUDIT_DEFAULT_PAGE_SIZE = 50;
-export const AUDIT_MAX_PAGE_SIZE = 200;
-
-export class ListAuditEventsQuery {
-  @PageSizeField(AUDIT_DEFAULT_PAGE_SIZE, AUDIT_MAX_PAGE_SIZE)
-  limit?: number | null;
-
-  @PageCursorField()
-  cursor?: string | null;
-
+/** The page (`limit`, `cursor`), then the filters. */
+export class ListAuditEventsQuery extends ListQuery {
   @StringField({
     choices: TRAIL_RESOURCE_TYPES,
     example: 'patient',

@@ -1,6 +1,5 @@
 import { StringField } from '@/platform/http/validation/fields';
-import { PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
-import { LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE } from '@/platform/http/pagination/list-query';
+import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 
 /** `GET /api/auth/v1/plan-designs/` (docs/api.md, Plan designs): its filters and page. */
@@ -20,7 +19,7 @@ export class PlanDesignListQuery {
   })
   q?: string | null;
 
-  @PageSizeField(LIST_DEFAULT_PAGE_SIZE, LIST_MAX_PAGE_SIZE)
+  @PageSizeField(PAGE_SIZES.list)
   limit?: number | null;
 
   @PageCursorField()

@@ -3,11 +3,11 @@ import { ValidateIf } from 'class-validator';
 import {
   BoolField,
   DateField,
-  IntField,
   NestedField,
   NestedListField,
   StringField,
 } from '@/platform/http/validation/fields';
+import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
 import {
@@ -43,10 +43,10 @@ export class TaskListQuery {
   })
   due_before?: string;
 
-  @IntField({ min: 1, max: 200, acceptString: true, example: 50 })
+  @PageSizeField(PAGE_SIZES.list, { described: false })
   limit?: number;
 
-  @StringField({ maxLength: 200, example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45OTBafDBkM2My' })
+  @PageCursorField('MjAyNi0xMS0yMVQxMzo1MToxNi45OTBafDBkM2My')
   cursor?: string;
 }
 

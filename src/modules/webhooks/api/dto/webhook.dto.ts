@@ -1,14 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { WEBHOOK_EVENT_TYPES } from '@/platform/http/api-document';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
-import { NextCursorDoc } from '@/platform/http/pagination/page-query';
-import { formatInstant } from '@/platform/kernel/time';
 import {
-  BoolField,
-  IntField,
-  StringField,
-  StringListField,
-} from '@/platform/http/validation/fields';
+  NextCursorDoc,
+  PAGE_SIZES,
+  PageCursorField,
+  PageSizeField,
+} from '@/platform/http/pagination/page-query';
+import { formatInstant } from '@/platform/kernel/time';
+import { BoolField, StringField, StringListField } from '@/platform/http/validation/fields';
 import {
   type Webhook,
   type WebhookAttempt,
@@ -283,9 +283,9 @@ export class DeliveryListResponse {
 }
 
 export class DeliveryListQuery {
-  @IntField({ min: 1, max: 200, acceptString: true, example: 50 })
+  @PageSizeField(PAGE_SIZES.list, { described: false })
   limit?: number;
 
-  @StringField({ maxLength: 200, example: 'MjAyNi0xMS0yMVQxMzo1MToxNi45OTBafDBkM2My' })
+  @PageCursorField('MjAyNi0xMS0yMVQxMzo1MToxNi45OTBafDBkM2My')
   cursor?: string;
 }
