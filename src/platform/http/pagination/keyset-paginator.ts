@@ -1,4 +1,4 @@
-import type { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { Tx } from '@/platform/db/database';
 import { query, sql, type Sql } from '@/platform/db/sql';
 import { decodeCursor, encodeCursor } from '@/platform/kernel/keyset-cursor';
@@ -41,11 +41,8 @@ export interface KeysetPage<T> {
   next_cursor: string | null;
 }
 
-export interface KeysetColumns {
-  /**
-   * The SELECT's column of the creation time (default `createdAt`; in the query builder's form,
-   * the database column on the main alias, default `created_at`).
-   */
+interface KeysetColumns {
+  /** The SELECT's column of the creation time (default `createdAt`). */
   createdAt?: string;
   /** The SELECT's column of the uuid key (default `id`). */
   id?: string;
@@ -104,60 +101,4 @@ export async function keysetPage<R>(
       .map(({ [TS_ALIAS]: _ts, [ID_ALIAS]: _id, ...row }) => row as R),
     next_cursor: last ? encodeCursor({ createdAt: last[TS_ALIAS], id: last[ID_ALIAS] }) : null,
   };
-}
-
-/**
- * The query builder's form of the paginator, for the lists not yet on `keysetPage`: adds the
- * cursor condition, the order, one row more than `limit` and the exact-time column.
- */
-export function keysetQuery<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  request: KeysetPageRequest,
-  columns: KeysetColumns = {},
-): SelectQueryBuilder<T> {
-  const a = qb.alias;
-  const createdAt = `${a}.${columns.createdAt ?? 'created_at'}`;
-  const id = `${a}.${columns.id ?? 'id'}`;
-  const order = columns.ascending ? 'ASC' : 'DESC';
-  qb.addSelect(`to_char(${createdAt} AT TIME ZONE 'UTC', ${EXACT_UTC})`, TS_ALIAS)
-    .addSelect(`${id}::text`, ID_ALIAS)
-    .orderBy(createdAt, order)
-    .addOrderBy(id, order)
-    .limit(request.limit + 1);
-  if (request.cursor) {
-    const after = decodeCursor(request.cursor, request.cursorField);
-    // A row comparison, so PostgreSQL turns it into one index range condition.
-    qb.andWhere(
-      `(${createdAt}, ${id}) ${columns.ascending ? '>' : '<'} (CAST(:keysetAfterTs AS timestamptz), CAST(:keysetAfterId AS uuid))`,
-      { keysetAfterTs: after.createdAt, keysetAfterId: after.id },
-    );
-  }
-  return qb;
-}
-
-/** Runs a query prepared by `keysetQuery` with the same request. */
-export async function fetchKeysetPage<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  request: KeysetPageRequest,
-): Promise<KeysetPage<T>> {
-  const { raw, entities } = await qb.getRawAndEntities<Record<string, string>>();
-  // One raw row per entity (no joins on a keyset query), in the same order.
-  if (raw.length !== entities.length) {
-    throw new Error('A keyset query must select one row per entity (no joins).');
-  }
-  const more = raw.length > request.limit;
-  const last = more ? raw[request.limit - 1] : undefined;
-  return {
-    result: entities.slice(0, request.limit),
-    next_cursor: last ? encodeCursor({ createdAt: last[TS_ALIAS], id: last[ID_ALIAS] }) : null,
-  };
-}
-
-/** One page of `qb`, newest first, and the cursor of the next. */
-export async function paginateKeyset<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  request: KeysetPageRequest,
-  columns?: KeysetColumns,
-): Promise<KeysetPage<T>> {
-  return fetchKeysetPage(keysetQuery(qb, request, columns), request);
 }

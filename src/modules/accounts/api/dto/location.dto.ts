@@ -26,9 +26,6 @@ export {
   isPoBox,
 } from './location-parts.dto';
 
-export const RENDERING_NPI_MESSAGE =
-  "The rendering provider is an individual (a type-1 NPI): this is the location's organisation NPI.";
-
 /** A location's fields as both bodies take them: the title required unless a subclass says. */
 class LocationBodyDto {
   @StringField({ required: true, maxLength: 200, example: 'Downtown Eye Care' })
