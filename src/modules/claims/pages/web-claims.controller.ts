@@ -1,7 +1,7 @@
 import { Audited } from '@/modules/audit';
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ClaimRemittanceResponse } from '../api/dto/claim-parts.response';
@@ -29,16 +29,14 @@ import { PAYMENT_METHODS } from './web-remittances.controller';
  * Claims (docs/api.md, Claim lifecycle): the list, a claim's page with its status history and submission, its
  * claim form (the PDF of GET .../form/) and the 837P as submitted (GET .../x12/).
  */
-@ApiExcludeController()
-@Controller('app/claims')
+@PageController('app/claims')
 export class WebClaimsController {
   constructor(
     private readonly claims: ClaimsService,
     private readonly accounts: AccountsService,
   ) {}
 
-  @Get()
-  @Audited('claim', 'list')
+  @PageRead('', { audit: Audited('claim', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
@@ -112,14 +110,13 @@ export class WebClaimsController {
     },
   );
 
-  @Get('new')
+  @PageRead('new')
   async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.newPage.show(req, res, {}, { form: { service_0_quantity: '1' }, errors: null });
   }
 
   /** The API's POST .../claims/ from a form: the same DTO, service and error messages. */
-  @Post('new')
-  @Audited('claim', 'create', 'location')
+  @PageWrite('new', { audit: Audited('claim', 'create', 'location') })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.newPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreateClaimDto, claimBodyOf(form));
@@ -128,8 +125,7 @@ export class WebClaimsController {
     });
   }
 
-  @Get(':code')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code', { audit: Audited('claim', 'read', 'param:code') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -139,8 +135,7 @@ export class WebClaimsController {
   }
 
   /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
-  @Post(':code/mailed')
-  @Audited('claim', 'update', 'param:code')
+  @PageWrite(':code/mailed', { audit: Audited('claim', 'update', 'param:code') })
   async mailed(
     @Req() req: Request,
     @Res() res: Response,
@@ -156,8 +151,7 @@ export class WebClaimsController {
   }
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
-  @Post(':code/notify')
-  @Audited('claim', 'notify', 'param:code')
+  @PageWrite(':code/notify', { audit: Audited('claim', 'notify', 'param:code') })
   async notify(
     @Req() req: Request,
     @Res() res: Response,
@@ -175,8 +169,7 @@ export class WebClaimsController {
     });
   }
 
-  @Get(':code/form')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code/form', { audit: Audited('claim', 'read', 'param:code') })
   async form(
     @Req() req: Request,
     @Res() res: Response,
@@ -188,8 +181,7 @@ export class WebClaimsController {
     res.send(pdf);
   }
 
-  @Get(':code/x12')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code/x12', { audit: Audited('claim', 'read', 'param:code') })
   async x12(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
     const text = await this.claims.x12(accountOf(req), code);
     res.type('text/plain; charset=utf-8').send(text);

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead } from '@/platform/http/page-routes';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import { Audited } from '@/modules/audit';
 import { ClaimReportsService } from '../reports/domain/claim-reports.service';
@@ -35,13 +35,11 @@ export const CLAIM_PAYMENT_STATUSES: Readonly<Record<string, string>> = {
  * payment, each claim it pays, denies or reverses (matched to its claim page, or marked
  * unmatched), adjustments and remarks in words, and provider adjustments.
  */
-@ApiExcludeController()
-@Controller('app/remittances')
+@PageController('app/remittances')
 export class WebRemittancesController {
   constructor(private readonly reports: ClaimReportsService) {}
 
-  @Get()
-  @Audited('remittance', 'list')
+  @PageRead('', { audit: Audited('remittance', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
@@ -63,8 +61,7 @@ export class WebRemittancesController {
     });
   }
 
-  @Get(':id')
-  @Audited('remittance', 'read', 'param:id')
+  @PageRead(':id', { audit: Audited('remittance', 'read', 'param:id') })
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const r = await this.reports.getRemittance(accountOf(req), id);
     renderPage(req, res, 'remittance.njk', {
@@ -101,8 +98,7 @@ export class WebRemittancesController {
     });
   }
 
-  @Get(':id/x12')
-  @Audited('remittance', 'read', 'param:id')
+  @PageRead(':id/x12', { audit: Audited('remittance', 'read', 'param:id') })
   async x12(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const text = await this.reports.remittanceX12(accountOf(req), id);
     res.type('text/plain; charset=utf-8').send(text);

@@ -1,7 +1,7 @@
 import { Audited } from '@/modules/audit';
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { BatchIntake } from '../domain/batch-intake';
 import { BatchQueryService } from '../domain/batch-query.service';
 import { insurerName } from '@/modules/insurers';
@@ -28,8 +28,7 @@ const RECENT_BATCHES = 50;
  * Batch checks from a CSV file (docs/api.md, Batches): upload (through the API's batch intake, so the
  * rules and messages are the API's, shown by file line), progress, results download.
  */
-@ApiExcludeController()
-@Controller('app/batches')
+@PageController('app/batches')
 export class WebBatchesController {
   constructor(
     private readonly intake: BatchIntake,
@@ -59,19 +58,18 @@ export class WebBatchesController {
     },
   );
 
-  @Get()
+  @PageRead()
   async uploadPage(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.batchesPage.show(req, res, {});
   }
 
-  @Get('template.csv')
+  @PageRead('template.csv')
   template(@Res() res: Response): void {
     csvHeaders(res, 'eligibility-batch-template.csv');
     res.send(templateCsv());
   }
 
-  @Post()
-  @Audited('eligibility_batch', 'create', 'location')
+  @PageWrite('', { audit: Audited('eligibility_batch', 'create', 'location') })
   async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
     let parsed: Awaited<ReturnType<typeof readUpload>>;
     try {
@@ -99,8 +97,7 @@ export class WebBatchesController {
     }
   }
 
-  @Get(':uid')
-  @Audited('eligibility_batch', 'read', 'param:uid')
+  @PageRead(':uid', { audit: Audited('eligibility_batch', 'read', 'param:uid') })
   async progress(
     @Req() req: Request,
     @Res() res: Response,
@@ -129,8 +126,7 @@ export class WebBatchesController {
     });
   }
 
-  @Get(':uid/results.csv')
-  @Audited('eligibility_batch', 'read', 'param:uid')
+  @PageRead(':uid/results.csv', { audit: Audited('eligibility_batch', 'read', 'param:uid') })
   async results(
     @Req() req: Request,
     @Res() res: Response,

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
 import type { Estimate } from '../domain/estimate.types';
@@ -22,13 +22,11 @@ import { Audited } from '@/modules/audit';
  * without JavaScript; "Add a line" posts back) checked with the API's DTO and answered by the
  * API's service.
  */
-@ApiExcludeController()
-@Controller('app/eligibility/:uid/persons/:personId/estimate')
+@PageController('app/eligibility/:uid/persons/:personId/estimate')
 export class WebEstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
-  @Get()
-  @Audited('eligibility_request', 'read', 'param:uid')
+  @PageRead('', { audit: Audited('eligibility_request', 'read', 'param:uid') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -39,8 +37,7 @@ export class WebEstimatesController {
     this.render(req, res, uid, person, emptyForm(), [], null);
   }
 
-  @Post()
-  @Audited('estimate', 'create', 'param:uid')
+  @PageWrite('', { audit: Audited('estimate', 'create', 'param:uid') })
   async estimate(
     @Req() req: Request,
     @Res() res: Response,

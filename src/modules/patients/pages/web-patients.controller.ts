@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService } from '@/modules/accounts';
 import { CreatePatientDto } from '../api/dto/create-patient.dto';
 import { LinkEligibilityDto } from '../api/dto/patient-link.dto';
@@ -18,9 +18,11 @@ import {
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
+/** A patient's pages: an embedded session opened at `add_patient` reaches the ones it added. */
+const OF_PATIENT = EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' });
+
 /** Patients: search, add (POST /api/auth/v1/patients/), a patient's page and its linked checks. */
-@ApiExcludeController()
-@Controller('app/patients')
+@PageController('app/patients')
 export class WebPatientsController {
   constructor(
     private readonly patients: PatientsService,
@@ -28,8 +30,7 @@ export class WebPatientsController {
     private readonly accounts: AccountsService,
   ) {}
 
-  @Get()
-  @Audited('patient', 'list')
+  @PageRead('', { audit: Audited('patient', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
@@ -77,15 +78,15 @@ export class WebPatientsController {
     },
   );
 
-  @Get('new')
-  @EmbeddedReach('add_patient')
+  @PageRead('new', { reach: EmbeddedReach('add_patient') })
   async newPatient(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.addPage.show(req, res, {});
   }
 
-  @Post('new')
-  @EmbeddedReach('add_patient')
-  @Audited('patient', 'create', 'location')
+  @PageWrite('new', {
+    reach: EmbeddedReach('add_patient'),
+    audit: Audited('patient', 'create', 'location'),
+  })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.addPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreatePatientDto, {
@@ -97,9 +98,7 @@ export class WebPatientsController {
     });
   }
 
-  @Get(':code')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
-  @Audited('patient', 'read', 'param:code')
+  @PageRead(':code', { reach: OF_PATIENT, audit: Audited('patient', 'read', 'param:code') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -109,9 +108,7 @@ export class WebPatientsController {
   }
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
-  @Post(':code/link')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
-  @Audited('patient', 'link', 'param:code')
+  @PageWrite(':code/link', { reach: OF_PATIENT, audit: Audited('patient', 'link', 'param:code') })
   async link(
     @Req() req: Request,
     @Res() res: Response,

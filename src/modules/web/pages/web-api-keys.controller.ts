@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { auditContextOf } from '@/modules/audit';
 import {
   ALL_SCOPES,
@@ -24,9 +24,7 @@ function chosenScopes(body: unknown): string[] {
 }
 
 /** API keys: create with their scopes (the key is shown once), list, revoke. */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/api-keys')
+@PageController('app/api-keys', AdminOnly())
 export class WebApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
@@ -43,12 +41,12 @@ export class WebApiKeysController {
     }),
   );
 
-  @Get()
+  @PageRead()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, {}, async (fields) => {
       const form = await bindForm(CreateApiKeyDto, {
@@ -67,7 +65,7 @@ export class WebApiKeysController {
     });
   }
 
-  @Post(':id/revoke')
+  @PageWrite(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!UUID.test(id)) return res.redirect('/app/api-keys/');
     const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);

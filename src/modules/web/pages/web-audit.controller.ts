@@ -1,6 +1,6 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead } from '@/platform/http/page-routes';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import {
   AuditEventResponse,
@@ -15,13 +15,11 @@ import { AdminOnly } from '../web-roles';
 const PAGE_SIZE = '50';
 
 /** The audit trail (GET /api/auth/v1/audit-events/), filtered by kind of record and record. */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/audit')
+@PageController('app/audit', AdminOnly())
 export class WebAuditController {
   constructor(private readonly audit: AuditService) {}
 
-  @Get()
+  @PageRead()
   async list(
     @Req() req: Request,
     @Res() res: Response,
