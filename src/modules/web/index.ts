@@ -5,6 +5,7 @@
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
 export { uploadedFile } from './batch-upload';
+export { type CsvColumns, readCsvColumns } from './csv-columns';
 export { EmbeddedReach } from './embedded-session';
 export { bindForm, formFields, listPage } from './forms';
 export { FormPage, type Typed } from './form-page';
