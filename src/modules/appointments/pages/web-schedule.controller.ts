@@ -11,6 +11,7 @@ import {
   accountOf,
   webUser,
   bindForm,
+  csvDownload,
   EmbeddedReach,
   formFields,
   redirectWith,
@@ -84,10 +85,7 @@ export class WebScheduleController {
 
   @PageRead('template.csv')
   template(@Res() res: Response): void {
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', 'attachment; filename="schedule-template.csv"');
-    res.send(scheduleTemplateCsv());
+    csvDownload(res, 'schedule-template.csv').send(scheduleTemplateCsv());
   }
 
   /** "Check now": the check starts and the day shows it `Checking`; a refusal shows why. */

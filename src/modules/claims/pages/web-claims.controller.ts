@@ -22,8 +22,16 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/platform/kernel/errors';
 import { prettyX12 } from '@/lib/x12';
-import { accountOf, bindForm, FormPage, listPage, redirectWith, renderPage } from '@/modules/web';
-import { PAYMENT_METHODS } from './web-remittances.controller';
+import {
+  accountOf,
+  bindForm,
+  FormPage,
+  listPage,
+  redirectWith,
+  renderPage,
+  sendPdf,
+} from '@/modules/web';
+import { adjustmentsOf, PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
  * Claims (docs/api.md, Claim lifecycle): the list, a claim's page with its status history and submission, its
@@ -175,10 +183,7 @@ export class WebClaimsController {
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    const { filename, pdf } = await this.claims.form(accountOf(req), code);
-    res.setHeader('content-type', 'application/pdf');
-    res.setHeader('content-disposition', `inline; filename="${filename}"`);
-    res.send(pdf);
+    sendPdf(res, await this.claims.form(accountOf(req), code));
   }
 
   @PageRead(':code/x12', { audit: Audited('claim', 'read', 'param:code') })
@@ -195,19 +200,6 @@ function remittanceView(r: ClaimRemittanceResponse) {
     patient: formatMoney(r.patient_responsibility, MONEY.statement),
     charge: formatMoney(r.charge, MONEY.statement),
     method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
-    adjustments: [
-      ...r.adjustments.map((a) => ({
-        ...a,
-        line: 'Claim',
-        amount: formatMoney(a.amount, MONEY.statement),
-      })),
-      ...r.service_lines.flatMap((l) =>
-        l.adjustments.map((a) => ({
-          ...a,
-          line: l.codes.join(':'),
-          amount: formatMoney(a.amount, MONEY.statement),
-        })),
-      ),
-    ],
+    adjustments: adjustmentsOf(r),
   };
 }

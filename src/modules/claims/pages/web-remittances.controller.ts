@@ -30,6 +30,22 @@ export const CLAIM_PAYMENT_STATUSES: Readonly<Record<string, string>> = {
   '25': 'Predetermination only, no payment',
 };
 
+/** A paid claim's adjustments, the claim's then its lines', each with its line and in dollars. */
+export function adjustmentsOf<A extends { amount: string }>(c: {
+  adjustments: A[];
+  service_lines: { codes: string[]; adjustments: A[] }[];
+}) {
+  const inDollars = (line: string) => (a: A) => ({
+    ...a,
+    line,
+    amount: formatMoney(a.amount, MONEY.statement),
+  });
+  return [
+    ...c.adjustments.map(inDollars('Claim')),
+    ...c.service_lines.flatMap((l) => l.adjustments.map(inDollars(l.codes.join(':')))),
+  ];
+}
+
 /**
  * Remittances (docs/api.md, Claim reports and remittances): the list of 835 payments and a page per remittance with the
  * payment, each claim it pays, denies or reverses (matched to its claim page, or marked
@@ -76,20 +92,7 @@ export class WebRemittancesController {
         charge: formatMoney(c.charge, MONEY.statement),
         paid: formatMoney(c.paid_amount, MONEY.statement),
         patient: formatMoney(c.patient_responsibility, MONEY.statement),
-        adjustments: [
-          ...c.adjustments.map((a) => ({
-            ...a,
-            line: 'Claim',
-            amount: formatMoney(a.amount, MONEY.statement),
-          })),
-          ...c.service_lines.flatMap((l) =>
-            l.adjustments.map((a) => ({
-              ...a,
-              line: l.codes.join(':'),
-              amount: formatMoney(a.amount, MONEY.statement),
-            })),
-          ),
-        ],
+        adjustments: adjustmentsOf(c),
       })),
       providerAdjustments: r.provider_adjustments.map((p) => ({
         ...p,

@@ -15,7 +15,7 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { accountOf, FormPage, renderPage, uploadedFile, webUser } from '@/modules/web';
+import { accountOf, csvDownload, FormPage, renderPage, uploadedFile, webUser } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
@@ -65,8 +65,7 @@ export class WebBatchesController {
 
   @PageRead('template.csv')
   template(@Res() res: Response): void {
-    csvHeaders(res, 'eligibility-batch-template.csv');
-    res.send(templateCsv());
+    csvDownload(res, 'eligibility-batch-template.csv').send(templateCsv());
   }
 
   @PageWrite('', { audit: Audited('eligibility_batch', 'create', 'location') })
@@ -134,15 +133,9 @@ export class WebBatchesController {
   ): Promise<void> {
     const accountId = accountOf(req);
     await this.batches.get(accountId, uid); // 404 before any byte is sent
-    csvHeaders(res, `eligibility-batch-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`);
+    csvDownload(res, `eligibility-batch-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`);
     res.write(resultsHeader());
     for await (const chunk of this.batches.export(accountId, uid)) res.write(resultsRows(chunk));
     res.end();
   }
-}
-
-function csvHeaders(res: Response, filename: string): void {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
 }

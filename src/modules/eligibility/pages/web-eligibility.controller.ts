@@ -19,6 +19,7 @@ import {
   FormPage,
   formFields,
   redirectWith,
+  sendPdf,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
@@ -170,12 +171,10 @@ export class WebEligibilityController {
       const target = await bindForm(SnapshotQuery, { result_id: resultId, person_id: personId });
       return this.snapshots.pdf(accountOf(req), uid, target);
     };
-    const { filename, pdf } = await snapshot().catch((e: unknown) => {
+    const file = await snapshot().catch((e: unknown) => {
       throw e instanceof ValidationFailed ? new NotFoundError('Page not found.') : e;
     });
-    res.setHeader('content-type', 'application/pdf');
-    res.setHeader('content-disposition', `inline; filename="${filename}"`);
-    res.send(pdf);
+    sendPdf(res, file);
   }
 
   /** The practice answers the verifier's question (docs/api.md, Insurers and assisted verification): the task is queued again. */

@@ -12,7 +12,9 @@ import {
   bindForm,
   EmbeddedReach,
   FormPage,
+  listFilters,
   listPage,
+  pageQueries,
   redirectWith,
   renderPage,
 } from '@/modules/web';
@@ -36,24 +38,17 @@ export class WebPatientsController {
     @Res() res: Response,
     @Query() raw: Record<string, unknown>,
   ): Promise<void> {
-    const query = { search: str(raw.search), dob: str(raw.dob), cursor: str(raw.cursor) };
+    const query = listFilters(raw, 'search', 'dob', 'cursor');
     const page = await listPage(ListPatientsQuery, query, (filters) =>
       this.patients.list(accountOf(req), filters),
     );
-    const params = (extra: Record<string, string>) =>
-      new URLSearchParams(
-        Object.entries<string>({ search: query.search, dob: query.dob, ...extra }).filter(
-          ([, v]) => v,
-        ),
-      ).toString();
     renderPage(req, res, 'patients.njk', {
       title: 'Patients',
       section: 'patients',
       patients: page.result,
       nextCursor: page.next_cursor,
       query,
-      nextPageQuery: params({ cursor: page.next_cursor ?? '' }),
-      firstPageQuery: params({}),
+      ...pageQueries(query, page.next_cursor),
     });
   }
 
@@ -120,8 +115,4 @@ export class WebPatientsController {
       res.redirect(`/app/patients/${encodeURIComponent(code)}/`);
     });
   }
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
 }

@@ -11,17 +11,14 @@ import {
 } from '@/modules/auth';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { FormPage } from '../form-page';
-import { bindForm } from '../forms';
+import { bindForm, checkedValues } from '../forms';
 import { accountOf, redirectWith } from '../web-context';
 import { AdminOnly } from '../web-roles';
 
 const UUID = /^[0-9a-f-]{36}$/;
 
-/** The scopes a form chose (checkboxes: a repeated field is an array, a single one a string). */
-function chosenScopes(body: unknown): string[] {
-  const raw = (body as Record<string, unknown> | undefined)?.scopes;
-  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
-}
+/** The scopes a form chose. */
+const chosenScopes = (body: unknown) => checkedValues(body, 'scopes');
 
 /** API keys: create with their scopes (the key is shown once), list, revoke. */
 @PageController('app/api-keys', AdminOnly())

@@ -5,13 +5,18 @@ import { CreateWebhookDto, UpdateWebhookDto } from '../api/dto/webhook.dto';
 import { WEBHOOK_TOPICS, type WebhookTopic } from '../domain/webhook-topics';
 import { type WebhookActor, WebhooksService } from '../domain/webhooks.service';
 import { auditContextOf } from '@/modules/audit';
-import { accountOf, AdminOnly, bindForm, FormPage, redirectWith } from '@/modules/web';
+import {
+  accountOf,
+  AdminOnly,
+  bindForm,
+  checkedValues,
+  FormPage,
+  redirectWith,
+} from '@/modules/web';
 
 /** The checked `events` boxes of a webhook form (one value or several); none → the default. */
 function checkedEvents(body: unknown): string[] | undefined {
-  const raw = (body as { events?: unknown } | undefined)?.events;
-  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  const events = list.filter((v): v is string => typeof v === 'string');
+  const events = checkedValues(body, 'events');
   return events.length > 0 ? events : undefined;
 }
 
