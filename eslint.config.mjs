@@ -513,6 +513,41 @@ const listsIdiom = {
   rules: { 'lists/page-size': 'error' },
 };
 
+/**
+ * One route declaration for pages (issue 59): a page controller is a PageController and its
+ * routes PageRead, PageWrite or PageRoute (src/platform/http/page-routes.ts), on the API
+ * routes' table of methods, never Nest's method decorators stacked by hand.
+ */
+const PAGE_ROUTE_DECORATORS = {
+  '@nestjs/common': new Set(['Get', 'Post', 'Put', 'Patch', 'Delete', 'HttpCode', 'Controller']),
+  '@nestjs/swagger': new Set(['ApiExcludeController']),
+};
+const pagesPlugin = {
+  rules: {
+    route: rule(
+      {
+        route:
+          "A page's routes are declared with PageController and PageRead, PageWrite or PageRoute (src/platform/http/page-routes.ts), not {{name}}.",
+      },
+      (context) => ({
+        ImportDeclaration(node) {
+          const names = PAGE_ROUTE_DECORATORS[node.source.value];
+          if (!names) return;
+          for (const s of node.specifiers)
+            if (s.type === 'ImportSpecifier' && names.has(s.imported.name))
+              context.report({ node: s, messageId: 'route', data: { name: s.imported.name } });
+        },
+      }),
+    ),
+  },
+};
+const pageRoutes = {
+  files: ['src/modules/*/pages/**/*.ts', 'src/modules/web/**/*.ts'],
+  ignores: SPECS,
+  plugins: { pages: pagesPlugin },
+  rules: { 'pages/route': 'error' },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -555,4 +590,5 @@ export default tseslint.config(
   ...owners,
   ...queueIdiom,
   listsIdiom,
+  pageRoutes,
 );

@@ -327,3 +327,48 @@ describe('lint: list queries on the shared page fields', () => {
     expect(results[1]).toEqual([]);
   });
 });
+
+const PAGE_ROUTES_BY_HAND = `import { Controller, Get, Post, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+@ApiExcludeController()
+@Controller('app/things')
+export class Things {
+  @Get()
+  list(@Req() _req: unknown): void {}
+  @Post()
+  add(@Req() _req: unknown): void {}
+}
+`;
+const PAGE_ROUTES_BY_COMPOSITE = `import { Req } from '@nestjs/common';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
+@PageController('app/things')
+export class Things {
+  @PageRead()
+  list(@Req() _req: unknown): void {}
+  @PageWrite()
+  add(@Req() _req: unknown): void {}
+}
+`;
+
+/** One route declaration for pages (eslint.config.mjs: pageRoutes, `pages/route`). */
+describe('lint: page routes through the page composites', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/patients/pages/web-things.controller.ts', text: PAGE_ROUTES_BY_HAND },
+      { file: 'src/modules/web/pages/web-things.controller.ts', text: PAGE_ROUTES_BY_HAND },
+      {
+        file: 'src/modules/patients/pages/web-things.controller.ts',
+        text: PAGE_ROUTES_BY_COMPOSITE,
+      },
+    ]);
+  }, 120_000);
+
+  it("refuses Nest's Controller, Get, Post and ApiExcludeController in pages, not the composites", () => {
+    const byHand = ['pages/route:1', 'pages/route:1', 'pages/route:1', 'pages/route:2'];
+    expect(results[0]).toEqual(byHand);
+    expect(results[1]).toEqual(byHand);
+    expect(results[2]).toEqual([]);
+  });
+});

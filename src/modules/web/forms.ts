@@ -61,6 +61,12 @@ export async function submitForm(
   }
 }
 
+/** The values of a form's checkboxes of one name (a repeated field is an array, one a string). */
+export function checkedValues(body: unknown, name: string): string[] {
+  const raw = (body as Record<string, unknown> | undefined)?.[name];
+  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
+}
+
 /** Rows a list page shows at a time: the `limit` its API query is bound with. */
 export const LIST_PAGE_SIZE = '25';
 
@@ -79,13 +85,33 @@ export async function listPage<Q extends object, T>(
   dto: Type<Q>,
   filters: Record<string, unknown>,
   load: (query: Q) => Promise<ListPage<T>>,
+  size = LIST_PAGE_SIZE,
 ): Promise<ListPage<T>> {
   try {
-    return await load(await bindForm(dto, { ...filters, limit: LIST_PAGE_SIZE }));
+    return await load(await bindForm(dto, { ...filters, limit: size }));
   } catch (e) {
     if (!(e instanceof ValidationFailed)) throw e;
     return { result: [], next_cursor: null };
   }
+}
+
+/** A list page's filters from its query string: each one as typed, or blank. */
+export function listFilters<K extends string>(
+  raw: Record<string, unknown>,
+  ...keys: K[]
+): Record<K, string> {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return Object.fromEntries(keys.map((k) => [k, text(raw[k])])) as Record<K, string>;
+}
+
+/** The query strings of a filtered list's first and next pages: its filters kept, blanks left out. */
+export function pageQueries(
+  filters: Record<string, string>,
+  nextCursor: string | null,
+): { nextPageQuery: string; firstPageQuery: string } {
+  const params = (cursor: string) =>
+    new URLSearchParams(Object.entries({ ...filters, cursor }).filter(([, v]) => v)).toString();
+  return { nextPageQuery: params(nextCursor ?? ''), firstPageQuery: params('') };
 }
 
 function definedOnly(input: Record<string, unknown>): Record<string, unknown> {

@@ -5,8 +5,18 @@
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
 export { uploadedFile } from './batch-upload';
+export { type CsvColumns, readCsvColumns } from './csv-columns';
+export { csvDownload, sendPdf } from './downloads';
 export { EmbeddedReach } from './embedded-session';
-export { bindForm, formFields, listPage } from './forms';
+export {
+  bindForm,
+  checkedValues,
+  formFields,
+  listFilters,
+  listPage,
+  pageQueries,
+  submitForm,
+} from './forms';
 export { FormPage, type Typed } from './form-page';
 export { setupViews } from './views';
 export { accountOf, flash, redirectAfter, redirectWith, renderPage, webUser } from './web-context';

@@ -36,7 +36,8 @@ export interface ApiRouteDoc {
   body?: Partial<BodyLimits>;
 }
 
-const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete } as const;
+/** The route methods, for the API routes and the pages (page-routes.ts). */
+export const METHODS = { get: Get, post: Post, put: Put, patch: Patch, delete: Delete } as const;
 
 /**
  * A route of the API: method and path, HttpCode when `status` is given, then its scope, audit

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { type CsvLimits, CsvRefused, readCsv } from '@/platform/http/csv-intake';
+import type { CsvLimits } from '@/platform/http/csv-intake';
 import type { ErrorTree } from '@/platform/kernel/errors';
+import { type CsvColumns, readCsvColumns } from '@/modules/web';
 import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
 
 /**
@@ -27,25 +28,30 @@ export const SCHEDULE_COLUMNS = [
 ] as const;
 type Column = (typeof SCHEDULE_COLUMNS)[number];
 
-/** Without these the file says nothing the sync can store. */
-const REQUIRED: readonly Column[] = ['external_id', 'starts_at', 'status', 'insurer_code'];
-
-/** Headers people write for the same column ("Appointment ID", "Zip code", ...). */
-const ALIASES: Record<string, Column> = {
-  appointment_id: 'external_id',
-  start: 'starts_at',
-  end: 'ends_at',
-  location: 'location_code',
-  patient: 'patient_code',
-  firstname: 'first_name',
-  lastname: 'last_name',
-  date_of_birth: 'dob',
-  birth_date: 'dob',
-  zip: 'zipcode',
-  zip_code: 'zipcode',
-  memberid: 'member_id',
-  insurer: 'insurer_code',
-  insurer_codes: 'insurer_code',
+/**
+ * The headers people write for the columns ("Appointment ID", "Zip code", ...), and the columns
+ * without which the file says nothing the sync can store.
+ */
+const COLUMNS: CsvColumns<Column> = {
+  headers: {
+    ...Object.fromEntries(SCHEDULE_COLUMNS.map((c) => [c, c])),
+    appointment_id: 'external_id',
+    start: 'starts_at',
+    end: 'ends_at',
+    location: 'location_code',
+    patient: 'patient_code',
+    firstname: 'first_name',
+    lastname: 'last_name',
+    date_of_birth: 'dob',
+    birth_date: 'dob',
+    zip: 'zipcode',
+    zip_code: 'zipcode',
+    memberid: 'member_id',
+    insurer: 'insurer_code',
+    insurer_codes: 'insurer_code',
+  },
+  required: ['external_id', 'starts_at', 'status', 'insurer_code'],
+  once: true,
 };
 
 /** Several insurers of one appointment (Universal Search) share a cell: `a;b`. */
@@ -107,28 +113,9 @@ export async function readScheduleCsv(
   source: Readable | string,
   window: SyncWindow,
 ): Promise<ParsedSchedule> {
-  const { header: names, rows } = await readCsv(source, SCHEDULE_CSV);
-  const header = names.map(columnOf);
-  const twice = header.filter((c, i): c is Column => c !== null && header.indexOf(c) !== i);
-  if (twice.length > 0) throw new CsvRefused(`Line 1: the column ${twice[0]} is given twice.`);
-  const missing = REQUIRED.filter((c) => !header.includes(c));
-  if (missing.length > 0)
-    throw new CsvRefused(`Line 1: the header lacks ${missing.join(', ')} (download the template).`);
-  if (rows.length === 0) throw new CsvRefused('The file has a header but no appointments.');
-  const appointments = rows.map(({ cells }) => {
-    const cell = (column: Column) => {
-      const value = cells[header.indexOf(column)];
-      return value === undefined || value === '' ? undefined : value;
-    };
-    return appointmentOf(cell, window);
-  });
+  const rows = await readCsvColumns(source, SCHEDULE_CSV, COLUMNS);
+  const appointments = rows.map(({ cell }) => appointmentOf(cell, window));
   return { body: { ...window, appointments }, lines: rows.map((r) => r.line) };
-}
-
-function columnOf(header: string): Column | null {
-  const name = header.toLowerCase().replace(/[\s-]+/g, '_');
-  if ((SCHEDULE_COLUMNS as readonly string[]).includes(name)) return name as Column;
-  return Object.hasOwn(ALIASES, name) ? ALIASES[name] : null;
 }
 
 /** One line as a sync item: the patient record or the patient, one insurer or several. */

@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { CsvRefused } from '@/platform/http/csv-intake';
 import { Clock } from '@/platform/kernel/clock';
 import { type ErrorTree, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
@@ -11,6 +11,7 @@ import {
   accountOf,
   webUser,
   bindForm,
+  csvDownload,
   EmbeddedReach,
   formFields,
   redirectWith,
@@ -62,9 +63,7 @@ interface PageExtra {
  * (`POST .../appointments/sync/`), through the API's own services. Admins and staff, and
  * embedded sessions opened at `schedule`.
  */
-@ApiExcludeController()
-@Controller('app/schedule')
-@EmbeddedReach('schedule')
+@PageController('app/schedule', EmbeddedReach('schedule'))
 export class WebScheduleController {
   constructor(
     private readonly appointments: AppointmentsService,
@@ -75,8 +74,7 @@ export class WebScheduleController {
     private readonly clock: Clock,
   ) {}
 
-  @Get()
-  @Audited('appointment', 'list')
+  @PageRead('', { audit: Audited('appointment', 'list') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -85,17 +83,13 @@ export class WebScheduleController {
     await this.render(req, res, dayFields(query));
   }
 
-  @Get('template.csv')
+  @PageRead('template.csv')
   template(@Res() res: Response): void {
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', 'attachment; filename="schedule-template.csv"');
-    res.send(scheduleTemplateCsv());
+    csvDownload(res, 'schedule-template.csv').send(scheduleTemplateCsv());
   }
 
   /** "Check now": the check starts and the day shows it `Checking`; a refusal shows why. */
-  @Post('check')
-  @Audited('appointment', 'update', 'body:external_id')
+  @PageWrite('check', { audit: Audited('appointment', 'update', 'body:external_id') })
   async checkNow(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const fields = dayFields(form);
@@ -117,9 +111,7 @@ export class WebScheduleController {
    * The day's CSV sync: the file read into a sync of the page's day and location; the counts and
    * each refused line shown. A file refused as a whole (or a bad day) stores nothing.
    */
-  @Post('sync')
-  @HttpCode(200)
-  @Audited('appointment', 'update')
+  @PageWrite('sync', { audit: Audited('appointment', 'update'), status: 200 })
   async sync(@Req() req: Request, @Res() res: Response): Promise<void> {
     const fields = dayFields(formFields(req.body));
     try {

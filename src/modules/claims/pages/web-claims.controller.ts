@@ -1,7 +1,7 @@
 import { Audited } from '@/modules/audit';
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ClaimRemittanceResponse } from '../api/dto/claim-parts.response';
@@ -22,23 +22,29 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/platform/kernel/errors';
 import { prettyX12 } from '@/lib/x12';
-import { accountOf, bindForm, FormPage, listPage, redirectWith, renderPage } from '@/modules/web';
-import { PAYMENT_METHODS } from './web-remittances.controller';
+import {
+  accountOf,
+  bindForm,
+  FormPage,
+  listPage,
+  redirectWith,
+  renderPage,
+  sendPdf,
+} from '@/modules/web';
+import { adjustmentsOf, PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
  * Claims (docs/api.md, Claim lifecycle): the list, a claim's page with its status history and submission, its
  * claim form (the PDF of GET .../form/) and the 837P as submitted (GET .../x12/).
  */
-@ApiExcludeController()
-@Controller('app/claims')
+@PageController('app/claims')
 export class WebClaimsController {
   constructor(
     private readonly claims: ClaimsService,
     private readonly accounts: AccountsService,
   ) {}
 
-  @Get()
-  @Audited('claim', 'list')
+  @PageRead('', { audit: Audited('claim', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
@@ -112,14 +118,13 @@ export class WebClaimsController {
     },
   );
 
-  @Get('new')
+  @PageRead('new')
   async newForm(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.newPage.show(req, res, {}, { form: { service_0_quantity: '1' }, errors: null });
   }
 
   /** The API's POST .../claims/ from a form: the same DTO, service and error messages. */
-  @Post('new')
-  @Audited('claim', 'create', 'location')
+  @PageWrite('new', { audit: Audited('claim', 'create', 'location') })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.newPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreateClaimDto, claimBodyOf(form));
@@ -128,8 +133,7 @@ export class WebClaimsController {
     });
   }
 
-  @Get(':code')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code', { audit: Audited('claim', 'read', 'param:code') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -139,8 +143,7 @@ export class WebClaimsController {
   }
 
   /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
-  @Post(':code/mailed')
-  @Audited('claim', 'update', 'param:code')
+  @PageWrite(':code/mailed', { audit: Audited('claim', 'update', 'param:code') })
   async mailed(
     @Req() req: Request,
     @Res() res: Response,
@@ -156,8 +159,7 @@ export class WebClaimsController {
   }
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
-  @Post(':code/notify')
-  @Audited('claim', 'notify', 'param:code')
+  @PageWrite(':code/notify', { audit: Audited('claim', 'notify', 'param:code') })
   async notify(
     @Req() req: Request,
     @Res() res: Response,
@@ -175,21 +177,16 @@ export class WebClaimsController {
     });
   }
 
-  @Get(':code/form')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code/form', { audit: Audited('claim', 'read', 'param:code') })
   async form(
     @Req() req: Request,
     @Res() res: Response,
     @Param('code') code: string,
   ): Promise<void> {
-    const { filename, pdf } = await this.claims.form(accountOf(req), code);
-    res.setHeader('content-type', 'application/pdf');
-    res.setHeader('content-disposition', `inline; filename="${filename}"`);
-    res.send(pdf);
+    sendPdf(res, await this.claims.form(accountOf(req), code));
   }
 
-  @Get(':code/x12')
-  @Audited('claim', 'read', 'param:code')
+  @PageRead(':code/x12', { audit: Audited('claim', 'read', 'param:code') })
   async x12(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
     const text = await this.claims.x12(accountOf(req), code);
     res.type('text/plain; charset=utf-8').send(text);
@@ -203,19 +200,6 @@ function remittanceView(r: ClaimRemittanceResponse) {
     patient: formatMoney(r.patient_responsibility, MONEY.statement),
     charge: formatMoney(r.charge, MONEY.statement),
     method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
-    adjustments: [
-      ...r.adjustments.map((a) => ({
-        ...a,
-        line: 'Claim',
-        amount: formatMoney(a.amount, MONEY.statement),
-      })),
-      ...r.service_lines.flatMap((l) =>
-        l.adjustments.map((a) => ({
-          ...a,
-          line: l.codes.join(':'),
-          amount: formatMoney(a.amount, MONEY.statement),
-        })),
-      ),
-    ],
+    adjustments: adjustmentsOf(r),
   };
 }

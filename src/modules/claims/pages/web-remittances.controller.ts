@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead } from '@/platform/http/page-routes';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import { Audited } from '@/modules/audit';
 import { ClaimReportsService } from '../reports/domain/claim-reports.service';
@@ -30,18 +30,32 @@ export const CLAIM_PAYMENT_STATUSES: Readonly<Record<string, string>> = {
   '25': 'Predetermination only, no payment',
 };
 
+/** A paid claim's adjustments, the claim's then its lines', each with its line and in dollars. */
+export function adjustmentsOf<A extends { amount: string }>(c: {
+  adjustments: A[];
+  service_lines: { codes: string[]; adjustments: A[] }[];
+}) {
+  const inDollars = (line: string) => (a: A) => ({
+    ...a,
+    line,
+    amount: formatMoney(a.amount, MONEY.statement),
+  });
+  return [
+    ...c.adjustments.map(inDollars('Claim')),
+    ...c.service_lines.flatMap((l) => l.adjustments.map(inDollars(l.codes.join(':')))),
+  ];
+}
+
 /**
  * Remittances (docs/api.md, Claim reports and remittances): the list of 835 payments and a page per remittance with the
  * payment, each claim it pays, denies or reverses (matched to its claim page, or marked
  * unmatched), adjustments and remarks in words, and provider adjustments.
  */
-@ApiExcludeController()
-@Controller('app/remittances')
+@PageController('app/remittances')
 export class WebRemittancesController {
   constructor(private readonly reports: ClaimReportsService) {}
 
-  @Get()
-  @Audited('remittance', 'list')
+  @PageRead('', { audit: Audited('remittance', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
@@ -63,8 +77,7 @@ export class WebRemittancesController {
     });
   }
 
-  @Get(':id')
-  @Audited('remittance', 'read', 'param:id')
+  @PageRead(':id', { audit: Audited('remittance', 'read', 'param:id') })
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const r = await this.reports.getRemittance(accountOf(req), id);
     renderPage(req, res, 'remittance.njk', {
@@ -79,20 +92,7 @@ export class WebRemittancesController {
         charge: formatMoney(c.charge, MONEY.statement),
         paid: formatMoney(c.paid_amount, MONEY.statement),
         patient: formatMoney(c.patient_responsibility, MONEY.statement),
-        adjustments: [
-          ...c.adjustments.map((a) => ({
-            ...a,
-            line: 'Claim',
-            amount: formatMoney(a.amount, MONEY.statement),
-          })),
-          ...c.service_lines.flatMap((l) =>
-            l.adjustments.map((a) => ({
-              ...a,
-              line: l.codes.join(':'),
-              amount: formatMoney(a.amount, MONEY.statement),
-            })),
-          ),
-        ],
+        adjustments: adjustmentsOf(c),
       })),
       providerAdjustments: r.provider_adjustments.map((p) => ({
         ...p,
@@ -101,8 +101,7 @@ export class WebRemittancesController {
     });
   }
 
-  @Get(':id/x12')
-  @Audited('remittance', 'read', 'param:id')
+  @PageRead(':id/x12', { audit: Audited('remittance', 'read', 'param:id') })
   async x12(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const text = await this.reports.remittanceX12(accountOf(req), id);
     res.type('text/plain; charset=utf-8').send(text);

@@ -1,45 +1,42 @@
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { type CsvLimits, CsvRefused, readCsv } from '@/platform/http/csv-intake';
+import type { CsvLimits } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { benefitRows, type Plan } from '@/lib/benefits';
 import type { BatchItemExport } from '../domain/batch-query.service';
 import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import { insurerName } from '@/modules/insurers';
+import { type CsvColumns, readCsvColumns } from '@/modules/web';
 
-/** The upload's columns, in the template's order: [field, header]. */
-const COLUMNS = [
-  ['first_name', 'first_name'],
-  ['last_name', 'last_name'],
-  ['dob', 'dob'],
-  ['zipcode', 'zipcode'],
-  ['member_id', 'member_id'],
-  ['insurer_code', 'insurer_code'],
-] as const;
-type Column = (typeof COLUMNS)[number][0];
+/** The upload's columns, in the template's order. */
+const COLUMNS = ['first_name', 'last_name', 'dob', 'zipcode', 'member_id', 'insurer_code'] as const;
+type Column = (typeof COLUMNS)[number];
 
-/** Headers people write for the same column ("Zip code", "Date of birth", …). */
-const ALIASES: Record<string, Column> = {
-  first_name: 'first_name',
-  firstname: 'first_name',
-  last_name: 'last_name',
-  lastname: 'last_name',
-  dob: 'dob',
-  date_of_birth: 'dob',
-  birth_date: 'dob',
-  zipcode: 'zipcode',
-  zip_code: 'zipcode',
-  zip: 'zipcode',
-  member_id: 'member_id',
-  memberid: 'member_id',
-  insurer_code: 'insurer_code',
-  insurer: 'insurer_code',
+/** The columns and the headers people write for them ("Zip code", "Date of birth", …). */
+const BATCH_COLUMNS: CsvColumns<Column> = {
+  headers: {
+    first_name: 'first_name',
+    firstname: 'first_name',
+    last_name: 'last_name',
+    lastname: 'last_name',
+    dob: 'dob',
+    date_of_birth: 'dob',
+    birth_date: 'dob',
+    zipcode: 'zipcode',
+    zip_code: 'zipcode',
+    zip: 'zipcode',
+    member_id: 'member_id',
+    memberid: 'member_id',
+    insurer_code: 'insurer_code',
+    insurer: 'insurer_code',
+  },
+  required: COLUMNS.filter((c) => c !== 'member_id'),
 };
 
 export function templateCsv(): string {
   return stringify([
-    COLUMNS.map(([, header]) => header),
+    [...COLUMNS],
     ['Maria', 'Garcia', '1984-06-15', '78701', 'VSP123456789', 'insurer:demo:vision'],
   ]);
 }
@@ -65,35 +62,17 @@ export const BATCH_CSV: CsvLimits = {
 
 /** Reads an upload (its stream, or text) into the batch body, or refuses it with why. */
 export async function readUpload(source: Readable | string): Promise<ParsedUpload> {
-  const { header: names, rows } = await readCsv(source, BATCH_CSV);
-  const header = names.map((h) => {
-    const name = h.toLowerCase().replace(/[\s-]+/g, '_');
-    return Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
-  });
-  const missing = COLUMNS.filter(([c]) => c !== 'member_id' && !header.includes(c));
-  if (missing.length > 0) {
-    throw new CsvRefused(
-      `Line 1: the header lacks ${missing.map(([, h]) => h).join(', ')} (download the template).`,
-    );
-  }
-  if (rows.length === 0) throw new CsvRefused('The file has a header but no patients.');
-  const items = rows.map(({ cells }) => {
-    const get = (column: Column) => {
-      const value = cells[header.indexOf(column)];
-      // A blank cell is an absent field, as in every form of the application.
-      return value === undefined || value === '' ? undefined : value;
-    };
-    return {
-      insurer_code: get('insurer_code'),
-      patient: {
-        first_name: get('first_name'),
-        last_name: get('last_name'),
-        dob: get('dob'),
-        zipcode: get('zipcode'),
-        member_id: get('member_id'),
-      },
-    };
-  });
+  const rows = await readCsvColumns(source, BATCH_CSV, BATCH_COLUMNS);
+  const items = rows.map(({ cell }) => ({
+    insurer_code: cell('insurer_code'),
+    patient: {
+      first_name: cell('first_name'),
+      last_name: cell('last_name'),
+      dob: cell('dob'),
+      zipcode: cell('zipcode'),
+      member_id: cell('member_id'),
+    },
+  }));
   return { body: { items }, lines: rows.map((r) => r.line) };
 }
 

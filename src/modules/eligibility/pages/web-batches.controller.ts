@@ -1,7 +1,7 @@
 import { Audited } from '@/modules/audit';
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { BatchIntake } from '../domain/batch-intake';
 import { BatchQueryService } from '../domain/batch-query.service';
 import { insurerName } from '@/modules/insurers';
@@ -15,7 +15,7 @@ import {
   resultsRows,
   templateCsv,
 } from './batch-csv';
-import { accountOf, FormPage, renderPage, uploadedFile, webUser } from '@/modules/web';
+import { accountOf, csvDownload, FormPage, renderPage, uploadedFile, webUser } from '@/modules/web';
 
 /** Errors shown at most (a file with thousands of bad rows still gets a readable page). */
 const MAX_SHOWN_ERRORS = 200;
@@ -28,8 +28,7 @@ const RECENT_BATCHES = 50;
  * Batch checks from a CSV file (docs/api.md, Batches): upload (through the API's batch intake, so the
  * rules and messages are the API's, shown by file line), progress, results download.
  */
-@ApiExcludeController()
-@Controller('app/batches')
+@PageController('app/batches')
 export class WebBatchesController {
   constructor(
     private readonly intake: BatchIntake,
@@ -59,19 +58,17 @@ export class WebBatchesController {
     },
   );
 
-  @Get()
+  @PageRead()
   async uploadPage(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.batchesPage.show(req, res, {});
   }
 
-  @Get('template.csv')
+  @PageRead('template.csv')
   template(@Res() res: Response): void {
-    csvHeaders(res, 'eligibility-batch-template.csv');
-    res.send(templateCsv());
+    csvDownload(res, 'eligibility-batch-template.csv').send(templateCsv());
   }
 
-  @Post()
-  @Audited('eligibility_batch', 'create', 'location')
+  @PageWrite('', { audit: Audited('eligibility_batch', 'create', 'location') })
   async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
     let parsed: Awaited<ReturnType<typeof readUpload>>;
     try {
@@ -99,8 +96,7 @@ export class WebBatchesController {
     }
   }
 
-  @Get(':uid')
-  @Audited('eligibility_batch', 'read', 'param:uid')
+  @PageRead(':uid', { audit: Audited('eligibility_batch', 'read', 'param:uid') })
   async progress(
     @Req() req: Request,
     @Res() res: Response,
@@ -129,8 +125,7 @@ export class WebBatchesController {
     });
   }
 
-  @Get(':uid/results.csv')
-  @Audited('eligibility_batch', 'read', 'param:uid')
+  @PageRead(':uid/results.csv', { audit: Audited('eligibility_batch', 'read', 'param:uid') })
   async results(
     @Req() req: Request,
     @Res() res: Response,
@@ -138,15 +133,9 @@ export class WebBatchesController {
   ): Promise<void> {
     const accountId = accountOf(req);
     await this.batches.get(accountId, uid); // 404 before any byte is sent
-    csvHeaders(res, `eligibility-batch-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`);
+    csvDownload(res, `eligibility-batch-${uid.replace(/[^A-Za-z0-9_-]/g, '_')}.csv`);
     res.write(resultsHeader());
     for await (const chunk of this.batches.export(accountId, uid)) res.write(resultsRows(chunk));
     res.end();
   }
-}
-
-function csvHeaders(res: Response, filename: string): void {
-  res.status(200);
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
 }

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { benefitRows, planNotes, type Plan } from '@/lib/benefits';
 import { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
 import { EligibilityQueryService } from '../domain/eligibility-query.service';
@@ -19,6 +19,7 @@ import {
   FormPage,
   formFields,
   redirectWith,
+  sendPdf,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
@@ -32,9 +33,12 @@ interface CheckBody {
   insurers?: { state: InsurerState }[];
 }
 
+/** A check's pages: an embedded session opened at `add_patient` reaches the checks it ran. */
+const OF_CHECK = EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' });
+const READ_CHECK = Audited('eligibility_request', 'read', 'param:uid');
+
 /** Eligibility checks: the check form (POST /api/auth/v1/eligibility/) and a check's result. */
-@ApiExcludeController()
-@Controller('app/eligibility')
+@PageController('app/eligibility')
 export class WebEligibilityController {
   constructor(
     private readonly eligibility: EligibilityService,
@@ -91,9 +95,10 @@ export class WebEligibilityController {
   );
 
   /** `?patient=CODE` fills the form from a patient record and links the check to it. */
-  @Get('new')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'query:patient' })
-  @Audited('patient', 'read', 'query:patient')
+  @PageRead('new', {
+    reach: EmbeddedReach('add_patient', { kind: 'patient', from: 'query:patient' }),
+    audit: Audited('patient', 'read', 'query:patient'),
+  })
   async newCheck(
     @Req() req: Request,
     @Res() res: Response,
@@ -115,9 +120,10 @@ export class WebEligibilityController {
     await this.checkForm.show(req, res, { patientCode: code }, { form, errors: null });
   }
 
-  @Post('new')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'body:patient_code' })
-  @Audited('eligibility_request', 'create', 'location')
+  @PageWrite('new', {
+    reach: EmbeddedReach('add_patient', { kind: 'patient', from: 'body:patient_code' }),
+    audit: Audited('eligibility_request', 'create', 'location'),
+  })
   async runCheck(@Req() req: Request, @Res() res: Response): Promise<void> {
     const accountId = accountOf(req);
     const patientCode = formFields(req.body).patient_code ?? null;
@@ -139,9 +145,7 @@ export class WebEligibilityController {
     });
   }
 
-  @Get(':uid')
-  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
-  @Audited('eligibility_request', 'read', 'param:uid')
+  @PageRead(':uid', { reach: OF_CHECK, audit: READ_CHECK })
   async showCheck(
     @Req() req: Request,
     @Res() res: Response,
@@ -155,9 +159,7 @@ export class WebEligibilityController {
    * (docs/api.md, Eligibility), of one person's plan or of the whole check. A link with ids that
    * are not numbers, or not of this check, is a missing page.
    */
-  @Get(':uid/pdf')
-  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
-  @Audited('eligibility_request', 'read', 'param:uid')
+  @PageRead(':uid/pdf', { reach: OF_CHECK, audit: READ_CHECK })
   async printCheck(
     @Req() req: Request,
     @Res() res: Response,
@@ -169,18 +171,17 @@ export class WebEligibilityController {
       const target = await bindForm(SnapshotQuery, { result_id: resultId, person_id: personId });
       return this.snapshots.pdf(accountOf(req), uid, target);
     };
-    const { filename, pdf } = await snapshot().catch((e: unknown) => {
+    const file = await snapshot().catch((e: unknown) => {
       throw e instanceof ValidationFailed ? new NotFoundError('Page not found.') : e;
     });
-    res.setHeader('content-type', 'application/pdf');
-    res.setHeader('content-disposition', `inline; filename="${filename}"`);
-    res.send(pdf);
+    sendPdf(res, file);
   }
 
   /** The practice answers the verifier's question (docs/api.md, Insurers and assisted verification): the task is queued again. */
-  @Post(':uid/verification-info')
-  @EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' })
-  @Audited('eligibility_request', 'update', 'param:uid')
+  @PageWrite(':uid/verification-info', {
+    reach: OF_CHECK,
+    audit: Audited('eligibility_request', 'update', 'param:uid'),
+  })
   async answerVerifier(
     @Req() req: Request,
     @Res() res: Response,

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
 import type { Estimate } from '../domain/estimate.types';
@@ -14,61 +14,68 @@ import {
   readForm,
   toRequestBody,
 } from './estimate-form';
-import { bindForm, formFields, renderPage, webUser } from '@/modules/web';
+import { accountOf, bindForm, formFields, renderPage, submitForm } from '@/modules/web';
 import { Audited } from '@/modules/audit';
+
+/** The page's path: the check and the person of its benefit table. */
+interface PersonPath {
+  uid: string;
+  personId: string;
+}
+
+/** What the page shows of the form: as typed, the messages of its refusal, or its estimate. */
+interface Shown {
+  form: EstimateForm;
+  messages?: string[];
+  estimate?: Estimate;
+}
 
 /**
  * "Estimate reimbursement" for one person of a benefit table (docs/api.md, Estimates): a plain form (works
  * without JavaScript; "Add a line" posts back) checked with the API's DTO and answered by the
  * API's service.
  */
-@ApiExcludeController()
-@Controller('app/eligibility/:uid/persons/:personId/estimate')
+@PageController('app/eligibility/:uid/persons/:personId/estimate')
 export class WebEstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
-  @Get()
-  @Audited('eligibility_request', 'read', 'param:uid')
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('uid') uid: string,
-    @Param('personId') personId: string,
-  ): Promise<void> {
-    const person = await this.person(req, uid, personId);
-    this.render(req, res, uid, person, emptyForm(), [], null);
+  @PageRead('', { audit: Audited('eligibility_request', 'read', 'param:uid') })
+  async show(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
+    this.render(req, res, path.uid, await this.person(req, path), { form: emptyForm() });
   }
 
-  @Post()
-  @Audited('estimate', 'create', 'param:uid')
+  @PageWrite('', { audit: Audited('estimate', 'create', 'param:uid') })
   async estimate(
     @Req() req: Request,
     @Res() res: Response,
-    @Param('uid') uid: string,
-    @Param('personId') personId: string,
+    @Param() path: PersonPath,
   ): Promise<void> {
-    const person = await this.person(req, uid, personId);
+    const person = await this.person(req, path);
     const fields = formFields(req.body);
     const form = readForm(fields, fields.action === 'add');
-    if (fields.action === 'add') return this.render(req, res, uid, person, form, [], null);
-
-    const { body, rowOf } = toRequestBody(form, uid, personId);
-    try {
-      const value = await bindForm(CreateEstimateDto, body);
-      const estimate = await this.estimates.estimate(webUser(req)!.accountId, value);
-      this.render(req, res, uid, person, form, [], estimate);
-    } catch (e) {
-      if (!(e instanceof ValidationFailed)) throw e;
-      this.render(req, res.status(400), uid, person, form, placeErrors(form, e.errors, rowOf));
-    }
+    if (fields.action === 'add') return this.render(req, res, path.uid, person, { form });
+    const { body, rowOf } = toRequestBody(form, path.uid, path.personId);
+    await submitForm(
+      res,
+      async () => {
+        const value = await bindForm(CreateEstimateDto, body);
+        const estimate = await this.estimates.estimate(accountOf(req), value);
+        this.render(req, res, path.uid, person, { form, estimate });
+      },
+      (errors) =>
+        this.render(req, res, path.uid, person, {
+          form,
+          messages: placeErrors(form, errors, rowOf),
+        }),
+    );
   }
 
   /** The person of the page; a result not complete or a person not in it is a missing page. */
-  private async person(req: Request, uid: string, personId: string): Promise<StoredPerson> {
+  private async person(req: Request, { uid, personId }: PersonPath): Promise<StoredPerson> {
     const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
     if (!/^\d{1,15}$/.test(personId)) throw missing;
     try {
-      return await this.estimates.storedPerson(webUser(req)!.accountId, uid, Number(personId));
+      return await this.estimates.storedPerson(accountOf(req), uid, Number(personId));
     } catch (e) {
       throw e instanceof ValidationFailed ? missing : e;
     }
@@ -79,9 +86,7 @@ export class WebEstimatesController {
     res: Response,
     uid: string,
     person: StoredPerson,
-    form: EstimateForm,
-    messages: string[],
-    estimate: Estimate | null = null,
+    { form, messages = [], estimate }: Shown,
   ): void {
     renderPage(req, res, 'estimate.njk', {
       title: 'Estimate reimbursement',
@@ -90,7 +95,7 @@ export class WebEstimatesController {
       person,
       form,
       messages,
-      estimate,
+      estimate: estimate ?? null,
       common: COMMON_SERVICES,
       // The benefits of this person's plan, to estimate a line on one of them by hand.
       benefits: benefitRows(person.plan).map((r) => ({

@@ -1,6 +1,6 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { insurerName } from '../domain/insurer-codes';
 import { type InsurerSetting, InsurerSettingsService } from '../domain/insurer-settings.service';
 import {
@@ -29,9 +29,7 @@ const refusal = ({ form, errors }: Typed) => ({
 });
 
 /** The insurers an account uses, and the passwords their connections sign in with. */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app')
+@PageController('app', AdminOnly())
 export class WebInsurersController {
   constructor(
     private readonly insurers: InsurerSettingsService,
@@ -74,15 +72,13 @@ export class WebInsurersController {
     return this.audit.record(securityEvent(auditContextOf(req)!, type, action, code));
   }
 
-  @Get('insurers')
-  @EmbeddedReach('insurers')
+  @PageRead('insurers', { reach: EmbeddedReach('insurers') })
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.insurersPage.show(req, res, {});
   }
 
   /** The account's claims mailing address for one insurer (docs/api.md, Errors); blank: the table's. */
-  @Post('insurers/mailing-address')
-  @EmbeddedReach('insurers')
+  @PageWrite('insurers/mailing-address', { reach: EmbeddedReach('insurers') })
   async setMailingAddress(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.insurersPage.post(req, res, {}, async (form) => {
       const code = form.insurer_code ?? '';
@@ -96,8 +92,7 @@ export class WebInsurersController {
     });
   }
 
-  @Post('insurers/toggle')
-  @EmbeddedReach('insurers')
+  @PageWrite('insurers/toggle', { reach: EmbeddedReach('insurers') })
   async toggle(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const enabled = form.enabled === 'true';
@@ -112,8 +107,7 @@ export class WebInsurersController {
   }
 
   /** docs/api.md, Insurers and assisted verification: checks of an insurer go to a person (`assisted`) or back to its default path. */
-  @Post('insurers/eligibility-mode')
-  @EmbeddedReach('insurers')
+  @PageWrite('insurers/eligibility-mode', { reach: EmbeddedReach('insurers') })
   async setEligibilityMode(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const code = form.insurer_code ?? '';
@@ -128,15 +122,13 @@ export class WebInsurersController {
     );
   }
 
-  @Get('passwords')
-  @EmbeddedReach('passwords')
+  @PageRead('passwords', { reach: EmbeddedReach('passwords') })
   async passwords(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.passwordsPage.show(req, res, {});
   }
 
   /** The service holds the credential rules (no API route sets them); its field errors show here. */
-  @Post('passwords')
-  @EmbeddedReach('passwords')
+  @PageWrite('passwords', { reach: EmbeddedReach('passwords') })
   async setPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.passwordsPage.post(req, res, {}, async (form) => {
       const code = form.insurer_code ?? '';
@@ -151,8 +143,7 @@ export class WebInsurersController {
     });
   }
 
-  @Post('passwords/delete')
-  @EmbeddedReach('passwords')
+  @PageWrite('passwords/delete', { reach: EmbeddedReach('passwords') })
   async deletePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     const code = formFields(req.body).insurer_code ?? '';
     await this.insurers.deleteCredentials(accountOf(req), code);

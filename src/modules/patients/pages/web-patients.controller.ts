@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService } from '@/modules/accounts';
 import { CreatePatientDto } from '../api/dto/create-patient.dto';
 import { LinkEligibilityDto } from '../api/dto/patient-link.dto';
@@ -12,15 +12,19 @@ import {
   bindForm,
   EmbeddedReach,
   FormPage,
+  listFilters,
   listPage,
+  pageQueries,
   redirectWith,
   renderPage,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
+/** A patient's pages: an embedded session opened at `add_patient` reaches the ones it added. */
+const OF_PATIENT = EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' });
+
 /** Patients: search, add (POST /api/auth/v1/patients/), a patient's page and its linked checks. */
-@ApiExcludeController()
-@Controller('app/patients')
+@PageController('app/patients')
 export class WebPatientsController {
   constructor(
     private readonly patients: PatientsService,
@@ -28,31 +32,23 @@ export class WebPatientsController {
     private readonly accounts: AccountsService,
   ) {}
 
-  @Get()
-  @Audited('patient', 'list')
+  @PageRead('', { audit: Audited('patient', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,
     @Query() raw: Record<string, unknown>,
   ): Promise<void> {
-    const query = { search: str(raw.search), dob: str(raw.dob), cursor: str(raw.cursor) };
+    const query = listFilters(raw, 'search', 'dob', 'cursor');
     const page = await listPage(ListPatientsQuery, query, (filters) =>
       this.patients.list(accountOf(req), filters),
     );
-    const params = (extra: Record<string, string>) =>
-      new URLSearchParams(
-        Object.entries<string>({ search: query.search, dob: query.dob, ...extra }).filter(
-          ([, v]) => v,
-        ),
-      ).toString();
     renderPage(req, res, 'patients.njk', {
       title: 'Patients',
       section: 'patients',
       patients: page.result,
       nextCursor: page.next_cursor,
       query,
-      nextPageQuery: params({ cursor: page.next_cursor ?? '' }),
-      firstPageQuery: params({}),
+      ...pageQueries(query, page.next_cursor),
     });
   }
 
@@ -77,15 +73,15 @@ export class WebPatientsController {
     },
   );
 
-  @Get('new')
-  @EmbeddedReach('add_patient')
+  @PageRead('new', { reach: EmbeddedReach('add_patient') })
   async newPatient(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.addPage.show(req, res, {});
   }
 
-  @Post('new')
-  @EmbeddedReach('add_patient')
-  @Audited('patient', 'create', 'location')
+  @PageWrite('new', {
+    reach: EmbeddedReach('add_patient'),
+    audit: Audited('patient', 'create', 'location'),
+  })
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.addPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreatePatientDto, {
@@ -97,9 +93,7 @@ export class WebPatientsController {
     });
   }
 
-  @Get(':code')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
-  @Audited('patient', 'read', 'param:code')
+  @PageRead(':code', { reach: OF_PATIENT, audit: Audited('patient', 'read', 'param:code') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -109,9 +103,7 @@ export class WebPatientsController {
   }
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
-  @Post(':code/link')
-  @EmbeddedReach('add_patient', { kind: 'patient', from: 'param:code' })
-  @Audited('patient', 'link', 'param:code')
+  @PageWrite(':code/link', { reach: OF_PATIENT, audit: Audited('patient', 'link', 'param:code') })
   async link(
     @Req() req: Request,
     @Res() res: Response,
@@ -123,8 +115,4 @@ export class WebPatientsController {
       res.redirect(`/app/patients/${encodeURIComponent(code)}/`);
     });
   }
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
 }

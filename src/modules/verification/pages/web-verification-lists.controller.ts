@@ -1,6 +1,6 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead } from '@/platform/http/page-routes';
 import { Audited } from '@/modules/audit';
 import { TaskStats } from '../domain/task-stats';
 import { VerificationTasks } from '../domain/verification-tasks.service';
@@ -18,16 +18,14 @@ const LISTS = ['open', 'answered', 'reused'] as const;
  * often it was reused. One route for the three views, so the open queue is here too; a task's
  * page is WebVerificationsController's. Admins and staff; never embedded sessions.
  */
-@ApiExcludeController()
-@Controller('app/verifications')
+@PageController('app/verifications')
 export class WebVerificationListsController {
   constructor(
     private readonly tasks: VerificationTasks,
     private readonly stats: TaskStats,
   ) {}
 
-  @Get()
-  @Audited('verification_task', 'list')
+  @PageRead('', { audit: Audited('verification_task', 'list') })
   async list(
     @Req() req: Request,
     @Res() res: Response,

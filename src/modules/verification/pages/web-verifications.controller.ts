@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
 import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
@@ -25,8 +25,7 @@ const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
  * CompleteTaskDto validates it) or fail it. Admins and staff; never embedded sessions. The list
  * of tasks (open, answered, reused) is WebVerificationListsController's.
  */
-@ApiExcludeController()
-@Controller('app/verifications')
+@PageController('app/verifications')
 export class WebVerificationsController {
   constructor(
     private readonly tasks: VerificationTasks,
@@ -39,8 +38,7 @@ export class WebVerificationsController {
    * form from one (its rows, plan name and group; status, dates and used benefits stay for the
    * verifier to confirm), without JavaScript.
    */
-  @Get(':id')
-  @Audited('verification_task', 'read', 'param:id')
+  @PageRead(':id', { audit: Audited('verification_task', 'read', 'param:id') })
   async show(
     @Req() req: Request,
     @Res() res: Response,
@@ -76,8 +74,7 @@ export class WebVerificationsController {
    * The Claim button submits the benefit form (its `formaction`): the page comes back with what
    * was typed rather than a redirect that would lose it. A bare claim (no benefit form) redirects.
    */
-  @Post(':id/claim')
-  @Audited('verification_task', 'update', 'param:id')
+  @PageWrite(':id/claim', { audit: Audited('verification_task', 'update', 'param:id') })
   async claim(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const verifier = webVerifier(req);
     if (!postedForm(req))
@@ -100,9 +97,10 @@ export class WebVerificationsController {
    * the API's, for admins and staff alike: an open task, to the user holding its lease, a few
    * times an hour (VerificationTasks.credentials). The Passwords page sets logins, never shows them.
    */
-  @Post(':id/credentials')
-  @HttpCode(200)
-  @Audited('insurer_credentials', 'read', 'param:id')
+  @PageWrite(':id/credentials', {
+    audit: Audited('insurer_credentials', 'read', 'param:id'),
+    status: 200,
+  })
   async credentials(
     @Req() req: Request,
     @Res() res: Response,
@@ -123,8 +121,7 @@ export class WebVerificationsController {
     }
   }
 
-  @Post(':id/complete')
-  @Audited('verification_task', 'update', 'param:id')
+  @PageWrite(':id/complete', { audit: Audited('verification_task', 'update', 'param:id') })
   async complete(
     @Req() req: Request,
     @Res() res: Response,
@@ -187,8 +184,7 @@ export class WebVerificationsController {
     );
   }
 
-  @Post(':id/fail')
-  @Audited('verification_task', 'update', 'param:id')
+  @PageWrite(':id/fail', { audit: Audited('verification_task', 'update', 'param:id') })
   async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const form = formFields(req.body);
     await this.withForm(
@@ -204,8 +200,7 @@ export class WebVerificationsController {
     );
   }
 
-  @Post(':id/needs-info')
-  @Audited('verification_task', 'update', 'param:id')
+  @PageWrite(':id/needs-info', { audit: Audited('verification_task', 'update', 'param:id') })
   async needsInfo(
     @Req() req: Request,
     @Res() res: Response,
@@ -221,8 +216,7 @@ export class WebVerificationsController {
     );
   }
 
-  @Post(':id/info')
-  @Audited('verification_task', 'update', 'param:id')
+  @PageWrite(':id/info', { audit: Audited('verification_task', 'update', 'param:id') })
   async info(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.withNote(
       req,

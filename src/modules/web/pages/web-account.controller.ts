@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { ValidationFailed } from '@/platform/kernel/errors';
@@ -24,8 +24,7 @@ const TOO_MANY = {
  * The signed-in user's own sign-in (SECURITY.md): change the password (the current one
  * required; the user's other sessions end), see the open sessions and end them.
  */
-@ApiExcludeController()
-@Controller('app/account')
+@PageController('app/account')
 export class WebAccountController {
   constructor(
     private readonly access: UserAccessService,
@@ -43,7 +42,7 @@ export class WebAccountController {
     }),
   );
 
-  @Get()
+  @PageRead()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
@@ -53,7 +52,7 @@ export class WebAccountController {
    * (SignInThrottle): five wrong ones in 15 minutes and the form answers 429 unchecked, so a
    * session left open cannot be used to guess the password it was opened with.
    */
-  @Post('password')
+  @PageWrite('password')
   async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, {}, async (form) => {
       const body = await bindForm(ChangePasswordDto, form, { keepBlank: true });
@@ -93,7 +92,7 @@ export class WebAccountController {
     });
   }
 
-  @Post('sessions/:handle/end')
+  @PageWrite('sessions/:handle/end')
   async endOne(
     @Req() req: Request,
     @Res() res: Response,
@@ -109,7 +108,7 @@ export class WebAccountController {
   }
 
   /** "Sign out everywhere", this browser included. */
-  @Post('sessions/end-all')
+  @PageWrite('sessions/end-all')
   async endAll(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.access.endAllSessions(auditContextOf(req)!);
     req.session.destroy(() => {

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { auditContextOf } from '@/modules/audit';
 import {
   ALL_SCOPES,
@@ -11,22 +11,17 @@ import {
 } from '@/modules/auth';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { FormPage } from '../form-page';
-import { bindForm } from '../forms';
+import { bindForm, checkedValues } from '../forms';
 import { accountOf, redirectWith } from '../web-context';
 import { AdminOnly } from '../web-roles';
 
 const UUID = /^[0-9a-f-]{36}$/;
 
-/** The scopes a form chose (checkboxes: a repeated field is an array, a single one a string). */
-function chosenScopes(body: unknown): string[] {
-  const raw = (body as Record<string, unknown> | undefined)?.scopes;
-  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
-}
+/** The scopes a form chose. */
+const chosenScopes = (body: unknown) => checkedValues(body, 'scopes');
 
 /** API keys: create with their scopes (the key is shown once), list, revoke. */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/api-keys')
+@PageController('app/api-keys', AdminOnly())
 export class WebApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
@@ -43,12 +38,12 @@ export class WebApiKeysController {
     }),
   );
 
-  @Get()
+  @PageRead()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, {}, async (fields) => {
       const form = await bindForm(CreateApiKeyDto, {
@@ -67,7 +62,7 @@ export class WebApiKeysController {
     });
   }
 
-  @Post(':id/revoke')
+  @PageWrite(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!UUID.test(id)) return res.redirect('/app/api-keys/');
     const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);

@@ -1,6 +1,6 @@
-import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { PasswordHashBusy } from '@/platform/kernel/passwords';
@@ -20,9 +20,7 @@ import { openSession } from '../web-sessions';
 const CODE_STEP_MS = 5 * 60 * 1000;
 
 /** Sign-in (password, then the two-factor code when on), sign-out and the embedded landing. */
-@ApiExcludeController()
-@EmbeddedReach('any')
-@Controller()
+@PageController('', EmbeddedReach('any'))
 export class WebAuthController {
   private readonly logger = new Logger(WebAuthController.name);
 
@@ -35,14 +33,14 @@ export class WebAuthController {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  @Get('app/login')
+  @PageRead('app/login')
   loginPage(@Req() req: Request, @Res() res: Response, @Query('next') next?: string): void {
     // An embedded session is not a full sign-in: its browser may still sign in with the password.
     if (webUser(req) && !req.session.embedded) return res.redirect(safeNext(next));
     renderPage(req, res, 'login.njk', { title: 'Sign in', next: safeNext(next), email: '' });
   }
 
-  @Post('app/login')
+  @PageWrite('app/login')
   async login(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     const email = (form.email ?? '').trim().toLowerCase();
@@ -105,13 +103,13 @@ export class WebAuthController {
   }
 
   /** The second step: a code from the authenticator app, or a recovery code. */
-  @Get('app/login/code')
+  @PageRead('app/login/code')
   codePage(@Req() req: Request, @Res() res: Response): void {
     if (!this.pending(req)) return res.redirect('/app/login');
     renderPage(req, res, 'login-code.njk', { title: 'Two-factor sign-in', errors: null });
   }
 
-  @Post('app/login/code')
+  @PageWrite('app/login/code')
   async code(@Req() req: Request, @Res() res: Response): Promise<void> {
     const pending = this.pending(req);
     if (!pending) return res.redirect('/app/login');
@@ -148,7 +146,7 @@ export class WebAuthController {
     );
   }
 
-  @Post('app/logout')
+  @PageWrite('app/logout')
   logout(@Req() req: Request, @Res() res: Response): void {
     req.session.destroy(() => {
       clearSessionCookie(res, this.config.publicUrl);
@@ -161,7 +159,7 @@ export class WebAuthController {
    * browser where someone is already signed in (SECURITY.md) is asked first: the token stays
    * unused until the person confirms (POST /embed/).
    */
-  @Get('embed')
+  @PageRead('embed')
   async embed(
     @Req() req: Request,
     @Res() res: Response,
@@ -183,7 +181,7 @@ export class WebAuthController {
     await this.openEmbedded(req, res, link);
   }
 
-  @Post('embed')
+  @PageWrite('embed')
   async confirmEmbed(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.openEmbedded(req, res, formFields(req.body).token ?? '');
   }

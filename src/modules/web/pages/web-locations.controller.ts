@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService, CreateLocationDto, UpdateLocationDto } from '@/modules/accounts';
 import { auditContextOf } from '@/modules/audit';
 import { FormPage } from '../form-page';
@@ -12,9 +12,7 @@ import { AdminOnly } from '../web-roles';
  * The account's locations: the add form mirrors POST /api/auth/v1/locations/, each location's
  * provider-identity form mirrors PATCH /api/auth/v1/locations/{code}/ (a cleared field clears).
  */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/locations')
+@PageController('app/locations', AdminOnly())
 export class WebLocationsController {
   constructor(private readonly accounts: AccountsService) {}
 
@@ -27,12 +25,12 @@ export class WebLocationsController {
     }),
   );
 
-  @Get()
+  @PageRead()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, { location: 'new' }, async (form) => {
       const body = await bindForm(CreateLocationDto, {
@@ -50,7 +48,7 @@ export class WebLocationsController {
     });
   }
 
-  @Post(':code')
+  @PageWrite(':code')
   async update(
     @Req() req: Request,
     @Res() res: Response,

@@ -1,6 +1,6 @@
-import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
 import { UsersService } from '@/modules/accounts';
 import { userContext } from '@/modules/audit';
@@ -39,8 +39,7 @@ const TOO_MANY_RESETS =
  * the links of invitations (72 hours) and resets lead here to set the password. The person then
  * signs in as usual, two-factor included.
  */
-@ApiExcludeController()
-@Controller('app/login')
+@PageController('app/login')
 export class WebPasswordController {
   private readonly logger = new Logger(WebPasswordController.name);
 
@@ -50,12 +49,12 @@ export class WebPasswordController {
     private readonly throttle: SignInThrottle,
   ) {}
 
-  @Get('forgot')
+  @PageRead('forgot')
   forgotPage(@Req() req: Request, @Res() res: Response): void {
     renderPage(req, res, 'forgot-password.njk', { title: 'Forgot password', errors: null });
   }
 
-  @Post('forgot')
+  @PageWrite('forgot')
   async forgot(@Req() req: Request, @Res() res: Response): Promise<void> {
     const form = formFields(req.body);
     await submitForm(
@@ -88,22 +87,22 @@ export class WebPasswordController {
     );
   }
 
-  @Get('invitation')
+  @PageRead('invitation')
   invitationPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string) {
     return this.page(req, res, 'invitation', token);
   }
 
-  @Post('invitation')
+  @PageWrite('invitation')
   acceptInvitation(@Req() req: Request, @Res() res: Response) {
     return this.setPassword(req, res, 'invitation');
   }
 
-  @Get('reset')
+  @PageRead('reset')
   resetPage(@Req() req: Request, @Res() res: Response, @Query('token') token?: string) {
     return this.page(req, res, 'password_reset', token);
   }
 
-  @Post('reset')
+  @PageWrite('reset')
   reset(@Req() req: Request, @Res() res: Response) {
     return this.setPassword(req, res, 'password_reset');
   }

@@ -1,6 +1,6 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService } from '@/modules/accounts';
 import { auditContextOf, AuditService, securityEvent } from '@/modules/audit';
 import { EmbeddingSettingsDto } from './dto/embedding-settings.dto';
@@ -18,9 +18,7 @@ function originsOf(form: Record<string, string>): string[] {
 }
 
 /** Account settings: the origins allowed to embed the application (docs/api.md, Embedded sessions). */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/settings')
+@PageController('app/settings', AdminOnly())
 export class WebSettingsController {
   constructor(
     private readonly accounts: AccountsService,
@@ -39,12 +37,12 @@ export class WebSettingsController {
     },
   );
 
-  @Get()
+  @PageRead()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async save(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, {}, async (form) => {
       const body = await bindForm(EmbeddingSettingsDto, { frame_ancestors: originsOf(form) });

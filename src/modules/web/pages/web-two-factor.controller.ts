@@ -1,6 +1,6 @@
-import { Controller, Get, Injectable, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Injectable, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import QRCode from 'qrcode';
 import { ValidationFailed } from '@/platform/kernel/errors';
 import { TwoFactorService } from '@/modules/accounts';
@@ -76,8 +76,7 @@ abstract class TwoFactorPages {
  * The signed-in user's two-factor sign-in (status, turn off) and the account's requirement.
  * Behind the two-factor gate: a user the requirement sends to enrolment cannot turn it off here.
  */
-@ApiExcludeController()
-@Controller('app/two-factor')
+@PageController('app/two-factor')
 export class WebTwoFactorController extends TwoFactorPages {
   /** The user's status and the account's requirement; `errors` are a refused form's. */
   private readonly page = new FormPage(
@@ -85,12 +84,12 @@ export class WebTwoFactorController extends TwoFactorPages {
     async (req, { errors }) => ({ status: await this.twoFactor.status(userIdOf(req)), errors }),
   );
 
-  @Get()
+  @PageRead()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post('disable')
+  @PageWrite('disable')
   async disable(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.submitCode(
       req,
@@ -105,7 +104,7 @@ export class WebTwoFactorController extends TwoFactorPages {
   }
 
   @AdminOnly()
-  @Post('requirement')
+  @PageWrite('requirement')
   async requirement(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, {}, async (fields) => {
       const form = await bindForm(TwoFactorRequirementDto, {
@@ -136,8 +135,7 @@ export class WebTwoFactorController extends TwoFactorPages {
  * Enrolment: the QR code and the secret in text, confirmed with a code before two-factor is on;
  * then the recovery codes, shown once. Not behind the gate (it is where the gate sends users).
  */
-@ApiExcludeController()
-@Controller('app/two-factor/enrol')
+@PageController('app/two-factor/enrol')
 export class WebTwoFactorEnrolController extends TwoFactorPages {
   /** The QR code and the secret of a new enrolment; `errors` are the confirming code's. */
   private readonly page = new FormPage(
@@ -152,13 +150,13 @@ export class WebTwoFactorEnrolController extends TwoFactorPages {
     },
   );
 
-  @Get()
+  @PageRead()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (await this.alreadyOn(req, res)) return;
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async confirm(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (await this.alreadyOn(req, res)) return;
     await this.submitCode(

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { type UserRole, UsersService } from '@/modules/accounts';
 import { type AuditContext, auditContextOf } from '@/modules/audit';
 import { ChangeRoleDto, InviteUserDto } from './dto/users.dto';
@@ -21,9 +21,7 @@ function actor(req: Request): AuditContext {
  * The account's people (SECURITY.md): invite by e-mail with a role, change roles, disable and
  * enable, send an invitation again. Admins only.
  */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/users')
+@PageController('app/users', AdminOnly())
 export class WebUsersController {
   constructor(
     private readonly users: UsersService,
@@ -41,12 +39,12 @@ export class WebUsersController {
     }),
   );
 
-  @Get()
+  @PageRead()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async invite(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.page.post(req, res, { invite: true }, async (form) => {
       const body = await bindForm(InviteUserDto, { email: form.email, role: form.role });
@@ -55,7 +53,7 @@ export class WebUsersController {
     });
   }
 
-  @Post(':id/role')
+  @PageWrite(':id/role')
   async role(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.change(req, res, async () => {
       const body = await bindForm(ChangeRoleDto, { role: formFields(req.body).role });
@@ -64,7 +62,7 @@ export class WebUsersController {
     });
   }
 
-  @Post(':id/disable')
+  @PageWrite(':id/disable')
   async disable(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
     await this.change(req, res, async () => {
       const user = await this.access.setDisabled(actor(req), id, true);
@@ -72,7 +70,7 @@ export class WebUsersController {
     });
   }
 
-  @Post(':id/enable')
+  @PageWrite(':id/enable')
   async enable(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
     await this.change(req, res, async () => {
       const user = await this.access.setDisabled(actor(req), id, false);
@@ -80,7 +78,7 @@ export class WebUsersController {
     });
   }
 
-  @Post(':id/invite')
+  @PageWrite(':id/invite')
   async reinvite(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
     await this.change(req, res, async () => {
       const user = await this.access.reinvite(actor(req), id);

@@ -1,17 +1,22 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { CreateWebhookDto, UpdateWebhookDto } from '../api/dto/webhook.dto';
 import { WEBHOOK_TOPICS, type WebhookTopic } from '../domain/webhook-topics';
 import { type WebhookActor, WebhooksService } from '../domain/webhooks.service';
 import { auditContextOf } from '@/modules/audit';
-import { accountOf, AdminOnly, bindForm, FormPage, redirectWith } from '@/modules/web';
+import {
+  accountOf,
+  AdminOnly,
+  bindForm,
+  checkedValues,
+  FormPage,
+  redirectWith,
+} from '@/modules/web';
 
 /** The checked `events` boxes of a webhook form (one value or several); none → the default. */
 function checkedEvents(body: unknown): string[] | undefined {
-  const raw = (body as { events?: unknown } | undefined)?.events;
-  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
-  const events = list.filter((v): v is string => typeof v === 'string');
+  const events = checkedValues(body, 'events');
   return events.length > 0 ? events : undefined;
 }
 
@@ -34,9 +39,7 @@ function managerOf(req: Request): WebhookActor {
 }
 
 /** Webhooks: add, edit, rotate the secret, delete, and the delivery log with redelivery. */
-@ApiExcludeController()
-@AdminOnly()
-@Controller('app/webhooks')
+@PageController('app/webhooks', AdminOnly())
 export class WebWebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
@@ -81,12 +84,12 @@ export class WebWebhooksController {
     },
   );
 
-  @Get()
+  @PageRead()
   async list(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.listPage.show(req, res, {});
   }
 
-  @Post()
+  @PageWrite()
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.listPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreateWebhookDto, {
@@ -108,12 +111,12 @@ export class WebWebhooksController {
     });
   }
 
-  @Get(':id')
+  @PageRead(':id')
   async show(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhookPage.show(req, res, { id });
   }
 
-  @Post(':id')
+  @PageWrite(':id')
   async update(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhookPage.post(req, res, { id }, async (form) => {
       // Every field of the edit form is sent, as a PATCH with all of them would be.
@@ -140,7 +143,7 @@ export class WebWebhooksController {
     });
   }
 
-  @Post(':id/rotate')
+  @PageWrite(':id/rotate')
   async rotateSecret(
     @Req() req: Request,
     @Res() res: Response,
@@ -151,13 +154,13 @@ export class WebWebhooksController {
     await this.webhookPage.show(req, res, { id, newSecret: secret });
   }
 
-  @Post(':id/delete')
+  @PageWrite(':id/delete')
   async remove(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     await this.webhooks.remove(managerOf(req), id);
     redirectWith(req, res, '/app/webhooks/', 'Webhook deleted.');
   }
 
-  @Post(':id/deliveries/:deliveryId/redeliver')
+  @PageWrite(':id/deliveries/:deliveryId/redeliver')
   async redeliver(
     @Req() req: Request,
     @Res() res: Response,
