@@ -1,3 +1,4 @@
+import { formatInstant } from '@/platform/kernel/time';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, pad2, Separators } from './x12.segment';
 
@@ -66,7 +67,7 @@ export function writeInterchange(input: InterchangeInput, options: WriteOptions 
       `ISA13 must be an integer from 1 to 999999999 (got ${input.controlNumber})`,
     );
   }
-  const stamp = input.createdAt.toISOString();
+  const stamp = formatInstant(input.createdAt, 'utc');
   const ccyymmdd = stamp.slice(0, 10).replaceAll('-', '');
   const hhmm = stamp.slice(11, 16).replace(':', '');
   const isa13 = String(input.controlNumber).padStart(9, '0');

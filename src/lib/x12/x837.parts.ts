@@ -1,3 +1,4 @@
+import { formatInstant } from '@/platform/kernel/time';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { X12WriteError } from './x12.errors';
 import type { Separators } from './x12.segment';
@@ -163,7 +164,7 @@ export function bht(
   createdAt: Date,
   ...more: string[]
 ): SegmentData {
-  const stamp = createdAt.toISOString();
+  const stamp = formatInstant(createdAt, 'utc');
   return [
     'BHT',
     structure,

@@ -1,3 +1,4 @@
+import { formatInstant } from './time';
 import { ValidationFailed } from './errors';
 
 /**
@@ -32,12 +33,16 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 function isExactTimestamp(text: string): boolean {
   if (!ISO.test(text) || text.startsWith('0000')) return false;
   const date = new Date(text);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === text.slice(0, 19);
+  return (
+    !Number.isNaN(date.getTime()) && formatInstant(date, 'utc').slice(0, 19) === text.slice(0, 19)
+  );
 }
 
 export function encodeCursor(position: KeysetPosition): string {
   const ts =
-    position.createdAt instanceof Date ? position.createdAt.toISOString() : position.createdAt;
+    position.createdAt instanceof Date
+      ? formatInstant(position.createdAt, 'utc')
+      : position.createdAt;
   if (!isExactTimestamp(ts) || !UUID.test(position.id)) {
     throw new RangeError('A keyset position needs a UTC timestamp and a lowercase uuid.');
   }
