@@ -126,7 +126,7 @@ export function diagnosisPointers(services: readonly X837Service[]): {
 }
 
 /** A ZIP code as N403 carries it: 5 or 9 digits (`78701-1234` → `787011234`), else null. */
-export function n4Zip(zipcode: string): string | null {
+function n4Zip(zipcode: string): string | null {
   const digits = zipcode.trim().replace('-', '');
   return /^\d{5}(\d{4})?$/.test(digits) ? digits : null;
 }

@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 declare const TX: unique symbol;
 
 /** Work handed off once a transaction has committed (docs/architecture.md, Shared idioms). */
-export type HandOff = () => unknown;
+type HandOff = () => unknown;
 
 /**
  * A transaction in progress. `Database.transaction` hands it to the service, which passes it on

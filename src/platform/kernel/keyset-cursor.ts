@@ -11,14 +11,14 @@ import { ValidationFailed } from './errors';
  * PostgreSQL keeps microseconds, and a cursor rounded to a JS Date's milliseconds would skip the
  * rows created in the same millisecond as a page's last row.
  */
-export interface KeysetPosition {
+interface KeysetPosition {
   /** UTC ISO 8601 text with 0–6 decimals and `Z`, or a Date (millisecond precision only). */
   createdAt: string | Date;
   id: string;
 }
 
 /** A decoded cursor: `createdAt` is always the exact text, ready to cast to `timestamptz`. */
-export interface ExactKeysetPosition {
+interface ExactKeysetPosition {
   createdAt: string;
   id: string;
 }

@@ -29,7 +29,7 @@ import { formatInstant } from '@/platform/kernel/time';
 
 const HOUR_MS = 3_600_000;
 /** Appointments looked at per transaction by the checks loop. */
-export const CHECK_CHUNK = 200;
+const CHECK_CHUNK = 200;
 /** The longest freshness a policy may have (docs/api.md, Appointments: `freshness_hours`). */
 const MAX_FRESHNESS_MS = 720 * HOUR_MS;
 

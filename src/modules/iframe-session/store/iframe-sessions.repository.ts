@@ -12,7 +12,7 @@ export interface IframeTokenRow {
   api_key_id: string;
 }
 
-export interface NewIframeToken {
+interface NewIframeToken {
   tokenHash: string;
   accountId: string;
   userId: string;

@@ -6,7 +6,7 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import { formatInstant } from '@/platform/kernel/time';
 
-export interface OutgoingMessage {
+interface OutgoingMessage {
   to: string;
   subject: string;
   text: string;

@@ -22,7 +22,7 @@ export type Answer271 =
   | { kind: 'found'; plans: InsurerPlanResult[] }
   | { kind: AaaClass; aaaCodes: string[]; reason: string };
 
-export interface MapOptions {
+interface MapOptions {
   /** The date the 270 asked about (`YYYY-MM-DD`): the plan's begin date when the 271 gives none. */
   inquiryDate: string;
   /** The date of birth asked about: the subscriber's when the 271 has no DMG. */
