@@ -256,14 +256,8 @@ const sqlIdiomRule = {
     };
   },
 };
-/** The folders on the SQL tag (the others move to it, then join this list). */
-const SQL_TAG_FOLDERS = [
-  'src/modules/eligibility/**/*.ts',
-  'src/modules/verification/**/*.ts',
-  'src/modules/insurers/**/*.ts',
-  'src/modules/appointments/**/*.ts',
-  'src/platform/http/pagination/**/*.ts',
-];
+/** The folders on the SQL tag: every module, and the keyset paginator. */
+const SQL_TAG_FOLDERS = ['src/modules/**/*.ts', 'src/platform/http/pagination/**/*.ts'];
 const sqlIdiom = {
   files: SQL_TAG_FOLDERS,
   ignores: SQL_EXEMPT,
@@ -548,6 +542,81 @@ const pageRoutes = {
   rules: { 'pages/route': 'error' },
 };
 
+/**
+ * Two idioms of Shared idioms (docs/architecture.md):
+ * - `house/instants`: an instant is written by src/platform/kernel/time.ts (`formatInstant`,
+ *   `isoDate`), never by `toISOString()`;
+ * - `house/envelopes`: an error answer is an error of the family (src/platform/kernel/errors.ts)
+ *   thrown to the exception filter, never a body written by hand: no `.json(` on a response and no
+ *   `{ detail }` or `{ errors }` literal sent, outside src/platform/http/http-exception.filter.ts.
+ */
+const RESPONSE = /^(res|response|reply)$/;
+const isEnvelope = (node) =>
+  node?.type === 'ObjectExpression' &&
+  node.properties.some((p) => ['detail', 'errors'].includes(p.key?.name ?? p.key?.value));
+const houseRules = {
+  instants: {
+    meta: {
+      type: 'problem',
+      schema: [],
+      messages: { iso: 'Write instants with src/platform/kernel/time.ts, not toISOString().' },
+    },
+    create: (context) => ({
+      'MemberExpression[property.name="toISOString"]': (node) =>
+        context.report({ node, messageId: 'iso' }),
+    }),
+  },
+  envelopes: {
+    meta: {
+      type: 'problem',
+      schema: [],
+      messages: {
+        envelope:
+          'Throw an error of src/platform/kernel/errors.ts; the exception filter answers it.',
+      },
+    },
+    create(context) {
+      return {
+        CallExpression(node) {
+          const callee = node.callee;
+          if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier') return;
+          const on = callee.object;
+          const onResponse =
+            (on.type === 'Identifier' && RESPONSE.test(on.name)) ||
+            (on.type === 'CallExpression' && on.callee.property?.name === 'status');
+          const [arg] = node.arguments;
+          const sent =
+            isEnvelope(arg) ||
+            (arg?.type === 'CallExpression' &&
+              arg.callee.property?.name === 'stringify' &&
+              isEnvelope(arg.arguments[0]));
+          if ((callee.property.name === 'json' && onResponse) || (sent && onResponse))
+            context.report({ node, messageId: 'envelope' });
+        },
+      };
+    },
+  },
+};
+const housePlugin = { rules: houseRules };
+/** Files written before the instants idiom, not yet on it (their owners move them). */
+const INSTANTS_NOT_YET = [
+  'src/modules/eligibility/domain/check-intake.ts',
+  'src/modules/verification/api/verification-tasks.controller.ts',
+  'src/modules/appointments/pages/schedule-view.ts',
+];
+const houseIdioms = [
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/kernel/time.ts', ...INSTANTS_NOT_YET, ...SPECS],
+    rules: { 'house/instants': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/http/http-exception.filter.ts', ...SPECS],
+    rules: { 'house/envelopes': 'error' },
+  },
+].map((c) => ({ ...c, plugins: { house: housePlugin } }));
+
 export default tseslint.config(
   {
     ignores: [
@@ -591,4 +660,5 @@ export default tseslint.config(
   ...queueIdiom,
   listsIdiom,
   pageRoutes,
+  ...houseIdioms,
 );

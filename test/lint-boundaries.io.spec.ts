@@ -22,7 +22,7 @@ export const run = (db: DataSource) => queryPrepared(db, 'SELECT 1');
 `;
 // DbQueue names its queues' tables through their specs, never itself (issue 42).
 const WRITES_A_LEASE =
-  'export const sql = (table: string) => `UPDATE ${table} SET lease_job = NULL WHERE id = $1`;\n';
+  'export const sql = (table: string) => `UPDATE ${table} SET lease_job = NULL`;\n';
 const OTHER_ENTITY_VALUE = `import { Claim } from '@/modules/claims/store/claim.entity';
 export const table: unknown = Claim;
 `;
@@ -36,11 +36,11 @@ const PAST_THE_DOOR = `import { PatientsService } from '@/modules/patients/domai
 export const service: unknown = PatientsService;
 `;
 
-const OTHER_MODULES_TABLE = `export const lock = 'SELECT id FROM eligibility_requests WHERE id = $1 FOR UPDATE';
-export const erase = (ids: string[]) => ({ text: \`delete from  "mail_messages" WHERE id = ANY($1)\`, ids });
+const OTHER_MODULES_TABLE = `export const lock = 'SELECT id FROM eligibility_requests WHERE id = 1 FOR UPDATE';
+export const erase = (ids: string[]) => ({ text: \`delete from  "mail_messages" WHERE id = ANY('{}')\`, ids });
 `;
-const OWN_TABLE = `export const claim = 'SELECT id FROM claims WHERE id = $1';
-export const part = \`INSERT INTO claim_report_parts (id) VALUES ($1)\`;
+const OWN_TABLE = `export const claim = 'SELECT id FROM claims WHERE id = 1';
+export const part = \`INSERT INTO claim_report_parts (id) VALUES (1)\`;
 export const section = 'eligibility_requests';
 `;
 const SHARED_TABLE = 'export const beat = `UPDATE service_processes SET seen_at = now()`;\n';
@@ -80,6 +80,7 @@ describe('lint boundaries', () => {
       { file: 'src/modules/claims/domain/claim-x12.spec.ts', text: OTHER_MODULES_TABLE },
       { file: 'src/modules/eligibility/store/probe.repository.ts', text: SQL_THE_OLD_WAYS },
       { file: 'src/modules/eligibility/store/probe.repository.ts', text: SQL_TAG },
+      { file: 'src/platform/jobs/probe.repository.ts', text: SQL_THE_OLD_WAYS },
       { file: 'src/modules/claims/store/claims.repository.ts', text: SQL_THE_OLD_WAYS },
     ]);
   }, 120_000);
@@ -133,8 +134,17 @@ describe('lint boundaries', () => {
     ]);
     // The tag itself, and a dollar amount or a replacement pattern that is not SQL.
     expect(results[16]).toEqual([]);
-    // A folder not on the tag yet (its modules move, then join SQL_TAG_FOLDERS).
+    // A folder not on the tag yet (src/platform/jobs: DbQueue's own statements).
     expect(results[17]).toEqual([]);
+  });
+
+  it('holds every module to the SQL tag, claims included', () => {
+    expect(results[18]).toEqual([
+      'sql/one-idiom:2',
+      'sql/one-idiom:2',
+      'sql/one-idiom:3',
+      'sql/one-idiom:4',
+    ]);
   });
 });
 
@@ -292,6 +302,46 @@ describe('lint: work after a commit is handed off by its owner', () => {
   it('refuses a caller starting work once transaction() answered, not tx.afterCommit inside it', () => {
     expect(results[0]).toEqual(['queues/after-commit:5', 'queues/after-commit:8']);
     expect(results[1]).toEqual([]);
+  });
+});
+
+const WRITES_AN_INSTANT = 'export const at = (d: Date): string => d.toISOString();\n';
+const WRITES_AN_ENVELOPE = `import type { Response } from 'express';
+export const a = (res: Response) => res.status(404).json({ detail: 'Not found.' });
+export const b = (res: Response) => res.json({ ok: true });
+export const c = (response: Response) => response.send({ errors: { $: ['x'] } });
+export const d = (res: Response) => res.end(JSON.stringify({ detail: 'x' }));
+export const e = (res: Response) => res.status(201).send('made');
+`;
+
+/** Instants and error answers (eslint.config.mjs: houseIdioms). */
+describe('lint: instants through the time helper, errors through the filter', () => {
+  let results: string[][];
+
+  beforeAll(() => {
+    results = lint([
+      { file: 'src/modules/claims/domain/claims.service.ts', text: WRITES_AN_INSTANT },
+      { file: 'src/platform/kernel/time.ts', text: WRITES_AN_INSTANT },
+      { file: 'src/modules/claims/domain/claims.service.spec.ts', text: WRITES_AN_INSTANT },
+      { file: 'src/modules/claims/api/claims.controller.ts', text: WRITES_AN_ENVELOPE },
+      { file: 'src/platform/http/http-exception.filter.ts', text: WRITES_AN_ENVELOPE },
+    ]);
+  }, 120_000);
+
+  it('refuses toISOString() outside src/platform/kernel/time.ts, not in time.ts nor in specs', () => {
+    expect(results[0]).toEqual(['house/instants:1']);
+    expect(results[1]).toEqual([]);
+    expect(results[2]).toEqual([]);
+  });
+
+  it('refuses an error body written on a response, not a status alone nor in the filter', () => {
+    expect(results[3]).toEqual([
+      'house/envelopes:2',
+      'house/envelopes:3',
+      'house/envelopes:4',
+      'house/envelopes:5',
+    ]);
+    expect(results[4]).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { ListName, Network, Plan } from './benefit.types';
 
 type Values = EffectiveBenefit['values'];
 
-export interface BenefitRow {
+interface BenefitRow {
   code: string;
   label: string;
   depth: number;
@@ -18,7 +18,7 @@ export interface BenefitRow {
   oon: SideValues | null;
 }
 
-export interface SideValues {
+interface SideValues {
   /** Every value that applies, inherited ones included (what the batch CSV flattens). */
   values: Values;
   /**

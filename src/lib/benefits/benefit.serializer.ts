@@ -35,7 +35,7 @@ function otherPayer(p: OtherPayer): Record<string, unknown> {
   return { name: p.name, payer_id: p.payer_id ?? null, member_id: p.member_id ?? null };
 }
 
-export function serializeItem(item: BenefitItem): Record<string, unknown> {
+function serializeItem(item: BenefitItem): Record<string, unknown> {
   const out: Record<string, unknown> = {
     benefit_code: item.benefit_code,
     refresh_date: item.refresh_date,

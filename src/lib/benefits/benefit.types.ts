@@ -26,8 +26,8 @@ export interface FlagEntry<T> {
 }
 
 export type DoubleList = FlagEntry<string>[];
-export type IntegerList = FlagEntry<number>[];
-export type BooleanList = FlagEntry<boolean>[];
+type IntegerList = FlagEntry<number>[];
+type BooleanList = FlagEntry<boolean>[];
 
 export const DOUBLE_LISTS = [
   'copayment',
@@ -48,7 +48,7 @@ export type IntegerListName = (typeof INTEGER_LISTS)[number];
 export type BooleanListName = (typeof BOOLEAN_LISTS)[number];
 export type ListName = DoubleListName | IntegerListName | BooleanListName;
 
-export type BenefitLists = Partial<Record<DoubleListName, DoubleList>> &
+type BenefitLists = Partial<Record<DoubleListName, DoubleList>> &
   Partial<Record<IntegerListName, IntegerList>> &
   Partial<Record<BooleanListName, BooleanList>>;
 

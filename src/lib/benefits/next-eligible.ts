@@ -50,7 +50,7 @@ const covers = (root: string, code: string) => code === root || code.startsWith(
  * whose rule shares with it (sharing is mutual: contact lenses in lieu of frames also means frames
  * in lieu of contact lenses).
  */
-export function countingRoots(rule: FrequencyRule, rules: readonly FrequencyRule[]): string[] {
+function countingRoots(rule: FrequencyRule, rules: readonly FrequencyRule[]): string[] {
   const own = rule.benefit_code;
   const roots = new Set<string>([own, ...(rule.frequency?.shared_with ?? [])]);
   for (const other of rules) {

@@ -7,7 +7,7 @@ import type { Frequency } from './next-eligible.types';
  */
 
 /** A benefit in words, as it reads inside a sentence ("contact lenses", "LASIK"). */
-export function benefitWords(code: string): string {
+function benefitWords(code: string): string {
   const words = label(code);
   return /^[A-Z][a-z]/.test(words) ? words[0].toLowerCase() + words.slice(1) : words;
 }
@@ -17,7 +17,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
 
 /** "a, b and c". */
-export function listWords(items: readonly string[]): string {
+function listWords(items: readonly string[]): string {
   return items.length <= 1
     ? (items[0] ?? '')
     : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;

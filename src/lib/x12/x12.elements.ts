@@ -1,3 +1,4 @@
+import { isoDate } from '@/platform/kernel/time';
 import { pad2, Segment } from './x12.segment';
 
 /**
@@ -116,7 +117,7 @@ export function readDate(s: Segment, n: number, value: string = s.el(n)): string
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
   const iso = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
   const parsed = match ? new Date(`${iso}T00:00:00Z`) : null;
-  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso) {
+  if (!parsed || Number.isNaN(parsed.getTime()) || isoDate(parsed) !== iso) {
     throw s.error(`${s.id}${pad2(n)} ${JSON.stringify(value)} is not a CCYYMMDD date`);
   }
   return iso;

@@ -53,7 +53,7 @@ export interface Interchange {
   slips: string[];
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   /**
    * `strict` (the default, for our own outbound files) refuses every slip. `tolerant`, for a
    * payer's 271 (docs/api.md, Real insurers): envelope slips that say nothing about the answer

@@ -2,8 +2,8 @@ import { X12ParseError } from './x12.errors';
 import { pad2, Segment, Separators } from './x12.segment';
 
 /** ISA01..ISA16 widths: the ISA header is fixed-width, 106 characters with its terminator. */
-export const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
-export const ISA_LENGTH = 3 + ISA_WIDTHS.length + ISA_WIDTHS.reduce((a, b) => a + b, 0) + 1;
+const ISA_WIDTHS = [2, 10, 2, 10, 2, 15, 2, 15, 6, 4, 1, 5, 9, 1, 1, 1] as const;
+const ISA_LENGTH = 3 + ISA_WIDTHS.length + ISA_WIDTHS.reduce((a, b) => a + b, 0) + 1;
 
 const LINE_BREAKS = /^[\r\n]+|[\r\n]+$/g;
 const SEGMENT_ID = /^[A-Z][A-Z0-9]{1,2}$/;
@@ -19,7 +19,7 @@ export interface Tokens {
  * character after "ISA", the repetition separator ISA11, the component separator ISA16 and the
  * segment terminator the character after ISA16.
  */
-export function readSeparators(text: string): Separators {
+function readSeparators(text: string): Separators {
   if (!text.startsWith('ISA')) {
     const start = JSON.stringify(text.slice(0, 10));
     throw new X12ParseError(`X12: an interchange starts with ISA, this text starts with ${start}`);

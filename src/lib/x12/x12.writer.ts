@@ -1,25 +1,26 @@
+import { formatInstant } from '@/platform/kernel/time';
 import { X12WriteError } from './x12.errors';
 import { DEFAULT_SEPARATORS, pad2, Separators } from './x12.segment';
 
 /** A component list (`HC:V2020` is `['HC', 'V2020']`). */
-export type Composite = readonly string[];
+type Composite = readonly string[];
 /** A repeated element (`EQ*30^AL` is `{ repeat: ['30', 'AL'] }`). */
-export interface Repeated {
+interface Repeated {
   readonly repeat: readonly (string | Composite)[];
 }
-export type ElementValue = string | Composite | Repeated;
+type ElementValue = string | Composite | Repeated;
 /** A segment to write: its id, then its elements from 01 on ('' for an empty one). */
 export type SegmentData = readonly [string, ...ElementValue[]];
 
 /** Any transaction set: the segments between ST and SE (the writer adds ST and SE). */
-export interface TransactionSetInput {
+interface TransactionSetInput {
   type: string;
   controlNumber: string;
   implementationReference: string;
   segments: readonly SegmentData[];
 }
 
-export interface FunctionalGroupInput {
+interface FunctionalGroupInput {
   /** GS01: `HS` for a 270, `HC` for an 837. */
   functionalId: string;
   /** GS08, the version and implementation guide: `005010X279A1`. */
@@ -28,7 +29,7 @@ export interface FunctionalGroupInput {
   transactions: readonly TransactionSetInput[];
 }
 
-export interface InterchangeInput {
+interface InterchangeInput {
   /** ISA06 / GS02 and ISA08 / GS03 (qualifier `ZZ`, mutually defined, unless given). */
   senderId: string;
   receiverId: string;
@@ -42,7 +43,7 @@ export interface InterchangeInput {
   groups: readonly FunctionalGroupInput[];
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   separators?: Separators;
   /** A line break after every segment terminator (easier to read; clearinghouses accept both). */
   lineBreaks?: boolean;
@@ -66,7 +67,7 @@ export function writeInterchange(input: InterchangeInput, options: WriteOptions 
       `ISA13 must be an integer from 1 to 999999999 (got ${input.controlNumber})`,
     );
   }
-  const stamp = input.createdAt.toISOString();
+  const stamp = formatInstant(input.createdAt, 'utc');
   const ccyymmdd = stamp.slice(0, 10).replaceAll('-', '');
   const hhmm = stamp.slice(11, 16).replace(':', '');
   const isa13 = String(input.controlNumber).padStart(9, '0');

@@ -32,7 +32,7 @@ export type { EnvelopeSettings } from './x12.writer';
  * DMG, DTP*291, EQ with the service types). With a dependent (docs/api.md, Creating a request: `subscriber`) the TRN, DTP and EQ move to
  * the 2000D patient (NM1*03, DMG).
  */
-export function build270(
+function build270(
   inquiry: EligibilityInquiry,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,

@@ -14,7 +14,7 @@ export type EligibilityBenefit = ReturnType<typeof readEb>;
 export type DeliveryPattern = ReturnType<typeof readHsd>;
 
 /** 2120: an entity related to a benefit (its provider, another payer), inside LS/LE. */
-export interface RelatedEntity {
+interface RelatedEntity {
   name: Nm1;
   address: PostalAddress | null;
   /** The first telephone number of its PER (`TE`), as sent. */

@@ -38,7 +38,7 @@ export interface ClaimStatusInquiry {
  * 2000D subscriber and, when the patient is not the subscriber, 2000E dependent; the 2200 claim
  * loop (TRN, REF, AMT, DTP) sits under the patient's level.
  */
-export function build276(
+function build276(
   q: ClaimStatusInquiry,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,

@@ -5,7 +5,7 @@ import type { Segment } from './x12.segment';
 export type ClaimStatusLine = ReturnType<typeof readStc>;
 
 /** The status of one claim in a 277: the 2200 loop that echoes a 276's trace. */
-export interface ClaimStatus277 {
+interface ClaimStatus277 {
   /** TRN02 of the TRN*2 (the 276's trace echoed). */
   trace: string;
   /** REF*1K (payer's claim number) and REF*EJ (patient control number) when given. */

@@ -8,7 +8,7 @@ import { readDate, readDecimal } from './x12.elements';
 import type { TransactionSet } from './x12.envelope';
 import { pad2, type Segment } from './x12.segment';
 
-export type StatusInformation = ReturnType<typeof readStatus>;
+type StatusInformation = ReturnType<typeof readStatus>;
 
 /** The acknowledgement of one claim (loop 2200D of a 277CA). */
 export interface ClaimAcknowledgment {
@@ -71,7 +71,7 @@ export function read277ca(set: TransactionSet): ClaimAcknowledgmentReport {
 }
 
 /** A rejection anywhere in the claim's statuses wins over an acceptance. */
-export function outcomeOf(statuses: StatusInformation[]): 'accepted' | 'rejected' | null {
+function outcomeOf(statuses: StatusInformation[]): 'accepted' | 'rejected' | null {
   const categories = statuses.flatMap((s) => s.reasons.map((r) => r.category));
   if (categories.some((c) => REJECTED.has(c))) return 'rejected';
   if (categories.some((c) => ACCEPTED.has(c))) return 'accepted';

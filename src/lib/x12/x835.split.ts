@@ -5,7 +5,7 @@ import { amount, readPlb } from './x835.segments';
 import { x12Amount } from './x837.parts';
 
 /** The account a CLP01 (our claim code) belongs to, or null: no claim the service knows. */
-export type OwnerOf = (patientControlNumber: string) => string | null;
+type OwnerOf = (patientControlNumber: string) => string | null;
 
 interface ClaimLoop {
   clp01: string;

@@ -1,3 +1,4 @@
+import { formatInstant } from '@/platform/kernel/time';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { X12WriteError } from './x12.errors';
 import type { Separators } from './x12.segment';
@@ -125,7 +126,7 @@ export function diagnosisPointers(services: readonly X837Service[]): {
 }
 
 /** A ZIP code as N403 carries it: 5 or 9 digits (`78701-1234` → `787011234`), else null. */
-export function n4Zip(zipcode: string): string | null {
+function n4Zip(zipcode: string): string | null {
   const digits = zipcode.trim().replace('-', '');
   return /^\d{5}(\d{4})?$/.test(digits) ? digits : null;
 }
@@ -163,7 +164,7 @@ export function bht(
   createdAt: Date,
   ...more: string[]
 ): SegmentData {
-  const stamp = createdAt.toISOString();
+  const stamp = formatInstant(createdAt, 'utc');
   return [
     'BHT',
     structure,

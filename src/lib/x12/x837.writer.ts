@@ -36,7 +36,7 @@ const TAXONOMY = /^[0-9A-Z]{9}X$/;
  * requires and the claim lacks is an X12WriteError: the submitter routes such claims to paper
  * before they get here.
  */
-export function build837(
+function build837(
   claim: ProfessionalClaim,
   createdAt: Date,
   s: Separators = DEFAULT_SEPARATORS,

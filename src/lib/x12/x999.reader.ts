@@ -12,13 +12,13 @@ import type { TransactionSet } from './x12.envelope';
 import { pad2, type Segment } from './x12.segment';
 
 /** A coded reason with its words from the shipped tables. */
-export interface CodedReason {
+interface CodedReason {
   code: string;
   description: string;
 }
 
 /** IK4: one element in error inside the segment an IK3 names. */
-export interface ElementError extends CodedReason {
+interface ElementError extends CodedReason {
   /** IK401-1/-2/-3: element position in the segment, component, repetition. */
   position: number;
   component: number | null;
@@ -30,7 +30,7 @@ export interface ElementError extends CodedReason {
 }
 
 /** IK3: one segment of the acknowledged set in error. */
-export interface SegmentError extends CodedReason {
+interface SegmentError extends CodedReason {
   /** IK301: the segment id (NM1). */
   segmentId: string;
   /** IK302: its position in the acknowledged set, ST = 1. */

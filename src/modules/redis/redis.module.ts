@@ -31,11 +31,7 @@ export function createRedis(
  * (about once a second while Redis is away). The service runs without Redis (README.md, Quick
  * start), so an outage is said once when it begins and once when Redis answers again.
  */
-export function reportOutages(
-  client: Redis,
-  name: string,
-  logger: Pick<Logger, 'warn' | 'log'>,
-): void {
+function reportOutages(client: Redis, name: string, logger: Pick<Logger, 'warn' | 'log'>): void {
   let down = false;
   client.on('error', (error: Error) => {
     if (down) return;

@@ -31,7 +31,7 @@ export interface ClearinghouseConfig {
 const SANDBOX = 'insurer:demo:vision';
 
 /** Payers known to answer 270s on the clearinghouse networks (shared/research/payer-connectivity.md). */
-export const DEFAULT_PAYER_IDS: Readonly<Record<string, string>> = {
+const DEFAULT_PAYER_IDS: Readonly<Record<string, string>> = {
   'insurer:vision:davis_vision': 'QKZWY',
   'insurer:vision:spectera': 'ZNIZJ',
 };

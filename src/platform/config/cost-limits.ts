@@ -1,13 +1,13 @@
 import { envReaders } from './env-parts';
 
 /** Batch items one API key may send per hour by default: two of the largest (docs/api.md, Batches). */
-export const DEFAULT_BATCH_ITEMS_PER_HOUR = 20_000;
+const DEFAULT_BATCH_ITEMS_PER_HOUR = 20_000;
 /**
  * Cost (rules + history entries) of next-eligible questions one API key may ask per minute by
  * default: about nine of the largest the route takes (100 rules, 1,000 entries), hundreds of
  * ordinary ones.
  */
-export const DEFAULT_NEXT_ELIGIBLE_COST_PER_MINUTE = 10_000;
+const DEFAULT_NEXT_ELIGIBLE_COST_PER_MINUTE = 10_000;
 
 /**
  * docs/api.md, Conventions (rate limits): heavy requests count by what they cost against their

@@ -11,7 +11,7 @@ export type DatabasePooler = 'none' | 'transaction';
  * at start). `no`: a configured DATABASE_URL, which never falls back (nor does production).
  */
 export type EmbeddedDatabase = 'asked' | 'fallback' | 'no';
-export const EMBEDDED_DATABASE_URL = 'embedded';
+const EMBEDDED_DATABASE_URL = 'embedded';
 
 export interface DatabaseSettings {
   /**

@@ -26,7 +26,7 @@ import { loadTracingConfig, type TracingConfig } from './tracing';
 export type Role = 'all' | 'api' | 'worker';
 
 /** CMS's public NPPES NPI Registry API (version 2.1), asked in production unless turned off. */
-export const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
+const NPPES_API_URL = 'https://npiregistry.cms.hhs.gov/api/';
 
 export interface AppConfig extends DatabaseSettings, LauncherSettings, QueueSettings {
   nodeEnv: string;

@@ -3,7 +3,7 @@ import { loadDatabaseSettings } from './database';
 import { ConfigError, DEFAULT_DATABASE_URL } from './env';
 import { envReaders } from './env-parts';
 
-export interface MigrationConfig {
+interface MigrationConfig {
   /** Where migrations run: DATABASE_MIGRATION_URL, else DATABASE_URL. */
   databaseUrl: string;
   databasePoolSize: number;

@@ -42,7 +42,7 @@ export function buildDataSourceOptions(
  * where a session lock could be taken on one server connection and released on another (and then
  * held forever): the migrations then run in one transaction holding a transaction-level lock.
  */
-export async function runMigrations(dataSource: DataSource, pooled = false): Promise<number> {
+async function runMigrations(dataSource: DataSource, pooled = false): Promise<number> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   if (pooled) {

@@ -1,12 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { pgQueryable, type Queryable } from './pg-pool';
 
 declare const TX: unique symbol;
 
 /** Work handed off once a transaction has committed (docs/architecture.md, Shared idioms). */
-export type HandOff = () => unknown;
+type HandOff = () => unknown;
 
 /**
  * A transaction in progress. `Database.transaction` hands it to the service, which passes it on
@@ -62,11 +61,6 @@ async function runHandOff(handOff: HandOff): Promise<void> {
 /** Repositories only: the EntityManager of `tx`, or the data source's own manager without one. */
 export function managerOf(db: DataSource, tx?: Tx | null): EntityManager {
   return tx ? (tx as unknown as Transaction).manager : db.manager;
-}
-
-/** Repositories only: `tx`'s manager, or the driver's pool as prepared statements without one. */
-export function queryableOf(db: DataSource, tx?: Tx | null): Queryable {
-  return tx ? (tx as unknown as Transaction).manager : pgQueryable(db);
 }
 
 /**

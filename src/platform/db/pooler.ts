@@ -7,7 +7,7 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
  * Behind a pooler, how long a caller waits for any one query's answer before it fails (and its
  * connection is dropped): the server-side timeout plus a margin for the pooler's queue.
  */
-export const POOLER_QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
+const POOLER_QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
 
 /**
  * The `pg` settings every connection of the service gets (the driver's pool, migrations).

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { execute, query, queryOne, sql } from './sql';
 
 /** A count after it was raised, and the seconds left in its window. */
-export interface RaisedCount {
+interface RaisedCount {
   count: number;
   secondsLeft: number;
 }

@@ -135,9 +135,9 @@ const KINDS = {
   'date-time': { type: 'string', format: 'date-time' },
 } as const;
 
-export type FieldKind = keyof typeof KINDS;
+type FieldKind = keyof typeof KINDS;
 
-export interface FieldDoc {
+interface FieldDoc {
   description?: string;
   example?: unknown;
   enum?: readonly string[];

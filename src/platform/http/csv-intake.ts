@@ -21,7 +21,7 @@ export interface CsvLimits {
 }
 
 /** A read file: its header, and each row with the file line it ends on. */
-export interface CsvTable {
+interface CsvTable {
   header: string[];
   rows: { cells: string[]; line: number }[];
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { DetailError } from '../kernel/errors';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,6 +42,23 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
   };
 }
 
+/** The refusals of Node's HTTP parser by its error code; any other code is a 400. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers or URL too large.'],
+  HPE_REQUEST_TIMEOUT: [408, 'Request timed out.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timed out.'],
+};
+
+/** A request Node's HTTP parser refused: `{"detail": "..."}`, as the exception filter answers. */
+class ClientError extends DetailError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * Requests Node's HTTP parser refuses before Express sees them (headers or URL over 16 KiB, a
  * broken request line) are answered in the contract's envelope too, instead of Node's bare
@@ -52,20 +70,8 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const status =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? 431
-        : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 408
-          : 400;
-    const body = JSON.stringify({
-      detail:
-        status === 431
-          ? 'Request headers or URL too large.'
-          : status === 408
-            ? 'Request timed out.'
-            : 'Bad request.',
-    });
+    const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request.'];
+    const body = JSON.stringify(new ClientError(status, message).body());
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

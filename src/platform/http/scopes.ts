@@ -16,8 +16,8 @@ export const SCOPE_AREAS = [
   'verification',
   'appointments',
 ] as const;
-export type ScopeArea = (typeof SCOPE_AREAS)[number];
-export type ScopeAccess = 'read' | 'write';
+type ScopeArea = (typeof SCOPE_AREAS)[number];
+type ScopeAccess = 'read' | 'write';
 export const CREDENTIALS_SCOPE = 'verification:credentials';
 export type ApiScope = `${ScopeArea}:${ScopeAccess}` | typeof CREDENTIALS_SCOPE;
 

@@ -10,7 +10,7 @@ import type { Request, Response } from 'express';
  * `String.replace`, and `<`, U+2028 and U+2029 are escaped so the text stays inert wherever the
  * script ends up (even inline in a page: no `</script>` can close it).
  */
-export function swaggerInitScript(document: OpenAPIObject): string {
+function swaggerInitScript(document: OpenAPIObject): string {
   const spec = JSON.stringify(document)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

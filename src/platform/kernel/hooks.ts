@@ -17,7 +17,7 @@ export interface Hook<T extends object> extends FactoryProvider<T> {
   readonly many: false;
 }
 
-export interface HookList<T extends object> extends FactoryProvider<readonly T[]> {
+interface HookList<T extends object> extends FactoryProvider<readonly T[]> {
   readonly provide: string;
   readonly name: string;
   readonly many: true;

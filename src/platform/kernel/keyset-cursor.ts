@@ -1,3 +1,4 @@
+import { formatInstant } from './time';
 import { ValidationFailed } from './errors';
 
 /**
@@ -10,14 +11,14 @@ import { ValidationFailed } from './errors';
  * PostgreSQL keeps microseconds, and a cursor rounded to a JS Date's milliseconds would skip the
  * rows created in the same millisecond as a page's last row.
  */
-export interface KeysetPosition {
+interface KeysetPosition {
   /** UTC ISO 8601 text with 0–6 decimals and `Z`, or a Date (millisecond precision only). */
   createdAt: string | Date;
   id: string;
 }
 
 /** A decoded cursor: `createdAt` is always the exact text, ready to cast to `timestamptz`. */
-export interface ExactKeysetPosition {
+interface ExactKeysetPosition {
   createdAt: string;
   id: string;
 }
@@ -32,12 +33,16 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z$/;
 function isExactTimestamp(text: string): boolean {
   if (!ISO.test(text) || text.startsWith('0000')) return false;
   const date = new Date(text);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === text.slice(0, 19);
+  return (
+    !Number.isNaN(date.getTime()) && formatInstant(date, 'utc').slice(0, 19) === text.slice(0, 19)
+  );
 }
 
 export function encodeCursor(position: KeysetPosition): string {
   const ts =
-    position.createdAt instanceof Date ? position.createdAt.toISOString() : position.createdAt;
+    position.createdAt instanceof Date
+      ? formatInstant(position.createdAt, 'utc')
+      : position.createdAt;
   if (!isExactTimestamp(ts) || !UUID.test(position.id)) {
     throw new RangeError('A keyset position needs a UTC timestamp and a lowercase uuid.');
   }

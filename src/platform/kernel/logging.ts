@@ -10,7 +10,7 @@ import { traceLogFields, tracingOn } from '@/platform/tracing/tracing';
  * secrets are redacted wherever they might appear, request URLs are logged without their query
  * string (a patient search is patient data), and bodies are never logged.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
@@ -40,7 +40,7 @@ const LOGGED_HEADERS = [
 ];
 const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key', 'proxy-authorization'];
 
-export function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+function loggedHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of LOGGED_HEADERS) if (headers[name] !== undefined) out[name] = headers[name];
   for (const name of REDACTED_HEADERS) if (headers[name] !== undefined) out[name] = '[REDACTED]';

@@ -58,7 +58,7 @@ export class PasswordHashBusy extends DetailError {
  * answers busy past the queue; `wait` (an operator's command, account creation) waits its turn,
  * still within the memory budget.
  */
-export type HashWait = 'refuse' | 'wait';
+type HashWait = 'refuse' | 'wait';
 
 const gated = (
   pw: string,

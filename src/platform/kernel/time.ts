@@ -2,7 +2,7 @@
  * How instants and dates are written (docs/architecture.md, Shared idioms): one function per
  * kind, the variant an explicit argument. Every variant is UTC.
  */
-export type InstantFormat =
+type InstantFormat =
   /** The API's JSON (docs/api.md, Conventions): `2026-11-21T13:51:16.926+00:00`. */
   | 'api'
   /** JSON that has always carried a `Z` (verification tasks, insurer exchanges, unmatched remittances): `2026-11-21T13:51:16.926Z`. */

@@ -19,7 +19,7 @@ import { closeServer, listenForScrapes } from './metrics-server';
  * process on its own (WEB_CONCURRENCY=1, or ROLE=worker) serves its own there.
  */
 @Injectable()
-export class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShutdown {
+class MetricsEndpoint implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(MetricsEndpoint.name);
   private server: Server | null = null;
 

@@ -251,7 +251,7 @@ export class PromMetrics {
 }
 
 /** Sets `gauge` to exactly these rows (a label set absent now is gone from the scrape). */
-export function setRows<L extends string>(
+function setRows<L extends string>(
   gauge: Gauge<L>,
   rows: { labels: LabelValues<L>; value: number }[],
 ): void {

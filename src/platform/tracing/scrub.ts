@@ -13,8 +13,7 @@
  * No import of OpenTelemetry: the shapes below are the parts of its span this reads.
  */
 
-export type AttributeValue =
-  string | number | boolean | (string | number | boolean | null | undefined)[];
+type AttributeValue = string | number | boolean | (string | number | boolean | null | undefined)[];
 export type Attributes = Record<string, AttributeValue | undefined>;
 
 const KEPT_NAMESPACES = [

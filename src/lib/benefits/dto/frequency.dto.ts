@@ -101,7 +101,7 @@ export const FREQUENCY_WORDS = {
  * The period rules that span its two fields, for a plan item's `frequency` (the next-eligible
  * route reports them under `months` with its other cross-field rules).
  */
-export function periodError(period: unknown): string | null {
+function periodError(period: unknown): string | null {
   if (typeof period !== 'object' || period === null) return null;
   const { kind, months } = period as { kind?: unknown; months?: unknown };
   if (kind === 'rolling' && (months === undefined || months === null))

@@ -1,7 +1,7 @@
 import { StringListField } from '@/platform/http/validation/fields';
 
 /** A CPT or HCPCS code (92014, V2100), optionally with modifiers (V2020-RT), or a bare modifier. */
-export const PROCEDURE_CODE = /^[A-Za-z0-9]{2,5}(?:-[A-Za-z0-9]{2}){0,4}$/;
+const PROCEDURE_CODE = /^[A-Za-z0-9]{2,5}(?:-[A-Za-z0-9]{2}){0,4}$/;
 
 /**
  * `codes` of a service line, the same rules for claims and estimates (docs/api.md, Claims and

@@ -27,7 +27,7 @@ export const keyActor = (auth: {
  * check's `request_uid`): eligibility data, which `GET /eligibility` answers only with
  * `eligibility:read` (docs/api.md, Appointments).
  */
-export function seesCoverage(actor: AppointmentActor): boolean {
+function seesCoverage(actor: AppointmentActor): boolean {
   return actor.kind === 'user' || grants(actor.scopes, 'eligibility:read');
 }
 
@@ -40,7 +40,7 @@ export const coverageView = (actor: AppointmentActor): CoverageView => ({
  * Whether what the actor stores is checked automatically: each check is an eligibility request
  * (an insurer's or clearinghouse's fee), which only `eligibility:write` may start.
  */
-export function startsChecks(actor: AppointmentActor): boolean {
+function startsChecks(actor: AppointmentActor): boolean {
   return actor.kind === 'user' || grants(actor.scopes, 'eligibility:write');
 }
 

@@ -25,10 +25,11 @@ import { AppointmentPolicies } from './appointment-policies.service';
 import { answered, answeredState, reread, unchanged } from './check-answers';
 import { decide, isCheckable, isFresh, type SchedulePolicy } from './check-schedule';
 import { basisOf, type PatientIdentity } from './coverage';
+import { formatInstant } from '@/platform/kernel/time';
 
 const HOUR_MS = 3_600_000;
 /** Appointments looked at per transaction by the checks loop. */
-export const CHECK_CHUNK = 200;
+const CHECK_CHUNK = 200;
 /** The longest freshness a policy may have (docs/api.md, Appointments: `freshness_hours`). */
 const MAX_FRESHNESS_MS = 720 * HOUR_MS;
 
@@ -174,7 +175,7 @@ export class AppointmentChecks implements CheckHooksPort {
           ...update,
           coverage_state: result.coverageState,
           coverage: result.coverage,
-          checked_at: new Date(other.checked_at).toISOString(),
+          checked_at: formatInstant(other.checked_at, 'utc'),
           checked_key: row.check_key,
           check_request_uid: null,
         });
@@ -192,7 +193,7 @@ export class AppointmentChecks implements CheckHooksPort {
       });
       if (order) orders.push({ row, update, order });
       else
-        updates.push({ ...update, next_check_at: new Date(now.getTime() + HOUR_MS).toISOString() });
+        updates.push({ ...update, next_check_at: formatInstant(now.getTime() + HOUR_MS, 'utc') });
     }
     const stored = await this.intake.storeInTx(
       tx,
@@ -204,7 +205,7 @@ export class AppointmentChecks implements CheckHooksPort {
         ...update,
         coverage_state: 'checking',
         coverage: { ...(row.coverage ?? {}), ...(before ? { answered_state: before } : {}) },
-        checked_at: now.toISOString(),
+        checked_at: formatInstant(now, 'utc'),
         checked_key: row.check_key,
         check_request_uid: stored[i].uid,
       });

@@ -6,8 +6,8 @@ import { WebhookOutbox } from '@/modules/webhooks';
 import { AppointmentResponse, type CoverageView } from '../api/dto/appointment.response';
 import type { Appointment } from '../store/appointment.entity';
 
-export const EVENT_APPOINTMENT_CHECKED = 'appointment.checked';
-export const EVENT_APPOINTMENT_COVERAGE_CHANGED = 'appointment.coverage_changed';
+const EVENT_APPOINTMENT_CHECKED = 'appointment.checked';
+const EVENT_APPOINTMENT_COVERAGE_CHANGED = 'appointment.coverage_changed';
 
 /**
  * The `appointment` webhooks (docs/api.md, Appointments): `appointment.checked` after each

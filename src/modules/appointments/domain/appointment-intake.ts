@@ -23,7 +23,7 @@ export interface CheckedBody {
 }
 
 /** The account's data the bodies name: its locations and which patient codes it has. */
-export interface AccountData {
+interface AccountData {
   locations: Location[];
   patients: Set<string>;
 }

@@ -23,7 +23,7 @@ const pipe = createValidationPipe();
 const CHECK_SLICE = 250;
 
 /** Appointments per upsert statement. */
-export const SYNC_CHUNK = 500;
+const SYNC_CHUNK = 500;
 
 /** One item of a sync, checked on its own. */
 interface CheckedItem {

@@ -2,6 +2,7 @@ import type { StoredCoverage } from '../store/appointment.entity';
 import type { CheckRow, CheckUpdate } from '../store/appointment-checks.repository';
 import { freshUntil, isStaleAtVisit, type SchedulePolicy } from './check-schedule';
 import { changesBetween, type CoverageBasis, type CoverageChange, coverageOn } from './coverage';
+import { formatInstant } from '@/platform/kernel/time';
 
 /** States that hold an answer (the others: none yet, or one running). */
 const ANSWERED = new Set([
@@ -20,8 +21,8 @@ export function unchanged(row: CheckRow, next?: Date | null): CheckUpdate {
     id: row.id,
     coverage_state: row.coverage_state,
     coverage: row.coverage,
-    next_check_at: at ? new Date(at).toISOString() : null,
-    checked_at: row.checked_at ? new Date(row.checked_at).toISOString() : null,
+    next_check_at: at ? formatInstant(at, 'utc') : null,
+    checked_at: row.checked_at ? formatInstant(row.checked_at, 'utc') : null,
     checked_key: row.checked_key,
     check_request_uid: row.check_request_uid,
   };
@@ -60,8 +61,8 @@ export function answered(
   return {
     coverageState: stale ? 'stale' : view.state,
     coverage: {
-      checked_at: answeredAt.toISOString(),
-      fresh_until: freshUntil(answeredAt, policy).toISOString(),
+      checked_at: formatInstant(answeredAt, 'utc'),
+      fresh_until: formatInstant(freshUntil(answeredAt, policy), 'utc'),
       request_uid: requestUid,
       changes,
       benefits: view.benefits,
@@ -93,7 +94,7 @@ export function reread(
     coverage_state: stale ? 'stale' : view.state,
     coverage: {
       ...row.coverage,
-      fresh_until: freshUntil(new Date(at), policy).toISOString(),
+      fresh_until: formatInstant(freshUntil(new Date(at), policy), 'utc'),
       benefits: view.benefits,
     },
   };

@@ -13,7 +13,7 @@ export interface SchedulePolicy {
 }
 
 /** What the schedule needs of an appointment. */
-export interface ScheduleInput {
+interface ScheduleInput {
   startsAt: Date;
   status: string;
   /** When its last check ran for its present patient and insurers (null: never). */

@@ -5,7 +5,7 @@
  */
 
 /** The four benefits an appointment's coverage lists, and the benefit codes each reads. */
-export const COVERAGE_BENEFITS = {
+const COVERAGE_BENEFITS = {
   exam: ['exam.routine', 'exam'],
   frames: ['materials.frames'],
   spectacle_lenses: ['materials.spectacle_lenses'],
@@ -15,7 +15,7 @@ export type CoverageBenefit = keyof typeof COVERAGE_BENEFITS;
 const BENEFIT_NAMES = Object.keys(COVERAGE_BENEFITS) as CoverageBenefit[];
 
 /** What a check's answer says of one benefit (absent: the plan does not state it). */
-export interface BenefitFacts {
+interface BenefitFacts {
   covered: boolean;
   next_eligible_date: string | null;
   copayment: string | null;
@@ -37,7 +37,7 @@ export interface CoverageBenefitView {
   copayment: string | null;
   allowance: string | null;
 }
-export type CoverageBenefits = Record<CoverageBenefit, CoverageBenefitView>;
+type CoverageBenefits = Record<CoverageBenefit, CoverageBenefitView>;
 
 /** The patient of the appointment, to tell them from the other persons of a plan. */
 export interface PatientIdentity {

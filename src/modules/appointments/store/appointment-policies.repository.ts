@@ -6,7 +6,7 @@ import { queryOne, sql } from '@/platform/db/sql';
 import { AppointmentPolicy } from './appointment-policy.entity';
 
 /** What an account's policy holds (docs/api.md, Appointments). */
-export type PolicyValues = Pick<
+type PolicyValues = Pick<
   AppointmentPolicy,
   'onBooking' | 'daysBefore' | 'hoursBefore' | 'freshnessHours' | 'statuses'
 >;

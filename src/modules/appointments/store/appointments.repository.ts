@@ -42,10 +42,10 @@ export interface AppointmentValues {
 /** An upsert's row: the appointment and who stores it (appointment-access.ts). */
 export type StoredValues = AppointmentValues & StoredBy;
 
-export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
+type UpsertOutcome = 'created' | 'updated' | 'unchanged';
 
 /** The worklist's filters, resolved (a location code to its id). */
-export interface AppointmentFilter {
+interface AppointmentFilter {
   from?: string | null;
   to?: string | null;
   locationId?: string | null;

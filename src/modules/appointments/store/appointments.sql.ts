@@ -7,7 +7,7 @@ import { sql, type Sql } from '@/platform/db/sql';
  */
 
 /** What an upsert statement is given: the account, its rows as JSON text, and the time now. */
-export interface UpsertInput {
+interface UpsertInput {
   accountId: string;
   rows: string;
   now: Date;

@@ -21,7 +21,7 @@ interface Entry {
 }
 
 /** What a lookup saw when it started; it may fill the cache only if nothing changed since. */
-export interface CacheTicket {
+interface CacheTicket {
   generation: number;
 }
 

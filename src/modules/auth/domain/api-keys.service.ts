@@ -11,13 +11,13 @@ import { ApiKeyCache } from './api-key-cache';
 const KEY_PATTERN = /^vk_[A-Za-z0-9_-]{43}$/;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
-export interface CreatedApiKey {
+interface CreatedApiKey {
   apiKey: ApiKey;
   /** The key itself: shown once, never stored. */
   key: string;
 }
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 

@@ -10,9 +10,9 @@ import { type CostBudget, type CostBudgetName, costBudgets, spendShared } from '
 import { LocalRateBuckets } from './rate-fallback';
 import { SPEND, TAKE } from './rate-scripts';
 
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 /** Most tokens one lease takes; Redis grants at most an eighth of what is left (see TAKE). */
-export const MAX_LEASE = 100;
+const MAX_LEASE = 100;
 /** Unused tokens older than this go back to the shared budget. */
 export const LEASE_MS = 1_000;
 /** Longest a request waits for Redis's answer before the per-process bound decides. */

@@ -7,7 +7,7 @@ import { execute, query, queryOne, sql, type Sql } from '@/platform/db/sql';
 import { ApiKey } from './api-key.entity';
 
 /** An unrevoked key as authentication needs it. */
-export interface ApiKeyAuthRow {
+interface ApiKeyAuthRow {
   id: string;
   account_id: string;
   prefix: string;

@@ -26,7 +26,7 @@ export const NO_FRAMING_ORIGIN =
   "iframe. An administrator adds the embedding page's origin (such as https://pms.example.com) " +
   'in the web application under Settings, Embedding; then mint the link again.';
 
-export interface RedeemedToken {
+interface RedeemedToken {
   accountId: string;
   userId: string;
   entryPoint: EntryPoint;

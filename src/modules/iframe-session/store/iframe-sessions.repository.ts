@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { managerOf, type Tx } from '@/platform/db/database';
+import type { Tx } from '@/platform/db/database';
+import { execute, queryOne, sql } from '@/platform/db/sql';
 
 /** A live embedded-session token as stored (by its SHA-256). */
 export interface IframeTokenRow {
@@ -11,7 +12,7 @@ export interface IframeTokenRow {
   api_key_id: string;
 }
 
-export interface NewIframeToken {
+interface NewIframeToken {
   tokenHash: string;
   accountId: string;
   userId: string;
@@ -20,53 +21,50 @@ export interface NewIframeToken {
   ttlSeconds: number;
 }
 
+/** A token of this hash that is unused, unexpired and bound to an API key. */
+const live = (tokenHash: string) =>
+  sql`token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > now() AND api_key_id IS NOT NULL`;
+
 /** The `iframe_tokens` table: single-use embedded-session tokens (docs/api.md, Embedded sessions). */
 @Injectable()
 export class IframeSessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(token: NewIframeToken, tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `INSERT INTO iframe_tokens (token_hash, account_id, user_id, entry_point, api_key_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + ($6 || ' seconds')::interval)`,
-      [
-        token.tokenHash,
-        token.accountId,
-        token.userId,
-        token.entryPoint,
-        token.apiKeyId,
-        String(token.ttlSeconds),
-      ],
+  async insert(t: NewIframeToken, tx?: Tx): Promise<void> {
+    await execute(
+      this.db,
+      sql`INSERT INTO iframe_tokens (token_hash, account_id, user_id, entry_point, api_key_id, expires_at)
+       VALUES (${t.tokenHash}, ${t.accountId}, ${t.userId}, ${t.entryPoint}, ${t.apiKeyId},
+         now() + (${String(t.ttlSeconds)} || ' seconds')::interval)`,
+      tx,
     );
   }
 
   /** Drops tokens expired for more than a day (they are useless; keeps the table small). */
   async deleteExpired(tx?: Tx): Promise<void> {
-    await managerOf(this.db, tx).query(
-      `DELETE FROM iframe_tokens WHERE expires_at < now() - interval '1 day'`,
+    await execute(
+      this.db,
+      sql`DELETE FROM iframe_tokens WHERE expires_at < now() - interval '1 day'`,
+      tx,
     );
   }
 
   /** Marks the live token of this hash used: whom it signs in, or null when it is not live. */
-  async redeem(tokenHash: string, tx?: Tx): Promise<IframeTokenRow | null> {
-    const rows: IframeTokenRow[] = await managerOf(this.db, tx).query(
-      `WITH used AS (
-         UPDATE iframe_tokens SET used_at = now()
-         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() AND api_key_id IS NOT NULL
-         RETURNING account_id, user_id, entry_point, api_key_id)
-       SELECT * FROM used`,
-      [tokenHash],
+  redeem(tokenHash: string, tx?: Tx): Promise<IframeTokenRow | null> {
+    return queryOne(
+      this.db,
+      sql`UPDATE iframe_tokens SET used_at = now() WHERE ${live(tokenHash)}
+       RETURNING account_id, user_id, entry_point, api_key_id`,
+      tx,
     );
-    return rows[0] ?? null;
   }
 
   /** The live token of this hash, left unused; null when it is not live. */
-  async peek(tokenHash: string, tx?: Tx): Promise<IframeTokenRow | null> {
-    const rows: IframeTokenRow[] = await managerOf(this.db, tx).query(
-      `SELECT account_id, user_id, entry_point, api_key_id FROM iframe_tokens
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() AND api_key_id IS NOT NULL`,
-      [tokenHash],
+  peek(tokenHash: string, tx?: Tx): Promise<IframeTokenRow | null> {
+    return queryOne(
+      this.db,
+      sql`SELECT account_id, user_id, entry_point, api_key_id FROM iframe_tokens WHERE ${live(tokenHash)}`,
+      tx,
     );
-    return rows[0] ?? null;
   }
 }

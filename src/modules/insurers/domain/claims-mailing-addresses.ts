@@ -9,7 +9,7 @@ import type { InsurerCode } from './insurer-codes';
  * plan's claim form, the member's ID card) overrides it on the web Insurers page, and the override
  * is what the form and the e-mail print.
  */
-export interface ClaimsMailingAddress {
+interface ClaimsMailingAddress {
   /** The payer as it should appear on the envelope. */
   payer: string;
   /** The address lines under the payer's name (attention line, P.O. box), without city line. */

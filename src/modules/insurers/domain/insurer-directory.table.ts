@@ -6,7 +6,7 @@ import type { InsurerCode } from './insurer-codes';
  * on the clearinghouse networks), and where its provider portal is. Sources: the payers' public
  * provider pages (gathered 2026-11).
  */
-export interface ShippedInsurer {
+interface ShippedInsurer {
   aliases: string[];
   /** The network whose portal and rules serve this plan (EyeMed for Cigna, Aetna, Blue View). */
   networkParent: InsurerCode | null;

@@ -3,6 +3,7 @@ import { Clock } from '@/platform/kernel/clock';
 import { InjectHook } from '@/platform/kernel/hooks';
 import { InsurerCallStats, type InsurerCallStatsPort } from './insurer-call-stats.port';
 import { KNOWN_INSURERS } from './insurer-codes';
+import { formatInstant } from '@/platform/kernel/time';
 
 /** How far back insurer health looks (docs/api.md, Insurer health). */
 const HEALTH_WINDOW_SECONDS = 3600;
@@ -26,7 +27,7 @@ export class InsurerHealth {
     const stats = await this.calls.since(accountId, since);
     return {
       window_seconds: HEALTH_WINDOW_SECONDS,
-      as_of: asOf.toISOString(),
+      as_of: formatInstant(asOf, 'utc'),
       result: KNOWN_INSURERS.map(({ code, name }) => {
         const s = stats.get(code);
         return {
@@ -39,7 +40,7 @@ export class InsurerHealth {
           p95_seconds: s?.p95_seconds ?? null,
           // Kind and time only: an error's words may quote what the insurer said about a patient.
           last_error: s?.last_error
-            ? { kind: s.last_error.kind, at: s.last_error.at.toISOString() }
+            ? { kind: s.last_error.kind, at: formatInstant(s.last_error.at, 'utc') }
             : null,
         };
       }),

@@ -37,7 +37,7 @@ export interface InsurerSetting {
 }
 
 /** An insurer's claims mailing address as an envelope carries it, one line each. */
-export interface ClaimsMailing {
+interface ClaimsMailing {
   lines: string[];
   /** `account`: the account's override; `table`: claims-mailing-addresses.ts (with its source). */
   origin: 'account' | 'table';
@@ -162,11 +162,7 @@ export class InsurerSettingsService {
       row.password_sealed && row.username
         ? {
             username: row.username,
-            password: openSecret(
-              this.config,
-              row.password_sealed,
-              aad(accountId, code),
-            ),
+            password: openSecret(this.config, row.password_sealed, aad(accountId, code)),
           }
         : null;
     return { enabled: row.enabled, credentials };

@@ -15,7 +15,7 @@ export interface InsurerSettingRow {
 }
 
 /** An `account_insurers` row as the settings pages read it (never the sealed password). */
-export interface InsurerSettingListRow {
+interface InsurerSettingListRow {
   insurer_code: string;
   enabled: boolean;
   username: string | null;

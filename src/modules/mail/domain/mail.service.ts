@@ -12,7 +12,7 @@ export const MAIL_LINK = '[link withheld]';
 /** The sealed link's associated data: it opens only for the recipient it was sealed for. */
 export const mailLinkPurpose = (to: string) => `mail-link:${to}`;
 
-export interface NewMail {
+interface NewMail {
   accountId: string | null;
   /** What the mail is about (`claim_notification`), for the outbox and the logs. */
   kind: string;

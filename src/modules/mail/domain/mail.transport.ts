@@ -4,8 +4,9 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { formatInstant } from '@/platform/kernel/time';
 
-export interface OutgoingMessage {
+interface OutgoingMessage {
   to: string;
   subject: string;
   text: string;
@@ -104,7 +105,7 @@ export class MailTransport implements OnModuleDestroy {
     const dir = resolve(this.config.mailDir);
     // Claim e-mails carry patient data: readable by the service's user only (SECURITY.md).
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const stamp = formatInstant(new Date(), 'utc').replace(/[:.]/g, '-');
     const name = `${stamp}-${messageId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 36)}.eml`;
     const path = join(dir, name);
     // Written under a temporary name first, so a reader never opens a half-written file.

@@ -1,7 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { OptionalAccountRecord, CreatedAtColumn, TimeColumn } from '@/platform/db/columns';
 
-export type MailStatus = 'queued' | 'sent' | 'failed';
+type MailStatus = 'queued' | 'sent' | 'failed';
 
 /** A file sent with the message (the claim form PDF), stored base64 in the outbox row. */
 export interface MailAttachment {

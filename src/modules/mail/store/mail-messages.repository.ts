@@ -7,7 +7,7 @@ import { execute, queryOne, sql } from '@/platform/db/sql';
 import { MailMessage } from './mail-message.entity';
 
 /** A message as it is queued (its due time and attempt count are MailQueue's, by default). */
-export type NewMailMessage = Pick<
+type NewMailMessage = Pick<
   MailMessage,
   | 'accountId'
   | 'kind'

@@ -14,7 +14,7 @@ import { taskView, type TaskView } from './task-view';
 import { Metrics } from '@/platform/metrics/metrics';
 
 /** A task with its clocks and reuse, as the Verifications page lists answered tasks. */
-export interface AnsweredTask {
+interface AnsweredTask {
   task: TaskView;
   claimedAt: Date | null;
   answeredAt: Date | null;

@@ -16,7 +16,7 @@ export interface DesignFilter {
 }
 
 /** What a completed plan stores (docs/api.md, Plan designs). */
-export interface DesignWrite {
+interface DesignWrite {
   insurerCode: string;
   groupKey: string;
   planName: string;

@@ -7,7 +7,7 @@ import { TaskRequests, type TaskRequestsPort } from '../domain/task-requests.por
 import { TASK_VIEW_COLUMNS, taskViewFrom, type TaskViewRow } from '../domain/task-view';
 
 /** An insurer's task figures as the statement answers them (`median`: numeric text or null). */
-export interface InsurerTaskStatsRow {
+interface InsurerTaskStatsRow {
   insurer_code: string;
   tasks_open: number;
   median: string | null;

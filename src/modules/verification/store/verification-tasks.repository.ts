@@ -47,7 +47,7 @@ export interface TaskColumns {
 }
 
 /** A task's new state, its history line, its lease (kept or, without one, dropped) and columns. */
-export interface TaskWrite {
+interface TaskWrite {
   state: TaskState;
   entry: TaskHistoryEntry;
   lease?: { holder: string; name: string; minutes: number } | null;

@@ -99,7 +99,7 @@ function ipv6Bytes(address: string): number[] {
   });
 }
 
-export interface ResolvedTarget {
+interface ResolvedTarget {
   url: URL;
   address: string;
   family: 4 | 6;
@@ -108,8 +108,7 @@ export interface ResolvedTarget {
 /** The ports a webhook reaches without `allow_nonstandard_port` ('' is the scheme's default). */
 const STANDARD_PORTS = new Set(['', '80', '443']);
 
-export const NONSTANDARD_PORT_MESSAGE =
-  'Ports other than 443 and 80 need allow_nonstandard_port: true.';
+const NONSTANDARD_PORT_MESSAGE = 'Ports other than 443 and 80 need allow_nonstandard_port: true.';
 
 /**
  * Parses and resolves a webhook URL; throws TargetRefused with a message for the user.

@@ -16,7 +16,7 @@ import { DeliveryQueue } from '../jobs/delivery.queue';
 export type { FinishingSql } from '../store/webhook-deliveries.repository';
 
 /** The `event` of an eligibility result delivery (webhook_deliveries.event). */
-export const EVENT_ELIGIBILITY_FINISHED = 'eligibility.finished';
+const EVENT_ELIGIBILITY_FINISHED = 'eligibility.finished';
 
 /** A delivery a finishing statement recorded, as its first attempt (in the delivery lane) needs it. */
 export interface LeasedDelivery extends DeliveryTarget {
@@ -34,7 +34,7 @@ export interface OutboxMessage {
 }
 
 /** A delivery about something other than an eligibility request (a claim, a batch). */
-export interface OutboxEvent {
+interface OutboxEvent {
   accountId: string;
   /** Webhooks receive it when their `events` hold this topic. */
   topic: Exclude<WebhookTopic, 'eligibility'>;
@@ -49,7 +49,7 @@ export interface OutboxEvent {
 }
 
 /** The finishing statement the deliveries' part is built into: where it carries each body. */
-export interface FinishingStatement {
+interface FinishingStatement {
   /** Per webhook version, the statement's expression carrying that body (e.g. a CTE's column). */
   bodies: Record<WebhookVersion, Sql>;
 }

@@ -4,10 +4,10 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { resolveTarget, TargetRefused } from './target-guard';
 
-export const USER_AGENT = 'VisionEligibility-Webhooks/1.0 (+https://github.com/vision-eligibility)';
+const USER_AGENT = 'VisionEligibility-Webhooks/1.0 (+https://github.com/vision-eligibility)';
 const RESPONSE_KEEP_BYTES = 1024;
 
-export interface SendInput {
+interface SendInput {
   url: string;
   body: string;
   deliveryId: string;
@@ -30,7 +30,7 @@ export interface SendResult {
 }
 
 /** X-Signature: hex HMAC-SHA256 of the raw body, keyed with the secret as given (docs/api.md, Webhooks). */
-export function xSignature(secret: string, body: string): string {
+function xSignature(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 }
 
@@ -39,19 +39,14 @@ export function xSignature(secret: string, body: string): string {
  * base64 as the standard says; any other secret is used as raw bytes (verify with
  * `new Webhook(secret, { format: 'raw' })`).
  */
-export function standardSignature(
-  secret: string,
-  id: string,
-  timestamp: number,
-  body: string,
-): string {
+function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
   const key = secret.startsWith('whsec_')
     ? Buffer.from(secret.slice(6), 'base64')
     : Buffer.from(secret, 'utf8');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
 }
 
-export function deliveryHeaders(
+function deliveryHeaders(
   input: Pick<SendInput, 'body' | 'deliveryId' | 'secret' | 'event'>,
   now = new Date(),
 ) {

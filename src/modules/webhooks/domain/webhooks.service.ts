@@ -38,7 +38,7 @@ export interface WebhookActor {
   scopes: HeldScopes;
 }
 
-export interface DeliveryWithAttempts {
+interface DeliveryWithAttempts {
   delivery: WebhookDelivery;
   attempts: WebhookAttempt[];
 }
@@ -261,8 +261,8 @@ function sameTopics(a: readonly string[], b: readonly string[]): boolean {
  * In production a secret of its own is at least as long as a generated one's key (32 bytes):
  * an HMAC-SHA256 key shorter than the hash's output gives forgers less to guess.
  */
-export const MIN_PRODUCTION_SECRET = 32;
+const MIN_PRODUCTION_SECRET = 32;
 
-export function generateSecret(): string {
+function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

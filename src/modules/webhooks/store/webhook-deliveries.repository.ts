@@ -20,7 +20,7 @@ import {
 import { DeliveryQueue } from '../jobs/delivery.queue';
 
 /** A claim, batch, remittance or verification event, one delivery per subscribed webhook. */
-export interface EventDeliveries {
+interface EventDeliveries {
   accountId: string;
   topic: WebhookTopic;
   event: string;
@@ -30,7 +30,7 @@ export interface EventDeliveries {
 }
 
 /** What the deliveries' CTE of a finishing statement is built from (`finishing`). */
-export interface FinishingParams {
+interface FinishingParams {
   /** Per webhook version, the statement's expression carrying that body (e.g. a CTE's column). */
   bodies: Record<WebhookVersion, Sql>;
   event: string;

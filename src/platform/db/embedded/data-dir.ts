@@ -136,7 +136,7 @@ export function runningPostmaster(dir: DataDir): { pid: number; port: number } |
  * (`ps`). Where neither can tell (Windows, a process of another user hidden from `ps`), a live
  * process is taken for the server, as before.
  */
-export function isPostgres(pid: number): boolean {
+function isPostgres(pid: number): boolean {
   if (process.platform === 'linux') {
     try {
       return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';

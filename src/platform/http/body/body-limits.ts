@@ -13,8 +13,8 @@ export interface BodyLimits {
 export const MIB = 1024 * 1024;
 
 /** No real request comes near these: a full claim has a few hundred values, six levels deep. */
-export const MAX_BODY_VALUES = 5_000;
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_VALUES = 5_000;
+const MAX_BODY_DEPTH = 64;
 
 /** docs/api.md, Conventions: every route's limits unless it declares its own. */
 export const DEFAULT_BODY_LIMITS: BodyLimits = {

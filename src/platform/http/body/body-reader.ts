@@ -18,7 +18,7 @@ export class BodyNotReadable extends DetailError {
 }
 
 /** 400 `{"detail": "Request aborted."}`: the client stopped sending before the body ended. */
-export class BodyAborted extends DetailError {
+class BodyAborted extends DetailError {
   readonly status = 400;
   constructor() {
     super('Request aborted.');

@@ -4,7 +4,13 @@ import type { Request, Response } from 'express';
 import { BoundedGate } from '../../kernel/bounded-gate';
 import { DetailError, ValidationFailed } from '../../kernel/errors';
 import { MSG } from '../../kernel/messages';
-import { BODY_LIMITS, BODY_METHODS, DEFAULT_BODY_LIMITS, MIB, type BodyLimits } from './body-limits';
+import {
+  BODY_LIMITS,
+  BODY_METHODS,
+  DEFAULT_BODY_LIMITS,
+  MIB,
+  type BodyLimits,
+} from './body-limits';
 import { BodyNotReadable, BodyTooLarge, declaredLength, hasBody, readBody } from './body-reader';
 import { JsonScanner, parseJsonBody } from './json-scan';
 
@@ -12,7 +18,7 @@ import { JsonScanner, parseJsonBody } from './json-scan';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** Bodies up to this size are read at once; larger ones take their share of the parse budget. */
-export const SMALL_BODY_BYTES = 64 * 1024;
+const SMALL_BODY_BYTES = 64 * 1024;
 /**
  * What a large body holds while its request runs, per byte sent: the bytes, the text, the
  * parsed values and validation's copy of them (an estimate: with it, the route fault test's
@@ -28,7 +34,7 @@ export const LARGE_BODIES_WAITING = 8;
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** 429 with `Retry-After`: every place for large bodies in this process is taken. */
-export class LargeBodiesBusy extends DetailError {
+class LargeBodiesBusy extends DetailError {
   readonly status = 429;
   override readonly headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
   constructor() {

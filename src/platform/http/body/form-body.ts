@@ -4,7 +4,7 @@ import { DetailError } from '../../kernel/errors';
 import { BodyTooLarge, declaredLength, hasBody, readBody } from './body-reader';
 
 /** A page's form: far more than any of the web application's forms holds. */
-export const FORM_LIMITS = { limitBytes: 100 * 1024, maxFields: 200 };
+const FORM_LIMITS = { limitBytes: 100 * 1024, maxFields: 200 };
 
 const AMPERSAND = 0x26;
 

@@ -23,7 +23,7 @@ import { getMetadataStorage } from 'class-validator';
 export const REFUSE: unique symbol = Symbol('refuse');
 
 /** The value as the DTO holds it, or REFUSE. */
-export type FastCheck = (value: unknown) => unknown;
+type FastCheck = (value: unknown) => unknown;
 
 /** A DTO class. */
 type Ctor = new () => object;

@@ -6,7 +6,7 @@ import type { ErrorTree } from '../../kernel/errors';
  * It reads the raw body, so it must take any value; a field that has errors of its own is left
  * to them.
  */
-export type RequestRule = (body: unknown, errors: ErrorTree) => void;
+type RequestRule = (body: unknown, errors: ErrorTree) => void;
 
 const REQUEST_RULES = Symbol('requestRules');
 

@@ -10,7 +10,7 @@ const RETRYABLE = new Set(['42', '80']);
 const REJECTED = new Set(['41', '43', '44', '50', '51', '79']);
 
 /** The reasons in words, for the exchange log staff read. */
-export const AAA_REASONS: Readonly<Record<string, string>> = {
+const AAA_REASONS: Readonly<Record<string, string>> = {
   '04': 'authorized quantity exceeded',
   '15': 'required application data missing',
   '33': 'input errors',

@@ -208,6 +208,6 @@ function hasOutOfNetwork(plan: Plan): boolean {
   return visit(plan);
 }
 
-export function joinComments(a: string | undefined, b: string): string {
+function joinComments(a: string | undefined, b: string): string {
   return a ? `${a}; ${b}` : b;
 }

@@ -16,7 +16,7 @@ import {
  * How a claim submission ended (docs/api.md, Claim lifecycle): the clearinghouse took the 837P (with its id), it
  * refused the file (a final `submission_failed`), or it could not take it now (retried).
  */
-export type SubmissionOutcome =
+type SubmissionOutcome =
   | {
       kind: 'accepted';
       clearinghouseId: string;
@@ -27,8 +27,7 @@ export type SubmissionOutcome =
   | { kind: 'unavailable'; reason: string; retryAfterMs: number | null };
 
 /** How a claim status call ended: a 277 to read, or no answer (tried again at the next check). */
-export type StatusCallOutcome =
-  { kind: 'answered'; x12: string } | { kind: 'failed'; reason: string };
+type StatusCallOutcome = { kind: 'answered'; x12: string } | { kind: 'failed'; reason: string };
 
 /**
  * The clearinghouse's raw-X12 professional claims and claim status endpoints (the same account

@@ -10,7 +10,7 @@ export interface AuthorizationSource {
 }
 
 /** Stedi's style: the key as it is, no scheme. */
-export class ApiKeyAuthorization implements AuthorizationSource {
+class ApiKeyAuthorization implements AuthorizationSource {
   constructor(private readonly apiKey: string) {}
 
   async header(): Promise<string> {
@@ -31,7 +31,7 @@ const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
  * Optum's style: OAuth2 client credentials (JSON body, as Optum's token endpoint takes it), the
  * bearer token cached until shortly before it expires and fetched once for concurrent callers.
  */
-export class OAuth2Authorization implements AuthorizationSource {
+class OAuth2Authorization implements AuthorizationSource {
   private token: { value: string; expiresAt: number } | null = null;
   private pending: Promise<{ value: string; expiresAt: number }> | null = null;
 

@@ -13,7 +13,7 @@ import type { AuthorizationSource } from './clearinghouse-auth';
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** The ways a call to the clearinghouse fails before a 271 can be read. */
-export type FailureKind = 'rejected' | 'unavailable' | 'unexpected';
+type FailureKind = 'rejected' | 'unavailable' | 'unexpected';
 
 export class CallFailure extends Error {
   override readonly name = 'CallFailure';

@@ -15,7 +15,7 @@ import { ClearinghouseClient } from './clearinghouse.client';
 import type { EligibilityCheckResult, InsurerExchange } from './clearinghouse.types';
 
 /** Why a real insurer was not asked: the 270 names the practice by its NPI (docs/api.md, Real insurers). */
-export const NO_NPI_REASON =
+const NO_NPI_REASON =
   "the location has no NPI: set the practice's NPI and organisation name on the Locations page " +
   '(or PATCH /api/auth/v1/locations/{code}/) before asking a real insurer';
 

@@ -15,13 +15,14 @@ import type {
 } from '@/lib/x12';
 import { AaaClass, classifyAaa, describeAaa } from './aaa-codes';
 import { buildPlan, type TreeDates } from './benefit-tree';
+import { isoDate } from '@/platform/kernel/time';
 
 /** What a 271 says, in the terms of a search (docs/api.md, Real insurers). */
 export type Answer271 =
   | { kind: 'found'; plans: InsurerPlanResult[] }
   | { kind: AaaClass; aaaCodes: string[]; reason: string };
 
-export interface MapOptions {
+interface MapOptions {
   /** The date the 270 asked about (`YYYY-MM-DD`): the plan's begin date when the 271 gives none. */
   inquiryDate: string;
   /** The date of birth asked about: the subscriber's when the 271 has no DMG. */
@@ -285,5 +286,5 @@ function refreshDate(begin: string, end: string | null, today: string): string {
 function dayAfter(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
+  return isoDate(d)!;
 }

@@ -13,7 +13,7 @@ import type { PlanVariant } from './demo-plan-variants';
 export { PLAN_VARIANTS } from './demo-plan-variants';
 export type { PlanVariant } from './demo-plan-variants';
 
-export interface PlanDates {
+interface PlanDates {
   begin: string;
   end: string;
   refresh: string;

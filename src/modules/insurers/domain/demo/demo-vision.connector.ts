@@ -15,10 +15,10 @@ import { InsurerConnectorFor } from '../insurer-registry.service';
 import { buildPlan, PLAN_VARIANTS, PlanShape } from './demo-plan';
 import { SandboxSearchesRepository } from '../../store/sandbox-searches.repository';
 
-export const DEMO_INSURER = 'insurer:demo:vision';
+const DEMO_INSURER = 'insurer:demo:vision';
 
 /** Cheat codes (docs/api.md, Eligibility): case-insensitive substrings of first_name, last_name or member_id. */
-export const CHEAT_CODES = [
+const CHEAT_CODES = [
   'mark_used',
   'dt_exam_used',
   'no_oon',
@@ -32,9 +32,9 @@ export const CHEAT_CODES = [
   'inactive',
   'flip_inactive',
 ] as const;
-export type CheatCode = (typeof CHEAT_CODES)[number];
+type CheatCode = (typeof CHEAT_CODES)[number];
 
-export function cheatCodes(query: MemberQuery): Set<CheatCode> {
+function cheatCodes(query: MemberQuery): Set<CheatCode> {
   const text = [query.firstName, query.lastName, query.memberId ?? ''].join(' ').toLowerCase();
   // `inactive` inside `flip_inactive` is not the code `inactive`.
   const rest = text.replaceAll('flip_inactive', ' ');
