@@ -25,7 +25,9 @@ function emittedEvents(): string[] {
       return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
     });
   return files(join(__dirname, '..', 'src')).flatMap((f) =>
-    [...readFileSync(f, 'utf8').matchAll(/export const EVENT_\w+ = '([^']+)'/g)].map((m) => m[1]),
+    [...readFileSync(f, 'utf8').matchAll(/(?:export )?const EVENT_\w+ = '([^']+)'/g)].map(
+      (m) => m[1],
+    ),
   );
 }
 
