@@ -38,6 +38,36 @@ function readmeProgram(readme: string): string {
 }
 
 /**
+ * The client package's dependencies and theirs, each packed from this repository's node_modules
+ * into `dir`, so the throwaway projects install offline: on a machine with Node.js alone the
+ * tests run without a network (README.md, Tests), and npm's cache, filled from
+ * package-lock.json, holds the tarballs but not the registry documents a range is resolved on.
+ */
+async function packDependencies(dir: string): Promise<string[]> {
+  await mkdir(dir);
+  const seen = new Set<string>();
+  const queue = Object.keys(
+    JSON.parse(await readFile(join(PACKAGE_DIR, 'package.json'), 'utf8')).dependencies,
+  );
+  const tarballs: string[] = [];
+  while (queue.length > 0) {
+    const name = queue.shift() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const folder = join(ROOT, 'node_modules', name);
+    const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
+    queue.push(...Object.keys(manifest.dependencies ?? {}));
+    const { stdout } = await run(
+      NPM,
+      ['pack', '--json', '--ignore-scripts', '--pack-destination', dir, folder],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    tarballs.push(join(dir, (JSON.parse(stdout) as { filename: string }[])[0].filename));
+  }
+  return tarballs;
+}
+
+/**
  * The client package as an integrator gets it (docs/api.md; clients/typescript/README.md):
  * `npm pack`, the tarball installed into a throwaway CommonJS project and a throwaway ES module
  * project, each compiling a program with `tsc --strict` and running it against the service on
@@ -50,6 +80,8 @@ describe('the client package (clients/typescript), packed and installed', () => 
   let baseUrl: string;
   let work: string;
   let tarball: string;
+  /** The package's dependencies, packed from this repository's node_modules (see below). */
+  let dependencies: string[];
   let packed: { size: number; files: { path: string }[] };
 
   beforeAll(async () => {
@@ -66,6 +98,7 @@ describe('the client package (clients/typescript), packed and installed', () => 
       JSON.parse(stdout) as { filename: string; size: number; files: { path: string }[] }[]
     )[0];
     tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0].filename);
+    dependencies = await packDependencies(join(work, 'dependencies'));
   }, 180_000);
   afterAll(async () => {
     await t?.close();
@@ -111,7 +144,15 @@ describe('the client package (clients/typescript), packed and installed', () => 
     );
     await run(
       NPM,
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball],
+      [
+        'install',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        tarball,
+        ...dependencies,
+      ],
       { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
     );
     // After the install (which would prune them): Node's types from the repository, for tsc.
