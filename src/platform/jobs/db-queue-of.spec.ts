@@ -1,6 +1,6 @@
 import type { Queue } from 'bull';
 import type { DbJobData } from './db-queue';
-import { closeQuietly } from './db-queue-of';
+import { quietWithoutRedis } from './db-queue-of';
 
 /**
  * Bull's close rejects with the connection's error when Redis refuses while the queue quits (its
@@ -11,10 +11,10 @@ function refusingQueue(): Queue<DbJobData> {
   return { close } as unknown as Queue<DbJobData>;
 }
 
-describe('closeQuietly', () => {
+describe('quietWithoutRedis', () => {
   it('makes the shutdown hook resolve when the close rejects', async () => {
     const queue = refusingQueue();
-    closeQuietly(queue);
+    quietWithoutRedis(queue);
     const hooked = queue as unknown as { onApplicationShutdown(): Promise<void> };
     await expect(hooked.onApplicationShutdown()).resolves.toBeUndefined();
   });
@@ -22,7 +22,7 @@ describe('closeQuietly', () => {
   it('still closes the queue', async () => {
     const close = jest.fn(() => Promise.resolve());
     const queue = { close } as unknown as Queue<DbJobData>;
-    closeQuietly(queue);
+    quietWithoutRedis(queue);
     await (queue as unknown as { onApplicationShutdown(): Promise<void> }).onApplicationShutdown();
     expect(close).toHaveBeenCalledTimes(1);
   });

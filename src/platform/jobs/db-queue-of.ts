@@ -20,18 +20,26 @@ export function dbQueueOf(name: string, spec: (config: AppConfig) => Omit<DbQueu
       @InjectConfig() config: AppConfig,
     ) {
       super({ name, ...spec(config) }, database, queue);
-      closeQuietly(queue);
+      quietWithoutRedis(queue);
     }
   }
   return QueueOf;
 }
 
 /**
- * Bull's close rejects with the connection's last error when Redis refuses while it quits (its
- * disconnect waits for 'end' and rejects on 'error'): without Redis, a shutdown is still a clean
- * one (docs/configuration.md, Database and Redis). `@nestjs/bull` closes each queue by this hook.
+ * Bull without Redis, made quiet (docs/configuration.md, Database and Redis): its close rejects
+ * with the connection's last error when Redis refuses while it quits (its disconnect waits for
+ * 'end' and rejects on 'error'), so a shutdown is still a clean one (`@nestjs/bull` closes each
+ * queue by this hook); and its `process()` starts naming the connection without keeping the
+ * promise, which rejects when the connection ends before it was ever ready (a shutdown while
+ * Redis does not answer): an unhandled rejection, which ends a process.
  */
-export function closeQuietly(queue: Queue<DbJobData>): void {
-  const hooked = queue as Queue<DbJobData> & { onApplicationShutdown?: () => Promise<void> };
+export function quietWithoutRedis(queue: Queue<DbJobData>): void {
+  const hooked = queue as Queue<DbJobData> & {
+    onApplicationShutdown?: () => Promise<void>;
+    setWorkerName?: () => Promise<void>;
+  };
   hooked.onApplicationShutdown = () => queue.close().catch(() => undefined);
+  const setWorkerName = hooked.setWorkerName?.bind(queue);
+  if (setWorkerName) hooked.setWorkerName = () => setWorkerName().catch(() => undefined);
 }
