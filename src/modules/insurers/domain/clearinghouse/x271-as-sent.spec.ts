@@ -1,5 +1,6 @@
 import { janePlan as plan, janeTree as tree } from '../../../../../test/x12/mapped271';
-import { serializePlan, serializePlanJson } from '@/lib/benefits/benefit.serializer';
+import { serializePlan } from '../../../../../test/support/serialize-plan';
+import { serializePlanJson } from '@/lib/benefits/benefit.serializer';
 import type { BenefitItem } from '@/lib/benefits/benefit.types';
 import { subtractDecimal } from './benefit-tree';
 
