@@ -1,4 +1,8 @@
-import { janePlan as plan, janeTree as tree } from '../../../../../test/x12/mapped271';
+import {
+  findItem as find,
+  janePlan as plan,
+  janeTree as tree,
+} from '../../../../../test/x12/mapped271';
 import { serializePlan } from '../../../../../test/support/serialize-plan';
 import { serializePlanJson } from '@/lib/benefits/benefit.serializer';
 import type { BenefitItem } from '@/lib/benefits/benefit.types';
@@ -9,15 +13,6 @@ import { subtractDecimal } from './benefit-tree';
  * the vision plan designs payers send (12/12/24 months, contacts in lieu of glasses, calendar-year
  * plans, vision carved out of a medical plan).
  */
-
-function find(items: BenefitItem[], code: string): BenefitItem | undefined {
-  for (const item of items) {
-    if (item.benefit_code === code) return item;
-    const inner = find(item.items ?? [], code);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** The item `code` of Jane's tree from a coverage line (EB*1 on 30) and these lines. */
 const itemOf = (code: string, lines: string[]) =>

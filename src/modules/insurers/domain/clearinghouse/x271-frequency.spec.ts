@@ -1,4 +1,4 @@
-import { janeTree as tree } from '../../../../../test/x12/mapped271';
+import { findItem as find, janeTree as tree } from '../../../../../test/x12/mapped271';
 import { serializePlan } from '../../../../../test/support/serialize-plan';
 import { serializePlanJson } from '@/lib/benefits/benefit.serializer';
 import type { BenefitItem } from '@/lib/benefits/benefit.types';
@@ -8,15 +8,6 @@ import type { BenefitItem } from '@/lib/benefits/benefit.types';
  * DTP 346 (plan begin, for plan years) and DTP 348 (a date the payer states) of Jane's 271, asked
  * about on 2026-03-15 (MAP271_OPTIONS).
  */
-
-function find(items: BenefitItem[], code: string): BenefitItem | undefined {
-  for (const item of items) {
-    if (item.benefit_code === code) return item;
-    const inner = find(item.items ?? [], code);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** The routine exam of Jane's tree with these 2100C/2110C segments after a coverage line. */
 const exam = (lines: string[], head: string[] = []) =>
