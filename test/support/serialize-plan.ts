@@ -5,6 +5,7 @@ import {
   lastService,
   nextEligible,
   otherPayer,
+  serializePlanJson,
 } from '@/lib/benefits/benefit.serializer';
 import {
   BOOLEAN_LISTS,
@@ -65,4 +66,11 @@ function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
   if (entry.flags && entry.flags.length > 0) out.flags = entry.flags;
   if (entry.comment !== undefined) out.comment = entry.comment;
   return out;
+}
+
+/** serializePlanJson's text, checked to be `JSON.stringify(serializePlan(plan))` byte for byte. */
+export function planJsonBothWays(plan: Plan): string {
+  const json = serializePlanJson(plan);
+  expect(json).toBe(JSON.stringify(serializePlan(plan)));
+  return json;
 }

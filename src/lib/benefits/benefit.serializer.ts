@@ -39,10 +39,10 @@ export function nextEligible(n: NextEligible): Record<string, unknown> {
 }
 
 /**
- * `JSON.stringify(serializePlan(plan))` (test/support/serialize-plan.ts), byte for byte, written directly: no intermediate object
- * tree, plain ASCII strings quoted without the serializer, each decimal formatted once per
- * distinct text. The stored V2 body renders a plan per person, and building the tree was most of
- * a search's rendering (bench/README.md).
+ * `JSON.stringify(serializePlan(plan))` (test/support/serialize-plan.ts), byte for byte, written
+ * directly: no intermediate object tree, plain ASCII strings quoted without the serializer, each
+ * decimal formatted once per distinct text. The stored V2 body renders a plan per person, and
+ * building the tree was most of a search's rendering (bench/README.md).
  *
  * The text is built by appending only (V8 keeps the pieces as a rope and copies them once, when
  * the string is first read whole): slicing a level's text, or joining a list's, copied every
