@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { read837 } from './x12/x837.reader';
-import { check837Structure } from '@/lib/x12/x837.structure';
+import { check837Structure } from './x12/x837.structure';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { FakeClaimsClearinghouse } from './support/fake-claims-clearinghouse';

@@ -1,7 +1,7 @@
 import type { InsurerPlanResult } from '@/modules/insurers/domain/insurer-connector';
 import { type Answer271, map271 } from '@/modules/insurers/domain/clearinghouse/x271-result.mapper';
 import { read271 } from '@/lib/x12/x271.reader';
-import type { Plan } from '@/lib/benefits/benefit.types';
+import type { BenefitItem, Plan } from '@/lib/benefits/benefit.types';
 import { jane271 } from './fixtures';
 
 /** The mapper's options in the 271 specs: asked on 2026-03-15 about someone born 1980-01-15. */
@@ -28,4 +28,14 @@ export function janePlan(segments: string[]): InsurerPlanResult {
 /** The benefit tree that plan gives Jane. */
 export function janeTree(segments: string[]): Plan {
   return janePlan(segments).persons[0].plan;
+}
+
+/** The first item of `code` in a tree, depth first. */
+export function findItem(items: BenefitItem[], code: string): BenefitItem | undefined {
+  for (const item of items) {
+    if (item.benefit_code === code) return item;
+    const inner = findItem(item.items ?? [], code);
+    if (inner) return inner;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { evaluatePlan, flatten, itemApplies, pickEntry } from './benefit.evaluator';
-import { serializePlan } from './benefit.serializer';
+import { serializePlan } from '../../../test/support/serialize-plan';
 import type { Plan } from './benefit.types';
 
 const plan: Plan = {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { buildPlan, PLAN_VARIANTS, type PlanShape } from '@/modules/insurers/domain/demo/demo-plan';
-import { serializePlan, serializePlanJson } from './benefit.serializer';
+import { serializePlan } from '../../../test/support/serialize-plan';
+import { serializePlanJson } from './benefit.serializer';
 import type { BenefitFlag, BenefitItem, FlagEntry, Plan } from './benefit.types';
 
 /**

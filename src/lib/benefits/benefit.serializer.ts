@@ -8,55 +8,21 @@ import {
   INTEGER_LISTS,
   OtherPayer,
   Plan,
-  planHead,
 } from './benefit.types';
 import type { Frequency, LastService, NextEligible } from './next-eligible.types';
 
-/**
- * Response form of a plan (V2 `persons[].plan`): doubles as four-decimal strings, integers as
- * integers, booleans as booleans. Keys appear in the spec's order; absent lists stay absent
- * (a plan's required keys are always present, nullable ones as null).
- */
-export function serializePlan(plan: Plan): Record<string, unknown> {
-  const out: Record<string, unknown> = planHead(plan, serializeItem);
-  for (const name of DOUBLE_LISTS) if (plan[name]) out[name] = plan[name].map(doubleEntry);
-  for (const name of BOOLEAN_LISTS) if (plan[name]) out[name] = plan[name].map(plainEntry);
-  if (plan.comment !== undefined) out.comment = plan.comment;
-  if (plan.carve_out !== undefined) out.carve_out = carveOut(plan.carve_out);
-  if (plan.other_payers !== undefined) out.other_payers = plan.other_payers.map(otherPayer);
-  return out;
-}
+// Small objects of the response form; test/support/serialize-plan.ts builds the rest.
 
-function carveOut(c: CarveOut): Record<string, unknown> {
+export function carveOut(c: CarveOut): Record<string, unknown> {
   return { name: c.name, payer_id: c.payer_id ?? null, phone: c.phone ?? null };
 }
 
-function otherPayer(p: OtherPayer): Record<string, unknown> {
+export function otherPayer(p: OtherPayer): Record<string, unknown> {
   return { name: p.name, payer_id: p.payer_id ?? null, member_id: p.member_id ?? null };
 }
 
-function serializeItem(item: BenefitItem): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    benefit_code: item.benefit_code,
-    refresh_date: item.refresh_date,
-    flags: item.flags ?? [],
-  };
-  if (item.comment !== undefined) out.comment = item.comment;
-  for (const name of DOUBLE_LISTS) if (item[name]) out[name] = item[name].map(doubleEntry);
-  for (const name of INTEGER_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
-  for (const name of BOOLEAN_LISTS) if (item[name]) out[name] = item[name].map(plainEntry);
-  out.items = (item.items ?? []).map(serializeItem);
-  if (item.end_date !== undefined) out.end_date = item.end_date;
-  if (item.last_service_date !== undefined) out.last_service_date = item.last_service_date;
-  if (item.next_eligible_date !== undefined) out.next_eligible_date = item.next_eligible_date;
-  if (item.frequency !== undefined) out.frequency = frequency(item.frequency);
-  if (item.last_service !== undefined) out.last_service = lastService(item.last_service);
-  if (item.next_eligible !== undefined) out.next_eligible = nextEligible(item.next_eligible);
-  return out;
-}
-
 /** docs/api.md, Next eligible dates in results: every key present, in this order. */
-function frequency(f: Frequency): Record<string, unknown> {
+export function frequency(f: Frequency): Record<string, unknown> {
   return {
     count: f.count,
     period: { kind: f.period.kind, months: f.period.months ?? null },
@@ -64,34 +30,19 @@ function frequency(f: Frequency): Record<string, unknown> {
   };
 }
 
-function lastService(l: LastService): Record<string, unknown> {
+export function lastService(l: LastService): Record<string, unknown> {
   return { date: l.date, source: l.source };
 }
 
-function nextEligible(n: NextEligible): Record<string, unknown> {
+export function nextEligible(n: NextEligible): Record<string, unknown> {
   return { date: n.date, basis: n.basis, explanation: [...n.explanation] };
 }
 
-function doubleEntry(entry: FlagEntry<string>): Record<string, unknown> {
-  return { ...meta(entry), value: formatDecimal4(entry.value) };
-}
-
-function plainEntry<T>(entry: FlagEntry<T>): Record<string, unknown> {
-  return { ...meta(entry), value: entry.value };
-}
-
-function meta(entry: FlagEntry<unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (entry.flags && entry.flags.length > 0) out.flags = entry.flags;
-  if (entry.comment !== undefined) out.comment = entry.comment;
-  return out;
-}
-
 /**
- * `JSON.stringify(serializePlan(plan))`, byte for byte, written directly: no intermediate object
- * tree, plain ASCII strings quoted without the serializer, each decimal formatted once per
- * distinct text. The stored V2 body renders a plan per person, and building the tree was most of
- * a search's rendering (bench/README.md).
+ * `JSON.stringify(serializePlan(plan))` (test/support/serialize-plan.ts), byte for byte, written
+ * directly: no intermediate object tree, plain ASCII strings quoted without the serializer, each
+ * decimal formatted once per distinct text. The stored V2 body renders a plan per person, and
+ * building the tree was most of a search's rendering (bench/README.md).
  *
  * The text is built by appending only (V8 keeps the pieces as a rope and copies them once, when
  * the string is first read whole): slicing a level's text, or joining a list's, copied every

@@ -2,26 +2,16 @@
  * The door of the benefits module: what other modules use of it. Another module imports from
  * '@/lib/benefits' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
-export { EffectiveBenefit, evaluatePlan, itemApplies, pickEntry } from './benefit.evaluator';
+export { EffectiveBenefit, evaluatePlan, itemApplies } from './benefit.evaluator';
 export { serializePlanJson } from './benefit.serializer';
 export { benefitRows, label as benefitLabel, planNotes } from './benefit-table';
-export {
-  BENEFIT_FLAGS,
-  BOOLEAN_LISTS,
-  BenefitFlag,
-  BenefitItem,
-  DOUBLE_LISTS,
-  FlagEntry,
-  INTEGER_LISTS,
-  Plan,
-} from './benefit.types';
+export { BENEFIT_FLAGS, BenefitFlag, BenefitItem, FlagEntry, Plan } from './benefit.types';
 export type {
   BooleanListName,
   CarveOut,
   DoubleList,
   DoubleListName,
   IntegerListName,
-  ListName,
   Network,
   OtherPayer,
 } from './benefit.types';
@@ -31,14 +21,8 @@ export {
   BENEFIT_CODE_MESSAGE,
   FREQUENCY_LIMITS,
   FrequencyDto,
-  FrequencyPeriodDto,
 } from './dto/frequency.dto';
-export {
-  BenefitFrequencyDoc,
-  FrequencyPeriodDoc,
-  LastServiceDoc,
-  NextEligibleDoc,
-} from './dto/frequency.response';
+export { BenefitFrequencyDoc, LastServiceDoc, NextEligibleDoc } from './dto/frequency.response';
 export { ProcedureCodesField } from './dto/procedure-codes.field';
 export { planFromJson } from './plan-input';
 export type { PlanJson } from './plan-input';
@@ -48,26 +32,17 @@ export {
   isPlanLevelServiceType,
 } from './service-codes';
 export { addMonths, compareDates } from './calendar';
-export {
-  HISTORY_BENEFIT_CODES,
-  historyBenefitOf,
-  historyBenefitOfCodes,
-} from './history-codes';
+export { HISTORY_BENEFIT_CODES, historyBenefitOfCodes } from './history-codes';
 export type { HistoryBenefitCode } from './history-codes';
-export { availableOn, nextEligible } from './next-eligible';
+export { nextEligible } from './next-eligible';
 export { applyNextEligible, hasFrequency } from './plan-eligibility';
-export { NEXT_ELIGIBLE_BASES, PERIOD_KINDS, SERVICE_SOURCES } from './next-eligible.types';
+export { NEXT_ELIGIBLE_BASES, SERVICE_SOURCES } from './next-eligible.types';
 export type {
   BenefitEligibility,
   Frequency,
-  FrequencyPeriod,
-  FrequencyRule,
   LastService,
   NextEligible,
   NextEligibleBasis,
-  NextEligibleInput,
-  PeriodKind,
-  PlanTerm,
   ServiceRecord,
   ServiceSource,
 } from './next-eligible.types';

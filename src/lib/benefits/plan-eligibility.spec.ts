@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { BenefitItem, Plan } from './benefit.types';
-import { serializePlan } from './benefit.serializer';
+import { serializePlan } from '../../../test/support/serialize-plan';
 import { applyNextEligible } from './plan-eligibility';
 import { planFromJson, type PlanJson } from './plan-input';
 import { SERVICE_SOURCES } from './next-eligible.types';

@@ -1,5 +1,4 @@
 import {
-  benefitCodeForCodes,
   benefitCodeForProcedure,
   benefitCodeForServiceType,
   isPlanLevelServiceType,
@@ -48,7 +47,5 @@ describe('service codes → benefit codes', () => {
       null,
       null,
     ]);
-    expect(benefitCodeForCodes(['99213', 'V2020'])).toBe('materials.frames');
-    expect(benefitCodeForCodes(['99213'])).toBeNull();
   });
 });

@@ -84,12 +84,3 @@ export function benefitCodeForProcedure(code: string): string | null {
   );
   return range?.benefit ?? null;
 }
-
-/** The benefit code of a service line: the first of its codes that maps. */
-export function benefitCodeForCodes(codes: readonly string[]): string | null {
-  for (const code of codes) {
-    const benefit = benefitCodeForProcedure(code);
-    if (benefit) return benefit;
-  }
-  return null;
-}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { write837 } from './x837.writer';
-import { VARIANT_ENVELOPE, X837_VARIANTS } from './x837.variants';
+import { VARIANT_ENVELOPE, X837_VARIANTS } from '../../../test/x12/x837.variants';
 
 /**
  * docs/api.md, Claims: every variant's 837P passes an independent 005010X222A1 validator, pyx12

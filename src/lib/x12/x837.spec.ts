@@ -4,8 +4,8 @@ import { tokenize } from './x12.tokenizer';
 import { read837 } from '../../../test/x12/x837.reader';
 import { ProfessionalClaim, write837, x12Amount } from './x837.writer';
 import type { EnvelopeSettings } from './x12.writer';
-import { check837Structure } from './x837.structure';
-import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from './x837.variants';
+import { check837Structure } from '../../../test/x12/x837.structure';
+import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from '../../../test/x12/x837.variants';
 
 const envelope = VARIANT_ENVELOPE;
 const claim = variantClaim;

@@ -1,6 +1,6 @@
 import { write837 } from './x837.writer';
-import { check837Structure } from './x837.structure';
-import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from './x837.variants';
+import { check837Structure } from '../../../test/x12/x837.structure';
+import { VARIANT_ENVELOPE, variantClaim, X837_VARIANTS } from '../../../test/x12/x837.variants';
 
 const claim = variantClaim;
 /** The writer's 837P of `c` (x837.spec.ts checks each file the writer makes passes the check). */

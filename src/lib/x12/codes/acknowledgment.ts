@@ -1,11 +1,7 @@
 /**
  * The codes of 999 (005010X231A1) and TA1 acknowledgements: IK304 segment errors, IK403 element
- * errors, IK5/AK9 acknowledgement codes and syntax errors, TA104/TA105.
- *
- * Source: X12 005010X231A1 "Implementation Acknowledgment for Health Care Insurance (999)" and the
- * X12 005010 interchange control structure (TA1), code values as the guides list them (these lists
- * are internal to the guides and complete here). Compiled: 2026-11-24. A code not here reads
- * "Unknown code X".
+ * errors, IK5/AK9 acknowledgement codes and syntax errors, TA104/TA105, complete as the guides
+ * list them. A code not here reads "Unknown code X".
  */
 export const SEGMENT_ERRORS: Readonly<Record<string, string>> = {
   '1': 'Unrecognized segment ID',

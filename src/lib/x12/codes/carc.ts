@@ -1,10 +1,6 @@
 /**
- * Claim Adjustment Reason Codes (CARC, X12 external code list 139), CAS02/05/08/... of an 835.
- *
- * Source: X12, "Claim Adjustment Reason Codes", https://x12.org/codes/claim-adjustment-reason-codes
- * Compiled: 2026-11-24. The full list (about 300 active codes) was not available offline when this
- * table was compiled: these are the codes vision and eye-care remittances use most, with the
- * list's own words (the "Usage:" notes left out). A code not here reads "Unknown code X".
+ * Claim Adjustment Reason Codes (CARC, X12 code list 139), CAS02/05/08/... of an 835: the codes
+ * vision remittances use most, in the list's words. A code not here reads "Unknown code X".
  */
 export const CARC: Readonly<Record<string, string>> = {
   '1': 'Deductible Amount',

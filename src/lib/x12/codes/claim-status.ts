@@ -1,13 +1,7 @@
 /**
- * The codes of a 277/277CA STC01: claim status category codes (X12 external code list 507),
- * claim status codes (list 508) and entity identifier codes (data element 98, STC01-3).
- *
- * Source: X12, "Claim Status Category Codes" https://x12.org/codes/claim-status-category-codes,
- * "Claim Status Codes" https://x12.org/codes/claim-status-codes, and the 005010X214 guide's
- * entity identifier values. Compiled: 2026-11-24. The full lists were not available offline when
- * this table was compiled: these are the categories of acknowledgement, pending and finalized
- * claims and the status and entity codes claim acknowledgements use most, with the lists' own
- * words (usage notes left out). A code not here reads "Unknown code X".
+ * The codes of a 277/277CA STC01: claim status categories (X12 code list 507), claim statuses
+ * (list 508) and entity identifiers (element 98, STC01-3): those claim acknowledgements use most,
+ * in the lists' words. A code not here reads "Unknown code X".
  */
 export const CLAIM_STATUS_CATEGORIES: Readonly<Record<string, string>> = {
   A0: 'Acknowledgement/Forwarded-The claim/encounter has been forwarded to another entity.',

@@ -1,10 +1,6 @@
 /**
- * Remittance Advice Remark Codes (RARC, X12 external code list 411), LQ*HE, MIA and MOA of an 835.
- *
- * Source: X12, "Remittance Advice Remark Codes", https://x12.org/codes/remittance-advice-remark-codes
- * Compiled: 2026-11-24. The full list (over 1,000 active codes) was not available offline when
- * this table was compiled: these are common codes with the list's own words. A code not here
- * reads "Unknown code X".
+ * Remittance Advice Remark Codes (RARC, X12 code list 411), LQ*HE, MIA and MOA of an 835: common
+ * codes, in the list's words. A code not here reads "Unknown code X".
  */
 export const RARC: Readonly<Record<string, string>> = {
   M15: 'Separately billed services/tests have been bundled as they are considered components of the same procedure. Separate payment is not allowed.',

@@ -1,7 +1,7 @@
 import { write837 } from '@/lib/x12/x837.writer';
-import { check837Structure } from '@/lib/x12/x837.structure';
+import { check837Structure } from '../../../../test/x12/x837.structure';
 import { read837 } from '../../../../test/x12/x837.reader';
-import { VARIANT_ENVELOPE, variantClaim } from '@/lib/x12/x837.variants';
+import { VARIANT_ENVELOPE, variantClaim } from '../../../../test/x12/x837.variants';
 import type { BillingProvider } from './claim-billing-provider';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';

@@ -21,8 +21,6 @@ interface ClaimsMailingAddress {
   source: string;
 }
 
-export const CLAIMS_MAILING_ADDRESSES_CHECKED = '2026-11-24';
-
 export const CLAIMS_MAILING_ADDRESSES: Readonly<Record<InsurerCode, ClaimsMailingAddress>> = {
   'insurer:demo:vision': {
     payer: 'Demo Vision (sandbox)',

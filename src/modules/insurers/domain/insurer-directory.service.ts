@@ -61,11 +61,6 @@ export class InsurerDirectory {
     return entries;
   }
 
-  /** One insurer's entry; null for an unknown code. */
-  async entry(accountId: string, code: string): Promise<DirectoryEntry | null> {
-    return (await this.list(accountId)).find((e) => e.insurer_code === code) ?? null;
-  }
-
   /** The entries without the task figures of assisted insurers. */
   private async entries(accountId: string): Promise<DirectoryEntry[]> {
     const { clearinghouse, claims } = this.config;

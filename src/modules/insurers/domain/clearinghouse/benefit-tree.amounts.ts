@@ -8,7 +8,7 @@ import type {
   Plan,
 } from '@/lib/benefits';
 import type { BenefitLoop } from '@/lib/x12';
-import { deliveryText, periodText, coverageText } from './benefit-words';
+import { COVERAGE, deliveryText, PERIODS } from './benefit-words';
 
 /**
  * The values an EB line states (amounts, percents, quantities, authorisation) and the EB06
@@ -115,7 +115,11 @@ export function statedValues(benefit: BenefitLoop): Stated[] {
   const { eb } = benefit;
   if (!STATING.has(eb.info)) return [];
   const flags = networkFlags(eb.inPlanNetwork);
-  const common = [periodText(eb.timePeriod), coverageText(eb.coverageLevel), ...benefit.messages];
+  const common = [
+    PERIODS[eb.timePeriod] ?? null,
+    COVERAGE[eb.coverageLevel] ?? null,
+    ...benefit.messages,
+  ];
   const entry = <T>(value: T, parts: (string | null)[]): FlagEntry<T> => {
     const comment = parts.filter((p): p is string => !!p).join('; ');
     return { ...(flags ? { flags } : {}), ...(comment ? { comment } : {}), value };

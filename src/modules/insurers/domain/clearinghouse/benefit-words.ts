@@ -1,7 +1,7 @@
 import type { DeliveryPattern } from '@/lib/x12';
 
 /** EB06 time periods, as a comment on the value they qualify. */
-const PERIODS: Readonly<Record<string, string>> = {
+export const PERIODS: Readonly<Record<string, string>> = {
   '6': 'per hour',
   '7': 'per day',
   '13': 'per 24 hours',
@@ -24,7 +24,7 @@ const PERIODS: Readonly<Record<string, string>> = {
 };
 
 /** EB02 coverage levels other than the individual's own. */
-const COVERAGE: Readonly<Record<string, string>> = {
+export const COVERAGE: Readonly<Record<string, string>> = {
   FAM: 'family',
   CHD: 'children only',
   DEP: 'dependents only',
@@ -57,14 +57,6 @@ const UNITS: Readonly<Record<string, [string, string]>> = {
 const NAMED_PERIODS: Readonly<Record<string, string>> = Object.fromEntries(
   ['22', '23', '24', '25', '26', '27', '29', '32', '33', '36'].map((code) => [code, PERIODS[code]]),
 );
-
-export function periodText(code: string): string | null {
-  return PERIODS[code] ?? null;
-}
-
-export function coverageText(code: string): string | null {
-  return COVERAGE[code] ?? null;
-}
 
 /** "1 every 12 months", "1 per month", "2 per calendar year", or null when HSD gives no period. */
 export function deliveryText(delivery: DeliveryPattern, quantity: number): string | null {

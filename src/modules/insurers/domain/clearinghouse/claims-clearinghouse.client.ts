@@ -9,6 +9,7 @@ import {
   callClearinghouse,
   HttpAnswer,
   parseJson,
+  statusFailure,
   x12Field,
 } from './clearinghouse-http';
 
@@ -133,6 +134,8 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
       answer = await this.post(this.claims.claimsUrl, x12, timeoutMs, {
         'idempotency-key': idempotencyKey,
       });
+      const failure = statusFailure(answer);
+      if (failure) throw failure;
     } catch (e) {
       if (!(e instanceof CallFailure)) throw e;
       return e.kind === 'unavailable'
@@ -140,19 +143,7 @@ export class ClaimsClearinghouseClient extends ClearinghouseConnection {
         : { kind: 'refused', reason: e.message };
     }
     const { status } = answer;
-    if (status === 408 || status === 429 || status >= 500) {
-      return {
-        kind: 'unavailable',
-        reason: `the clearinghouse answered HTTP ${status}`,
-        retryAfterMs: answer.retryAfterMs,
-      };
-    }
     const body = parseJson(answer.body);
-    if (status === 401 || status === 403)
-      return {
-        kind: 'refused',
-        reason: `the clearinghouse refused the credentials (HTTP ${status})`,
-      };
     const errors = errorTexts(body);
     if (status < 200 || status > 299 || errors.length > 0 || statusOf(body) === 'ERROR') {
       const reason = errors.length > 0 ? errors.join('; ') : `HTTP ${status}`;

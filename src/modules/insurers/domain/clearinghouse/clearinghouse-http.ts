@@ -96,6 +96,27 @@ export async function callClearinghouse(
   return answer;
 }
 
+/**
+ * What a status says by itself: 401/403 the credentials (no retry); 408, 429 and 5xx try again
+ * later. Null for any other status: the body tells.
+ */
+export function statusFailure({ status, retryAfterMs }: HttpAnswer): CallFailure | null {
+  if (status === 401 || status === 403)
+    return new CallFailure(
+      'rejected',
+      `the clearinghouse refused the credentials (HTTP ${status})`,
+      status,
+    );
+  if (status === 408 || status === 429 || status >= 500)
+    return new CallFailure(
+      'unavailable',
+      `the clearinghouse answered HTTP ${status}`,
+      status,
+      retryAfterMs,
+    );
+  return null;
+}
+
 /** An answer's JSON, or null when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {

@@ -13,7 +13,14 @@ import {
   X12WriteError,
 } from '@/lib/x12';
 import { ClearinghouseConnection } from './clearinghouse-connection';
-import { CallFailure, callClearinghouse, parseJson, x12Field } from './clearinghouse-http';
+import {
+  CallFailure,
+  callClearinghouse,
+  type HttpAnswer,
+  parseJson,
+  statusFailure,
+  x12Field,
+} from './clearinghouse-http';
 import type {
   EligibilityCheck,
   EligibilityCheckResult,
@@ -108,7 +115,7 @@ export class ClearinghouseClient extends ClearinghouseConnection {
       const answer = await callClearinghouse(this.fetchImpl, auth, request, signal, this.now);
       exchange.httpStatus = answer.status;
       exchange.response = answer.body;
-      const x12 = this.x12Of(answer.status, answer.body, answer.retryAfterMs);
+      const x12 = this.x12Of(answer);
       exchange.response = x12;
       return finish(this.interpret(x12, exchange, { inquiryDate, queryDob: check.patient.dob }));
     } catch (e) {
@@ -151,24 +158,11 @@ export class ClearinghouseClient extends ClearinghouseConnection {
     };
   }
 
-  /**
-   * The 271 text of an HTTP answer. 200 carries it; a 400 may too (AAA 79: payer not configured).
-   * 401/403: the credentials (no retry); 408, 429 and 5xx: try again later.
-   */
-  private x12Of(status: number, body: string, retryAfterMs: number | null): string {
-    if (status === 401 || status === 403)
-      throw new CallFailure(
-        'rejected',
-        `the clearinghouse refused the credentials (HTTP ${status})`,
-        status,
-      );
-    if (status === 408 || status === 429 || status >= 500)
-      throw new CallFailure(
-        'unavailable',
-        `the clearinghouse answered HTTP ${status}`,
-        status,
-        retryAfterMs,
-      );
+  /** The 271 text of an HTTP answer: 200 carries it, a 400 may too (AAA 79: payer not configured). */
+  private x12Of(answer: HttpAnswer): string {
+    const failure = statusFailure(answer);
+    if (failure) throw failure;
+    const { status, body } = answer;
     const x12 = x12Field(parseJson(body));
     if (x12 !== null && (status === 200 || status === 400)) return x12;
     throw new CallFailure(

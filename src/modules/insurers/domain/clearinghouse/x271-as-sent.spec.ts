@@ -1,5 +1,9 @@
-import { janePlan as plan, janeTree as tree } from '../../../../../test/x12/mapped271';
-import { serializePlan, serializePlanJson } from '@/lib/benefits/benefit.serializer';
+import {
+  findItem as find,
+  janePlan as plan,
+  janeTree as tree,
+} from '../../../../../test/x12/mapped271';
+import { planJsonBothWays } from '../../../../../test/support/serialize-plan';
 import type { BenefitItem } from '@/lib/benefits/benefit.types';
 import { subtractDecimal } from './benefit-tree';
 
@@ -8,15 +12,6 @@ import { subtractDecimal } from './benefit-tree';
  * the vision plan designs payers send (12/12/24 months, contacts in lieu of glasses, calendar-year
  * plans, vision carved out of a medical plan).
  */
-
-function find(items: BenefitItem[], code: string): BenefitItem | undefined {
-  for (const item of items) {
-    if (item.benefit_code === code) return item;
-    const inner = find(item.items ?? [], code);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** The item `code` of Jane's tree from a coverage line (EB*1 on 30) and these lines. */
 const itemOf = (code: string, lines: string[]) =>
@@ -232,8 +227,7 @@ describe('271 → result: the mapping of docs/api.md, Real insurers', () => {
       'NM1*PR*2*MEDICARE*****PI*CMS~',
       'LE*2120~',
     ]);
-    const json = serializePlanJson(p);
-    expect(json).toBe(JSON.stringify(serializePlan(p)));
+    const json = planJsonBothWays(p);
     expect(JSON.parse(json)).toMatchObject({
       deductible: [{ comment: 'per calendar year', value: '50.0000' }],
       carve_out: { name: 'EYEMED', payer_id: 'EYEMD', phone: null },

@@ -1,5 +1,5 @@
-import { janeTree as tree } from '../../../../../test/x12/mapped271';
-import { serializePlan, serializePlanJson } from '@/lib/benefits/benefit.serializer';
+import { findItem as find, janeTree as tree } from '../../../../../test/x12/mapped271';
+import { planJsonBothWays } from '../../../../../test/support/serialize-plan';
 import type { BenefitItem } from '@/lib/benefits/benefit.types';
 
 /**
@@ -7,15 +7,6 @@ import type { BenefitItem } from '@/lib/benefits/benefit.types';
  * DTP 346 (plan begin, for plan years) and DTP 348 (a date the payer states) of Jane's 271, asked
  * about on 2026-03-15 (MAP271_OPTIONS).
  */
-
-function find(items: BenefitItem[], code: string): BenefitItem | undefined {
-  for (const item of items) {
-    if (item.benefit_code === code) return item;
-    const inner = find(item.items ?? [], code);
-    if (inner) return inner;
-  }
-  return undefined;
-}
 
 /** The routine exam of Jane's tree with these 2100C/2110C segments after a coverage line. */
 const exam = (lines: string[], head: string[] = []) =>
@@ -190,8 +181,7 @@ describe('271 → frequency, last service and next eligible (docs/api.md, Next e
       'DTP*304*D8*20250612~',
       'DTP*348*D8*20260701~',
     ]);
-    const json = serializePlanJson(plan);
-    expect(json).toBe(JSON.stringify(serializePlan(plan)));
+    const json = planJsonBothWays(plan);
     expect(json).not.toContain('"stated":');
     const printed = JSON.parse(json).items[0].items[0];
     expect(Object.keys(printed).slice(-5)).toEqual([

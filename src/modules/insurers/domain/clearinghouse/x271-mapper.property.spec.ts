@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { HEADER_TO_SUBSCRIBER, transaction271 } from '../../../../../test/x12/fixtures';
-import { serializePlan, serializePlanJson } from '@/lib/benefits/benefit.serializer';
+import { serializePlan } from '../../../../../test/support/serialize-plan';
+import { serializePlanJson } from '@/lib/benefits/benefit.serializer';
 import { X12ParseError } from '@/lib/x12/x12.errors';
 import type { Interchange271 } from '@/lib/x12/x271.types';
 import { read271 } from '@/lib/x12/x271.reader';

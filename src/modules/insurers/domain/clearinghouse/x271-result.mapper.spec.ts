@@ -1,6 +1,6 @@
 import { found271 } from '../../../../../test/x12/fixtures';
 import { plans271 } from '../../../../../test/x12/mapped271';
-import { serializePlan } from '@/lib/benefits/benefit.serializer';
+import { serializePlan } from '../../../../../test/support/serialize-plan';
 import type { BenefitItem, Network, Plan } from '@/lib/benefits/benefit.types';
 
 const R = '2027-01-01';

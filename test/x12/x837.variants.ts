@@ -1,5 +1,5 @@
-import type { EnvelopeSettings } from './x12.writer';
-import type { ProfessionalClaim, X837Service } from './x837.parts';
+import type { EnvelopeSettings } from '@/lib/x12/x12.writer';
+import type { ProfessionalClaim, X837Service } from '@/lib/x12/x837.parts';
 
 /**
  * The claims every 837P check runs on (the in-project structure check and the independent

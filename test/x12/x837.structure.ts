@@ -1,6 +1,6 @@
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
-import { readInterchange } from './x12.envelope';
-import type { Segment } from './x12.segment';
+import { readInterchange } from '@/lib/x12/x12.envelope';
+import type { Segment } from '@/lib/x12/x12.segment';
 import { TRANSACTION } from './x837.guide';
 import type { ClaimFacts, FileFacts, LoopRule, SegmentRule, Usage } from './x837.rules';
 

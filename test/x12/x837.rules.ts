@@ -1,4 +1,4 @@
-import type { Segment } from './x12.segment';
+import type { Segment } from '@/lib/x12/x12.segment';
 
 /** The vocabulary of the 837P usage table: rule shapes and the builders the table is written with. */
 
