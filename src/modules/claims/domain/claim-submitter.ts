@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import type { Location } from '@/modules/accounts';
-import { ClaimsClearinghouseClient } from '@/modules/insurers';
+import { ClaimsClearinghouseClient, insurerName } from '@/modules/insurers';
 import { write837, X12ParseError, X12WriteError } from '@/lib/x12';
 import type { BillingProvider } from './claim-billing-provider';
 import { ClaimsQueue } from '../jobs/claims.queue';
@@ -10,7 +10,6 @@ import { ClaimTransitions } from './claim-transitions';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
 import type { Claim } from '../store/claim.entity';
-import { insurerName } from './insurer-codes';
 import { ClaimReportsService } from '../reports/domain/claim-reports.service';
 
 export interface ClaimContext {

@@ -1,13 +1,6 @@
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
-import { isKnownInsurer, KNOWN_INSURERS } from '@/modules/insurers';
-
-/** The insurers a claim may name: every known insurer (docs/api.md, Eligibility), with its display name. */
-export const isClaimInsurer = isKnownInsurer;
-
-export function insurerName(code: string): string {
-  return KNOWN_INSURERS.find((i) => i.code === code)?.name ?? code;
-}
+import { isKnownInsurer } from '@/modules/insurers';
 
 /**
  * The unknown insurer of a claim body refused for its fields, reported with them (docs/api.md, Errors);
@@ -19,5 +12,5 @@ export function unknownClaimInsurerOfBody(body: unknown, errors: ErrorTree): voi
   const code = (member as { insurer_code?: unknown }).insurer_code;
   if (typeof code !== 'string' || code.trim() === '') return;
   if ((errors.primary_member as ErrorTree | undefined)?.insurer_code) return;
-  if (!isClaimInsurer(code.trim())) (errors.$ ??= []).push(MSG.unknownInsurer(code.trim()));
+  if (!isKnownInsurer(code.trim())) (errors.$ ??= []).push(MSG.unknownInsurer(code.trim()));
 }
