@@ -7,6 +7,7 @@ import { write837, X12ParseError, X12WriteError } from '@/lib/x12';
 import type { BillingProvider } from './claim-billing-provider';
 import { ClaimsQueue } from '../jobs/claims.queue';
 import { ClaimTransitions } from './claim-transitions';
+import { ClaimsRepository } from '../store/claims.repository';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
 import type { Claim } from '../store/claim.entity';
@@ -38,6 +39,7 @@ export class ClaimSubmitter {
     private readonly transitions: ClaimTransitions,
     private readonly reports: ClaimReportsService,
     private readonly queue: ClaimsQueue,
+    private readonly claims: ClaimsRepository,
   ) {}
 
   async submit(ctx: ClaimContext, attempt: number): Promise<void> {
@@ -62,7 +64,7 @@ export class ClaimSubmitter {
       return;
     }
 
-    const kept = await this.transitions.keepEnvelope(claim.id, this.client.envelope().createdAt);
+    const kept = await this.claims.keepEnvelope(claim.id, this.client.envelope().createdAt);
     let x12: string;
     try {
       x12 = write837(

@@ -89,34 +89,4 @@ export class ClaimTransitions {
     await this.queue.setDue(claimId, nextInMs, tx, tags.transition());
     return true;
   }
-
-  /**
-   * The claim's interchange control number and time (docs/api.md, Claims): a fresh number of the
-   * deployment's sequence and `createdAt` when the claim has none yet; otherwise those kept at
-   * its first attempt are answered, so every retry sends the same ISA13/GS06/ST02.
-   */
-  keepEnvelope(
-    claimId: string,
-    createdAt: Date,
-  ): Promise<{ controlNumber: number; createdAt: Date }> {
-    return this.claims.keepEnvelope(claimId, createdAt);
-  }
-
-  /**
-   * docs/api.md, Claim reports and remittances: no more status checks (the insurer does not answer 276s, or the claim had its
-   * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
-   */
-  stopChecks(claimId: string): Promise<void> {
-    return this.queue.clearDue(claimId);
-  }
-
-  /** Counts one 276 status check of the claim; answers the count. */
-  countCheck(claimId: string): Promise<number> {
-    return this.claims.countCheck(claimId);
-  }
-
-  /** Nothing changed: the next run (a status check) is due in `delayMs`. */
-  later(claimId: string, delayMs: number): Promise<void> {
-    return this.queue.schedule(claimId, delayMs, tags.transition());
-  }
 }

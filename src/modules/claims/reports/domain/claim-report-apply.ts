@@ -38,19 +38,6 @@ export interface Work {
   unmatched: number;
 }
 
-export const newWork = (): Work => ({ matched: 0, unmatched: 0 });
-
-/** The answer for a report stored now (not a duplicate), counted from its work. */
-export function storedOutcome(id: string, type: string, work: Work) {
-  return {
-    id,
-    type,
-    claims_matched: work.matched,
-    claims_unmatched: work.unmatched,
-    duplicate: false,
-  };
-}
-
 /** One account's remittance of an 835 payment: its CLPs, and the PLB it gets. */
 export interface AccountRemittance {
   reportId: string;
