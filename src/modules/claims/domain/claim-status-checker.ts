@@ -13,10 +13,8 @@ import { ClaimsRepository } from '../store/claims.repository';
 import { statusInquiryOf } from './claim-x12';
 
 /**
- * Follows a submitted 837P (docs/api.md, Claim lifecycle): a 276 on CLEARINGHOUSE_CLAIM_STATUS_URL, the 277's
- * current status (its first STC) moves the claim; checks repeat every CLAIM_STATUS_INTERVAL_MS
- * until the claim is rejected, paid or denied. docs/api.md, Claim reports and remittances: only for the insurers of
- * INSURER_CLAIM_STATUS, and at most CLAIM_STATUS_MAX_CHECKS times per claim.
+ * Follows a submitted 837P (docs/api.md, Claim lifecycle): a 276, and the 277's current status
+ * (its first STC) moves the claim; every CLAIM_STATUS_INTERVAL_MS until rejected, paid or denied.
  */
 @Injectable()
 export class ClaimStatusChecker {
@@ -35,8 +33,8 @@ export class ClaimStatusChecker {
     const interval = this.config.claims.statusIntervalMs;
     // Nothing changed: the next check is due in one interval.
     const later = () => this.queue.schedule(claim.id, interval, tags.transition());
-    // docs/api.md, Claim reports and remittances: 276/277 only where the insurer answers it, and at most
-    // CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports (999, 277CA, 835).
+    // docs/api.md, Claim reports and remittances: only for the insurers of INSURER_CLAIM_STATUS,
+    // at most CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports.
     if (!this.client.checksStatusOf(claim.insurerCode)) {
       this.logger.log({ claim: claim.code }, 'claim status not checked: waits for reports');
       return this.queue.clearDue(claim.id);

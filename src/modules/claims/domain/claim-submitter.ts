@@ -21,13 +21,10 @@ export interface ClaimContext {
 }
 
 /**
- * Submits a claim (docs/api.md, Claim lifecycle and Claims): as an 837P through the clearinghouse when the insurer
- * has a payer id, the claims endpoint is set and the claim has everything the 837P requires
- * (`x12RouteGaps`); otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form
- * until it is mailed, its history and `submission.detail` saying why. Every attempt of one claim
- * sends the same interchange (ISA13/GS06/ST02 kept with the claim) with the same
- * `Idempotency-Key`, so a claim the clearinghouse took before its answer was lost is not taken
- * twice.
+ * Submits a claim (docs/api.md, Claim lifecycle and Claims): as an 837P when the insurer has an
+ * electronic route and the claim all the 837P requires (`x12RouteGaps`), else on paper
+ * (`ready_to_mail`, `submission.detail` saying why). Every attempt sends the same interchange
+ * with the same `Idempotency-Key`, so a claim taken before its answer was lost is not taken twice.
  */
 @Injectable()
 export class ClaimSubmitter {

@@ -22,12 +22,10 @@ export interface ClaimChange {
 }
 
 /**
- * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) in one transaction under the claim's row lock:
- * the status and its history entry, the submission columns, the next due time, and one webhook
- * delivery (topic `claim`, the claim's GET body) per subscribed webhook. Once the transaction has
- * committed (`tx.afterCommit`, docs/architecture.md, Shared idioms), the move is logged, then the
- * deliveries are queued (WebhookOutbox.recordEventInTx), then the claim's next run
- * (ClaimsQueue.setDue); after a rollback, none of it.
+ * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) under the claim's row lock:
+ * the status and its history entry, the submission columns, one webhook delivery (topic `claim`,
+ * the claim's GET body) and the next due time. The log line, the deliveries and the next run
+ * are queued after the commit (`tx.afterCommit`), in that order; after a rollback, none of it.
  */
 @Injectable()
 export class ClaimTransitions {
@@ -48,11 +46,7 @@ export class ClaimTransitions {
     return this.database.transaction((tx) => this.moveInTx(tx, claimId, location, change));
   }
 
-  /**
-   * `move` inside the caller's transaction (a claim report changes its claims and stores itself
-   * in one): false when the claim may not move there. What follows the move runs after that
-   * transaction's commit.
-   */
+  /** `move` inside the caller's transaction (a claim report's). */
   async moveInTx(
     tx: Tx,
     claimId: string,

@@ -11,12 +11,10 @@ import { ClaimReportsService } from '../domain/claim-reports.service';
 const MAX_PAGES_PER_TICK = 20;
 
 /**
- * Polls the clearinghouse's reports (docs/api.md, Claim reports and remittances, CLEARINGHOUSE_REPORTS_URL) every
- * CLAIM_REPORTS_INTERVAL_MS in worker processes: lists new reports, fetches each, stores and
- * applies it (ClaimReportsService.ingestPolled, keyed by the report's upstream id), and only then deletes it
- * upstream. Killed between the store and the delete, the next tick lists the report again, finds
- * it stored, changes nothing and deletes it. The list's page token is kept in PostgreSQL
- * (claim_report_polls), so a restart goes on where the last page left off.
+ * Polls the clearinghouse's reports (docs/api.md, Claim reports and remittances) every
+ * CLAIM_REPORTS_INTERVAL_MS in worker processes: each new report is stored and applied, and only
+ * then deleted upstream, so one killed in between is found stored next tick and just deleted.
+ * The page token is kept in `claim_report_polls`: a restart goes on where the last page left off.
  */
 @Injectable()
 export class ClaimReportPoller extends MaintenanceLoop {
