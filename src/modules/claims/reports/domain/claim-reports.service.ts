@@ -50,6 +50,8 @@ export interface ReportOutcome {
 @Injectable()
 export class ClaimReportsService {
   private readonly logger = new Logger(ClaimReportsService.name);
+  // Polled reports' lines keep the context they have always had (operators filter on it).
+  private readonly pollLogger = new Logger('PolledReports');
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -107,7 +109,10 @@ export class ClaimReportsService {
         );
       },
     );
-    this.logger.log(outcomeLog(outcome, parsed.warnings.length), 'polled claim report processed');
+    this.pollLogger.log(
+      outcomeLog(outcome, parsed.warnings.length),
+      'polled claim report processed',
+    );
     return outcome;
   }
 
