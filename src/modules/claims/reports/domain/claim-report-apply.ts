@@ -80,8 +80,14 @@ export class ClaimReportApplier {
     work: Work,
   ): Promise<void> {
     const scope = origin.accountId ? { accountId: origin.accountId } : {};
-    const interchange = (controlNumber: string, rejection: string | null) =>
-      this.rejectInterchange(tx, reportId, scope, controlNumber, work, rejection);
+    // Counts the 837Ps of a control number; rejects them when `rejection` says why.
+    const interchange = async (controlNumber: string, rejection: string | null) => {
+      const claims = await this.byControlNumber(tx, reportId, scope, controlNumber);
+      count(work, claims.length);
+      if (rejection === null) return;
+      for (const c of claims)
+        await this.move(tx, c, { status: 'rejected', detail: rejection, nextInMs: null });
+    };
     for (const ta1 of report.interchangeAcknowledgments)
       await interchange(ta1.controlNumber, ta1.status.code === 'R' ? describeTa1(ta1) : null);
     for (const group of report.groupAcknowledgments) {
@@ -213,22 +219,6 @@ export class ClaimReportApplier {
   private async move(tx: Tx, claim: Claim, change: ClaimChange): Promise<boolean> {
     const { location } = await this.providers.forLocation(claim.accountId, claim.locationId);
     return this.transitions.moveInTx(tx, claim.id, location, change);
-  }
-
-  /** Counts the 837Ps of a control number; rejects them when `rejection` says why. */
-  private async rejectInterchange(
-    tx: Tx,
-    reportId: string,
-    scope: ClaimScope,
-    controlNumber: string,
-    work: Work,
-    rejection: string | null,
-  ): Promise<void> {
-    const claims = await this.byControlNumber(tx, reportId, scope, controlNumber);
-    count(work, claims.length);
-    if (rejection === null) return;
-    for (const c of claims)
-      await this.move(tx, c, { status: 'rejected', detail: rejection, nextInMs: null });
   }
 
   /** The claims whose 837P interchange had this control number (ISA13 = GS06 = ST02). */
