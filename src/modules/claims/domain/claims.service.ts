@@ -8,6 +8,7 @@ import {
   ValidationFailed,
 } from '@/platform/kernel/errors';
 import { formatDecimal4 } from '@/platform/kernel/decimal';
+import { MSG } from '@/platform/kernel/messages';
 import { Database } from '@/platform/db/database';
 import {
   AccountsService,
@@ -82,7 +83,7 @@ export class ClaimsService {
       addFieldError(errors, ['rendering_provider', 'npi'], ORGANISATION_NPI_MESSAGE);
     const insurer = input.primary_member.insurer_code;
     if (!isKnownInsurer(insurer)) {
-      (errors.$ ??= []).push(`Unknown insurer code: ${insurer}.`);
+      (errors.$ ??= []).push(MSG.unknownInsurer(insurer));
     } else {
       for (const v of insurerRuleViolations(input))
         addFieldError(errors, v.path.split('.'), v.message);
