@@ -23,7 +23,6 @@ import {
 } from './reports/api/claim-reports.controller';
 import { ClaimReportsService } from './reports/domain/claim-reports.service';
 import { PolledRemittanceApplier } from './reports/domain/polled-remittance-apply';
-import { PolledReports } from './reports/domain/polled-reports';
 import { PolledReportsRepository } from './reports/store/polled-reports.repository';
 import { RemittancesRepository } from './reports/store/remittances.repository';
 
@@ -45,7 +44,6 @@ import { RemittancesRepository } from './reports/store/remittances.repository';
     ClaimReportsService,
     ClaimReportApplier,
     ClaimReportPoller,
-    PolledReports,
     PolledReportsRepository,
     PolledRemittanceApplier,
     ClaimsQueue,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claim, input, vsp } from './claim-form.fixtures';
+import { claim, input, vsp } from '../../../../test/support/claim-form.fixtures';
 import { diagnosisLetters, procedureOf, renderClaimForm } from './claim-form.pdf';
 import { patientAccountNumber } from './cms1500-services';
 import { renderClaimNotification } from './claim-notification';

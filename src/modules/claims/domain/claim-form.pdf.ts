@@ -23,10 +23,8 @@ export interface ClaimFormInput {
 }
 
 /**
- * The claim on the CMS-1500 (02/12) layout (docs/api.md, Errors): the NUCC form's boxes drawn in
- * drop-out red with their numbers, each value in its box where a payer's scanner reads it, the
- * insurer's mailing address in the carrier block (upper right) and, above the form, where to mail
- * it. One US Letter page (a claim has at most six services, the form's six lines).
+ * The claim on the CMS-1500 (02/12) layout (docs/api.md, Errors): the boxes in drop-out red, each
+ * value where a payer's scanner reads it. One US Letter page (at most six services, the form's).
  */
 export async function renderClaimForm(input: ClaimFormInput): Promise<Buffer> {
   // The same claim is often asked for again (the e-mail resent, the page reloaded): the bytes

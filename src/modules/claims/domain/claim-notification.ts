@@ -21,11 +21,9 @@ const escapeHtml = (s: string) =>
   );
 
 /**
- * The e-mail to the patient about a claim (HTML and plain text): claim code, patient, insurer,
- * each service with its codes, date, quantity, unit cost and charge, the amounts, and what to do.
- * A paper claim (not sent by the practice: docs/api.md, Errors) tells the patient to print the attached
- * CMS-1500, sign boxes 12 and 13 and mail it with the itemized receipts to `mailTo`; it never
- * says the practice submitted it.
+ * The e-mail to the patient about a claim (HTML and plain text). A paper claim's tells the patient
+ * to print the attached CMS-1500, sign boxes 12 and 13 and mail it with the itemized receipts to
+ * `mailTo`; it never says the practice submitted it (docs/api.md, Errors).
  */
 export function renderClaimNotification(
   claim: ClaimResponse,

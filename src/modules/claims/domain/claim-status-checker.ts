@@ -2,18 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
+import { tags } from '@/platform/jobs/db-queue';
 import { ClaimsClearinghouseClient } from '@/modules/insurers';
 import { read277, write276, X12ParseError, X12WriteError } from '@/lib/x12';
 import { canMove, describe277, FINAL_STATUSES, statusFrom277 } from './claim-lifecycle';
 import type { ClaimContext } from './claim-submitter';
 import { ClaimTransitions } from './claim-transitions';
+import { ClaimsQueue } from '../jobs/claims.queue';
+import { ClaimsRepository } from '../store/claims.repository';
 import { statusInquiryOf } from './claim-x12';
 
 /**
- * Follows a submitted 837P (docs/api.md, Claim lifecycle): a 276 on CLEARINGHOUSE_CLAIM_STATUS_URL, the 277's
- * current status (its first STC) moves the claim; checks repeat every CLAIM_STATUS_INTERVAL_MS
- * until the claim is rejected, paid or denied. docs/api.md, Claim reports and remittances: only for the insurers of
- * INSURER_CLAIM_STATUS, and at most CLAIM_STATUS_MAX_CHECKS times per claim.
+ * Follows a submitted 837P (docs/api.md, Claim lifecycle): a 276, and the 277's current status
+ * (its first STC) moves the claim; every CLAIM_STATUS_INTERVAL_MS until rejected, paid or denied.
  */
 @Injectable()
 export class ClaimStatusChecker {
@@ -23,29 +24,33 @@ export class ClaimStatusChecker {
     @InjectConfig() private readonly config: AppConfig,
     private readonly client: ClaimsClearinghouseClient,
     private readonly transitions: ClaimTransitions,
+    private readonly queue: ClaimsQueue,
+    private readonly claims: ClaimsRepository,
   ) {}
 
   async check(ctx: ClaimContext): Promise<void> {
     const { claim, lines, location, provider } = ctx;
     const interval = this.config.claims.statusIntervalMs;
-    // docs/api.md, Claim reports and remittances: 276/277 only where the insurer answers it, and at most
-    // CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports (999, 277CA, 835).
+    // Nothing changed: the next check is due in one interval.
+    const later = () => this.queue.schedule(claim.id, interval, tags.transition());
+    // docs/api.md, Claim reports and remittances: only for the insurers of INSURER_CLAIM_STATUS,
+    // at most CLAIM_STATUS_MAX_CHECKS times; otherwise the claim waits for reports.
     if (!this.client.checksStatusOf(claim.insurerCode)) {
       this.logger.log({ claim: claim.code }, 'claim status not checked: waits for reports');
-      return this.transitions.stopChecks(claim.id);
+      return this.queue.clearDue(claim.id);
     }
     if (claim.statusChecks >= this.config.claims.statusMaxChecks) {
       this.logger.warn(
         { claim: claim.code, checks: claim.statusChecks },
         'claim status checks stopped at CLAIM_STATUS_MAX_CHECKS; the claim waits for reports',
       );
-      return this.transitions.stopChecks(claim.id);
+      return this.queue.clearDue(claim.id);
     }
     const payerId = this.client.payerIdFor(claim.insurerCode);
     if (!provider || !payerId || !this.client.canCheckStatus()) {
       // The route is gone (settings changed): ask again later, when it may be back.
       this.logger.warn({ claim: claim.code }, 'claim status not checked: no route');
-      return this.transitions.later(claim.id, interval);
+      return later();
     }
     const trace = randomBytes(8).toString('hex').toUpperCase();
     let x276: string;
@@ -65,13 +70,13 @@ export class ClaimStatusChecker {
       if (!(e instanceof X12WriteError)) throw e;
       // X12 messages may quote the values (patient data): never logged.
       this.logger.warn({ claim: claim.code }, 'the 276 cannot be written');
-      return this.transitions.later(claim.id, interval);
+      return later();
     }
-    await this.transitions.countCheck(claim.id);
+    await this.claims.countCheck(claim.id);
     const answer = await this.client.checkStatus(x276, this.config.insurerTimeoutMs);
     if (answer.kind === 'failed') {
       this.logger.warn({ claim: claim.code, err: answer.reason }, 'claim status check failed');
-      return this.transitions.later(claim.id, interval);
+      return later();
     }
     let statuses;
     try {
@@ -81,13 +86,13 @@ export class ClaimStatusChecker {
     } catch (e) {
       if (!(e instanceof X12ParseError)) throw e;
       this.logger.warn({ claim: claim.code }, 'the 277 does not parse');
-      return this.transitions.later(claim.id, interval);
+      return later();
     }
     const current = statuses?.[0];
     const next = current ? statusFrom277(current) : null;
     if (!current || !next || !canMove(claim.status, next)) {
       this.logger.log({ claim: claim.code, category: current?.category }, 'claim status unchanged');
-      return this.transitions.later(claim.id, interval);
+      return later();
     }
     await this.transitions.move(claim.id, location, {
       status: next,

@@ -2,15 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import type { Location } from '@/modules/accounts';
-import { ClaimsClearinghouseClient } from '@/modules/insurers';
+import { ClaimsClearinghouseClient, insurerName } from '@/modules/insurers';
 import { write837, X12ParseError, X12WriteError } from '@/lib/x12';
 import type { BillingProvider } from './claim-billing-provider';
 import { ClaimsQueue } from '../jobs/claims.queue';
 import { ClaimTransitions } from './claim-transitions';
+import { ClaimsRepository } from '../store/claims.repository';
 import { professionalClaimOf, x12RouteGaps } from './claim-x12';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
 import type { Claim } from '../store/claim.entity';
-import { insurerName } from './insurer-codes';
 import { ClaimReportsService } from '../reports/domain/claim-reports.service';
 
 export interface ClaimContext {
@@ -21,13 +21,10 @@ export interface ClaimContext {
 }
 
 /**
- * Submits a claim (docs/api.md, Claim lifecycle and Claims): as an 837P through the clearinghouse when the insurer
- * has a payer id, the claims endpoint is set and the claim has everything the 837P requires
- * (`x12RouteGaps`); otherwise on paper: the claim waits `ready_to_mail` with its CMS-1500 form
- * until it is mailed, its history and `submission.detail` saying why. Every attempt of one claim
- * sends the same interchange (ISA13/GS06/ST02 kept with the claim) with the same
- * `Idempotency-Key`, so a claim the clearinghouse took before its answer was lost is not taken
- * twice.
+ * Submits a claim (docs/api.md, Claim lifecycle and Claims): as an 837P when the insurer has an
+ * electronic route and the claim all the 837P requires (`x12RouteGaps`), else on paper
+ * (`ready_to_mail`, `submission.detail` saying why). Every attempt sends the same interchange
+ * with the same `Idempotency-Key`, so a claim taken before its answer was lost is not taken twice.
  */
 @Injectable()
 export class ClaimSubmitter {
@@ -39,6 +36,7 @@ export class ClaimSubmitter {
     private readonly transitions: ClaimTransitions,
     private readonly reports: ClaimReportsService,
     private readonly queue: ClaimsQueue,
+    private readonly claims: ClaimsRepository,
   ) {}
 
   async submit(ctx: ClaimContext, attempt: number): Promise<void> {
@@ -63,7 +61,7 @@ export class ClaimSubmitter {
       return;
     }
 
-    const kept = await this.transitions.keepEnvelope(claim.id, this.client.envelope().createdAt);
+    const kept = await this.claims.keepEnvelope(claim.id, this.client.envelope().createdAt);
     let x12: string;
     try {
       x12 = write837(

@@ -22,12 +22,10 @@ export interface ClaimChange {
 }
 
 /**
- * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) in one transaction under the claim's row lock:
- * the status and its history entry, the submission columns, the next due time, and one webhook
- * delivery (topic `claim`, the claim's GET body) per subscribed webhook. Once the transaction has
- * committed (`tx.afterCommit`, docs/architecture.md, Shared idioms), the move is logged, then the
- * deliveries are queued (WebhookOutbox.recordEventInTx), then the claim's next run
- * (ClaimsQueue.setDue); after a rollback, none of it.
+ * Moves a claim along its lifecycle (docs/api.md, Claim lifecycle) under the claim's row lock:
+ * the status and its history entry, the submission columns, one webhook delivery (topic `claim`,
+ * the claim's GET body) and the next due time. The log line, the deliveries and the next run
+ * are queued after the commit (`tx.afterCommit`), in that order; after a rollback, none of it.
  */
 @Injectable()
 export class ClaimTransitions {
@@ -48,11 +46,7 @@ export class ClaimTransitions {
     return this.database.transaction((tx) => this.moveInTx(tx, claimId, location, change));
   }
 
-  /**
-   * `move` inside the caller's transaction (a claim report changes its claims and stores itself
-   * in one): false when the claim may not move there. What follows the move runs after that
-   * transaction's commit.
-   */
+  /** `move` inside the caller's transaction (a claim report's). */
   async moveInTx(
     tx: Tx,
     claimId: string,
@@ -88,35 +82,5 @@ export class ClaimTransitions {
     // After the deliveries: their first attempts are queued before the claim's next run.
     await this.queue.setDue(claimId, nextInMs, tx, tags.transition());
     return true;
-  }
-
-  /**
-   * The claim's interchange control number and time (docs/api.md, Claims): a fresh number of the
-   * deployment's sequence and `createdAt` when the claim has none yet; otherwise those kept at
-   * its first attempt are answered, so every retry sends the same ISA13/GS06/ST02.
-   */
-  keepEnvelope(
-    claimId: string,
-    createdAt: Date,
-  ): Promise<{ controlNumber: number; createdAt: Date }> {
-    return this.claims.keepEnvelope(claimId, createdAt);
-  }
-
-  /**
-   * docs/api.md, Claim reports and remittances: no more status checks (the insurer does not answer 276s, or the claim had its
-   * CLAIM_STATUS_MAX_CHECKS): the claim waits for reports.
-   */
-  stopChecks(claimId: string): Promise<void> {
-    return this.queue.clearDue(claimId);
-  }
-
-  /** Counts one 276 status check of the claim; answers the count. */
-  countCheck(claimId: string): Promise<number> {
-    return this.claims.countCheck(claimId);
-  }
-
-  /** Nothing changed: the next run (a status check) is due in `delayMs`. */
-  later(claimId: string, delayMs: number): Promise<void> {
-    return this.queue.schedule(claimId, delayMs, tags.transition());
   }
 }

@@ -14,7 +14,7 @@ import { claimTotalCost } from './claim-charges';
 import type { ClaimServiceLine } from '../store/claim-service-line.entity';
 import type { MailingAddress } from '@/lib/person';
 import type { Claim, ClaimPerson } from '../store/claim.entity';
-import { insurerName } from './insurer-codes';
+import { insurerName } from '@/modules/insurers';
 
 /** The patient is the subscriber when marked `self`, or, untyped, when it is the same person. */
 export function patientIsSubscriber(claim: Pick<Claim, 'patient' | 'primaryMember'>): boolean {

@@ -8,6 +8,7 @@ import {
   ValidationFailed,
 } from '@/platform/kernel/errors';
 import { formatDecimal4 } from '@/platform/kernel/decimal';
+import { MSG } from '@/platform/kernel/messages';
 import { Database } from '@/platform/db/database';
 import {
   AccountsService,
@@ -18,7 +19,12 @@ import {
 } from '@/modules/accounts';
 import { MailService } from '@/modules/mail';
 import { formatInstant } from '@/platform/kernel/time';
-import { ClaimsClearinghouseClient, InsurerSettingsService } from '@/modules/insurers';
+import {
+  ClaimsClearinghouseClient,
+  insurerName,
+  InsurerSettingsService,
+  isKnownInsurer,
+} from '@/modules/insurers';
 import { BillingProviders } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
 import { ClaimTransitions } from './claim-transitions';
@@ -31,7 +37,6 @@ import { LIST_DEFAULT_PAGE_SIZE } from '@/platform/http/pagination/list-query';
 import { ListClaimsQuery } from '../api/dto/list-claims.query';
 import { ClaimsQueue } from '../jobs/claims.queue';
 import { ClaimsRepository } from '../store/claims.repository';
-import { insurerName, isClaimInsurer } from './insurer-codes';
 import { insurerRuleViolations } from './insurer-rules';
 
 @Injectable()
@@ -77,8 +82,8 @@ export class ClaimsService {
     )
       addFieldError(errors, ['rendering_provider', 'npi'], ORGANISATION_NPI_MESSAGE);
     const insurer = input.primary_member.insurer_code;
-    if (!isClaimInsurer(insurer)) {
-      (errors.$ ??= []).push(`Unknown insurer code: ${insurer}.`);
+    if (!isKnownInsurer(insurer)) {
+      (errors.$ ??= []).push(MSG.unknownInsurer(insurer));
     } else {
       for (const v of insurerRuleViolations(input))
         addFieldError(errors, v.path.split('.'), v.message);

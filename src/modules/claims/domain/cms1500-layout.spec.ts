@@ -2,7 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument } from 'pdf-lib';
 import type { PDFFont, PDFPageDrawLineOptions, PDFPageDrawRectangleOptions } from 'pdf-lib';
 import { HEIGHT, Sheet, WIDTH, fonts } from './claim-form-text';
-import { claim, input } from './claim-form.fixtures';
+import { claim, input } from '../../../../test/support/claim-form.fixtures';
 import type { ClaimFormInput } from './claim-form.pdf';
 import { drawFormHeading, drawPatientAndInsured } from './cms1500-layout';
 import { drawServicesAndProvider } from './cms1500-services';

@@ -18,7 +18,6 @@ export const C1 = 228; // left | middle column
 export const C2 = 366; // middle | insured column
 export const R = 23; // a row's height
 
-/** Above the form: where it goes, then the carrier block; the form's title. */
 /** One row of the left, middle and insured columns: their boxes, each with its label. */
 export function drawLabelledRow(s: Sheet, top: number, a: string, b: string, c: string): void {
   s.box(LEFT, top, C1, R);
@@ -125,7 +124,11 @@ export function drawPatientAndInsured(s: Sheet, input: ClaimFormInput, start: nu
   addressRows(C2, RIGHT, insured, "7. INSURED'S ADDRESS");
   top += 3 * R;
 
-  // Boxes 9–11d.
+  // Boxes 9–11d. `noBox`: the YES/NO pair of a question, NO checked.
+  const noBox = (x: number) => {
+    s.check('YES', x + 10, top + 12, false);
+    s.check('NO', x + 50, top + 12, true);
+  };
   const rows9to11: [string, string, string, () => void][] = [
     [
       "9. OTHER INSURED'S NAME (Last Name, First Name, Middle Initial)",
@@ -138,8 +141,7 @@ export function drawPatientAndInsured(s: Sheet, input: ClaimFormInput, start: nu
       'a. EMPLOYMENT? (Current or Previous)',
       "a. INSURED'S DATE OF BIRTH (MM DD YYYY)   SEX",
       () => {
-        s.check('YES', C1 + 10, top + 12, false);
-        s.check('NO', C1 + 50, top + 12, true);
+        noBox(C1);
         s.data(mdy(insured.dob), C2 + 4, top + R - 4, 60);
         s.check('M', C2 + 110, top + 12, insured.sex === 'male');
         s.check('F', C2 + 140, top + 12, insured.sex === 'female');
@@ -149,18 +151,14 @@ export function drawPatientAndInsured(s: Sheet, input: ClaimFormInput, start: nu
       'b. RESERVED FOR NUCC USE',
       'b. AUTO ACCIDENT?   PLACE (State)',
       'b. OTHER CLAIM ID (Designated by NUCC)',
-      () => {
-        s.check('YES', C1 + 10, top + 12, false);
-        s.check('NO', C1 + 50, top + 12, true);
-      },
+      () => noBox(C1),
     ],
     [
       'c. RESERVED FOR NUCC USE',
       'c. OTHER ACCIDENT?',
       'c. INSURANCE PLAN NAME OR PROGRAM NAME',
       () => {
-        s.check('YES', C1 + 10, top + 12, false);
-        s.check('NO', C1 + 50, top + 12, true);
+        noBox(C1);
         s.data(input.insurerName, C2 + 4, top + R - 4, RIGHT - C2 - 8);
       },
     ],
@@ -168,10 +166,7 @@ export function drawPatientAndInsured(s: Sheet, input: ClaimFormInput, start: nu
       'd. INSURANCE PLAN NAME OR PROGRAM NAME',
       '10d. CLAIM CODES (Designated by NUCC)',
       'd. IS THERE ANOTHER HEALTH BENEFIT PLAN?',
-      () => {
-        s.check('YES', C2 + 10, top + 12, false);
-        s.check('NO', C2 + 50, top + 12, true);
-      },
+      () => noBox(C2),
     ],
   ];
   for (const [a, b, c, fill] of rows9to11) {

@@ -1,5 +1,5 @@
 import type { CreateClaimDto } from '../api/dto/create-claim.dto';
-import { insurerName } from './insurer-codes';
+import { insurerName } from '@/modules/insurers';
 
 export interface RuleViolation {
   /** Dotted field path, as in the error envelope (`patient.sex`, `services`). */

@@ -8,8 +8,7 @@ import { CLAIMS_QUEUE, ClaimsQueue } from './claims.queue';
 import { ClaimsRepository } from '../store/claims.repository';
 
 /**
- * Runs the due work of a claim: its submission (`ready`, or a retry of `submission_failed`) or a
- * status check (`submitted`/`accepted` over X12). Idempotent: the lease skips a claim with
+ * Runs the due work of a claim: its submission or a status check. The lease skips a claim with
  * nothing due or held by another job.
  */
 @Injectable()

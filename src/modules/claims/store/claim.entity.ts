@@ -3,12 +3,7 @@ import { AccountRecord, CreatedAtColumn, TimeColumn, OwnerIdColumn } from '@/pla
 import type { MailingAddress } from '@/lib/person';
 import { ClaimServiceLine } from './claim-service-line.entity';
 
-/**
- * docs/api.md, Claim lifecycle: ready → submitted → accepted | rejected → paid | denied; submission_failed.
- * A paper claim goes ready → ready_to_mail → submitted (when someone marks it mailed).
- * An 835 reversal (CLP02 22) takes a paid or denied claim to `reversed`, a later 835 pays
- * or denies it again.
- */
+/** docs/api.md, Claim lifecycle (the arrows between them: claim-lifecycle.ts). */
 export const CLAIM_STATUSES = [
   'ready',
   'ready_to_mail',
@@ -92,9 +87,8 @@ export interface ClaimRenderingProvider {
 }
 
 /**
- * An out-of-network vision claim (docs/api.md, Claims). What was claimed is immutable once created; its
- * lifecycle (docs/api.md, Claim lifecycle) moves on: the row is also its own queue row (job_due_at, attempts, lease_job),
- * due while the claim waits to be submitted or checked.
+ * An out-of-network vision claim (docs/api.md, Claims): what was claimed is immutable once
+ * created; the row is also its own queue row (ClaimsQueue).
  */
 @Entity('claims')
 @Index('claims_account_created_idx', ['accountId', 'createdAt', 'id'])

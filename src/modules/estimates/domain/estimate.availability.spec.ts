@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { nextEligibleDates } from './estimate.availability';
-import { line, plan } from './estimate.fixtures';
+import { line, plan } from '../../../../test/support/estimate.fixtures';
 import { estimateReimbursement } from './estimate.rules';
 
 /** A day between 2020 and 2031, `YYYY-MM-DD`. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import type { BenefitItem, FlagEntry } from '@/lib/benefits/benefit.types';
 import { estimateReimbursement } from './estimate.rules';
-import { planOf, R } from './estimate.fixtures';
+import { planOf, R } from '../../../../test/support/estimate.fixtures';
 
 /**
  * In network, a covered service costs the patient the plan's copayment and no more: generated

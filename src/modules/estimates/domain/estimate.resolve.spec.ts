@@ -1,7 +1,7 @@
 import { benefitCodeForProcedure } from '@/lib/benefits/service-codes';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
 import { estimateReimbursement } from './estimate.rules';
-import { line, plan, R } from './estimate.fixtures';
+import { line, plan, R } from '../../../../test/support/estimate.fixtures';
 
 describe('which benefit a line is estimated on, and shared allowances', () => {
   it('lets two lines of one benefit share its allowance once', () => {

@@ -1,6 +1,6 @@
 import { toMinor } from '@/platform/kernel/decimal';
 import { estimateReimbursement, withCoinsurance } from './estimate.rules';
-import { line, oon, plan } from './estimate.fixtures';
+import { line, oon, plan } from '../../../../test/support/estimate.fixtures';
 import type { BenefitItem } from '@/lib/benefits';
 import type { EstimateServiceInput } from './estimate.types';
 

@@ -5,20 +5,12 @@ import { type BenefitEligibility, nextEligible } from '@/lib/benefits';
 import type { NextEligibleRequestDto } from '../api/dto/next-eligible.dto';
 import { nextEligibleBodyErrors } from './next-eligible.checks';
 
-/**
- * The stateless next-eligible computation (docs/api.md, Next eligible dates): rules, services on
- * record and the plan's term in, per benefit the date it can be had again out. Nothing is read
- * or stored.
- */
+/** The stateless next-eligible computation (docs/api.md, Next eligible dates). */
 @Injectable()
 export class NextEligibleService {
   constructor(private readonly limiter: RateLimiter) {}
 
-  /**
-   * The question of an API key: its rules and history entries are its cost against the key's
-   * per-minute budget (docs/api.md, Next eligible dates); past it, 429 before anything is
-   * computed.
-   */
+  /** An API key's question: its rules and history entries spend the key's per-minute budget. */
   async ask(apiKeyId: string, dto: NextEligibleRequestDto): Promise<BenefitEligibility[]> {
     await this.limiter.spend('next_eligible', apiKeyId, dto.rules.length + dto.history.length);
     return this.compute(dto);

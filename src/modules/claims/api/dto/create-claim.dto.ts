@@ -10,9 +10,11 @@ import {
   StringListField,
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
+import type { ErrorTree } from '@/platform/kernel/errors';
+import { MSG } from '@/platform/kernel/messages';
 import { LocationCodeField, RenderingProviderDto } from '@/modules/accounts';
+import { isKnownInsurer } from '@/modules/insurers';
 import { ProcedureCodesField } from '@/lib/benefits';
-import { unknownClaimInsurerOfBody } from '../../domain/insurer-codes';
 import {
   AddressLineField,
   CityField,
@@ -140,6 +142,19 @@ export class ClaimServiceDto {
     description: 'ICD-10 diagnosis codes (upper-cased); `[]` when absent.',
   })
   diagnosis_codes?: string[] | null;
+}
+
+/**
+ * The unknown insurer of a claim body refused for its fields, reported with them (docs/api.md, Errors);
+ * a code with errors of its own (blank, too long) is left to them.
+ */
+function unknownClaimInsurerOfBody(body: unknown, errors: ErrorTree): void {
+  const member = (body as { primary_member?: unknown } | null)?.primary_member;
+  if (typeof member !== 'object' || member === null) return;
+  const code = (member as { insurer_code?: unknown }).insurer_code;
+  if (typeof code !== 'string' || code.trim() === '') return;
+  if ((errors.primary_member as ErrorTree | undefined)?.insurer_code) return;
+  if (!isKnownInsurer(code.trim())) (errors.$ ??= []).push(MSG.unknownInsurer(code.trim()));
 }
 
 @RequestRules(unknownClaimInsurerOfBody)

@@ -38,19 +38,6 @@ export interface Work {
   unmatched: number;
 }
 
-export const newWork = (): Work => ({ matched: 0, unmatched: 0 });
-
-/** The answer for a report stored now (not a duplicate), counted from its work. */
-export function storedOutcome(id: string, type: string, work: Work) {
-  return {
-    id,
-    type,
-    claims_matched: work.matched,
-    claims_unmatched: work.unmatched,
-    duplicate: false,
-  };
-}
-
 /** One account's remittance of an 835 payment: its CLPs, and the PLB it gets. */
 export interface AccountRemittance {
   reportId: string;
@@ -66,13 +53,10 @@ export interface AccountRemittance {
 
 /**
  * Applies a parsed claim report to the claims it names, inside the report's transaction
- * (docs/api.md, Claim reports and remittances): 999/TA1 rejections, 277CA acceptances and rejections, and an uploaded 835's
- * remittances (stored once per account, payer and TRN02; a polled 835's go through
- * PolledRemittanceApplier, per account). A claim moves only along the lifecycle's arrows; what
- * follows the moves and the webhook deliveries runs after the report's transaction commits
- * (`tx.afterCommit`, through ClaimTransitions and WebhookOutbox), never after a rollback. A polled report
- * names claims of any account: what it would move of two accounts (a control number or a 277CA
- * claim shared by chance) moves none, and the operator's log says so.
+ * (docs/api.md, Claim reports and remittances): 999/TA1 rejections, 277CA acceptances and
+ * rejections, an uploaded 835's remittances (a polled 835's: PolledRemittanceApplier). A polled
+ * report names claims of any account: what it would move of two accounts (a control number or a
+ * 277CA claim shared by chance) moves none, and the operator's log says so.
  */
 @Injectable()
 export class ClaimReportApplier {
@@ -96,37 +80,26 @@ export class ClaimReportApplier {
     work: Work,
   ): Promise<void> {
     const scope = origin.accountId ? { accountId: origin.accountId } : {};
-    for (const ta1 of report.interchangeAcknowledgments) {
-      const claims = await this.byControlNumber(tx, reportId, scope, ta1.controlNumber);
+    // Counts the 837Ps of a control number; rejects them when `rejection` says why.
+    const interchange = async (controlNumber: string, rejection: string | null) => {
+      const claims = await this.byControlNumber(tx, reportId, scope, controlNumber);
       count(work, claims.length);
-      if (ta1.status.code !== 'R') continue;
+      if (rejection === null) return;
       for (const c of claims)
-        await this.move(tx, c, {
-          status: 'rejected',
-          detail: describeTa1(ta1),
-          nextInMs: null,
-        });
-    }
+        await this.move(tx, c, { status: 'rejected', detail: rejection, nextInMs: null });
+    };
+    for (const ta1 of report.interchangeAcknowledgments)
+      await interchange(ta1.controlNumber, ta1.status.code === 'R' ? describeTa1(ta1) : null);
     for (const group of report.groupAcknowledgments) {
       const groupRejected = isRejection(group.status.code);
       for (const set of group.sets) {
-        const claims = await this.byControlNumber(tx, reportId, scope, set.setControlNumber);
-        count(work, claims.length);
-        if (!isRejection(set.status.code) && !(groupRejected && set.status.code === '')) continue;
-        for (const c of claims)
-          await this.move(tx, c, {
-            status: 'rejected',
-            detail: describe999(set, groupRejected),
-            nextInMs: null,
-          });
+        const rejected = isRejection(set.status.code) || (groupRejected && set.status.code === '');
+        await interchange(set.setControlNumber, rejected ? describe999(set, groupRejected) : null);
       }
       if (group.sets.length === 0 && groupRejected) {
         // A group rejected as a whole (AK9*R without AK2): its 837Ps by GS06.
-        const claims = await this.byControlNumber(tx, reportId, scope, group.groupControlNumber);
-        count(work, claims.length);
         const detail = `999: the 837P functional group ${group.groupControlNumber} was rejected: ${[group.status, ...group.syntaxErrors].map((e) => `${e.description} (${e.code})`).join('. ')}.`;
-        for (const c of claims)
-          await this.move(tx, c, { status: 'rejected', detail, nextInMs: null });
+        await interchange(group.groupControlNumber, detail);
       }
     }
     for (const ack of report.claimAcknowledgments) {

@@ -3,16 +3,17 @@ import { NotFoundError, QuotaExceededError } from '@/platform/kernel/errors';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
-import { Database } from '@/platform/db/database';
-import { readClaimReport } from '@/lib/x12';
+import { Database, type Tx } from '@/platform/db/database';
+import { type ClaimReport as ParsedReport, readClaimReport, split835 } from '@/lib/x12';
 import type { ClaimReport, ClaimReportSource } from '../store/claim-report.entity';
-import { ClaimReportApplier, newWork, storedOutcome } from './claim-report-apply';
+import { ClaimReportApplier, type Work } from './claim-report-apply';
 import { ClaimReportsRepository } from '../store/claim-reports.repository';
 import {
   RemittanceListResponse,
   RemittanceResponse,
   RemittanceSummaryResponse,
 } from '../api/dto/remittance.response';
+import { PolledRemittanceApplier } from './polled-remittance-apply';
 import { PolledReportsRepository } from '../store/polled-reports.repository';
 import type { Remittance } from '../store/remittance.entity';
 import { RemittancesRepository } from '../store/remittances.repository';
@@ -23,7 +24,7 @@ const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ReportOrigin {
-  /** The uploading account (only its claims are matched); null: any account's (PolledReports). */
+  /** The uploading account (only its claims are matched); null: any account's (the poller). */
   accountId: string | null;
   source: ClaimReportSource;
   /** The clearinghouse's report id, for the poller. */
@@ -40,17 +41,17 @@ export interface ReportOutcome {
 }
 
 /**
- * Processes claim reports (docs/api.md, Claim reports and remittances): 999 and TA1 rejections, 277CA acceptances and
- * rejections, 835 remittances. A report received before is answered as it was, unread; an
- * upload past the account's daily quota is refused; a report is parsed next (an X12ParseError
- * stores nothing), then stored and applied in one transaction: a report received again (same upstream id, or the same
- * bytes for the same account) changes nothing, a remittance is stored once per (account, payer,
- * TRN02), and a claim moves only along the lifecycle's arrows. Webhook deliveries and the claims'
- * next runs are queued after the commit (`tx.afterCommit`), before `ingest` answers.
+ * Processes claim reports (docs/api.md, Claim reports and remittances): 999 and TA1 rejections,
+ * 277CA acceptances and rejections, 835 remittances. A report is stored once (same upstream id,
+ * or the same bytes for the same account) and applied in the same transaction; a claim moves
+ * only along the lifecycle's arrows; webhook deliveries and the claims' next runs are queued
+ * after the commit (`tx.afterCommit`).
  */
 @Injectable()
 export class ClaimReportsService {
   private readonly logger = new Logger(ClaimReportsService.name);
+  // Polled reports' lines keep the context they have always had (operators filter on it).
+  private readonly pollLogger = new Logger('PolledReports');
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -59,17 +60,16 @@ export class ClaimReportsService {
     private readonly remittances: RemittancesRepository,
     private readonly applier: ClaimReportApplier,
     private readonly polled: PolledReportsRepository,
+    private readonly polledRemittances: PolledRemittanceApplier,
   ) {}
 
+  /**
+   * An uploaded report, or a submit answer's own. One received before is answered from its row
+   * unread (reading costs in proportion to its size and would change nothing); an upload past
+   * the daily quota is refused; an X12ParseError stores nothing.
+   */
   async ingest(text: string, origin: ReportOrigin): Promise<ReportOutcome> {
-    const sha = createHash('sha256').update(text).digest('hex');
-    // A report received before is answered from its row without being read again: reading costs
-    // memory and time in proportion to its size, and it would change nothing.
-    const received = {
-      accountId: origin.accountId,
-      externalId: origin.externalId ?? null,
-      contentSha256: sha,
-    };
+    const received = receivedOf(text, origin);
     const before = await this.reports.findReceived(received);
     if (before) {
       this.logger.log({ report: before.id, source: origin.source }, 'claim report seen before');
@@ -77,8 +77,55 @@ export class ClaimReportsService {
     }
     if (origin.source === 'upload' && origin.accountId) await this.withinQuota(origin.accountId);
     const parsed = readClaimReport(text);
-    const work = newWork();
-    const outcome = await this.database.transaction(async (tx) => {
+    const outcome = await this.store(text, parsed, origin, received);
+    this.logger.log(
+      outcomeLog(outcome, parsed.warnings.length, origin.source),
+      'claim report processed',
+    );
+    return outcome;
+  }
+
+  /**
+   * A report taken by the poller: it belongs to no account and may name claims of any. It is
+   * stored whole for the operator only; each account gets its own part of an 835 (the only
+   * interchange `GET .../remittances/{id}/x12/` answers it), its own remittance and webhook;
+   * what no account owns waits for the operator (`reports:unmatched`).
+   */
+  async ingestPolled(text: string, externalId: string): Promise<ReportOutcome> {
+    const parsed = readClaimReport(text);
+    const origin = { accountId: null, source: 'poller' as const, externalId };
+    const outcome = await this.store(
+      text,
+      parsed,
+      origin,
+      receivedOf(text, origin),
+      async (tx, id, work) => {
+        if (parsed.remittances.length === 0) return;
+        const owners = await this.polledRemittances.apply(tx, id, parsed.remittances, work);
+        await this.polled.insertParts(
+          id,
+          split835(text, (code) => owners.get(code) ?? null),
+          tx,
+        );
+      },
+    );
+    this.pollLogger.log(
+      outcomeLog(outcome, parsed.warnings.length),
+      'polled claim report processed',
+    );
+    return outcome;
+  }
+
+  /** Stores the report once and applies it in one transaction; `more` runs after the moves. */
+  private store(
+    text: string,
+    parsed: ParsedReport,
+    origin: ReportOrigin,
+    received: ReturnType<typeof receivedOf>,
+    more?: (tx: Tx, id: string, work: Work) => Promise<void>,
+  ): Promise<ReportOutcome> {
+    const work: Work = { matched: 0, unmatched: 0 };
+    return this.database.transaction(async (tx) => {
       const id = await this.reports.insertOnce(
         {
           ...received,
@@ -94,14 +141,16 @@ export class ClaimReportsService {
         return { ...summary(existing), duplicate: true };
       }
       await this.applier.apply(tx, id, parsed, origin, work);
+      await more?.(tx, id, work);
       await this.reports.setCounts(id, work.matched, work.unmatched, tx);
-      return storedOutcome(id, parsed.type, work);
+      return {
+        id,
+        type: parsed.type,
+        claims_matched: work.matched,
+        claims_unmatched: work.unmatched,
+        duplicate: false,
+      };
     });
-    this.logger.log(
-      outcomeLog(outcome, parsed.warnings.length, origin.source),
-      'claim report processed',
-    );
-    return outcome;
   }
 
   /**
@@ -154,7 +203,15 @@ export class ClaimReportsService {
   }
 }
 
-export function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
+function receivedOf(text: string, origin: ReportOrigin) {
+  return {
+    accountId: origin.accountId,
+    externalId: origin.externalId ?? null,
+    contentSha256: createHash('sha256').update(text).digest('hex'),
+  };
+}
+
+function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
   return {
     id: r.id,
     type: r.type,
@@ -164,7 +221,7 @@ export function summary(r: ClaimReport): Omit<ReportOutcome, 'duplicate'> {
 }
 
 /** The operator's log line of a processed report (`source` for those not polled). */
-export function outcomeLog(outcome: ReportOutcome, warnings: number, source?: ClaimReportSource) {
+function outcomeLog(outcome: ReportOutcome, warnings: number, source?: ClaimReportSource) {
   return {
     report: outcome.id,
     type: outcome.type,

@@ -17,11 +17,10 @@ import { remittanceEntry } from './claim-report-words';
 import { type NewUnmatchedItem, PolledReportsRepository } from '../store/polled-reports.repository';
 
 /**
- * The remittances of a polled 835 (docs/api.md, Claim reports and remittances), which names claims of any account:
- * each account gets a remittance of its own CLPs only (its webhook body too); its payment amount
- * is BPR02 when it has every CLP and PLB of the payment, else its CLP04s less its PLBs (as its
- * part of the 835 says, x835.split.ts). CLPs naming no claim, and the PLBs of a payment shared by
- * several accounts, are held for the operator (`reports:unmatched`), in no tenant's remittance.
+ * The remittances of a polled 835 (docs/api.md, Claim reports and remittances): each account gets
+ * one of its own CLPs only; its payment amount is BPR02 when it has every CLP and PLB of the
+ * payment, else its CLP04s less its PLBs (as its part of the 835 says, x835.split.ts). CLPs naming
+ * no claim, and PLBs of a payment shared by several accounts, wait for the operator.
  */
 @Injectable()
 export class PolledRemittanceApplier {

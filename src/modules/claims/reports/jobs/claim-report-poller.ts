@@ -5,18 +5,16 @@ import type { AppConfig } from '@/platform/config/env';
 import { CallFailure, ClaimsClearinghouseClient } from '@/modules/insurers';
 import { X12ParseError } from '@/lib/x12';
 import { ClaimReportsRepository } from '../store/claim-reports.repository';
-import { PolledReports } from '../domain/polled-reports';
+import { ClaimReportsService } from '../domain/claim-reports.service';
 
 /** Pages read per tick: a backlog drains over a few ticks instead of holding one for long. */
 const MAX_PAGES_PER_TICK = 20;
 
 /**
- * Polls the clearinghouse's reports (docs/api.md, Claim reports and remittances, CLEARINGHOUSE_REPORTS_URL) every
- * CLAIM_REPORTS_INTERVAL_MS in worker processes: lists new reports, fetches each, stores and
- * applies it (PolledReports, keyed by the report's upstream id), and only then deletes it
- * upstream. Killed between the store and the delete, the next tick lists the report again, finds
- * it stored, changes nothing and deletes it. The list's page token is kept in PostgreSQL
- * (claim_report_polls), so a restart goes on where the last page left off.
+ * Polls the clearinghouse's reports (docs/api.md, Claim reports and remittances) every
+ * CLAIM_REPORTS_INTERVAL_MS in worker processes: each new report is stored and applied, and only
+ * then deleted upstream, so one killed in between is found stored next tick and just deleted.
+ * The page token is kept in `claim_report_polls`: a restart goes on where the last page left off.
  */
 @Injectable()
 export class ClaimReportPoller extends MaintenanceLoop {
@@ -26,7 +24,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
     @InjectConfig() config: AppConfig,
     private readonly stored: ClaimReportsRepository,
     private readonly client: ClaimsClearinghouseClient,
-    private readonly reports: PolledReports,
+    private readonly reports: ClaimReportsService,
   ) {
     super(config);
   }
@@ -61,7 +59,7 @@ export class ClaimReportPoller extends MaintenanceLoop {
     try {
       if (!(await this.stored.isStored(id))) {
         const x12 = await this.client.fetchReport(id, timeoutMs);
-        const outcome = await this.reports.ingest(x12, id);
+        const outcome = await this.reports.ingestPolled(x12, id);
         this.logger.log(
           { report: id, type: outcome.type, duplicate: outcome.duplicate },
           'report stored',

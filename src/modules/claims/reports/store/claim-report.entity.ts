@@ -5,10 +5,8 @@ export type ClaimReportSource = 'upload' | 'poller' | 'submission';
 export type ClaimReportType = '999' | 'TA1' | '277' | '835';
 
 /**
- * A claim report (docs/api.md, Claim reports and remittances) as received: stored once, before it changes anything, in the
- * same transaction as the changes it makes; a report seen again (same upstream id, or the same
- * bytes for the same account) is not processed again. Its account is the uploading one; null for
- * a report polled from the clearinghouse (any account's).
+ * A claim report as received (docs/api.md, Claim reports and remittances), stored once. Its
+ * account is the uploading one; null for a polled report (any account's).
  */
 @Entity('claim_reports')
 export class ClaimReport extends OptionalAccountRecord {

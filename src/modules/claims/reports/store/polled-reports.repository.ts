@@ -35,9 +35,8 @@ export interface UnmatchedItem {
 }
 
 /**
- * What the report poller keeps apart per account (docs/api.md, Claim reports and remittances): each account's part
- * of a polled 835 (`claim_report_parts`) and what no account owns (`unmatched_remittance_items`),
- * which only the operator reads. `accountX12` also reads `claim_reports`.
+ * Each account's part of a polled 835 (`claim_report_parts`) and what no account owns
+ * (`unmatched_remittance_items`, the operator's only). `accountX12` also reads `claim_reports`.
  */
 @Injectable()
 export class PolledReportsRepository {

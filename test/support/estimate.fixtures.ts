@@ -1,5 +1,5 @@
 import type { BenefitItem, FlagEntry, Plan } from '@/lib/benefits';
-import type { EstimateServiceInput } from './estimate.types';
+import type { EstimateServiceInput } from '@/modules/estimates/domain/estimate.types';
 
 /** Fixtures of the estimate unit specs. */
 

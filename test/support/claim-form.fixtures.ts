@@ -1,6 +1,6 @@
 import { CLAIMS_MAILING_ADDRESSES, mailingLines } from '@/modules/insurers';
-import type { ClaimFormInput } from './claim-form.pdf';
-import type { ClaimResponse } from '../api/dto/claim.response';
+import type { ClaimFormInput } from '@/modules/claims/domain/claim-form.pdf';
+import type { ClaimResponse } from '@/modules/claims/api/dto/claim.response';
 
 /** Fixtures of the claim form's and the patient e-mail's unit specs: a paper claim, three lines. */
 
