@@ -6,10 +6,15 @@ import type { MemberQuery } from '@/modules/insurers';
 import { CreateDetailsDto, CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
 import type { EligibilityRequest } from '../store/eligibility-request.entity';
 import { EligibilityRequestsRepository } from '../store/eligibility-requests.repository';
-import { EligibilityQueryService } from './eligibility-query.service';
+import { EligibilityQueryService } from '../read/domain/eligibility-query.service';
 import { SearchQueue } from '../jobs/search.queue';
-import { type IntakeStored, IntakeWriter } from './intake-writer';
-import { DUPLICATE_UID, insurerCodesOf, memberQueryOf, storedOptionsOf } from './intake-rules';
+import { type IntakeStored, IntakeWriter } from '../intake/domain/intake-writer';
+import {
+  DUPLICATE_UID,
+  insurerCodesOf,
+  memberQueryOf,
+  storedOptionsOf,
+} from '../intake/domain/intake-rules';
 import type { StoredOptions } from './search-outcome';
 
 /**

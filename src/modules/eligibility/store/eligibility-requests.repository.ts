@@ -9,9 +9,13 @@ import type { RecordedReadsSource } from '@/modules/audit';
 import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { SearchQueue } from '../jobs/search.queue';
-import type { ResultVersion } from '../domain/eligibility.renderer';
+import type { ResultVersion } from '../read/domain/eligibility.renderer';
 import type { StoredOptions } from '../domain/search-outcome';
-import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from '../domain/search-lease';
+import {
+  LEASED_REQUEST_COLUMNS,
+  type LeasedRow,
+  SEARCH_SETUP_SQL,
+} from '../run/domain/search-lease';
 
 /** A request as intake stores it. */
 export interface IntakeRow {

@@ -18,7 +18,7 @@ import {
   EligibilityResult,
   type FoundPerson,
 } from './eligibility-result.entity';
-import type { LeasedRow } from '../domain/search-lease';
+import type { LeasedRow } from '../run/domain/search-lease';
 import type { SettledOutcomes } from '../domain/search-outcome';
 import {
   appendResults,
