@@ -47,7 +47,7 @@ export class EligibilityQueryService {
   /** The calls to insurers made for one request (patient data: staff pages only); 404 when unknown. */
   async exchanges(accountId: string, uid: string): Promise<InsurerExchangeEntry[]> {
     const request = await this.findRequest(accountId, uid);
-    if (!request) throw new NotFoundError(`Eligibility request ${uid} not found.`);
+    if (!request) throw notFound(uid);
     return this.exchangeLog.forRequest(accountId, request.id);
   }
 
