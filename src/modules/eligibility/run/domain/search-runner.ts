@@ -7,7 +7,6 @@ import { SearchRunsRepository } from '../../store/search-runs.repository';
 import { SearchQueue } from '../../jobs/search.queue';
 import { EligibilityScheduler } from '../../jobs/eligibility.scheduler';
 import { BatchSearchQueue } from '../../jobs/batch-search.queue';
-import { InsurerRegistry } from '@/modules/insurers';
 import { InsurerCalls } from './insurer-calls';
 import { InsurerSlots, type SearchOrigin } from './insurer-slots';
 import {
@@ -39,7 +38,6 @@ export class SearchRunner {
     private readonly finisher: SearchFinisher,
     private readonly batchQueue: BatchSearchQueue,
     private readonly slots: InsurerSlots,
-    private readonly insurers: InsurerRegistry,
     private readonly runs: SearchRunsRepository,
     private readonly assisted: AssistedInsurers,
     private readonly updates: RequestUpdates,
@@ -237,14 +235,12 @@ export class SearchRunner {
   /**
    * One call holding a slot of the insurer (INSURER_CONCURRENCY, docs/api.md, Batches); batch items use
    * the batch origin. No slot in time → deferred: asked again shortly, not counted as an attempt.
-   * A connector that answers in this process (the sandbox) protects no payer: no slot.
    */
   private async withSlot(
     request: EligibilityRequest,
     code: string,
     call: () => Promise<InsurerOutcome>,
   ): Promise<InsurerOutcome> {
-    if (this.insurers.get(code)?.local) return call();
     // An appointment's check waits like a batch item (docs/api.md, Appointments).
     const origin: SearchOrigin = request.batchId || request.origin ? 'batch' : 'single';
     const outcome = await this.slots.withSlot(code, origin, call);
