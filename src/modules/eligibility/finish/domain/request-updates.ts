@@ -85,10 +85,7 @@ export class RequestUpdates {
       { requestId, uid: row.uid, accountId: row.account_id, origin: row.origin },
       entries,
       tasks,
-      {
-        v1: row.body_v1,
-        v2: row.body_v2,
-      },
+      { v1: row.body_v1, v2: row.body_v2 },
     );
   }
 

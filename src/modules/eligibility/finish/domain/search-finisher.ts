@@ -20,8 +20,6 @@ import {
   SearchRunsRepository,
 } from '../../store/search-runs.repository';
 
-export type { Head } from '../../store/search-runs.repository';
-
 const PLAN_TOKEN_DAYS = 30;
 
 export type StoredResults = Finishing['results'];
