@@ -149,16 +149,15 @@ export class EligibilityRequestsRepository {
   }
 
   /**
-   * The stored body of `version` (null while processing), or undefined when the account has no
-   * such request: one prepared statement on the driver's pool, no query runner.
+   * The stored body of `version` (null while processing), or null when the account has no such
+   * request: one prepared statement on the driver's pool, no query runner.
    */
-  async body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | undefined> {
-    const row = await queryOne<BodyRow>(
+  body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | null> {
+    return queryOne<BodyRow>(
       this.db,
       sql`SELECT ${sql.raw(BODY_COLUMNS[version])} FROM eligibility_requests
        WHERE account_id = ${accountId} AND uid = ${uid}`,
     );
-    return row ?? undefined;
   }
 
   /**
@@ -207,17 +206,16 @@ export class EligibilityRequestsRepository {
   }
 
   /** Result `resultId` of request `requestId`, with its insurer, if it is one of its results. */
-  async findResult(
+  findResult(
     resultId: number,
     requestId: string,
     tx?: Tx,
-  ): Promise<{ id: string; insurer_code: string } | undefined> {
-    const result = await queryOne<{ id: string; insurer_code: string }>(
+  ): Promise<{ id: string; insurer_code: string } | null> {
+    return queryOne(
       this.db,
       sql`SELECT id, insurer_code FROM eligibility_results WHERE id = ${resultId} AND request_id = ${requestId}`,
       tx,
     );
-    return result ?? undefined;
   }
 
   /** Whether person `personId` belongs to result `resultId`. */

@@ -56,16 +56,15 @@ export class AssistedSearchesRepository {
     );
   }
 
-  /** The request as its answer is rendered (undefined: no such request). */
-  async stateOf(requestId: string, tx: Tx): Promise<RequestState | undefined> {
-    const row = await queryOne<RequestState>(
+  /** The request as its answer is rendered (null: no such request). */
+  stateOf(requestId: string, tx: Tx): Promise<RequestState | null> {
+    return queryOne<RequestState>(
       this.db,
       sql`SELECT uid, account_id, status, insurer_codes, insurer_outcomes, attempts, body_v1, body_v2,
               origin
        FROM eligibility_requests WHERE id = ${requestId}`,
       tx,
     );
-    return row ?? undefined;
   }
 
   /** A processing request's answer (both versions: the same text while it runs). */
