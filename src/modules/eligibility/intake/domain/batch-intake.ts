@@ -71,7 +71,6 @@ export class BatchIntake {
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
         const again = new ErrorCollector();
         await this.checkExistingUids(accountId, dto.items, again);
-        if (again.empty) throw e;
         again.throwIfAny();
       }
       throw e;

@@ -75,16 +75,13 @@ export function renderResult(input: RenderInput, version: ResultVersion): string
         ? input.errorDetail
         : errorDetailOf(input.status, input.errorCode),
   });
-  const insurers = JSON.stringify(input.insurers);
-  if (input.status !== 'complete' || !input.results)
-    return withLast(withLast(head, 'results', 'null'), 'insurers', insurers);
   // Appended only, copied once when read whole (see serializePlanJson): each plan's text is
   // serializePlanJson's, without a tree of every person's plan.
-  return withLast(
-    withLast(head, 'results', `[${renderEntries(input.results, version)}]`),
-    'insurers',
-    insurers,
-  );
+  const results =
+    input.status === 'complete' && input.results
+      ? `[${renderEntries(input.results, version)}]`
+      : 'null';
+  return withLast(withLast(head, 'results', results), 'insurers', JSON.stringify(input.insurers));
 }
 
 /** Result entries as the answer's `results` holds them, comma-separated (no brackets). */

@@ -22,8 +22,6 @@ import { type Answer, exchangeOutcome, toOutcome, withoutWire } from './insurer-
 import type { InsurerOutcome } from '../../domain/search-outcome';
 import { notConnectedDetail, switchedOffDetail } from '../../domain/error-details';
 
-/** What a connector answered, plans first (a details answer is one plan). */
-
 interface Usable {
   connector: InsurerConnector;
   credentials: InsurerCredentials | null;
@@ -158,71 +156,53 @@ export class InsurerCalls {
     operation: 'search' | 'details',
     fn: (context: ConnectorContext) => Promise<Answer>,
   ): Promise<InsurerOutcome> {
-    return inSpan(
-      'insurer call',
-      {
-        'insurer.code': code,
-        'insurer.transport': usable.connector.local ? 'sandbox' : 'x12',
-        'insurer.operation': operation,
-      },
-      async (span) => {
-        const { outcome, answer } = await this.callOnce(request, code, usable, setup, fn);
-        span.set({ 'insurer.outcome': exchangeOutcome(answer) });
-        return outcome;
-      },
-    );
-  }
-
-  private async callOnce(
-    request: EligibilityRequest,
-    code: string,
-    usable: Usable,
-    setup: SearchSetup,
-    fn: (context: ConnectorContext) => Promise<Answer>,
-  ): Promise<{ outcome: InsurerOutcome; answer: Answer }> {
-    const timeoutMs = this.config.insurerTimeoutMs;
-    const startedAt = new Date();
-    const recorded: { wire: WireExchange | null } = { wire: null };
-    const context: ConnectorContext = {
-      accountId: request.accountId,
-      insurerCode: code,
-      requestUid: request.uid,
-      elapsedMs: startedAt.getTime() - request.createdAt.getTime(),
-      credentials: usable.credentials,
-      provider: setup.provider,
-      deadline: startedAt.getTime() + timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-      recordExchange: (exchange) => {
-        recorded.wire = exchange;
-      },
+    const transport = usable.connector.local ? 'sandbox' : 'x12';
+    const attributes = {
+      'insurer.code': code,
+      'insurer.transport': transport,
+      'insurer.operation': operation,
     };
-    let answer: Answer;
-    try {
-      answer = await withTimeout(fn(context), timeoutMs);
-    } catch (e) {
-      answer =
-        e instanceof InsurerUnavailableError || e instanceof TimeoutError
-          ? { kind: 'unavailable', reason: (e as Error).message, retryAfterMs: null }
-          : { kind: 'unexpected', reason: (e as Error).message };
-    }
-    const outcome = toOutcome(code, answer);
-    const logged = await this.record(request, code, startedAt, answer, recorded.wire);
-    // docs/architecture.md, What operators see: `insurer_request_duration_seconds`.
-    this.metrics.insurerCall(
-      code,
-      usable.connector.local ? 'sandbox' : 'x12',
-      logged,
-      (Date.now() - startedAt.getTime()) / 1000,
-    );
-    // Reasons may quote what the insurer said about the patient: the log keeps kinds only.
-    if (outcome.kind === 'failed' || outcome.kind === 'rejected')
-      this.logger.error(
-        { requestId: request.id, insurer: code, outcome: answer.kind },
-        'insurer call failed',
-      );
-    else if (outcome.kind === 'unavailable')
-      this.logger.warn({ requestId: request.id, insurer: code }, 'insurer unavailable');
-    return { outcome, answer };
+    return inSpan('insurer call', attributes, async (span) => {
+      const timeoutMs = this.config.insurerTimeoutMs;
+      const startedAt = new Date();
+      const recorded: { wire: WireExchange | null } = { wire: null };
+      const context: ConnectorContext = {
+        accountId: request.accountId,
+        insurerCode: code,
+        requestUid: request.uid,
+        elapsedMs: startedAt.getTime() - request.createdAt.getTime(),
+        credentials: usable.credentials,
+        provider: setup.provider,
+        deadline: startedAt.getTime() + timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+        recordExchange: (exchange) => {
+          recorded.wire = exchange;
+        },
+      };
+      let answer: Answer;
+      try {
+        answer = await withTimeout(fn(context), timeoutMs);
+      } catch (e) {
+        answer =
+          e instanceof InsurerUnavailableError || e instanceof TimeoutError
+            ? { kind: 'unavailable', reason: (e as Error).message, retryAfterMs: null }
+            : { kind: 'unexpected', reason: (e as Error).message };
+      }
+      const outcome = toOutcome(code, answer);
+      const logged = await this.record(request, code, startedAt, answer, recorded.wire);
+      // docs/architecture.md, What operators see: `insurer_request_duration_seconds`.
+      this.metrics.insurerCall(code, transport, logged, (Date.now() - startedAt.getTime()) / 1000);
+      // Reasons may quote what the insurer said about the patient: the log keeps kinds only.
+      if (outcome.kind === 'failed' || outcome.kind === 'rejected')
+        this.logger.error(
+          { requestId: request.id, insurer: code, outcome: answer.kind },
+          'insurer call failed',
+        );
+      else if (outcome.kind === 'unavailable')
+        this.logger.warn({ requestId: request.id, insurer: code }, 'insurer unavailable');
+      span.set({ 'insurer.outcome': logged });
+      return outcome;
+    });
   }
 
   /**
