@@ -67,8 +67,8 @@ export interface BodyRow {
  * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset
  * `rows`): every request in its location (by id, by code, or the account's default), stored
  * `processing`, due now or leased to its local run for `leaseMs` ms (the lease owned by process
- * `owner`); a request whose location does not exist is not stored. Answers the stored rows with what a leased row's
- * run needs (SEARCH_SETUP_SQL). The queue's columns are the queue's SQL (`queue.sql`).
+ * `owner`); a request whose location does not exist is not stored. Answers the stored rows with
+ * what a leased row's run needs (SEARCH_SETUP_SQL). The queue's columns are `queue.sql`'s.
  *
  * One JSON recordset rather than an array per column: PostgreSQL estimates an array's rows from
  * its length in a custom plan but not in the generic one, so with the few requests of a usual

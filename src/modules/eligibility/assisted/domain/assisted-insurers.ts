@@ -34,12 +34,8 @@ export interface AssistedContext {
 /**
  * The search side of assisted verification (docs/api.md, Insurers and assisted verification;
  * Universal Search insurer by insurer): an insurer answered by a person is one more way an
- * insurer answers. Its request's own task, once stored, is read: the plans given, no member, or
- * the failure with its detail. Without one, a person is asked last and once: not when an active
- * plan was found elsewhere (`not_asked`), not when an earlier task answered the same person
- * (reused), not before every electronic insurer has settled (`assisted: when_needed`), never
- * with `assisted: never`; else the task is stored (once per request and insurer) and the run
- * waits.
+ * insurer answers. The request's own task is read first (ownTask), then an earlier answer for
+ * the same person (known); only then is a person asked, last and once (ask).
  */
 @Injectable()
 export class AssistedInsurers {
