@@ -5,7 +5,7 @@ import { UserToken } from '@/modules/accounts/store/user-token.entity';
 import { User } from '@/modules/accounts/store/user.entity';
 import { ApiKey } from '@/modules/auth/store/api-key.entity';
 import { AuditEvent } from '@/modules/audit/store/audit-event.entity';
-import { EligibilityBatch } from '@/modules/eligibility/store/batch.entity';
+import { EligibilityBatch } from '@/modules/eligibility/batches/store/batch.entity';
 import { EligibilityRequest } from '@/modules/eligibility/store/eligibility-request.entity';
 import {
   EligibilityPerson,

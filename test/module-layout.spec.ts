@@ -8,7 +8,16 @@ import { join, relative, sep } from 'node:path';
 const SRC = join(__dirname, '..', 'src');
 const MODULES = join(SRC, 'modules');
 /** Sub-areas with role folders of their own. */
-const AREAS = ['claims/reports'];
+const AREAS = [
+  'claims/reports',
+  'eligibility/assisted',
+  'eligibility/batches',
+  'eligibility/finish',
+  'eligibility/intake',
+  'eligibility/read',
+  'eligibility/retention',
+  'eligibility/run',
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

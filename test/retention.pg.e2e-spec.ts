@@ -2,7 +2,7 @@ import type { InsurerEntry } from '@/modules/eligibility/domain/insurer-entries'
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PhiRetention } from '@/modules/audit/domain/retention/phi-retention';
-import { purgedBody } from '@/modules/eligibility/domain/purged-answer';
+import { purgedBody } from '@/modules/eligibility/retention/domain/purged-answer';
 import { ERROR_DETAILS } from '@/modules/eligibility/domain/error-details';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';

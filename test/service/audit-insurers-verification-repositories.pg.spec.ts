@@ -4,8 +4,8 @@ import { Database } from '@/platform/db/database';
 import { sql as sqlTag } from '@/platform/db/sql';
 import { AuditEventsRepository } from '@/modules/audit/store/audit-events.repository';
 import { eventRow, type AuditRecord } from '@/modules/audit/domain/audit-record';
-import { RequestPurger } from '@/modules/eligibility/domain/request-purger';
-import { purgedBody } from '@/modules/eligibility/domain/purged-answer';
+import { RequestPurger } from '@/modules/eligibility/retention/domain/request-purger';
+import { purgedBody } from '@/modules/eligibility/retention/domain/purged-answer';
 import { MailPurger } from '@/modules/mail/domain/mail-purger';
 import { InsurerSettingsRepository } from '@/modules/insurers/store/insurer-settings.repository';
 import {

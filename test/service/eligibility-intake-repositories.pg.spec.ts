@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/platform/db/database';
-import { BatchesRepository } from '@/modules/eligibility/store/batches.repository';
-import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
+import { BatchesRepository } from '@/modules/eligibility/batches/store/batches.repository';
+import { EligibilityQueryService } from '@/modules/eligibility/read/domain/eligibility-query.service';
 import {
   EligibilityRequestsRepository,
   type IntakeRow,

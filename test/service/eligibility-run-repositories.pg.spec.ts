@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database } from '@/platform/db/database';
-import { AssistedSearchesRepository } from '@/modules/eligibility/store/assisted-searches.repository';
+import { AssistedSearchesRepository } from '@/modules/eligibility/assisted/store/assisted-searches.repository';
 import { SearchTasks } from '@/modules/verification/domain/search-tasks';
 import { SearchTasksRepository } from '@/modules/verification/store/search-tasks.repository';
-import { BatchIntake } from '@/modules/eligibility/domain/batch-intake';
-import { BatchProgressRepository } from '@/modules/eligibility/store/batch-progress.repository';
+import { BatchIntake } from '@/modules/eligibility/intake/domain/batch-intake';
+import { BatchProgressRepository } from '@/modules/eligibility/batches/store/batch-progress.repository';
 import type { FoundPerson } from '@/modules/eligibility/store/eligibility-result.entity';
 import { SearchQueue } from '@/modules/eligibility/jobs/search.queue';
 import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
-import { InsurerExchangesRepository } from '@/modules/eligibility/store/insurer-exchanges.repository';
+import { InsurerExchangesRepository } from '@/modules/eligibility/run/store/insurer-exchanges.repository';
 import {
   type Finishing,
   SearchRunsRepository,

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
-import { InsurerExchangesRepository } from '@/modules/eligibility/store/insurer-exchanges.repository';
+import { InsurerExchangesRepository } from '@/modules/eligibility/run/store/insurer-exchanges.repository';
 import { InsurerHealth } from '@/modules/insurers/domain/insurer-health.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { createTestContext, TestContext } from '../support/app';

@@ -1,4 +1,8 @@
-import { batchShare, InsurerSlots, SearchOrigin } from '@/modules/eligibility/domain/insurer-slots';
+import {
+  batchShare,
+  InsurerSlots,
+  SearchOrigin,
+} from '@/modules/eligibility/run/domain/insurer-slots';
 import { createTestContext, TestContext } from '../support/app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,7 +87,7 @@ describe('InsurerSlots', () => {
         slots.withSlot(code, 'single', async () => {
           max = Math.max(max, ++now);
           if (now === 4) allIn = true;
-          for (const until = Date.now() + 2_000; !allIn && Date.now() < until; ) await sleep(10);
+          for (const until = Date.now() + 2_000; !allIn && Date.now() < until;) await sleep(10);
           now--;
           return 'ran';
         }),

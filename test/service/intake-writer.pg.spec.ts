@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '@/platform/kernel/codes';
 import { EligibilityRequestsRepository } from '@/modules/eligibility/store/eligibility-requests.repository';
-import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/domain/intake-writer';
+import { IntakeWriter, type IntakeRow } from '@/modules/eligibility/intake/domain/intake-writer';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';
 

@@ -1,20 +1,20 @@
 import { DataSource } from 'typeorm';
-import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
+import { EligibilityQueryService } from '@/modules/eligibility/read/domain/eligibility-query.service';
 import { SearchQueue } from '@/modules/eligibility/jobs/search.queue';
 import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
-import { InsurerSlots } from '@/modules/eligibility/domain/insurer-slots';
-import { SearchFinisher } from '@/modules/eligibility/domain/search-finisher';
+import { InsurerSlots } from '@/modules/eligibility/run/domain/insurer-slots';
+import { SearchFinisher } from '@/modules/eligibility/finish/domain/search-finisher';
 import type { InsurerPlanResult } from '@/modules/insurers/domain/insurer-connector';
 import { InsurerRegistry } from '@/modules/insurers/domain/insurer-registry.service';
 import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
 import { MAX_SEARCH_ATTEMPTS } from '@/modules/eligibility/domain/search-outcome';
-import { SearchRunner } from '@/modules/eligibility/domain/search-runner';
+import { SearchRunner } from '@/modules/eligibility/run/domain/search-runner';
 
 import {
   LEASED_REQUEST_COLUMNS,
   type LeasedRow,
   SEARCH_SETUP_SQL,
-} from '@/modules/eligibility/domain/search-lease';
+} from '@/modules/eligibility/run/domain/search-lease';
 import { queryOne, sql } from '@/platform/db/sql';
 import { createTestContext, TestContext } from '../support/app';
 import { createAccountId } from '../support/factories';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { EligibilityQueryService } from '@/modules/eligibility/domain/eligibility-query.service';
-import { SearchFinisher } from '@/modules/eligibility/domain/search-finisher';
+import { EligibilityQueryService } from '@/modules/eligibility/read/domain/eligibility-query.service';
+import { SearchFinisher } from '@/modules/eligibility/finish/domain/search-finisher';
 import { EligibilityService } from '@/modules/eligibility/domain/eligibility.service';
 import { WebhooksProcessor } from '@/modules/webhooks/jobs/webhooks.processor';
 import { DeliveryQueue } from '@/modules/webhooks/jobs/delivery.queue';

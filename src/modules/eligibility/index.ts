@@ -9,14 +9,14 @@ export {
   InsurerCodeListField,
 } from './api/dto/create-eligibility.dto';
 export { ResultEntryV2 } from './api/dto/eligibility-result.response';
-export { EligibilityQueryService } from './domain/eligibility-query.service';
+export { EligibilityQueryService } from './read/domain/eligibility-query.service';
 export { EligibilityModule } from './eligibility.module';
 export { PatientRecords } from './pages/patient-records.port';
-export { CheckHooks } from './domain/check-hooks';
-export type { CheckAnswer, CheckHooksPort } from './domain/check-hooks';
-export { CheckIntake } from './domain/check-intake';
-export type { CheckOrder } from './domain/check-intake';
+export { CheckHooks } from './finish/domain/check-hooks';
+export type { CheckAnswer, CheckHooksPort } from './finish/domain/check-hooks';
+export { CheckIntake } from './intake/domain/check-intake';
+export type { CheckOrder } from './intake/domain/check-intake';
 export type { PatientRecordsPort } from './pages/patient-records.port';
-export { BenefitHistory } from './domain/benefit-history.port';
-export type { BenefitHistoryPort, HistoryLookup } from './domain/benefit-history.port';
+export { BenefitHistory } from './finish/domain/benefit-history.port';
+export type { BenefitHistoryPort, HistoryLookup } from './finish/domain/benefit-history.port';
 export { EligibilityPagesModule } from './pages/eligibility-pages.module';

@@ -5,8 +5,8 @@ import { ApiController } from '@/platform/http/api-controller';
 import { ApiRead, ApiWrite, INVALID_CURSOR } from '@/platform/http/api-routes';
 import { MIB } from '@/platform/http/body/body-limits';
 import type { AppRequest } from '@/platform/kernel/request-context';
-import { BatchIntake } from '../domain/batch-intake';
-import { BatchQueryService } from '../domain/batch-query.service';
+import { BatchIntake } from '../intake/domain/batch-intake';
+import { BatchQueryService } from '../batches/domain/batch-query.service';
 import { BatchItemsQuery, CreateBatchDto, MAX_BATCH_ITEMS } from './dto/create-batch.dto';
 import { BatchCreatedResponse, BatchItemsPage, BatchResponse } from './dto/batch.response';
 

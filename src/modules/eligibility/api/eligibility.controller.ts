@@ -11,7 +11,7 @@ import {
   EligibilityResultV2,
   RequestUidResponse,
 } from './dto/eligibility-result.response';
-import { EligibilityQueryService } from '../domain/eligibility-query.service';
+import { EligibilityQueryService } from '../read/domain/eligibility-query.service';
 import { EligibilityService } from '../domain/eligibility.service';
 import { Audited, statementAuditEvent } from '@/modules/audit';
 

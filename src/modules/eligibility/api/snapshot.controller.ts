@@ -6,7 +6,7 @@ import { ApiNoETag } from '@/platform/http/api-document-details';
 import { ApiRead } from '@/platform/http/api-routes';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { Audited } from '@/modules/audit';
-import { EligibilitySnapshots } from '../domain/snapshot/eligibility-snapshots.service';
+import { EligibilitySnapshots } from '../read/domain/snapshot/eligibility-snapshots.service';
 import { SnapshotQuery } from './dto/snapshot.query';
 
 /** The eligibility snapshot (docs/api.md, Eligibility): a check printed as a PDF to file. */

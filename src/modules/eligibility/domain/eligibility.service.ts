@@ -2,15 +2,17 @@ import { Injectable, Logger } from '@nestjs/common';
 import { generateUid, isUniqueViolation } from '@/platform/kernel/codes';
 import { ErrorCollector, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { AccountsService } from '@/modules/accounts';
-import type { MemberQuery } from '@/modules/insurers';
 import { CreateDetailsDto, CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
-import type { EligibilityRequest } from '../store/eligibility-request.entity';
 import { EligibilityRequestsRepository } from '../store/eligibility-requests.repository';
-import { EligibilityQueryService } from './eligibility-query.service';
+import { EligibilityQueryService } from '../read/domain/eligibility-query.service';
 import { SearchQueue } from '../jobs/search.queue';
-import { type IntakeStored, IntakeWriter } from './intake-writer';
-import { DUPLICATE_UID, insurerCodesOf, memberQueryOf, storedOptionsOf } from './intake-rules';
-import type { StoredOptions } from './search-outcome';
+import { type IntakeRow, type IntakeStored, IntakeWriter } from '../intake/domain/intake-writer';
+import {
+  DUPLICATE_UID,
+  insurerCodesOf,
+  memberQueryOf,
+  storedOptionsOf,
+} from '../intake/domain/intake-rules';
 
 /**
  * Intake: validates a search or details request against the account's data, stores it as
@@ -40,6 +42,7 @@ export class EligibilityService {
       uidField: 'request_uid',
       kind: 'search' as const,
       parentId: null,
+      locationId: null,
       insurerCodes: codes,
       query: memberQueryOf(dto),
       target: null,
@@ -48,10 +51,7 @@ export class EligibilityService {
     if (Object.keys(fieldErrors).length === 0 && requestErrors.length === 0) {
       // The usual case: the location is resolved inside the INSERT (one round trip); only when
       // it names none is it looked up again, for its error.
-      const uid = await this.insertAndEnqueue({
-        ...row,
-        location: { code: dto.location_code || null },
-      });
+      const uid = await this.insertAndEnqueue({ ...row, locationCode: dto.location_code || null });
       if (uid !== null) return uid;
     }
     const errors = new ErrorCollector();
@@ -70,7 +70,7 @@ export class EligibilityService {
     }
     errors.throwIfAny();
     // The location appeared between the two looks: it is there now.
-    return (await this.insertAndEnqueue({ ...row, location: { id: location!.id } }))!;
+    return (await this.insertAndEnqueue({ ...row, locationId: location!.id, locationCode: null }))!;
   }
 
   /** A details request for one person of a complete result (docs/api.md, Eligibility). */
@@ -104,7 +104,8 @@ export class EligibilityService {
       uidField: 'details_request_uid',
       kind: 'details',
       parentId: parent.id,
-      location: { id: parent.locationId },
+      locationId: parent.locationId,
+      locationCode: null,
       insurerCodes: [result!.insurer_code],
       query: parent.query,
       target: { result_id: dto.result_id, person_id: dto.person_id },
@@ -112,45 +113,25 @@ export class EligibilityService {
   }
 
   /**
-   * Inserts the request and starts its search; answers its uid, or null when `location` names
-   * a code (null: the default) that the account has no location for. Where this process runs
+   * Inserts the request and starts its search; answers its uid, or null when its location code
+   * (null: the default) names no location of the account. Where this process runs
    * searches and its lane has room, the row is stored already leased to a run in the lane, and
    * the INSERT answers what the run needs (the run then makes no lease round trip); otherwise the
    * row is stored due and dispatched.
    */
-  private async insertAndEnqueue(row: {
-    accountId: string;
-    uid: string;
-    uidField: string;
-    kind: 'search' | 'details';
-    parentId: string | null;
-    location: { id: string } | { code: string | null };
-    insurerCodes: string[];
-    query: MemberQuery;
-    target: EligibilityRequest['target'];
-    options?: StoredOptions | null;
-  }): Promise<string | null> {
+  private async insertAndEnqueue({
+    uidField,
+    ...row
+  }: Omit<IntakeRow, 'leaseJob'> & { uidField: string }): Promise<string | null> {
     const jobId = this.queue.reserveRun();
     let inserted: IntakeStored | undefined;
     try {
       // The unique index on (account_id, uid) decides between concurrent duplicates.
-      inserted = await this.writer.store({
-        accountId: row.accountId,
-        uid: row.uid,
-        kind: row.kind,
-        parentId: row.parentId,
-        locationId: 'id' in row.location ? row.location.id : null,
-        locationCode: 'code' in row.location ? row.location.code : null,
-        insurerCodes: row.insurerCodes,
-        query: row.query,
-        target: row.target,
-        options: row.options ?? null,
-        leaseJob: jobId,
-      });
+      inserted = await this.writer.store({ ...row, leaseJob: jobId });
     } catch (e) {
       if (jobId) this.queue.cancelRun(jobId);
       if (isUniqueViolation(e, 'eligibility_requests_account_uid_key')) {
-        throw ValidationFailed.field(row.uidField, DUPLICATE_UID);
+        throw ValidationFailed.field(uidField, DUPLICATE_UID);
       }
       throw e;
     }

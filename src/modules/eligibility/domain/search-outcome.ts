@@ -112,13 +112,6 @@ export interface SearchOptions {
   tasksDueBy: string | null;
 }
 
-export const DEFAULT_OPTIONS: SearchOptions = {
-  waitFor: 'all',
-  assisted: 'when_needed',
-  maxAgeHours: null,
-  tasksDueBy: null,
-};
-
 /** The options as stored (`options` jsonb, snake_case as the API names them). */
 export interface StoredOptions {
   wait_for?: WaitFor;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { QueueJob } from '@/platform/jobs/local-lane';
 import { JobHandler, QueueWorker } from '@/platform/jobs/queue-worker';
 import { BATCH_QUEUE } from './batch-search.queue';
-import { SearchRunner } from '../domain/search-runner';
+import { SearchRunner } from '../run/domain/search-runner';
 
 /** Thin, like EligibilityProcessor: the runner decides everything. */
 @Injectable()

@@ -1,11 +1,11 @@
 import type { JobTag } from '@/platform/jobs/db-queue';
 import { Injectable, Logger } from '@nestjs/common';
 import { SearchTasks } from '@/modules/verification';
-import { SearchFinisher } from '../domain/search-finisher';
+import { SearchFinisher } from '../finish/domain/search-finisher';
 import { SearchRunsRepository } from '../store/search-runs.repository';
 import { BatchSearchQueue } from './batch-search.queue';
 import { SearchQueue } from './search.queue';
-import type { SearchOrigin } from '../domain/insurer-slots';
+import type { SearchOrigin } from '../run/domain/insurer-slots';
 import type { SettledOutcomes } from '../domain/search-outcome';
 
 /**

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { CsvRefused } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
-import type { BatchItemExport } from '@/modules/eligibility/domain/batch-query.service';
+import type { BatchItemExport } from '@/modules/eligibility/batches/domain/batch-query.service';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
 import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import {

@@ -4,7 +4,7 @@ import type { CsvLimits } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { benefitRows, type Plan } from '@/lib/benefits';
-import type { BatchItemExport } from '../domain/batch-query.service';
+import type { BatchItemExport } from '../batches/domain/batch-query.service';
 import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import { insurerName } from '@/modules/insurers';
 import { type CsvColumns, readCsvColumns } from '@/modules/web';

@@ -1,4 +1,4 @@
-import type { InsurerExchangeEntry } from '../domain/insurer-exchange-log';
+import type { InsurerExchangeEntry } from '../run/domain/insurer-exchange-log';
 import { formatInstant } from '@/platform/kernel/time';
 import { describeAaa } from '@/modules/insurers';
 import { prettyX12 } from '@/lib/x12';

@@ -1,7 +1,7 @@
 import { Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead } from '@/platform/http/page-routes';
-import { EligibilityQueryService } from '../domain/eligibility-query.service';
+import { EligibilityQueryService } from '../read/domain/eligibility-query.service';
 import { accountOf, renderPage } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 

@@ -9,9 +9,13 @@ import type { RecordedReadsSource } from '@/modules/audit';
 import type { MemberQuery } from '@/modules/insurers';
 import { EligibilityRequest } from './eligibility-request.entity';
 import { SearchQueue } from '../jobs/search.queue';
-import type { ResultVersion } from '../domain/eligibility.renderer';
+import type { ResultVersion } from '../read/domain/eligibility.renderer';
 import type { StoredOptions } from '../domain/search-outcome';
-import { LEASED_REQUEST_COLUMNS, type LeasedRow, SEARCH_SETUP_SQL } from '../domain/search-lease';
+import {
+  LEASED_REQUEST_COLUMNS,
+  type LeasedRow,
+  SEARCH_SETUP_SQL,
+} from '../run/domain/search-lease';
 
 /** A request as intake stores it. */
 export interface IntakeRow {
@@ -63,8 +67,8 @@ export interface BodyRow {
  * Intake's INSERT, for many requests at once (one row of `q` each, from the JSON recordset
  * `rows`): every request in its location (by id, by code, or the account's default), stored
  * `processing`, due now or leased to its local run for `leaseMs` ms (the lease owned by process
- * `owner`); a request whose location does not exist is not stored. Answers the stored rows with what a leased row's
- * run needs (SEARCH_SETUP_SQL). The queue's columns are the queue's SQL (`queue.sql`).
+ * `owner`); a request whose location does not exist is not stored. Answers the stored rows with
+ * what a leased row's run needs (SEARCH_SETUP_SQL). The queue's columns are `queue.sql`'s.
  *
  * One JSON recordset rather than an array per column: PostgreSQL estimates an array's rows from
  * its length in a custom plan but not in the generic one, so with the few requests of a usual
@@ -145,16 +149,15 @@ export class EligibilityRequestsRepository {
   }
 
   /**
-   * The stored body of `version` (null while processing), or undefined when the account has no
-   * such request: one prepared statement on the driver's pool, no query runner.
+   * The stored body of `version` (null while processing), or null when the account has no such
+   * request: one prepared statement on the driver's pool, no query runner.
    */
-  async body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | undefined> {
-    const row = await queryOne<BodyRow>(
+  body(accountId: string, uid: string, version: ResultVersion): Promise<BodyRow | null> {
+    return queryOne<BodyRow>(
       this.db,
       sql`SELECT ${sql.raw(BODY_COLUMNS[version])} FROM eligibility_requests
        WHERE account_id = ${accountId} AND uid = ${uid}`,
     );
-    return row ?? undefined;
   }
 
   /**
@@ -203,17 +206,16 @@ export class EligibilityRequestsRepository {
   }
 
   /** Result `resultId` of request `requestId`, with its insurer, if it is one of its results. */
-  async findResult(
+  findResult(
     resultId: number,
     requestId: string,
     tx?: Tx,
-  ): Promise<{ id: string; insurer_code: string } | undefined> {
-    const result = await queryOne<{ id: string; insurer_code: string }>(
+  ): Promise<{ id: string; insurer_code: string } | null> {
+    return queryOne(
       this.db,
       sql`SELECT id, insurer_code FROM eligibility_results WHERE id = ${resultId} AND request_id = ${requestId}`,
       tx,
     );
-    return result ?? undefined;
   }
 
   /** Whether person `personId` belongs to result `resultId`. */

@@ -18,7 +18,7 @@ import {
   EligibilityResult,
   type FoundPerson,
 } from './eligibility-result.entity';
-import type { LeasedRow } from '../domain/search-lease';
+import type { LeasedRow } from '../run/domain/search-lease';
 import type { SettledOutcomes } from '../domain/search-outcome';
 import {
   appendResults,
@@ -249,8 +249,7 @@ export class SearchRunsRepository {
 
   /**
    * Requests still `processing` past `limitSeconds` (a batch item or an appointment's check from
-   * its first run), oldest
-   * first, except those waiting for a person (an open verification task).
+   * its first run), oldest first, except those waiting for a person (an open verification task).
    */
   async stuck(limitSeconds: number, limit: number): Promise<string[]> {
     const rows = await query<{ id: string }>(

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiField, ApiNullable, ApiTimestamp } from '@/platform/http/api-docs';
 import { NextCursorDoc } from '@/platform/http/pagination/page-query';
 import { formatInstant } from '@/platform/kernel/time';
-import type { EligibilityBatch } from '../../store/batch.entity';
+import type { EligibilityBatch } from '../../batches/store/batch.entity';
 
 export class BatchCreatedResponse {
   @ApiProperty({ example: 'schedule-2026-11-22' })

@@ -14,7 +14,7 @@ import {
 } from '@/lib/person';
 import { LocationCodeField } from '@/modules/accounts';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
-import { insurerErrorsOfBody } from '../../domain/intake-rules';
+import { insurerErrorsOfBody } from '../../intake/domain/intake-rules';
 
 /** docs/api.md, Authentication: a request uid (and a details request's uid) has at most 256 characters. */
 export const REQUEST_UID_MAX_LENGTH = 256;

@@ -236,26 +236,18 @@ const RESULTS_DESCRIPTION =
   'checking and which were not asked. With `wait_for: "electronic"` a person\'s later answer ' +
   'adds its plans here (the status stays `complete`; `eligibility.updated` delivers the new body).';
 
-export class EligibilityResultV1 extends ResultBase {
-  @ApiProperty({
-    type: [ResultEntryV1],
-    nullable: true,
-    description: RESULTS_DESCRIPTION,
-  })
-  results: ResultEntryV1[] | null;
+/** A result body with `Entry` results (OpenAPI names the subclass, not this one). */
+function resultOf<Entry>(entry: new () => Entry) {
+  class Result extends ResultBase {
+    @ApiProperty({ type: [entry], nullable: true, description: RESULTS_DESCRIPTION })
+    results: Entry[] | null;
 
-  @ApiProperty({ type: [InsurerEntryDoc], description: INSURERS_DESCRIPTION })
-  insurers: InsurerEntryDoc[];
+    @ApiProperty({ type: [InsurerEntryDoc], description: INSURERS_DESCRIPTION })
+    insurers: InsurerEntryDoc[];
+  }
+  return Result;
 }
 
-export class EligibilityResultV2 extends ResultBase {
-  @ApiProperty({
-    type: [ResultEntryV2],
-    nullable: true,
-    description: RESULTS_DESCRIPTION,
-  })
-  results: ResultEntryV2[] | null;
+export class EligibilityResultV1 extends resultOf(ResultEntryV1) {}
 
-  @ApiProperty({ type: [InsurerEntryDoc], description: INSURERS_DESCRIPTION })
-  insurers: InsurerEntryDoc[];
-}
+export class EligibilityResultV2 extends resultOf(ResultEntryV2) {}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { applyNextEligible, hasFrequency, type Plan } from '@/lib/benefits';
+import { todayIso } from '@/platform/kernel/time';
+import { InjectHook } from '@/platform/kernel/hooks';
+import {
+  BenefitHistory,
+  type BenefitHistoryPort,
+  type HistoryLookup,
+} from './benefit-history.port';
+import type { FoundPlan } from '../../domain/search-outcome';
+
+/**
+ * The found plans' next eligible dates with the practice's own history (docs/api.md, Next
+ * eligible dates in results), set once, as a request finishes (or an answered task adds its
+ * plans): the stored V2 answer, its webhooks and the person's stored plan then all carry them.
+ * Only persons whose plan has a frequency are looked up (one call for all of them); the others'
+ * plans are computed from what the insurer stated alone.
+ */
+@Injectable()
+export class PlanHistory {
+  constructor(@InjectHook(BenefitHistory) private readonly history: BenefitHistoryPort) {}
+
+  async apply(accountId: string, found: readonly FoundPlan[]): Promise<void> {
+    const asOf = todayIso();
+    const lookups: HistoryLookup[] = [];
+    const plans: Plan[] = [];
+    const seen = new Set<Plan>();
+    for (const { code, plan: result } of found) {
+      for (const person of result.persons) {
+        // A plan object two persons share gets its own copy: their histories differ.
+        if (seen.has(person.plan)) person.plan = structuredClone(person.plan);
+        seen.add(person.plan);
+        if (!hasFrequency(person.plan)) {
+          applyNextEligible(person.plan, [], asOf);
+          continue;
+        }
+        lookups.push({
+          insurerCode: code,
+          person: {
+            firstName: person.firstName,
+            lastName: person.lastName,
+            dob: person.dob,
+            memberId: person.memberId,
+          },
+        });
+        plans.push(person.plan);
+      }
+    }
+    const records = await this.history.servicesOf(accountId, lookups);
+    plans.forEach((plan, i) => applyNextEligible(plan, records[i] ?? [], asOf));
+  }
+}
