@@ -1,4 +1,4 @@
-import { serializePlan } from '../../../../test/support/serialize-plan';
+import { serializePlan } from '../../../../../test/support/serialize-plan';
 import { buildPlan, PLAN_VARIANTS } from '@/modules/insurers/domain/demo/demo-plan';
 import type { EligibilityResult, FoundPerson } from '../../store/eligibility-result.entity';
 import {
