@@ -1,4 +1,4 @@
-import { Param, Query, Req, Res } from '@nestjs/common';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService } from '@/modules/accounts';
@@ -12,11 +12,8 @@ import {
   bindForm,
   EmbeddedReach,
   FormPage,
-  listFilters,
-  listPage,
-  pageQueries,
+  ListPage,
   redirectWith,
-  renderPage,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
@@ -32,24 +29,21 @@ export class WebPatientsController {
     private readonly accounts: AccountsService,
   ) {}
 
-  @PageRead('', { audit: Audited('patient', 'list') })
-  async list(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query() raw: Record<string, unknown>,
-  ): Promise<void> {
-    const query = listFilters(raw, 'search', 'dob', 'cursor');
-    const page = await listPage(ListPatientsQuery, query, (filters) =>
-      this.patients.list(accountOf(req), filters),
-    );
-    renderPage(req, res, 'patients.njk', {
+  private readonly listPage = new ListPage(
+    {
+      view: 'patients.njk',
       title: 'Patients',
       section: 'patients',
-      patients: page.result,
-      nextCursor: page.next_cursor,
-      query,
-      ...pageQueries(query, page.next_cursor),
-    });
+      dto: ListPatientsQuery,
+      filters: ['search', 'dob'],
+    },
+    (req, query) => this.patients.list(accountOf(req), query),
+    (patients) => ({ patients }),
+  );
+
+  @PageRead('', { audit: Audited('patient', 'list') })
+  list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.listPage.show(req, res);
   }
 
   /** The add form, with the account's locations to choose from. */
