@@ -164,13 +164,7 @@ export class VerificationTasksController {
     const verifier = verifierOf(req);
     const task = await this.tasks.get(verifier.accountId, id);
     const answer = await this.designs.answer(verifier.accountId, task, body.plans);
-    const evidence = {
-      source: body.evidence.source,
-      reference_number: body.evidence.reference_number ?? null,
-      representative: body.evidence.representative ?? null,
-      checked_at: body.evidence.checked_at,
-    };
-    return this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
+    return this.tasks.complete(verifier, id, answer.plans, body.evidence, answer.designIds);
   }
 
   @TaskChange('fail', {
