@@ -7,6 +7,7 @@ import { Audited } from '@/modules/audit';
 import {
   CompleteTaskDto,
   FailTaskDto,
+  storedEvidence,
   TaskListQuery,
   TaskNoteDto,
 } from './dto/verification-input.dto';
@@ -164,7 +165,8 @@ export class VerificationTasksController {
     const verifier = verifierOf(req);
     const task = await this.tasks.get(verifier.accountId, id);
     const answer = await this.designs.answer(verifier.accountId, task, body.plans);
-    return this.tasks.complete(verifier, id, answer.plans, body.evidence, answer.designIds);
+    const evidence = storedEvidence(body.evidence);
+    return this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
   }
 
   @TaskChange('fail', {

@@ -34,10 +34,6 @@ export interface Verifier {
   name: string;
 }
 
-/** A task's evidence as the API takes it: the reference and representative may be left out. */
-type EvidenceInput = Omit<Evidence, 'reference_number' | 'representative'> &
-  Partial<Pick<Evidence, 'reference_number' | 'representative'>>;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a change does to a locked task: its new columns, and the history line it adds. */
@@ -123,15 +119,9 @@ export class VerificationTasks {
     verifier: Verifier,
     id: string,
     plans: InsurerPlanResult[],
-    given: EvidenceInput,
+    evidence: Evidence,
     designIds: string[] = [],
   ): Promise<TaskView> {
-    const evidence: Evidence = {
-      source: given.source,
-      reference_number: given.reference_number ?? null,
-      representative: given.representative ?? null,
-      checked_at: given.checked_at,
-    };
     const asked = await this.askedPerson(verifier.accountId, id);
     return this.change(verifier, id, (task) => {
       this.assertOpen(task);

@@ -3,7 +3,12 @@ import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
-import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
+import {
+  CompleteTaskDto,
+  FailTaskDto,
+  storedEvidence,
+  TaskNoteDto,
+} from '../api/dto/verification-input.dto';
 import { PlanDesigns, type VerifiedAnswer } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
@@ -156,8 +161,9 @@ export class WebVerificationsController {
       res.status(400);
       return this.render(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
+    const evidence = storedEvidence(dto.evidence);
     const done = async () => {
-      await this.tasks.complete(verifier, id, answer.plans, dto.evidence, answer.designIds);
+      await this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
       // A Universal Search shows its plans once every insurer asked has answered.
       const waiting = await this.tasks.waitingFor(verifier.accountId, id);
       return waiting.length > 0
