@@ -5,7 +5,7 @@
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
 export { uploadedFile } from './batch-upload';
-export { type CsvColumns, readCsvColumns } from './csv-columns';
+export { type CsvColumns, csvLimits, readCsvColumns } from './csv-columns';
 export { csvDownload, sendPdf } from './downloads';
 export { EmbeddedReach } from './embedded-session';
 export { bindForm, checkedValues, formFields, submitForm } from './forms';
