@@ -121,12 +121,8 @@ export class WebClaimsController {
   }
 
   @PageRead(':code', { audit: Audited('claim', 'read', 'param:code') })
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.claimPage.show(req, res, { code });
+  show(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.claimPage.show(req, res, { code });
   }
 
   /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
@@ -147,12 +143,8 @@ export class WebClaimsController {
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
   @PageWrite(':code/notify', { audit: Audited('claim', 'notify', 'param:code') })
-  async notify(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.claimPage.post(req, res, { code }, async (form) => {
+  notify(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.claimPage.post(req, res, { code }, async (form) => {
       const body = await bindForm(NotifyCustomerDto, { email: form.email });
       await this.claims.notifyCustomer(accountOf(req), code, body.email);
       redirectWith(

@@ -88,22 +88,14 @@ export class WebPatientsController {
   }
 
   @PageRead(':code', { reach: OF_PATIENT, audit: Audited('patient', 'read', 'param:code') })
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.patientPage.show(req, res, { code });
+  show(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.patientPage.show(req, res, { code });
   }
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
   @PageWrite(':code/link', { reach: OF_PATIENT, audit: Audited('patient', 'link', 'param:code') })
-  async link(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.patientPage.post(req, res, { code }, async (form) => {
+  link(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.patientPage.post(req, res, { code }, async (form) => {
       const body = await bindForm(LinkEligibilityDto, { request_uid: form.request_uid });
       await this.links.link(accountOf(req), code, body.request_uid);
       res.redirect(`/app/patients/${encodeURIComponent(code)}/`);
