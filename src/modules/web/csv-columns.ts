@@ -10,6 +10,18 @@ export interface CsvColumns<C extends string> {
   once?: boolean;
 }
 
+/**
+ * A page file's limits: the header and at most `maxRows` lines of `maxRecordBytes`, so its size
+ * bound follows from them, and at most 32 columns (a few the page ignores among them).
+ */
+export const csvLimits = (maxRows: number, rowsAre: string, maxRecordBytes: number): CsvLimits => ({
+  maxRows,
+  rowsAre,
+  maxRecordBytes,
+  maxColumns: 32,
+  maxBytes: (maxRows + 1) * maxRecordBytes,
+});
+
 /** One line of a read file: its number, and its cell of a column (a blank cell: undefined). */
 export interface CsvLine<C extends string> {
   line: number;

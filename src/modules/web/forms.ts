@@ -67,53 +67,6 @@ export function checkedValues(body: unknown, name: string): string[] {
   return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
 }
 
-/** Rows a list page shows at a time: the `limit` its API query is bound with. */
-export const LIST_PAGE_SIZE = '25';
-
-/** One page of a cursor-paged list, as the API's list routes answer it. */
-export interface ListPage<T> {
-  result: T[];
-  next_cursor: string | null;
-}
-
-/**
- * Loads one page of a list page: its filters and cursor bound by the API route's query DTO, with
- * the pages' page size. A query the API would refuse (a malformed filter, a stale cursor) finds
- * nothing here rather than an error page.
- */
-export async function listPage<Q extends object, T>(
-  dto: Type<Q>,
-  filters: Record<string, unknown>,
-  load: (query: Q) => Promise<ListPage<T>>,
-  size = LIST_PAGE_SIZE,
-): Promise<ListPage<T>> {
-  try {
-    return await load(await bindForm(dto, { ...filters, limit: size }));
-  } catch (e) {
-    if (!(e instanceof ValidationFailed)) throw e;
-    return { result: [], next_cursor: null };
-  }
-}
-
-/** A list page's filters from its query string: each one as typed, or blank. */
-export function listFilters<K extends string>(
-  raw: Record<string, unknown>,
-  ...keys: K[]
-): Record<K, string> {
-  const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  return Object.fromEntries(keys.map((k) => [k, text(raw[k])])) as Record<K, string>;
-}
-
-/** The query strings of a filtered list's first and next pages: its filters kept, blanks left out. */
-export function pageQueries(
-  filters: Record<string, string>,
-  nextCursor: string | null,
-): { nextPageQuery: string; firstPageQuery: string } {
-  const params = (cursor: string) =>
-    new URLSearchParams(Object.entries({ ...filters, cursor }).filter(([, v]) => v)).toString();
-  return { nextPageQuery: params(nextCursor ?? ''), firstPageQuery: params('') };
-}
-
 function definedOnly(input: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }

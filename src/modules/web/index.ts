@@ -5,19 +5,12 @@
  * sign-in, the page pipeline, the global EmbeddedReachGuard) and the helpers below.
  */
 export { uploadedFile } from './batch-upload';
-export { type CsvColumns, readCsvColumns } from './csv-columns';
+export { type CsvColumns, csvLimits, readCsvColumns } from './csv-columns';
 export { csvDownload, sendPdf } from './downloads';
 export { EmbeddedReach } from './embedded-session';
-export {
-  bindForm,
-  checkedValues,
-  formFields,
-  listFilters,
-  listPage,
-  pageQueries,
-  submitForm,
-} from './forms';
+export { bindForm, checkedValues, formFields, submitForm } from './forms';
 export { FormPage, type Typed } from './form-page';
+export { ListPage } from './list-page';
 export { setupViews } from './views';
 export { accountOf, flash, redirectAfter, redirectWith, renderPage, webUser } from './web-context';
 export { AdminOnly } from './web-roles';

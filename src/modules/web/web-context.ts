@@ -15,12 +15,15 @@ declare module 'express-session' {
 
 export { type WebUser, webUser };
 
-/** The signed-in user's account: every page behind requireSignIn has one. */
-export function accountOf(req: Request): string {
+/** The signed-in user: every page behind requireSignIn has one. */
+export function signedInUser(req: Request): WebUser {
   const user = webUser(req);
   if (!user) throw new Error('A signed-in page was served without a signed-in user.');
-  return user.accountId;
+  return user;
 }
+
+/** The signed-in user's account. */
+export const accountOf = (req: Request): string => signedInUser(req).accountId;
 
 export function csrfToken(req: Request): string {
   req.session.csrf ??= randomBytes(24).toString('base64url');

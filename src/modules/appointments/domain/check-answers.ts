@@ -3,16 +3,12 @@ import type { CheckRow, CheckUpdate } from '../store/appointment-checks.reposito
 import { freshUntil, isStaleAtVisit, type SchedulePolicy } from './check-schedule';
 import { changesBetween, type CoverageBasis, type CoverageChange, coverageOn } from './coverage';
 import { formatInstant } from '@/platform/kernel/time';
+import { COVERAGE_STATES } from './appointment-words';
 
 /** States that hold an answer (the others: none yet, or one running). */
-const ANSWERED = new Set([
-  'active',
-  'inactive',
-  'no_plan',
-  'failed',
-  'waiting_for_person',
-  'stale',
-]);
+const ANSWERED = new Set<string>(
+  COVERAGE_STATES.filter((s) => s !== 'not_checked' && s !== 'checking'),
+);
 
 /** The row as it stands, with the schedule's `next` point when given: the base of every update. */
 export function unchanged(row: CheckRow, next?: Date | null): CheckUpdate {

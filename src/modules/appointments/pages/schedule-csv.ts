@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import type { CsvLimits } from '@/platform/http/csv-intake';
 import type { ErrorTree } from '@/platform/kernel/errors';
-import { type CsvColumns, readCsvColumns } from '@/modules/web';
+import { type CsvColumns, csvLimits, readCsvColumns } from '@/modules/web';
 import { MAX_SYNC_ITEMS } from '../domain/appointment-words';
 
 /**
@@ -90,18 +89,13 @@ export interface ParsedSchedule {
   lines: number[];
 }
 
-/** The Schedule file's limits in the CSV intake (docs/api.md, Appointments: the Schedule page). */
-export const SCHEDULE_CSV: CsvLimits = {
-  maxRows: MAX_SYNC_ITEMS,
-  rowsAre: 'appointments',
-  // The twelve columns at their longest (an id of 64, times with fractions and offsets, names of
-  // 100, ten insurer codes of 64 and their separators), with their commas and line end, are
-  // 1,121 bytes in ASCII: 2 KiB leaves room for names outside ASCII, quotes, ignored columns.
-  maxRecordBytes: 2_048,
-  maxColumns: 32,
-  // The header and 5,000 lines of at most 2 KiB: 5,001 × 2,048 = 10,242,048 bytes (9.8 MiB).
-  maxBytes: (MAX_SYNC_ITEMS + 1) * 2_048,
-};
+/**
+ * The Schedule file's limits in the CSV intake (docs/api.md, Appointments: the Schedule page).
+ * The twelve columns at their longest (an id of 64, times with fractions and offsets, names of
+ * 100, ten insurer codes of 64 and their separators) are 1,121 bytes in ASCII: 2 KiB a line
+ * leaves room for names outside ASCII, quotes and ignored columns (a file of 9.8 MiB at most).
+ */
+export const SCHEDULE_CSV = csvLimits(MAX_SYNC_ITEMS, 'appointments', 2_048);
 
 /**
  * Reads the file (its stream, or text) for `window`, or refuses it with why. A blank cell is an

@@ -1,5 +1,5 @@
 import { Audited } from '@/modules/audit';
-import { Param, Query, Req, Res } from '@nestjs/common';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import type { ErrorTree } from '@/platform/kernel/errors';
@@ -22,15 +22,7 @@ import {
 } from './claim-form';
 import { NotFoundError } from '@/platform/kernel/errors';
 import { prettyX12 } from '@/lib/x12';
-import {
-  accountOf,
-  bindForm,
-  FormPage,
-  listPage,
-  redirectWith,
-  renderPage,
-  sendPdf,
-} from '@/modules/web';
+import { accountOf, bindForm, FormPage, ListPage, redirectWith, sendPdf } from '@/modules/web';
 import { adjustmentsOf, PAYMENT_METHODS } from './web-remittances.controller';
 
 /**
@@ -44,22 +36,17 @@ export class WebClaimsController {
     private readonly accounts: AccountsService,
   ) {}
 
+  private readonly listPage = new ListPage(
+    { view: 'claims.njk', title: 'Claims', section: 'claims', dto: ListClaimsQuery },
+    (req, query) => this.claims.list(accountOf(req), query),
+    (claims) => ({
+      claims: claims.map((c) => ({ ...c, total: formatMoney(c.total_cost, MONEY.statement) })),
+    }),
+  );
+
   @PageRead('', { audit: Audited('claim', 'list') })
-  async list(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query('cursor') cursor?: string,
-  ): Promise<void> {
-    const page = await listPage(ListClaimsQuery, { cursor }, (query) =>
-      this.claims.list(accountOf(req), query),
-    );
-    renderPage(req, res, 'claims.njk', {
-      title: 'Claims',
-      section: 'claims',
-      claims: page.result.map((c) => ({ ...c, total: formatMoney(c.total_cost, MONEY.statement) })),
-      nextCursor: page.next_cursor,
-      cursor: cursor ?? '',
-    });
+  list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.listPage.show(req, res);
   }
 
   /** The claim form; each service row shows the errors of the line the API numbered for it. */
@@ -134,12 +121,8 @@ export class WebClaimsController {
   }
 
   @PageRead(':code', { audit: Audited('claim', 'read', 'param:code') })
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.claimPage.show(req, res, { code });
+  show(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.claimPage.show(req, res, { code });
   }
 
   /** "Mark as mailed" (docs/api.md, Errors): the same move as POST .../mailed/; 409 shows its words. */
@@ -160,12 +143,8 @@ export class WebClaimsController {
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
   @PageWrite(':code/notify', { audit: Audited('claim', 'notify', 'param:code') })
-  async notify(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.claimPage.post(req, res, { code }, async (form) => {
+  notify(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.claimPage.post(req, res, { code }, async (form) => {
       const body = await bindForm(NotifyCustomerDto, { email: form.email });
       await this.claims.notifyCustomer(accountOf(req), code, body.email);
       redirectWith(

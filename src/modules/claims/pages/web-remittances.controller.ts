@@ -1,11 +1,11 @@
-import { Param, Query, Req, Res } from '@nestjs/common';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead } from '@/platform/http/page-routes';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import { Audited } from '@/modules/audit';
 import { ClaimReportsService } from '../reports/domain/claim-reports.service';
 import { ListRemittancesQuery } from '../reports/api/dto/list-remittances.query';
-import { accountOf, listPage, renderPage } from '@/modules/web';
+import { accountOf, ListPage, renderPage } from '@/modules/web';
 
 /** What BPR04 means, for people. */
 export const PAYMENT_METHODS: Readonly<Record<string, string>> = {
@@ -55,26 +55,26 @@ export function adjustmentsOf<A extends { amount: string }>(c: {
 export class WebRemittancesController {
   constructor(private readonly reports: ClaimReportsService) {}
 
-  @PageRead('', { audit: Audited('remittance', 'list') })
-  async list(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query('cursor') cursor?: string,
-  ): Promise<void> {
-    const page = await listPage(ListRemittancesQuery, { cursor }, (query) =>
-      this.reports.listRemittances(accountOf(req), query),
-    );
-    renderPage(req, res, 'remittances.njk', {
+  private readonly listPage = new ListPage(
+    {
+      view: 'remittances.njk',
       title: 'Remittances',
       section: 'remittances',
-      remittances: page.result.map((r) => ({
+      dto: ListRemittancesQuery,
+    },
+    (req, query) => this.reports.listRemittances(accountOf(req), query),
+    (remittances) => ({
+      remittances: remittances.map((r) => ({
         ...r,
         amount: formatMoney(r.payment_amount, MONEY.statement),
         method: PAYMENT_METHODS[r.payment_method] ?? r.payment_method,
       })),
-      nextCursor: page.next_cursor,
-      cursor: cursor ?? '',
-    });
+    }),
+  );
+
+  @PageRead('', { audit: Audited('remittance', 'list') })
+  list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.listPage.show(req, res);
   }
 
   @PageRead(':id', { audit: Audited('remittance', 'read', 'param:id') })

@@ -1,13 +1,12 @@
 import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import type { CsvLimits } from '@/platform/http/csv-intake';
 import { formatMoney, MONEY } from '@/platform/kernel/money';
 import type { ErrorTree } from '@/platform/kernel/errors';
 import { benefitRows, type Plan } from '@/lib/benefits';
 import type { BatchItemExport } from '../batches/domain/batch-query.service';
 import { MAX_BATCH_ITEMS } from '../api/dto/create-batch.dto';
 import { insurerName } from '@/modules/insurers';
-import { type CsvColumns, readCsvColumns } from '@/modules/web';
+import { type CsvColumns, csvLimits, readCsvColumns } from '@/modules/web';
 
 /** The upload's columns, in the template's order. */
 const COLUMNS = ['first_name', 'last_name', 'dob', 'zipcode', 'member_id', 'insurer_code'] as const;
@@ -47,18 +46,13 @@ export interface ParsedUpload {
   lines: number[];
 }
 
-/** The batch file's limits in the CSV intake (docs/api.md, Batches: the web upload). */
-export const BATCH_CSV: CsvLimits = {
-  maxRows: MAX_BATCH_ITEMS,
-  rowsAre: 'patients',
-  // The six columns at their longest (names of 100 characters, a ZIP+4, member id and insurer
-  // code of 64), with their commas and line end, are 355 bytes in ASCII: 1 KiB leaves room for
-  // names outside ASCII, quoted cells, and a few columns the page ignores.
-  maxRecordBytes: 1_024,
-  maxColumns: 32,
-  // The header and 10,000 lines of at most 1 KiB: 10,001 × 1,024 = 10,241,024 bytes (9.8 MiB).
-  maxBytes: (MAX_BATCH_ITEMS + 1) * 1_024,
-};
+/**
+ * The batch file's limits in the CSV intake (docs/api.md, Batches: the web upload). The six
+ * columns at their longest (names of 100 characters, a ZIP+4, member id and insurer code of 64)
+ * are 355 bytes in ASCII: 1 KiB a line leaves room for names outside ASCII, quoted cells and a
+ * few ignored columns (a file of 9.8 MiB at most).
+ */
+export const BATCH_CSV = csvLimits(MAX_BATCH_ITEMS, 'patients', 1_024);
 
 /** Reads an upload (its stream, or text) into the batch body, or refuses it with why. */
 export async function readUpload(source: Readable | string): Promise<ParsedUpload> {

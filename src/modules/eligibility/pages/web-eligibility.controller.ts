@@ -146,12 +146,8 @@ export class WebEligibilityController {
   }
 
   @PageRead(':uid', { reach: OF_CHECK, audit: READ_CHECK })
-  async showCheck(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('uid') uid: string,
-  ): Promise<void> {
-    await this.checkPage.show(req, res, { uid });
+  showCheck(@Req() req: Request, @Res() res: Response, @Param('uid') uid: string): Promise<void> {
+    return this.checkPage.show(req, res, { uid });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Param, Query, Req, Res } from '@nestjs/common';
+import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { AccountsService } from '@/modules/accounts';
@@ -12,11 +12,8 @@ import {
   bindForm,
   EmbeddedReach,
   FormPage,
-  listFilters,
-  listPage,
-  pageQueries,
+  ListPage,
   redirectWith,
-  renderPage,
 } from '@/modules/web';
 import { Audited } from '@/modules/audit';
 
@@ -32,24 +29,21 @@ export class WebPatientsController {
     private readonly accounts: AccountsService,
   ) {}
 
-  @PageRead('', { audit: Audited('patient', 'list') })
-  async list(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Query() raw: Record<string, unknown>,
-  ): Promise<void> {
-    const query = listFilters(raw, 'search', 'dob', 'cursor');
-    const page = await listPage(ListPatientsQuery, query, (filters) =>
-      this.patients.list(accountOf(req), filters),
-    );
-    renderPage(req, res, 'patients.njk', {
+  private readonly listPage = new ListPage(
+    {
+      view: 'patients.njk',
       title: 'Patients',
       section: 'patients',
-      patients: page.result,
-      nextCursor: page.next_cursor,
-      query,
-      ...pageQueries(query, page.next_cursor),
-    });
+      dto: ListPatientsQuery,
+      filters: ['search', 'dob'],
+    },
+    (req, query) => this.patients.list(accountOf(req), query),
+    (patients) => ({ patients }),
+  );
+
+  @PageRead('', { audit: Audited('patient', 'list') })
+  list(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.listPage.show(req, res);
   }
 
   /** The add form, with the account's locations to choose from. */
@@ -94,22 +88,14 @@ export class WebPatientsController {
   }
 
   @PageRead(':code', { reach: OF_PATIENT, audit: Audited('patient', 'read', 'param:code') })
-  async show(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.patientPage.show(req, res, { code });
+  show(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.patientPage.show(req, res, { code });
   }
 
   /** Mirrors POST /api/auth/v1/patients/{code}/eligibility/. */
   @PageWrite(':code/link', { reach: OF_PATIENT, audit: Audited('patient', 'link', 'param:code') })
-  async link(
-    @Req() req: Request,
-    @Res() res: Response,
-    @Param('code') code: string,
-  ): Promise<void> {
-    await this.patientPage.post(req, res, { code }, async (form) => {
+  link(@Req() req: Request, @Res() res: Response, @Param('code') code: string): Promise<void> {
+    return this.patientPage.post(req, res, { code }, async (form) => {
       const body = await bindForm(LinkEligibilityDto, { request_uid: form.request_uid });
       await this.links.link(accountOf(req), code, body.request_uid);
       res.redirect(`/app/patients/${encodeURIComponent(code)}/`);

@@ -7,6 +7,7 @@ import { Audited } from '@/modules/audit';
 import {
   CompleteTaskDto,
   FailTaskDto,
+  storedEvidence,
   TaskListQuery,
   TaskNoteDto,
 } from './dto/verification-input.dto';
@@ -164,12 +165,7 @@ export class VerificationTasksController {
     const verifier = verifierOf(req);
     const task = await this.tasks.get(verifier.accountId, id);
     const answer = await this.designs.answer(verifier.accountId, task, body.plans);
-    const evidence = {
-      source: body.evidence.source,
-      reference_number: body.evidence.reference_number ?? null,
-      representative: body.evidence.representative ?? null,
-      checked_at: body.evidence.checked_at,
-    };
+    const evidence = storedEvidence(body.evidence);
     return this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
   }
 

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Tx } from '@/platform/db/database';
 import { WebhookOutbox } from '@/modules/webhooks';
-import { SearchTasksRepository, type TaskAnswer } from '../store/search-tasks.repository';
+import {
+  type NewTask,
+  SearchTasksRepository,
+  type TaskAnswer,
+} from '../store/search-tasks.repository';
 import { type TaskView, taskView } from './task-view';
 import { type ReusePerson, reuseKeys } from './reuse-keys';
 import { VerificationTasksRepository } from '../store/verification-tasks.repository';
@@ -45,20 +49,10 @@ export class SearchTasks {
   }
 
   /**
-   * Stores the task of the request for `code`, due in `slaMinutes` (by `latestDueBy` at the
-   * latest, when given); answers its id, or null
-   * when the request had one already (a repeated run stores nothing).
+   * Stores the task, due in `slaMinutes` (by `latestDueBy` at the latest, when given); answers
+   * its id, or null when the request had one already (a repeated run stores nothing).
    */
-  open(
-    task: {
-      accountId: string;
-      requestId: string;
-      code: string;
-      slaMinutes: number;
-      latestDueBy?: string | null;
-    },
-    tx?: Tx,
-  ): Promise<string | null> {
+  open(task: NewTask, tx?: Tx): Promise<string | null> {
     return this.tasks.open(task, tx);
   }
 

@@ -3,7 +3,12 @@ import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { ConflictError, DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { Audited } from '@/modules/audit';
-import { CompleteTaskDto, FailTaskDto, TaskNoteDto } from '../api/dto/verification-input.dto';
+import {
+  CompleteTaskDto,
+  FailTaskDto,
+  storedEvidence,
+  TaskNoteDto,
+} from '../api/dto/verification-input.dto';
 import { PlanDesigns, type VerifiedAnswer } from '../domain/plan-designs.service';
 import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
@@ -18,6 +23,8 @@ const DESIGN_CHOICES = 20;
 
 /** Why a reveal shows no password: none stored, not the lease holder, task closed, too many. */
 const REVEAL_REFUSALS = new Set([403, 404, 409, 429]);
+
+const taskPath = (id: string) => `/app/verifications/${encodeURIComponent(id)}`;
 
 /**
  * Verifications (docs/api.md, Insurers and assisted verification): a task's page where staff
@@ -154,50 +161,26 @@ export class WebVerificationsController {
       res.status(400);
       return this.render(req, res, task, { form: fields, errors: placed, errorsOf: 'complete' });
     }
-    const evidence = dto.evidence;
-    let done = 'Task completed: the check now shows the plan.';
-    await this.act(
-      req,
-      res,
-      id,
-      async () => {
-        const view = await this.tasks.complete(
-          verifier,
-          id,
-          answer.plans,
-          {
-            source: evidence.source,
-            reference_number: evidence.reference_number ?? null,
-            representative: evidence.representative ?? null,
-            checked_at: evidence.checked_at,
-          },
-          answer.designIds,
-        );
-        // A Universal Search shows its plans once every insurer asked has answered.
-        const waiting = await this.tasks.waitingFor(verifier.accountId, id);
-        if (waiting.length > 0)
-          done = `Saved. The check still waits for: ${waiting.map(insurerName).join(', ')}.`;
-        return view;
-      },
-      () => done,
-      '/app/verifications/',
-    );
+    const evidence = storedEvidence(dto.evidence);
+    const done = async () => {
+      await this.tasks.complete(verifier, id, answer.plans, evidence, answer.designIds);
+      // A Universal Search shows its plans once every insurer asked has answered.
+      const waiting = await this.tasks.waitingFor(verifier.accountId, id);
+      return waiting.length > 0
+        ? `Saved. The check still waits for: ${waiting.map(insurerName).join(', ')}.`
+        : 'Task completed: the check now shows the plan.';
+    };
+    await redirectAfter(req, res, done, '/app/verifications/', taskPath(id));
   }
 
   @PageWrite(':id/fail', { audit: Audited('verification_task', 'update', 'param:id') })
   async fail(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     const form = formFields(req.body);
-    await this.withForm(
-      req,
-      res,
-      id,
-      'fail',
-      async () => {
-        const dto = await bindForm(FailTaskDto, { reason: form.reason, detail: form.detail });
-        return this.tasks.fail(webVerifier(req), id, dto.reason, dto.detail?.trim() || null);
-      },
-      'Task failed.',
-    );
+    const run = async () => {
+      const dto = await bindForm(FailTaskDto, { reason: form.reason, detail: form.detail });
+      return this.tasks.fail(webVerifier(req), id, dto.reason, dto.detail?.trim() || null);
+    };
+    await this.withForm(req, res, id, 'fail', run, 'Task failed.');
   }
 
   @PageWrite(':id/needs-info', { audit: Audited('verification_task', 'update', 'param:id') })
@@ -206,26 +189,14 @@ export class WebVerificationsController {
     @Res() res: Response,
     @Param('id') id: string,
   ): Promise<void> {
-    await this.withNote(
-      req,
-      res,
-      id,
-      'needs_info',
-      (detail) => this.tasks.needsInfo(webVerifier(req), id, detail),
-      'Question sent to the practice.',
-    );
+    const send = (detail: string) => this.tasks.needsInfo(webVerifier(req), id, detail);
+    await this.withNote(req, res, id, 'needs_info', send, 'Question sent to the practice.');
   }
 
   @PageWrite(':id/info', { audit: Audited('verification_task', 'update', 'param:id') })
   async info(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    await this.withNote(
-      req,
-      res,
-      id,
-      'info',
-      (detail) => this.tasks.info(webVerifier(req), id, detail),
-      'Answer saved: the task is queued again.',
-    );
+    const send = (detail: string) => this.tasks.info(webVerifier(req), id, detail);
+    await this.withNote(req, res, id, 'info', send, 'Answer saved: the task is queued again.');
   }
 
   /**
@@ -304,18 +275,13 @@ export class WebVerificationsController {
   }
 
   /** Runs a change; a 409 (held by another, already done) is said on the task page. */
-  private async act(
+  private act(
     req: Request,
     res: Response,
     id: string,
     run: () => Promise<TaskView>,
-    done: string | (() => string),
-    next = `/app/verifications/${encodeURIComponent(id)}`,
+    done: string,
   ): Promise<void> {
-    const apply = async () => {
-      await run();
-      return typeof done === 'string' ? done : done();
-    };
-    await redirectAfter(req, res, apply, next, `/app/verifications/${encodeURIComponent(id)}`);
+    return redirectAfter(req, res, () => run().then(() => done), taskPath(id));
   }
 }

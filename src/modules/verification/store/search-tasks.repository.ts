@@ -17,6 +17,16 @@ export interface TaskAnswer {
   answered_at: Date | null;
 }
 
+/** A task a search run stores: its request, insurer and how soon it is due. */
+export interface NewTask {
+  accountId: string;
+  requestId: string;
+  code: string;
+  slaMinutes: number;
+  /** The task is due by this time at the latest (an appointment's check: an hour before the visit). */
+  latestDueBy?: string | null;
+}
+
 /** The columns of a TaskAnswer. */
 const ANSWER = sql`id::text AS id, state, plans, failure_reason, detail, due_by, answered_at`;
 
@@ -78,17 +88,7 @@ export class SearchTasksRepository {
    * Stores the task of the request for `code`, due in `slaMinutes`; answers its id, or null
    * when the request had one already (a repeated run stores nothing).
    */
-  async open(
-    task: {
-      accountId: string;
-      requestId: string;
-      code: string;
-      slaMinutes: number;
-      /** The task is due by this time at the latest (an appointment's check: an hour before the visit). */
-      latestDueBy?: string | null;
-    },
-    tx?: Tx,
-  ): Promise<string | null> {
+  async open(task: NewTask, tx?: Tx): Promise<string | null> {
     const created = await queryOne<{ id: string }>(
       this.db,
       sql`WITH created AS (

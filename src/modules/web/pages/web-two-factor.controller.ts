@@ -9,7 +9,7 @@ import { TwoFactorCodeDto, TwoFactorRequirementDto } from './dto/two-factor.dto'
 import { FormPage } from '../form-page';
 import { bindForm } from '../forms';
 import { SignInThrottle } from '../sign-in-throttle';
-import { accountOf, redirectWith, renderPage, webUser } from '../web-context';
+import { accountOf, redirectWith, renderPage, signedInUser } from '../web-context';
 import { AdminOnly } from '../web-roles';
 
 const WRONG_CODE = 'The code is not right.';
@@ -20,11 +20,7 @@ export function qrDataUrl(otpauthUri: string): Promise<string> {
   return QRCode.toDataURL(otpauthUri, { width: 220, margin: 2, errorCorrectionLevel: 'M' });
 }
 
-function userIdOf(req: Request): string {
-  const user = webUser(req);
-  if (!user) throw new Error('A signed-in page was served without a signed-in user.');
-  return user.userId;
-}
+const userIdOf = (req: Request) => signedInUser(req).userId;
 
 /** What both two-factor pages need: the service, and the code form step with its throttle. */
 @Injectable()

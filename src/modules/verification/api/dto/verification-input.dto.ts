@@ -10,6 +10,7 @@ import {
 import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
+import type { Evidence } from '../../store/verification-task.entity';
 import {
   AddressLineField,
   CityField,
@@ -160,6 +161,14 @@ export class EvidenceDto {
   })
   checked_at: string;
 }
+
+/** Evidence as a task stores it: every field, a reference or representative not given as null. */
+export const storedEvidence = (e: EvidenceDto): Evidence => ({
+  source: e.source,
+  reference_number: e.reference_number ?? null,
+  representative: e.representative ?? null,
+  checked_at: e.checked_at,
+});
 
 export class CompleteTaskDto {
   @NestedListField(() => VerifiedPlanDto, {
