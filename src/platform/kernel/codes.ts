@@ -15,6 +15,11 @@ export function generateCode(prefix: 'PAT' | 'CLM' | 'LOC'): string {
   return prefix + out;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID's text form: an id that is not one is not found, without asking PostgreSQL (which refuses it). */
+export const isUuid = (text: string): boolean => UUID.test(text);
+
 export const CODE_PATTERN = /^[A-Z]{3}[0-9A-HJKMNP-TV-Z]{8}$/;
 
 /** Generated request UIDs: 32 lowercase hex characters (docs/api.md, Eligibility). */

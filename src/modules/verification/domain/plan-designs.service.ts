@@ -10,6 +10,7 @@ import { type DesignFilter, PlanDesignsRepository } from '../store/plan-designs.
 import { type DesignItem, designGroupKey, withoutUsedValues } from './plan-design-items';
 import type { TaskView } from './task-view';
 import { type NamedDesign, plansFromVerified } from './verified-plans';
+import { isUuid } from '@/platform/kernel/codes';
 
 export type { DesignFilter } from '../store/plan-designs.repository';
 
@@ -34,8 +35,6 @@ export interface VerifiedAnswer {
   plans: InsurerPlanResult[];
   designIds: string[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const view = (d: PlanDesign): PlanDesignView => ({
   id: d.id,
@@ -69,7 +68,7 @@ export class PlanDesigns {
 
   /** The account's design `id` with its items; 404 for any other id. */
   async get(accountId: string, id: string): Promise<PlanDesignDetail> {
-    const design = UUID.test(id) ? await this.designs.find(accountId, id) : null;
+    const design = isUuid(id) ? await this.designs.find(accountId, id) : null;
     if (!design) throw new NotFoundError(notFound(id));
     return { ...view(design), items: design.items as DesignItem[] };
   }
@@ -80,7 +79,7 @@ export class PlanDesigns {
     insurerCode: string,
     id: string,
   ): Promise<PlanDesignDetail | null> {
-    const design = UUID.test(id) ? await this.designs.find(accountId, id) : null;
+    const design = isUuid(id) ? await this.designs.find(accountId, id) : null;
     if (!design || design.insurerCode !== insurerCode) return null;
     return { ...view(design), items: design.items as DesignItem[] };
   }
@@ -98,7 +97,7 @@ export class PlanDesigns {
     const wanted = [
       ...new Set(plans.map((p) => p.plan_design_id).filter((id): id is string => !!id)),
     ];
-    const valid = wanted.filter((id) => UUID.test(id));
+    const valid = wanted.filter(isUuid);
     const found = new Map(
       (valid.length ? await this.designs.findMany(accountId, valid) : []).map((d) => [d.id, d]),
     );
@@ -106,7 +105,7 @@ export class PlanDesigns {
     const used = new Set<string>();
     plans.forEach((p, i) => {
       if (!p.plan_design_id) return;
-      const design = UUID.test(p.plan_design_id)
+      const design = isUuid(p.plan_design_id)
         ? found.get(p.plan_design_id.toLowerCase())
         : undefined;
       if (!design) named.set(i, { refused: notFound(p.plan_design_id) });

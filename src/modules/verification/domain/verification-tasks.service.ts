@@ -22,6 +22,7 @@ import {
   type TaskFilter,
   VerificationTasksRepository,
 } from '../store/verification-tasks.repository';
+import { isUuid } from '@/platform/kernel/codes';
 
 export type { TaskFilter } from '../store/verification-tasks.repository';
 
@@ -33,8 +34,6 @@ export interface Verifier {
   /** For people: `api_key:<prefix>` or `user:<email>`. */
   name: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a change does to a locked task: its new columns, and the history line it adds. */
 interface Change {
@@ -91,7 +90,7 @@ export class VerificationTasks {
   }
 
   async get(accountId: string, id: string): Promise<TaskView> {
-    const row = UUID.test(id) ? await this.tasks.findView(accountId, id) : undefined;
+    const row = isUuid(id) ? await this.tasks.findView(accountId, id) : undefined;
     if (!row) throw notFound(id);
     return taskView(row);
   }
@@ -145,7 +144,7 @@ export class VerificationTasks {
 
   /** The patient a task's search asked for (none when its request is gone or purged). */
   private async askedPerson(accountId: string, id: string): Promise<ReusePerson> {
-    const row = UUID.test(id) ? await this.tasks.findView(accountId, id) : undefined;
+    const row = isUuid(id) ? await this.tasks.findView(accountId, id) : undefined;
     const p = row ? taskView(row).patient : null;
     return {
       firstName: p?.first_name,
@@ -207,7 +206,7 @@ export class VerificationTasks {
 
   /** The insurers the task's request still waits for (none once it has finished). */
   waitingFor(accountId: string, id: string): Promise<string[]> {
-    return UUID.test(id) ? this.tasks.waitingFor(accountId, id) : Promise.resolve([]);
+    return isUuid(id) ? this.tasks.waitingFor(accountId, id) : Promise.resolve([]);
   }
 
   /**
@@ -216,7 +215,7 @@ export class VerificationTasks {
    * CREDENTIAL_READS_PER_HOUR times an hour per verifier. Anyone else learns nothing of them.
    */
   async credentials(verifier: Verifier, id: string): Promise<InsurerCredentials> {
-    const row = UUID.test(id) ? await this.tasks.findView(verifier.accountId, id) : undefined;
+    const row = isUuid(id) ? await this.tasks.findView(verifier.accountId, id) : undefined;
     if (!row) throw notFound(id);
     const task = taskView(row);
     if (task.state === 'completed' || task.state === 'failed')
@@ -247,7 +246,7 @@ export class VerificationTasks {
     id: string,
     decide: (task: LockedTask) => Change,
   ): Promise<TaskView> {
-    if (!UUID.test(id)) throw notFound(id);
+    if (!isUuid(id)) throw notFound(id);
     await this.database.transaction(async (tx) => {
       const requestId = await this.tasks.requestIdOf(verifier.accountId, id, tx);
       if (!requestId) throw notFound(id);

@@ -14,8 +14,7 @@ import { FormPage } from '../form-page';
 import { bindForm, checkedValues } from '../forms';
 import { accountOf, redirectWith } from '../web-context';
 import { AdminOnly } from '../web-roles';
-
-const UUID = /^[0-9a-f-]{36}$/;
+import { isUuid } from '@/platform/kernel/codes';
 
 /** The scopes a form chose. */
 const chosenScopes = (body: unknown) => checkedValues(body, 'scopes');
@@ -64,7 +63,7 @@ export class WebApiKeysController {
 
   @PageWrite(':id/revoke')
   async revoke(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
-    if (!UUID.test(id)) return res.redirect('/app/api-keys/');
+    if (!isUuid(id)) return res.redirect('/app/api-keys/');
     const key = await this.apiKeys.revoke(accountOf(req), id, auditContextOf(req)!);
     redirectWith(req, res, '/app/api-keys/', `Key ${key.prefix}… revoked.`);
   }

@@ -18,8 +18,7 @@ import type {
 import { DeliverySender } from './delivery-sender';
 import { WebhookDeliveriesRepository } from '../store/webhook-deliveries.repository';
 import { WebhooksRepository } from '../store/webhooks.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '@/platform/kernel/codes';
 
 export interface WebhookInput {
   url?: string;
@@ -97,7 +96,7 @@ export class WebhooksService {
   }
 
   async get(accountId: string, id: string): Promise<Webhook> {
-    const webhook = UUID.test(id) ? await this.webhooks.findOfAccount(accountId, id) : null;
+    const webhook = isUuid(id) ? await this.webhooks.findOfAccount(accountId, id) : null;
     if (!webhook) throw new NotFoundError(`Webhook ${id} not found.`);
     return webhook;
   }
@@ -195,7 +194,7 @@ export class WebhooksService {
     deliveryId: string,
   ): Promise<DeliveryWithAttempts> {
     const delivery =
-      UUID.test(deliveryId) && UUID.test(webhookId)
+      isUuid(deliveryId) && isUuid(webhookId)
         ? await this.deliveries.findOfWebhook(accountId, webhookId, deliveryId)
         : null;
     if (!delivery) throw new NotFoundError(`Delivery ${deliveryId} not found.`);

@@ -17,12 +17,11 @@ import { PolledRemittanceApplier } from './polled-remittance-apply';
 import { PolledReportsRepository } from '../store/polled-reports.repository';
 import type { Remittance } from '../store/remittance.entity';
 import { RemittancesRepository } from '../store/remittances.repository';
+import { isUuid } from '@/platform/kernel/codes';
 
 export { EVENT_REMITTANCE_RECEIVED } from './claim-report-apply';
 
 const DAY_MS = 86_400_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface ReportOrigin {
   /** The uploading account (only its claims are matched); null: any account's (the poller). */
   accountId: string | null;
@@ -197,7 +196,7 @@ export class ClaimReportsService {
   }
 
   private async remittance(accountId: string, id: string): Promise<Remittance> {
-    const found = UUID.test(id) ? await this.remittances.findOfAccount(accountId, id) : null;
+    const found = isUuid(id) ? await this.remittances.findOfAccount(accountId, id) : null;
     if (!found) throw new NotFoundError(`Remittance ${id} not found.`);
     return found;
   }
