@@ -1,4 +1,4 @@
-import { optionalUrl } from './env-parts';
+import { type Env, optionalUrl } from './env-parts';
 import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
@@ -33,8 +33,6 @@ export interface ClaimsConfig {
   /** 276 checks of one claim before it waits for reports only. */
   statusMaxChecks: number;
 }
-
-type Env = Record<string, string | undefined>;
 
 export function loadClaimsConfig(
   env: Env,

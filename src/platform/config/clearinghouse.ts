@@ -1,4 +1,4 @@
-import { optionalUrl } from './env-parts';
+import { type Env, optionalUrl } from './env-parts';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
@@ -37,8 +37,6 @@ const DEFAULT_PAYER_IDS: Readonly<Record<string, string>> = {
 };
 export const DEFAULT_SERVICE_TYPES: readonly string[] = ['30'];
 export const DEFAULT_DETAIL_SERVICE_TYPES: readonly string[] = ['AL'];
-
-type Env = Record<string, string | undefined>;
 
 export function loadClearinghouseConfig(
   env: Env,

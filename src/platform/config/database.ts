@@ -1,3 +1,5 @@
+import type { Env } from './env-parts';
+
 /**
  * docs/architecture.md, Behind a connection pooler: how the service reaches PostgreSQL through a connection pooler, parsed from the
  * environment by loadConfig (its fields are AppConfig's).
@@ -28,8 +30,6 @@ export interface DatabaseSettings {
    */
   embeddedDatabase: EmbeddedDatabase;
 }
-
-type Env = Record<string, string | undefined>;
 
 export function loadDatabaseSettings(
   env: Env,

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
  * settings.
  */
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /** Readers of `env` that push one line per bad value to `problems` and answer the fallback. */
 export function envReaders(env: Env, problems: string[]) {
@@ -48,7 +48,6 @@ export function envReaders(env: Env, problems: string[]) {
   return { str, int, bool, url };
 }
 
-/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
 /**
  * An optional URL setting of the clearinghouse and claims blocks: null when unset; https only in
  * production, http too elsewhere (one problem line when it is neither).
@@ -71,6 +70,7 @@ export function optionalUrl(
   return null;
 }
 
+/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
 export function smtpRequiresTls(smtpUrl: string): boolean {
   try {
     const parsed = new URL(smtpUrl);
