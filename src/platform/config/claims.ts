@@ -1,4 +1,4 @@
-import { type Env, optionalUrl } from './env-parts';
+import { type Env, optionalReaders } from './env-parts';
 import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
@@ -40,8 +40,7 @@ export function loadClaimsConfig(
   clearinghouse: ClearinghouseConfig,
   problems: string[],
 ): ClaimsConfig {
-  const get = (name: string): string | null => env[name]?.trim() || null;
-  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const { get, url } = optionalReaders(env, isProduction, problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = get(name);
     if (raw === null) return fallback;

@@ -1,4 +1,4 @@
-import { type Env, optionalUrl } from './env-parts';
+import { type Env, optionalReaders } from './env-parts';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
@@ -43,8 +43,7 @@ export function loadClearinghouseConfig(
   isProduction: boolean,
   problems: string[],
 ): ClearinghouseConfig {
-  const get = (name: string): string | null => env[name]?.trim() || null;
-  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const { get, url } = optionalReaders(env, isProduction, problems);
   const eligibilityUrl = url('CLEARINGHOUSE_ELIGIBILITY_URL');
   const tokenUrl = url('CLEARINGHOUSE_TOKEN_URL');
 

@@ -52,7 +52,7 @@ export function envReaders(env: Env, problems: string[]) {
  * An optional URL setting of the clearinghouse and claims blocks: null when unset; https only in
  * production, http too elsewhere (one problem line when it is neither).
  */
-export function optionalUrl(
+function optionalUrl(
   env: Env,
   name: string,
   isProduction: boolean,
@@ -71,6 +71,14 @@ export function optionalUrl(
 }
 
 /** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
+/** The clearinghouse and claims blocks' readers: a trimmed value or null, an optional URL. */
+export function optionalReaders(env: Env, isProduction: boolean, problems: string[]) {
+  return {
+    get: (name: string): string | null => env[name]?.trim() || null,
+    url: (name: string) => optionalUrl(env, name, isProduction, problems),
+  };
+}
+
 export function smtpRequiresTls(smtpUrl: string): boolean {
   try {
     const parsed = new URL(smtpUrl);
