@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { documentHttpDetails, insurerCodeEnums } from './api-document-details';
 import { MSG } from '@/platform/kernel/messages';
-import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA } from './api-docs';
+import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA, ref } from './api-docs';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
 
 export { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
@@ -25,8 +25,6 @@ export const API_TAGS: Record<string, string> = {
     'patient, claim and estimate touched by an API key or a web user. Append-only.',
   Health: 'Unauthenticated probes for load balancers and orchestrators.',
 };
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 const ERROR_COMPONENTS: Record<string, Schema> = {
   [ERROR_SCHEMAS.detail]: {
