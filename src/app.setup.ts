@@ -24,11 +24,8 @@ import { setupViews } from '@/modules/web';
 export const API_TITLE = 'Vision Eligibility & Claims API';
 
 /**
- * The Express instance every app is built on (main.ts and the e2e tests). Routing is
- * case-sensitive: Express matches routes case-insensitively by default, so `/API/auth/v1/...`
- * reached the API's handlers while every check keyed on the path (`/api/`) let it through.
- * Express reads the setting once, when its router is created, which the adapter's constructor
- * already does: it must be set on the instance before the adapter exists.
+ * The Express instance every app is built on, with case-sensitive routing (else `/API/...` reached
+ * the handlers past every check keyed on `/api/`), set before the adapter creates the router.
  */
 export function createHttpAdapter(): ExpressAdapter {
   const server = express();

@@ -6,11 +6,9 @@ import { loadConfig } from '@/platform/config/env';
 import { migrateDatabase } from '@/platform/db/data-source';
 
 /**
- * Admin commands (docs/deployment.md, Admin CLI; src/cli/). Each prints exactly one JSON line on success.
- * README.md, Quick start: the embedded PostgreSQL when there is no other (the running service's,
- * or one started for this command and stopped after it). Its line goes to standard error:
- * standard output carries the command's JSON line alone. The commands' application is loaded
- * after the choice, since loading it reads the configuration.
+ * Admin commands (docs/deployment.md, Admin CLI), one JSON line on success. The embedded
+ * PostgreSQL's line goes to standard error; the commands load after the database is chosen,
+ * since loading them reads the configuration.
  */
 async function main(): Promise<void> {
   const { config, embedded, banner } = await chooseDatabase(loadConfig(), 'this command');

@@ -17,16 +17,10 @@ interface Slot {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * The `npm start` supervisor (the cluster's primary): WEB_CONCURRENCY processes sharing the port
- * (Node's cluster module hands connections to them in turn), each with the cluster's ROLE: with
- * `all` (the default) each serves the API and runs the queue workers, so the searches a process
- * accepts run in it without a round trip through Redis (its local lane), and retries, sweeps and
- * batches are shared through Bull; with `api` they serve the API only (queue workers run as
- * separate ROLE=worker processes). It serves nothing itself and loads none of the application. It restarts a
- * process that dies (with a growing delay when it keeps dying at start-up) and, on SIGTERM or
- * SIGINT, passes SIGTERM to every process, waits for them to finish their work (each closes its
- * server, queues and pools), runs `afterStop` (the embedded PostgreSQL's stop) and exits 0 — or 1
- * after STOP_GRACE_MS, having killed the rest.
+ * The `npm start` supervisor: WEB_CONCURRENCY processes sharing the port, each with the cluster's
+ * ROLE; it loads none of the application itself. It restarts a process that dies (with a growing
+ * delay when it keeps dying at start-up); on SIGTERM or SIGINT it passes SIGTERM on, waits for
+ * every process to finish, runs `afterStop` and exits 0, or 1 after STOP_GRACE_MS.
  */
 export function superviseCluster(
   config: AppConfig,

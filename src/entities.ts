@@ -25,10 +25,8 @@ import { VerificationTask } from '@/modules/verification/store/verification-task
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
 
 /**
- * Every entity, listed once for the app and the migration CLI. From the entity files, not the
- * modules' doors: a door loads its Nest module, and the configuration module validates every
- * application setting when it loads, while the migration CLI (ormconfig.ts, deploy's migration
- * Job) has only the database's.
+ * Every entity, for the app and the migration CLI; from the entity files, not the doors: a door
+ * loads the configuration module, which wants settings the migration Job does not have.
  */
 export const entities = [
   Account,

@@ -18,13 +18,9 @@ export interface ChosenDatabase {
 }
 
 /**
- * README.md, Quick start: `npm install && npm start` needs nothing but Node.js. With
- * DATABASE_URL=embedded, or DATABASE_URL unset outside production while nothing answers on
- * 127.0.0.1:5432, the service runs on the embedded PostgreSQL under var/postgres (the one already
- * running there, or one started now, which stops with this process: `by` says what that is).
- * DATABASE_URL then names it in this process's environment, so the configuration read after
- * this, and every process of a cluster, use it. A configured DATABASE_URL is used as it is,
- * reachable or not.
+ * README.md, Quick start: with DATABASE_URL=embedded, or unset outside production while nothing
+ * answers on 127.0.0.1:5432, runs on the embedded PostgreSQL (var/postgres) and sets DATABASE_URL
+ * so the cluster's processes use it too. A configured DATABASE_URL is used as it is.
  */
 export async function chooseDatabase(
   config: AppConfig,

@@ -9,10 +9,8 @@ import { type AppConfig, ConfigError, loadConfig } from './platform/config/env';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
- * `npm start`. Validates the settings and applies pending migrations, then either runs the
- * service in this process (WEB_CONCURRENCY=1, or ROLE=worker) or becomes the supervisor of a
- * cluster of WEB_CONCURRENCY processes with its ROLE (`all`: each serves the API and runs the
- * queues; `api`: API only; see src/cluster.ts). A process of the cluster skips straight to its role.
+ * `npm start`: validates the settings, applies pending migrations, then serves in this process
+ * (WEB_CONCURRENCY=1, or ROLE=worker) or supervises a cluster (src/cluster.ts).
  */
 async function bootstrap(): Promise<void> {
   let config: AppConfig;

@@ -1,9 +1,6 @@
 /**
- * `npm start` runs the service as npm → sh → node. npm passes a SIGTERM it receives (a process
- * manager's stop) to that shell, which dies of it without passing it on, and npm exits: the
- * service would run on, re-parented, its embedded PostgreSQL with it (README.md, Quick start).
- * So, run by npm, the service watches its parent and, once it is gone, stops as on SIGTERM: the
- * same shutdown hooks (or the cluster supervisor's stop), then the embedded server.
+ * Under npm → sh → node, a SIGTERM to npm kills the shell without passing it on, and the service
+ * would run on re-parented. So it watches its parent and, once it is gone, stops as on SIGTERM.
  */
 export function stopWithParent(say: (line: string) => void, everyMs = 250): void {
   const parent = process.ppid;

@@ -1,4 +1,4 @@
-import { optionalUrl } from './env-parts';
+import { type Env, optionalReaders } from './env-parts';
 import type { ClearinghouseConfig } from './clearinghouse';
 
 /**
@@ -34,16 +34,13 @@ export interface ClaimsConfig {
   statusMaxChecks: number;
 }
 
-type Env = Record<string, string | undefined>;
-
 export function loadClaimsConfig(
   env: Env,
   isProduction: boolean,
   clearinghouse: ClearinghouseConfig,
   problems: string[],
 ): ClaimsConfig {
-  const get = (name: string): string | null => env[name]?.trim() || null;
-  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const { get, url } = optionalReaders(env, isProduction, problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = get(name);
     if (raw === null) return fallback;

@@ -1,4 +1,4 @@
-import { optionalUrl } from './env-parts';
+import { type Env, optionalReaders } from './env-parts';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 
 /**
@@ -38,15 +38,12 @@ const DEFAULT_PAYER_IDS: Readonly<Record<string, string>> = {
 export const DEFAULT_SERVICE_TYPES: readonly string[] = ['30'];
 export const DEFAULT_DETAIL_SERVICE_TYPES: readonly string[] = ['AL'];
 
-type Env = Record<string, string | undefined>;
-
 export function loadClearinghouseConfig(
   env: Env,
   isProduction: boolean,
   problems: string[],
 ): ClearinghouseConfig {
-  const get = (name: string): string | null => env[name]?.trim() || null;
-  const url = (name: string) => optionalUrl(env, name, isProduction, problems);
+  const { get, url } = optionalReaders(env, isProduction, problems);
   const eligibilityUrl = url('CLEARINGHOUSE_ELIGIBILITY_URL');
   const tokenUrl = url('CLEARINGHOUSE_TOKEN_URL');
 

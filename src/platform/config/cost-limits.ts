@@ -1,4 +1,4 @@
-import { envReaders } from './env-parts';
+import { type Env, envReaders } from './env-parts';
 
 /** Batch items one API key may send per hour by default: two of the largest (docs/api.md, Batches). */
 const DEFAULT_BATCH_ITEMS_PER_HOUR = 20_000;
@@ -20,10 +20,7 @@ export interface CostLimits {
   nextEligibleCostPerMinute: number;
 }
 
-export function loadCostLimits(
-  env: Record<string, string | undefined>,
-  problems: string[],
-): CostLimits {
+export function loadCostLimits(env: Env, problems: string[]): CostLimits {
   const { int } = envReaders(env, problems);
   return {
     batchItemsPerHour: int('BATCH_ITEMS_PER_HOUR', DEFAULT_BATCH_ITEMS_PER_HOUR, 1, 10_000_000),

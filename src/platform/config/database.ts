@@ -1,7 +1,6 @@
-/**
- * docs/architecture.md, Behind a connection pooler: how the service reaches PostgreSQL through a connection pooler, parsed from the
- * environment by loadConfig (its fields are AppConfig's).
- */
+import type { Env } from './env-parts';
+
+/** docs/architecture.md, Behind a connection pooler. */
 export type DatabasePooler = 'none' | 'transaction';
 
 /**
@@ -28,8 +27,6 @@ export interface DatabaseSettings {
    */
   embeddedDatabase: EmbeddedDatabase;
 }
-
-type Env = Record<string, string | undefined>;
 
 export function loadDatabaseSettings(
   env: Env,
@@ -97,11 +94,8 @@ export function useDatabaseUrl(url: string): void {
 
 /**
  * The processes `npm start` runs when WEB_CONCURRENCY is unset: one per core, less one when
- * PostgreSQL answers on this machine (DATABASE_URL names a loopback address, `localhost`, or a
- * Unix socket). Measured on two cores with PostgreSQL beside the service (bench/README.md,
- * scenario 7): a process per core read at 0.85× one process and accepted 833 POSTs/s against
- * 986 (0.60× and 730 against 955 a round earlier), since every search costs PostgreSQL CPU too;
- * the core left over is the database's. With PostgreSQL on other machines every core serves.
+ * PostgreSQL is on this machine, since every search costs it CPU too (bench/README.md, scenario 7:
+ * a process per core was slower than one).
  */
 export function defaultProcessCount(databaseUrl: string, cores: number): number {
   return databaseIsLocal(databaseUrl) ? Math.max(1, cores - 1) : Math.max(1, cores);

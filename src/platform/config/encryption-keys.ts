@@ -1,3 +1,5 @@
+import type { Env } from './env-parts';
+
 /**
  * The keys secrets are opened with (SECURITY.md, Keys): the current one, and during a rotation
  * the previous one, which is never used to seal.
@@ -15,7 +17,7 @@ const DEV_ENCRYPTION_KEY = '0'.repeat(64);
  * (optional, the key before a rotation) is only ever used to open what the previous key sealed.
  */
 export function loadEncryptionKeys(
-  env: Record<string, string | undefined>,
+  env: Env,
   isProduction: boolean,
   problems: string[],
 ): SecretKeys {

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
  * settings.
  */
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /** Readers of `env` that push one line per bad value to `problems` and answer the fallback. */
 export function envReaders(env: Env, problems: string[]) {
@@ -48,12 +48,11 @@ export function envReaders(env: Env, problems: string[]) {
   return { str, int, bool, url };
 }
 
-/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
 /**
  * An optional URL setting of the clearinghouse and claims blocks: null when unset; https only in
  * production, http too elsewhere (one problem line when it is neither).
  */
-export function optionalUrl(
+function optionalUrl(
   env: Env,
   name: string,
   isProduction: boolean,
@@ -69,6 +68,15 @@ export function optionalUrl(
     problems.push(`${name}: must be a URL (got "${value}")`);
   }
   return null;
+}
+
+/** smtps://, or smtp:// that refuses to send without STARTTLS (`requireTLS=true`). */
+/** The clearinghouse and claims blocks' readers: a trimmed value or null, an optional URL. */
+export function optionalReaders(env: Env, isProduction: boolean, problems: string[]) {
+  return {
+    get: (name: string): string | null => env[name]?.trim() || null,
+    url: (name: string) => optionalUrl(env, name, isProduction, problems),
+  };
 }
 
 export function smtpRequiresTls(smtpUrl: string): boolean {

@@ -17,7 +17,7 @@ import {
 } from './database';
 import { loadEncryptionKeys } from './encryption-keys';
 import { environment } from './env-file';
-import { envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
+import { type Env, envReaders, parseTrustProxy, retrySchedule, smtpRequiresTls } from './env-parts';
 import { type LauncherSettings, loadLauncherSettings } from './launcher';
 import { loadMetricsConfig, type MetricsConfig } from './metrics';
 import { loadQueueSettings, type QueueSettings } from './queues';
@@ -124,8 +124,6 @@ const DEV_SESSION_SECRET = 'development-session-secret-change-me';
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/vision';
 // 1 min, 5 min, 15 min, 1 h, 2 h, 4 h, 8 h, 8 h: 9 attempts spread over about 23.4 hours.
 const DEFAULT_RETRY_SCHEDULE = '60,300,900,3600,7200,14400,28800,28800';
-
-type Env = Record<string, string | undefined>;
 
 export function loadConfig(
   env: Env = environment(),

@@ -1,3 +1,5 @@
+import type { Env } from './env-parts';
+
 /** How this process was started, as far as its stop is concerned. */
 export interface LauncherSettings {
   /**
@@ -7,6 +9,6 @@ export interface LauncherSettings {
   stopsWithParent: boolean;
 }
 
-export function loadLauncherSettings(env: Record<string, string | undefined>): LauncherSettings {
+export function loadLauncherSettings(env: Env): LauncherSettings {
   return { stopsWithParent: Boolean(env.npm_lifecycle_event?.trim()) };
 }

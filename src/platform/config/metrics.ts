@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { envReaders } from './env-parts';
+import { type Env, envReaders } from './env-parts';
 
 /**
  * docs/architecture.md, What operators see: `GET /metrics` (Prometheus text) on this port and
@@ -12,7 +12,7 @@ export interface MetricsConfig {
 
 /** METRICS_PORT and METRICS_HOST; null (METRICS_PORT unset): no metrics. */
 export function loadMetricsConfig(
-  env: Record<string, string | undefined>,
+  env: Env,
   apiPort: number,
   problems: string[],
 ): MetricsConfig | null {

@@ -1,7 +1,7 @@
 import type { DatabasePooler } from './database';
 import { loadDatabaseSettings } from './database';
 import { ConfigError, DEFAULT_DATABASE_URL } from './env';
-import { envReaders } from './env-parts';
+import { type Env, envReaders } from './env-parts';
 
 interface MigrationConfig {
   /** Where migrations run: DATABASE_MIGRATION_URL, else DATABASE_URL. */
@@ -9,8 +9,6 @@ interface MigrationConfig {
   databasePoolSize: number;
   databasePooler: DatabasePooler;
 }
-
-type Env = Record<string, string | undefined>;
 
 /**
  * The settings the migration CLI (ormconfig.ts, the Kubernetes migration Job) needs, and nothing

@@ -1,4 +1,4 @@
-import { envReaders } from './env-parts';
+import { type Env, envReaders } from './env-parts';
 
 /**
  * Each queue's runs at once per worker process (its Bull worker and its lane together) and the
@@ -16,10 +16,7 @@ export interface QueueSettings {
   mailMaxAttempts: number;
 }
 
-export function loadQueueSettings(
-  env: Record<string, string | undefined>,
-  problems: string[],
-): QueueSettings {
+export function loadQueueSettings(env: Env, problems: string[]): QueueSettings {
   const { int } = envReaders(env, problems);
   return {
     searchConcurrency: int('SEARCH_CONCURRENCY', 50, 1, 1000),

@@ -1,3 +1,4 @@
+import type { Env } from './env-parts';
 import { environment } from './env-file';
 
 /**
@@ -12,8 +13,6 @@ export interface TracingConfig {
   /** The `service.name` of every span (OTEL_SERVICE_NAME). */
   serviceName: string;
 }
-
-type Env = Record<string, string | undefined>;
 
 export const DEFAULT_SERVICE_NAME = 'vision-eligibility-service';
 

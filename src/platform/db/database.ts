@@ -15,10 +15,8 @@ type HandOff = () => unknown;
 export interface Tx {
   readonly [TX]: true;
   /**
-   * Runs `handOff` once this transaction has committed, in this process, before
-   * `Database.transaction` answers: hand-offs run one after the other in the order they were
-   * added, each awaited; one that throws is logged and the others still run, and the commit
-   * stands. After a rollback none runs. Adding one to a transaction that has ended throws.
+   * Runs `handOff` once this transaction has committed, before `Database.transaction` answers,
+   * in the order added; a failing one is logged and the commit stands. None runs after a rollback.
    */
   afterCommit(handOff: HandOff): void;
 }
@@ -46,15 +44,14 @@ class Transaction {
   }
 }
 
+/** One after the other, each awaited; one that throws is logged and the others still run. */
 async function runHandOffs(handOffs: HandOff[]): Promise<void> {
-  for (const handOff of handOffs) await runHandOff(handOff);
-}
-
-async function runHandOff(handOff: HandOff): Promise<void> {
-  try {
-    await handOff();
-  } catch (e) {
-    log.error({ err: (e as Error)?.message ?? String(e) }, 'after-commit hand-off failed');
+  for (const handOff of handOffs) {
+    try {
+      await handOff();
+    } catch (e) {
+      log.error({ err: (e as Error)?.message ?? String(e) }, 'after-commit hand-off failed');
+    }
   }
 }
 
@@ -86,9 +83,8 @@ export async function transactionOf<T>(db: DataSource, work: (tx: Tx) => Promise
 }
 
 /**
- * The one way services reach the database without a repository: to open a transaction.
- * Everything else (every statement, the pg pool) lives in the repositories (`*.repository.ts`)
- * and in DbQueue; lint keeps `typeorm`, `DataSource` and `pg-pool` out of the other files.
+ * The one way services reach the database without a repository: to open a transaction (lint
+ * keeps `typeorm`, `DataSource` and `pg-pool` out of everything but repositories and DbQueue).
  */
 @Injectable()
 export class Database {

@@ -4,13 +4,9 @@ import { sql, type Sql } from './sql';
 const lists = new Map<string, Sql>();
 
 /**
- * The select list of `entity`'s columns on the table alias `alias`, each named as its property
- * (`d.plan_name AS "planName"`), so `query<Entity>` answers rows shaped as TypeORM would load
- * them: `date` columns as their `YYYY-MM-DD` text, the rest as `pg` parses them (timestamptz a
- * Date, bigint and numeric text, jsonb the value). `only` keeps those properties (in the
- * entity's order). Built from the entity's metadata once per entity, alias and list.
- *
- *   query<PlanDesign>(db, sql`SELECT ${entityColumns(db, PlanDesign, 'd')} FROM plan_designs d …`)
+ * The select list of `entity`'s columns on `alias`, each named as its property
+ * (`d.plan_name AS "planName"`), so `query<Entity>` answers rows shaped as TypeORM loads them
+ * (`date` columns as `YYYY-MM-DD` text). `only` keeps those properties; cached per entity.
  */
 export function entityColumns<T extends ObjectLiteral>(
   db: DataSource,

@@ -24,12 +24,8 @@ const names = new Map<string, string>();
 const MAX_NAMED = 200;
 
 /**
- * The statement `text` as a named prepared statement: each connection parses and plans it once
- * (PostgreSQL then reuses a generic plan where it is as good), instead of on every execution.
- * The name is derived from the text, so equal texts share it and different texts never do.
- * Behind a transaction-mode pooler (`DATABASE_POOLER=transaction`) the pool's `PoolerClient`
- * (pooler.ts) drops every name, this one and the `name:` of any other query config, and the
- * statement is parsed each time as the unnamed statement.
+ * The statement `text` as a named prepared statement, parsed once per connection; the name is
+ * derived from the text. Behind a transaction-mode pooler, pooler.ts drops every name.
  */
 export function prepared(text: string, values?: unknown[]): QueryConfig {
   let name = names.get(text);

@@ -10,27 +10,13 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
 const POOLER_QUERY_TIMEOUT_MS = STATEMENT_TIMEOUT_MS + 5_000;
 
 /**
- * The `pg` settings every connection of the service gets (the driver's pool, migrations).
- *
- * Direct to PostgreSQL (`DATABASE_POOLER=none`): `statement_timeout` is a startup parameter, so it
- * holds for every statement of the session.
- *
- * Behind PgBouncer in transaction mode (`DATABASE_POOLER=transaction`, docs/architecture.md, Behind a connection pooler) a client owns
- * a server connection for one transaction only: PgBouncer refuses startup parameters it does not
- * track (`unsupported startup parameter: statement_timeout`), and a named prepared statement
- * parsed on one server connection is missing (or `already exists`) on the next. So:
- * - no startup parameter but `application_name` (which PgBouncer tracks);
- * - `PoolerClient` drops the `name` of every query config (pg-pool.ts' `prepared`, the intake,
- *   audit and body reads, the queue's statements): each is parsed with the unnamed statement;
- * - the timeout is kept in two ways. Server-side, per transaction: `PoolerClient` sends every
- *   `BEGIN` / `START TRANSACTION` (TypeORM's `transaction()`, query runners) together with
- *   `SET LOCAL statement_timeout` in the same round trip, so PostgreSQL still cancels a stuck
- *   statement in a transaction and frees its locks and its server connection. Client-side, every
- *   query (single statements outside a transaction included, which SET LOCAL cannot reach without
- *   three more round trips each) has node-postgres' `query_timeout`: the caller fails after
- *   POOLER_QUERY_TIMEOUT_MS and the connection is dropped, so nothing hangs. A single
- *   statement is cancelled server-side only by a role or database default
- *   (`ALTER ROLE … SET statement_timeout`, docs/architecture.md), which the operator may add.
+ * The `pg` settings of every connection (the driver's pool, migrations). Direct to PostgreSQL,
+ * `statement_timeout` is a startup parameter. Behind PgBouncer in transaction mode
+ * (docs/architecture.md, Behind a connection pooler) startup parameters other than
+ * `application_name` are refused and named prepared statements do not survive a transaction, so
+ * `PoolerClient` drops every query's `name`, sends `SET LOCAL statement_timeout` with each
+ * `BEGIN` in the same round trip, and every query has node-postgres' `query_timeout`
+ * (POOLER_QUERY_TIMEOUT_MS) so nothing hangs.
  */
 export function connectionSettings(
   pooler: DatabasePooler,

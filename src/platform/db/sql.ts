@@ -4,27 +4,15 @@ import { pgPool, prepared } from './pg-pool';
 
 /**
  * The one way a repository writes SQL (docs/architecture.md, Data access): a tagged template
- * whose values travel with their text, so a fragment can be built in one file and placed in a
- * statement of another without anyone counting `$n`.
+ * whose values travel with their text, so fragments compose without anyone counting `$n`.
  *
- *   const open = sql`status = ${'queued'}`;
  *   const q = sql`SELECT id FROM tasks WHERE account_id = ${accountId} AND ${open}`;
- *   compile(q);   // { text: 'SELECT id FROM tasks WHERE account_id = $1 AND status = $2', values }
  *   const found = await query<{ id: string }>(this.db, q, tx);
  *
- * - `${value}` is one parameter, whatever the value: a string, a number, null, a Date, an object
- *   (sent as JSON text by `pg`) or an array (one PostgreSQL array: `id = ANY(${ids}::uuid[])`).
- *   Cast where PostgreSQL cannot infer the type (`${x}::text IS NULL`): each `${…}` is its own
- *   parameter, even for the same value.
- * - `${fragment}` places another `Sql` there with its values; `compile` numbers them all.
- * - `sql.join(fragments, separator)`, `sql.empty`, and `sql.raw(text)` for text that is never a
- *   value: identifiers, keywords, an order's direction, from the caller's constants only (never
- *   input).
- *
- * The run functions take the repository's data source and, when the statement belongs to a
- * transaction, its `Tx`: in `tx` the statement goes through the transaction's query runner;
- * without one it goes to the driver's pool as a named prepared statement (`prepared` in
- * pg-pool.ts, whose names a transaction-mode pooler drops: pooler.ts).
+ * Each `${value}` is its own parameter (arrays are one PostgreSQL array; cast where PostgreSQL
+ * cannot infer the type); `${fragment}` nests another `Sql`; `sql.raw` is for the caller's
+ * constants only, never input. With a `Tx` a statement runs on the transaction's query runner,
+ * without one as a named prepared statement on the pool (pg-pool.ts).
  */
 class Fragment {
   private constructor(

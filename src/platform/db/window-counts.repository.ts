@@ -13,11 +13,9 @@ interface RaisedCount {
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * Counts shared by every process over a time window, in PostgreSQL (docs/configuration.md, Database and Redis): the sign-in
- * throttle's, the stored-password reads'. One row per key, counting within a window that ends at
- * `expires_at`; a row past it counts as absent, and the next `raise` after a minute deletes
- * ended ones. Raising a count is one atomic upsert, so parallel attempts each see their own
- * number.
+ * Counts shared by every process over a time window (docs/configuration.md, Database and Redis):
+ * one row per key until `expires_at` (ended rows pruned by `raise`, once a minute). Raising is
+ * one atomic upsert, so parallel attempts each see their own number.
  */
 @Injectable()
 export class WindowCounts {

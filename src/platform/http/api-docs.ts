@@ -1,11 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiResponse } from '@nestjs/swagger';
 
-/**
- * OpenAPI decorators shared by the controllers and response DTOs. The document must tell the
- * truth to clients that generate code from it: real types, `nullable` where null is sent, the
- * contract's error shapes.
- */
+/** OpenAPI decorators shared by controllers and response DTOs: clients generate code from them. */
 
 /** Component names of the error bodies (defined once, in api-document.ts). */
 export const ERROR_SCHEMAS = {
@@ -14,14 +10,10 @@ export const ERROR_SCHEMAS = {
   auth: 'AuthenticationError',
 } as const;
 
-/**
- * A schema that admits only null (OpenAPI 3.0 has no `type: null`): the null alternative of a
- * oneOf. Without `type` and `nullable`, no validator reads it otherwise (api-document.ts,
- * portableNullableEnums).
- */
+/** A schema that admits only null (OpenAPI 3.0 has no `type: null`), the null of an anyOf. */
 export const NULL_ONLY_SCHEMA = { enum: [null] };
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** An error answer whose body is `{"detail": ...}`. */
 const detailDoc = (description: string, detail: string) => ({ description, example: { detail } });

@@ -1,16 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { documentHttpDetails, insurerCodeEnums } from './api-document-details';
 import { MSG } from '@/platform/kernel/messages';
-import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA } from './api-docs';
+import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA, ref } from './api-docs';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
 
 export { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
-
-/**
- * What the OpenAPI document says beyond the decorators: the shared error bodies, the webhook
- * deliveries, and the contract's path form. Applied to the document Nest builds, so /docs and
- * /docs-json serve the same truth.
- */
 
 type Schema = Record<string, unknown>;
 
@@ -31,8 +25,6 @@ export const API_TAGS: Record<string, string> = {
     'patient, claim and estimate touched by an API key or a web user. Append-only.',
   Health: 'Unauthenticated probes for load balancers and orchestrators.',
 };
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 const ERROR_COMPONENTS: Record<string, Schema> = {
   [ERROR_SCHEMAS.detail]: {
@@ -172,13 +164,6 @@ function nullableRefs(node: unknown): void {
   Object.values(schema).forEach(nullableRefs);
 }
 
-/**
- * A nullable enum in the form every validator compiles alike: `{anyOf: [{type, enum}, {enum:
- * [null]}]}`. OpenAPI 3.0's `nullable` does not let null past an `enum` that lacks it, and with
- * null in the enum, tools that turn `nullable` into JSON Schema (Prism among them) append a
- * second null, and the duplicate makes ajv refuse to compile the whole response schema: the
- * answer is then not checked at all.
- */
 const ANNOTATIONS = new Set([
   'title',
   'description',
@@ -191,6 +176,10 @@ const ANNOTATIONS = new Set([
   'externalDocs',
 ]);
 
+/**
+ * A nullable enum as `{anyOf: [{type, enum}, {enum: [null]}]}`: with null in the enum, Prism
+ * appends a second null and ajv then refuses to compile the whole response schema.
+ */
 function portableNullableEnums(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(portableNullableEnums);
   if (typeof node !== 'object' || node === null) return;
@@ -210,11 +199,7 @@ function portableNullableEnums(node: unknown): void {
   Object.values(schema).forEach(portableNullableEnums);
 }
 
-/**
- * A path parameter that is not valid percent-encoded UTF-8 is refused before routing with
- * `{"detail": ...}`; one with U+0000 with `{"errors": ...}`. Every operation with a parameter
- * in its path documents both.
- */
+/** Bad percent-encoding in a path parameter is a `{"detail"}` 400, U+0000 an `{"errors"}` one. */
 function pathParameterErrors(paths: OpenAPIObject['paths']): void {
   for (const [path, item] of Object.entries(paths)) {
     if (!path.includes('{')) continue;
@@ -240,11 +225,7 @@ function pathParameterErrors(paths: OpenAPIObject['paths']): void {
   }
 }
 
-/**
- * The body errors as each operation has them (http-pipeline.ts): a GET or DELETE body is not
- * read, so neither 413 nor 415 can answer it; an operation that takes `text/plain` too says so
- * in its 415.
- */
+/** GET and DELETE bodies are never read (http-pipeline.ts): no 413/415; a text/plain 415 says so. */
 function bodyErrors(paths: OpenAPIObject['paths']): void {
   for (const item of Object.values(paths)) {
     for (const method of ['get', 'delete'] as const) {
@@ -277,6 +258,7 @@ function withTrailingSlashes(paths: OpenAPIObject['paths']): OpenAPIObject['path
   );
 }
 
+/** What the decorators cannot say; applied to Nest's document so /docs and /docs-json agree. */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.paths = withTrailingSlashes(document.paths);
   pathParameterErrors(document.paths);

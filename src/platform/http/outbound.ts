@@ -1,11 +1,7 @@
 /**
- * The service's own calls to other servers (the clearinghouse, its OAuth token endpoint, the NPI
- * registry; SECURITY.md): one way to send and one way to read.
- *
- * - A redirect is an error, never followed: the configured server answers itself, and a 307/308
- *   would resend the whole request (an 837P, client credentials) to wherever it points, plain
- *   http included.
- * - An answer is read up to a cap and refused past it, without holding more than the cap.
+ * The service's own calls to other servers (clearinghouse, OAuth token, NPI registry). A redirect
+ * is an error, never followed: a 307/308 would resend an 837P or client credentials wherever it
+ * points. An answer is read up to a cap and refused past it.
  */
 
 /** The answer passed its cap (by Content-Length or while streaming). */

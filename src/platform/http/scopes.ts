@@ -4,8 +4,8 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
  * API key scopes (SECURITY.md): an area and an access, `patients:read`. `write` implies `read`.
  * A key holds the scopes chosen at its creation (default: every area's); every route under /api/
  * declares the one it needs with @RequireScope, and ScopeGuard refuses a key without it (403).
- * `verification:credentials` (docs/api.md, Insurers and assisted verification: reading the account's insurer passwords) is never
- * implied by another scope, nor part of the default: a key holds it only when it was chosen.
+ * `verification:credentials` (docs/api.md, Insurers and assisted verification: the insurer
+ * passwords) is never implied nor a default: a key holds it only when it was chosen.
  */
 export const SCOPE_AREAS = [
   'eligibility',

@@ -3,12 +3,9 @@ import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 
 /**
- * The script that starts Swagger UI with the document inlined. @nestjs/swagger builds its own
- * with `template.replace(placeholder, json)`, where `$``, `$&`, `$'` in the document are
- * replacement patterns: a description ending in a backquoted `$` made the script unparseable
- * and /docs a blank page. Here the JSON is concatenated, never passed through
- * `String.replace`, and `<`, U+2028 and U+2029 are escaped so the text stays inert wherever the
- * script ends up (even inline in a page: no `</script>` can close it).
+ * The script that starts Swagger UI with the document inlined, concatenated: @nestjs/swagger's
+ * `template.replace` read `$&`-style patterns in the document and blanked /docs. `<`, U+2028 and
+ * U+2029 are escaped so no `</script>` can close it.
  */
 function swaggerInitScript(document: OpenAPIObject): string {
   const spec = JSON.stringify(document)

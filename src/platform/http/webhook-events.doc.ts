@@ -1,8 +1,8 @@
+import { ref } from './api-docs';
+
 /** The webhook events' documentation (each one callback of `POST /api/auth/v1/webhooks/`). */
 
 type Schema = Record<string, unknown>;
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
 /**
  * The events a webhook receives (every `EVENT_*` constant of src/modules; a test holds the two

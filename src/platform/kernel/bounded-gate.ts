@@ -1,13 +1,7 @@
 /**
- * A weighted semaphore with a short queue: the tasks running at once hold at most `capacity`
- * permits between them (each takes `weight`, e.g. the bytes it holds while it runs), at most
- * `maxWaiting` tasks wait, and any beyond that are refused at once (the caller answers "busy")
- * instead of queueing without bound.
- *
- * Strictly first come, first served: a task runs at once only when nobody waits and its weight
- * fits; a finished task hands its permits to the waiters in arrival order, as many as fit. A
- * heavy task at the head of the queue is never overtaken by light ones behind it, so it gets the
- * whole capacity it waits for (no starvation), at the price of the light ones waiting with it.
+ * A weighted semaphore with a short queue: running tasks hold at most `capacity` permits, at most
+ * `maxWaiting` wait, and the rest are refused at once (the caller answers "busy"). Strictly first
+ * come, first served, so a heavy task at the head is never starved by light ones behind it.
  */
 export class BoundedGate {
   private used = 0;

@@ -89,11 +89,6 @@ export class QuotaExceededError extends DetailError {
   }
 }
 
-/** 503 `{"detail": "..."}` when a dependency (PostgreSQL, Redis) is down. */
-export class ServiceUnavailableError extends DetailError {
-  readonly status = 503;
-}
-
 export function addFieldError(tree: ErrorTree, path: string[], message: string): void {
   let node = tree;
   for (const segment of path) {

@@ -1,10 +1,7 @@
 /**
- * Group commit: items added while a write is in flight go out together in the next one, so a
- * burst of N callers costs a few round trips instead of N, and a lone caller waits for nothing
- * (its write starts at once). Each caller's promise settles with the write that carried its item;
- * a failed write of several items is tried again item by item, so an item the database refuses
- * fails its own caller only. A write may answer one result per item (in the items' order): each
- * caller gets its own.
+ * Group commit: items added while a write is in flight go out together in the next one (a lone
+ * caller waits for nothing). A failed write of several items is retried item by item, so a
+ * refused item fails its own caller only; a write may answer one result per item, in order.
  */
 export class GroupCommit<T, R = void> {
   private queue: { item: T; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }[] =

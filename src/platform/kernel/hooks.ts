@@ -2,14 +2,9 @@ import { type FactoryProvider, Inject, Injectable, type OnModuleInit } from '@ne
 import { DiscoveryService } from '@nestjs/core';
 
 /**
- * Hooks (docs/architecture.md, Module graph): a lower module that needs a higher one to act
- * declares a named, typed hook with the port's interface; the higher module's provider says
- * `@Implements(hook)`. HookRegistry finds the implementers at start-up and refuses to start when
- * a hook some booted module uses has none, or a single hook has two.
- *
- * A hook is the provider its module lists (`providers: [TaskRequests]`: the module uses it), and
- * its users inject it with `@InjectHook(TaskRequests)`: a single hook is its one implementer, a
- * hook list is every implementer (none included), in the order Nest holds the providers.
+ * Hooks (docs/architecture.md, Module graph): a lower module declares a typed hook, a higher
+ * module's provider says `@Implements(hook)`, users `@InjectHook(hook)`. HookRegistry refuses to
+ * start when a used single hook has no implementer or two; a hook list takes every implementer.
  */
 export interface Hook<T extends object> extends FactoryProvider<T> {
   readonly provide: string;

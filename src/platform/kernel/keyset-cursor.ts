@@ -2,14 +2,9 @@ import { formatInstant } from './time';
 import { ValidationFailed } from './errors';
 
 /**
- * Opaque cursors for keyset pagination over `(created_at DESC, id DESC)`: base64url of the last
- * row's timestamp and id. The next page continues strictly after that row, so no row is seen
- * twice or skipped while others are added, and the query walks an index instead of counting an
- * OFFSET. The paginator built on this is `@/platform/http/pagination/keyset-paginator`.
- *
- * The timestamp travels as exact UTC text with up to six decimals (`...T13:51:16.926798Z`):
- * PostgreSQL keeps microseconds, and a cursor rounded to a JS Date's milliseconds would skip the
- * rows created in the same millisecond as a page's last row.
+ * Opaque keyset cursors (keyset-paginator.ts): base64url of the last row's timestamp and id. The
+ * timestamp is exact UTC text with up to six decimals: PostgreSQL keeps microseconds, and a
+ * millisecond Date would skip rows created in the same millisecond as a page's last row.
  */
 interface KeysetPosition {
   /** UTC ISO 8601 text with 0–6 decimals and `Z`, or a Date (millisecond precision only). */

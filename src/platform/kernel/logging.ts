@@ -88,11 +88,9 @@ export function createRootLogger(
 }
 
 /**
- * nestjs-pino serves the application's `Logger` calls from the root logger. Its per-request
- * middleware (pino-http: a child logger with the serialised request built for every request,
- * and an AsyncLocalStorage scope) is not mounted: `forRoutes: []`. The access log is
- * accessLogMiddleware below, which costs nothing when its line would be dropped; errors are
- * logged with the request id by the exception filter.
+ * nestjs-pino serves `Logger` calls from the root logger; pino-http's per-request middleware (a
+ * child logger and serialised request each time) is not mounted (`forRoutes: []`): the access
+ * log is accessLogMiddleware, free when its line would be dropped.
  */
 export function loggerParams(config: AppConfig): Params {
   return { pinoHttp: { logger: createRootLogger(config) }, forRoutes: [] };

@@ -21,13 +21,9 @@ const MAX_MEM = 256 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
 /**
- * Every scrypt of this process goes through one gate weighted by memory: a hash holds
- * 128 * N * r bytes while it runs (p runs one after another in Node), 16 MiB at today's cost and
- * 128 MiB for a hash stored at the old N=2^17 cost, and unknown e-mails are hashed too. The
- * hashes running at once hold at most HASH_MEMORY_BUDGET between them (deploy/README.md,
- * "Memory"): eight new hashes, or one old one. HASHES_WAITING more wait their turn in arrival
- * order (a new hash takes about 0.2 s; twenty sign-ins at once are all served), and the rest are
- * answered 429 at once.
+ * Every scrypt goes through one gate weighted by memory (128 * N * r bytes: 16 MiB today, 128 MiB
+ * at the old N=2^17): at most HASH_MEMORY_BUDGET at once, HASHES_WAITING more in arrival order,
+ * the rest answered 429 at once.
  */
 export const HASH_MEMORY_BUDGET = 128 * MIB;
 export const HASHES_WAITING = 16;

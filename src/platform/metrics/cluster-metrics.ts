@@ -2,11 +2,8 @@ import { AggregatorRegistry } from 'prom-client';
 import { listenForScrapes } from './metrics-server';
 
 /**
- * The cluster's supervisor (src/cluster.ts) serves the metrics of all its processes: each scrape
- * asks every process for its own (prom-client's AggregatorRegistry, over the cluster's IPC
- * channel), sums the counters and histograms, and takes the largest value of the database's
- * gauges (`max`, docs/architecture.md, What operators see). Loads only prom-client, never the
- * application.
+ * The supervisor's (src/cluster.ts) metrics of all its processes: each scrape asks every process
+ * over IPC (prom-client's AggregatorRegistry) and aggregates. Loads only prom-client.
  */
 export async function serveClusterMetrics(
   where: { port: number; host: string },

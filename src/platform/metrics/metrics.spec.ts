@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { AggregatorRegistry } from 'prom-client';
 import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
-import { statusClass } from './metric-labels';
 import {
   CALL_OUTCOMES,
   DELIVERY_OUTCOMES,
-  Metrics,
   SEARCH_OUTCOMES,
   SEARCH_PATHS,
+  statusClass,
   TASK_STATES,
   TRANSPORTS,
-} from './metrics';
+} from './metric-labels';
+import { Metrics } from './metrics';
 
 /** label name → the values it may take (docs/architecture.md, What operators see). */
 const ALLOWED: Record<string, readonly string[]> = {

@@ -1,23 +1,10 @@
 import type { GaugeSource, PromMetrics } from './prom-metrics';
 import type { POOL_STATES } from './metric-labels';
 
-export {
-  CALL_OUTCOMES,
-  DELIVERY_OUTCOMES,
-  OTHER,
-  POOL_STATES,
-  SEARCH_OUTCOMES,
-  SEARCH_PATHS,
-  TASK_STATES,
-  TRANSPORTS,
-} from './metric-labels';
-export type { GaugeSource } from './prom-metrics';
-
 /**
- * The process's metrics (docs/architecture.md, What operators see): typed hooks for the code
- * that measures, so prom-client stays in src/platform/metrics. With METRICS_PORT set (`enabled`)
- * the hooks feed prom-client's registry (prom-metrics.ts, loaded then). Unset, prom-client is
- * never loaded (nor what it loads, OpenTelemetry's API among them) and every hook returns at once.
+ * The process's metrics (docs/architecture.md, What operators see): typed hooks that feed
+ * prom-metrics.ts when METRICS_PORT is set. Unset, prom-client (and OpenTelemetry's API, which it
+ * loads) is never loaded and every hook returns at once.
  */
 export class Metrics {
   /** prom-client's side, with METRICS_PORT set; null otherwise. */

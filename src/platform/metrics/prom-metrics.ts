@@ -32,13 +32,9 @@ const SEARCH_BUCKETS = [...INSURER_BUCKETS, 300, 1800, 3600, 14_400, 86_400];
 export type GaugeSource = () => Promise<void>;
 
 /**
- * The prom-client side of the process's metrics (docs/architecture.md, What operators see),
- * loaded by `Metrics` only when METRICS_PORT is set: one registry per application.
- *
- * Counters and histograms are this process's own; the cluster's supervisor sums them over its
- * processes. Gauges read from the database are the same in every process, so they carry the
- * `max` aggregator: the supervisor shows one value, not one per process added up (and a process
- * whose read failed leaves its gauge empty, so the others' value stands).
+ * The prom-client side of `Metrics`, loaded only when METRICS_PORT is set; one registry per app.
+ * The cluster's supervisor sums counters and histograms over processes; database gauges are the
+ * same in every process, so they carry the `max` aggregator (one value, not one per process).
  */
 export class PromMetrics {
   readonly registry = new Registry();
@@ -60,39 +56,42 @@ export class PromMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.httpDuration = new Histogram({
-      name: 'http_server_request_duration_seconds',
-      help: 'HTTP requests served, by method, route template and status class.',
-      labelNames: ['method', 'route', 'status_class'],
-      buckets: HTTP_BUCKETS,
-      registers,
-    });
-    this.searches = new Counter({
-      name: 'eligibility_searches_total',
-      help: 'Eligibility searches finished, per insurer asked, by its state at the end.',
-      labelNames: ['insurer', 'outcome'],
-      registers,
-    });
-    this.searchDuration = new Histogram({
-      name: 'eligibility_search_duration_seconds',
-      help: 'From a request accepted to its search finished, per insurer and path.',
-      labelNames: ['insurer', 'path'],
-      buckets: SEARCH_BUCKETS,
-      registers,
-    });
-    this.insurerDuration = new Histogram({
-      name: 'insurer_request_duration_seconds',
-      help: 'Calls to insurers, by insurer, transport and outcome.',
-      labelNames: ['insurer', 'transport', 'outcome'],
-      buckets: INSURER_BUCKETS,
-      registers,
-    });
-    this.deliveries = new Counter({
-      name: 'webhook_deliveries_total',
-      help: 'Automatic webhook attempts, by what followed: succeeded, retrying, failed (given up).',
-      labelNames: ['outcome'],
-      registers,
-    });
+    const histogram = <L extends string>(
+      name: string,
+      help: string,
+      labelNames: L[],
+      buckets: number[],
+    ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    this.httpDuration = histogram(
+      'http_server_request_duration_seconds',
+      'HTTP requests served, by method, route template and status class.',
+      ['method', 'route', 'status_class'],
+      HTTP_BUCKETS,
+    );
+    this.searches = counter(
+      'eligibility_searches_total',
+      'Eligibility searches finished, per insurer asked, by its state at the end.',
+      ['insurer', 'outcome'],
+    );
+    this.searchDuration = histogram(
+      'eligibility_search_duration_seconds',
+      'From a request accepted to its search finished, per insurer and path.',
+      ['insurer', 'path'],
+      SEARCH_BUCKETS,
+    );
+    this.insurerDuration = histogram(
+      'insurer_request_duration_seconds',
+      'Calls to insurers, by insurer, transport and outcome.',
+      ['insurer', 'transport', 'outcome'],
+      INSURER_BUCKETS,
+    );
+    this.deliveries = counter(
+      'webhook_deliveries_total',
+      'Automatic webhook attempts, by what followed: succeeded, retrying, failed (given up).',
+      ['outcome'],
+    );
     const dbGauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
       new Gauge<L>({
         name,

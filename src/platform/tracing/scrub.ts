@@ -1,16 +1,9 @@
 /**
- * What a span may take out of the process (docs/observability.md, Tracing: span attributes
- * never hold patient data). Applied to every span before export, whichever instrumentation made
- * it, as a last line behind the instrumentations' own settings (no SQL parameters, Redis command
- * names only, no headers):
- * - attributes are kept only under known namespaces (HTTP, URL, network, database, express, and
- *   the service's own `insurer.`, `queue.`, `webhook.`), and never a query string: a patient
- *   search by name or a link token travels in one. URLs of incoming requests keep their path
- *   (ids and uids, not patient data); URLs of outgoing calls keep only their origin (a webhook's
- *   path may hold its receiver's secret);
- * - an error is its class name: exception messages and stacks, and status messages, can quote
- *   a database value or what an insurer said about a patient, and are dropped.
- * No import of OpenTelemetry: the shapes below are the parts of its span this reads.
+ * What a span may take out of the process (docs/observability.md, Tracing: never patient data),
+ * applied to every span before export. Attributes are kept only under known namespaces and never
+ * with a query string (a name search travels in one); outgoing URLs keep only their origin (a
+ * webhook's path may hold a secret); an error is its class name (messages can quote patient
+ * data). The shapes below are the parts of OpenTelemetry's span this reads.
  */
 
 type AttributeValue = string | number | boolean | (string | number | boolean | null | undefined)[];

@@ -17,20 +17,11 @@ interface ExpressRequest extends IncomingMessage {
 }
 
 /**
- * The span of every request the service answers (docs/architecture.md, Tracing), made by the
- * application's first middleware rather than by `@opentelemetry/instrumentation-http`'s incoming
- * side: that one binds the request and the response to the context as event emitters (every
- * listener anyone adds is then wrapped) and reads a dozen attributes before the sampler runs,
- * which halved the throughput of the cheapest GET (bench scenario 11). The span here carries the
- * same stable attributes the tests and dashboards read (`http.request.method`, `url.scheme`,
- * `url.path` without its query, `http.route` once a route matched, `http.response.status_code`),
- * continues a caller's W3C `traceparent`, is named `<method> <route>`, ends when the response
- * closes, and is an error on a 5xx or a response that never finished.
- *
- * The rest of the request runs in its context (AsyncLocalStorage follows every await). The one
- * place it would not is a callback of the request's stream, where a body parser or an upload
- * calls `next`: a request with a body is bound to the context as an emitter (its listeners run
- * in it); a GET has none to bind.
+ * The span of every request (docs/architecture.md, Tracing), made by the first middleware rather
+ * than instrumentation-http's incoming side, which wraps every listener and halved the cheapest
+ * GET's throughput (bench scenario 11). Same stable attributes, continues a W3C `traceparent`,
+ * ends when the response closes; an error on a 5xx or an unfinished response. A request with a
+ * body is bound to the context as an emitter, so a body parser's `next` runs in it.
  */
 export function requestTracing(tracer: Tracer): RequestTracing {
   return {

@@ -26,11 +26,9 @@ import { requestTracing } from './sdk-incoming';
 import { installTracer, type SpanAttributes, type SpanNote, type SpanOptions } from './tracing';
 
 /**
- * OpenTelemetry, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (`src/tracing.ts`, before
- * the application's modules): spans of incoming requests (./sdk-incoming.ts), outgoing HTTP (`http` for
- * webhooks, undici for `fetch`: the clearinghouse, the NPI registry), PostgreSQL and Redis, and
- * the service's own (`inSpan`: queue jobs, insurer calls, webhook deliveries), sent in batches
- * over OTLP/HTTP as JSON to `<endpoint>/v1/traces`, each span scrubbed first (./scrub.ts).
+ * OpenTelemetry, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (`src/tracing.ts`): spans of
+ * requests, outgoing HTTP, PostgreSQL, Redis and `inSpan`, batched over OTLP/HTTP JSON to
+ * `<endpoint>/v1/traces`, each scrubbed first (./scrub.ts).
  */
 export function startTracing(config: TracingConfig): void {
   const exporter = new ScrubbingExporter(

@@ -1,9 +1,7 @@
 /**
- * The application's side of tracing (docs/observability.md, Tracing; docs/architecture.md,
- * Tracing). This file imports nothing of OpenTelemetry: with OTEL_EXPORTER_OTLP_ENDPOINT unset
- * no tracer is installed, and every function here is a check of one variable (a span helper
- * runs its work directly). `src/tracing.ts` installs the OpenTelemetry tracer
- * (`./sdk.ts`) before the application loads, when tracing is on.
+ * The application's side of tracing (docs/observability.md, Tracing), importing nothing of
+ * OpenTelemetry: unset, every function is a check of one variable. `src/tracing.ts` installs the
+ * tracer (`./sdk.ts`) before the application loads, when tracing is on.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

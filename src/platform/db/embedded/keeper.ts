@@ -1,15 +1,8 @@
 /**
- * The embedded PostgreSQL's keeper: a small Node.js process between the service and the
- * server, run as `node -e KEEPER_SOURCE <options as JSON>` with an IPC channel to the process
- * that started it (its owner). It starts `postgres` and stops it (fast shutdown: SIGINT, or
- * `pg_ctl stop -m fast` on Windows, which has no signals) when the owner asks ('stop'), or
- * when the channel closes: the owner exited, however it exited (a signal, a crash, kill -9).
- * Then it exits with the server. So no PostgreSQL outlives the service that started it, while
- * the service's own shutdown (draining requests and queues, then closing its pools) runs to the
- * end before the server goes.
- *
- * Plain JavaScript in a string: it runs the same from dist/, under ts-node (the CLI) and from
- * Jest's global setup, with no file of its own to find.
+ * The embedded PostgreSQL's keeper, run as `node -e KEEPER_SOURCE <options>` with an IPC channel
+ * to its owner: it fast-stops `postgres` when the owner asks ('stop') or the channel closes
+ * (the owner died, even by kill -9), so no PostgreSQL outlives the service. Plain JavaScript in a
+ * string so it runs alike from dist/, ts-node and Jest's global setup.
  */
 export const KEEPER_SOURCE = String.raw`
 'use strict';

@@ -47,15 +47,10 @@ class LargeBodiesBusy extends DetailError {
 const largeBodies = new BoundedGate(LARGE_BODY_BUDGET, LARGE_BODIES_WAITING);
 
 /**
- * Reads an API request's body (docs/api.md, Conventions), as the last guard before the audit
- * guard: only once the route is known (a path no route matches never reaches a guard), its key
- * checked, counted and allowed by its scope. Until then nothing of the body is read, whatever its
- * size; a refusal answers while the client may still be sending, and the rest is dropped unread.
- * Then, in order: the type (415), the declared length against the route's limit (413, before a
- * byte is read), a place in the process's budget for large bodies (429 past its queue), and the
- * bytes themselves, counted while they stream in (413 past the limit; values and depth counted by
- * JsonScanner, 400 at the first one over), parsed by JSON.parse, prototype keys removed.
- * Web pages read their forms in their own pipeline (modules/web).
+ * Reads an API request's body (docs/api.md, Conventions) as the last guard before the audit
+ * guard, so nothing is read before the route, key and scope are known. In order: the type (415),
+ * the declared length (413), a place in the large-body budget (429), then the bytes as they
+ * stream (413 past the limit; JsonScanner's 400 past a value or depth limit), prototype keys removed.
  */
 @Injectable()
 export class BodyGuard implements CanActivate {

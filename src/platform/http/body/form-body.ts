@@ -9,11 +9,9 @@ const FORM_LIMITS = { limitBytes: 100 * 1024, maxFields: 200 };
 const AMPERSAND = 0x26;
 
 /**
- * The web application's form bodies (`application/x-www-form-urlencoded`), read by the same
- * reader as the API's (docs/api.md, Conventions): a declared length over the limit is refused
- * before a byte is read, the bytes are counted while they stream in, and so are the fields (one
- * more `&` than the limit allows is refused at once). Other bodies pass untouched (multipart
- * uploads are read by their own intake, after the session and its CSRF token).
+ * The web application's form bodies, read by the API's reader (docs/api.md, Conventions): length
+ * and field count (`&`s) are limited as they stream in. Other bodies pass untouched (multipart
+ * uploads have their own intake, after the session and its CSRF token).
  */
 export function formBodies(limits = FORM_LIMITS): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -11,12 +11,9 @@ const COLON = 0x3a;
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 /**
- * Counts a JSON text's values and nesting while it streams in, so a body with too many of either
- * is refused at the first byte over the limit, before it is held whole or parsed (docs/api.md,
- * Conventions: body limits). A value is counted where one starts: the top level, an array's
- * element, an object's member value (keys are not values); containers count as values too.
- * The scanner never decides whether the text is valid JSON (JSON.parse does, afterwards);
- * for valid JSON its count is exact, so it refuses nothing the limits admit.
+ * Counts a JSON text's values (containers included, keys not) and nesting while it streams in,
+ * refusing a body at the first byte over a limit (docs/api.md, Conventions: body limits). It
+ * never judges validity (JSON.parse does); for valid JSON its count is exact.
  */
 export class JsonScanner {
   private values = 0;

@@ -4,26 +4,11 @@ import { query, sql, type Sql } from '@/platform/db/sql';
 import { decodeCursor, encodeCursor } from '@/platform/kernel/keyset-cursor';
 
 /**
- * The one keyset paginator of the service: newest first, on `(created_at DESC, id DESC)`; or, for
- * a list in time order (the appointments worklist, by `starts_at`), oldest first with `ascending`.
- *
- * Give it the list's SELECT (its own conditions: account, filters; no ORDER BY or LIMIT); it
- * adds the cursor condition, the order and the limit, and answers `{ result, next_cursor }`.
- * PostgreSQL flattens the SELECT into the page's statement, so each page is one index range scan
- * starting right after the cursor's row and deep pages cost what the first one does; an index
- * ending in `(created_at DESC, id DESC)` after the equality columns makes that so.
- *
- *   const select = sql`SELECT ${entityColumns(db, Delivery, 'd')} FROM webhook_deliveries d
- *                      WHERE d.webhook_id = ${webhookId}`;
- *   const page = await keysetPage<Delivery>(db, select, { limit, cursor });
- *
- * `keysetSql` is the page's statement alone, for a caller that wants it before it runs (EXPLAIN).
- *
- * Exactness: the next cursor carries the last row's `created_at` as PostgreSQL's own UTC text
- * with microseconds (`to_char(... 'US')`), never a JS Date (milliseconds). With a Date, a column
- * of microsecond precision would lose the rows created in the same millisecond as a page's last
- * row. Rows with equal timestamps are ordered by id, so none is skipped or repeated.
- * A malformed cursor is a 400 field error on `cursor` (or `cursorField`).
+ * The one keyset paginator: newest first on `(created_at DESC, id DESC)`, or oldest first with
+ * `ascending`. Give it the list's SELECT without ORDER BY or LIMIT; it adds the cursor condition,
+ * order and limit, so each page is one index range scan (deep pages cost what the first does).
+ * The cursor carries PostgreSQL's microsecond UTC text, never a JS Date (milliseconds would lose
+ * rows created in the same millisecond). A malformed cursor is a 400 on `cursor`.
  */
 
 export interface KeysetPageRequest {

@@ -1,8 +1,8 @@
-import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { ValidationFailed } from '../../kernel/errors';
+import type { ArgumentMetadata } from '@nestjs/common';
 import { TIMESTAMP_MESSAGE, TimestampField, timestampMs } from './fields';
 import { fastTransform, REFUSE } from './fast-path';
 import { createValidationPipe } from './validation-errors';
+import { fullPathOf } from '../../../../test/support/validation-pipe';
 
 class Window {
   @TimestampField({ required: true })
@@ -14,16 +14,7 @@ class Window {
 
 const pipe = createValidationPipe();
 const meta: ArgumentMetadata = { type: 'body', metatype: Window };
-
-/** The production pipe's full path only (Nest's own transform, without the fast path). */
-async function fullPath(value: unknown): Promise<unknown> {
-  try {
-    return await ValidationPipe.prototype.transform.call(pipe, value, meta);
-  } catch (e) {
-    if (e instanceof ValidationFailed) return e.errors;
-    throw e;
-  }
-}
+const fullPath = fullPathOf(Window);
 
 describe('TimestampField (RFC 3339 with its offset)', () => {
   it.each([

@@ -3,22 +3,12 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage } from 'class-validator';
 
 /**
- * The validation pipe's fast path: a request body that is plainly valid becomes its DTO without
- * class-transformer and class-validator (together about a fifth of a POST's CPU, bench/README.md).
- *
- * Each field decorator (StringField, DateField, NestedField, StringListField) also registers a
- * check, built from the same options as its rules, that answers the value as the DTO would hold
- * it (trimmed, a nested DTO) or REFUSE. REFUSE never means "invalid": it means "not vouched for",
- * and the pipe then runs the full path, which gives the answer and the contract's error messages.
- * So the fast path may only accept what the full path accepts, with the same result; anything
- * unusual (an unknown key, a value a check does not vouch for) goes the full way.
- *
- * A class takes the fast path only when every rule and transform on it came from a field
- * decorator that registered a check: each registration counts the class-validator and
- * class-transformer metadata its decorator added, and a class whose metadata counts differ (a
- * rule added beside a field decorator, a field decorator without a check, a property a subclass
- * decorates again, @Expose or @Exclude) always takes the full path. A subclass's checks are its
- * base classes' and its own, base first.
+ * The validation pipe's fast path: a plainly valid body becomes its DTO without class-transformer
+ * and class-validator (about a fifth of a POST's CPU, bench/README.md). Each field decorator
+ * registers a check that answers the value as the DTO holds it, or REFUSE ("not vouched for":
+ * the full path then answers), so the fast path accepts only what the full path accepts.
+ * A class whose metadata counts differ from its checks' (a rule beside a field decorator,
+ * @Expose, a property redecorated) always takes the full path.
  */
 export const REFUSE: unique symbol = Symbol('refuse');
 

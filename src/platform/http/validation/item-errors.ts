@@ -2,13 +2,9 @@ import { ValidateBy, ValidationError } from 'class-validator';
 import { MSG } from '../../kernel/messages';
 
 /**
- * Per-element checks of a list, reported under each element's index like DRF's ListField:
- * `{"codes": {"1": {"$": ["..."]}}}`.
- *
- * The `items` rule fails when any element is wrong and leaves its per-element check in the
- * constraint's context; the error-tree builder (validation-errors.ts) runs that check again over
- * the list the ValidationError carries and places each message under its index. Nothing travels
- * inside message text.
+ * Per-element checks of a list, reported under each index (`{"codes": {"1": {"$": ["..."]}}}`):
+ * the `items` rule leaves its check in the constraint's context and validation-errors.ts runs it
+ * again to place each message, so nothing travels inside message text.
  */
 
 /** Constraint name of the per-element rule. */

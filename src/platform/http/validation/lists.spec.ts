@@ -1,26 +1,13 @@
-import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import { ValidationFailed } from '../../kernel/errors';
 import { IntListField } from './fields';
 import { fastTransform, REFUSE } from './fast-path';
-import { createValidationPipe } from './validation-errors';
+import { fullPathOf } from '../../../../test/support/validation-pipe';
 
 class Policy {
   @IntListField({ required: true, maxItems: 3, min: 0, max: 30, unique: true })
   days: number[];
 }
 
-const pipe = createValidationPipe();
-const meta: ArgumentMetadata = { type: 'body', metatype: Policy };
-
-/** The production pipe's full path only (Nest's own transform, without the fast path). */
-async function fullPath(value: unknown): Promise<unknown> {
-  try {
-    return await ValidationPipe.prototype.transform.call(pipe, value, meta);
-  } catch (e) {
-    if (e instanceof ValidationFailed) return e.errors;
-    throw e;
-  }
-}
+const fullPath = fullPathOf(Policy);
 
 describe('IntListField', () => {
   it.each([

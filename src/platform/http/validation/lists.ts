@@ -33,18 +33,9 @@ export const objectItem = (item: unknown): string | null =>
   isPlainObject(item) ? null : MSG.object;
 
 /**
- * A list of request objects, each validated by its own DTO class. Use it for EVERY list of
- * objects (claim `services`, batch `items`, estimate `services`, ...), never a hand-written
- * `@ValidateNested({ each: true }) @Type(...)`:
- *
- *     @NestedListField(() => EstimateServiceDto, { required: true, minItems: 1, maxItems: 20 })
- *     services: EstimateServiceDto[];
- *
- * Why: class-validator walks into an element that is itself a list as if it were the list, so
- * `[[]]` passes and `[[{...}]]` is validated as if it were `[{...}]`, and the service then gets a
- * list where it expects an object. Here the `items` rule refuses every element that is not a JSON
- * object, under its index (`{"services": {"0": {"$": ["Invalid data. Expected a dictionary."]}}}`),
- * and the error-tree builder drops whatever class-validator found inside such an element.
+ * A list of request objects, each validated by its DTO class; use it for every list of objects.
+ * Why: class-validator walks into a nested list as if it were the list (`[[{...}]]` passes), so
+ * here every element that is not a JSON object is refused under its index.
  */
 export function NestedListField(type: () => new () => object, opts: ListOpts): PropertyDecorator {
   return applyDecorators(
@@ -76,39 +67,11 @@ export function StringListField(opts: StringListOpts): PropertyDecorator {
       return opts.itemPatternMessage ?? 'Invalid format.';
     return null;
   };
-  const decorators = listDecorators(opts);
-  decorators.push(EachItem(itemError, opts.maxItems));
-  if (opts.unique) {
-    decorators.push(
-      rule(
-        'unique',
-        (v) => !Array.isArray(v) || new Set(v).size === v.length,
-        'Duplicate values are not allowed.',
-      ),
-    );
-  }
-  decorators.push(
-    api(opts, {
-      type: [String] as never,
-      minItems: opts.minItems,
-      maxItems: opts.maxItems,
-      items: {
-        type: 'string',
-        maxLength: opts.itemMaxLength,
-        enum: opts.choices ? [...opts.choices] : undefined,
-      } as never,
-    }),
-  );
-  // The fast path's check (fast-path.ts): the list rules above and every element's.
-  const fast = presentThen(opts, (value) => {
-    if (!Array.isArray(value)) return REFUSE;
-    if (value.length < (opts.minItems ?? 0) || value.length > opts.maxItems) return REFUSE;
-    for (let i = 0; i < value.length; i++)
-      if (!(i in value) || itemError(value[i]) !== null) return REFUSE;
-    if (opts.unique && new Set(value).size !== value.length) return REFUSE;
-    return [...value];
+  return scalarList(opts, itemError, String, {
+    type: 'string',
+    maxLength: opts.itemMaxLength,
+    enum: opts.choices ? [...opts.choices] : undefined,
   });
-  return applyDecorators(...withFastCheck(decorators, fast));
 }
 
 export interface IntListOpts extends ListOpts {
@@ -118,10 +81,7 @@ export interface IntListOpts extends ListOpts {
   unique?: boolean;
 }
 
-/**
- * A list of integers (the appointment policy's `days_before`); each element's problem is
- * reported under its index with IntField's messages.
- */
+/** A list of integers (the appointment policy's `days_before`), elements checked as IntField. */
 export function IntListField(opts: IntListOpts): PropertyDecorator {
   const itemError = (item: unknown): string | null => {
     if (typeof item !== 'number' || !Number.isSafeInteger(item)) return MSG.integer;
@@ -129,6 +89,20 @@ export function IntListField(opts: IntListOpts): PropertyDecorator {
     if (item > opts.max) return `Ensure this value is less than or equal to ${opts.max}.`;
     return null;
   };
+  return scalarList(opts, itemError, Number, {
+    type: 'integer',
+    minimum: opts.min,
+    maximum: opts.max,
+  });
+}
+
+/** A list of scalars: each element's problem under its index, optional uniqueness. */
+function scalarList(
+  opts: ListOpts & { unique?: boolean },
+  itemError: (item: unknown) => string | null,
+  type: typeof String | typeof Number,
+  items: object,
+): PropertyDecorator {
   const decorators = listDecorators(opts);
   decorators.push(EachItem(itemError, opts.maxItems));
   if (opts.unique) {
@@ -142,10 +116,10 @@ export function IntListField(opts: IntListOpts): PropertyDecorator {
   }
   decorators.push(
     api(opts, {
-      type: [Number] as never,
+      type: [type] as never,
       minItems: opts.minItems,
       maxItems: opts.maxItems,
-      items: { type: 'integer', minimum: opts.min, maximum: opts.max } as never,
+      items: items as never,
     }),
   );
   // The fast path's check (fast-path.ts): the list rules above and every element's.
