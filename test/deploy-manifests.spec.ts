@@ -413,9 +413,11 @@ describe('deploy/ Kubernetes manifests', () => {
     const dashboard = JSON.parse(readFileSync(join(DEPLOY, generated.files[0]), 'utf8'));
     const metricsSource = readFileSync(join(ROOT, 'src/platform/metrics/prom-metrics.ts'), 'utf8');
     const ours = new Set(
-      [...metricsSource.matchAll(/name: '([a-z_]+)'|dbGauge\(\s*'([a-z_]+)'/g)].map(
-        (m) => m[1] ?? m[2],
-      ),
+      [
+        ...metricsSource.matchAll(
+          /name: '([a-z_]+)'|(?:dbGauge|histogram|counter)\(\s*'([a-z_]+)'/g,
+        ),
+      ].map((m) => m[1] ?? m[2]),
     );
     expect(ours.size).toBe(11);
     // A query's words, less its grouping labels, matchers, windows and functions: metric names.
