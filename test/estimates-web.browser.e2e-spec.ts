@@ -59,7 +59,8 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
     await page.selectOption('#common_3', 'anti_reflective');
     await page.fill('#cost_3', '60');
     await page.click('button[value=add]');
-    // Posted back with one more line and every value kept.
+    // Posted back with one more line and every value kept (`count` does not wait for the page).
+    await page.locator('#estimate-form tbody tr').nth(4).waitFor();
     await expect(page.locator('#estimate-form tbody tr').count()).resolves.toBe(5);
     await expect(page.inputValue('#cost_2')).resolves.toBe('55.50');
     await expect(page.inputValue('#common_0')).resolves.toBe('exam');

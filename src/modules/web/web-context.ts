@@ -43,7 +43,9 @@ export function redirectWith(
   kind: 'ok' | 'error' = 'ok',
 ): void {
   flash(req, kind, text);
-  res.redirect(to);
+  // express-session sends a response's head before its save ends, and a browser follows a 302
+  // at once: saved first (as the sign-in pages do), the next page finds the message.
+  req.session.save(() => res.redirect(to));
 }
 
 /**
