@@ -165,6 +165,80 @@ describe('the practice’s benefit history (docs/api.md, Next eligible dates)', 
     });
   });
 
+  it('a used routine exam: the exam and its routine item wait for the same date, and an estimate pays nothing for 92014', async () => {
+    const who = { first_name: 'Ezra', last_name: 'Examined', dob: '1981-04-04' };
+    const code = (await http().post('/api/auth/v1/patients/').set(a.auth).send(who)).body
+      .code as string;
+    const seen = addMonths(TODAY, -3);
+    await http()
+      .post(`/api/auth/v1/patients/${code}/benefit-history/`)
+      .set(a.auth)
+      .send({ insurer_code: DEMO, benefit_code: 'exam.routine', date: seen })
+      .expect(201);
+    const uid = await startSearch(t.app, a.auth, { patient: patient(who) });
+    const answer = await waitForResult(t.app, a.auth, uid);
+    const items = answer.results[0].persons[0].plan.items as Item[];
+    const exam = find(items, 'exam')!;
+    const routine = find(items, 'exam.routine')!;
+    const again = addMonths(seen, 12);
+    expect(exam.next_eligible).toMatchObject({ date: again, basis: 'computed' });
+    expect(routine).toMatchObject({
+      next_eligible: exam.next_eligible,
+      next_eligible_date: again,
+      last_service: { date: seen, source: 'staff' },
+    });
+    const estimate = await http()
+      .post('/api/auth/v1/estimates/')
+      .set(a.auth)
+      .send({
+        request_uid: uid,
+        person_id: answer.results[0].persons[0].id,
+        services: [{ codes: ['92014'], cost: 145 }],
+      });
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.lines[0]).toMatchObject({
+      benefit_code: 'exam.routine',
+      capped: '0.0000',
+    });
+    expect(estimate.body.lines[0].notes).toContain(
+      `not eligible until ${again} (last used ${seen}): not reimbursed`,
+    );
+    expect(estimate.body.estimated_reimbursement).toBe('0.0000');
+  });
+
+  it('frames held back by shared contact lenses: the note names the contact lenses, not the older frames', async () => {
+    const who = { first_name: 'Sol', last_name: 'Shared', dob: '1977-07-07' };
+    const code = (await http().post('/api/auth/v1/patients/').set(a.auth).send(who)).body
+      .code as string;
+    const frames = addMonths(TODAY, -18);
+    const contacts = addMonths(TODAY, -2);
+    for (const [benefit_code, date] of [
+      ['materials.frames', frames],
+      ['materials.contact_lenses', contacts],
+    ])
+      await http()
+        .post(`/api/auth/v1/patients/${code}/benefit-history/`)
+        .set(a.auth)
+        .send({ insurer_code: DEMO, benefit_code, date })
+        .expect(201);
+    const found = await searched(who);
+    expect(found.frames).toMatchObject({
+      last_service_date: frames,
+      next_eligible: { date: addMonths(contacts, 24) },
+    });
+    const estimate = await http()
+      .post('/api/auth/v1/estimates/')
+      .set(a.auth)
+      .send({
+        request_uid: found.uid,
+        person_id: found.personId,
+        services: [{ codes: ['V2020'], cost: 90 }],
+      });
+    expect(estimate.body.lines[0].notes).toContain(
+      `not eligible until ${addMonths(contacts, 24)} (contact lenses last used ${contacts}, shared): not reimbursed`,
+    );
+  });
+
   it('counts no claim of another insurer, of another member id, or of another account', async () => {
     const who = { first_name: 'Otto', last_name: 'Elsewhere', dob: '1990-09-09' };
     const vsp = claimOf({ ...who, member_id: 'DMV-FREQ-003' }, 'V2020', BOUGHT);

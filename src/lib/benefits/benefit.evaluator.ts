@@ -20,6 +20,7 @@ export interface EffectiveBenefit {
   comment: string | null;
   /** docs/api.md, Real insurers: when the benefit was last used and can next be used, when the insurer says. */
   lastServiceDate: string | null;
+  /** The item's own, or its parent's when that is later: a benefit is part of its parent. */
   nextEligibleDate: string | null;
   values: Partial<Record<ListName, { value: string | number | boolean; comment: string | null }>>;
   /** Every counted unit or the whole allowance already used. */
@@ -62,7 +63,7 @@ export function itemApplies(item: Pick<BenefitItem, 'flags'>, network: Network):
  */
 export function evaluatePlan(plan: Plan, network: Network): EffectiveBenefit[] {
   const rootValues = planValues(plan, network);
-  return plan.items.map((item) => evaluateItem(item, network, rootValues, 0, true));
+  return plan.items.map((item) => evaluateItem(item, network, rootValues, 0, true, null));
 }
 
 /** The values of the plan's own lists on `network` (what every item inherits). */
@@ -81,6 +82,7 @@ function evaluateItem(
   inherited: EffectiveBenefit['values'],
   depth: number,
   parentApplies: boolean,
+  parentNext: string | null,
 ): EffectiveBenefit {
   const values: EffectiveBenefit['values'] = { ...inherited };
   for (const name of ALL_LISTS) {
@@ -91,6 +93,9 @@ function evaluateItem(
     else delete values[name]; // the item defines the list, but not for this network
   }
   const applies = parentApplies && itemApplies(item, network);
+  const own = item.next_eligible_date ?? null;
+  const nextEligibleDate =
+    parentNext !== null && (own === null || parentNext > own) ? parentNext : own;
   return {
     benefit_code: item.benefit_code,
     depth,
@@ -98,11 +103,11 @@ function evaluateItem(
     flags: item.flags ?? [],
     comment: item.comment ?? null,
     lastServiceDate: item.last_service_date ?? null,
-    nextEligibleDate: item.next_eligible_date ?? null,
+    nextEligibleDate,
     values,
     used: isUsed(values),
     items: (item.items ?? []).map((child) =>
-      evaluateItem(child, network, values, depth + 1, applies),
+      evaluateItem(child, network, values, depth + 1, applies, nextEligibleDate),
     ),
   };
 }

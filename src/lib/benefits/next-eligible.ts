@@ -14,6 +14,7 @@ import type {
   NextEligible,
   NextEligibleInput,
   PlanTerm,
+  ServiceRecord,
   ServiceSource,
 } from './next-eligible.types';
 import { ruleSentence, sharedSentence, untilWords, whose, WORDS } from './next-eligible.words';
@@ -150,9 +151,14 @@ function compute(
 }
 
 /** The latest counted service of the rule's own benefit (one a day per benefit: countedServices). */
-function lastServiceOf(own: string, counted: readonly Counted[]): LastService | null {
+function latestOwn(own: string, counted: readonly Counted[]): LastService | null {
   const last = counted.filter((c) => c.root === own).at(-1);
   return last ? { date: last.date, source: last.source } : null;
+}
+
+/** The latest service on record of `code` (or a benefit under it), with its most trusted source. */
+export function lastServiceOf(code: string, history: readonly ServiceRecord[]): LastService | null {
+  return latestOwn(code, countedServices([code], { as_of: '', rules: [], history }));
 }
 
 function nextEligibleOf(
@@ -197,7 +203,7 @@ export function nextEligible(input: NextEligibleInput): BenefitEligibility[] {
     return {
       benefit_code: rule.benefit_code,
       next_eligible: next,
-      last_service: lastServiceOf(rule.benefit_code, counted),
+      last_service: latestOwn(rule.benefit_code, counted),
       as_of: input.as_of,
       plan_end_date: end,
     };

@@ -114,6 +114,8 @@ export const WORDS = {
   payerStale: (payer: string, last: string) =>
     `The payer states ${payer}, but a service that counts is on record on ${last}, after it: ` +
     "the payer's date is older than that service and is not used.",
+  partOf: (parent: string, date: string) =>
+    `It is part of ${benefitWords(parent)}, which is not available before ${date}.`,
   afterPlanEnd: (date: string, end: string) =>
     `${date} is after the plan ends on ${end}: not under this plan.`,
 };

@@ -85,12 +85,47 @@ describe('applyNextEligible (docs/api.md, Next eligible dates in results)', () =
         last_service_date: '2024-05-01',
       }),
     );
-    for (const code of ['materials', 'materials.spectacle_lenses', 'exam.routine'])
+    for (const code of ['materials', 'materials.spectacle_lenses'])
       expect(Object.keys(find(plan.items, code)!).sort()).toEqual([
         'benefit_code',
         'items',
         'refresh_date',
       ]);
+  });
+
+  it("a benefit under a ruled one carries its parent's date: a used routine exam is not available", () => {
+    const plan = applyNextEligible(
+      tree(),
+      [{ benefit_code: 'exam.routine', date: '2026-03-15', source: 'staff' }],
+      '2026-06-01',
+    );
+    const exam = find(plan.items, 'exam')!;
+    expect(exam.next_eligible).toMatchObject({ date: '2027-03-15', basis: 'computed' });
+    expect(find(plan.items, 'exam.routine')).toMatchObject({
+      next_eligible: exam.next_eligible,
+      next_eligible_date: '2027-03-15',
+      last_service: { date: '2026-03-15', source: 'staff' },
+      last_service_date: '2026-03-15',
+    });
+    // Its own copy: changing one answer's sentences does not change the other's.
+    expect(find(plan.items, 'exam.routine')!.next_eligible).not.toBe(exam.next_eligible);
+  });
+
+  it('a child with its own earlier rule takes the later parent date, and says why', () => {
+    const plan = applyNextEligible(
+      planOf([
+        item('exam', { frequency: every(24) }, [item('exam.routine', { frequency: every(12) })]),
+      ]),
+      [{ benefit_code: 'exam', date: '2026-02-01', source: 'claim' }],
+      '2026-03-15',
+    );
+    const routine = find(plan.items, 'exam.routine')!;
+    expect(routine.next_eligible_date).toBe('2028-02-01');
+    expect(routine.next_eligible).toMatchObject({ date: '2028-02-01', basis: 'computed' });
+    expect(routine.next_eligible!.explanation.at(-1)).toBe(
+      'It is part of eye exam, which is not available before 2028-02-01.',
+    );
+    expect(routine).not.toHaveProperty('last_service');
   });
 
   it('a date with basis unknown has no next_eligible_date', () => {

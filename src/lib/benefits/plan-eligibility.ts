@@ -1,6 +1,8 @@
 import type { BenefitItem, Plan } from './benefit.types';
-import { nextEligible } from './next-eligible';
-import type { FrequencyRule, ServiceRecord } from './next-eligible.types';
+import { compareDates } from './calendar';
+import { lastServiceOf, nextEligible } from './next-eligible';
+import type { FrequencyRule, NextEligible, ServiceRecord } from './next-eligible.types';
+import { WORDS } from './next-eligible.words';
 
 /**
  * A plan's benefit items with their `last_service` and `next_eligible` (docs/api.md, Next
@@ -14,9 +16,12 @@ import type { FrequencyRule, ServiceRecord } from './next-eligible.types';
  *
  * An item with a frequency or a payer-stated date gets a `next_eligible` (its date also as
  * `next_eligible_date`) and, when a service that counts is on record, a `last_service` (its date
- * also as `last_service_date`). Any other item keeps the last service it states, if any; nothing
- * is added to it: benefits the plan does not state stay absent. Sets the items in place and
- * answers the plan.
+ * also as `last_service_date`). A benefit under such an item is part of it and is never available
+ * before it: one with no rule of its own carries its nearest ruled ancestor's `next_eligible`, and
+ * its own last service (stated, or on record under its code); one whose own date is earlier (or
+ * unknown) takes the ancestor's date, and its explanation says why. Any other item keeps the last
+ * service it states, if any; nothing is added to it: benefits the plan does not state stay absent.
+ * Sets the items in place and answers the plan.
  */
 export function applyNextEligible(
   plan: Plan,
@@ -29,7 +34,8 @@ export function applyNextEligible(
   const seen = new Set<string>();
   walk(plan.items, (item) => {
     const last = item.stated?.last_service;
-    if (last) records.push({ benefit_code: item.benefit_code, date: last.date, source: last.source });
+    if (last)
+      records.push({ benefit_code: item.benefit_code, date: last.date, source: last.source });
     setLastService(item, last ?? null);
     const payer = item.stated?.next_eligible_date ?? null;
     // One rule per benefit: a tree names a benefit once; a verifier's repeat is read once.
@@ -60,7 +66,37 @@ export function applyNextEligible(
     else delete item.next_eligible_date;
     setLastService(item, answer.last_service);
   });
+  const all = [...records, ...history];
+  const ruledSet = new Set(ruled);
+  const inherit = (items: readonly BenefitItem[], above: BenefitItem | null): void => {
+    for (const item of items) {
+      if (above?.next_eligible) {
+        if (!ruledSet.has(item)) {
+          item.next_eligible = structuredClone(above.next_eligible);
+          setLastService(item, lastServiceOf(item.benefit_code, all));
+        } else if (item.next_eligible && laterThan(above.next_eligible, item.next_eligible)) {
+          item.next_eligible = {
+            date: above.next_eligible.date,
+            basis: above.next_eligible.basis,
+            explanation: [
+              ...item.next_eligible.explanation,
+              WORDS.partOf(above.benefit_code, above.next_eligible.date!),
+            ],
+          };
+        }
+        if (item.next_eligible?.date) item.next_eligible_date = item.next_eligible.date;
+      }
+      inherit(item.items ?? [], item.next_eligible ? item : above);
+    }
+  };
+  inherit(plan.items, null);
   return plan;
+}
+
+/** The ancestor's date limits the benefit: it is known, and the benefit's is unknown or earlier. */
+function laterThan(ancestor: NextEligible, own: NextEligible): boolean {
+  if (ancestor.date === null) return false;
+  return own.date === null || compareDates(ancestor.date, own.date) > 0;
 }
 
 /** Whether any item of the plan has a frequency (only then can a history change an answer). */

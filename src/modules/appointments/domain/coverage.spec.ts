@@ -87,6 +87,29 @@ describe('coverage', () => {
     expect(coverageOn(basis, '2026-12-15').benefits!.frames.available).toBe(true);
   });
 
+  it("a routine exam under an exam that is not available yet is not available either (its parent's date)", () => {
+    const body = answer(
+      {},
+      {
+        items: [
+          item('exam', {
+            next_eligible_date: '2026-11-15',
+            copayment: [{ value: '0.0000' }],
+            items: [item('exam.routine')],
+          }),
+        ],
+      },
+    );
+    const { benefits } = coverageOn(basisOf(body, maria), '2026-06-01');
+    expect(benefits!.exam).toEqual({
+      available: false,
+      next_eligible_date: '2026-11-15',
+      copayment: '0.0000',
+      allowance: null,
+    });
+    expect(coverageOn(basisOf(body, maria), '2026-11-15').benefits!.exam.available).toBe(true);
+  });
+
   it('a visit after the plan ends: inactive, nothing available', () => {
     const on = coverageOn(basisOf(answer(), maria), '2027-01-04');
     expect(on.state).toBe('inactive');

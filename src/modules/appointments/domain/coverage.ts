@@ -105,9 +105,11 @@ function factsOf(items: Json[], codes: readonly string[]): BenefitFacts | null {
       return null;
     };
     const flags = Array.isArray(item.flags) ? item.flags : [];
+    // A benefit is part of its ancestors: not available before the latest of their dates.
+    const dates = path.map((p) => text(p.next_eligible_date)).filter((d) => d !== null);
     return {
       covered: !flags.includes('not_covered'),
-      next_eligible_date: text(item.next_eligible_date),
+      next_eligible_date: dates.length ? dates.reduce((a, b) => (b > a ? b : a)) : null,
       copayment: inherited('copayment'),
       allowance: inherited('allowance'),
     };

@@ -1,3 +1,4 @@
+import { benefitLabel } from '@/lib/benefits';
 import { todayIso } from '@/platform/kernel/time';
 import type { IndexedBenefit } from './plan-index';
 
@@ -20,18 +21,31 @@ interface ItemJson {
 }
 
 /**
- * The `next_eligible` dates of a plan's items (docs/api.md, Next eligible dates): only items that
- * carry the object are listed, with its date (null when it is not known).
+ * The `next_eligible` dates of a plan's items (docs/api.md, Next eligible dates): items that carry
+ * the object, with its date (null when it is not known), and the items under them, which are part
+ * of them: each with the later of its own date and its ancestor's.
  */
 export function nextEligibleDates(
   items: readonly ItemJson[] | null | undefined,
   into = new Map<string, string | null>(),
+  above?: string | null,
 ): Map<string, string | null> {
   for (const item of items ?? []) {
     const next = item.next_eligible;
-    if (next && typeof next === 'object' && !into.has(item.benefit_code))
-      into.set(item.benefit_code, typeof next.date === 'string' ? next.date : null);
-    nextEligibleDates(item.items, into);
+    const own =
+      next && typeof next === 'object'
+        ? typeof next.date === 'string'
+          ? next.date
+          : null
+        : undefined;
+    const date =
+      above === undefined || above === null
+        ? own
+        : own === undefined || own === null || above > own
+          ? above
+          : own;
+    if (date !== undefined && !into.has(item.benefit_code)) into.set(item.benefit_code, date);
+    nextEligibleDates(item.items, into, date);
   }
   return into;
 }
@@ -47,8 +61,12 @@ export function notYetAvailable(node: IndexedBenefit, day: EstimateDay): string 
     ? day.nextEligible.get(node.code)
     : node.effective.nextEligibleDate;
   if (!next || next <= on) return null;
-  const last = node.effective.lastServiceDate;
-  const since = last ? ` (last used ${last})` : '';
+  const last = node.lastUsed;
+  const since = !last
+    ? ''
+    : last.code === node.code
+      ? ` (last used ${last.date})`
+      : ` (${benefitLabel(last.code).toLowerCase()} last used ${last.date}, shared)`;
   return day.dateOfService
     ? `not eligible until ${next}${since}, after the date of service ${on}: not reimbursed`
     : `not eligible until ${next}${since}: not reimbursed`;

@@ -27,6 +27,12 @@ export interface IndexedBenefit {
   excludedBy: string | null;
   /** Applicable descendants that carry an allowance of their own on this network. */
   descendantsWithAllowance: string[];
+  /**
+   * The latest service that counts against the benefit (docs/api.md, Next eligible dates): its own
+   * last service, or one of a benefit its rule shares a frequency with when that is later; null
+   * when none is on record.
+   */
+  lastUsed: { date: string; code: string } | null;
 }
 
 /**
@@ -52,7 +58,49 @@ export function indexPlan(plan: Plan, network: Network): Map<string, IndexedBene
       excludedBy: null,
     }),
   );
+  setLastUsed(plan, index);
   return index;
+}
+
+const under = (root: string, code: string) => code === root || code.startsWith(`${root}.`);
+
+/** Each benefit's `lastUsed`, from the plan's last services and its rules' shared benefits. */
+function setLastUsed(plan: Plan, index: Map<string, IndexedBenefit>): void {
+  const items: BenefitItem[] = [];
+  const collect = (list: readonly BenefitItem[]) =>
+    list.forEach((i) => (items.push(i), collect(i.items ?? [])));
+  collect(plan.items);
+  const lastOf = (code: string) => items.find((i) => i.benefit_code === code)?.last_service_date;
+  const done = new Set<string>();
+  const walk = (list: readonly BenefitItem[], rule: BenefitItem | null) => {
+    for (const item of list) {
+      const own = item.frequency ? item : rule;
+      const node = index.get(item.benefit_code);
+      if (node && !done.has(item.benefit_code)) {
+        done.add(item.benefit_code);
+        const mine = item.last_service_date;
+        let best = mine ? { date: mine, code: item.benefit_code } : null;
+        const partners = own
+          ? [
+              ...(own.frequency?.shared_with ?? []),
+              ...items
+                .filter(
+                  (o) =>
+                    o !== own && o.frequency?.shared_with?.some((s) => under(s, own.benefit_code)),
+                )
+                .map((o) => o.benefit_code),
+            ]
+          : [];
+        for (const code of partners) {
+          const date = lastOf(code);
+          if (date && (!best || date > best.date)) best = { date, code };
+        }
+        node.lastUsed = best;
+      }
+      walk(item.items ?? [], own);
+    }
+  };
+  walk(plan.items, null);
 }
 
 interface Inherited {
@@ -80,6 +128,7 @@ function visit(
     packageCode: isPackageCode(code) ? code : parent.packageCode,
     excludedBy: parent.excludedBy ?? (itemApplies(item, network) ? null : code),
     descendantsWithAllowance: [],
+    lastUsed: null,
   };
   if (!index.has(code)) index.set(code, node);
   (item.items ?? []).forEach((child, i) => {
