@@ -35,6 +35,12 @@ describe('the webhook events of the OpenAPI document', () => {
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(inCode);
   });
 
+  it("are each named in the README's tour", () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const tour = readme.split('\n').find((l) => l.startsWith('| webhooks |'))!;
+    for (const type of WEBHOOK_EVENT_TYPES) expect(tour).toContain(`\`${type}\``);
+  });
+
   it("limit a webhook's `events` to the topics there are, one limit for both bodies", () => {
     const doc = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
     for (const name of ['CreateWebhookDto', 'UpdateWebhookDto', 'WebhookResponse']) {
