@@ -150,7 +150,16 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
         plan_token_expired_at: 0,
       })),
     });
-    expect(v2.results.map(strip)).toEqual(demoPlans.map(strip));
+    // The verifier copied the sandbox's price list: it is now the verifier's (docs/api.md, The counter).
+    const verified = (r: any) => ({
+      ...r,
+      persons: r.persons.map((p: any) => ({
+        ...p,
+        plan: { ...p.plan, materials_source: 'verifier' },
+      })),
+    });
+    expect(demoPlans[0].persons[0].plan.materials).not.toBeNull();
+    expect(v2.results.map(strip)).toEqual(demoPlans.map(verified).map(strip));
     const v1 = await waitForResult(t.app, a.auth, uid, 'v1');
     expect(v1.results[0].persons[0].plan).toBeUndefined();
     expect(v1.results[0].plan_name).toBe(demoPlans[0].plan_name);

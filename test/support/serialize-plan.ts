@@ -3,6 +3,7 @@ import {
   carveOut,
   frequency,
   lastService,
+  materials,
   nextEligible,
   otherPayer,
   serializePlanJson,
@@ -30,6 +31,8 @@ export function serializePlan(plan: Plan): Record<string, unknown> {
   if (plan.comment !== undefined) out.comment = plan.comment;
   if (plan.carve_out !== undefined) out.carve_out = carveOut(plan.carve_out);
   if (plan.other_payers !== undefined) out.other_payers = plan.other_payers.map(otherPayer);
+  out.materials = plan.materials ? materials(plan.materials) : null;
+  out.materials_source = plan.materials_source ?? null;
   return out;
 }
 

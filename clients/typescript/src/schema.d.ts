@@ -1490,6 +1490,87 @@ export interface components {
             payer_id: string | null;
             member_id: string | null;
         };
+        MaterialsRuleDoc: {
+            /** @description The patient pays this, covered in full after it. */
+            copayment?: string;
+            /** @description The plan pays up to this. */
+            allowance?: string;
+            /** @description Percent off (the overage, or retail). */
+            discount_percent?: string;
+            /**
+             * @description What the discount applies to.
+             * @enum {string}
+             */
+            discount_on?: "overage" | "retail";
+            /** @description The patient pays this price (or retail, when lower). */
+            price?: string;
+            /** @description Free up to this age. */
+            max_age?: number;
+            /** @description The procedure code of the line. */
+            code?: string;
+        };
+        LensRuleDoc: {
+            /** @description The patient pays this, covered in full after it. */
+            copayment?: string;
+            /** @description The plan pays up to this. */
+            allowance?: string;
+            /** @description Percent off (the overage, or retail). */
+            discount_percent?: string;
+            /**
+             * @description What the discount applies to.
+             * @enum {string}
+             */
+            discount_on?: "overage" | "retail";
+            /** @description The patient pays this price (or retail, when lower). */
+            price?: string;
+            /** @description Free up to this age. */
+            max_age?: number;
+            /** @description The procedure code of the line. */
+            code?: string;
+            /** @description Rules by tier ("1", "2", …) instead of one rule. */
+            tiers?: {
+                [key: string]: components["schemas"]["MaterialsRuleDoc"];
+            };
+        };
+        MaterialsLensesDoc: {
+            single_vision?: components["schemas"]["LensRuleDoc"];
+            lined_bifocal?: components["schemas"]["LensRuleDoc"];
+            lined_trifocal?: components["schemas"]["LensRuleDoc"];
+            progressive_standard?: components["schemas"]["LensRuleDoc"];
+            progressive_premium?: components["schemas"]["LensRuleDoc"];
+            progressive_ultra?: components["schemas"]["LensRuleDoc"];
+        };
+        MaterialsLensOptionsDoc: {
+            anti_reflective_standard?: components["schemas"]["MaterialsRuleDoc"];
+            anti_reflective_premium?: components["schemas"]["MaterialsRuleDoc"];
+            anti_reflective_ultra?: components["schemas"]["MaterialsRuleDoc"];
+            polycarbonate?: components["schemas"]["MaterialsRuleDoc"];
+            high_index?: components["schemas"]["MaterialsRuleDoc"];
+            photochromic?: components["schemas"]["MaterialsRuleDoc"];
+            polarized?: components["schemas"]["MaterialsRuleDoc"];
+            tint?: components["schemas"]["MaterialsRuleDoc"];
+            uv?: components["schemas"]["MaterialsRuleDoc"];
+            scratch_coating?: components["schemas"]["MaterialsRuleDoc"];
+        };
+        MaterialsContactLensesDoc: {
+            elective?: components["schemas"]["MaterialsRuleDoc"];
+            medically_necessary?: components["schemas"]["MaterialsRuleDoc"];
+            fitting_standard?: components["schemas"]["MaterialsRuleDoc"];
+            fitting_premium?: components["schemas"]["MaterialsRuleDoc"];
+        };
+        MaterialsDoc: {
+            /**
+             * @description The list prices in network.
+             * @enum {string}
+             */
+            network: "inn";
+            frame?: components["schemas"]["MaterialsRuleDoc"];
+            lenses?: components["schemas"]["MaterialsLensesDoc"];
+            lens_options?: components["schemas"]["MaterialsLensOptionsDoc"];
+            contact_lenses?: components["schemas"]["MaterialsContactLensesDoc"];
+            /** @description Pairs covered one instead of the other. */
+            in_lieu_of?: ("contact_lenses" | "frame" | "lenses")[][];
+        };
         PlanDoc: {
             /**
              * @description `inn`: only in-network benefits; `oon`: also out-of-network benefits.
@@ -1527,6 +1608,10 @@ export interface components {
             carve_out?: components["schemas"]["CarveOutDoc"];
             /** @description Other payers the insurer names. */
             other_payers?: components["schemas"]["OtherPayerDoc"][];
+            /** @description The materials price list (docs/api.md, The counter); null when unknown. */
+            materials: components["schemas"]["MaterialsDoc"] | null;
+            /** @description `payer`, `verifier` or `plan_design` (the account's design for the group). */
+            materials_source: ("payer" | "verifier" | "plan_design") | null;
         };
         PersonV2Doc: {
             first_name: string;

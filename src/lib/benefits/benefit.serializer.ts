@@ -9,6 +9,14 @@ import {
   OtherPayer,
   Plan,
 } from './benefit.types';
+import {
+  CONTACT_LENS_ENTRIES,
+  LENS_OPTIONS,
+  LENS_TYPES,
+  type LensRule,
+  type MaterialsList,
+  type MaterialsRule,
+} from './materials.types';
 import type { Frequency, LastService, NextEligible } from './next-eligible.types';
 
 // Small objects of the response form; test/support/serialize-plan.ts builds the rest.
@@ -39,6 +47,53 @@ export function nextEligible(n: NextEligible): Record<string, unknown> {
 }
 
 /**
+ * docs/api.md, The counter: the price list with its stated keys only, in one order; money and
+ * percentages with four decimals, as every figure of a plan.
+ */
+export function materials(m: MaterialsList): Record<string, unknown> {
+  const out: Record<string, unknown> = { network: m.network };
+  if (m.frame) out.frame = rule(m.frame);
+  const keyed = <K extends string, R>(
+    names: readonly K[],
+    list: Partial<Record<K, R>> | undefined,
+    one: (r: R) => Record<string, unknown>,
+  ) => {
+    if (!list) return undefined;
+    const o: Record<string, unknown> = {};
+    for (const name of names) if (list[name]) o[name] = one(list[name]);
+    return o;
+  };
+  if (m.lenses) out.lenses = keyed(LENS_TYPES, m.lenses, lensRule);
+  if (m.lens_options) out.lens_options = keyed(LENS_OPTIONS, m.lens_options, rule);
+  if (m.contact_lenses) out.contact_lenses = keyed(CONTACT_LENS_ENTRIES, m.contact_lenses, rule);
+  if (m.in_lieu_of) out.in_lieu_of = m.in_lieu_of.map((pair) => [...pair]);
+  return out;
+}
+
+function rule(r: MaterialsRule): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (r.copayment !== undefined) out.copayment = formatDecimal4(r.copayment);
+  if (r.allowance !== undefined) out.allowance = formatDecimal4(r.allowance);
+  if (r.discount_percent !== undefined) out.discount_percent = formatDecimal4(r.discount_percent);
+  if (r.discount_on !== undefined) out.discount_on = r.discount_on;
+  if (r.price !== undefined) out.price = formatDecimal4(r.price);
+  if (r.max_age !== undefined) out.max_age = r.max_age;
+  if (r.code !== undefined) out.code = r.code;
+  return out;
+}
+
+function lensRule(r: LensRule): Record<string, unknown> {
+  const out = rule(r);
+  if (r.tiers) {
+    const tiers: Record<string, unknown> = {};
+    for (const tier of Object.keys(r.tiers).sort((a, b) => Number(a) - Number(b)))
+      tiers[tier] = rule(r.tiers[tier]);
+    out.tiers = tiers;
+  }
+  return out;
+}
+
+/**
  * `JSON.stringify(serializePlan(plan))` (test/support/serialize-plan.ts), byte for byte, written
  * directly: no intermediate object tree, plain ASCII strings quoted without the serializer, each
  * decimal formatted once per distinct text. The stored V2 body renders a plan per person, and
@@ -65,6 +120,8 @@ export function serializePlanJson(plan: Plan): string {
       K.other_payers,
       arrayJson(plan.other_payers, (p) => toJson(otherPayer(p))!),
     );
+  s = field(s, K.materials, plan.materials ? JSON.stringify(materials(plan.materials)) : 'null');
+  s = field(s, K.materials_source, toJson(plan.materials_source ?? null));
   return `{${s}}`;
 }
 
@@ -158,6 +215,8 @@ const K = {
   comment: key('comment'),
   carve_out: key('carve_out'),
   other_payers: key('other_payers'),
+  materials: key('materials'),
+  materials_source: key('materials_source'),
   benefit_code: key('benefit_code'),
   last_service_date: key('last_service_date'),
   next_eligible_date: key('next_eligible_date'),

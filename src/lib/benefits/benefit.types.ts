@@ -1,3 +1,4 @@
+import type { MaterialsList, MaterialsSource } from './materials.types';
 import type { Frequency, LastService, NextEligible } from './next-eligible.types';
 
 /**
@@ -117,6 +118,10 @@ export interface Plan
   comment?: string;
   carve_out?: CarveOut;
   other_payers?: OtherPayer[];
+  /** docs/api.md, The counter: the materials price list; null (or absent) when unknown. */
+  materials?: MaterialsList | null;
+  /** Where `materials` comes from; null when there is none. */
+  materials_source?: MaterialsSource | null;
 }
 
 /**

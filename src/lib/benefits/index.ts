@@ -23,8 +23,26 @@ export {
   FrequencyDto,
 } from './dto/frequency.dto';
 export { BenefitFrequencyDoc, LastServiceDoc, NextEligibleDoc } from './dto/frequency.response';
+export { MaterialsDoc } from './dto/materials.response';
 export { ProcedureCodesField } from './dto/procedure-codes.field';
 export { planFromJson } from './plan-input';
+export {
+  CONTACT_LENS_ENTRIES,
+  LENS_OPTIONS,
+  LENS_TYPES,
+  MATERIAL_SIDES,
+  MATERIALS_SOURCES,
+} from './materials.types';
+export type {
+  ContactLensEntry,
+  LensOption,
+  LensRule,
+  LensType,
+  MaterialSide,
+  MaterialsList,
+  MaterialsRule,
+  MaterialsSource,
+} from './materials.types';
 export type { PlanJson } from './plan-input';
 export {
   benefitCodeForProcedure,

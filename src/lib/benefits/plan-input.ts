@@ -11,6 +11,7 @@ import {
   planHead,
   StatedDates,
 } from './benefit.types';
+import type { MaterialsList, MaterialsSource } from './materials.types';
 import type { NextEligibleBasis, PeriodKind, ServiceSource } from './next-eligible.types';
 
 /** A plan as JSON: an inline (validated) plan, or a person's plan read from a stored V2 result. */
@@ -23,6 +24,8 @@ export type PlanJson = JsonLists & {
   begin_date?: string | null;
   end_date?: string | null;
   flags?: string[] | null;
+  materials?: MaterialsList | null;
+  materials_source?: MaterialsSource | null;
 };
 type ItemJson = JsonLists & {
   benefit_code: string;
@@ -55,6 +58,11 @@ type FrequencyJson = {
 export function planFromJson(json: PlanJson): Plan {
   const plan: Plan = planHead(json, itemFromJson);
   readLists(json, plan, DOUBLES, BOOLEANS);
+  // docs/api.md, The counter: the list as given (validated inline, or printed by the service).
+  if (json.materials) {
+    plan.materials = materialsFromJson(json.materials);
+    plan.materials_source = json.materials_source ?? null;
+  }
   return plan;
 }
 
@@ -148,4 +156,17 @@ function entries<T>(raw: unknown, value: (v: unknown) => T): FlagEntry<T>[] | un
     if (typeof e.comment === 'string') entry.comment = e.comment;
     return entry;
   });
+}
+
+/** A price list with its unset keys (null, absent) left out, as the internal form keeps it. */
+function materialsFromJson(json: MaterialsList): MaterialsList {
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(prune);
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value))
+      if (v !== null && v !== undefined) out[key] = prune(v);
+    return out;
+  };
+  return prune(json) as MaterialsList;
 }

@@ -18,6 +18,7 @@ import {
   NextEligibleDto,
   PlanFrequencyDto,
 } from './frequency.dto';
+import { MaterialsDto } from './materials.dto';
 
 /**
  * An inline V2 plan (docs/api.md, V1 and V2 results) exactly as an eligibility result returns
@@ -206,4 +207,9 @@ export class EstimatePlanDto extends PlanLists {
 
   @StringListField({ maxItems: 50, itemMaxLength: 128, example: ['lens-options-covered'] })
   flags?: string[] | null;
+
+  @NestedField(() => MaterialsDto, {
+    description: 'The materials price list, in network (docs/api.md, The counter).',
+  })
+  materials?: MaterialsDto | null;
 }

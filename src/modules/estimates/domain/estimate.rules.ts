@@ -127,6 +127,9 @@ function capLine(
   const waiting = notYetAvailable(node, day);
   if (waiting) {
     notes.push(waiting);
+    // Both can be true (a used exam the payer reports): each is said.
+    const used = usedUpReason(node);
+    if (used) notes.push(used);
     return { cap: values.allowance ? 0n : null, capped: 0n };
   }
   if (node.excludedBy) {

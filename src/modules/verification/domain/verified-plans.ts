@@ -97,7 +97,12 @@ export function plansFromVerified(
           email: x.email ?? null,
           phone: x.phone || null,
           isActive: x.is_active ?? null,
-          plan: planFromJson({ ...x.plan, items: itemsOf(x.plan, j) } as unknown as PlanJson),
+          plan: planFromJson({
+            ...x.plan,
+            items: itemsOf(x.plan, j),
+            // docs/api.md, The counter: the verifier's price list.
+            materials_source: x.plan.materials ? 'verifier' : null,
+          } as unknown as PlanJson),
         };
       }),
     };

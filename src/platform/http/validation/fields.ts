@@ -21,7 +21,13 @@ export { BoolField, DecimalField, IntField } from './numbers';
 export type { DecimalOpts, IntOpts } from './numbers';
 export { JsonObjectField, NestedField } from './objects';
 export type { NestedOpts } from './objects';
-export { IntListField, NestedListField, objectItem, StringListField } from './lists';
+export {
+  CheckedListField,
+  IntListField,
+  NestedListField,
+  objectItem,
+  StringListField,
+} from './lists';
 export type { IntListOpts, ListOpts, StringListOpts } from './lists';
 export { EachItem } from './item-errors';
 export type { ItemCheck } from './item-errors';

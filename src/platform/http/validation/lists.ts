@@ -96,11 +96,21 @@ export function IntListField(opts: IntListOpts): PropertyDecorator {
   });
 }
 
+/**
+ * A list of small values other fields do not cover (pairs of codes: a price list's `in_lieu_of`),
+ * each element checked by `itemError` and documented by `items`.
+ */
+export function CheckedListField(
+  opts: ListOpts & { itemError: (item: unknown) => string | null; items: object },
+): PropertyDecorator {
+  return scalarList(opts, opts.itemError, Array, opts.items);
+}
+
 /** A list of scalars: each element's problem under its index, optional uniqueness. */
 function scalarList(
   opts: ListOpts & { unique?: boolean },
   itemError: (item: unknown) => string | null,
-  type: typeof String | typeof Number,
+  type: typeof String | typeof Number | typeof Array,
   items: object,
 ): PropertyDecorator {
   const decorators = listDecorators(opts);
@@ -129,7 +139,7 @@ function scalarList(
     for (let i = 0; i < value.length; i++)
       if (!(i in value) || itemError(value[i]) !== null) return REFUSE;
     if (opts.unique && new Set(value).size !== value.length) return REFUSE;
-    return [...value];
+    return value.map((v: unknown) => (Array.isArray(v) ? [...v] : v));
   });
   return applyDecorators(...withFastCheck(decorators, fast));
 }

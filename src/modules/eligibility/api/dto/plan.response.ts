@@ -4,6 +4,8 @@ import {
   BENEFIT_FLAGS,
   BenefitFrequencyDoc,
   LastServiceDoc,
+  MATERIALS_SOURCES,
+  MaterialsDoc,
   NextEligibleDoc,
 } from '@/lib/benefits';
 
@@ -196,4 +198,18 @@ export class PlanDoc {
 
   @ApiPropertyOptional({ type: [OtherPayerDoc], description: 'Other payers the insurer names.' })
   other_payers?: OtherPayerDoc[];
+
+  @ApiProperty({
+    type: MaterialsDoc,
+    nullable: true,
+    description: 'The materials price list (docs/api.md, The counter); null when unknown.',
+  })
+  materials: MaterialsDoc | null;
+
+  @ApiNullable('string', {
+    enum: MATERIALS_SOURCES,
+    example: 'payer',
+    description: "`payer`, `verifier` or `plan_design` (the account's design for the group).",
+  })
+  materials_source: string | null;
 }

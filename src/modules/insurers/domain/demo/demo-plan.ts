@@ -1,4 +1,4 @@
-import type { BenefitFlag, BenefitItem, FlagEntry, Plan } from '@/lib/benefits';
+import type { BenefitFlag, BenefitItem, FlagEntry, MaterialsList, Plan } from '@/lib/benefits';
 
 /**
  * The sandbox's vision plans: realistic figures for exam, contact-lens fitting, frames, spectacle
@@ -26,6 +26,52 @@ export interface PlanShape {
   examUsed: boolean;
   noOon: boolean;
   noInn: boolean;
+  /** Cheat code `no_materials`: the plan states no price list. */
+  noMaterials?: boolean;
+}
+
+/**
+ * The price list of the plan (docs/api.md, The counter), in the tree's figures where the tree
+ * states them: the frame allowance with 20 % off the overage, lens copayments by type,
+ * polycarbonate free for children, the options' copayments, contact lenses' allowances and
+ * fittings, contact lenses in lieu of glasses. Premium progressives come in tiers.
+ */
+function materialsOf(variant: PlanVariant): MaterialsList {
+  const lens = { copayment: variant.lensCopay };
+  return {
+    network: 'inn',
+    frame: { allowance: variant.framesInn, discount_percent: '20', code: 'V2020' },
+    lenses: {
+      single_vision: lens,
+      lined_bifocal: lens,
+      lined_trifocal: lens,
+      progressive_standard: { copayment: '55' },
+      progressive_premium: {
+        tiers: {
+          '1': { copayment: '95' },
+          '2': { copayment: '110' },
+          '3': { copayment: '135' },
+          '4': { copayment: '185' },
+        },
+      },
+    },
+    lens_options: {
+      anti_reflective_standard: { copayment: '41', code: 'V2750' },
+      anti_reflective_premium: { copayment: '58', code: 'V2750' },
+      polycarbonate: { copayment: '31', max_age: 18, code: 'V2784' },
+      photochromic: { copayment: '70', code: 'V2744' },
+    },
+    contact_lenses: {
+      elective: { allowance: variant.contactsInn },
+      medically_necessary: { copayment: '0' },
+      fitting_standard: { copayment: '0' },
+      fitting_premium: { discount_percent: '10', discount_on: 'retail' },
+    },
+    in_lieu_of: [
+      ['contact_lenses', 'frame'],
+      ['contact_lenses', 'lenses'],
+    ],
+  };
 }
 
 /** An entry of a flag-based list: in network, out of network, or on both. */
@@ -223,6 +269,9 @@ export function buildPlan(variant: PlanVariant, dates: PlanDates, shape: PlanSha
     discount: [inn('0.4', '40% off additional complete pairs')],
     is_authorization_required: [any(false)],
   };
+  // The list is in network: none without in-network benefits.
+  if (!shape.noMaterials && !shape.noInn)
+    plan = { ...plan, materials: materialsOf(variant), materials_source: 'payer' };
 
   const used = (i: BenefitItem) => markUsed(i, dates.begin);
   if (shape.markUsed) plan = { ...plan, items: plan.items.map(used) };

@@ -23,6 +23,7 @@ const CHEAT_CODES = [
   'dt_exam_used',
   'no_oon',
   'no_inn',
+  'no_materials',
   'delay_10',
   'delay_30',
   'big_family',
@@ -147,6 +148,7 @@ export class DemoVisionConnector implements InsurerConnector {
       examUsed: codes.has('dt_exam_used'),
       noOon: codes.has('no_oon'),
       noInn: codes.has('no_inn'),
+      noMaterials: codes.has('no_materials'),
     };
     const plan = buildPlan(variant, dates, shape);
     const memberId =

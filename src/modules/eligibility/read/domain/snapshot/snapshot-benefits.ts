@@ -73,6 +73,7 @@ export function benefitTable(plan: SnapshotPlanJson): {
 
   const rows: ReportRow[] = [];
   const explanations: string[] = [];
+  const explained = new Set<string>();
   for (const row of benefitRows(planFromJson(plan))) {
     const item = times.get(row.code);
     rows.push({
@@ -93,7 +94,12 @@ export function benefitTable(plan: SnapshotPlanJson): {
     const why = item?.next_eligible?.explanation ?? [];
     // The computation's sentences often open with the benefit's name already.
     const said = why.join(' ');
-    if (said) explanations.push(said.startsWith(`${row.label}:`) ? said : `${row.label}: ${said}`);
+    // A benefit under another carries its parent's explanation (docs/api.md, Next eligible
+    // dates in results): it is printed once, under the parent.
+    if (said && !explained.has(said)) {
+      explained.add(said);
+      explanations.push(said.startsWith(`${row.label}:`) ? said : `${row.label}: ${said}`);
+    }
   }
   return { rows, explanations };
 }
