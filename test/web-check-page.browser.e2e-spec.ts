@@ -140,6 +140,37 @@ describe('check page and forms (real browser)', () => {
       ).resolves.toBe(1);
   });
 
+  it("answers the question of the task that asks it, when it is not the check's first task", async () => {
+    const uid = await startSearch(t.app, a.auth, {
+      insurer_code_list: [VSP, EYE_MED],
+      patient: patient({ first_name: 'Inés' }),
+    });
+    const body = await waitingFor(uid, [VSP, EYE_MED]);
+    const other = body.insurers
+      .map((e: any) => e.verification.task_id as string)
+      .find((id: string) => id !== body.verification.task_id)!;
+    const TASKS = '/api/auth/v1/verification-tasks/';
+    await http().post(`${TASKS}${other}/claim/`).set(a.auth).expect(200);
+    await http()
+      .post(`${TASKS}${other}/needs-info/`)
+      .set(a.auth)
+      .send({ detail: 'Which member id is on the card?' })
+      .expect(200);
+
+    await page.goto(`${base}/app/eligibility/${uid}`);
+    await expect(page.textContent('#verification')).resolves.toContain(
+      'Which member id is on the card?',
+    );
+    await page.fill('#verification-answer', 'EM-4410, on the back of the card.');
+    await page.click('#verification-info button[type=submit]');
+    await expect(page.textContent('.flash')).resolves.toContain('Answer sent');
+    const task = await http().get(`${TASKS}${other}/`).set(a.auth).expect(200);
+    expect(task.body).toMatchObject({
+      state: 'queued',
+      detail: 'EM-4410, on the back of the card.',
+    });
+  });
+
   describe('the check form', () => {
     const query = (uid: string) => t.app.get(EligibilityQueryService).findRequest(a.accountId, uid);
 

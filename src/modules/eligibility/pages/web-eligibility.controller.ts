@@ -66,7 +66,7 @@ export class WebEligibilityController {
   /** A check's result; `errors` are the answer form's (to the verifier's question). */
   private readonly checkPage = new FormPage<{ uid: string }>(
     { view: 'eligibility.njk', title: 'Eligibility check', section: 'eligibility' },
-    async (req, { uid, errors }) => {
+    async (req, { uid, errors, form }) => {
       const result = await this.check(req, uid);
       // docs/api.md, Insurers and assisted verification: a person checks these insurers; a question of theirs is answered here.
       const tasks: TaskView[] = await Promise.all(
@@ -101,11 +101,15 @@ export class WebEligibilityController {
           ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
         ],
         tasks,
+        // The first task with a question keeps the plain ids of its answer form.
+        firstAsking: tasks.find((t) => t.state === 'needs_info')?.id ?? null,
         // docs/api.md, Universal Search insurer by insurer: a `complete` answer whose people
         // have not answered yet is not "no plan found".
         stillChecking: checking,
         insurerStateWords: INSURER_STATE_WORDS,
         infoErrors: errors,
+        // The task whose question the refused answer was to (its form shows the errors).
+        infoTask: form.task_id ?? null,
         refreshSeconds,
       };
     },
