@@ -1364,6 +1364,8 @@ export interface components {
             purged?: true;
             /** @description While `processing` and a person checks an insurer that has no 270/271 (docs/api.md, Insurers and assisted verification): the verification task, its state and when it is due. */
             verification?: components["schemas"]["VerificationRefDoc"];
+            /** @description Beside `verification`, present with it (docs/api.md, Insurers and assisted verification): every open verification task of the request, soonest due first (`verification` is the first). A Universal Search of several insurers answered by a person has one task each. */
+            verifications?: components["schemas"]["VerificationRefDoc"][];
             /** @description null while processing and on error. With Universal Search (`insurer_code_list`) the plans of all insurers that answered are listed together; `insurers` says, insurer by insurer, which found a plan, which found none, which failed and why, which a person is still checking and which were not asked. With `wait_for: "electronic"` a person's later answer adds its plans here (the status stays `complete`; `eligibility.updated` delivers the new body). */
             results: components["schemas"]["ResultEntryV1"][] | null;
             /** @description One entry per insurer asked, in the request's order (docs/api.md, Universal Search insurer by insurer), on every answer: processing, complete and error. */
@@ -1683,6 +1685,8 @@ export interface components {
             purged?: true;
             /** @description While `processing` and a person checks an insurer that has no 270/271 (docs/api.md, Insurers and assisted verification): the verification task, its state and when it is due. */
             verification?: components["schemas"]["VerificationRefDoc"];
+            /** @description Beside `verification`, present with it (docs/api.md, Insurers and assisted verification): every open verification task of the request, soonest due first (`verification` is the first). A Universal Search of several insurers answered by a person has one task each. */
+            verifications?: components["schemas"]["VerificationRefDoc"][];
             /** @description null while processing and on error. With Universal Search (`insurer_code_list`) the plans of all insurers that answered are listed together; `insurers` says, insurer by insurer, which found a plan, which found none, which failed and why, which a person is still checking and which were not asked. With `wait_for: "electronic"` a person's later answer adds its plans here (the status stays `complete`; `eligibility.updated` delivers the new body). */
             results: components["schemas"]["ResultEntryV2"][] | null;
             /** @description One entry per insurer asked, in the request's order (docs/api.md, Universal Search insurer by insurer), on every answer: processing, complete and error. */

@@ -24,6 +24,21 @@ export const INSURER_STATE_WORDS: Record<InsurerState, string> = {
   not_asked: 'Not asked',
 };
 
+/**
+ * The insurers a person is still checking (`waiting_for_person`), by name in request order and
+ * in words ("VSP Vision Care and EyeMed"); null when none is. A `complete` answer of a
+ * `wait_for: "electronic"` search may still wait for them: pages and prints say so, not "no plan".
+ */
+export function stillCheckedBy(entries: readonly Pick<InsurerEntry, 'insurer_code' | 'state'>[]) {
+  const names = entries
+    .filter((e) => e.state === 'waiting_for_person')
+    .map((e) => insurerName(e.insurer_code));
+  if (names.length === 0) return null;
+  return names.length === 1
+    ? names[0]
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
 /** One entry of an answer's `insurers`, in the API's key order. */
 export interface InsurerEntry {
   insurer_code: string;

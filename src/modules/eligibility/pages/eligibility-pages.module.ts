@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '@/modules/accounts';
 import { InsurersModule } from '@/modules/insurers';
 import { VerificationModule } from '@/modules/verification';
 import { WebModule } from '@/modules/web';
@@ -10,7 +11,7 @@ import { WebEligibilityController } from './web-eligibility.controller';
 
 /** The dashboard, the check form and its result page, and batches, on the web shell. */
 @Module({
-  imports: [EligibilityModule, InsurersModule, VerificationModule, WebModule],
+  imports: [AccountsModule, EligibilityModule, InsurersModule, VerificationModule, WebModule],
   controllers: [WebDashboardController, WebEligibilityController, WebBatchesController],
   // The check form's patient records (hook), implemented by the patients module.
   providers: [PatientRecords],

@@ -1,7 +1,7 @@
 import { Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
-import { benefitRows, planNotes, type Plan } from '@/lib/benefits';
+import { benefitRows, planNotes } from '@/lib/benefits';
 import { CreateEligibilityDto } from '../api/dto/create-eligibility.dto';
 import { EligibilityQueryService } from '../read/domain/eligibility-query.service';
 import { EligibilityService } from '../domain/eligibility.service';
@@ -15,23 +15,24 @@ import { PatientRecords, type PatientRecordsPort } from './patient-records.port'
 import {
   accountOf,
   bindForm,
+  checkedValues,
   EmbeddedReach,
   FormPage,
   formFields,
   redirectWith,
   sendPdf,
 } from '@/modules/web';
+import { AccountsService } from '@/modules/accounts';
 import { Audited } from '@/modules/audit';
 import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
-import { INSURER_STATE_WORDS, type InsurerState } from '../domain/insurer-entries';
+import { INSURER_STATE_WORDS, stillCheckedBy } from '../domain/insurer-entries';
+import { type CheckBody, checkTitle, insurerRows, openTaskIds } from './check-view';
 
-/** What the check's page reads of the API's v2 answer (docs/api.md, V1 and V2 results). */
-interface CheckBody {
-  status: string;
-  results: { id: number; persons: { id: number; plan: Plan }[] }[] | null;
-  verification?: { task_id: string };
-  insurers?: { state: InsurerState }[];
-}
+/** The check form's subscriber fields (`subscriber_first_name` …): the API's `subscriber`. */
+const SUBSCRIBER_FIELDS = ['first_name', 'last_name', 'dob', 'member_id'] as const;
+/** The insurer choices that make the check a Universal Search (docs/api.md, Eligibility). */
+const ALL_INSURERS = 'all';
+const TICKED_INSURERS = 'list';
 
 /** A check's pages: an embedded session opened at `add_patient` reaches the checks it ran. */
 const OF_CHECK = EmbeddedReach('add_patient', { kind: 'eligibility', from: 'param:uid' });
@@ -47,24 +48,30 @@ export class WebEligibilityController {
     private readonly insurers: InsurerSettingsService,
     private readonly tasks: VerificationTasks,
     private readonly snapshots: EligibilitySnapshots,
+    private readonly accounts: AccountsService,
   ) {}
 
   /** The check form; `patientCode` is the patient record it fills from and links to. */
   private readonly checkForm = new FormPage<{ patientCode: string | null }>(
     { view: 'eligibility-new.njk', title: 'Check eligibility', section: 'eligibility' },
-    async (req, state) => ({ ...state, insurers: await this.insurers.list(accountOf(req)) }),
+    async (req, state) => ({
+      ...state,
+      insurers: await this.insurers.list(accountOf(req)),
+      locations: await this.accounts.listLocations(accountOf(req)),
+      ticked: checkedValues(req.body, 'insurer_code_list'),
+      hasSubscriber: SUBSCRIBER_FIELDS.some((f) => state.form[`subscriber_${f}`]),
+    }),
   );
 
   /** A check's result; `errors` are the answer form's (to the verifier's question). */
   private readonly checkPage = new FormPage<{ uid: string }>(
     { view: 'eligibility.njk', title: 'Eligibility check', section: 'eligibility' },
-    async (req, { uid, errors }) => {
+    async (req, { uid, errors, form }) => {
       const result = await this.check(req, uid);
-      // docs/api.md, Insurers and assisted verification: a person checks this insurer; a question of theirs is answered here.
-      const task: TaskView | null =
-        result.status === 'processing' && result.verification
-          ? await this.tasks.get(accountOf(req), result.verification.task_id)
-          : null;
+      // docs/api.md, Insurers and assisted verification: a person checks these insurers; a question of theirs is answered here.
+      const tasks: TaskView[] = await Promise.all(
+        openTaskIds(result).map((id) => this.tasks.get(accountOf(req), id)),
+      );
       const rows: Record<string, unknown> = {};
       const notes: Record<string, string[]> = {};
       for (const r of result.results ?? [])
@@ -73,9 +80,19 @@ export class WebEligibilityController {
           notes[`${r.id}:${p.id}`] = planNotes(p.plan);
         }
       const exchanges = exchangeViews(await this.eligibilityQuery.exchanges(accountOf(req), uid));
+      const checking = stillCheckedBy(result.insurers ?? []);
+      const title = checkTitle(await this.eligibilityQuery.findRequest(accountOf(req), uid));
+      // Without JavaScript, the page refreshes itself while the insurer is being asked; a
+      // person's check takes longer, and a question to answer must not be refreshed away.
+      let refreshSeconds: number | null = null;
+      if (result.status === 'processing') refreshSeconds = tasks.length ? 30 : 2;
+      else if (checking) refreshSeconds = 30;
+      if (tasks.some((t) => t.state === 'needs_info')) refreshSeconds = null;
       return {
+        title,
         uid,
         result,
+        insurerRows: insurerRows(result),
         benefitRows: rows,
         planNotes: notes,
         exchanges,
@@ -83,13 +100,17 @@ export class WebEligibilityController {
         reasons: [
           ...new Set(exchanges.filter((e) => e.outcome !== 'found' && e.error).map((e) => e.error)),
         ],
-        task,
+        tasks,
+        // The first task with a question keeps the plain ids of its answer form.
+        firstAsking: tasks.find((t) => t.state === 'needs_info')?.id ?? null,
+        // docs/api.md, Universal Search insurer by insurer: a `complete` answer whose people
+        // have not answered yet is not "no plan found".
+        stillChecking: checking,
         insurerStateWords: INSURER_STATE_WORDS,
         infoErrors: errors,
-        // Without JavaScript, the page refreshes itself while the insurer is being asked; a
-        // person's check takes longer, and a question to answer must not be refreshed away.
-        refreshSeconds:
-          result.status !== 'processing' || task?.state === 'needs_info' ? null : task ? 30 : 2,
+        // The task whose question the refused answer was to (its form shows the errors).
+        infoTask: form.task_id ?? null,
+        refreshSeconds,
       };
     },
   );
@@ -129,7 +150,11 @@ export class WebEligibilityController {
     const patientCode = formFields(req.body).patient_code ?? null;
     await this.checkForm.post(req, res, { patientCode }, async (form) => {
       const body = await bindForm(CreateEligibilityDto, {
-        insurer_code: form.insurer_code,
+        ...(await this.insurersAsked(accountId, form.insurer_code, req.body)),
+        location_code: form.location_code,
+        subscriber: SUBSCRIBER_FIELDS.some((f) => form[`subscriber_${f}`]?.trim())
+          ? Object.fromEntries(SUBSCRIBER_FIELDS.map((f) => [f, form[`subscriber_${f}`]]))
+          : undefined,
         patient: {
           first_name: form.first_name,
           last_name: form.last_name,
@@ -185,12 +210,37 @@ export class WebEligibilityController {
   ): Promise<void> {
     const body = await this.check(req, uid);
     const back = `/app/eligibility/${encodeURIComponent(uid)}`;
-    if (!body.verification) return res.redirect(back);
+    const open = openTaskIds(body);
+    if (open.length === 0) return res.redirect(back);
     await this.checkPage.post(req, res, { uid }, async (form) => {
       const dto = await bindForm(TaskNoteDto, { detail: form.detail });
-      await this.tasks.info(webVerifier(req), body.verification!.task_id, dto.detail.trim());
+      // The question answered is the task the form names, when it is one of this check's.
+      const taskId = open.includes(form.task_id) ? form.task_id : open[0];
+      await this.tasks.info(webVerifier(req), taskId, dto.detail.trim());
       redirectWith(req, res, back, 'Answer sent: the check is queued again.');
     });
+  }
+
+  /**
+   * The insurers the form asks, as the API's body names them: one (`insurer_code`), or a Universal
+   * Search (`insurer_code_list`): every enabled insurer of the account ("All insurers"), the ones
+   * ticked ("The insurers ticked"), or the one chosen with the ones ticked besides it.
+   */
+  private async insurersAsked(
+    accountId: string,
+    chosen: string | undefined,
+    body: unknown,
+  ): Promise<{ insurer_code?: string; insurer_code_list?: string[] }> {
+    const ticked = checkedValues(body, 'insurer_code_list');
+    if (chosen === ALL_INSURERS)
+      return {
+        insurer_code_list: (await this.insurers.list(accountId))
+          .filter((i) => i.enabled)
+          .map((i) => i.code),
+      };
+    if (chosen === TICKED_INSURERS) return { insurer_code_list: ticked };
+    if (ticked.length === 0) return { insurer_code: chosen };
+    return { insurer_code_list: [...new Set([...(chosen ? [chosen] : []), ...ticked])] };
   }
 
   /** The check as the API's v2 answer has it. */

@@ -4,6 +4,7 @@ import { type AskedPatient, plansFromVerified } from '@/modules/verification/dom
 import { bindForm } from '@/modules/web';
 import { initialFields, placeErrors, verificationBody } from './verification-form';
 import { ASKED, filled } from './verification-form.fixtures';
+import { ADDRESS_PART_NEEDED } from './verification-persons';
 import type { TaskView } from '@/modules/verification/domain/task-view';
 
 describe('verificationBody (web benefit form → CompleteTaskDto)', () => {
@@ -245,5 +246,33 @@ describe('the benefit form for a dependent (one block per person, only what a po
     expect(unknown.errors).toEqual({
       p1_address_state: { $: ['Use the two-letter code, e.g. TX.'] },
     });
+  });
+
+  it('an address is all or nothing: each missing part says why once any part is typed', async () => {
+    const why = { $: [ADDRESS_PART_NEEDED] };
+    const state = verificationBody({ ...dependentForm(), p1_address_state: 'TX' });
+    expect(state.errors).toEqual({
+      p1_address_line1: why,
+      p1_address_city: why,
+      p1_address_zipcode: why,
+    });
+    const apartment = verificationBody({ ...dependentForm(), p1_address_line2: 'Apt 4' });
+    expect(Object.keys(apartment.errors).sort()).toEqual([
+      'p1_address_city',
+      'p1_address_line1',
+      'p1_address_state',
+      'p1_address_zipcode',
+    ]);
+    // The form asks what the API takes: a whole address passes its DTO; none is none.
+    const whole = verificationBody({
+      ...dependentForm(),
+      p1_address_line1: '412 Oak Street',
+      p1_address_city: 'Austin',
+      p1_address_state: 'TX',
+      p1_address_zipcode: '78701',
+    });
+    expect(whole.errors).toEqual({});
+    await expect(bindForm(CompleteTaskDto, whole.body)).resolves.toBeDefined();
+    expect(verificationBody(dependentForm()).errors).toEqual({});
   });
 });

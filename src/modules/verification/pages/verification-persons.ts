@@ -14,6 +14,13 @@ export const RELATIONSHIPS = ['self', 'spouse', 'child', 'dependent', 'other'] a
 
 const TEXT_FIELDS = ['first_name', 'last_name', 'dob', 'sex', 'member_id', 'phone'] as const;
 const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'state', 'zipcode'] as const;
+/**
+ * What an address needs once any part of it is typed: `complete` takes a person's address whole
+ * or not at all (VerifiedAddressDto: street, city, state and ZIP code; the apartment optional).
+ */
+const ADDRESS_NEEDS = ['line1', 'city', 'state', 'zipcode'] as const;
+export const ADDRESS_PART_NEEDED =
+  'Needed once any part of the address is typed: give the street, city, state and ZIP code, or leave the whole address blank.';
 
 export const personField = (i: number, name: string) => `p${i}_${name}`;
 
@@ -107,6 +114,8 @@ export function personsBody(
       const state = typedState ? stateCode(typedState) : undefined;
       if (typedState && !state)
         fail(personField(i, 'address_state'), 'Use the two-letter code, e.g. TX.');
+      for (const a of ADDRESS_NEEDS)
+        if (!f(`address_${a}`)) fail(personField(i, `address_${a}`), ADDRESS_PART_NEEDED);
       person.address = {
         line1: f('address_line1'),
         line2: f('address_line2') ?? null,

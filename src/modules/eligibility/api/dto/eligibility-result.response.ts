@@ -160,6 +160,15 @@ class ResultBase {
       'verification task, its state and when it is due.',
   })
   verification?: VerificationRefDoc;
+
+  @ApiPropertyOptional({
+    type: [VerificationRefDoc],
+    description:
+      'Beside `verification`, present with it (docs/api.md, Insurers and assisted verification): every ' +
+      'open verification task of the request, soonest due first (`verification` is the first). A ' +
+      'Universal Search of several insurers answered by a person has one task each.',
+  })
+  verifications?: VerificationRefDoc[];
 }
 
 /** The task behind an insurer's answer: this request's own, or an earlier one reused. */

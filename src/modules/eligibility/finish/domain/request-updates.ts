@@ -72,7 +72,7 @@ export class RequestUpdates {
       );
       await this.requests.writeProcessing(
         requestId,
-        renderProcessing(row.uid, entries, firstOpen(tasks)),
+        renderProcessing(row.uid, entries, openOf(tasks)),
         tx,
       );
       return;
@@ -159,11 +159,10 @@ export class RequestUpdates {
   }
 }
 
-/** The request's first open task by due time (a processing answer's `verification`). */
-function firstOpen(tasks: Map<string, TaskAnswer>): VerificationRef | null {
-  const open = [...tasks.values()]
+/** The request's open tasks by due time (a processing answer's `verifications`). */
+function openOf(tasks: Map<string, TaskAnswer>): VerificationRef[] {
+  return [...tasks.values()]
     .filter((t) => OPEN.has(t.state))
-    .sort((a, b) => a.due_by.getTime() - b.due_by.getTime() || a.id.localeCompare(b.id));
-  const t = open[0];
-  return t ? { task_id: t.id, state: t.state, due_by: formatInstant(t.due_by, 'utc') } : null;
+    .sort((a, b) => a.due_by.getTime() - b.due_by.getTime() || a.id.localeCompare(b.id))
+    .map((t) => ({ task_id: t.id, state: t.state, due_by: formatInstant(t.due_by, 'utc') }));
 }

@@ -7,6 +7,7 @@ import {
   type RenderInput,
   insurersOf,
   renderEntries,
+  renderProcessing,
   renderResult,
   type ResultVersion,
   withInsurers,
@@ -222,4 +223,35 @@ describe('an answer that grows (docs/api.md, Universal Search insurer by insurer
           renderResult({ ...base, results: before, insurers: entries([41]) }, version),
         );
       });
+});
+
+describe('renderProcessing (docs/api.md, Insurers and assisted verification)', () => {
+  const task = (id: string, due: string) => ({ task_id: id, state: 'queued', due_by: due });
+
+  it('names every open task in verifications, the first of them in verification, insurers last', () => {
+    const tasks = [task('a', '2026-11-27T10:00:00.000Z'), task('b', '2026-11-27T11:00:00.000Z')];
+    expect(JSON.parse(renderProcessing('u', [], tasks))).toEqual({
+      request_uid: 'u',
+      status: 'processing',
+      error_code: null,
+      error_detail: null,
+      results: null,
+      verification: tasks[0],
+      verifications: tasks,
+      insurers: [],
+    });
+    expect(insurersOf(renderProcessing('u', [], tasks))).toEqual([]);
+  });
+
+  it('has neither key while no person is checking', () => {
+    const body = JSON.parse(renderProcessing('u', [])) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual([
+      'request_uid',
+      'status',
+      'error_code',
+      'error_detail',
+      'results',
+      'insurers',
+    ]);
+  });
 });

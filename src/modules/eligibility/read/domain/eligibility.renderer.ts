@@ -152,13 +152,14 @@ export function personFields(p: FoundPerson): Record<string, unknown> {
 }
 
 /**
- * The body while the search runs: `verification` (the first open task, docs/api.md, Insurers
- * and assisted verification) before `insurers`, which ends every answer.
+ * The body while the search runs: `verification` (the first open task by due time, docs/api.md,
+ * Insurers and assisted verification) and `verifications` (every open task, in that order), before
+ * `insurers`, which ends every answer. Both are absent while no person is checking.
  */
 export function renderProcessing(
   uid: string,
   insurers: InsurerEntry[],
-  verification: VerificationRef | null = null,
+  verifications: readonly VerificationRef[] = [],
 ): string {
   const head = JSON.stringify({
     request_uid: uid,
@@ -167,6 +168,13 @@ export function renderProcessing(
     error_detail: null,
     results: null,
   });
-  const body = verification ? withLast(head, 'verification', JSON.stringify(verification)) : head;
+  const body =
+    verifications.length > 0
+      ? withLast(
+          withLast(head, 'verification', JSON.stringify(verifications[0])),
+          'verifications',
+          JSON.stringify(verifications),
+        )
+      : head;
   return withLast(body, 'insurers', JSON.stringify(insurers));
 }

@@ -89,7 +89,7 @@ export class SearchRunner {
       return renderProcessing(
         request.uid,
         insurerEntries(request.insurerCodes, byCode, true, new Map(), null),
-        firstWaiting(outcomes),
+        openTasks(outcomes),
       );
     };
     switch (decision.next) {
@@ -275,11 +275,10 @@ function untilActive(calls: Promise<InsurerOutcome>[]): Promise<(InsurerOutcome 
   });
 }
 
-/** The first open task among `outcomes` by due time (a processing answer's `verification`). */
-function firstWaiting(outcomes: InsurerOutcome[]): VerificationRef | null {
-  const tasks = outcomes
+/** The open tasks among `outcomes` by due time (a processing answer's `verifications`). */
+function openTasks(outcomes: InsurerOutcome[]): VerificationRef[] {
+  return outcomes
     .flatMap((o) => (o.kind === 'waiting' && o.task ? [o.task] : []))
-    .sort((a, b) => a.due_by.localeCompare(b.due_by) || a.task_id.localeCompare(b.task_id));
-  const t = tasks[0];
-  return t ? { task_id: t.task_id, state: t.state, due_by: t.due_by } : null;
+    .sort((a, b) => a.due_by.localeCompare(b.due_by) || a.task_id.localeCompare(b.task_id))
+    .map((t) => ({ task_id: t.task_id, state: t.state, due_by: t.due_by }));
 }

@@ -254,6 +254,37 @@ describe('the snapshot document', () => {
     ]);
   });
 
+  it('prints a complete check that still waits for people as still checking, not complete', () => {
+    const p = parts();
+    const entry = (code: string, state: 'no_plan' | 'waiting_for_person') => ({
+      ...p.body.insurers![0],
+      insurer_code: code,
+      state,
+      result_ids: [],
+      finished_at: null,
+    });
+    const insurers = [
+      entry('insurer:demo:vision', 'no_plan'),
+      entry('insurer:vision:vsp', 'waiting_for_person'),
+      entry('insurer:vision:eye_med', 'waiting_for_person'),
+    ];
+    const doc = snapshotDocument({
+      ...p,
+      chosen: null,
+      body: { ...p.body, results: [], insurers },
+    });
+    expect(section(doc.sections, 'The check')?.fields?.[1]).toEqual([
+      'Status',
+      'People still checking VSP Vision Care and EyeMed',
+    ]);
+    const done = snapshotDocument({
+      ...p,
+      chosen: null,
+      body: { ...p.body, results: [], insurers: [insurers[0]] },
+    });
+    expect(section(done.sections, 'The check')?.fields?.[1]).toEqual(['Status', 'Complete']);
+  });
+
   it('renders a long tree over several numbered pages', async () => {
     const many = Array.from({ length: 120 }, (_, i) => ({
       benefit_code: `materials.option_${i}`,

@@ -3,7 +3,7 @@ import type { ReportColumn, ReportRow } from '@/lib/pdf';
 import type { Location } from '@/modules/accounts';
 import { insurerName, type MemberQuery } from '@/modules/insurers';
 import type { TaskView } from '@/modules/verification';
-import { INSURER_STATE_WORDS } from '../../../domain/insurer-entries';
+import { INSURER_STATE_WORDS, stillCheckedBy } from '../../../domain/insurer-entries';
 import type { InsurerExchangeEntry } from '../../../run/domain/insurer-exchange-log';
 import { BENEFIT_COLUMNS, benefitTable } from './snapshot-benefits';
 import type { SnapshotBody, SnapshotPerson, SnapshotResult } from './snapshot-body';
@@ -51,6 +51,16 @@ const words = (status: string) =>
   Object.hasOwn(STATUS_WORDS, status) ? STATUS_WORDS[status] : status;
 
 /**
+ * The check's status in words: a `complete` answer still waiting for people (docs/api.md,
+ * Universal Search insurer by insurer: `wait_for: "electronic"`) is not complete to its reader.
+ */
+function statusOf(body: SnapshotBody): string {
+  const checking = body.status === 'complete' ? stillCheckedBy(body.insurers ?? []) : null;
+  if (checking) return `People still checking ${checking}`;
+  return [words(body.status), body.error_code].filter(Boolean).join(': ');
+}
+
+/**
  * The eligibility snapshot as sections for a person to read (docs/api.md, Eligibility): the
  * practice, the patient, the insurer and plan, when and how the check was made, its status, the
  * benefit table with next eligible dates, and the insurers' errors when any failed.
@@ -80,7 +90,7 @@ export function snapshotDocument(parts: SnapshotParts): SnapshotDocument {
     heading: 'The check',
     fields: [
       ['Request', parts.uid],
-      ['Status', [words(body.status), body.error_code].filter(Boolean).join(': ')],
+      ['Status', statusOf(body)],
       ...(body.error_detail ? ([['Why', body.error_detail]] as Field[]) : []),
       ['Requested at', instant(parts.request.createdAt)],
       ['Checked at', instant(checked ?? parts.request.completedAt)],
