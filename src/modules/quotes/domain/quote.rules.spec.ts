@@ -440,7 +440,7 @@ describe('priceOrder: in lieu of', () => {
     expect(lineOf(answer, 'lenses').patient_pays).toBe('25.0000');
     expect(lineOf(answer, 'anti_reflective_standard').patient_pays).toBe('45.0000');
     const why =
-      'which leaves the patient less to pay for these items ($406.00 against $525.00 covering the contact lenses)';
+      'which leaves the patient less to pay for the contact lenses, the frame and the lenses ($406.00 against $525.00 covering the contact lenses)';
     expect(lineOf(answer, 'contact_lenses')).toMatchObject({
       patient_pays: '200.0000',
       plan_covers: '0.0000',
@@ -500,7 +500,7 @@ describe('priceOrder: in lieu of', () => {
     expect(answer.lines).toEqual([]);
     expect(answer.not_estimable.map((l) => l.item)).toEqual(['lenses', 'contact_lenses']);
     expect(answer.not_estimable[1].reason).toBe(
-      'the plan covers the contact lenses or the lenses, not all of them; which leaves the patient less cannot be told, the price list not pricing lenses: name in_lieu_keep',
+      'the plan covers the contact lenses or the lenses, not both, and which leaves the patient less cannot be told because the price list does not price lenses: name in_lieu_keep',
     );
   });
 
@@ -524,7 +524,7 @@ describe('priceOrder: in lieu of', () => {
     const answer = quote({ frame: { retail: '100.00' }, in_lieu_keep: 'contact_lenses' });
     expect(lineOf(answer, 'frame').patient_pays).toBe('0.0000');
     expect(answer.notes).toEqual([
-      'in_lieu_keep names the contact lenses, which is not one side of an in_lieu_of pair the order holds: nothing to choose.',
+      'in_lieu_keep (the contact lenses) is not used: the order does not hold both sides of an in_lieu_of pair with it.',
     ]);
   });
 });

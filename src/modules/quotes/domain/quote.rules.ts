@@ -35,7 +35,7 @@ import { formatMoney, MONEY } from '@/platform/kernel/money';
  * list does not state is not estimable, never guessed, and stays out of the totals.
  */
 
-/** Whether a benefit can be had on the quote's day, and when it can again (the caller's §24 dates). */
+/** Whether a benefit can be had on the quote's day, and when it can again (the caller's next eligible dates, docs/api.md). */
 export interface BenefitAvailability {
   available: boolean;
   /** The day it is available again; null when not known. */
@@ -515,7 +515,7 @@ function resolveInLieu(input: QuoteInput, items: Item[], notes: string[]): Outco
     .sort((x, y) => (x.lo < y.lo ? -1 : x.lo > y.lo ? 1 : 0))[0];
   const why = byKeep
     ? `as in_lieu_keep asks`
-    : `which leaves the patient less to pay for these items (${total(winner, 'at most')} against ${total(best, 'at least')} covering ${sides(best.keep)})`;
+    : `which leaves the patient less to pay for ${sides(joined)} (${total(winner, 'at most')} against ${total(best, 'at least')} covering ${sides(best.keep)})`;
   const dropped = joined.filter((side) => !winner.keep.includes(side));
   notes.push(`In lieu of: the plan covers ${sides(winner.keep)}, not ${sides(dropped)}, ${why}.`);
   return items.map((item, i) => {
@@ -540,8 +540,9 @@ function undetermined(
     (item) => joined.includes(item.side) && item.kept.kind === 'unknown',
   );
   const reason =
-    `the plan covers ${ways}, not all of them; which leaves the patient less cannot be told, ` +
-    `the price list not pricing ${unpriced.map((item) => item.item).join(', ')}: name in_lieu_keep`;
+    `the plan covers ${ways}, ${candidates.length > 2 ? 'only one of these' : 'not both'}, and which leaves ` +
+    `the patient less cannot be told because the price list does not price ` +
+    `${unpriced.map((item) => item.item).join(', ')}: name in_lieu_keep`;
   notes.push(`In lieu of: ${reason}.`);
   return items.map((item, i) => {
     const outcome = kept[i];
@@ -583,11 +584,14 @@ function total(candidate: Candidate, bound: string): string {
 }
 
 function sides(list: InLieuSide[]): string {
-  return list.map((side) => SIDE_NAMES[side]).join(' and ');
+  const names = list.map((side) => SIDE_NAMES[side]);
+  return names.length < 3
+    ? names.join(' and ')
+    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 function keepIgnored(side: InLieuSide): string {
-  return `in_lieu_keep names ${SIDE_NAMES[side] ?? String(side)}, which is not one side of an in_lieu_of pair the order holds: nothing to choose.`;
+  return `in_lieu_keep (${SIDE_NAMES[side] ?? String(side)}) is not used: the order does not hold both sides of an in_lieu_of pair with it.`;
 }
 
 // ---- Words --------------------------------------------------------------------------------
