@@ -520,6 +520,28 @@ describe('priceOrder: in lieu of', () => {
     );
   });
 
+  it('chooses by the totals when in_lieu_keep names a side outside the pairs the order holds', () => {
+    const materials: MaterialsList = { ...LIST, in_lieu_of: [['contact_lenses', 'lenses']] };
+    const answer = quote(
+      {
+        frame: { retail: '220.00' },
+        lenses: { type: 'single_vision', retail: '120.00' },
+        contact_lenses: { kind: 'elective', retail: '200.00' },
+        in_lieu_keep: 'frame',
+      },
+      { materials },
+    );
+    // The frame is in no pair here: covered whatever is chosen. Lenses 25 + contacts 200 = 225
+    // against contacts 70 + lenses 120 = 190: the contact lenses are covered.
+    expect(lineOf(answer, 'frame').patient_pays).toBe('56.0000');
+    expect(lineOf(answer, 'contact_lenses').patient_pays).toBe('70.0000');
+    expect(lineOf(answer, 'lenses').patient_pays).toBe('120.0000');
+    expect(answer.notes).toEqual([
+      'in_lieu_keep (the frame) is not used: the order does not hold both sides of an in_lieu_of pair with it.',
+      'In lieu of: the plan covers the contact lenses, not the lenses, which leaves the patient less to pay for the contact lenses and the lenses ($190.00 against $225.00 covering the lenses).',
+    ]);
+  });
+
   it('notes an in_lieu_keep with nothing to choose between', () => {
     const answer = quote({ frame: { retail: '100.00' }, in_lieu_keep: 'contact_lenses' });
     expect(lineOf(answer, 'frame').patient_pays).toBe('0.0000');

@@ -167,68 +167,67 @@ const BENEFIT_NAMES: Record<keyof QuoteAvailability, string> = {
   contact_lenses: 'contact lenses',
 };
 
+interface Ordered {
+  item: string;
+  side: InLieuSide;
+  principal: boolean;
+  retail: string;
+  lookup: Lookup;
+  /** How the reasons name it. */
+  label: string;
+  /** Why it covers nothing when what it follows is not in the order. */
+  orphan?: string | null;
+}
+
 function orderItems(input: QuoteInput): Item[] {
   const { materials, order } = input;
-  const items: Item[] = [];
-  const add = (
-    item: string,
-    side: InLieuSide,
-    principal: boolean,
-    retailText: string,
-    lookup: Lookup,
-    label: string,
-    orphan: string | null,
-  ) => {
-    const retail = orderRetail(item, retailText);
-    const code = 'rule' in lookup && typeof lookup.rule.code === 'string' ? lookup.rule.code : null;
-    const benefit = side === 'frame' ? 'frames' : side === 'lenses' ? 'spectacle_lenses' : side;
-    const available = input.availability[benefit];
-    let kept: Outcome;
-    if (orphan) kept = coversNothing(orphan, retail);
-    else if (!available.available) {
-      const when = available.until
-        ? `not available until ${available.until}`
-        : 'not available now (the date it is available again is not known)';
-      kept = coversNothing(`${BENEFIT_NAMES[benefit]} ${when}: the plan covers nothing`, retail);
-    } else if ('missing' in lookup) kept = { kind: 'unknown', reason: lookup.missing };
-    else kept = priceRule(lookup.rule, retail, input.patientAge, label);
-    items.push({ item, side, principal, retail, code, kept });
-  };
-
-  if (order.frame)
-    add(
-      'frame',
-      'frame',
-      true,
-      order.frame.retail,
-      entry(materials.frame, 'the frame'),
-      'the frame',
-      null,
-    );
+  const ordered: Ordered[] = [];
+  if (order.frame) {
+    const label = 'the frame';
+    const lookup = entry(materials.frame, label);
+    ordered.push({
+      item: 'frame',
+      side: 'frame',
+      principal: true,
+      retail: order.frame.retail,
+      lookup,
+      label,
+    });
+  }
   const lenses = order.lenses;
   if (lenses) {
+    const lookup = lensLookup(materials, lenses);
     const label = `${lenses.type} lenses`;
-    add('lenses', 'lenses', true, lenses.retail, lensLookup(materials, lenses), label, null);
+    ordered.push({
+      item: 'lenses',
+      side: 'lenses',
+      principal: true,
+      retail: lenses.retail,
+      lookup,
+      label,
+    });
   }
   for (const { option, retail } of order.lens_options ?? []) {
     const orphan = lenses
       ? null
       : 'lens options follow the lenses, and the order has no lenses: the plan covers nothing';
-    add(
-      option,
-      'lenses',
-      false,
+    const lookup = entry(own(materials.lens_options, option), option);
+    ordered.push({
+      item: option,
+      side: 'lenses',
+      principal: false,
       retail,
-      entry(own(materials.lens_options, option), option),
-      option,
+      lookup,
+      label: option,
       orphan,
-    );
+    });
   }
   const contacts = order.contact_lenses;
   if (contacts) {
     const label = `${contacts.kind} contact lenses`;
-    const rule = own(materials.contact_lenses, contacts.kind);
-    add('contact_lenses', 'contact_lenses', true, contacts.retail, entry(rule, label), label, null);
+    const lookup = entry(own(materials.contact_lenses, contacts.kind), label);
+    const side = 'contact_lenses';
+    ordered.push({ item: side, side, principal: true, retail: contacts.retail, lookup, label });
   }
   const fitting = order.fitting;
   if (fitting) {
@@ -236,10 +235,38 @@ function orderItems(input: QuoteInput): Item[] {
     const orphan = contacts
       ? null
       : 'the fitting follows the contact lenses, and the order has none: the plan covers nothing';
-    const rule = own(materials.contact_lenses, `fitting_${fitting.kind}`);
-    add('fitting', 'contact_lenses', false, fitting.retail, entry(rule, label), label, orphan);
+    const lookup = entry(own(materials.contact_lenses, `fitting_${fitting.kind}`), label);
+    const side = 'contact_lenses';
+    ordered.push({
+      item: 'fitting',
+      side,
+      principal: false,
+      retail: fitting.retail,
+      lookup,
+      label,
+      orphan,
+    });
   }
-  return items;
+  return ordered.map((o) => itemOf(o, input));
+}
+
+/** An ordered item priced as if its side is covered: what it follows, availability, then the rule. */
+function itemOf(o: Ordered, input: QuoteInput): Item {
+  const retail = orderRetail(o.item, o.retail);
+  const code =
+    'rule' in o.lookup && typeof o.lookup.rule.code === 'string' ? o.lookup.rule.code : null;
+  const benefit = o.side === 'frame' ? 'frames' : o.side === 'lenses' ? 'spectacle_lenses' : o.side;
+  const available = input.availability[benefit];
+  let kept: Outcome;
+  if (o.orphan) kept = coversNothing(o.orphan, retail);
+  else if (!available.available) {
+    const when = available.until
+      ? `not available until ${available.until}`
+      : 'not available now (the date it is available again is not known)';
+    kept = coversNothing(`${BENEFIT_NAMES[benefit]} ${when}: the plan covers nothing`, retail);
+  } else if ('missing' in o.lookup) kept = { kind: 'unknown', reason: o.lookup.missing };
+  else kept = priceRule(o.lookup.rule, retail, input.patientAge, o.label);
+  return { item: o.item, side: o.side, principal: o.principal, retail, code, kept };
 }
 
 function lensLookup(materials: MaterialsList, lenses: NonNullable<QuoteOrder['lenses']>): Lookup {
