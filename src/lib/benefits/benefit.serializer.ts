@@ -13,7 +13,8 @@ import {
   CONTACT_LENS_ENTRIES,
   LENS_OPTIONS,
   LENS_TYPES,
-  type LensRule,
+  isTiered,
+  type LensEntry,
   type MaterialsList,
   type MaterialsRule,
 } from './materials.types';
@@ -82,15 +83,12 @@ function rule(r: MaterialsRule): Record<string, unknown> {
   return out;
 }
 
-function lensRule(r: LensRule): Record<string, unknown> {
-  const out = rule(r);
-  if (r.tiers) {
-    const tiers: Record<string, unknown> = {};
-    for (const tier of Object.keys(r.tiers).sort((a, b) => Number(a) - Number(b)))
-      tiers[tier] = rule(r.tiers[tier]);
-    out.tiers = tiers;
-  }
-  return out;
+function lensRule(r: LensEntry): Record<string, unknown> {
+  if (!isTiered(r)) return rule(r);
+  const tiers: Record<string, unknown> = {};
+  for (const tier of Object.keys(r.tiers).sort((a, b) => Number(a) - Number(b)))
+    tiers[tier] = rule(r.tiers[tier]);
+  return { tiers };
 }
 
 /**

@@ -26,23 +26,6 @@ export { BenefitFrequencyDoc, LastServiceDoc, NextEligibleDoc } from './dto/freq
 export { MaterialsDoc } from './dto/materials.response';
 export { ProcedureCodesField } from './dto/procedure-codes.field';
 export { planFromJson } from './plan-input';
-export {
-  CONTACT_LENS_ENTRIES,
-  LENS_OPTIONS,
-  LENS_TYPES,
-  MATERIAL_SIDES,
-  MATERIALS_SOURCES,
-} from './materials.types';
-export type {
-  ContactLensEntry,
-  LensOption,
-  LensRule,
-  LensType,
-  MaterialSide,
-  MaterialsList,
-  MaterialsRule,
-  MaterialsSource,
-} from './materials.types';
 export type { PlanJson } from './plan-input';
 export {
   benefitCodeForProcedure,
@@ -64,3 +47,27 @@ export type {
   ServiceRecord,
   ServiceSource,
 } from './next-eligible.types';
+export {
+  CONTACT_LENS_ENTRIES,
+  CONTACT_LENS_KINDS,
+  DISCOUNT_ON,
+  FITTING_KINDS,
+  IN_LIEU_SIDES,
+  LENS_OPTIONS,
+  LENS_TYPES,
+  MATERIALS_SOURCES,
+  isTiered,
+  type ContactLensEntry,
+  type ContactLensKind,
+  type DiscountOn,
+  type FittingKind,
+  type InLieuPair,
+  type InLieuSide,
+  type LensEntry,
+  type LensOption,
+  type LensType,
+  type MaterialsList,
+  type MaterialsRule,
+  type MaterialsSource,
+  type TieredMaterialsRule,
+} from './materials.types';

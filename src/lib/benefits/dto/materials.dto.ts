@@ -7,7 +7,7 @@ import {
   NestedField,
   StringField,
 } from '@/platform/http/validation/fields';
-import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, MATERIAL_SIDES } from '../materials.types';
+import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, IN_LIEU_SIDES } from '../materials.types';
 
 /**
  * A plan's materials price list as a request gives it (docs/api.md, The counter): an inline plan
@@ -93,7 +93,7 @@ const MaterialsContactLensesDto = keyed(
   'MaterialsContactLensesDto',
 );
 
-const PAIR_MESSAGE = `A pair of two different values of: ${MATERIAL_SIDES.join(', ')}.`;
+const PAIR_MESSAGE = `A pair of two different values of: ${IN_LIEU_SIDES.join(', ')}.`;
 
 export class MaterialsDto {
   @StringField({ required: true, choices: ['inn'], example: 'inn', description: 'Always `inn`.' })
@@ -119,12 +119,12 @@ export class MaterialsDto {
       Array.isArray(pair) &&
       pair.length === 2 &&
       pair[0] !== pair[1] &&
-      pair.every((side) => (MATERIAL_SIDES as readonly unknown[]).includes(side))
+      pair.every((side) => (IN_LIEU_SIDES as readonly unknown[]).includes(side))
         ? null
         : PAIR_MESSAGE,
     items: {
       type: 'array',
-      items: { type: 'string', enum: [...MATERIAL_SIDES] },
+      items: { type: 'string', enum: [...IN_LIEU_SIDES] },
       minItems: 2,
       maxItems: 2,
     },

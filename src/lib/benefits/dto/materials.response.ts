@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECIMAL4 } from '@/platform/http/api-docs';
-import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, MATERIAL_SIDES } from '../materials.types';
+import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, IN_LIEU_SIDES } from '../materials.types';
 
 /**
  * OpenAPI descriptions of a plan's materials price list as answers print it (docs/api.md, The
@@ -68,7 +68,7 @@ export class MaterialsDoc {
     type: 'array',
     items: {
       type: 'array',
-      items: { type: 'string', enum: [...MATERIAL_SIDES] },
+      items: { type: 'string', enum: [...IN_LIEU_SIDES] },
       minItems: 2,
       maxItems: 2,
     },
