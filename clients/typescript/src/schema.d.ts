@@ -2081,6 +2081,88 @@ export interface components {
             /** @description Child benefits; they inherit the flag-dependent properties of their parent. */
             items?: components["schemas"]["PlanBenefitItemDto"][] | null;
         };
+        MaterialsRuleDto: {
+            /** @description The patient pays this first. */
+            copayment?: string | number | null;
+            /** @description The plan pays up to this. */
+            allowance?: string | number | null;
+            /** @description Percent off, 0–100. */
+            discount_percent?: string | number | null;
+            /** @description What the discount applies to: `overage` (default) or `retail`. */
+            discount_on?: ("overage" | "retail") | null;
+            /** @description The patient pays this price. */
+            price?: string | number | null;
+            /** @description Free up to this age. */
+            max_age?: number | null;
+            code?: string | null;
+        };
+        MaterialsTiersDto: {
+            1?: components["schemas"]["MaterialsRuleDto"] | null;
+            2?: components["schemas"]["MaterialsRuleDto"] | null;
+            3?: components["schemas"]["MaterialsRuleDto"] | null;
+            4?: components["schemas"]["MaterialsRuleDto"] | null;
+            5?: components["schemas"]["MaterialsRuleDto"] | null;
+            6?: components["schemas"]["MaterialsRuleDto"] | null;
+            7?: components["schemas"]["MaterialsRuleDto"] | null;
+            8?: components["schemas"]["MaterialsRuleDto"] | null;
+            9?: components["schemas"]["MaterialsRuleDto"] | null;
+        };
+        LensRuleDto: {
+            /** @description The patient pays this first. */
+            copayment?: string | number | null;
+            /** @description The plan pays up to this. */
+            allowance?: string | number | null;
+            /** @description Percent off, 0–100. */
+            discount_percent?: string | number | null;
+            /** @description What the discount applies to: `overage` (default) or `retail`. */
+            discount_on?: ("overage" | "retail") | null;
+            /** @description The patient pays this price. */
+            price?: string | number | null;
+            /** @description Free up to this age. */
+            max_age?: number | null;
+            code?: string | null;
+            /** @description Rules by tier ("1" to "9") instead of one rule; the order names its tier. */
+            tiers?: components["schemas"]["MaterialsTiersDto"] | null;
+        };
+        MaterialsLensesDto: {
+            single_vision?: components["schemas"]["LensRuleDto"] | null;
+            lined_bifocal?: components["schemas"]["LensRuleDto"] | null;
+            lined_trifocal?: components["schemas"]["LensRuleDto"] | null;
+            progressive_standard?: components["schemas"]["LensRuleDto"] | null;
+            progressive_premium?: components["schemas"]["LensRuleDto"] | null;
+            progressive_ultra?: components["schemas"]["LensRuleDto"] | null;
+        };
+        MaterialsLensOptionsDto: {
+            anti_reflective_standard?: components["schemas"]["MaterialsRuleDto"] | null;
+            anti_reflective_premium?: components["schemas"]["MaterialsRuleDto"] | null;
+            anti_reflective_ultra?: components["schemas"]["MaterialsRuleDto"] | null;
+            polycarbonate?: components["schemas"]["MaterialsRuleDto"] | null;
+            high_index?: components["schemas"]["MaterialsRuleDto"] | null;
+            photochromic?: components["schemas"]["MaterialsRuleDto"] | null;
+            polarized?: components["schemas"]["MaterialsRuleDto"] | null;
+            tint?: components["schemas"]["MaterialsRuleDto"] | null;
+            uv?: components["schemas"]["MaterialsRuleDto"] | null;
+            scratch_coating?: components["schemas"]["MaterialsRuleDto"] | null;
+        };
+        MaterialsContactLensesDto: {
+            elective?: components["schemas"]["MaterialsRuleDto"] | null;
+            medically_necessary?: components["schemas"]["MaterialsRuleDto"] | null;
+            fitting_standard?: components["schemas"]["MaterialsRuleDto"] | null;
+            fitting_premium?: components["schemas"]["MaterialsRuleDto"] | null;
+        };
+        MaterialsDto: {
+            /**
+             * @description Always `inn`.
+             * @enum {string}
+             */
+            network: "inn";
+            frame?: components["schemas"]["MaterialsRuleDto"] | null;
+            lenses?: components["schemas"]["MaterialsLensesDto"] | null;
+            lens_options?: components["schemas"]["MaterialsLensOptionsDto"] | null;
+            contact_lenses?: components["schemas"]["MaterialsContactLensesDto"] | null;
+            /** @description Pairs covered one instead of the other. */
+            in_lieu_of?: ("contact_lenses" | "frame" | "lenses")[][] | null;
+        };
         VerifiedPersonPlanDto: {
             /** @description Fixed amount the member pays. */
             copayment?: components["schemas"]["PlanDoubleEntryDto"][] | null;
@@ -2114,6 +2196,8 @@ export interface components {
             /** Format: date */
             end_date?: string | null;
             flags?: string[] | null;
+            /** @description The materials price list, in network (docs/api.md, The counter). */
+            materials?: components["schemas"]["MaterialsDto"] | null;
         };
         VerifiedPersonDto: {
             first_name?: string | null;
@@ -2333,6 +2417,8 @@ export interface components {
             /** Format: date */
             end_date?: string | null;
             flags?: string[] | null;
+            /** @description The materials price list, in network (docs/api.md, The counter). */
+            materials?: components["schemas"]["MaterialsDto"] | null;
         };
         EstimateServiceDto: {
             /** @description CPT/HCPCS codes. Without `benefit_code`, the first code the service-code table knows names the benefit (92002–92014 exam, 92310–92317 contact-lens fitting, V2020/V2025 frames, V2100–V2499 and V2781 spectacle lenses by type, V2700–V2799 lens options, V2500–V2599 contact lenses); a line none of whose codes maps is reimbursed 0 with a note. */
