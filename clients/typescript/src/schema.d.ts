@@ -2342,6 +2342,8 @@ export interface components {
             last_used_at: string | null;
             /** @description The benefit tree of the group's last completed task (its first person's plan), without used values. */
             items: components["schemas"]["DesignItemDoc"][];
+            /** @description The group's materials price list (docs/api.md, The counter): a verifier's, kept until another gives one; answers of the group without their own list take it. Null: none yet. */
+            materials: components["schemas"]["MaterialsDoc"] | null;
         };
         EstimateGroupResponse: {
             /** @description The benefit of the group: a package item, or the one benefit of its lines. */
