@@ -296,7 +296,9 @@ describe('claims (docs/api.md, Claims)', () => {
             first_name: { $: ['This field may not be blank.'] },
             last_name: { $: ['This field is required.'] },
             dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
-            sex: { $: ['"F" is not a valid choice.'] },
+            sex: {
+              $: ['"F" is not a valid choice.', 'Allowed values: female, male, other, unknown.'],
+            },
             email: { $: ['Enter a valid email address.'] },
           },
           primary_member: {
