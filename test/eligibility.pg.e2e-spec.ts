@@ -149,7 +149,16 @@ describe('eligibility', () => {
       [
         'an impossible dob',
         { insurer_code: DEMO, patient: patient({ dob: '1984-02-30' }) },
-        { patient: { dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] } } },
+        {
+          patient: {
+            dob: {
+              $: [
+                'Date has wrong format. Use YYYY-MM-DD.',
+                '1984-02-30 is not a date: that month has 29 days.',
+              ],
+            },
+          },
+        },
       ],
       [
         'a dob in the future',

@@ -245,7 +245,10 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
       .send({ plans: bad, evidence });
     expect(res.status).toBe(400);
     const plan = res.body.errors.plans['0'].persons['0'].plan;
-    expect(plan.insurer_state.$).toEqual(['"both" is not a valid choice.']);
+    expect(plan.insurer_state.$).toEqual([
+      '"both" is not a valid choice.',
+      'Allowed values: inn, oon.',
+    ]);
     expect(plan.items['0'].refresh_date.$[0]).toMatch(/Date has wrong format/);
     const task = await http().get(`${TASKS}${taskId}/`).set(a.auth);
     expect(task.body.state).toBe('queued');

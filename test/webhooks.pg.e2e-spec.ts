@@ -116,7 +116,7 @@ describe('webhooks: management and signed delivery', () => {
       .send({ url: 'ftp://x.test/', version: 'v3', secret: 'short', is_active: 'yes' });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual({
-      version: { $: ['"v3" is not a valid choice.'] },
+      version: { $: ['"v3" is not a valid choice.', 'Allowed values: v1, v2.'] },
       secret: { $: ['Use 8 to 200 printable ASCII characters, no spaces.'] },
       is_active: { $: ['Must be a valid boolean.'] },
     });

@@ -2984,8 +2984,11 @@ export interface components {
             channel: "x12" | "paper";
             /** @description The clearinghouse's id of the submitted claim; null on paper. */
             clearinghouse_id: string | null;
-            /** Format: date-time */
-            submitted_at: string;
+            /**
+             * Format: date-time
+             * @description When it went out; null while a `ready_to_mail` claim waits to be mailed.
+             */
+            submitted_at: string | null;
             /** @description On paper: why the claim could not be filed electronically (what the location or the claim lacks, docs/api.md, Claims); null for an 837P. */
             detail: string | null;
         };
@@ -3105,7 +3108,7 @@ export interface components {
             status: "ready" | "ready_to_mail" | "submitted" | "submission_failed" | "accepted" | "rejected" | "paid" | "denied" | "reversed";
             /** @description Every status the claim has had, oldest first (the first is `ready`). */
             status_history: components["schemas"]["ClaimStatusChangeResponse"][];
-            /** @description How and when the claim went out; null until it did (a `ready_to_mail` claim has not). */
+            /** @description How and when the claim went out; null until it did, but for a `ready_to_mail` claim: channel `paper`, `submitted_at` null until it is mailed, `detail` why it goes on paper. */
             submission: components["schemas"]["ClaimSubmissionResponse"] | null;
             /** @description What the last 835 naming the claim (CLP01 = the claim code) said, CARC/RARC with their words; null until one did. */
             remittance: components["schemas"]["ClaimRemittanceResponse"] | null;
@@ -3271,6 +3274,8 @@ export interface components {
         };
         ErrorDetail: {
             detail: string;
+            /** @description How to get it right, when the answer knows. */
+            hint?: string;
         };
         AuthenticationError: {
             /** @enum {string} */
