@@ -61,6 +61,16 @@ export function withMoreResults(body: string, entries: string, insurers: Insurer
 }
 
 /**
+ * An answer's text with the request's `origin` after its `request_uid` (the first key of every
+ * answer): answers are stored without it and read with it, so a stored one needs no rewrite.
+ */
+export function withOrigin(body: string, uid: string, origin: 'appointment' | null): string {
+  const head = `{"request_uid":${JSON.stringify(uid)}`;
+  if (!body.startsWith(head) || body.startsWith(`${head},"origin":`)) return body;
+  return `${head},"origin":${JSON.stringify(origin)}${body.slice(head.length)}`;
+}
+
+/**
  * The eligibility result body (docs/api.md, V1 and V2 results), in the documented key order. V1
  * persons carry no `plan`; V2 persons always do. `plan_token` and `plan_token_expired_at` are
  * present only for persons whose plan is in-network only (`insurer_state` `inn`), in both versions.
