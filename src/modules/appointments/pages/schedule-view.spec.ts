@@ -103,7 +103,7 @@ describe('the Schedule page in words', () => {
   });
 
   it("names a patient record's patient, and shows a cancelled visit as cancelled, never as covered", () => {
-    const names = new Map([['PAT1', 'Rosa Diaz']]);
+    const names = new Map([['PAT1', 'rosa diaz']]);
     const r = scheduleRows(
       [
         appointment({
@@ -118,7 +118,8 @@ describe('the Schedule page in words', () => {
       { timeZone: null, names },
     )[0];
     expect(r).toMatchObject({
-      patient_name: 'Rosa Diaz',
+      patient_name: 'rosa diaz',
+      name_of_record: true,
       cancelled: true,
       state_words: 'Visit cancelled',
       stale: true,

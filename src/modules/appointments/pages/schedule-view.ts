@@ -73,6 +73,8 @@ export interface ScheduleRow {
   zone: string;
   /** The patient's name: as sent, or the patient record's (null: the record could not be read). */
   patient_name: string | null;
+  /** The name is the patient record's, stored in lower case (the page writes it in title case). */
+  name_of_record: boolean;
   patient_code: string | null;
   insurers: string;
   status: string;
@@ -120,6 +122,7 @@ export function scheduleRows(
       patient_name: a.patient
         ? `${a.patient.first_name} ${a.patient.last_name}`
         : (context.names?.get(a.patient_code ?? '') ?? null),
+      name_of_record: !a.patient,
       patient_code: a.patient_code,
       insurers: a.insurer_codes.map(insurerName).join(', '),
       status: STATUS_WORDS[a.status],
