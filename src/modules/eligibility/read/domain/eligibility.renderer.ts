@@ -19,6 +19,11 @@ export interface RenderInput {
   errorDetail?: string | null;
   /** docs/api.md, Universal Search insurer by insurer: one entry per insurer asked, in order. */
   insurers: InsurerEntry[];
+  /**
+   * The request's `origin` (docs/api.md, V1 and V2 results), written after `request_uid`;
+   * undefined: left out (a read adds it, `withOrigin`).
+   */
+  origin?: 'appointment' | null;
 }
 
 /** docs/api.md, Insurers and assisted verification: the task a person is answering, on a processing request's answers. */
@@ -62,7 +67,8 @@ export function withMoreResults(body: string, entries: string, insurers: Insurer
 
 /**
  * An answer's text with the request's `origin` after its `request_uid` (the first key of every
- * answer): answers are stored without it and read with it, so a stored one needs no rewrite.
+ * answer), unless it has one: answers stored before it was written (and the processing and
+ * purged answers) are read with it, and need no rewrite.
  */
 export function withOrigin(body: string, uid: string, origin: 'appointment' | null): string {
   const head = `{"request_uid":${JSON.stringify(uid)}`;
@@ -78,6 +84,7 @@ export function withOrigin(body: string, uid: string, origin: 'appointment' | nu
 export function renderResult(input: RenderInput, version: ResultVersion): string {
   const head = JSON.stringify({
     request_uid: input.uid,
+    ...(input.origin === undefined ? {} : { origin: input.origin }),
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
     error_detail:
