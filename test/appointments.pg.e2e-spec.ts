@@ -133,6 +133,7 @@ describe('appointments (docs/api.md, Appointments)', () => {
         updated_at: expect.stringMatching(TIMESTAMP),
         coverage: {
           state: 'not_checked',
+          stale: false,
           checked_at: null,
           fresh_until: null,
           next_check_at: null,

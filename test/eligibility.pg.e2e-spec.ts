@@ -67,6 +67,7 @@ describe('eligibility', () => {
       expect(poll.status).toBe(200);
       expect(poll.body).toEqual({
         request_uid: res.body.request_uid,
+        origin: null,
         status: 'processing',
         error_code: null,
         error_detail: null,
@@ -417,6 +418,7 @@ describe('eligibility', () => {
       });
       expect(await waitForResult(t.app, a.auth, uid)).toEqual({
         request_uid: uid,
+        origin: null,
         status: 'error',
         error_code: 'insurer_problem',
         error_detail: notConnectedDetail('insurer:vision:spectera', false),
@@ -530,6 +532,7 @@ describe('eligibility', () => {
       const [v1, v2] = await search({ patient: patient({ last_name: 'in_err_int' }) });
       expect(v2).toEqual({
         request_uid: v2.request_uid,
+        origin: null,
         status: 'error',
         error_code: 'unexpected_error',
         error_detail: ERROR_DETAILS.unexpected_error,

@@ -283,6 +283,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
         // docs/api.md, Claims: what an 837P needs besides.
         taxonomy_code: '152W00000X',
         rendering_provider: null,
+        time_zone: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
       });
       const list = await http().get('/api/auth/v1/locations').set(a.auth);

@@ -358,6 +358,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       address: null,
       taxonomy_code: '152W00000X',
       rendering_provider: null,
+      time_zone: null,
       created_at: '2026-11-21T13:51:16.926+00:00',
     };
     const list = (extra: Json) => ({ result: [{ ...location, ...extra }] });

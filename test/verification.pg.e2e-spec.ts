@@ -369,6 +369,7 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
     expect(down.body).toMatchObject({ state: 'failed', failure_reason: 'portal_down' });
     expect(await waitForResult(t.app, a.auth, second.uid)).toEqual({
       request_uid: second.uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail:

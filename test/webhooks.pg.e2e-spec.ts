@@ -246,6 +246,7 @@ describe('webhooks: management and signed delivery', () => {
     const bodies = got.map((r) => JSON.parse(r.raw.toString('utf8')));
     expect(bodies.find((x) => x.request_uid === failed)).toEqual({
       request_uid: failed,
+      origin: null,
       status: 'error',
       error_code: 'unexpected_error',
       error_detail: ERROR_DETAILS.unexpected_error,

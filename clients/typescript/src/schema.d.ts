@@ -1045,10 +1045,10 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description An API key, a user of the web application, an embedded session (the user, signed in by an API key's link; SECURITY.md), or the operator at the command line (actor `cli`).
+             * @description An API key, a user of the web application, an embedded session (the user, signed in by an API key's link; SECURITY.md), the operator at the command line (actor `cli`), or the service itself (`system`: an appointment's automatic check, actor `appointment-checks`).
              * @enum {string}
              */
-            actor_type: "api_key" | "user" | "embedded" | "operator";
+            actor_type: "api_key" | "user" | "embedded" | "operator" | "system";
             /** @description The API key's prefix (as the key list shows it), or the user's e-mail. */
             actor: string;
             /**
@@ -1101,6 +1101,8 @@ export interface components {
             /** @description The billing provider's taxonomy code. */
             taxonomy_code: string;
             rendering_provider: components["schemas"]["RenderingProviderResponse"] | null;
+            /** @description The location's IANA time zone, or null. */
+            time_zone: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1137,6 +1139,8 @@ export interface components {
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
             rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
+            /** @description The location's IANA time zone, in which the web pages show its visits; null clears it (they show each visit at the offset it was sent with). */
+            time_zone?: string | null;
         };
         UpdateLocationDto: {
             title?: string;
@@ -1152,6 +1156,8 @@ export interface components {
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
             rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
+            /** @description The location's IANA time zone, in which the web pages show its visits; null clears it (they show each visit at the offset it was sent with). */
+            time_zone?: string | null;
         };
         EligibilityPatientDto: {
             /** @description Cheat codes for the sandbox go here, in last_name or in member_id. */
@@ -1348,6 +1354,8 @@ export interface components {
         };
         EligibilityResultV1: {
             request_uid: string;
+            /** @description `appointment`: a check the service runs before an appointment (docs/api.md, Appointments); null for the client's own requests. */
+            origin: "appointment" | null;
             /**
              * @description While `processing`, poll again later.
              * @enum {string}
@@ -1669,6 +1677,8 @@ export interface components {
         };
         EligibilityResultV2: {
             request_uid: string;
+            /** @description `appointment`: a check the service runs before an appointment (docs/api.md, Appointments); null for the client's own requests. */
+            origin: "appointment" | null;
             /**
              * @description While `processing`, poll again later.
              * @enum {string}
@@ -2771,10 +2781,12 @@ export interface components {
         };
         AppointmentCoverageResponse: {
             /**
-             * @description `not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a person answers), `stale` (the last answer will be older than the policy's `freshness_hours` when the visit starts).
+             * @description The last check's outcome: `not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a person answers). How old the answer is says `stale`.
              * @enum {string}
              */
-            state: "not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale";
+            state: "not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person";
+            /** @description The last answer will be older than the policy's `freshness_hours` when the visit starts (false before any answer). */
+            stale: boolean;
             /**
              * Format: date-time
              * @description When the last check answered.
@@ -7960,7 +7972,7 @@ export interface operations {
                 to?: string | null;
                 /** @description Only appointments of this location (unknown code → field error). */
                 location_code?: string | null;
-                /** @description Only appointments whose coverage is in this state. */
+                /** @description Only appointments whose coverage is in this state; `stale`: those whose `coverage.stale` is true, whatever their state. */
                 coverage_state?: ("not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale") | null;
                 /** @description Page size (default 50, at most 200). */
                 limit?: number | null;

@@ -101,6 +101,13 @@ export function timestampMs(value: unknown): number | null {
   return Number.isNaN(utc) ? null : utc - offsetMinutes * 60_000;
 }
 
+/** The offset an RFC 3339 date-time is written with, in minutes east of UTC; null: not one. */
+export function timestampOffsetMinutes(value: unknown): number | null {
+  if (timestampMs(value) === null) return null;
+  const m = TIMESTAMP.exec(value as string)!;
+  return m[6] ? 0 : (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]));
+}
+
 /** An RFC 3339 date-time with its offset (see timestampMs). */
 export const isTimestamp = (value: unknown): value is string => timestampMs(value) !== null;
 
