@@ -7,7 +7,7 @@ import { createAccount, TestAccount } from './support/factories';
 import { MSG } from '@/platform/kernel/messages';
 import {
   APPOINTMENT_STATUSES,
-  COVERAGE_STATES,
+  COVERAGE_FILTERS,
 } from '@/modules/appointments/domain/appointment-words';
 
 const API = '/api/auth/v1/appointments/';
@@ -584,7 +584,7 @@ describe('appointments (docs/api.md, Appointments)', () => {
         errors: {
           from: { $: [NO_OFFSET] },
           coverage_state: {
-            $: ['"covered" is not a valid choice.', MSG.allowedChoices(COVERAGE_STATES)],
+            $: ['"covered" is not a valid choice.', MSG.allowedChoices(COVERAGE_FILTERS)],
           },
           limit: { $: ['Ensure this value is less than or equal to 200.'] },
         },
