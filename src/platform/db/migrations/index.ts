@@ -42,6 +42,7 @@ import { AppointmentsStoredBy1795567300000 } from './1795567300000-AppointmentsS
 import { InvitationsAcrossAccounts1795567400000 } from './1795567400000-InvitationsAcrossAccounts';
 import { WebhookNonstandardPort1795567500000 } from './1795567500000-WebhookNonstandardPort';
 import { WebSessionsInPostgres1795568000000 } from './1795568000000-WebSessionsInPostgres';
+import { Quotes1795569700000 } from './1795569700000-Quotes';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -89,4 +90,5 @@ export const migrations = [
   InvitationsAcrossAccounts1795567400000,
   WebhookNonstandardPort1795567500000,
   WebSessionsInPostgres1795568000000,
+  Quotes1795569700000,
 ];
