@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { todayIso } from '@/platform/kernel/time';
@@ -178,6 +180,25 @@ describe('the counter (docs/api.md, The counter)', () => {
     const ok = await post({ plan, patient_age: 9, order: GLASSES });
     expect(ok.status).toBe(201);
     expect(ok.body.patient_pays).toBe('186.2000');
+  });
+
+  it("answers docs/api.md's inline example as it says", async () => {
+    const doc = readFileSync(join(__dirname, '..', 'docs', 'api.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## The counter'), doc.indexOf('## Claims'));
+    const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const res = await post(JSON.parse(blocks[blocks.length - 1]));
+    expect(res.status).toBe(201);
+    expect(res.body.lines.map((l: any) => l.patient_pays)).toEqual([
+      '31.2000',
+      '110.0000',
+      '45.0000',
+      '0.0000',
+    ]);
+    expect(res.body).toMatchObject({
+      retail: '664.0000',
+      patient_pays: '186.2000',
+      plan_covers: '477.8000',
+    });
   });
 
   it('refuses bad order fields, naming each', async () => {

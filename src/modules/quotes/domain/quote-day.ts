@@ -35,8 +35,8 @@ function statedDate(
 }
 
 /**
- * Whether frames, spectacle lenses and contact lenses can be had on `day` (docs/api.md, What the
- * patient can have, and when): the `next_eligible` date of the plan's item (`nextEligible`, the
+ * Whether frames, spectacle lenses and contact lenses can be had on `day` (docs/api.md, Next
+ * eligible dates): the `next_eligible` date of the plan's item (`nextEligible`, the
  * estimates' reading of the tree, a parent's date counting for its children), else its
  * `next_eligible_date`; a date after `day` makes the benefit unavailable until then. A benefit
  * the plan does not list, or whose date is not known, is available: the list prices it.

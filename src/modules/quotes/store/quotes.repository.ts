@@ -50,7 +50,7 @@ export class QuotesRepository {
   }
 
   /**
-   * SECURITY.md, PHI_RETENTION_DAYS: up to `limit` quotes created before `cutoff` are deleted
+   * PHI_RETENTION_DAYS (SECURITY.md): up to `limit` quotes created before `cutoff` are deleted
    * (a quote is the patient's order and plan, nothing else); answers how many.
    */
   purge(cutoff: Date, limit: number, tx?: Tx): Promise<number> {
