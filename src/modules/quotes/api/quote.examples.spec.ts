@@ -14,7 +14,7 @@ describe('the OpenAPI worked example of the counter', () => {
     const { id, materials_source, ...priced } = EXAMPLE_QUOTE_RESPONSE;
     const answer = priceOrder({
       materials: planFromJson(json).materials!,
-      order: dto.order as QuoteOrder,
+      order: dto.order,
       patientAge: dto.patient_age!,
       availability: availabilityOn(json.items, new Map(), dto.date_of_service!),
     });
