@@ -3,7 +3,7 @@ import { validate } from 'class-validator';
 import { planFromJson, type PlanJson } from '@/lib/benefits';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { availabilityOn } from '../domain/quote-day';
-import { priceOrder, type QuoteOrder } from '../domain/quote.rules';
+import { priceOrder } from '../domain/quote.rules';
 import { EXAMPLE_QUOTE_REQUEST, EXAMPLE_QUOTE_RESPONSE } from './quote.examples';
 
 describe('the OpenAPI worked example of the counter', () => {
