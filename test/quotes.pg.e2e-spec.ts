@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { todayIso } from '@/platform/kernel/time';
+import { LENS_OPTIONS } from '@/lib/benefits';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { EXAMPLE_MATERIALS } from '@/modules/quotes/api/quote.examples';
 import { createTestApp, TestApp } from './support/app';
@@ -280,6 +281,31 @@ describe('the counter (docs/api.md, The counter)', () => {
     for (const words of ['Frame', 'Lenses', 'anti reflective standard', 'polycarbonate'])
       expect(flat).toContain(words);
     expect(flat).toContain(`$${Number(made.body.patient_pays).toFixed(2)}`);
+  });
+
+  it('prints a whole order (every lens option, contacts in lieu of glasses) on one page', async () => {
+    const made = await post({
+      request_uid: uid,
+      person_id: adult.id,
+      order: {
+        frame: { retail: '189.00' },
+        lenses: { type: 'progressive_premium', tier: 2, retail: '320.00' },
+        lens_options: LENS_OPTIONS.map((option) => ({ option, retail: '40.00' })),
+        contact_lenses: { kind: 'elective', retail: '180.00' },
+        fitting: { kind: 'premium', retail: '90.00' },
+        in_lieu_keep: 'frame',
+      },
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.lines.length + made.body.not_estimable.length).toBe(14);
+    const pdf = await http()
+      .get(`${URL}${made.body.id}/pdf/`)
+      .set(a.auth)
+      .buffer(true)
+      .parse(asBytes);
+    const { text, pages } = await pdfText(pdf.body as Buffer);
+    expect(pages).toBe(1);
+    expect(text.replace(/\s+/g, ' ')).toContain('an estimate, not a guarantee of payment');
   });
 
   it('lists the quote events in the audit trail', async () => {

@@ -23,12 +23,12 @@ export interface QuotePage {
 }
 
 const COLUMNS: readonly ReportColumn[] = [
-  { title: 'Item', width: 118 },
-  { title: 'Code', width: 40 },
-  { title: 'Retail', width: 58, align: 'right' },
-  { title: 'Plan covers', width: 58, align: 'right' },
-  { title: 'You pay', width: 58, align: 'right' },
-  { title: 'Why', width: 200 },
+  { title: 'Item', width: 104 },
+  { title: 'Code', width: 36 },
+  { title: 'Retail', width: 52, align: 'right' },
+  { title: 'Plan covers', width: 52, align: 'right' },
+  { title: 'You pay', width: 52, align: 'right' },
+  { title: 'Why', width: 236 },
 ];
 
 const ITEM_WORDS: Record<string, string> = {
@@ -97,6 +97,8 @@ export async function renderQuote(page: QuotePage): Promise<Buffer> {
         l.reason,
       ],
     })),
+    // Small enough that a whole order (every option, contacts in lieu of glasses) fits one page.
+    6.5,
   );
   if (body.not_estimable.length > 0) {
     report.paragraph('Not estimated (the plan does not say; left out of the totals):', {
