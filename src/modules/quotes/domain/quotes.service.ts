@@ -150,7 +150,12 @@ export class QuotesService {
     const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
     if (dto.plan) {
       if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
-      const location = await this.accounts.resolveLocation(accountId, null).catch(() => null);
+      // The practice the printed quote names: the account's default location (an account
+      // without one prints none; any other failure is the request's).
+      const location = await this.accounts.resolveLocation(accountId, null).catch((e: unknown) => {
+        if (e instanceof ValidationFailed) return null;
+        throw e;
+      });
       return {
         plan: dto.plan as unknown as PlanJson,
         requestUid: null,
