@@ -17,6 +17,35 @@ interface Slot {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /**
+ * The start-up's last words in a cluster (src/serve.ts): every API process of the first start
+ * reports once, the one that seeded the demo account with its banner, the others with the line
+ * on getting a key again. The banner wins; the line is printed only when no process seeded;
+ * either once, after every process listens. Processes restarted later print nothing.
+ */
+export class StartBanners {
+  private banner: string | null = null;
+  private again: string | null = null;
+  private reports = 0;
+  private printed = false;
+
+  constructor(private readonly processes: number) {}
+
+  report(kind: 'demo-banner' | 'demo-key-again', text: string): void {
+    this.reports++;
+    if (kind === 'demo-banner') this.banner = text;
+    else this.again = text;
+  }
+
+  /** The text to print now, or null. */
+  due(listening: number): string | null {
+    if (this.printed || listening < this.processes) return null;
+    const text = this.banner ?? (this.reports >= this.processes ? this.again : null);
+    if (text !== null) this.printed = true;
+    return text;
+  }
+}
+
+/**
  * The `npm start` supervisor: WEB_CONCURRENCY processes sharing the port, each with the cluster's
  * ROLE; it loads none of the application itself. It restarts a process that dies (with a growing
  * delay when it keeps dying at start-up); on SIGTERM or SIGINT it passes SIGTERM on, waits for
@@ -32,12 +61,10 @@ export function superviseCluster(
   let stopping = false;
   let listening = 0;
   // The demo banner a process sends, printed once every process listens (after the route logs).
-  let banner: string | null = null;
+  const banners = new StartBanners(config.webConcurrency);
   const printBanner = () => {
-    if (banner !== null && listening >= config.webConcurrency) {
-      process.stdout.write(banner);
-      banner = null;
-    }
+    const text = banners.due(listening);
+    if (text !== null) process.stdout.write(text);
   };
 
   const start = (s: Slot) => {
@@ -56,8 +83,11 @@ export function superviseCluster(
       }
     });
     s.worker.on('message', (m: { kind?: unknown; text?: unknown }) => {
-      if (m?.kind === 'demo-banner' && typeof m.text === 'string') {
-        banner = m.text;
+      if (
+        (m?.kind === 'demo-banner' || m?.kind === 'demo-key-again') &&
+        typeof m.text === 'string'
+      ) {
+        banners.report(m.kind, m.text);
         printBanner();
       }
     });

@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp, createHttpAdapter } from './app.setup';
 import type { AppConfig } from './platform/config/env';
-import { DemoSeeder } from './seed/seed';
+import { DEMO_EMAIL, DemoSeeder } from './seed/seed';
 
 /** Queues only (ROLE=worker): no HTTP server. */
 export async function runWorker(): Promise<void> {
@@ -28,10 +28,13 @@ export async function runApi(config: AppConfig, { announce }: { announce: boolea
   configureApp(app);
 
   let banner: string | null = null;
+  let seeded = false;
   if (config.demoSeed) {
     // Safe when several API processes start at once: exactly one creates the account.
     const demo = await app.get(DemoSeeder).seedIfEmpty();
-    if (demo) banner = demoBanner(demo, config);
+    seeded = demo !== null;
+    // A later start: the first key was shown once and is gone; say how to make another.
+    banner = demo ? demoBanner(demo, config) : keyAgainLine(config);
   }
 
   await app.listen(config.port);
@@ -41,7 +44,8 @@ export async function runApi(config: AppConfig, { announce }: { announce: boolea
   if (banner === null) return;
   // A cluster process hands it to the supervisor (src/cluster.ts), which prints it once every
   // process listens.
-  if (cluster.isWorker && process.send) process.send({ kind: 'demo-banner', text: banner });
+  if (cluster.isWorker && process.send)
+    process.send({ kind: seeded ? 'demo-banner' : 'demo-key-again', text: banner });
   else process.stdout.write(banner);
 }
 
@@ -75,5 +79,16 @@ export function demoBanner(
       `    Try it:       curl -H "Authorization: Api ${demo.apiKey}" ${config.publicUrl}/api/auth/v1/locations/`,
       '',
     ].join('\n') + '\n'
+  );
+}
+
+/**
+ * What a start that finds the database already seeded prints instead of the demo banner: keys
+ * are shown once, when created, so the way to get another (docs/api.md, Authentication).
+ */
+export function keyAgainLine(config: Pick<AppConfig, 'publicUrl'>): string {
+  return (
+    `  API keys are shown once, when created. Another: npm run --silent cli -- api-keys:create ` +
+    `--email ${DEMO_EMAIL} (or a user's e-mail), or the API keys page ${config.publicUrl}/app/api-keys/\n`
   );
 }

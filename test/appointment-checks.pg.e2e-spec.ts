@@ -119,8 +119,9 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     const booked = await pass('day-after');
     const first = booked.coverage.request_uid;
     expect(first).toEqual(expect.any(String));
-    // Answered now, fresh for 24 hours: older than that when the visit starts.
-    expect(booked.coverage.state).toBe('stale');
+    // Answered now, fresh for 24 hours: older than that when the visit starts. The state is
+    // still the check's outcome; `stale` says its age.
+    expect(booked.coverage).toMatchObject({ state: 'active', stale: true });
     expect(await checksOf(a.accountId)).toBe(1);
     // The check is an ordinary request of the account.
     expect((await waitForResult(t.app, a.auth, first)).status).toBe('complete');
@@ -128,7 +129,7 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     now = new Date(startsAt.getTime() - 24 * HOUR + 60_000);
     const dayBefore = await pass('day-after');
     expect(dayBefore.coverage.request_uid).not.toBe(first);
-    expect(dayBefore.coverage).toMatchObject({ state: 'active', changes: [] });
+    expect(dayBefore.coverage).toMatchObject({ state: 'active', stale: false, changes: [] });
     const visitDate = startsAt.toISOString().slice(0, 10);
     for (const name of ['exam', 'frames', 'spectacle_lenses', 'contact_lenses']) {
       const benefit = dayBefore.coverage.benefits[name];
@@ -212,6 +213,98 @@ describe('appointment checks (docs/api.md, Appointments)', () => {
     ]);
     const changed = flips.find((d) => d.event === 'appointment.coverage_changed')!;
     expect(changed.body).toEqual(second);
+  });
+
+  it('flip_inactive three days ahead: the second check says inactive (stale beside it), as its changes do', async () => {
+    // Three days ahead, fresh for 24 hours: each answer is stale at the visit.
+    await put('flip-far', {
+      starts_at: dayAt15(3).toISOString(),
+      status: 'booked',
+      patient: someone({ first_name: 'flip_inactive' }),
+      insurer_code: DEMO,
+    }).expect(201);
+    const first = await pass('flip-far');
+    expect(first.coverage).toMatchObject({ state: 'active', stale: true });
+    await http().post(`${API}flip-far/check/`).set(a.auth).expect(202);
+    const second = await waitUntil('second answer', async () => {
+      const body = await get('flip-far');
+      return body.coverage.request_uid !== first.coverage.request_uid &&
+        body.coverage.state !== 'checking'
+        ? body
+        : undefined;
+    });
+    expect(second.coverage).toMatchObject({ state: 'inactive', stale: true });
+    expect(second.coverage.changes).toContainEqual({
+      field: 'state',
+      before: 'active',
+      after: 'inactive',
+    });
+    // The worklist's `coverage_state=stale` selects `stale: true`, whatever the state.
+    const list = async (state: string) =>
+      (
+        await http().get(`${API}?coverage_state=${state}&limit=200`).set(a.auth).expect(200)
+      ).body.result.map((r: Json) => r.external_id);
+    expect(await list('stale')).toContain('flip-far');
+    expect(await list('inactive')).toContain('flip-far');
+    expect(await list('active')).not.toContain('flip-far');
+  });
+
+  it("answers the check's eligibility request with origin appointment (V1 and V2), a client's own with null", async () => {
+    await put('origin', {
+      starts_at: dayAt15(2).toISOString(),
+      status: 'booked',
+      patient: someone(),
+      insurer_code: DEMO,
+    }).expect(201);
+    const checked = await pass('origin');
+    const uid = checked.coverage.request_uid;
+    for (const version of ['v1', 'v2'] as const) {
+      const body = await waitForResult(t.app, a.auth, uid, version);
+      expect(Object.keys(body).slice(0, 2)).toEqual(['request_uid', 'origin']);
+      expect(body.origin).toBe('appointment');
+    }
+    const own = await startSearch(t.app, a.auth, { patient: patient({ last_name: 'Own' }) });
+    const processing = await http().get(`/api/auth/v2/eligibility/${own}/`).set(a.auth).expect(200);
+    expect(processing.body.origin).toBeNull();
+    expect((await waitForResult(t.app, a.auth, own, 'v1')).origin).toBeNull();
+  });
+
+  it("records every automatic check in the audit trail as the system's; a check now as its asker's", async () => {
+    await put('audited', {
+      starts_at: dayAt15(4).toISOString(),
+      status: 'booked',
+      patient: someone(),
+      insurer_code: DEMO,
+    }).expect(201);
+    const booked = await pass('audited');
+    const trail = async (uid: string) =>
+      (
+        await http().get(`/api/auth/v1/audit-events/?resource_id=${uid}`).set(a.auth).expect(200)
+      ).body.result.map((e: Json) => ({
+        actor_type: e.actor_type,
+        actor: e.actor,
+        action: e.action,
+        resource_type: e.resource_type,
+      }));
+    await waitUntil('the system event', async () =>
+      (await trail(booked.coverage.request_uid)).length > 0 ? true : undefined,
+    );
+    expect(await trail(booked.coverage.request_uid)).toContainEqual({
+      actor_type: 'system',
+      actor: 'appointment-checks',
+      action: 'create',
+      resource_type: 'eligibility_request',
+    });
+    await http().post(`${API}audited/check/`).set(a.auth).expect(202);
+    const asked = await waitUntil('the asked check', async () => {
+      const body = await get('audited');
+      return body.coverage.request_uid !== booked.coverage.request_uid ? body : undefined;
+    });
+    const events = await db.query(
+      `SELECT actor_type FROM audit_events WHERE account_id = $1 AND resource_id = $2`,
+      [a.accountId, asked.coverage.request_uid],
+    );
+    expect(events.filter((e: Json) => e.actor_type === 'system')).toEqual([]);
   });
 
   it('a reschedule moves the pending checks; cancelled or noshow drops them', async () => {

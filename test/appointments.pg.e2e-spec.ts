@@ -4,6 +4,11 @@ import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import type { ApiScope } from '@/modules/auth/domain/scopes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { MSG } from '@/platform/kernel/messages';
+import {
+  APPOINTMENT_STATUSES,
+  COVERAGE_FILTERS,
+} from '@/modules/appointments/domain/appointment-words';
 
 const API = '/api/auth/v1/appointments/';
 const POLICY = '/api/auth/v1/appointment-policy/';
@@ -128,6 +133,7 @@ describe('appointments (docs/api.md, Appointments)', () => {
         updated_at: expect.stringMatching(TIMESTAMP),
         coverage: {
           state: 'not_checked',
+          stale: false,
           checked_at: null,
           fresh_until: null,
           next_check_at: null,
@@ -438,7 +444,9 @@ describe('appointments (docs/api.md, Appointments)', () => {
         'bad-14',
         appt({ status: 'rescheduled' }),
         {
-          status: { $: ['"rescheduled" is not a valid choice.'] },
+          status: {
+            $: ['"rescheduled" is not a valid choice.', MSG.allowedChoices(APPOINTMENT_STATUSES)],
+          },
         },
       ],
       ['not an object', 'bad-15', ['a'], { $: ['Invalid data. Expected a dictionary.'] }],
@@ -575,7 +583,9 @@ describe('appointments (docs/api.md, Appointments)', () => {
       expect(bad.body).toEqual({
         errors: {
           from: { $: [NO_OFFSET] },
-          coverage_state: { $: ['"covered" is not a valid choice.'] },
+          coverage_state: {
+            $: ['"covered" is not a valid choice.', MSG.allowedChoices(COVERAGE_FILTERS)],
+          },
           limit: { $: ['Ensure this value is less than or equal to 200.'] },
         },
       });
@@ -637,7 +647,11 @@ describe('appointments (docs/api.md, Appointments)', () => {
           },
           hours_before: { $: ['Ensure this field has no more than 5 elements.'] },
           freshness_hours: { $: ['Ensure this value is greater than or equal to 1.'] },
-          statuses: { '1': { $: ['"rescheduled" is not a valid choice.'] } },
+          statuses: {
+            '1': {
+              $: ['"rescheduled" is not a valid choice.', MSG.allowedChoices(APPOINTMENT_STATUSES)],
+            },
+          },
         },
       });
       const few = await http()

@@ -15,6 +15,8 @@ import {
 } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { MSG } from '@/platform/kernel/messages';
+import { TRAIL_RESOURCE_TYPES } from '@/modules/audit/domain/security-events';
 
 /**
  * Routes that read or change no patient data. Marking a route @NotPatientData is a decision:
@@ -320,7 +322,11 @@ describe('audit trail (SECURITY.md)', () => {
       const res = await http().get('/api/auth/v1/audit-events/?resource_type=visit').set(a.auth);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
-        errors: { resource_type: { $: ['"visit" is not a valid choice.'] } },
+        errors: {
+          resource_type: {
+            $: ['"visit" is not a valid choice.', MSG.allowedChoices(TRAIL_RESOURCE_TYPES)],
+          },
+        },
       });
       const bad = await http().get('/api/auth/v1/audit-events/?cursor=nope').set(a.auth);
       expect(bad.status).toBe(400);

@@ -5,6 +5,8 @@ import { todayIso } from '@/platform/kernel/time';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { MSG } from '@/platform/kernel/messages';
+import { HISTORY_BENEFIT_CODES } from '@/lib/benefits/history-codes';
 
 /**
  * docs/api.md, Next eligible dates: the practice's own history (its claims, staff entries) in a
@@ -274,8 +276,15 @@ describe('the practice’s benefit history (docs/api.md, Next eligible dates)', 
     expect(bad.body).toEqual({
       errors: {
         insurer_code: { $: ['Unknown insurer code: insurer:vision:nope.'] },
-        benefit_code: { $: ['"frames" is not a valid choice.'] },
-        date: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
+        benefit_code: {
+          $: ['"frames" is not a valid choice.', MSG.allowedChoices(HISTORY_BENEFIT_CODES)],
+        },
+        date: {
+          $: [
+            'Date has wrong format. Use YYYY-MM-DD.',
+            '2025-02-30 is not a date: that month has 28 days.',
+          ],
+        },
         note: { $: ['Not a valid string.'] },
       },
     });

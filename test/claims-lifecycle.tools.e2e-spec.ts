@@ -423,7 +423,13 @@ describe('claim submission and lifecycle (docs/api.md, Claim lifecycle)', () => 
       .expect(201);
     const created = await create(claimBody('Mailbox', 'insurer:demo:vision'), m);
     const waiting = await waitForStatus(created.code, 'ready_to_mail', m);
-    expect(waiting.submission).toBeNull();
+    // docs/api.md, Claims: its route is known (paper, the claim form), not yet when it went.
+    expect(waiting.submission).toEqual({
+      channel: 'paper',
+      clearinghouse_id: null,
+      submitted_at: null,
+      detail: 'Demo Vision (sandbox) has no electronic claims route.',
+    });
     expect(waiting.status_history[1].detail).toMatch(
       /^Paper claim form \(CMS-1500\), to be mailed/,
     );

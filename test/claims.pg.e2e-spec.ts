@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { pdfText } from './support/pdf-text';
+import { waitUntil } from './support/queues';
 
 const CODE = /^CLM[0-9A-HJKMNP-TV-Z]{8}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/;
@@ -295,7 +296,9 @@ describe('claims (docs/api.md, Claims)', () => {
             first_name: { $: ['This field may not be blank.'] },
             last_name: { $: ['This field is required.'] },
             dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
-            sex: { $: ['"F" is not a valid choice.'] },
+            sex: {
+              $: ['"F" is not a valid choice.', 'Allowed values: female, male, other, unknown.'],
+            },
             email: { $: ['Enter a valid email address.'] },
           },
           primary_member: {
@@ -556,6 +559,31 @@ describe('claims (docs/api.md, Claims)', () => {
   });
 
   describe('get and list', () => {
+    it('gives a ready_to_mail claim its submission: paper, not yet mailed, and why', async () => {
+      const created = await create(vspClaim());
+      expect(created.status).toBe(201);
+      const waiting = await waitUntil('the claim to wait to be mailed', async () => {
+        const res = await http().get(`/api/auth/v1/claims/${created.body.code}/`).set(a.auth);
+        return res.body.status === 'ready_to_mail' ? res.body : undefined;
+      });
+      // docs/api.md, Claim lifecycle: `submission.detail` says why it goes on paper.
+      expect(waiting.submission).toEqual({
+        channel: 'paper',
+        clearinghouse_id: null,
+        submitted_at: null,
+        detail: expect.stringMatching(/\S/),
+      });
+      expect(waiting.status_history[1].detail).toContain(waiting.submission.detail);
+      const mailed = await http()
+        .post(`/api/auth/v1/claims/${created.body.code}/mailed/`)
+        .set(a.auth)
+        .expect(200);
+      expect(mailed.body.submission).toEqual({
+        ...waiting.submission,
+        submitted_at: expect.stringMatching(TIMESTAMP),
+      });
+    });
+
     it('answers an unknown claim with 404 naming it', async () => {
       const res = await http().get('/api/auth/v1/claims/CLM00000000/').set(a.auth);
       expect(res.status).toBe(404);

@@ -100,4 +100,23 @@ describe('Swagger UI at /docs (real browser)', () => {
     expect(tasks[0].n).toBe(0);
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('runs the other eligibility POST example as it is on this account (201)', async () => {
+    // Every documented example runs on an account as it comes (test/openapi.pg.e2e-spec.ts
+    // runs them all over HTTP); here the one Swagger UI offers second, chosen in its list.
+    const operation = page.locator('#operations-Eligibility-EligibilityController_create');
+    await operation
+      .locator('.opblock-section-request-body select.examples-select-element')
+      .selectOption({ label: 'Universal Search with your own request_uid and location' });
+    await expect(operation.locator('.body-param textarea').inputValue()).resolves.toContain(
+      'visit-2026-11-21-0042',
+    );
+    await operation.locator('.execute').click();
+    const response = operation.locator('.live-responses-table .response').first();
+    await response.waitFor({ timeout: 30_000 });
+    await expect(response.locator('.response-col_status').textContent()).resolves.toMatch(/^201/);
+    const body = (await response.locator('.response-col_description pre').first().textContent())!;
+    expect(JSON.parse(body)).toEqual({ request_uid: 'visit-2026-11-21-0042' });
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -46,6 +46,7 @@ describe('eligibility with a scripted insurer connector', () => {
     });
     expect(await waitForResult(t.app, a.auth, uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
@@ -72,6 +73,7 @@ describe('eligibility with a scripted insurer connector', () => {
     });
     expect(await waitForResult(t.app, a.auth, uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,

@@ -127,6 +127,7 @@ describe('search queue', () => {
       const body = await waitForResult(t.app, a.auth, uid, 'v2', 15_000);
       expect(body).toEqual({
         request_uid: uid,
+        origin: null,
         status: 'error',
         error_code: 'unexpected_error',
         error_detail: ERROR_DETAILS.unexpected_error,

@@ -67,6 +67,7 @@ describe('eligibility', () => {
       expect(poll.status).toBe(200);
       expect(poll.body).toEqual({
         request_uid: res.body.request_uid,
+        origin: null,
         status: 'processing',
         error_code: null,
         error_detail: null,
@@ -149,7 +150,16 @@ describe('eligibility', () => {
       [
         'an impossible dob',
         { insurer_code: DEMO, patient: patient({ dob: '1984-02-30' }) },
-        { patient: { dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] } } },
+        {
+          patient: {
+            dob: {
+              $: [
+                'Date has wrong format. Use YYYY-MM-DD.',
+                '1984-02-30 is not a date: that month has 29 days.',
+              ],
+            },
+          },
+        },
       ],
       [
         'a dob in the future',
@@ -408,6 +418,7 @@ describe('eligibility', () => {
       });
       expect(await waitForResult(t.app, a.auth, uid)).toEqual({
         request_uid: uid,
+        origin: null,
         status: 'error',
         error_code: 'insurer_problem',
         error_detail: notConnectedDetail('insurer:vision:spectera', false),
@@ -521,6 +532,7 @@ describe('eligibility', () => {
       const [v1, v2] = await search({ patient: patient({ last_name: 'in_err_int' }) });
       expect(v2).toEqual({
         request_uid: v2.request_uid,
+        origin: null,
         status: 'error',
         error_code: 'unexpected_error',
         error_detail: ERROR_DETAILS.unexpected_error,

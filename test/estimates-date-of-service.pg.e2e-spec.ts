@@ -136,8 +136,12 @@ describe('estimates on a date of service (docs/api.md, Estimates)', () => {
       date_of_service: value,
     });
     expect(res.status).toBe(400);
+    // A date in the right form that names no day says so in a second message.
     expect(res.body.errors.date_of_service).toEqual({
-      $: ['Date has wrong format. Use YYYY-MM-DD.'],
+      $: [
+        'Date has wrong format. Use YYYY-MM-DD.',
+        ...(value === '2026-02-30' ? ['2026-02-30 is not a date: that month has 28 days.'] : []),
+      ],
     });
     expect(res.body.errors.services['0'].cost).toEqual({ $: ['A valid number is required.'] });
   });

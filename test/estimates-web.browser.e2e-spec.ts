@@ -48,6 +48,10 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
     await page.click(`a.estimate-link[href$="/persons/${personId}/estimate"]`);
     await expect(page.locator('h1').textContent()).resolves.toBe('Estimate reimbursement');
     await expect(page.locator('#estimate-form tbody tr').count()).resolves.toBe(4);
+    // Lines are counted from 1 for people (the field names keep the API's 0-based index).
+    await expect(
+      page.locator('#estimate-form tbody tr td:first-child').allTextContents(),
+    ).resolves.toEqual(['1', '2', '3', '4']);
 
     await page.selectOption('#common_0', 'exam');
     await page.fill('#cost_0', '120');
@@ -101,6 +105,7 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
       const cells = (await rows.nth(line.index).locator('td').allTextContents()).map((c) =>
         c.trim(),
       );
+      expect(cells[0]).toBe(String(line.index + 1));
       // The benefit in words; its code in the cell's title.
       expect(cells.slice(2, 6)).toEqual([
         line.benefit_code === null ? '—' : benefitLabel(line.benefit_code),
@@ -113,7 +118,19 @@ describe('estimate reimbursement in the web application (real browser, no JavaSc
           line.benefit_code,
         );
       const notes = await rows.nth(line.index).locator('ul.notes li').allTextContents();
-      expect(notes).toEqual(line.notes);
+      // The API's notes in words: no benefit code, lines counted from 1.
+      expect(notes).toHaveLength(line.notes.length);
+      for (const [i, note] of notes.entries()) {
+        expect(note).not.toMatch(/\b[a-z_]+\.[a-z_.]+\b/);
+        const apiLines = /\bline ((?:\d+, )*\d+)/.exec(line.notes[i])?.[1];
+        if (apiLines)
+          expect(note).toContain(
+            `line ${apiLines
+              .split(', ')
+              .map((n) => Number(n) + 1)
+              .join(', ')}`,
+          );
+      }
     }
     expect(api.body.lines[3].benefit_code).toBe(
       'materials.spectacle_lenses.single_vision.options.anti_reflective',

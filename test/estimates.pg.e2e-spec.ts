@@ -4,6 +4,8 @@ import { EXAMPLE_RESPONSE } from '@/modules/estimates/api/estimate.examples';
 import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
+import { MSG } from '@/platform/kernel/messages';
+import { BENEFIT_FLAGS } from '@/lib/benefits/benefit.types';
 
 const URL = '/api/auth/v1/estimates/';
 
@@ -226,7 +228,7 @@ describe('reimbursement estimates (docs/api.md, Estimates)', () => {
     expect(res.body).toEqual({
       errors: {
         person_id: { $: ['A valid integer is required.'] },
-        network: { $: ['"xyz" is not a valid choice.'] },
+        network: { $: ['"xyz" is not a valid choice.', 'Allowed values: oon, inn.'] },
         services: {
           '0': { cost: { $: ['A valid number is required.'] } },
           '1': {
@@ -283,7 +285,11 @@ describe('reimbursement estimates (docs/api.md, Estimates)', () => {
           items: {
             '0': {
               allowance: { '0': { value: { $: ['A valid number is required.'] } } },
-              flags: { '1': { $: ['"sometimes" is not a valid choice.'] } },
+              flags: {
+                '1': {
+                  $: ['"sometimes" is not a valid choice.', MSG.allowedChoices(BENEFIT_FLAGS)],
+                },
+              },
               quantity: {
                 '0': { value: { $: ['Ensure this value is greater than or equal to 0.'] } },
               },
@@ -314,7 +320,16 @@ describe('reimbursement estimates (docs/api.md, Estimates)', () => {
         { insurer_state: 'oon', items: [{ benefit_code: 'exam', refresh_date: '2027-02-30' }] },
         {
           plan: {
-            items: { '0': { refresh_date: { $: ['Date has wrong format. Use YYYY-MM-DD.'] } } },
+            items: {
+              '0': {
+                refresh_date: {
+                  $: [
+                    'Date has wrong format. Use YYYY-MM-DD.',
+                    '2027-02-30 is not a date: that month has 28 days.',
+                  ],
+                },
+              },
+            },
           },
         },
       ],

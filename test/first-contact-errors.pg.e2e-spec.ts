@@ -149,6 +149,62 @@ describe('errors that help a newcomer', () => {
     });
   });
 
+  describe('a second message that says more (docs/api.md, Errors)', () => {
+    it('says an impossible date is no date, suggests a close insurer code and lists the choices', async () => {
+      const res = await http()
+        .post(ELIGIBILITY)
+        .set(a.auth)
+        .send({ insurer_code: 'VSP', patient: patient({ dob: '1985-02-30' }) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errors: {
+          $: ['Unknown insurer code: VSP.', 'Did you mean insurer:vision:vsp?'],
+          patient: {
+            dob: { $: [BAD_DATE, '1985-02-30 is not a date: that month has 28 days.'] },
+          },
+        },
+      });
+      const person = await http()
+        .post('/api/auth/v1/patients/')
+        .set(a.auth)
+        .send({ first_name: 'Eve', last_name: 'Both', dob: '1985-02-03', sex: 'F' });
+      expect(person.status).toBe(400);
+      expect(person.body).toEqual({
+        errors: {
+          sex: {
+            $: ['"F" is not a valid choice.', 'Allowed values: female, male, other, unknown.'],
+          },
+        },
+      });
+    });
+
+    it('suggests nothing for a code close to none', async () => {
+      const res = await http()
+        .post(ELIGIBILITY)
+        .set(a.auth)
+        .send({ insurer_code: NOPE, patient: patient() });
+      expect(res.body).toEqual({ errors: { $: [UNKNOWN_NOPE] } });
+    });
+
+    it('answers an API path that is no route with a hint beside the detail', async () => {
+      const wrongVersion = await http().get('/api/v1/patients/').set(a.auth);
+      expect(wrongVersion.status).toBe(404);
+      expect(wrongVersion.body).toEqual({
+        detail: 'Not found.',
+        hint: 'API paths start with /api/auth/v1/ (and /api/auth/v2/ for the V2 eligibility result); the routes are listed at /docs.',
+      });
+      // Without a key too: a path that is no route needs none to be told so.
+      const signedOut = await http().get('/api/v3/eligibility/');
+      expect(signedOut.status).toBe(404);
+      expect(signedOut.body.hint).toMatch(/^API paths start with \/api\/auth\/v1\//);
+      const noRoute = await http().get('/api/auth/v1/Patients/').set(a.auth);
+      expect(noRoute.body).toEqual({
+        detail: 'Not found.',
+        hint: 'No route at this path: paths are case-sensitive and end with /; the routes are listed at /docs.',
+      });
+    });
+  });
+
   describe('field errors and an unknown insurer in one answer (docs/api.md, Errors)', () => {
     it('reports a bad date and an unknown insurer_code together', async () => {
       const res = await http()
@@ -233,7 +289,12 @@ describe('errors that help a newcomer', () => {
       expect(res.body).toEqual({
         errors: {
           items: {
-            '1': { $: [UNKNOWN_NOPE], patient: { dob: { $: [BAD_DATE] } } },
+            '1': {
+              $: [UNKNOWN_NOPE],
+              patient: {
+                dob: { $: [BAD_DATE, '1984-13-45 is not a date: there is no month 13.'] },
+              },
+            },
             // Fine but for its insurer: reported now too, not after item 3 is fixed.
             '2': { $: [UNKNOWN_NOPE] },
             '3': { patient: { last_name: { $: ['This field may not be blank.'] } } },

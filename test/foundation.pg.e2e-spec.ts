@@ -163,7 +163,12 @@ describe('foundation: authentication, errors, locations, docs', () => {
       expect(res.body).toEqual({
         errors: {
           name: { $: ['Ensure this field has no more than 5 characters.'] },
-          dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
+          dob: {
+            $: [
+              'Date has wrong format. Use YYYY-MM-DD.',
+              '2020-02-30 is not a date: that month has 29 days.',
+            ],
+          },
           address: { city: { $: ['This field may not be blank.'] } },
           services: { '1': { cost: { $: ['A valid number is required.'] } } },
         },
@@ -230,7 +235,10 @@ describe('foundation: authentication, errors, locations, docs', () => {
     it('answers an unknown route with 404 detail', async () => {
       const res = await http().get('/api/auth/v1/nothing-here/').set(a.auth);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: 'Not found.' });
+      expect(res.body).toEqual({
+        detail: 'Not found.',
+        hint: 'No route at this path: paths are case-sensitive and end with /; the routes are listed at /docs.',
+      });
     });
 
     it('answers an internal error with a bare 500 and no stack', async () => {
@@ -275,6 +283,7 @@ describe('foundation: authentication, errors, locations, docs', () => {
         // docs/api.md, Claims: what an 837P needs besides.
         taxonomy_code: '152W00000X',
         rendering_provider: null,
+        time_zone: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/),
       });
       const list = await http().get('/api/auth/v1/locations').set(a.auth);

@@ -285,6 +285,19 @@ describe('locations: provider identity', () => {
     const main = list.body.result.find((l: { code: string }) => l.code === a.locationCode);
     expect(main).toMatchObject({ npi: '1003000126', organization_name: 'Main Eyes', tax_id: null });
 
+    // docs/api.md, Locations: the time zone the Schedule shows visits in, refused by its field.
+    const zone = await post({ npi: '', organization_name: '', tax_id: '', time_zone: 'Mars/Base' });
+    expect(zone.status).toBe(400);
+    expect(fieldErrors(zone.text)).toEqual(['Enter an IANA time zone name, e.g. America/Chicago.']);
+    await post({ time_zone: 'America/Chicago' }).then((r) => expect(r.status).toBe(302));
+    const zoned = await http().get('/api/auth/v1/locations/').set(a.auth);
+    expect(
+      zoned.body.result.find((l: { code: string }) => l.code === a.locationCode).time_zone,
+    ).toBe('America/Chicago');
+    expect((await web.get('/app/locations/')).text).toMatch(
+      /name="time_zone"[^>]*value="America\/Chicago"/,
+    );
+
     await post({ npi: '', organization_name: '', tax_id: '' }).then((r) =>
       expect(r.status).toBe(302),
     );

@@ -6,6 +6,8 @@ import {
 } from '@/modules/estimates/api/next-eligible.examples';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
+import { MSG } from '@/platform/kernel/messages';
+import { PERIOD_KINDS, SERVICE_SOURCES } from '@/lib/benefits/next-eligible.types';
 
 const URL = '/api/auth/v1/benefits/next-eligible/';
 const EXAM = 'exam.routine';
@@ -97,12 +99,19 @@ describe('next eligible dates (docs/api.md, Next eligible dates)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       errors: {
-        as_of: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
+        as_of: {
+          $: [
+            'Date has wrong format. Use YYYY-MM-DD.',
+            '2026-02-30 is not a date: that month has 28 days.',
+          ],
+        },
         rules: {
           '0': {
             frequency: {
               count: { $: ['Ensure this value is greater than or equal to 1.'] },
-              period: { kind: { $: ['"weekly" is not a valid choice.'] } },
+              period: {
+                kind: { $: ['"weekly" is not a valid choice.', MSG.allowedChoices(PERIOD_KINDS)] },
+              },
             },
           },
           '1': {
@@ -270,7 +279,11 @@ describe('next eligible dates (docs/api.md, Next eligible dates)', () => {
           },
         },
       },
-      history: { '0': { source: { $: ['"fax" is not a valid choice.'] } } },
+      history: {
+        '0': {
+          source: { $: ['"fax" is not a valid choice.', MSG.allowedChoices(SERVICE_SOURCES)] },
+        },
+      },
       plan: { $: ['Invalid data. Expected a dictionary.'] },
     });
   });

@@ -303,6 +303,25 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
     }
   });
 
+  it('runs every documented example of the eligibility POST as it is on a fresh account (201)', async () => {
+    const fresh = await createAccount(t.app);
+    const examples = doc.paths['/api/auth/v1/eligibility/'].post.requestBody.content[
+      'application/json'
+    ].examples as Record<string, { value: Json }>;
+    expect(Object.keys(examples)).toEqual(['sandbox', 'universal']);
+    for (const [name, example] of Object.entries(examples)) {
+      const res = await http()
+        .post('/api/auth/v1/eligibility/')
+        .set(fresh.auth)
+        .send(example.value);
+      expect([name, res.status, res.body]).toEqual([
+        name,
+        201,
+        { request_uid: expect.any(String) },
+      ]);
+    }
+  });
+
   it('says that Universal Search leaves a failed insurer out of a complete result, and it does', async () => {
     const text = JSON.stringify(doc.components.schemas.EligibilityResultV2.properties!.results);
     expect(text).toMatch(/which failed and why/);
@@ -339,6 +358,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
       address: null,
       taxonomy_code: '152W00000X',
       rendering_provider: null,
+      time_zone: null,
       created_at: '2026-11-21T13:51:16.926+00:00',
     };
     const list = (extra: Json) => ({ result: [{ ...location, ...extra }] });

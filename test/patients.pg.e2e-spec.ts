@@ -133,8 +133,15 @@ describe('patients (docs/api.md, Patients)', () => {
         errors: {
           first_name: { $: ['This field may not be blank.'] },
           last_name: { $: ['This field is required.'] },
-          dob: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
-          sex: { $: ['"M" is not a valid choice.'] },
+          dob: {
+            $: [
+              'Date has wrong format. Use YYYY-MM-DD.',
+              '1990-02-30 is not a date: that month has 28 days.',
+            ],
+          },
+          sex: {
+            $: ['"M" is not a valid choice.', 'Allowed values: female, male, other, unknown.'],
+          },
           ssn_last_four: { $: ['Enter exactly 4 digits.'] },
           email: { $: ['Enter a valid email address.'] },
           address: { zipcode: { $: ['Enter a valid ZIP code (NNNNN or NNNNN-NNNN).'] } },

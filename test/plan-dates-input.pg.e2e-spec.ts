@@ -5,6 +5,8 @@ import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { waitUntil } from './support/queues';
+import { MSG } from '@/platform/kernel/messages';
+import { PERIOD_KINDS, SERVICE_SOURCES } from '@/lib/benefits/next-eligible.types';
 
 /**
  * docs/api.md, Next eligible dates in results (a verifier's answer): a plan item's `frequency`,
@@ -75,7 +77,9 @@ describe('frequency and dates in plan input (docs/api.md, Next eligible dates in
         item({
           frequency: {
             count: { $: ['Ensure this value is greater than or equal to 1.'] },
-            period: { kind: { $: ['"weekly" is not a valid choice.'] } },
+            period: {
+              kind: { $: ['"weekly" is not a valid choice.', MSG.allowedChoices(PERIOD_KINDS)] },
+            },
             shared_with: { '0': { $: ['Letters, digits, dots, hyphens and underscores only.'] } },
           },
         }),
@@ -101,8 +105,13 @@ describe('frequency and dates in plan input (docs/api.md, Next eligible dates in
         },
         item({
           last_service: {
-            date: { $: ['Date has wrong format. Use YYYY-MM-DD.'] },
-            source: { $: ['"memory" is not a valid choice.'] },
+            date: {
+              $: [
+                'Date has wrong format. Use YYYY-MM-DD.',
+                '2025-02-30 is not a date: that month has 28 days.',
+              ],
+            },
+            source: { $: ['"memory" is not a valid choice.', MSG.allowedChoices(SERVICE_SOURCES)] },
           },
           next_eligible: {
             basis: { $: ['A date goes with basis payer_stated or computed, none with unknown.'] },

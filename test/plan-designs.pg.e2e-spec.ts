@@ -133,7 +133,12 @@ describe('plan designs (docs/api.md, Plan designs)', () => {
 
     const one = await http().get(`${DESIGNS}${listed.id}/`).set(a.auth);
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ ...listed, items: expect.any(Array) });
+    // The verifier copied the sandbox's price list: the group's list now.
+    expect(one.body).toEqual({
+      ...listed,
+      items: expect.any(Array),
+      materials: expect.any(Object),
+    });
     const text = JSON.stringify(one.body.items);
     expect(text).not.toMatch(USED);
     // Everything else of the tree is the search's own answer.
@@ -225,7 +230,8 @@ describe('plan designs (docs/api.md, Plan designs)', () => {
     ] as const) {
       const res = await http().get(DESIGNS).query(query).set(a.auth);
       expect([field, res.status]).toEqual([field, 400]);
-      expect(res.body.errors[field].$).toHaveLength(1);
+      // A refused choice says the allowed values in a second message.
+      expect(res.body.errors[field].$).toHaveLength(field === 'insurer_code' ? 2 : 1);
     }
   });
 
@@ -337,6 +343,75 @@ describe('plan designs (docs/api.md, Plan designs)', () => {
       .send({ plan: head, services: [{ codes: ['92014'], cost: '120.00' }] });
     expect(res.status).toBe(400);
     expect(res.body.errors.plan.items.$).toEqual(['This field is required.']);
+  });
+
+  it("a group's price list (docs/api.md, The counter): a verifier's is kept, a later answer naming the design takes it, an answer without a list of its group takes it", async () => {
+    const list = {
+      network: 'inn',
+      frame: { allowance: '175.00', discount_percent: '20' },
+      lenses: {
+        progressive_premium: { tiers: { '1': { copayment: '80' }, '2': { copayment: '120' } } },
+      },
+      in_lieu_of: [['contact_lenses', 'frame']],
+    };
+    const printed = {
+      network: 'inn',
+      frame: { allowance: '175.0000', discount_percent: '20.0000' },
+      lenses: {
+        progressive_premium: {
+          tiers: { '1': { copayment: '80.0000' }, '2': { copayment: '120.0000' } },
+        },
+      },
+      in_lieu_of: [['contact_lenses', 'frame']],
+    };
+    const group = { plan_name: 'VSP Priced', plan_group: 'Priced Inc', plan_group_id: 'GRP-MAT' };
+    const first = await taskOf();
+    const { materials: _m, materials_source: _s, ...bare } = usedPlan();
+    expect(
+      (await complete(a, first.taskId, [planResult(group, { ...bare, materials: list })])).status,
+    ).toBe(200);
+    const answered = await waitForResult(t.app, a.auth, first.uid);
+    expect(answered.results[0].persons[0].plan).toMatchObject({
+      materials: printed,
+      materials_source: 'verifier',
+    });
+    const design = await designOf(a, 'GRP-MAT');
+    const detail = await http().get(`${DESIGNS}${design.id}/`).set(a.auth);
+    expect(detail.body.materials).toEqual(printed);
+
+    // A later task of the group, answered from the design without a list: the design's.
+    const second = await taskOf();
+    const named = {
+      ...planResult(group, { ...bare, items: undefined }),
+      plan_design_id: design.id,
+    };
+    expect((await complete(a, second.taskId, [named])).status).toBe(200);
+    const fromDesign = await waitForResult(t.app, a.auth, second.uid);
+    expect(fromDesign.results[0].persons[0].plan).toMatchObject({
+      materials: printed,
+      materials_source: 'plan_design',
+    });
+    // The design keeps the verifier's list (one taken from it does not replace it).
+    expect((await http().get(`${DESIGNS}${design.id}/`).set(a.auth)).body.materials).toEqual(
+      printed,
+    );
+
+    // Without a design naming it: an answer of the group without a list takes the design's.
+    const third = await taskOf();
+    expect((await complete(a, third.taskId, [planResult(group, bare)])).status).toBe(200);
+    const byGroup = await waitForResult(t.app, a.auth, third.uid);
+    expect(byGroup.results[0].persons[0].plan).toMatchObject({
+      materials: printed,
+      materials_source: 'plan_design',
+    });
+    // Another account's answers of the same group take nothing from this account's design.
+    const theirs = await taskOf(b);
+    expect((await complete(b, theirs.taskId, [planResult(group, bare)])).status).toBe(200);
+    const other = await waitForResult(t.app, b.auth, theirs.uid);
+    expect(other.results[0].persons[0].plan).toMatchObject({
+      materials: null,
+      materials_source: null,
+    });
   });
 
   it("another account's design, an unknown or malformed id are 404; the scope is verification:read", async () => {

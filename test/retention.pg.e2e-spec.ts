@@ -112,12 +112,13 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
       expect(res.status).toBe(200);
       // The insurers stay (no patient data in them), without the ids of the results gone.
       expect(res.text).toBe(
-        `{"request_uid":"${old}","status":"complete","error_code":null,"error_detail":null,"results":[],"purged":true,"insurers":${JSON.stringify(sandboxFound)}}`,
+        `{"request_uid":"${old}","origin":null,"status":"complete","error_code":null,"error_detail":null,"results":[],"purged":true,"insurers":${JSON.stringify(sandboxFound)}}`,
       );
       expect(JSON.parse(res.text).insurers[0]).toMatchObject({ state: 'found', result_ids: [] });
       const err = await http().get(`/api/auth/${version}/eligibility/${failed}/`).set(a.auth);
       expect(err.body).toEqual({
         request_uid: failed,
+        origin: null,
         status: 'error',
         error_code: 'insurer_problem',
         error_detail: ERROR_DETAILS.insurer_problem,

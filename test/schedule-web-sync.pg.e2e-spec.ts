@@ -64,8 +64,16 @@ describe('the Schedule page: CSV sync', () => {
       filename: 'day.csv',
       contentType: 'text/csv',
     });
-    expect({ status: res.status }).toEqual({ status });
-    return res;
+    if (status !== 200) {
+      expect({ status: res.status }).toEqual({ status });
+      return res;
+    }
+    // Stored: the browser is sent back to the day (POST, redirect, GET), which shows the outcome.
+    expect({ status: res.status, location: res.headers.location }).toEqual({
+      status: 302,
+      location: expect.stringMatching(/^\/app\/schedule\/\?date=/),
+    });
+    return staff.get(res.headers.location).expect(200);
   }
 
   beforeAll(async () => {
@@ -110,6 +118,11 @@ describe('the Schedule page: CSV sync', () => {
     expect(res.text).toContain('<li>Line 5: dob: Date has wrong format. Use YYYY-MM-DD.</li>');
     expect(res.text).toContain('<tr data-appointment="S-1">');
     expect(res.text).toContain('<tr data-appointment="S-3">');
+    // A reload shows the day again, not the outcome: nothing was sent twice.
+    const reload = await staff.get(`/app/schedule/?date=${DAY}&location=${a.locationCode}`);
+    expect(reload.status).toBe(200);
+    expect(reload.text).not.toContain('id="sync-counts"');
+    expect(reload.text).toContain('<tr data-appointment="S-1">');
 
     expect(await stored(a, 'S-1')).toEqual({
       status: 'booked',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { todayIso } from '@/platform/kernel/time';
+import { dateWords } from '@/modules/appointments/pages/schedule-view';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 import { type Agent, createUser, csrfOf, signIn } from './support/web-sign-in';
@@ -142,8 +143,12 @@ describe('the Schedule page', () => {
       checked_at: at('08:00', todayIso(0)),
       changes: [{ field: 'state', before: 'active', after: 'inactive' }],
     });
-    await answered(a, 'V-stale', 'stale', { checked_at: at('08:00', todayIso(-5)) });
+    // An answer that will be too old at the visit: its outcome, and `stale` beside it.
+    await answered(a, 'V-stale', 'active', { checked_at: at('08:00', todayIso(-5)) });
+    await db.query(`UPDATE appointments SET coverage_stale = true WHERE external_id = 'V-stale'`);
     await answered(a, 'V-waiting', 'waiting_for_person', {});
+    // Checked active, then cancelled: the answer stays, the visit does not.
+    await answered(a, 'V-cancelled', 'active', { checked_at: at('08:00', todayIso(0)) });
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -154,21 +159,28 @@ describe('the Schedule page', () => {
     const active = rowOf(res.text, 'V-active')!;
     expect(active).toContain('<span class="badge coverage-active">Active</span>');
     expect(textOf(active)).toContain(
-      '09:00–09:30 Maria Garcia V-active Demo Vision (sandbox) Booked Active',
+      '09:00–09:30 UTC Maria Garcia V-active Demo Vision (sandbox) Booked Active',
     );
-    expect(textOf(active)).toContain('Exam: Yes, copay $10.00');
-    expect(textOf(active)).toContain(`Frames: No (from ${todayIso(200)}), allowance $150.00`);
-    expect(textOf(active)).toContain('Lenses: Unknown');
-    expect(textOf(active)).toContain('Contacts: Yes, allowance $130.00');
+    expect(textOf(active)).toContain('Exam: available, copay $10.00');
+    expect(textOf(active)).toContain(
+      `Frames: not available until ${dateWords(todayIso(200))}, allowance $150.00`,
+    );
+    expect(textOf(active)).toContain('Lenses: not stated by the plan');
+    expect(textOf(active)).toContain('Contacts: available, allowance $130.00');
+    expect(active).not.toContain('stale-mark');
     expect(textOf(active)).toContain(`Checked ${todayIso(0)} 08:00 UTC`);
     const inactive = rowOf(res.text, 'V-inactive')!;
     expect(inactive).toContain('<span class="badge coverage-inactive">Inactive</span>');
     expect(textOf(inactive)).toContain('state: active → inactive');
-    // A patient record is named by its code, a link to its page.
+    // A patient record is named by its patient's name, a link to its page.
     expect(inactive).toContain(
-      `<a class="mono" href="/app/patients/${patientCode}/">${patientCode}</a>`,
+      `<a class="patient-name" href="/app/patients/${patientCode}/">Rosa Diaz</a>`,
     );
-    expect(rowOf(res.text, 'V-stale')).toContain('<span class="badge coverage-stale">Stale</span>');
+    // The outcome, and a separate mark of its age.
+    expect(rowOf(res.text, 'V-stale')).toContain(
+      '<span class="badge coverage-active">Active</span> <span class="stale-mark"',
+    );
+    expect(textOf(rowOf(res.text, 'V-stale')!)).toContain('Active Stale');
     expect(rowOf(res.text, 'V-waiting')).toContain(
       '<span class="badge coverage-waiting_for_person">Waiting for a person</span>',
     );
@@ -179,6 +191,11 @@ describe('the Schedule page', () => {
     expect(rowOf(res.text, 'V-new')).toContain('Check now');
     expect(rowOf(res.text, 'V-cancelled')).not.toContain('Check now');
     expect(textOf(rowOf(res.text, 'V-cancelled')!)).toContain('Cancelled');
+    // Never the green badge of a plan: the visit is cancelled.
+    expect(rowOf(res.text, 'V-cancelled')).toContain(
+      '<span class="badge coverage-cancelled">Visit cancelled</span>',
+    );
+    expect(rowOf(res.text, 'V-cancelled')).not.toContain('coverage-active');
 
     const other = await page(staff, `date=${DAY}&location=${uptown}`).expect(200);
     expect([...other.text.matchAll(/<tr data-appointment="([^"]+)">/g)].map((m) => m[1])).toEqual([

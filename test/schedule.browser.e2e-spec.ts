@@ -105,7 +105,7 @@ describe('the Schedule page (real browser)', () => {
     await expect(colourOf(page, 'F-1')).resolves.toBe(GREEN);
     const row = page.locator('tr[data-appointment="F-1"]');
     await expect(row.locator('.visit-benefits li').first().textContent()).resolves.toMatch(
-      /^Exam: (Yes|No|Unknown)/,
+      /^Exam: (available|not covered|not available until|not stated by the plan)/,
     );
     await expect(row.locator('.checked-at').textContent()).resolves.toMatch(
       /^Checked \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,

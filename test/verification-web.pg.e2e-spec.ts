@@ -265,6 +265,57 @@ describe('verifications web pages (docs/api.md, Insurers and assisted verificati
     expect((await admin.get(taskUrl(taskId))).text).not.toContain('id="benefit-form"');
   });
 
+  it("the form's price list (docs/api.md, The counter): typed once, kept by the group's design, filled in again from it; a bad cell is refused by its field", async () => {
+    const priced = {
+      ...PLAN_FORM,
+      plan_group_id: 'GRP-PRICED',
+      mat_frame_allowance: '$150',
+      mat_frame_discount_percent: '20',
+      mat_lens_progressive_premium_t2_copayment: '110',
+      mat_option_polycarbonate_copayment: '15',
+      mat_option_polycarbonate_max_age: '18',
+      mat_contacts_fitting_premium_discount_percent: '10',
+      mat_contacts_fitting_premium_discount_on: 'retail',
+      mat_in_lieu_frame: 'on',
+    };
+    const refused = await vspSearch();
+    const bad = await post(admin, refused.taskId, 'complete', {
+      ...priced,
+      mat_frame_allowance: 'lots',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(
+      /id="mat_frame_allowance"[^>]*value="lots"[^>]*>\s*<div class="field-error">A valid number is required\.<\/div>/,
+    );
+
+    const { uid, taskId } = await vspSearch();
+    expect((await post(admin, taskId, 'complete', priced)).status).toBe(302);
+    const plan = (await waitForResult(t.app, a.auth, uid)).results[0].persons[0].plan;
+    expect(plan.materials_source).toBe('verifier');
+    expect(plan.materials).toEqual({
+      network: 'inn',
+      frame: { allowance: '150.0000', discount_percent: '20.0000' },
+      lenses: { progressive_premium: { tiers: { '2': { copayment: '110.0000' } } } },
+      lens_options: { polycarbonate: { copayment: '15.0000', max_age: 18 } },
+      contact_lenses: { fitting_premium: { discount_percent: '10.0000', discount_on: 'retail' } },
+      in_lieu_of: [['contact_lenses', 'frame']],
+    });
+
+    // A later task of the group starts from the saved plan: the price list is filled in again.
+    const design = (
+      await http().get('/api/auth/v1/plan-designs/').query({ q: 'GRP-PRICED' }).set(a.auth)
+    ).body.result[0];
+    const next = await vspSearch();
+    const page = await admin.get(`${taskUrl(next.taskId)}?design=${design.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/id="mat_frame_allowance"[^>]*value="150.00"/);
+    expect(page.text).toMatch(/id="mat_lens_progressive_premium_t2_copayment"[^>]*value="110.00"/);
+    expect(page.text).toMatch(/id="mat_option_polycarbonate_max_age"[^>]*value="18"/);
+    expect(page.text).toMatch(/<option value="retail" selected>/);
+    expect(page.text).toMatch(/id="mat_in_lieu_frame"[^>]*checked/);
+    expect(page.text).not.toMatch(/id="mat_in_lieu_lenses"[^>]*checked/);
+  });
+
   it('Claim and Show portal password after typing bring the page back with what was typed', async () => {
     const { taskId } = await vspSearch();
     const typed = { ...PLAN_FORM, plan_name: 'Typed before claiming', frames_inn_allowance: '149' };

@@ -245,7 +245,10 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
       .send({ plans: bad, evidence });
     expect(res.status).toBe(400);
     const plan = res.body.errors.plans['0'].persons['0'].plan;
-    expect(plan.insurer_state.$).toEqual(['"both" is not a valid choice.']);
+    expect(plan.insurer_state.$).toEqual([
+      '"both" is not a valid choice.',
+      'Allowed values: inn, oon.',
+    ]);
     expect(plan.items['0'].refresh_date.$[0]).toMatch(/Date has wrong format/);
     const task = await http().get(`${TASKS}${taskId}/`).set(a.auth);
     expect(task.body.state).toBe('queued');
@@ -366,6 +369,7 @@ describe('assisted verification (docs/api.md, Insurers and assisted verification
     expect(down.body).toMatchObject({ state: 'failed', failure_reason: 'portal_down' });
     expect(await waitForResult(t.app, a.auth, second.uid)).toEqual({
       request_uid: second.uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail:

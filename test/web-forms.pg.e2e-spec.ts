@@ -1,5 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { WEBHOOK_EVENT_TYPES } from '@/platform/http/api-document';
+import { WEBHOOK_TOPICS } from '@/modules/webhooks';
+import { topicOfEvent } from '@/modules/webhooks/domain/webhook-scopes';
 import { createTestApp, TestApp } from './support/app';
 import { createAccount, TestAccount } from './support/factories';
 
@@ -42,6 +45,35 @@ describe('web forms refused with the API messages', () => {
   }
 
   const api = () => request(t.app.getHttpServer());
+
+  it('lists every event type under its topic on the webhook pages (the one list of them)', async () => {
+    const boxes = (html: string) =>
+      [
+        ...html.matchAll(/value="(\w+)"[^>]*> [^<]*<span class="muted event-types">(.*?)<\/span>/g),
+      ].map(([, topic, events]) => [
+        topic,
+        [...events.matchAll(/<code>([^<]+)<\/code>/g)].map((m) => m[1]),
+      ]);
+    const expected = WEBHOOK_TOPICS.map((topic) => [
+      topic,
+      WEBHOOK_EVENT_TYPES.filter((type) => topicOfEvent(type) === topic),
+    ]);
+    const list = await web.get('/app/webhooks/').expect(200);
+    expect(boxes(list.text)).toEqual(expected);
+    expect(boxes(list.text).flatMap(([, events]) => events)).toEqual(
+      expect.arrayContaining([...WEBHOOK_EVENT_TYPES]),
+    );
+    expect(boxes(list.text).flatMap(([, events]) => events)).toHaveLength(
+      WEBHOOK_EVENT_TYPES.length,
+    );
+    const created = await api()
+      .post('/api/auth/v1/webhooks/')
+      .set(a.auth)
+      .send({ url: 'http://127.0.0.1:9/topics' })
+      .expect(201);
+    const edit = await web.get(`/app/webhooks/${created.body.id}`).expect(200);
+    expect(boxes(edit.text)).toEqual(expected);
+  });
 
   it('shows the API message for a webhook URL the API refuses, and keeps what was typed', async () => {
     const url = 'ftp://pms.example.com/hook';

@@ -69,7 +69,7 @@ describe('web two-factor sign-in (real browser)', () => {
   it('enrols with the QR code page, refusing a wrong confirmation code', async () => {
     await signInWithPassword(page, a.email, a.password);
     await page.waitForURL(`${base}/app/`);
-    await page.click('header.top nav a[href="/app/two-factor/"]');
+    await page.click('header.top a[href="/app/two-factor/"]');
     await expect(page.locator('#two-factor-status').textContent()).resolves.toContain('off');
     await page.click('a[href="/app/two-factor/enrol"]');
     const secret = (await page.locator('#totp-secret').textContent())!.trim();

@@ -42,6 +42,8 @@ describe('web users (real browser)', () => {
   it('invites a staff user who sets a password, is kept from API keys, and changes the password', async () => {
     const admin = await (await browser.newContext()).newPage();
     await signIn(admin, a.email, a.password);
+    // The admin pages sit in the navigation's Admin menu.
+    await admin.click('header.top summary');
     await admin.click('header.top a[href="/app/users/"]');
     const email = 'optician@practice.test';
     await admin.fill('#email', email);

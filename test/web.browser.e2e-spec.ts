@@ -8,6 +8,8 @@ import { createTestApp, freePort, TestApp } from './support/app';
 import { launchBrowser, screenshot } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
 import { TestReceiver } from './support/receiver';
+import { MSG } from '@/platform/kernel/messages';
+import { ENTRY_POINTS } from '@/modules/iframe-session/domain/iframe-session.service';
 
 describe('provider web application (real browser)', () => {
   let t: TestApp;
@@ -326,7 +328,9 @@ describe('provider web application (real browser)', () => {
       const invalid = await iframeUrl(a, 'home');
       expect(invalid.status).toBe(400);
       expect(invalid.body).toEqual({
-        errors: { entry_point: { $: ['"home" is not a valid choice.'] } },
+        errors: {
+          entry_point: { $: ['"home" is not a valid choice.', MSG.allowedChoices(ENTRY_POINTS)] },
+        },
       });
       const [row] = await t.app
         .get(DataSource)

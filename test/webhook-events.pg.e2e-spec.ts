@@ -5,6 +5,8 @@ import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { TestReceiver } from './support/receiver';
+import { MSG } from '@/platform/kernel/messages';
+import { WEBHOOK_TOPICS } from '@/modules/webhooks';
 
 /** docs/api.md, Claim lifecycle and Batches: webhooks subscribe to topics; the outbox records claim and batch events too. */
 describe('webhook events (topics)', () => {
@@ -51,7 +53,14 @@ describe('webhook events (topics)', () => {
   });
 
   it.each([
-    [{ events: ['nope'] }, { events: { '0': { $: ['"nope" is not a valid choice.'] } } }],
+    [
+      { events: ['nope'] },
+      {
+        events: {
+          '0': { $: ['"nope" is not a valid choice.', MSG.allowedChoices(WEBHOOK_TOPICS)] },
+        },
+      },
+    ],
     [{ events: [] }, { events: { $: ['Ensure this field has at least 1 elements.'] } }],
     [{ events: 'claim' }, { events: { $: ['Expected a list of items.'] } }],
     [{ events: null }, { events: { $: ['This field may not be null.'] } }],

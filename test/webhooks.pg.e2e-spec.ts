@@ -116,7 +116,7 @@ describe('webhooks: management and signed delivery', () => {
       .send({ url: 'ftp://x.test/', version: 'v3', secret: 'short', is_active: 'yes' });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual({
-      version: { $: ['"v3" is not a valid choice.'] },
+      version: { $: ['"v3" is not a valid choice.', 'Allowed values: v1, v2.'] },
       secret: { $: ['Use 8 to 200 printable ASCII characters, no spaces.'] },
       is_active: { $: ['Must be a valid boolean.'] },
     });
@@ -246,6 +246,7 @@ describe('webhooks: management and signed delivery', () => {
     const bodies = got.map((r) => JSON.parse(r.raw.toString('utf8')));
     expect(bodies.find((x) => x.request_uid === failed)).toEqual({
       request_uid: failed,
+      origin: null,
       status: 'error',
       error_code: 'unexpected_error',
       error_detail: ERROR_DETAILS.unexpected_error,

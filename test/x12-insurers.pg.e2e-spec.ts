@@ -186,6 +186,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     };
     expect(v1).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'complete',
       error_code: null,
       error_detail: null,
@@ -284,6 +285,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     const uid = await search({ insurer_code: DAVIS, patient: JANE });
     expect(await waitForResult(t.app, a.auth, uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'complete',
       error_code: null,
       error_detail: null,
@@ -320,6 +322,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     const uid = await search({ insurer_code: DAVIS, patient: JANE });
     expect(await waitForResult(t.app, a.auth, uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,
@@ -449,6 +452,7 @@ describe('real insurers over X12 through a clearinghouse (fake clearinghouse on 
     });
     expect(await waitForResult(t.app, a.auth, uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail: ERROR_DETAILS.insurer_problem,

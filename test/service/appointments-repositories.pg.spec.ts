@@ -39,6 +39,7 @@ describe('appointments repositories', () => {
     insurer_codes: ['insurer:vision:vsp'],
     source_updated_at: '2026-11-20T09:00:00Z',
     visit_date: '2026-11-24',
+    starts_offset: -360,
     check_key: 'key-of-maria-garcia',
     stored_by_api_key_id: null,
     stored_by_user_id: userId,

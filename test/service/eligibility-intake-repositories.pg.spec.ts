@@ -126,10 +126,10 @@ describe('eligibility intake and read repositories', () => {
 
     expect(
       await rec('requests.body.v1', () => requests.body(accountId, `done-${k}`, 'v1')),
-    ).toEqual({ body: '{"v":1}', codes: null, attempts: 0 });
+    ).toEqual({ body: '{"v":1}', codes: null, attempts: 0, origin: null });
     expect(
       await rec('requests.body.v2', () => requests.body(accountId, `open-${k}`, 'v2')),
-    ).toEqual({ body: null, codes: [VSP], attempts: expect.any(Number) });
+    ).toEqual({ body: null, codes: [VSP], attempts: expect.any(Number), origin: null });
     const event = {
       actor: { accountId, type: 'api_key' as const, name: 'key', apiKeyId: null, userId: null },
       action: 'read',

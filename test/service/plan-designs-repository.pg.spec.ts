@@ -89,5 +89,28 @@ describe('plan designs repository', () => {
     expect(used?.lastUsedAt).toBeInstanceOf(Date);
   });
 
+  it("keeps a group's price list until a verifier gives another, and finds each group's (docs/api.md, The counter)", async () => {
+    const designs = t.ctx.get(PlanDesignsRepository);
+    const list = { network: 'inn', frame: { allowance: '150.0000' } };
+    await designs.upsert(accountId, {
+      ...design('MAT-1', 'Priced'),
+      materials: JSON.stringify(list),
+    });
+    // A later answer without a list of its own keeps the group's.
+    await designs.upsert(accountId, design('MAT-1', 'Priced again'));
+    await designs.upsert(otherAccountId, {
+      ...design('MAT-2', 'Theirs'),
+      materials: JSON.stringify(list),
+    });
+    const found = await rec('materialsOf', () =>
+      designs.materialsOf(accountId, [
+        { insurerCode: VSP, groupKey: 'MAT-1' },
+        { insurerCode: EYEMED, groupKey: 'MAT-1' },
+        { insurerCode: VSP, groupKey: 'MAT-2' },
+      ]),
+    );
+    expect([...found]).toEqual([[`${VSP}|MAT-1`, list]]);
+  });
+
   const rec = <T>(name: string, call: () => Promise<T>) => sql.snapshot(name, call);
 });

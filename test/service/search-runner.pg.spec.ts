@@ -169,6 +169,7 @@ describe('SearchRunner (service level, scripted insurers)', () => {
     await runNow(id);
     expect(await result(uid)).toEqual({
       request_uid: uid,
+      origin: null,
       status: 'error',
       error_code: 'insurer_problem',
       error_detail: expect.stringMatching(/^The insurer could not be asked/),

@@ -1113,10 +1113,10 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description An API key, a user of the web application, an embedded session (the user, signed in by an API key's link; SECURITY.md), or the operator at the command line (actor `cli`).
+             * @description An API key, a user of the web application, an embedded session (the user, signed in by an API key's link; SECURITY.md), the operator at the command line (actor `cli`), or the service itself (`system`: an appointment's automatic check, actor `appointment-checks`).
              * @enum {string}
              */
-            actor_type: "api_key" | "user" | "embedded" | "operator";
+            actor_type: "api_key" | "user" | "embedded" | "operator" | "system";
             /** @description The API key's prefix (as the key list shows it), or the user's e-mail. */
             actor: string;
             /**
@@ -1169,6 +1169,8 @@ export interface components {
             /** @description The billing provider's taxonomy code. */
             taxonomy_code: string;
             rendering_provider: components["schemas"]["RenderingProviderResponse"] | null;
+            /** @description The location's IANA time zone, or null. */
+            time_zone: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -1205,6 +1207,8 @@ export interface components {
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
             rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
+            /** @description The location's IANA time zone, in which the web pages show its visits; null clears it (they show each visit at the offset it was sent with). */
+            time_zone?: string | null;
         };
         UpdateLocationDto: {
             title?: string;
@@ -1220,6 +1224,8 @@ export interface components {
             taxonomy_code?: string;
             /** @description The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic. */
             rendering_provider?: components["schemas"]["RenderingProviderDto"] | null;
+            /** @description The location's IANA time zone, in which the web pages show its visits; null clears it (they show each visit at the offset it was sent with). */
+            time_zone?: string | null;
         };
         EligibilityPatientDto: {
             /** @description Cheat codes for the sandbox go here, in last_name or in member_id. */
@@ -1416,6 +1422,8 @@ export interface components {
         };
         EligibilityResultV1: {
             request_uid: string;
+            /** @description `appointment`: a check the service runs before an appointment (docs/api.md, Appointments); null for the client's own requests. */
+            origin: "appointment" | null;
             /**
              * @description While `processing`, poll again later.
              * @enum {string}
@@ -1737,6 +1745,8 @@ export interface components {
         };
         EligibilityResultV2: {
             request_uid: string;
+            /** @description `appointment`: a check the service runs before an appointment (docs/api.md, Appointments); null for the client's own requests. */
+            origin: "appointment" | null;
             /**
              * @description While `processing`, poll again later.
              * @enum {string}
@@ -2410,6 +2420,8 @@ export interface components {
             last_used_at: string | null;
             /** @description The benefit tree of the group's last completed task (its first person's plan), without used values. */
             items: components["schemas"]["DesignItemDoc"][];
+            /** @description The group's materials price list (docs/api.md, The counter): a verifier's, kept until another gives one; answers of the group without their own list take it. Null: none yet. */
+            materials: components["schemas"]["MaterialsDoc"] | null;
         };
         EstimateGroupResponse: {
             /** @description The benefit of the group: a package item, or the one benefit of its lines. */
@@ -2938,10 +2950,12 @@ export interface components {
         };
         AppointmentCoverageResponse: {
             /**
-             * @description `not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a person answers), `stale` (the last answer will be older than the policy's `freshness_hours` when the visit starts).
+             * @description The last check's outcome: `not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a person answers). How old the answer is says `stale`.
              * @enum {string}
              */
-            state: "not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale";
+            state: "not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person";
+            /** @description The last answer will be older than the policy's `freshness_hours` when the visit starts (false before any answer). */
+            stale: boolean;
             /**
              * Format: date-time
              * @description When the last check answered.
@@ -3151,8 +3165,11 @@ export interface components {
             channel: "x12" | "paper";
             /** @description The clearinghouse's id of the submitted claim; null on paper. */
             clearinghouse_id: string | null;
-            /** Format: date-time */
-            submitted_at: string;
+            /**
+             * Format: date-time
+             * @description When it went out; null while a `ready_to_mail` claim waits to be mailed.
+             */
+            submitted_at: string | null;
             /** @description On paper: why the claim could not be filed electronically (what the location or the claim lacks, docs/api.md, Claims); null for an 837P. */
             detail: string | null;
         };
@@ -3272,7 +3289,7 @@ export interface components {
             status: "ready" | "ready_to_mail" | "submitted" | "submission_failed" | "accepted" | "rejected" | "paid" | "denied" | "reversed";
             /** @description Every status the claim has had, oldest first (the first is `ready`). */
             status_history: components["schemas"]["ClaimStatusChangeResponse"][];
-            /** @description How and when the claim went out; null until it did (a `ready_to_mail` claim has not). */
+            /** @description How and when the claim went out; null until it did, but for a `ready_to_mail` claim: channel `paper`, `submitted_at` null until it is mailed, `detail` why it goes on paper. */
             submission: components["schemas"]["ClaimSubmissionResponse"] | null;
             /** @description What the last 835 naming the claim (CLP01 = the claim code) said, CARC/RARC with their words; null until one did. */
             remittance: components["schemas"]["ClaimRemittanceResponse"] | null;
@@ -3438,6 +3455,8 @@ export interface components {
         };
         ErrorDetail: {
             detail: string;
+            /** @description How to get it right, when the answer knows. */
+            hint?: string;
         };
         AuthenticationError: {
             /** @enum {string} */
@@ -8450,7 +8469,7 @@ export interface operations {
                 to?: string | null;
                 /** @description Only appointments of this location (unknown code → field error). */
                 location_code?: string | null;
-                /** @description Only appointments whose coverage is in this state. */
+                /** @description Only appointments whose coverage is in this state; `stale`: those whose `coverage.stale` is true, whatever their state. */
                 coverage_state?: ("not_checked" | "checking" | "active" | "inactive" | "no_plan" | "failed" | "waiting_for_person" | "stale") | null;
                 /** @description Page size (default 50, at most 200). */
                 limit?: number | null;

@@ -3,7 +3,7 @@
  * '@/lib/benefits' only (lint refuses otherwise; docs/architecture.md, Module graph).
  */
 export { EffectiveBenefit, evaluatePlan, itemApplies } from './benefit.evaluator';
-export { serializePlanJson } from './benefit.serializer';
+export { materials as printedMaterials, serializePlanJson } from './benefit.serializer';
 export { benefitRows, label as benefitLabel, planNotes } from './benefit-table';
 export { BENEFIT_FLAGS, BenefitFlag, BenefitItem, FlagEntry, Plan } from './benefit.types';
 export type {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Clock } from '@/platform/kernel/clock';
 import { AccountsModule } from '@/modules/accounts';
+import { AuditModule } from '@/modules/audit';
 import { EligibilityModule } from '@/modules/eligibility';
 import { WebhooksModule } from '@/modules/webhooks';
 import { PatientsModule } from '@/modules/patients';
@@ -24,6 +25,7 @@ import { AppointmentsRepository } from './store/appointments.repository';
   imports: [
     TypeOrmModule.forFeature([Appointment, AppointmentPolicy]),
     AccountsModule,
+    AuditModule,
     PatientsModule,
     EligibilityModule,
     WebhooksModule,

@@ -16,6 +16,7 @@ export {
   auditContextOf,
   operatorContext,
   securityEvent,
+  systemContext,
   userContext,
 } from './domain/security-events';
 export type { AuditContext, SecurityAction, SecurityResourceType } from './domain/security-events';

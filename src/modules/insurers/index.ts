@@ -12,6 +12,7 @@ export {
   KNOWN_INSURER_CODES,
   insurerName,
   isKnownInsurer,
+  unknownInsurerMessages,
 } from './domain/insurer-codes';
 export type { InsurerCode } from './domain/insurer-codes';
 export {

@@ -12,6 +12,7 @@ export { TaskRequests } from './domain/task-requests.port';
 export type { TaskRequestSql, TaskRequestsPort } from './domain/task-requests.port';
 export type { TaskView } from './domain/task-view';
 export type { FailReason } from './store/verification-task.entity';
+export { PlanDesigns } from './domain/plan-designs.service';
 export { VerificationTasks } from './domain/verification-tasks.service';
 export { VerificationModule } from './verification.module';
 export { VerificationPagesModule } from './pages/verification-pages.module';

@@ -29,7 +29,11 @@ export const API_TAGS: Record<string, string> = {
 const ERROR_COMPONENTS: Record<string, Schema> = {
   [ERROR_SCHEMAS.detail]: {
     type: 'object',
-    properties: { detail: { type: 'string', example: 'Not found.' } },
+    properties: {
+      detail: { type: 'string', example: 'Not found.' },
+      // docs/api.md, Conventions: a path that is no route says where the routes are.
+      hint: { type: 'string', description: 'How to get it right, when the answer knows.' },
+    },
     required: ['detail'],
   },
   [ERROR_SCHEMAS.auth]: {

@@ -38,7 +38,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof DomainError) return [exception.status, exception.body()];
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === Number(HttpStatus.NOT_FOUND)) return [404, { detail: MSG.notFound }];
+      if (status === Number(HttpStatus.NOT_FOUND))
+        return [404, noRoute(req.originalUrl ?? req.url)];
       if (status === Number(HttpStatus.PAYLOAD_TOO_LARGE)) return [413, { detail: MSG.tooLarge }];
       const response = exception.getResponse();
       // Bodies already in the contract's shape (or terminus' health report) pass through.
@@ -151,3 +152,16 @@ function isWebPage(req: AppRequest): boolean {
     req.path === '/app'
   );
 }
+
+/**
+ * A path that is no route (docs/api.md, Conventions: paths). The detail stays as it is; an API path
+ * gets a `hint` saying where the routes are.
+ */
+export function noRoute(url: string): { detail: string; hint?: string } {
+  const path = url.split('?')[0];
+  if (!path.startsWith('/api/')) return { detail: MSG.notFound };
+  const versioned = API_PREFIXES.some((prefix) => path.startsWith(prefix));
+  return { detail: MSG.notFound, hint: versioned ? MSG.noRouteHint : MSG.noApiPrefixHint };
+}
+
+const API_PREFIXES = ['/api/auth/v1/', '/api/auth/v2/'];

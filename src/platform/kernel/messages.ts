@@ -27,5 +27,15 @@ export const MSG = {
   jsonOrTextOnly: 'Send the body as application/json or text/plain.',
   unknownInsurer: (code: string) => `Unknown insurer code: ${code}.`,
   internal: 'Internal server error.',
+  // Second messages (docs/api.md, Errors): each follows one of the above in the same list.
+  impossibleDate: (value: string, days: number) =>
+    `${value} is not a date: that month has ${days} days.`,
+  allowedChoices: (choices: readonly string[]) => `Allowed values: ${choices.join(', ')}.`,
+  didYouMean: (code: string) => `Did you mean ${code}?`,
   notFound: 'Not found.',
+  // The `hint` of a 404 for a path that is no route (docs/api.md, Conventions: paths).
+  noApiPrefixHint:
+    'API paths start with /api/auth/v1/ (and /api/auth/v2/ for the V2 eligibility result); the routes are listed at /docs.',
+  noRouteHint:
+    'No route at this path: paths are case-sensitive and end with /; the routes are listed at /docs.',
 } as const;

@@ -15,12 +15,12 @@ import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, IN_LIEU_SIDES } from '.
  * strings (numbers accepted), percentages 0–100.
  */
 
-const MONEY = { min: '0', maxDigits: 8 } as const;
-
-const percentAtMostHundred = () =>
+/** A percentage's upper bound (coinsurance, a price list's discount). */
+export const atMostHundred = () =>
   ValidateBy({
     name: 'max',
     validator: {
+      // Only a well-formed decimal is compared; the type rules report anything else.
       validate: (v: unknown) =>
         typeof v !== 'string' ||
         !isDecimalInput(v) ||
@@ -30,6 +30,8 @@ const percentAtMostHundred = () =>
     },
   });
 
+const MONEY = { min: '0', maxDigits: 8 } as const;
+
 export class MaterialsRuleDto {
   @DecimalField({ ...MONEY, example: '45.00', description: 'The patient pays this first.' })
   copayment?: string | null;
@@ -38,7 +40,7 @@ export class MaterialsRuleDto {
   allowance?: string | null;
 
   @DecimalField({ min: '0', example: '20', description: 'Percent off, 0–100.' })
-  @percentAtMostHundred()
+  @atMostHundred()
   discount_percent?: string | null;
 
   @StringField({

@@ -1,5 +1,3 @@
-import { ValidateBy } from 'class-validator';
-import { decimalPlaces, isDecimalInput, toMinor } from '@/platform/kernel/decimal';
 import {
   BoolField,
   DateField,
@@ -18,7 +16,7 @@ import {
   NextEligibleDto,
   PlanFrequencyDto,
 } from './frequency.dto';
-import { MaterialsDto } from './materials.dto';
+import { atMostHundred, MaterialsDto } from './materials.dto';
 
 /**
  * An inline V2 plan (docs/api.md, V1 and V2 results) exactly as an eligibility result returns
@@ -52,20 +50,6 @@ export class PlanDoubleEntryDto extends PlanEntryBase {
   @DecimalField({ required: true, example: '45.0000', description: 'A double (money or rate).' })
   value: string;
 }
-
-const atMostHundred = () =>
-  ValidateBy({
-    name: 'max',
-    validator: {
-      // Only a well-formed decimal is compared; the type rules report anything else.
-      validate: (v: unknown) =>
-        typeof v !== 'string' ||
-        !isDecimalInput(v) ||
-        decimalPlaces(v) > 4 ||
-        toMinor(v) <= 100n * 10_000n,
-      defaultMessage: () => 'Ensure this value is less than or equal to 100.',
-    },
-  });
 
 export class PlanPercentEntryDto extends PlanEntryBase {
   @DecimalField({ required: true, example: '20.0000', description: 'A percentage, 0–100.' })

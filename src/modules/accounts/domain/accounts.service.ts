@@ -188,6 +188,7 @@ export class AccountsService {
         ...addressColumns(fields.address),
         taxonomyCode: fields.taxonomy_code?.toUpperCase() ?? DEFAULT_TAXONOMY_CODE,
         ...renderingColumns(fields.rendering_provider),
+        timeZone: fields.time_zone ?? null,
       }),
     );
     if (by) await this.audit.record(securityEvent(by, 'location', 'create', location.code));
@@ -213,6 +214,7 @@ export class AccountsService {
       location.taxonomyCode = fields.taxonomy_code.toUpperCase();
     if (fields.rendering_provider !== undefined)
       Object.assign(location, renderingColumns(fields.rendering_provider));
+    if (fields.time_zone !== undefined) location.timeZone = fields.time_zone;
     checkRenderingProvider(location.npi, location.renderingNpi);
     if (fields.rendering_provider) await this.checkRegistry(fields.rendering_provider.npi);
     await this.locations.update(accountId, location.id, {
@@ -225,6 +227,7 @@ export class AccountsService {
       renderingFirstName: location.renderingFirstName,
       renderingLastName: location.renderingLastName,
       renderingTaxonomyCode: location.renderingTaxonomyCode,
+      timeZone: location.timeZone,
       ...addressColumns(locationAddress(location)),
     });
     if (by) await this.audit.record(securityEvent(by, 'location', 'update', location.code));

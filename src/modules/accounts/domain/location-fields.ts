@@ -16,6 +16,7 @@ export interface LocationFields {
     last_name: string;
     taxonomy_code?: string | null;
   } | null;
+  time_zone?: string | null;
 }
 
 /** The rendering provider columns of a location (all null when `provider` is null). */

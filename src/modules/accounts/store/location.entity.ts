@@ -67,6 +67,10 @@ export class Location extends AccountRecord {
   @Column({ name: 'rendering_taxonomy_code', type: 'char', length: 10, nullable: true })
   renderingTaxonomyCode: string | null;
 
+  /** The IANA time zone the web pages show the location's visits in (docs/api.md, Locations). */
+  @Column({ name: 'time_zone', type: 'varchar', length: 64, nullable: true })
+  timeZone: string | null;
+
   @CreatedAtColumn()
   createdAt: Date;
 }

@@ -12,6 +12,7 @@ import {
 } from '@/modules/eligibility';
 import type { MemberQuery } from '@/modules/insurers';
 import { PatientsService } from '@/modules/patients';
+import { AuditService, systemContext } from '@/modules/audit';
 import { AppointmentResponse } from '../api/dto/appointment.response';
 import {
   AppointmentChecksRepository,
@@ -28,6 +29,15 @@ import { basisOf, type PatientIdentity } from './coverage';
 import { formatInstant } from '@/platform/kernel/time';
 
 const HOUR_MS = 3_600_000;
+/** The audit trail's actor of the checks nobody asked for (docs/api.md, Audit events). */
+const SYSTEM_ACTOR = 'appointment-checks';
+
+/** A check `handle` started: its eligibility request, and whether a "check now" asked for it. */
+interface StartedCheck {
+  accountId: string;
+  uid: string;
+  forced: boolean;
+}
 /** Appointments looked at per transaction by the checks loop. */
 const CHECK_CHUNK = 200;
 /** The longest freshness a policy may have (docs/api.md, Appointments: `freshness_hours`). */
@@ -55,6 +65,7 @@ export class AppointmentChecks implements CheckHooksPort {
     private readonly events: AppointmentEvents,
     private readonly patients: PatientsService,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
   /** Every appointment due at the clock's time, chunk by chunk; answers how many it looked at. */
@@ -62,11 +73,19 @@ export class AppointmentChecks implements CheckHooksPort {
     let total = 0;
     for (;;) {
       const now = this.clock.now();
-      const count = await this.database.transaction(async (tx) => {
+      const { count, started } = await this.database.transaction(async (tx) => {
         const rows = await this.checks.takeDue(now, CHECK_CHUNK, tx);
-        await this.handle(rows, now, tx);
-        return rows.length;
+        return { count: rows.length, started: await this.handle(rows, now, tx) };
       });
+      // docs/api.md, Audit events: a check nobody asked for is the service's own (`system`), an
+      // eligibility request created; "check now" is its asker's (the route's own event).
+      for (const check of started.filter((c) => !c.forced))
+        await this.audit.record({
+          ...systemContext(check.accountId, SYSTEM_ACTOR),
+          action: 'create',
+          resourceType: 'eligibility_request',
+          resourceId: check.uid,
+        });
       total += count;
       if (count < CHECK_CHUNK) return total;
     }
@@ -112,6 +131,7 @@ export class AppointmentChecks implements CheckHooksPort {
       const update: CheckUpdate = {
         ...unchanged(row),
         coverage_state: result.coverageState,
+        coverage_stale: result.stale,
         coverage: result.coverage,
       };
       const [written] = await this.checks.apply([update], tx);
@@ -121,9 +141,10 @@ export class AppointmentChecks implements CheckHooksPort {
 
   /**
    * The checks of `rows` at `now`, in `tx`: the requests stored (started after the commit), the
-   * schedule and coverage written, the reused answers' webhooks recorded.
+   * schedule and coverage written, the reused answers' webhooks recorded. Answers the checks
+   * started (their request uids, and whether a "check now" asked for each).
    */
-  private async handle(rows: CheckRow[], now: Date, tx: Tx): Promise<void> {
+  private async handle(rows: CheckRow[], now: Date, tx: Tx): Promise<StartedCheck[]> {
     const policies = new Map<string, SchedulePolicy>();
     for (const id of new Set(rows.map((r) => r.account_id)))
       policies.set(id, await this.policies.get(id, tx));
@@ -174,6 +195,7 @@ export class AppointmentChecks implements CheckHooksPort {
         updates.push({
           ...update,
           coverage_state: result.coverageState,
+          coverage_stale: result.stale,
           coverage: result.coverage,
           checked_at: formatInstant(other.checked_at, 'utc'),
           checked_key: row.check_key,
@@ -217,6 +239,11 @@ export class AppointmentChecks implements CheckHooksPort {
         { looked: rows.length, checks: stored.length, reused: reused.length },
         'appointment checks',
       );
+    return orders.map(({ row }, i) => ({
+      accountId: row.account_id,
+      uid: stored[i].uid,
+      forced: row.check_forced,
+    }));
   }
 
   /** The eligibility request of a check: the appointment's patient, insurers and location. */

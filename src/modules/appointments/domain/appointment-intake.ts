@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { addFieldError, type ErrorTree, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
+import { timestampOffsetMinutes } from '@/platform/http/validation/fields';
 import { AccountsService, type Location } from '@/modules/accounts';
 import { PatientsService } from '@/modules/patients';
 import { AppointmentPathDto, UpsertAppointmentDto } from '../api/dto/upsert-appointment.dto';
@@ -175,6 +176,7 @@ function valuesOf(
     insurer_codes: dto.insurer_code_list ?? [dto.insurer_code!],
     source_updated_at: dto.source_updated_at ?? null,
     visit_date: dto.starts_at.slice(0, 10),
+    starts_offset: timestampOffsetMinutes(dto.starts_at),
     check_key: checkKeyOf(dto),
   };
 }

@@ -1,7 +1,7 @@
 import { addFieldError, type ErrorTree } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { timestampMs } from '@/platform/http/validation/fields';
-import { isKnownInsurer } from '@/modules/insurers';
+import { isKnownInsurer, unknownInsurerMessages } from '@/modules/insurers';
 import { MAX_SYNC_WINDOW_DAYS } from './appointment-words';
 
 /** The messages of appointments' own rules (docs/api.md, Appointments). */
@@ -55,7 +55,7 @@ export function appointmentBodyErrors(sent: unknown, errors: ErrorTree): void {
     .filter((c): c is string => typeof c === 'string')
     .map((c) => c.trim())
     .filter((c) => c !== '' && !isKnownInsurer(c));
-  if (unknown.length > 0) (errors.$ ??= []).push(...unknown.map(MSG.unknownInsurer));
+  if (unknown.length > 0) (errors.$ ??= []).push(...unknown.flatMap(unknownInsurerMessages));
 
   if (!errors.starts_at && !errors.ends_at && given(body.ends_at)) {
     const starts = timestampMs(body.starts_at);

@@ -15,8 +15,8 @@ export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 /**
  * `not_checked` until a coverage check ran; `checking` while one runs; then what it found:
  * `active`, `inactive` (a plan, not active at the appointment), `no_plan`, `failed` (no answer),
- * `waiting_for_person` (an insurer a person answers); `stale` once the answer is older than the
- * policy's `freshness_hours`.
+ * `waiting_for_person` (an insurer a person answers). The answer's age is not a state: it is
+ * `coverage.stale` (docs/api.md, Appointments).
  */
 export const COVERAGE_STATES = [
   'not_checked',
@@ -26,9 +26,12 @@ export const COVERAGE_STATES = [
   'no_plan',
   'failed',
   'waiting_for_person',
-  'stale',
 ] as const;
 export type CoverageState = (typeof COVERAGE_STATES)[number];
+
+/** The worklist's `coverage_state` filter: a state, or `stale` (`coverage.stale` true). */
+export const COVERAGE_FILTERS = [...COVERAGE_STATES, 'stale'] as const;
+export type CoverageFilter = (typeof COVERAGE_FILTERS)[number];
 
 /**
  * The practice system's own id: 1–64 printable ASCII characters (space to `~`); the length is

@@ -85,6 +85,18 @@ export class AppointmentsService {
     query: ListAppointmentsQuery,
     actor: AppointmentActor,
   ): Promise<AppointmentListResponse> {
+    return (await this.listWithOffsets(accountId, query, actor)).page;
+  }
+
+  /**
+   * The worklist's page, with the offset each appointment's `starts_at` was sent with (by
+   * external id; null: stored before it was kept), for a page that shows the visit's own clock.
+   */
+  async listWithOffsets(
+    accountId: string,
+    query: ListAppointmentsQuery,
+    actor: AppointmentActor,
+  ): Promise<{ page: AppointmentListResponse; offsets: Map<string, number | null> }> {
     const locations = await this.accounts.listLocations(accountId);
     const errors = new ErrorCollector();
     const location = query.location_code
@@ -105,8 +117,11 @@ export class AppointmentsService {
     const codes = new Map(locations.map((l) => [l.id, l.code]));
     const view = coverageView(actor);
     return {
-      result: page.result.map((a) => AppointmentResponse.from(a, codes.get(a.locationId)!, view)),
-      next_cursor: page.next_cursor,
+      page: {
+        result: page.result.map((a) => AppointmentResponse.from(a, codes.get(a.locationId)!, view)),
+        next_cursor: page.next_cursor,
+      },
+      offsets: new Map(page.result.map((a) => [a.externalId, a.startsOffset ?? null])),
     };
   }
 

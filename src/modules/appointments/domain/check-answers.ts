@@ -16,6 +16,7 @@ export function unchanged(row: CheckRow, next?: Date | null): CheckUpdate {
   return {
     id: row.id,
     coverage_state: row.coverage_state,
+    coverage_stale: row.coverage_stale,
     coverage: row.coverage,
     next_check_at: at ? formatInstant(at, 'utc') : null,
     checked_at: row.checked_at ? formatInstant(row.checked_at, 'utc') : null,
@@ -31,9 +32,10 @@ export function answeredState(row: CheckRow): string | null {
 }
 
 /**
- * An answer applied to an appointment: the coverage on its visit's date (`stale` when the
- * answer will be older than the policy's freshness at the visit), and what changed since the
- * previous answer (none for a first answer; `stale` is the answer's age, not a change).
+ * An answer applied to an appointment: the coverage on its visit's date, whether it is `stale`
+ * (the answer will be older than the policy's freshness at the visit: beside the state, never
+ * instead of it), and what changed since the previous answer (none for a first answer; `stale`
+ * is the answer's age, not a change).
  */
 export function answered(
   row: CheckRow,
@@ -41,11 +43,15 @@ export function answered(
   answeredAt: Date,
   requestUid: string | null,
   policy: SchedulePolicy,
-): { coverageState: string; coverage: StoredCoverage; changes: CoverageChange[]; first: boolean } {
+): {
+  coverageState: string;
+  stale: boolean;
+  coverage: StoredCoverage;
+  changes: CoverageChange[];
+  first: boolean;
+} {
   const view = coverageOn(basis, row.visit_date);
-  const stale =
-    (view.state === 'active' || view.state === 'inactive' || view.state === 'no_plan') &&
-    isStaleAtVisit(answeredAt, new Date(row.starts_at), policy);
+  const stale = staleAt(view.state, answeredAt, row, policy);
   const before = answeredState(row);
   const changes =
     before === null
@@ -55,7 +61,8 @@ export function answered(
           { state: view.state, benefits: view.benefits },
         );
   return {
-    coverageState: stale ? 'stale' : view.state,
+    coverageState: view.state,
+    stale,
     coverage: {
       checked_at: formatInstant(answeredAt, 'utc'),
       fresh_until: formatInstant(freshUntil(answeredAt, policy), 'utc'),
@@ -77,21 +84,31 @@ export function answered(
 export function reread(
   row: CheckRow,
   policy: SchedulePolicy,
-): Pick<CheckUpdate, 'coverage_state' | 'coverage'> {
+): Pick<CheckUpdate, 'coverage_state' | 'coverage_stale' | 'coverage'> {
   const basis = row.coverage?.basis;
   const at = row.coverage?.checked_at;
   if (!basis || !at || row.coverage_state === 'checking')
-    return { coverage_state: row.coverage_state, coverage: row.coverage };
+    return {
+      coverage_state: row.coverage_state,
+      coverage_stale: row.coverage_stale,
+      coverage: row.coverage,
+    };
   const view = coverageOn(basis, row.visit_date);
-  const stale =
-    (view.state === 'active' || view.state === 'inactive' || view.state === 'no_plan') &&
-    isStaleAtVisit(new Date(at), new Date(row.starts_at), policy);
   return {
-    coverage_state: stale ? 'stale' : view.state,
+    coverage_state: view.state,
+    coverage_stale: staleAt(view.state, new Date(at), row, policy),
     coverage: {
       ...row.coverage,
       fresh_until: formatInstant(freshUntil(new Date(at), policy), 'utc'),
       benefits: view.benefits,
     },
   };
+}
+
+/** Whether an answer of `state` given at `answeredAt` is stale at the row's visit (a plan's answer). */
+function staleAt(state: string, answeredAt: Date, row: CheckRow, policy: SchedulePolicy): boolean {
+  return (
+    (state === 'active' || state === 'inactive' || state === 'no_plan') &&
+    isStaleAtVisit(answeredAt, new Date(row.starts_at), policy)
+  );
 }

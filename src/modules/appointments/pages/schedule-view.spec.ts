@@ -30,6 +30,7 @@ function appointment(overrides: Partial<AppointmentResponse> = {}): AppointmentR
     updated_at: '2026-11-20T00:00:00.000+00:00',
     coverage: {
       state: 'not_checked',
+      stale: false,
       checked_at: null,
       fresh_until: null,
       next_check_at: null,
@@ -51,7 +52,6 @@ describe('the Schedule page in words', () => {
     expect(new Set(words).size).toBe(COVERAGE_STATES.length);
     expect(COVERAGE_WORDS.active).toBe('Active');
     expect(COVERAGE_WORDS.waiting_for_person).toBe('Waiting for a person');
-    expect(COVERAGE_WORDS.stale).toBe('Stale');
   });
 
   it('shows a row: its time, patient, insurers, status and coverage', () => {
@@ -85,7 +85,48 @@ describe('the Schedule page in words', () => {
     expect(row({ status: 'arrived' }).checkable).toBe(true);
   });
 
-  it('lists the four benefits on the visit date: yes, no (with when again) or unknown, in dollars', () => {
+  it("shows the time in the location's time zone, else at the offset the visit was sent with", () => {
+    // 14:30 at −06:00 is 20:30 UTC.
+    const visit = appointment({
+      starts_at: '2026-11-24T20:30:00.000+00:00',
+      ends_at: '2026-11-24T21:00:00.000+00:00',
+    });
+    const at = (context: Parameters<typeof scheduleRows>[3]) =>
+      scheduleRows([visit], DEFAULT_APPOINTMENT_POLICY, NOW, context)[0];
+    expect(at({ timeZone: 'America/Chicago' })).toMatchObject({ time: '14:30–15:00', zone: 'CST' });
+    expect(at({ timeZone: null, offsets: new Map([['A-1', -360]]) })).toMatchObject({
+      time: '14:30–15:00',
+      zone: 'UTC−06:00',
+    });
+    expect(at({ timeZone: null, offsets: new Map([['A-1', 330]]) }).time).toBe('02:00–02:30');
+    expect(at({ timeZone: null })).toMatchObject({ time: '20:30–21:00', zone: 'UTC' });
+  });
+
+  it("names a patient record's patient, and shows a cancelled visit as cancelled, never as covered", () => {
+    const names = new Map([['PAT1', 'rosa diaz']]);
+    const r = scheduleRows(
+      [
+        appointment({
+          patient: null,
+          patient_code: 'PAT1',
+          status: 'cancelled',
+          coverage: { ...appointment().coverage, state: 'active', stale: true },
+        }),
+      ],
+      DEFAULT_APPOINTMENT_POLICY,
+      NOW,
+      { timeZone: null, names },
+    )[0];
+    expect(r).toMatchObject({
+      patient_name: 'rosa diaz',
+      name_of_record: true,
+      cancelled: true,
+      state_words: 'Visit cancelled',
+      stale: true,
+    });
+  });
+
+  it('lists the four benefits on the visit date in words, with copay and allowance in dollars', () => {
     const benefits = {
       exam: { available: true, next_eligible_date: null, copayment: '10.0000', allowance: null },
       frames: {
@@ -109,35 +150,37 @@ describe('the Schedule page in words', () => {
     };
     const r = row({ coverage: { ...appointment().coverage, state: 'active', benefits } });
     expect(r.benefits).toEqual([
-      {
-        name: 'Exam',
-        available: 'Yes',
-        next_eligible_date: null,
-        copay: '$10.00',
-        allowance: null,
-      },
+      { name: 'Exam', words: 'available', copay: '$10.00', allowance: null },
       {
         name: 'Frames',
-        available: 'No',
-        next_eligible_date: '2027-01-01',
+        words: 'not available until January 1, 2027',
         copay: null,
         allowance: '$150.00',
       },
-      {
-        name: 'Lenses',
-        available: 'Unknown',
-        next_eligible_date: null,
-        copay: '$25.00',
-        allowance: 'see plan',
-      },
-      {
-        name: 'Contacts',
-        available: 'Unknown',
-        next_eligible_date: null,
-        copay: null,
-        allowance: null,
-      },
+      { name: 'Lenses', words: 'not stated by the plan', copay: '$25.00', allowance: 'see plan' },
+      { name: 'Contacts', words: 'not stated by the plan', copay: null, allowance: null },
     ]);
+    // An inactive plan: nothing is covered, whatever date a benefit names (the visit's own one).
+    const inactive = row({
+      coverage: {
+        ...appointment().coverage,
+        state: 'inactive',
+        benefits: {
+          ...benefits,
+          frames: { ...benefits.frames, next_eligible_date: '2026-11-24' },
+        },
+      },
+    });
+    expect(inactive.benefits![1].words).toBe('not covered (plan inactive)');
+    // A date on or before the visit is no wait: the benefit is not covered.
+    const used = row({
+      coverage: {
+        ...appointment().coverage,
+        state: 'active',
+        benefits: { ...benefits, frames: { ...benefits.frames, next_eligible_date: '2026-11-24' } },
+      },
+    });
+    expect(used.benefits![1].words).toBe('not covered');
   });
 
   it.each([
@@ -174,6 +217,18 @@ describe("the Schedule page's day", () => {
     expect(dayWindow('2026-12-31').to).toBe('2027-01-01T00:00:00Z');
     expect(dayWindow('2028-02-28').to).toBe('2028-02-29T00:00:00Z');
     expect(dayAfter('2026-03-01', -1)).toBe('2026-02-28');
+  });
+
+  it("spans the location's own day when it names a time zone, clock changes included", () => {
+    expect(dayWindow('2026-11-24', 'America/Chicago')).toEqual({
+      from: '2026-11-24T06:00:00.000Z',
+      to: '2026-11-25T06:00:00.000Z',
+    });
+    // 8 March 2026: Chicago's clocks go forward, a day of 23 hours.
+    expect(dayWindow('2026-03-08', 'America/Chicago')).toEqual({
+      from: '2026-03-08T06:00:00.000Z',
+      to: '2026-03-09T05:00:00.000Z',
+    });
   });
 
   it('keeps strings of a query only, and builds its own address', () => {

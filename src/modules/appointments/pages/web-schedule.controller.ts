@@ -5,7 +5,9 @@ import { CsvRefused } from '@/platform/http/csv-intake';
 import { Clock } from '@/platform/kernel/clock';
 import { type ErrorTree, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { isoDate } from '@/platform/kernel/time';
+import 'express-session';
 import { AccountsService, type Location } from '@/modules/accounts';
+import { PatientsService } from '@/modules/patients';
 import { Audited } from '@/modules/audit';
 import {
   accountOf,
@@ -40,6 +42,7 @@ import {
   dayUrl,
   dayWindow,
   ScheduleDayQuery,
+  todayIn,
 } from './schedule-day';
 import { scheduleRows } from './schedule-view';
 
@@ -50,10 +53,20 @@ export const MAX_DAY_APPOINTMENTS = 1_000;
 /** Item errors of a sync shown at most (a file of thousands of bad lines still reads). */
 const MAX_SHOWN_ERRORS = 200;
 
+/** What a sync did, as the page shows it: the counts and the lines not stored. */
+type SyncShown = SyncResultResponse & { lines: string[]; hidden: number };
+
+declare module 'express-session' {
+  interface SessionData {
+    /** A sync's outcome, shown once by the page the sync redirects to (POST, redirect, GET). */
+    scheduleSync?: SyncShown;
+  }
+}
+
 /** What a page shows besides the day: why a form was refused, or what a sync did. */
 interface PageExtra {
   refused?: string[];
-  sync?: SyncResultResponse & { lines: string[]; hidden: number };
+  sync?: SyncShown;
 }
 
 /**
@@ -71,6 +84,7 @@ export class WebScheduleController {
     private readonly checks: AppointmentChecks,
     private readonly policies: AppointmentPolicies,
     private readonly accounts: AccountsService,
+    private readonly patients: PatientsService,
     private readonly clock: Clock,
   ) {}
 
@@ -80,7 +94,10 @@ export class WebScheduleController {
     @Res() res: Response,
     @Query() query: Record<string, unknown>,
   ): Promise<void> {
-    await this.render(req, res, dayFields(query));
+    // A sync's outcome, once: a reload shows the day, it never sends the file again.
+    const sync = req.session?.scheduleSync;
+    if (sync) delete req.session.scheduleSync;
+    await this.render(req, res, dayFields(query), sync ? { sync } : {});
   }
 
   @PageRead('template.csv')
@@ -108,27 +125,27 @@ export class WebScheduleController {
   }
 
   /**
-   * The day's CSV sync: the file read into a sync of the page's day and location; the counts and
-   * each refused line shown. A file refused as a whole (or a bad day) stores nothing.
+   * The day's CSV sync: the file read into a sync of the page's day and location, then the day
+   * again (a redirect: a reload does not send the file twice) with the counts and each refused
+   * line. A file refused as a whole (or a bad day) stores nothing and is answered at once.
    */
-  @PageWrite('sync', { audit: Audited('appointment', 'update'), status: 200 })
+  @PageWrite('sync', { audit: Audited('appointment', 'update') })
   async sync(@Req() req: Request, @Res() res: Response): Promise<void> {
     const fields = dayFields(formFields(req.body));
     try {
       const file = uploadedFile(req);
       const accountId = accountOf(req);
-      const { date, location } = await this.chosen(accountId, fields);
+      const { date, location, timeZone } = await this.chosen(accountId, fields);
       // Read as it streams in, refused at the first limit (docs/api.md, Appointments).
       const parsed = await readScheduleCsv(file, {
-        ...dayWindow(date),
+        ...dayWindow(date, timeZone),
         location_code: location,
       });
       const result = await this.syncs.sync(accountId, parsed.body, actorOf(req));
       const lines = lineErrors(result.errors, parsed.lines);
       const shown = lines.slice(0, MAX_SHOWN_ERRORS);
-      await this.render(req, res, fields, {
-        sync: { ...result, lines: shown, hidden: lines.length - shown.length },
-      });
+      req.session.scheduleSync = { ...result, lines: shown, hidden: lines.length - shown.length };
+      redirectWith(req, res, dayUrl({ date, location }), 'The file was synced.');
     } catch (e) {
       const refused = e instanceof CsvRefused ? { status: 400, messages: [e.message] } : refusal(e);
       if (!refused) throw e;
@@ -157,6 +174,13 @@ export class WebScheduleController {
     }
     const date = day?.date ?? fields.date ?? '';
     const now = this.clock.now();
+    const rows = day
+      ? scheduleRows(day.appointments, await this.policies.get(accountId), now, {
+          timeZone: day.timeZone,
+          offsets: day.offsets,
+          names: await this.namesOf(accountId, day.appointments),
+        })
+      : [];
     renderPage(req, res, 'schedule.njk', {
       title: 'Schedule',
       section: 'schedule',
@@ -164,7 +188,8 @@ export class WebScheduleController {
       date,
       location: day?.location ?? fields.location ?? '',
       locations: locations.map((l) => ({ code: l.code, title: l.title })),
-      rows: day ? scheduleRows(day.appointments, await this.policies.get(accountId), now) : [],
+      rows,
+      timeZone: day?.timeZone ?? null,
       more: day?.more ?? false,
       maxRows: MAX_DAY_APPOINTMENTS,
       previous: day ? dayUrl({ date: dayAfter(day.date, -1), location: day.location }) : null,
@@ -176,18 +201,37 @@ export class WebScheduleController {
     });
   }
 
-  /** The day and location chosen, or today (UTC) and the default location. */
+  /**
+   * The day and location chosen, or today and the default location; the location's time zone
+   * (null: none), in which its day runs (else in UTC).
+   */
   private async chosen(
     accountId: string,
     fields: DayFields,
     locations?: Location[],
-  ): Promise<{ date: string; location: string }> {
+  ): Promise<{ date: string; location: string; timeZone: string | null }> {
     const query = await bindForm(ScheduleDayQuery, { ...fields });
     const all = locations ?? (await this.accounts.listLocations(accountId));
     const location = query.location ?? (all.find((l) => l.isDefault) ?? all[0])?.code;
     // Never a sync or a day of every location: the page is one location's.
     if (!location) throw new ValidationFailed({ location: ['Choose a location.'] });
-    return { date: query.date ?? isoDate(this.clock.now())!, location };
+    const timeZone = all.find((l) => l.code === location)?.timeZone ?? null;
+    const today = timeZone ? todayIn(this.clock.now(), timeZone) : isoDate(this.clock.now())!;
+    return { date: query.date ?? today, location, timeZone };
+  }
+
+  /** The names of the patient records the day's appointments name, by code. */
+  private async namesOf(
+    accountId: string,
+    appointments: AppointmentResponse[],
+  ): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const codes = new Set(appointments.map((a) => a.patient_code).filter((c) => c !== null));
+    for (const code of codes) {
+      const record = await this.patients.findByCode(accountId, code).catch(() => null);
+      if (record) names.set(code, `${record.firstName} ${record.lastName}`);
+    }
+    return names;
   }
 
   /** The day's appointments of the location, page after page, up to MAX_DAY_APPOINTMENTS. */
@@ -197,19 +241,21 @@ export class WebScheduleController {
     locations: Location[],
     actor: AppointmentActor,
   ) {
-    const { date, location } = await this.chosen(accountId, fields, locations);
+    const { date, location, timeZone } = await this.chosen(accountId, fields, locations);
     const appointments: AppointmentResponse[] = [];
+    const offsets = new Map<string, number | null>();
     let cursor: string | null = null;
     do {
-      const page = await this.appointments.list(
+      const { page, offsets: more } = await this.appointments.listWithOffsets(
         accountId,
-        { ...dayWindow(date), location_code: location, limit: PAGE_SIZE, cursor },
+        { ...dayWindow(date, timeZone), location_code: location, limit: PAGE_SIZE, cursor },
         actor,
       );
       appointments.push(...page.result);
+      for (const [id, offset] of more) offsets.set(id, offset);
       cursor = page.next_cursor;
     } while (cursor && appointments.length < MAX_DAY_APPOINTMENTS);
-    return { date, location, appointments, more: cursor !== null };
+    return { date, location, timeZone, appointments, offsets, more: cursor !== null };
   }
 }
 

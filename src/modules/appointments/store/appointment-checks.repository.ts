@@ -23,6 +23,7 @@ export interface CheckRow {
   checked_key: string | null;
   check_forced: boolean;
   coverage_state: string;
+  coverage_stale: boolean;
   coverage: StoredCoverage | null;
   check_request_uid: string | null;
   next_check_at: Date | null;
@@ -32,6 +33,7 @@ export interface CheckRow {
 export interface CheckUpdate {
   id: string;
   coverage_state: string;
+  coverage_stale: boolean;
   coverage: StoredCoverage | null;
   next_check_at: string | null;
   checked_at: string | null;
@@ -41,7 +43,7 @@ export interface CheckUpdate {
 
 const CHECK_COLUMNS = sql`a.id, a.account_id, a.external_id, a.starts_at, a.status,
   a.visit_date::text AS visit_date, a.location_id, a.patient_code, a.patient, a.insurer_codes,
-  a.check_key, a.checked_at, a.checked_key, a.check_forced, a.coverage_state, a.coverage,
+  a.check_key, a.checked_at, a.checked_key, a.check_forced, a.coverage_state, a.coverage_stale, a.coverage,
   a.check_request_uid, a.next_check_at`;
 
 /**
@@ -109,7 +111,7 @@ export class AppointmentChecksRepository {
        JOIN (SELECT DISTINCT * FROM unnest(${accounts}::uuid[], ${checkKeys}::text[]) AS k(account_id, check_key)) k
          ON a.account_id = k.account_id AND a.check_key = k.check_key
        WHERE a.checked_at >= ${since} AND a.checked_key = a.check_key
-         AND a.coverage_state IN ('active', 'inactive', 'no_plan', 'stale')
+         AND a.coverage_state IN ('active', 'inactive', 'no_plan')
          AND a.coverage ? 'basis'
        ORDER BY a.account_id, a.check_key, a.checked_at DESC`,
       tx,
@@ -125,10 +127,11 @@ export class AppointmentChecksRepository {
     return query(
       this.db,
       sql`WITH u AS (
-         UPDATE appointments a SET coverage_state = x.coverage_state, coverage = x.coverage,
+         UPDATE appointments a SET coverage_state = x.coverage_state,
+           coverage_stale = x.coverage_stale, coverage = x.coverage,
            next_check_at = CASE WHEN a.auto_checks THEN x.next_check_at END, checked_at = x.checked_at, checked_key = x.checked_key,
            check_request_uid = x.check_request_uid, check_forced = false
-         FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(id uuid, coverage_state text, coverage jsonb,
+         FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS x(id uuid, coverage_state text, coverage_stale boolean, coverage jsonb,
            next_check_at timestamptz, checked_at timestamptz, checked_key text,
            check_request_uid text)
          WHERE a.id = x.id

@@ -39,6 +39,13 @@ export class Appointment extends AccountRecord {
   @TimeColumn('starts_at')
   startsAt: Date;
 
+  /**
+   * The offset `starts_at` was sent with, minutes east of UTC (null: stored before it was kept),
+   * so a page shows the visit at the practice's own clock when its location names no time zone.
+   */
+  @Column({ name: 'starts_offset', type: 'smallint', nullable: true })
+  startsOffset: number | null;
+
   @TimeColumn('ends_at', { nullable: true })
   endsAt: Date | null;
 
@@ -66,6 +73,10 @@ export class Appointment extends AccountRecord {
 
   @Column({ name: 'coverage_state', type: 'varchar', length: 24 })
   coverageState: CoverageState;
+
+  /** The last answer will be older than the policy's `freshness_hours` when the visit starts. */
+  @Column({ name: 'coverage_stale', type: 'boolean', default: false })
+  coverageStale: boolean;
 
   @Column({ type: 'jsonb', nullable: true })
   coverage: StoredCoverage | null;

@@ -10,7 +10,7 @@ import {
 import type { Tx } from '@/platform/db/database';
 import { entityColumns } from '@/platform/db/entity-columns';
 import { execute, queryOne, sql } from '@/platform/db/sql';
-import type { AppointmentStatus, CoverageState } from '../domain/appointment-words';
+import type { AppointmentStatus, CoverageFilter } from '../domain/appointment-words';
 import type { StoredBy } from '../domain/appointment-access';
 import { Appointment, type StoredPatient } from './appointment.entity';
 import {
@@ -35,6 +35,8 @@ export interface AppointmentValues {
   source_updated_at: string | null;
   /** The visit's date where it happens: `starts_at`'s own date, before its offset. */
   visit_date: string;
+  /** The offset `starts_at` was sent with, in minutes east of UTC (the Schedule page's clock). */
+  starts_offset: number | null;
   /** The patient and insurers a check asks about, hashed (a fresh check of the same is reused). */
   check_key: string;
 }
@@ -49,7 +51,7 @@ interface AppointmentFilter {
   from?: string | null;
   to?: string | null;
   locationId?: string | null;
-  coverageState?: CoverageState | null;
+  coverageState?: CoverageFilter | null;
 }
 
 /** A sync's window: [from, to), of one location or (null) all of them. */
@@ -169,7 +171,8 @@ export class AppointmentsRepository {
     if (filter.locationId) where.push(sql`a.location_id = ${filter.locationId}`);
     if (filter.from) where.push(sql`a.starts_at >= ${filter.from}::timestamptz`);
     if (filter.to) where.push(sql`a.starts_at < ${filter.to}::timestamptz`);
-    if (filter.coverageState) where.push(sql`a.coverage_state = ${filter.coverageState}`);
+    if (filter.coverageState === 'stale') where.push(sql`a.coverage_stale`);
+    else if (filter.coverageState) where.push(sql`a.coverage_state = ${filter.coverageState}`);
     const select = sql`SELECT ${entityColumns(this.db, Appointment, 'a')} FROM appointments a
       WHERE ${sql.join(where, ' AND ')}`;
     return keysetPage(this.db, select, request, { createdAt: 'startsAt', ascending: true });

@@ -16,13 +16,13 @@ interface UpsertInput {
 /** The recordset's columns (StoredValues' fields). */
 const INPUT_FIELDS = sql`external_id text, starts_at timestamptz, ends_at timestamptz, status text,
       location_id uuid, services text[], patient_code text, patient jsonb, insurer_codes text[],
-      source_updated_at timestamptz, visit_date date, check_key text, stored_by_api_key_id uuid,
-      stored_by_user_id uuid, auto_checks boolean`;
+      source_updated_at timestamptz, visit_date date, starts_offset smallint, check_key text,
+      stored_by_api_key_id uuid, stored_by_user_id uuid, auto_checks boolean`;
 
 /** The columns an upsert writes, in the recordset's order. */
 const WRITTEN = sql`external_id, starts_at, ends_at, status, location_id, services, patient_code,
-      patient, insurer_codes, source_updated_at, visit_date, check_key, stored_by_api_key_id,
-      stored_by_user_id, auto_checks`;
+      patient, insurer_codes, source_updated_at, visit_date, starts_offset, check_key,
+      stored_by_api_key_id, stored_by_user_id, auto_checks`;
 
 /** Statuses never checked: their pending checks are dropped. */
 const UNCHECKED = sql`'cancelled', 'noshow'`;
@@ -51,7 +51,7 @@ const upsertCte = (p: UpsertInput, returning: Sql) => sql`WITH up AS (
       location_id = EXCLUDED.location_id, services = EXCLUDED.services,
       patient_code = EXCLUDED.patient_code, patient = EXCLUDED.patient,
       insurer_codes = EXCLUDED.insurer_codes,
-      visit_date = EXCLUDED.visit_date, check_key = EXCLUDED.check_key,
+      visit_date = EXCLUDED.visit_date, starts_offset = EXCLUDED.starts_offset, check_key = EXCLUDED.check_key,
       stored_by_api_key_id = EXCLUDED.stored_by_api_key_id,
       stored_by_user_id = EXCLUDED.stored_by_user_id, auto_checks = EXCLUDED.auto_checks,
       next_check_at = CASE
@@ -78,9 +78,9 @@ export const APPOINTMENT_COLUMNS = (t: string): Sql =>
       ${t}.external_id AS "externalId", ${t}.starts_at AS "startsAt", ${t}.ends_at AS "endsAt",
       ${t}.status, ${t}.location_id AS "locationId", ${t}.services, ${t}.patient_code AS "patientCode",
       ${t}.patient, ${t}.insurer_codes AS "insurerCodes", ${t}.source_updated_at AS "sourceUpdatedAt",
-      ${t}.coverage_state AS "coverageState", ${t}.coverage, ${t}.next_check_at AS "nextCheckAt",
+      ${t}.coverage_state AS "coverageState", ${t}.coverage_stale AS "coverageStale", ${t}.coverage, ${t}.next_check_at AS "nextCheckAt",
       ${t}.stored_by_api_key_id AS "storedByApiKeyId", ${t}.stored_by_user_id AS "storedByUserId",
-      ${t}.auto_checks AS "autoChecks",
+      ${t}.auto_checks AS "autoChecks", ${t}.starts_offset AS "startsOffset",
       ${t}.created_at AS "createdAt", ${t}.updated_at AS "updatedAt"`);
 
 /**

@@ -105,6 +105,18 @@ export function operatorContext(accountId: string): AuditContext {
   };
 }
 
+/**
+ * The service's own work (`name`: what does it, e.g. `appointment-checks`): no key, no user, no
+ * request; the event lands in the account's trail as the `system` actor's.
+ */
+export function systemContext(accountId: string, name: string): AuditContext {
+  return {
+    actor: { accountId, type: 'system', name, apiKeyId: null, userId: null },
+    requestId: null,
+    ip: null,
+  };
+}
+
 export function securityEvent(
   ctx: AuditContext,
   resourceType: SecurityResourceType,

@@ -1,7 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { AccountRecord, CreatedAtColumn } from '@/platform/db/columns';
 
-export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator';
+export type AuditActorType = 'api_key' | 'user' | 'embedded' | 'operator' | 'system';
 
 /** One read or change of patient data (SECURITY.md). The table refuses UPDATE and DELETE. */
 @Entity('audit_events')

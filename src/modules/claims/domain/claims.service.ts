@@ -8,7 +8,6 @@ import {
   ValidationFailed,
 } from '@/platform/kernel/errors';
 import { formatDecimal4 } from '@/platform/kernel/decimal';
-import { MSG } from '@/platform/kernel/messages';
 import { Database } from '@/platform/db/database';
 import {
   AccountsService,
@@ -24,6 +23,7 @@ import {
   insurerName,
   InsurerSettingsService,
   isKnownInsurer,
+  unknownInsurerMessages,
 } from '@/modules/insurers';
 import { BillingProviders } from './claim-billing-provider';
 import { renderClaimForm } from './claim-form.pdf';
@@ -83,7 +83,7 @@ export class ClaimsService {
       addFieldError(errors, ['rendering_provider', 'npi'], ORGANISATION_NPI_MESSAGE);
     const insurer = input.primary_member.insurer_code;
     if (!isKnownInsurer(insurer)) {
-      (errors.$ ??= []).push(MSG.unknownInsurer(insurer));
+      (errors.$ ??= []).push(...unknownInsurerMessages(insurer));
     } else {
       for (const v of insurerRuleViolations(input))
         addFieldError(errors, v.path.split('.'), v.message);

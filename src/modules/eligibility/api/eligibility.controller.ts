@@ -78,6 +78,12 @@ export class EligibilityController {
       },
       universal: {
         summary: 'Universal Search with your own request_uid and location',
+        // Runs as it is once on a fresh account: an empty location_code is the default location
+        // (a made-up LOC… code is a field error on every account but the one that has it).
+        description:
+          'Put one of your `LOC…` codes (`GET /api/auth/v1/locations/`) in `location_code`; empty ' +
+          "is the account's default location. `request_uid` is unique in your account: change it " +
+          'before running the example again.',
         value: {
           insurer_code_list: [
             'insurer:demo:vision',
@@ -85,7 +91,7 @@ export class EligibilityController {
             'insurer:vision:eye_med',
           ],
           request_uid: 'visit-2026-11-21-0042',
-          location_code: 'LOC7K2M9QXA',
+          location_code: '',
           patient: {
             first_name: 'Maria',
             last_name: 'Garcia',

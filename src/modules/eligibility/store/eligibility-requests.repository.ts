@@ -52,7 +52,7 @@ export interface StoredBodyRow {
  */
 const bodyColumns = (column: string, alias = '') =>
   `${alias}${column} AS body, CASE WHEN ${alias}${column} IS NULL THEN ${alias}insurer_codes END AS codes,
-  ${alias}attempts`;
+  ${alias}attempts, ${alias}origin`;
 
 const BODY_COLUMNS = { v1: bodyColumns('body_v1'), v2: bodyColumns('body_v2') } as const;
 
@@ -61,6 +61,8 @@ export interface BodyRow {
   body: string | null;
   codes: string[] | null;
   attempts: number;
+  /** `appointment`: a check the service runs for an appointment; null: a client's own. */
+  origin: 'appointment' | null;
 }
 
 /**

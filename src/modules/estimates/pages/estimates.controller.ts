@@ -6,6 +6,7 @@ import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
 import type { Estimate } from '../domain/estimate.types';
 import { EstimatesService, StoredPerson } from '../domain/estimates.service';
 import { benefitRows } from '@/lib/benefits';
+import { estimateForPeople } from './estimate-words';
 import {
   COMMON_SERVICES,
   emptyForm,
@@ -88,6 +89,12 @@ export class WebEstimatesController {
     person: StoredPerson,
     { form, messages = [], estimate }: Shown,
   ): void {
+    // The benefits of this person's plan, to estimate a line on one of them by hand.
+    const benefits = benefitRows(person.plan).map((r) => ({
+      code: r.code,
+      label: r.label,
+      depth: r.depth,
+    }));
     renderPage(req, res, 'estimate.njk', {
       title: 'Estimate reimbursement',
       section: 'eligibility',
@@ -95,14 +102,14 @@ export class WebEstimatesController {
       person,
       form,
       messages,
-      estimate: estimate ?? null,
+      estimate: estimate
+        ? estimateForPeople(
+            estimate,
+            benefits.map((b) => b.code),
+          )
+        : null,
       common: COMMON_SERVICES,
-      // The benefits of this person's plan, to estimate a line on one of them by hand.
-      benefits: benefitRows(person.plan).map((r) => ({
-        code: r.code,
-        label: r.label,
-        depth: r.depth,
-      })),
+      benefits,
       action: `/app/eligibility/${encodeURIComponent(uid)}/persons/${person.id}/estimate`,
     });
   }

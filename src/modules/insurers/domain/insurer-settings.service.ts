@@ -5,7 +5,12 @@ import { InjectConfig } from '@/platform/config/config.module';
 import type { AppConfig } from '@/platform/config/env';
 import type { InsurerCredentials } from './insurer-connector';
 import { CLAIMS_MAILING_ADDRESSES, mailingLines } from './claims-mailing-addresses';
-import { type InsurerCode, isKnownInsurer, KNOWN_INSURERS } from './insurer-codes';
+import {
+  type InsurerCode,
+  isKnownInsurer,
+  KNOWN_INSURERS,
+  unknownInsurerMessages,
+} from './insurer-codes';
 import { type EligibilityPath, eligibilityPath } from './insurer-directory.table';
 import { InsurerRegistry } from './insurer-registry.service';
 import {
@@ -199,7 +204,7 @@ export class InsurerSettingsService {
   }
 
   private assertKnown(code: string): void {
-    if (!isKnownInsurer(code)) throw ValidationFailed.request(`Unknown insurer code: ${code}.`);
+    if (!isKnownInsurer(code)) throw new ValidationFailed({ $: unknownInsurerMessages(code) });
   }
 }
 

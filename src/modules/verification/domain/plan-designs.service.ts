@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@/platform/kernel/errors';
 import { formatInstant } from '@/platform/kernel/time';
 import type { Tx } from '@/platform/db/database';
-import { serializePlanJson } from '@/lib/benefits';
+import { type MaterialsList, printedMaterials, serializePlanJson } from '@/lib/benefits';
 import { type InsurerPlanResult, insurerName } from '@/modules/insurers';
 import type { VerifiedPlanDto } from '../api/dto/verification-input.dto';
 import type { PlanDesign } from '../store/plan-design.entity';
@@ -25,9 +25,10 @@ export interface PlanDesignView {
   last_used_at: string | null;
 }
 
-/** One design with its benefit tree. */
+/** One design with its benefit tree and its price list (docs/api.md, The counter). */
 export interface PlanDesignDetail extends PlanDesignView {
   items: DesignItem[];
+  materials: Record<string, unknown> | null;
 }
 
 /** A verifier's plans ready for `complete`: converted, and the designs they started from. */
@@ -46,6 +47,12 @@ const view = (d: PlanDesign): PlanDesignView => ({
   last_used_at: d.lastUsedAt ? formatInstant(d.lastUsedAt, 'api') : null,
 });
 
+const detail = (d: PlanDesign): PlanDesignDetail => ({
+  ...view(d),
+  items: d.items as DesignItem[],
+  materials: d.materials,
+});
+
 const notFound = (id: string) => `Plan design ${id} not found.`;
 
 /**
@@ -54,9 +61,37 @@ const notFound = (id: string) => `Plan design ${id} not found.`;
  * starts from its design (`plan_design_id`) and the verifier confirms status, dates and used
  * benefits. Stored and counted in the transaction of the `complete` (VerificationTasks).
  */
+/** A found plan's group, as the insurer names it: whose design's price list is looked up. */
+export interface MaterialsLookup {
+  insurerCode: string;
+  planGroupId: string | null;
+  planGroup: string | null;
+}
+
 @Injectable()
 export class PlanDesigns {
   constructor(private readonly designs: PlanDesignsRepository) {}
+
+  /**
+   * For each lookup, in order, its group's design's price list, or null (docs/api.md, The
+   * counter: an answer without its own list takes its group's design's).
+   */
+  async materialsOf(
+    accountId: string,
+    lookups: readonly MaterialsLookup[],
+  ): Promise<(MaterialsList | null)[]> {
+    const keyed = lookups.map((l) => ({ insurerCode: l.insurerCode, groupKey: designGroupKey(l) }));
+    const groups = keyed.filter(
+      (k): k is { insurerCode: string; groupKey: string } => !!k.groupKey,
+    );
+    if (groups.length === 0) return lookups.map(() => null);
+    const lists = await this.designs.materialsOf(accountId, groups);
+    return keyed.map((k) =>
+      k.groupKey
+        ? ((lists.get(`${k.insurerCode}|${k.groupKey}`) as MaterialsList | undefined) ?? null)
+        : null,
+    );
+  }
 
   async list(
     accountId: string,
@@ -70,7 +105,7 @@ export class PlanDesigns {
   async get(accountId: string, id: string): Promise<PlanDesignDetail> {
     const design = isUuid(id) ? await this.designs.find(accountId, id) : null;
     if (!design) throw new NotFoundError(notFound(id));
-    return { ...view(design), items: design.items as DesignItem[] };
+    return detail(design);
   }
 
   /** The account's design `id` when it is one of `insurerCode` (a task's form starts from it), else null. */
@@ -81,7 +116,7 @@ export class PlanDesigns {
   ): Promise<PlanDesignDetail | null> {
     const design = isUuid(id) ? await this.designs.find(accountId, id) : null;
     if (!design || design.insurerCode !== insurerCode) return null;
-    return { ...view(design), items: design.items as DesignItem[] };
+    return detail(design);
   }
 
   /**
@@ -116,7 +151,7 @@ export class PlanDesigns {
             `not of ${task.insurer_name}.`,
         });
       else {
-        named.set(i, { items: design.items as DesignItem[] });
+        named.set(i, { items: design.items as DesignItem[], materials: design.materials });
         used.add(design.id);
       }
     });
@@ -152,6 +187,11 @@ export class PlanDesigns {
           planGroup: plan.planGroup.trim() || null,
           planGroupId: plan.planGroupId?.trim() || null,
           items: JSON.stringify(withoutUsedValues(tree.items)),
+          // A verifier's own list is the group's from now on; one taken from a design stays.
+          materials:
+            plan.persons[0].plan.materials && plan.persons[0].plan.materials_source === 'verifier'
+              ? JSON.stringify(printedMaterials(plan.persons[0].plan.materials))
+              : null,
         },
         tx,
       );

@@ -32,7 +32,8 @@ function askedFor(person: VerifiedPersonDto, asked: AskedPatient): { who: Asked;
  * What a plan's `plan_design_id` names (docs/api.md, Plan designs): the design's items, or the
  * field error that refuses it (unknown, another account's, another insurer's).
  */
-export type NamedDesign = { items: DesignItem[] } | { refused: string };
+export type NamedDesign =
+  { items: DesignItem[]; materials?: Record<string, unknown> | null } | { refused: string };
 
 /**
  * The plans of a `complete` (validated V2 plan results, docs/api.md, Insurers and assisted verification) as the search stores any
@@ -100,8 +101,12 @@ export function plansFromVerified(
           plan: planFromJson({
             ...x.plan,
             items: itemsOf(x.plan, j),
-            // docs/api.md, The counter: the verifier's price list.
-            materials_source: x.plan.materials ? 'verifier' : null,
+            // docs/api.md, The counter: the verifier's price list, else the named design's.
+            ...(x.plan.materials
+              ? { materials_source: 'verifier' }
+              : design && 'items' in design && design.materials
+                ? { materials: design.materials, materials_source: 'plan_design' }
+                : {}),
           } as unknown as PlanJson),
         };
       }),

@@ -12,6 +12,7 @@ import {
   type Node,
   type RowField,
 } from './verification-form-rows';
+import { materialsBody } from './verification-materials-form';
 import { ENTER_A_DATE, formDate, initialPersons, personsBody } from './verification-persons';
 
 /**
@@ -200,6 +201,9 @@ export function verificationBody(
   const items = toJson(roots, 'plans.0.persons.0.plan.items');
 
   const status = f('status') ?? 'active';
+  const priced = materialsBody(fields);
+  for (const [path, field] of Object.entries(priced.fieldOf))
+    fieldOf[`plans.0.persons.0.plan.${path}`] = field;
   const personPlan = {
     insurer_state: oon ? 'oon' : 'inn',
     items,
@@ -207,6 +211,7 @@ export function verificationBody(
     begin_date: begin ?? null,
     end_date: end ?? null,
     flags: [],
+    ...(priced.materials ? { materials: priced.materials } : {}),
   };
   const { persons, fieldOf: personFields } = personsBody(fields, personPlan, fail);
   for (const [path, field] of Object.entries(personFields)) fieldOf[`plans.0.${path}`] = field;

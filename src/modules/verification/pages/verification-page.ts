@@ -8,6 +8,7 @@ import type { Verifier } from '../domain/verification-tasks.service';
 import { formFields, renderPage, webUser } from '@/modules/web';
 import { initialFields } from './verification-form';
 import { BENEFIT_ROWS, NETWORKS, ROW_FIELDS } from './verification-form-rows';
+import { IN_LIEU_FIELDS, MATERIALS_CELLS, MATERIALS_ROWS } from './verification-materials-form';
 import { MAX_PERSONS, personCount, RELATIONSHIPS } from './verification-persons';
 
 /** The signed-in user as a verifier (docs/api.md, Insurers and assisted verification): leases and history name them. */
@@ -59,6 +60,9 @@ export function renderTaskPage(req: Request, res: Response, task: TaskView, page
     rows: BENEFIT_ROWS,
     networks: NETWORKS,
     cells: ROW_FIELDS,
+    materialsRows: MATERIALS_ROWS,
+    materialsCells: MATERIALS_CELLS,
+    inLieu: IN_LIEU_FIELDS,
     failReasons: FAIL_REASONS,
   });
 }

@@ -14,6 +14,7 @@ import type { TaskView } from '../domain/task-view';
 import { VerificationTasks } from '../domain/verification-tasks.service';
 import { bindForm, flash, formFields, redirectAfter } from '@/modules/web';
 import { designFields } from './verification-design-form';
+import { materialsFields } from './verification-materials-form';
 import { initialFields, placeErrors, verificationBody } from './verification-form';
 import { postedForm, renderTaskPage, type TaskPage, webVerifier } from './verification-page';
 import { insurerName } from '@/modules/insurers';
@@ -69,6 +70,7 @@ export class WebVerificationsController {
     const form = {
       ...initialFields(task),
       ...designFields(design.items),
+      ...materialsFields(design.materials),
       plan_name: design.plan_name,
       plan_group: design.plan_group ?? '',
       plan_group_id: design.plan_group_id ?? '',

@@ -27,6 +27,10 @@ export class PlanDesign extends AccountRecord {
   @Column({ type: 'jsonb' })
   items: Record<string, unknown>[];
 
+  /** docs/api.md, The counter: the group's materials price list, as a plan prints it. */
+  @Column({ type: 'jsonb', nullable: true })
+  materials: Record<string, unknown> | null;
+
   /** How many completed tasks started from it (`plan_design_id`), and the last one's time. */
   @Column({ name: 'used_count', type: 'integer', default: 0 })
   usedCount: number;

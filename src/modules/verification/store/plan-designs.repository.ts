@@ -24,6 +24,8 @@ interface DesignWrite {
   planGroupId: string | null;
   /** The benefit tree without used values, as JSON text. */
   items: string;
+  /** The group's price list as JSON text; null keeps the one the design has. */
+  materials?: string | null;
 }
 
 /** The columns of a list's row: everything but the tree. */
@@ -83,6 +85,26 @@ export class PlanDesignsRepository {
   }
 
   /**
+   * The price lists of the account's designs of the given insurers' groups, as
+   * `insurer_code|group_key` → list (groups without one left out).
+   */
+  async materialsOf(
+    accountId: string,
+    groups: readonly { insurerCode: string; groupKey: string }[],
+  ): Promise<Map<string, Record<string, unknown>>> {
+    const rows = await query<{ insurer_code: string; group_key: string; materials: object }>(
+      this.db,
+      sql`SELECT d.insurer_code, d.group_key, d.materials FROM plan_designs d
+       WHERE d.account_id = ${accountId} AND d.materials IS NOT NULL
+         AND (d.insurer_code, d.group_key) IN (SELECT * FROM unnest(
+           ${groups.map((g) => g.insurerCode)}::text[], ${groups.map((g) => g.groupKey)}::text[]))`,
+    );
+    return new Map(
+      rows.map((r) => [`${r.insurer_code}|${r.group_key}`, r.materials as Record<string, unknown>]),
+    );
+  }
+
+  /**
    * Stores the design of one group, or replaces the tree, name and group words of the one the
    * group had (its use count and creation time stay).
    */
@@ -90,12 +112,15 @@ export class PlanDesignsRepository {
     await execute(
       this.db,
       sql`INSERT INTO plan_designs
-         (account_id, insurer_code, group_key, plan_name, plan_group, plan_group_id, items)
+         (account_id, insurer_code, group_key, plan_name, plan_group, plan_group_id, items,
+          materials)
        VALUES (${accountId}, ${design.insurerCode}, ${design.groupKey}, ${design.planName},
-         ${design.planGroup}, ${design.planGroupId}, ${design.items}::jsonb)
+         ${design.planGroup}, ${design.planGroupId}, ${design.items}::jsonb,
+         ${design.materials ?? null}::jsonb)
        ON CONFLICT (account_id, insurer_code, group_key) DO UPDATE
          SET plan_name = EXCLUDED.plan_name, plan_group = EXCLUDED.plan_group,
-             plan_group_id = EXCLUDED.plan_group_id, items = EXCLUDED.items, updated_at = now()`,
+             plan_group_id = EXCLUDED.plan_group_id, items = EXCLUDED.items,
+             materials = COALESCE(EXCLUDED.materials, plan_designs.materials), updated_at = now()`,
       tx,
     );
   }

@@ -63,6 +63,8 @@ export class WebLocationsController {
         tax_id: cleared(form.tax_id),
         address: addressOf(form),
         taxonomy_code: form.taxonomy_code?.trim() ? form.taxonomy_code : undefined,
+        // docs/api.md, Locations: the Schedule shows its visits in this zone; blank clears it.
+        time_zone: cleared(form.time_zone),
         rendering_provider: renderingProviderOf(form),
       });
       const location = await this.accounts.updateLocation(

@@ -2,7 +2,9 @@ import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import { CreateWebhookDto, UpdateWebhookDto } from '../api/dto/webhook.dto';
+import { WEBHOOK_EVENT_TYPES } from '@/platform/http/api-document';
 import { WEBHOOK_TOPICS, type WebhookTopic } from '../domain/webhook-topics';
+import { topicOfEvent } from '../domain/webhook-scopes';
 import { type WebhookActor, WebhooksService } from '../domain/webhooks.service';
 import { auditContextOf } from '@/modules/audit';
 import {
@@ -29,7 +31,12 @@ const TOPIC_LABELS: Record<WebhookTopic, string> = {
   verification: 'Verification tasks (created, overdue)',
   appointment: 'Appointment checks (checked, coverage changed)',
 };
-const TOPICS = WEBHOOK_TOPICS.map((topic) => ({ topic, label: TOPIC_LABELS[topic] }));
+/** Each topic with its event types, from the one list of them (docs/api.md, Webhooks). */
+const TOPICS = WEBHOOK_TOPICS.map((topic) => ({
+  topic,
+  label: TOPIC_LABELS[topic],
+  events: WEBHOOK_EVENT_TYPES.filter((type) => topicOfEvent(type) === topic),
+}));
 
 /** A web user manages webhooks by role, not by API key scopes; the changes are audited. */
 function managerOf(req: Request): WebhookActor {

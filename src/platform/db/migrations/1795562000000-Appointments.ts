@@ -11,8 +11,7 @@ const OLD_SCOPES = [
 const NEW_SCOPES = [...OLD_SCOPES, 'appointments:read', 'appointments:write'];
 const OLD_WRITES = OLD_SCOPES.filter((s) => s.endsWith(':write'));
 const array = scopesArray;
-const DEFAULT = (scopes: string[]) =>
-  array(scopes.filter((s) => s !== 'verification:credentials'));
+const DEFAULT = (scopes: string[]) => array(scopes.filter((s) => s !== 'verification:credentials'));
 
 const STATUSES = `'booked', 'arrived', 'fulfilled', 'cancelled', 'noshow'`;
 

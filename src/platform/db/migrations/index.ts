@@ -42,7 +42,10 @@ import { AppointmentsStoredBy1795567300000 } from './1795567300000-AppointmentsS
 import { InvitationsAcrossAccounts1795567400000 } from './1795567400000-InvitationsAcrossAccounts';
 import { WebhookNonstandardPort1795567500000 } from './1795567500000-WebhookNonstandardPort';
 import { WebSessionsInPostgres1795568000000 } from './1795568000000-WebSessionsInPostgres';
+import { AppointmentCoverageOutcome1795569100000 } from './1795569100000-AppointmentCoverageOutcome';
+import { LocationTimeZone1795569200000 } from './1795569200000-LocationTimeZone';
 import { Quotes1795569700000 } from './1795569700000-Quotes';
+import { PlanDesignMaterials1795569900000 } from './1795569900000-PlanDesignMaterials';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -90,5 +93,8 @@ export const migrations = [
   InvitationsAcrossAccounts1795567400000,
   WebhookNonstandardPort1795567500000,
   WebSessionsInPostgres1795568000000,
+  AppointmentCoverageOutcome1795569100000,
+  LocationTimeZone1795569200000,
   Quotes1795569700000,
+  PlanDesignMaterials1795569900000,
 ];

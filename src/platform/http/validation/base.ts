@@ -61,23 +61,50 @@ export function api(opts: FieldOpts, extra: ApiPropertyOptions): PropertyDecorat
   } as ApiPropertyOptions);
 }
 
+/**
+ * Further messages of a failed rule, after its own (docs/api.md, Errors: a second message in the
+ * same list says more): the rule's own message stays exactly as the contract has it. The
+ * function rides in the constraint's context, as a list's element check does (item-errors.ts),
+ * and validation-errors.ts calls it with the value.
+ */
+export type MoreMessages = (value: unknown) => readonly string[];
+
+/** Constraint context key under which a rule's further messages travel. */
+export interface MoreContext {
+  more: MoreMessages;
+}
+
+export const isMoreContext = (c: unknown): c is MoreContext =>
+  typeof c === 'object' && c !== null && typeof (c as MoreContext).more === 'function';
+
 /** The rule that, when it fails, hides every other rule of the field but `presence`. */
-export const typeRule = (check: (value: unknown) => boolean, message: string) =>
-  ValidateBy({ name: 'type', validator: { validate: check, defaultMessage: () => message } });
+export const typeRule = (
+  check: (value: unknown) => boolean,
+  message: string,
+  more?: MoreMessages,
+) =>
+  ValidateBy(
+    { name: 'type', validator: { validate: check, defaultMessage: () => message } },
+    more ? { context: { more } satisfies MoreContext } : undefined,
+  );
 
 export const rule = (
   name: string,
   check: (value: unknown) => boolean,
   message: string | ((v: unknown) => string),
+  more?: MoreMessages,
 ) =>
-  ValidateBy({
-    name,
-    validator: {
-      validate: check,
-      defaultMessage: (args?: ValidationArguments) =>
-        typeof message === 'function' ? message(args?.value) : message,
+  ValidateBy(
+    {
+      name,
+      validator: {
+        validate: check,
+        defaultMessage: (args?: ValidationArguments) =>
+          typeof message === 'function' ? message(args?.value) : message,
+      },
     },
-  });
+    more ? { context: { more } satisfies MoreContext } : undefined,
+  );
 
 /** A JSON object (`{...}`), or an instance class-transformer made of one; not null, not a list. */
 export const isPlainObject = (v: unknown): boolean =>

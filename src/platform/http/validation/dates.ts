@@ -21,6 +21,20 @@ export function isIsoDate(value: unknown): value is string {
   );
 }
 
+/**
+ * What a value in the YYYY-MM-DD form that names no day (1985-02-30) gets after the format
+ * message: it is the right form, the day does not exist.
+ */
+export function impossibleDateMessages(value: unknown): readonly string[] {
+  const text = typeof value === 'string' ? value : '';
+  const m = DATE.exec(text);
+  if (!m || isIsoDate(value)) return [];
+  const [y, mo] = [Number(m[1]), Number(m[2])];
+  if (mo < 1 || mo > 12) return [`${text} is not a date: there is no month ${m[2]}.`];
+  if (y < 1) return [`${text} is not a date: years start at 0001.`];
+  return [MSG.impossibleDate(text, new Date(Date.UTC(y, mo, 0)).getUTCDate())];
+}
+
 export interface DateOpts extends FieldOpts {
   notFuture?: boolean;
   min?: string;
@@ -29,7 +43,7 @@ export interface DateOpts extends FieldOpts {
 export function DateField(opts: DateOpts = {}): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     ...presenceDecorators(opts),
-    typeRule(isIsoDate, MSG.date),
+    typeRule(isIsoDate, MSG.date, impossibleDateMessages),
   ];
   if (opts.notFuture) {
     decorators.push(
@@ -85,6 +99,13 @@ export function timestampMs(value: unknown): number | null {
   // The ECMAScript date-time string format, which every engine reads the same way (years 0001–9999).
   const utc = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${ms}Z`);
   return Number.isNaN(utc) ? null : utc - offsetMinutes * 60_000;
+}
+
+/** The offset an RFC 3339 date-time is written with, in minutes east of UTC; null: not one. */
+export function timestampOffsetMinutes(value: unknown): number | null {
+  if (timestampMs(value) === null) return null;
+  const m = TIMESTAMP.exec(value as string)!;
+  return m[6] ? 0 : (m[7] === '-' ? -1 : 1) * (Number(m[8]) * 60 + Number(m[9]));
 }
 
 /** An RFC 3339 date-time with its offset (see timestampMs). */

@@ -14,6 +14,7 @@ export {
   TIMESTAMP_MESSAGE,
   TimestampField,
   timestampMs,
+  timestampOffsetMinutes,
 } from './dates';
 export { todayIso } from '../../kernel/time';
 export type { DateOpts } from './dates';

@@ -10,8 +10,11 @@ import { MSG } from '../../kernel/messages';
 /** Constraint name of the per-element rule. */
 export const ITEMS = 'items';
 
-/** The message for one element, or null when the element is fine. */
-export type ItemCheck = (item: unknown) => string | null;
+/**
+ * The message for one element, or null when the element is fine; a list of messages when a
+ * second one says more (base.ts, MoreMessages).
+ */
+export type ItemCheck = (item: unknown) => string | readonly string[] | null;
 
 interface ItemsContext {
   itemError: ItemCheck;
@@ -42,17 +45,17 @@ export function EachItem(itemError: ItemCheck, maxItems: number): PropertyDecora
 }
 
 /**
- * The per-index messages of a failed `items` rule (`{"1": "Not a valid string."}`), or null when
+ * The per-index messages of a failed `items` rule (`{"1": ["Not a valid string."]}`), or null when
  * the rule did not fail or the error does not carry the list.
  */
-export function itemErrorsOf(error: ValidationError): Record<string, string> | null {
+export function itemErrorsOf(error: ValidationError): Record<string, string[]> | null {
   const context = error.contexts?.[ITEMS];
   if (!error.constraints?.[ITEMS] || !isItemsContext(context) || !Array.isArray(error.value))
     return null;
-  const byIndex: Record<string, string> = {};
+  const byIndex: Record<string, string[]> = {};
   (error.value as unknown[]).forEach((item, i) => {
     const message = context.itemError(item);
-    if (message) byIndex[String(i)] = message;
+    if (message) byIndex[String(i)] = typeof message === 'string' ? [message] : [...message];
   });
   return byIndex;
 }

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { MSG } from '../../kernel/messages';
 import { api, FieldOpts, isPlainObject, presenceDecorators, rule, typeRule } from './base';
-import { EachItem } from './item-errors';
+import { EachItem, ItemCheck } from './item-errors';
 import { unstorableText } from './strings';
 import { presentThen, REFUSE, withFastCheck } from './fast-path';
 
@@ -57,12 +57,13 @@ export interface StringListOpts extends ListOpts {
 
 /** A list of strings; each element's problem is reported under its index (see item-errors.ts). */
 export function StringListField(opts: StringListOpts): PropertyDecorator {
-  const itemError = (item: unknown): string | null => {
+  const itemError = (item: unknown): string | readonly string[] | null => {
     if (typeof item !== 'string') return MSG.string;
     if (unstorableText(item)) return unstorableText(item);
     if (item.trim().length === 0) return MSG.blank;
     if ([...item].length > opts.itemMaxLength) return MSG.maxLength(opts.itemMaxLength);
-    if (opts.choices && !opts.choices.includes(item)) return MSG.choice(item);
+    if (opts.choices && !opts.choices.includes(item))
+      return [MSG.choice(item), MSG.allowedChoices(opts.choices)];
     if (opts.itemPattern && !opts.itemPattern.test(item))
       return opts.itemPatternMessage ?? 'Invalid format.';
     return null;
@@ -109,7 +110,7 @@ export function CheckedListField(
 /** A list of scalars: each element's problem under its index, optional uniqueness. */
 function scalarList(
   opts: ListOpts & { unique?: boolean },
-  itemError: (item: unknown) => string | null,
+  itemError: ItemCheck,
   type: typeof String | typeof Number | typeof Array,
   items: object,
 ): PropertyDecorator {

@@ -62,6 +62,7 @@ export function StringField(opts: StringOpts = {}): PropertyDecorator {
         'choice',
         (v) => typeof v === 'string' && choices.includes(v),
         (v) => MSG.choice(v),
+        () => [MSG.allowedChoices(choices)],
       ),
     );
   }

@@ -39,6 +39,9 @@ class ProbeBody {
     choices: ['a', 'b', 'toolong'],
   })
   tags?: string[] | null;
+
+  @StringField({ choices: ['female', 'male'] })
+  sex?: string | null;
 }
 
 const valid = { name: 'abc', lines: [{ cost: '1.50' }] };
@@ -100,8 +103,35 @@ describe('the error tree of a request (docs/api.md, Errors)', () => {
     const errors = await errorsOf({ name: '', dob: '2023-02-30', lines: [] });
     expect(errors).toEqual({
       name: { $: [MSG.blank] },
-      dob: { $: [MSG.date] },
+      dob: { $: [MSG.date, '2023-02-30 is not a date: that month has 28 days.'] },
       lines: { $: [MSG.minItems(1)] },
+    });
+  });
+
+  describe("second messages after the contract's own (docs/api.md, Errors)", () => {
+    it('says a date in the right form that names no day does not exist', async () => {
+      expect((await errorsOf({ ...valid, dob: '1985-02-30' }))?.dob).toEqual({
+        $: [
+          'Date has wrong format. Use YYYY-MM-DD.',
+          '1985-02-30 is not a date: that month has 28 days.',
+        ],
+      });
+      expect((await errorsOf({ ...valid, dob: '1984-02-30' }))?.dob).toEqual({
+        $: [MSG.date, '1984-02-30 is not a date: that month has 29 days.'],
+      });
+      expect((await errorsOf({ ...valid, dob: '1985-13-01' }))?.dob).toEqual({
+        $: [MSG.date, '1985-13-01 is not a date: there is no month 13.'],
+      });
+    });
+
+    it('adds nothing to a date in another form', async () => {
+      expect((await errorsOf({ ...valid, dob: '02/03/1985' }))?.dob).toEqual({ $: [MSG.date] });
+    });
+
+    it('lists the allowed values after a refused choice', async () => {
+      expect((await errorsOf({ ...valid, sex: 'F' }))?.sex).toEqual({
+        $: ['"F" is not a valid choice.', 'Allowed values: female, male.'],
+      });
     });
   });
 
@@ -114,7 +144,7 @@ describe('the error tree of a request (docs/api.md, Errors)', () => {
         JSON.stringify({
           tags: {
             '1': { $: [MSG.string] },
-            '3': { $: [MSG.choice('zz')] },
+            '3': { $: [MSG.choice('zz'), 'Allowed values: a, b, toolong.'] },
             $: ['Duplicate values are not allowed.'],
           },
         }),
@@ -126,8 +156,8 @@ describe('the error tree of a request (docs/api.md, Errors)', () => {
       const errors = await errorsOf({ ...valid, tags: ['$property', '$target'] });
       expect(errors).toEqual({
         tags: {
-          '0': { $: [MSG.choice('$property')] },
-          '1': { $: [MSG.choice('$target')] },
+          '0': { $: [MSG.choice('$property'), MSG.allowedChoices(['a', 'b', 'toolong'])] },
+          '1': { $: [MSG.choice('$target'), MSG.allowedChoices(['a', 'b', 'toolong'])] },
         },
       });
     });

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ErrorTree, ValidationFailed } from '../../kernel/errors';
 import { MSG } from '../../kernel/messages';
+import { isMoreContext } from './base';
 import { fastTransform, REFUSE } from './fast-path';
 import { ITEMS, itemErrorsOf } from './item-errors';
 import { addRequestErrors } from './request-rules';
@@ -20,6 +21,12 @@ export function toErrorTree(errors: ValidationError[]): ErrorTree {
   return tree;
 }
 
+/** A failed rule's further messages (base.ts, MoreMessages), from the value it refused. */
+function moreOf(error: ValidationError, name: string): readonly string[] {
+  const context = error.contexts?.[name];
+  return isMoreContext(context) ? context.more(error.value) : [];
+}
+
 function buildNode(error: ValidationError): ErrorTree | null {
   const node: ErrorTree = {};
   const constraints = error.constraints ?? {};
@@ -27,14 +34,15 @@ function buildNode(error: ValidationError): ErrorTree | null {
   const items = itemErrorsOf(error);
   let messages: string[];
   if (constraints.presence) messages = [constraints.presence];
-  else if (constraints.type) messages = [constraints.type];
+  else if (constraints.type) messages = [constraints.type, ...moreOf(error, 'type')];
   else if (constraints.whitelistValidation || constraints.nestedValidation) messages = [MSG.object];
   else
     messages = Object.entries(constraints)
       .filter(([name]) => !(name === ITEMS && items))
-      .map(([, message]) => message);
+      .flatMap(([name, message]) => [message, ...moreOf(error, name)]);
   if (messages.length > 0) node.$ = messages;
-  if (items) for (const [index, message] of Object.entries(items)) node[index] = { $: [message] };
+  if (items)
+    for (const [index, itemMessages] of Object.entries(items)) node[index] = { $: itemMessages };
 
   // A list over its size limit is reported as that alone, not item by item (bounded answer).
   const blocked = Boolean(constraints.presence || constraints.type || constraints.maxItems);

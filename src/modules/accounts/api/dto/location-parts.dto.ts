@@ -30,6 +30,39 @@ export const NpiField = (description = NPI_DESCRIPTION, example = '1234567893') 
     }),
   );
 
+export const TIME_ZONE_MESSAGE = 'Enter an IANA time zone name, e.g. America/Chicago.';
+
+/** An IANA zone name (`America/Chicago`, `UTC`), as the runtime's zone data knows it; no offset. */
+export function isTimeZone(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value))
+    return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** docs/api.md, Locations: the zone the web pages show the location's visits in; null clears it. */
+export const TimeZoneField = () =>
+  applyDecorators(
+    StringField({
+      maxLength: 64,
+      description:
+        "The location's IANA time zone, in which the web pages show its visits; null clears it " +
+        '(they show each visit at the offset it was sent with).',
+      example: 'America/Chicago',
+    }),
+    ValidateBy({
+      name: 'timeZone',
+      validator: {
+        validate: (v: unknown) => typeof v !== 'string' || isTimeZone(v),
+        defaultMessage: () => TIME_ZONE_MESSAGE,
+      },
+    }),
+  );
+
 export const PO_BOX_MESSAGE = 'The billing address must be a street address, not a PO box.';
 export const LOCATION_ZIPCODE_MESSAGE =
   "A location's ZIP code carries the ZIP+4 (NNNNN-NNNN): the 837P's billing provider needs all nine digits.";

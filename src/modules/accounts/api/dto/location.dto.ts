@@ -12,6 +12,7 @@ import {
   RenderingProviderDto,
   RenderingProviderResponse,
   TaxonomyField,
+  TimeZoneField,
 } from './location-parts.dto';
 
 export {
@@ -67,6 +68,9 @@ class LocationBodyDto {
       "The individual who renders care at the location (the 837P's 2310B), unless a claim names its own; null clears it. Required before claims go electronic.",
   })
   rendering_provider?: RenderingProviderDto | null;
+
+  @TimeZoneField()
+  time_zone?: string | null;
 }
 
 export class CreateLocationDto extends LocationBodyDto {
@@ -115,6 +119,14 @@ export class LocationResponse {
   @ApiProperty({ type: RenderingProviderResponse, nullable: true })
   rendering_provider: RenderingProviderResponse | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'America/Chicago',
+    description: "The location's IANA time zone, or null.",
+  })
+  time_zone: string | null;
+
   @ApiTimestamp()
   created_at: string;
 
@@ -137,6 +149,7 @@ export class LocationResponse {
             taxonomy_code: l.renderingTaxonomyCode ?? l.taxonomyCode,
           }
         : null,
+      time_zone: l.timeZone ?? null,
       created_at: formatInstant(l.createdAt, 'api'),
     };
   }

@@ -93,12 +93,20 @@ export class AppointmentCoverageResponse {
     enum: COVERAGE_STATES,
     example: 'not_checked',
     description:
-      '`not_checked` (no check yet), `checking` (one runs), `active`, `inactive` (a plan, not ' +
-      'active on the day), `no_plan`, `failed` (no answer), `waiting_for_person` (an insurer a ' +
-      "person answers), `stale` (the last answer will be older than the policy's `freshness_hours` " +
-      'when the visit starts).',
+      "The last check's outcome: `not_checked` (no check yet), `checking` (one runs), `active`, " +
+      '`inactive` (a plan, not active on the day), `no_plan`, `failed` (no answer), ' +
+      '`waiting_for_person` (an insurer a person answers). How old the answer is says `stale`.',
   })
   state: CoverageState;
+
+  @ApiProperty({
+    type: 'boolean',
+    example: false,
+    description:
+      "The last answer will be older than the policy's `freshness_hours` when the visit starts " +
+      '(false before any answer).',
+  })
+  stale: boolean;
 
   @ApiNullable('date-time', { example: null, description: 'When the last check answered.' })
   checked_at: string | null;
@@ -216,6 +224,7 @@ export class AppointmentResponse {
       updated_at: formatInstant(a.updatedAt, 'api'),
       coverage: {
         state: a.coverageState,
+        stale: a.coverageStale,
         checked_at: stamp(coverage.checked_at),
         fresh_until: stamp(coverage.fresh_until),
         next_check_at: stamp(a.nextCheckAt),

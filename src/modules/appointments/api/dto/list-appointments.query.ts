@@ -1,7 +1,7 @@
 import { StringField, TimestampField } from '@/platform/http/validation/fields';
 import { PAGE_SIZES, PageCursorField, PageSizeField } from '@/platform/http/pagination/page-query';
 import { LocationCodeField } from '@/modules/accounts';
-import { COVERAGE_STATES, type CoverageState } from '../../domain/appointment-words';
+import { COVERAGE_FILTERS, type CoverageFilter } from '../../domain/appointment-words';
 
 /** The worklist's query (docs/api.md, Appointments): filters, then the page. */
 export class ListAppointmentsQuery {
@@ -21,11 +21,13 @@ export class ListAppointmentsQuery {
   location_code?: string | null;
 
   @StringField({
-    choices: COVERAGE_STATES,
+    choices: COVERAGE_FILTERS,
     example: 'not_checked',
-    description: 'Only appointments whose coverage is in this state.',
+    description:
+      'Only appointments whose coverage is in this state; `stale`: those whose `coverage.stale` ' +
+      'is true, whatever their state.',
   })
-  coverage_state?: CoverageState | null;
+  coverage_state?: CoverageFilter | null;
 
   @PageSizeField(PAGE_SIZES.list)
   limit?: number | null;

@@ -33,11 +33,12 @@ export class AuditEventResponse {
   created_at: string;
 
   @ApiField('string', {
-    enum: ['api_key', 'user', 'embedded', 'operator'],
+    enum: ['api_key', 'user', 'embedded', 'operator', 'system'],
     example: 'api_key',
     description:
       'An API key, a user of the web application, an embedded session (the user, signed in ' +
-      "by an API key's link; SECURITY.md), or the operator at the command line (actor `cli`).",
+      "by an API key's link; SECURITY.md), the operator at the command line (actor `cli`), or " +
+      "the service itself (`system`: an appointment's automatic check, actor `appointment-checks`).",
   })
   actor_type: string;
 

@@ -116,8 +116,11 @@ export class ClaimSubmissionResponse {
   })
   clearinghouse_id: string | null;
 
-  @ApiTimestamp()
-  submitted_at: string;
+  @ApiNullable('date-time', {
+    example: '2026-11-21T13:51:16.926+00:00',
+    description: 'When it went out; null while a `ready_to_mail` claim waits to be mailed.',
+  })
+  submitted_at: string | null;
 
   @ApiNullable('string', {
     example: 'The location LOC7K2M9QXA has no tax id.',

@@ -47,7 +47,8 @@ export class ClaimResponse {
     type: ClaimSubmissionResponse,
     nullable: true,
     description:
-      'How and when the claim went out; null until it did (a `ready_to_mail` claim has not).',
+      'How and when the claim went out; null until it did, but for a `ready_to_mail` claim: ' +
+      'channel `paper`, `submitted_at` null until it is mailed, `detail` why it goes on paper.',
   })
   submission: ClaimSubmissionResponse | null;
 
@@ -126,15 +127,7 @@ export class ClaimResponse {
         at: h.at,
         detail: h.detail ?? null,
       })),
-      submission:
-        claim.submissionChannel && claim.submittedAt
-          ? {
-              channel: claim.submissionChannel,
-              clearinghouse_id: claim.clearinghouseId ?? null,
-              submitted_at: formatInstant(claim.submittedAt, 'api'),
-              detail: claim.submissionDetail ?? null,
-            }
-          : null,
+      submission: submissionOf(claim),
       remittance: claim.remittance ? remittanceView(claim.remittance) : null,
       patient: claimPerson(claim.patient),
       primary_member: { ...claimPerson(claim.primaryMember), insurer_code: claim.insurerCode },
@@ -206,4 +199,26 @@ function remittanceView(r: ClaimRemittance): ClaimRemittance {
       adjustments: (l.adjustments ?? []).map(adjustmentView),
     })),
   };
+}
+
+/**
+ * docs/api.md, Claims: how the claim goes out. A `ready_to_mail` claim has its route already
+ * (paper, the claim form; `detail` says why), not yet a time it went.
+ */
+function submissionOf(claim: Claim): ClaimSubmissionResponse | null {
+  if (claim.submissionChannel && claim.submittedAt)
+    return {
+      channel: claim.submissionChannel,
+      clearinghouse_id: claim.clearinghouseId ?? null,
+      submitted_at: formatInstant(claim.submittedAt, 'api'),
+      detail: claim.submissionDetail ?? null,
+    };
+  if (claim.status === 'ready_to_mail')
+    return {
+      channel: 'paper',
+      clearinghouse_id: null,
+      submitted_at: null,
+      detail: claim.submissionDetail ?? null,
+    };
+  return null;
 }

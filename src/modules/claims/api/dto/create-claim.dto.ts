@@ -11,9 +11,8 @@ import {
 } from '@/platform/http/validation/fields';
 import { RequestRules } from '@/platform/http/validation/request-rules';
 import type { ErrorTree } from '@/platform/kernel/errors';
-import { MSG } from '@/platform/kernel/messages';
 import { LocationCodeField, RenderingProviderDto } from '@/modules/accounts';
-import { isKnownInsurer } from '@/modules/insurers';
+import { isKnownInsurer, unknownInsurerMessages } from '@/modules/insurers';
 import { ProcedureCodesField } from '@/lib/benefits';
 import {
   AddressLineField,
@@ -154,7 +153,7 @@ function unknownClaimInsurerOfBody(body: unknown, errors: ErrorTree): void {
   const code = (member as { insurer_code?: unknown }).insurer_code;
   if (typeof code !== 'string' || code.trim() === '') return;
   if ((errors.primary_member as ErrorTree | undefined)?.insurer_code) return;
-  if (!isKnownInsurer(code.trim())) (errors.$ ??= []).push(MSG.unknownInsurer(code.trim()));
+  if (!isKnownInsurer(code.trim())) (errors.$ ??= []).push(...unknownInsurerMessages(code.trim()));
 }
 
 @RequestRules(unknownClaimInsurerOfBody)

@@ -119,6 +119,13 @@ class VerificationRefDoc {
 
 class ResultBase {
   @ApiProperty({ example: 'visit-2026-11-21-0042' }) request_uid: string;
+  @ApiNullable('string', {
+    enum: ['appointment'],
+    example: null,
+    description:
+      "`appointment`: a check the service runs before an appointment (docs/api.md, Appointments); null for the client's own requests.",
+  })
+  origin: 'appointment' | null;
   @ApiProperty({
     enum: ['processing', 'complete', 'error'],
     example: 'complete',

@@ -172,7 +172,8 @@ export class SearchFinisher {
   }
 
   private async finish(head: Head, outcome: Outcome): Promise<boolean> {
-    const input = { uid: head.uid, ...outcome };
+    // The stored answer is what GETs and webhooks answer: with the request's `origin`.
+    const input = { uid: head.uid, origin: head.origin ?? null, ...outcome };
     const bodyV1 = renderResult(input, 'v1');
     const bodyV2 = renderResult(input, 'v2');
     const deliveries = this.outbox.finishingDeliveries({ v1: bodyV1, v2: bodyV2 });

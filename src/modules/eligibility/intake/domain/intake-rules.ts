@@ -1,7 +1,7 @@
 import type { ErrorTree } from '@/platform/kernel/errors';
 import type { StoredOptions } from '../../domain/search-outcome';
 import { MSG } from '@/platform/kernel/messages';
-import { isKnownInsurer, type MemberQuery } from '@/modules/insurers';
+import { isKnownInsurer, type MemberQuery, unknownInsurerMessages } from '@/modules/insurers';
 import type { CreateEligibilityDto } from '../../api/dto/create-eligibility.dto';
 
 /** The intake's rules of one eligibility request body, shared by single requests and batch items. */
@@ -19,7 +19,7 @@ export function insurerCodesOf(dto: CreateEligibilityDto): {
   const codes = dto.insurer_code_list ?? (dto.insurer_code ? [dto.insurer_code] : []);
   const fieldErrors: Record<string, string> = {};
   if (codes.length === 0) fieldErrors.insurer_code = MSG.required;
-  const requestErrors = codes.filter((c) => !isKnownInsurer(c)).map(MSG.unknownInsurer);
+  const requestErrors = codes.filter((c) => !isKnownInsurer(c)).flatMap(unknownInsurerMessages);
   return { codes, fieldErrors, requestErrors };
 }
 
@@ -51,7 +51,7 @@ export function insurerErrorsOfBody(sent: unknown, errors: ErrorTree): void {
     .filter((c): c is string => typeof c === 'string')
     .map((c) => c.trim())
     .filter((c) => c !== '' && !isKnownInsurer(c));
-  if (unknown.length > 0) (errors.$ ??= []).push(...unknown.map(MSG.unknownInsurer));
+  if (unknown.length > 0) (errors.$ ??= []).push(...unknown.flatMap(unknownInsurerMessages));
 }
 
 /** The patient as connectors are asked about them (stored with the request). */

@@ -7,7 +7,7 @@ import {
   type BodyRow,
   EligibilityRequestsRepository,
 } from '../../store/eligibility-requests.repository';
-import { renderProcessing, ResultVersion } from './eligibility.renderer';
+import { renderProcessing, withOrigin, ResultVersion } from './eligibility.renderer';
 import { insurerEntries } from '../../domain/insurer-entries';
 import { InsurerExchangeEntry, InsurerExchangeLog } from '../../run/domain/insurer-exchange-log';
 
@@ -110,13 +110,15 @@ export class EligibilityQueryService {
   }
 }
 
-/** The stored answer, or the processing one of a search that has stored none yet. */
+/**
+ * The stored answer, or the processing one of a search that has stored none yet, with the
+ * request's `origin` after its `request_uid` (docs/api.md, V1 and V2 results).
+ */
 function bodyOf(uid: string, row: BodyRow): string {
-  if (row.body !== null) return row.body;
-  return renderProcessing(
-    uid,
-    insurerEntries(row.codes ?? [], {}, row.attempts > 0, new Map(), null),
-  );
+  const body =
+    row.body ??
+    renderProcessing(uid, insurerEntries(row.codes ?? [], {}, row.attempts > 0, new Map(), null));
+  return withOrigin(body, uid, row.origin ?? null);
 }
 
 function summary(r: EligibilityRequest, noPlanFound: boolean): EligibilitySummary {

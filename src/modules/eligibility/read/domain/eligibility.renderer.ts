@@ -19,6 +19,11 @@ export interface RenderInput {
   errorDetail?: string | null;
   /** docs/api.md, Universal Search insurer by insurer: one entry per insurer asked, in order. */
   insurers: InsurerEntry[];
+  /**
+   * The request's `origin` (docs/api.md, V1 and V2 results), written after `request_uid`;
+   * undefined: left out (a read adds it, `withOrigin`).
+   */
+  origin?: 'appointment' | null;
 }
 
 /** docs/api.md, Insurers and assisted verification: the task a person is answering, on a processing request's answers. */
@@ -61,6 +66,17 @@ export function withMoreResults(body: string, entries: string, insurers: Insurer
 }
 
 /**
+ * An answer's text with the request's `origin` after its `request_uid` (the first key of every
+ * answer), unless it has one: answers stored before it was written (and the processing and
+ * purged answers) are read with it, and need no rewrite.
+ */
+export function withOrigin(body: string, uid: string, origin: 'appointment' | null): string {
+  const head = `{"request_uid":${JSON.stringify(uid)}`;
+  if (!body.startsWith(head) || body.startsWith(`${head},"origin":`)) return body;
+  return `${head},"origin":${JSON.stringify(origin)}${body.slice(head.length)}`;
+}
+
+/**
  * The eligibility result body (docs/api.md, V1 and V2 results), in the documented key order. V1
  * persons carry no `plan`; V2 persons always do. `plan_token` and `plan_token_expired_at` are
  * present only for persons whose plan is in-network only (`insurer_state` `inn`), in both versions.
@@ -68,6 +84,7 @@ export function withMoreResults(body: string, entries: string, insurers: Insurer
 export function renderResult(input: RenderInput, version: ResultVersion): string {
   const head = JSON.stringify({
     request_uid: input.uid,
+    ...(input.origin === undefined ? {} : { origin: input.origin }),
     status: input.status,
     error_code: input.status === 'error' ? input.errorCode : null,
     error_detail:

@@ -13,6 +13,7 @@ import {
 } from '../insurer-connector';
 import { InsurerConnectorFor } from '../insurer-registry.service';
 import { buildPlan, PLAN_VARIANTS, PlanShape } from './demo-plan';
+import { sexOfFirstName } from './demo-people';
 import { SandboxSearchesRepository } from '../../store/sandbox-searches.repository';
 
 const DEMO_INSURER = 'insurer:demo:vision';
@@ -170,7 +171,7 @@ export class DemoVisionConnector implements InsurerConnector {
       firstName: titleCase(query.firstName),
       lastName: titleCase(query.lastName),
       dob: query.dob,
-      sex: seed[4] % 2 === 0 ? 'female' : 'male',
+      sex: sexOfFirstName(query.firstName) ?? (seed[4] % 2 === 0 ? 'female' : 'male'),
       memberId,
       ssnLastFour: query.ssnLastFour,
       type: 'self',

@@ -3,7 +3,7 @@ import { ApiField, ApiNullable } from '@/platform/http/api-docs';
 import { DateField, StringField } from '@/platform/http/validation/fields';
 import { rule } from '@/platform/http/validation/base';
 import { MSG } from '@/platform/kernel/messages';
-import { isKnownInsurer } from '@/lib/insurer-codes';
+import { isKnownInsurer, unknownInsurerMessages } from '@/modules/insurers';
 import { HISTORY_BENEFIT_CODES, type HistoryBenefitCode } from '@/lib/benefits';
 import { DOB_MIN } from '@/lib/person';
 
@@ -19,6 +19,7 @@ export class CreateBenefitEntryDto {
     'knownInsurer',
     (v) => typeof v !== 'string' || v.trim() === '' || isKnownInsurer(v.trim()),
     (v) => MSG.unknownInsurer(String(v).trim()),
+    (v) => unknownInsurerMessages(String(v).trim()).slice(1),
   )
   insurer_code: string;
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiField, ApiNullable, DECIMAL4 } from '@/platform/http/api-docs';
 import { NextCursorDoc } from '@/platform/http/pagination/page-query';
-import { BENEFIT_FLAGS, BenefitFrequencyDoc } from '@/lib/benefits';
+import { BENEFIT_FLAGS, BenefitFrequencyDoc, MaterialsDoc } from '@/lib/benefits';
 
 /**
  * OpenAPI descriptions of plan designs (docs/api.md, Plan designs); PlanDesigns renders them. A
@@ -88,6 +88,15 @@ export class PlanDesignDetailResponse extends PlanDesignResponse {
       "The benefit tree of the group's last completed task (its first person's plan), without used values.",
   })
   items: DesignItemDoc[];
+
+  @ApiProperty({
+    type: MaterialsDoc,
+    nullable: true,
+    description:
+      "The group's materials price list (docs/api.md, The counter): a verifier's, kept until " +
+      'another gives one; answers of the group without their own list take it. Null: none yet.',
+  })
+  materials: MaterialsDoc | null;
 }
 
 export class PlanDesignListResponse {
