@@ -20,6 +20,7 @@ import { Patient } from '@/modules/patients/store/patient.entity';
 import { PatientBenefitEntry } from '@/modules/patients/store/benefit-entry.entity';
 import { Appointment } from '@/modules/appointments/store/appointment.entity';
 import { AppointmentPolicy } from '@/modules/appointments/store/appointment-policy.entity';
+import { Quote } from '@/modules/quotes/store/quote.entity';
 import { PlanDesign } from '@/modules/verification/store/plan-design.entity';
 import { VerificationTask } from '@/modules/verification/store/verification-task.entity';
 import { Webhook, WebhookAttempt, WebhookDelivery } from '@/modules/webhooks/store/webhook.entity';
@@ -51,6 +52,7 @@ export const entities = [
   MailMessage,
   VerificationTask,
   PlanDesign,
+  Quote,
   Webhook,
   WebhookDelivery,
   WebhookAttempt,

@@ -297,6 +297,49 @@ const ENDPOINTS: Endpoint[] = [
     }),
   },
   { method: 'GET', path: '/api/auth/v1/appointments/{external_id}/' },
+  // docs/api.md, The counter: every order field is a field error when wrong, never a 500.
+  {
+    method: 'POST',
+    path: '/api/auth/v1/quotes/',
+    body: (c) => ({
+      request_uid: c.uid,
+      person_id: c.personId,
+      date_of_service: '2026-11-21',
+      order: {
+        frame: { retail: '189.00' },
+        lenses: { type: 'progressive_premium', tier: 2, retail: '320.00' },
+        lens_options: [{ option: 'polycarbonate', retail: '60.00' }],
+        contact_lenses: { kind: 'elective', retail: '180.00' },
+        fitting: { kind: 'premium', retail: '90.00' },
+        in_lieu_keep: 'frame',
+      },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/v1/quotes/',
+    body: () => ({
+      plan: {
+        insurer_state: 'inn',
+        items: [{ benefit_code: 'materials.frames', refresh_date: '2027-01-01' }],
+        materials: {
+          network: 'inn',
+          frame: { allowance: '150.00', discount_percent: '20' },
+          lenses: { progressive_premium: { tiers: { '2': { copayment: '110.00' } } } },
+          lens_options: { polycarbonate: { copayment: '15.00', max_age: 18 } },
+          in_lieu_of: [['contact_lenses', 'frame']],
+        },
+      },
+      patient_age: 9,
+      order: {
+        frame: { retail: '189.00' },
+        lenses: { type: 'progressive_premium', tier: '2', retail: 320 },
+        lens_options: [{ option: 'polycarbonate', retail: '60.00' }],
+      },
+    }),
+  },
+  { method: 'GET', path: '/api/auth/v1/quotes/{id}/' },
+  { method: 'GET', path: '/api/auth/v1/quotes/{id}/pdf/' },
   { method: 'DELETE', path: '/api/auth/v1/appointments/{external_id}/' },
   {
     method: 'GET',

@@ -62,6 +62,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     remittanceId: string;
     taskId: string;
     designId: string;
+    quoteId: string;
     appointmentId: string;
     bCredentialsAuth: { Authorization: string };
   };
@@ -166,6 +167,17 @@ describe('tenant isolation matrix: another account’s object is answered exactl
        VALUES ($1, 'insurer:vision:vsp', 'GRP-A', 'VSP Choice', 'GRP-A', '[]') RETURNING id`,
       [a.accountId],
     );
+    // docs/api.md, The counter: a quote of A.
+    ids.quoteId = (
+      await http()
+        .post('/api/auth/v1/quotes/')
+        .set(a.auth)
+        .send({
+          plan: { insurer_state: 'inn', items: [], materials: { network: 'inn' } },
+          order: { frame: { retail: '100.00' } },
+        })
+        .expect(201)
+    ).body.id;
     // docs/api.md, Appointments: an appointment of A.
     ids.appointmentId = 'shared-appointment-0001';
     await http()
@@ -219,6 +231,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       batchItems: await get(`/api/auth/v1/eligibility/batches/${ids.batchUid}/items/`),
       task: await get(`/api/auth/v1/verification-tasks/${ids.taskId}/`),
       design: await get(`/api/auth/v1/plan-designs/${ids.designId}/`),
+      quote: await get(`/api/auth/v1/quotes/${ids.quoteId}/`),
       appointment: await get(`/api/auth/v1/appointments/${ids.appointmentId}/`),
       appointments: await get('/api/auth/v1/appointments/'),
       requests: (
@@ -444,6 +457,16 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       send: (id) => http().get(path('/api/auth/v1/plan-designs/{}/')(id)).set(b.auth),
       status: 404,
     },
+    ...['', 'pdf/'].map((tail) => ({
+      endpoint: `GET /api/auth/v1/quotes/{id}/${tail}`,
+      ofA: () => ids.quoteId,
+      missing: () => randomUUID(),
+      send: (id: string) =>
+        http()
+          .get(path(`/api/auth/v1/quotes/{}/${tail}`)(id))
+          .set(b.auth),
+      status: 404 as const,
+    })),
     {
       endpoint: 'GET /api/auth/v1/appointments/{external_id}/',
       ofA: () => ids.appointmentId,

@@ -214,6 +214,15 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       .set(a.auth)
       .send(APPOINTMENT_BODY)
       .expect(201);
+    // docs/api.md, The counter: a quote.
+    const quote = await http()
+      .post('/api/auth/v1/quotes/')
+      .set(a.auth)
+      .send({
+        plan: { insurer_state: 'inn', items: [], materials: { network: 'inn' } },
+        order: { frame: { retail: '100.00' } },
+      })
+      .expect(201);
     const authFor = (path: string) =>
       path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {
@@ -237,7 +246,9 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
               ? task
               : name === 'id' && path.startsWith('/api/auth/v1/plan-designs/')
                 ? (designId as string)
-                : values[name],
+                : name === 'id' && path.startsWith('/api/auth/v1/quotes/')
+                  ? (quote.body.id as string)
+                  : values[name],
       );
 
     const withETag: string[] = [];

@@ -261,6 +261,32 @@ describe('retention of patient data (SECURITY.md, PHI_RETENTION_DAYS)', () => {
     expect(byId(queued.id).text_body).toBe('Ann Lee, 1 Main St');
     expect(byId(recent.id).text_body).toBe('Ann Lee, 1 Main St');
   });
+
+  it('deletes quotes older than the limit, leaving newer ones (docs/api.md, The counter)', async () => {
+    const quote = async () => {
+      const res = await http()
+        .post('/api/auth/v1/quotes/')
+        .set(a.auth)
+        .send({
+          plan: {
+            insurer_state: 'inn',
+            items: [],
+            materials: { network: 'inn', frame: { allowance: '150.00' } },
+          },
+          order: { frame: { retail: '189.00' } },
+        })
+        .expect(201);
+      return res.body.id as string;
+    };
+    const old = await quote();
+    const recent = await quote();
+    await db.query(`UPDATE quotes SET created_at = now() - interval '31 days' WHERE id = $1`, [
+      old,
+    ]);
+    await t.app.get(PhiRetention).tick();
+    await http().get(`/api/auth/v1/quotes/${old}/`).set(a.auth).expect(404);
+    await http().get(`/api/auth/v1/quotes/${recent}/`).set(a.auth).expect(200);
+  });
 });
 
 describe('retention unset (PHI_RETENTION_DAYS empty keeps everything)', () => {

@@ -28,6 +28,8 @@ export interface Fixtures {
   appointmentId: string;
   /** A visit to come (of the sandbox), which a check may be asked for. */
   upcomingId: string;
+  /** A quote on the search's person (docs/api.md, The counter). */
+  quoteId: string;
   /** docs/api.md, Insurers and assisted verification: VSP searches' verification tasks, one per route that changes a task. */
   tasks: {
     read: string;
@@ -67,6 +69,12 @@ export const COMPLETE_TASK_BODY = {
 };
 
 const TASKS = '/api/auth/v1/verification-tasks';
+
+/** An order at the counter (docs/api.md, The counter): a frame and single-vision lenses. */
+const QUOTE_ORDER = {
+  frame: { retail: '189.00' },
+  lenses: { type: 'single_vision', retail: '120.00' },
+};
 const APPOINTMENTS = '/api/auth/v1/appointments';
 
 /** A valid appointment body (docs/api.md, Appointments). */
@@ -371,6 +379,25 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
     status: 200,
     audit: audit('estimate', 'create', () => fx.uid),
   }),
+  'POST /api/auth/v1/quotes/': (fx) => ({
+    method: 'post',
+    url: '/api/auth/v1/quotes/',
+    body: { request_uid: fx.uid, person_id: fx.personId, order: QUOTE_ORDER },
+    status: 201,
+    audit: audit('quote', 'create', (r) => r.body.id),
+  }),
+  'GET /api/auth/v1/quotes/:id/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/quotes/${fx.quoteId}/`,
+    status: 200,
+    audit: audit('quote', 'read', () => fx.quoteId),
+  }),
+  'GET /api/auth/v1/quotes/:id/pdf/': (fx) => ({
+    method: 'get',
+    url: `/api/auth/v1/quotes/${fx.quoteId}/pdf/`,
+    status: 200,
+    audit: audit('quote', 'read', () => fx.quoteId),
+  }),
   // docs/api.md, Next eligible dates: stateless, nothing naming a patient; no audit event.
   'POST /api/auth/v1/benefits/next-eligible/': () => ({
     method: 'post',
@@ -575,6 +602,11 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
       insurer_code: 'insurer:demo:vision',
     })
     .expect(201);
+  const quote = await http()
+    .post('/api/auth/v1/quotes/')
+    .set(a.auth)
+    .send({ request_uid: uid, person_id: result.results[0].persons[0].id, order: QUOTE_ORDER })
+    .expect(201);
   const webhook = await http()
     .post('/api/auth/v1/webhooks/')
     .set(a.auth)
@@ -617,6 +649,7 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     batchUid: batch.body.batch_uid,
     appointmentId,
     upcomingId,
+    quoteId: quote.body.id,
   };
 }
 

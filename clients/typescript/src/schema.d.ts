@@ -620,6 +620,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/v1/quotes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote what the patient pays for an order (the counter)
+         * @description On a stored result's person plan (`request_uid` + `person_id`) or an inline V2 `plan` with its `materials`, priced from the plan's materials price list alone, in network. One rule prices every line from its retail r (c copayment, a allowance, d discount percent, 0 when absent):
+         *
+         *     1. `max_age` stated and the patient at most that age: the patient pays 0;
+         *     2. else `price` stated: min(price, r);
+         *     3. else no copayment, allowance or discount stated: `not_estimable` (`max_age` alone and an older patient: r);
+         *     4. else only a copayment: min(c, r);
+         *     5. else min(r, c + max(0, r − c − a) × (1 − d/100)) with the discount on the overage (the default), min(r, c + max(0, r × (1 − d/100) − a)) on the retail.
+         *
+         *     plan_covers = r − patient_pays, rounded half up to the cent per line. Lens options follow the lenses and the fitting the contact lenses; of both sides of an `in_lieu_of` pair the plan covers `in_lieu_keep`, else the side with the lower patient total. A benefit not available on `date_of_service` (frames, spectacle lenses, contact lenses: their next eligible dates) covers nothing, saying until when. What the list does not state is `not_estimable`, never guessed, and stays out of the totals; a plan without `materials` makes every line not estimable. The quote is stored (GET it, or print it as a PDF).
+         */
+        post: operations["QuotesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/quotes/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A quote
+         * @description The quote as its POST answered it; another account’s is not found.
+         */
+        get: operations["QuotesController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/quotes/{id}/pdf/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A quote printed for the patient (PDF)
+         * @description One US Letter page: the practice, the patient, the plan, each line with what the plan covers and what the patient pays, the lines not estimated, the totals, that it is an estimate and not a guarantee of payment, and the date. Each download is an audit event.
+         */
+        get: operations["QuotesController_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/v1/patients/": {
         parameters: {
             query?: never;
@@ -1057,7 +1125,7 @@ export interface components {
              */
             action: "read" | "list" | "create" | "update" | "link" | "notify" | "sign_in" | "sign_in_failed" | "enrol" | "disable" | "fail" | "revoke" | "delete" | "redeliver" | "mint" | "redeem" | "invite" | "enable" | "accept" | "change" | "reset" | "change_failed" | "end" | "end_all";
             /** @enum {string} */
-            resource_type: "eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location";
+            resource_type: "eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location";
             /** @description The record: a patient or claim code, an eligibility `request_uid`; null for lists. */
             resource_id: string | null;
             /** @description The request id (`X-Request-Id`), as the logs name the request. */
@@ -2539,6 +2607,107 @@ export interface components {
             /** @description The plan's term; `begin_date` is needed by plan-year rules. */
             plan?: components["schemas"]["PlanTermDto"] | null;
         };
+        QuoteLineResponse: {
+            /** @description `frame`, `lenses`, the option's name, `contact_lenses` or `fitting`. */
+            item: string;
+            /** @description The list's procedure code, if any. */
+            code: string | null;
+            /** @description The retail price. */
+            retail: string;
+            /** @description What the patient does not pay under the plan: retail − patient_pays. */
+            plan_covers: string;
+            /** @description What the patient pays. */
+            patient_pays: string;
+            /** @description Which step of the rule applied, with its figures (or why it covers nothing). */
+            reason: string;
+        };
+        NotEstimableResponse: {
+            item: string;
+            /** @description The retail price. */
+            retail: string;
+            reason: string;
+        };
+        QuoteResponse: {
+            /**
+             * Format: uuid
+             * @description The quote, for its GET and its printed page.
+             */
+            id: string;
+            lines: components["schemas"]["QuoteLineResponse"][];
+            /** @description Σ retail of `lines`. */
+            retail: string;
+            /** @description Σ plan_covers of `lines`. */
+            plan_covers: string;
+            /** @description Σ patient_pays of `lines`. */
+            patient_pays: string;
+            /** @description Lines the list does not state: never guessed, out of the totals. */
+            not_estimable: components["schemas"]["NotEstimableResponse"][];
+            /** @description Where the plan's price list comes from; null when the plan has none. */
+            materials_source: ("payer" | "verifier" | "plan_design") | null;
+            /** @description What the quote says as a whole (which side of an `in_lieu_of` pair is covered). */
+            notes: string[];
+        };
+        QuoteFrameDto: {
+            /** @description The retail price, a decimal string. */
+            retail: string | number;
+        };
+        QuoteLensesDto: {
+            /** @enum {string} */
+            type: "single_vision" | "lined_bifocal" | "lined_trifocal" | "progressive_standard" | "progressive_premium" | "progressive_ultra";
+            /** @description The tier, for a lens type the list prices by tier. */
+            tier?: number | string | null;
+            /** @description The retail price, a decimal string. */
+            retail: string | number;
+        };
+        QuoteLensOptionDto: {
+            /** @enum {string} */
+            option: "anti_reflective_standard" | "anti_reflective_premium" | "anti_reflective_ultra" | "polycarbonate" | "high_index" | "photochromic" | "polarized" | "tint" | "uv" | "scratch_coating";
+            /** @description The retail price, a decimal string. */
+            retail: string | number;
+        };
+        QuoteContactLensesDto: {
+            /** @enum {string} */
+            kind: "elective" | "medically_necessary";
+            /** @description The retail price, a decimal string. */
+            retail: string | number;
+        };
+        QuoteFittingDto: {
+            /** @enum {string} */
+            kind: "standard" | "premium";
+            /** @description The retail price, a decimal string. */
+            retail: string | number;
+        };
+        QuoteOrderDto: {
+            /** @description A frame. */
+            frame?: components["schemas"]["QuoteFrameDto"] | null;
+            /** @description A pair of spectacle lenses. */
+            lenses?: components["schemas"]["QuoteLensesDto"] | null;
+            /** @description Options of the lenses; they follow the lenses. */
+            lens_options?: components["schemas"]["QuoteLensOptionDto"][] | null;
+            /** @description Contact lenses. */
+            contact_lenses?: components["schemas"]["QuoteContactLensesDto"] | null;
+            /** @description A contact lens fitting; it follows the contact lenses. */
+            fitting?: components["schemas"]["QuoteFittingDto"] | null;
+            /** @description The side of an `in_lieu_of` pair the plan covers when the order holds both (else the side with the lower patient total). */
+            in_lieu_keep?: ("contact_lenses" | "frame" | "lenses") | null;
+        };
+        CreateQuoteDto: {
+            /** @description A `complete` eligibility request of your account; with `person_id`, quotes on that person's plan and its materials price list. Give these two or `plan`, not both. */
+            request_uid?: string | null;
+            /** @description The person's `id` in the result of `request_uid`. */
+            person_id?: number | null;
+            /** @description A V2 plan object (`persons[].plan`) given inline, with its `materials` price list. */
+            plan?: components["schemas"]["EstimatePlanDto"] | null;
+            /**
+             * Format: date
+             * @description The day of the visit (today when absent): benefits not available then cover nothing, and the patient age is counted on it.
+             */
+            date_of_service?: string | null;
+            /** @description The patient's age in whole years on `date_of_service`. Required with an inline plan whose list states a `max_age`; without it, a stored person's age is counted from their date of birth. */
+            patient_age?: number | null;
+            /** @description What the patient orders. */
+            order: components["schemas"]["QuoteOrderDto"];
+        };
         PatientAddressDto: {
             line1?: string | null;
             line2?: string | null;
@@ -3474,7 +3643,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string | null;
                 /** @description Only events about this kind of record. */
-                resource_type?: ("eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location") | null;
+                resource_type?: ("eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location") | null;
                 /** @description Only events about this record: a patient or claim code, an eligibility `request_uid`. */
                 resource_id?: string | null;
             };
@@ -7028,6 +7197,334 @@ export interface operations {
             };
             /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    QuotesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuoteDto"];
+            };
+        };
+        responses: {
+            /** @description The quote, as stored. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    QuotesController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description The `id` of a quote of your account. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    QuotesController_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a quote of your account. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote, one page. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

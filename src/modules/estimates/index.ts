@@ -4,3 +4,5 @@
  */
 export { EstimatesModule } from './estimates.module';
 export { EstimatesPagesModule } from './pages/estimates-pages.module';
+// The next eligible dates a plan's items state, which the counter reads too (docs/api.md, The counter).
+export { nextEligibleDates } from './domain/estimate.availability';

@@ -18,6 +18,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'insurer_credentials',
   'plan_design',
   'appointment',
+  'quote',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

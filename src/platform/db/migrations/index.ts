@@ -44,6 +44,7 @@ import { WebhookNonstandardPort1795567500000 } from './1795567500000-WebhookNons
 import { WebSessionsInPostgres1795568000000 } from './1795568000000-WebSessionsInPostgres';
 import { AppointmentCoverageOutcome1795569100000 } from './1795569100000-AppointmentCoverageOutcome';
 import { LocationTimeZone1795569200000 } from './1795569200000-LocationTimeZone';
+import { Quotes1795569700000 } from './1795569700000-Quotes';
 import { PlanDesignMaterials1795569900000 } from './1795569900000-PlanDesignMaterials';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
@@ -94,5 +95,6 @@ export const migrations = [
   WebSessionsInPostgres1795568000000,
   AppointmentCoverageOutcome1795569100000,
   LocationTimeZone1795569200000,
+  Quotes1795569700000,
   PlanDesignMaterials1795569900000,
 ];

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '@/modules/accounts';
+import { AuditModule } from '@/modules/audit';
+import { RateLimitModule } from '@/modules/auth';
+import { EligibilityModule } from '@/modules/eligibility';
+import { QuotesController } from './api/quotes.controller';
+import { QuotePurger } from './domain/quote-purger';
+import { QuotesService } from './domain/quotes.service';
+import { QuotesRepository } from './store/quotes.repository';
+
+@Module({
+  imports: [EligibilityModule, AccountsModule, AuditModule, RateLimitModule],
+  controllers: [QuotesController],
+  providers: [QuotesService, QuotesRepository, QuotePurger],
+})
+export class QuotesModule {}
