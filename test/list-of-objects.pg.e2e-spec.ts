@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { CreateClaimDto } from '@/modules/claims/api/dto/create-claim.dto';
 import { CreateBatchDto } from '@/modules/eligibility/api/dto/create-batch.dto';
 import { CreateEstimateDto } from '@/modules/estimates/api/dto/create-estimate.dto';
+import { QuoteOrderDto } from '@/modules/quotes/api/dto/create-quote.dto';
 import { NextEligibleRequestDto } from '@/modules/estimates/api/dto/next-eligible.dto';
 import { EstimatePlanDto, PlanBenefitItemDto } from '@/lib/benefits';
 import {
@@ -159,6 +160,24 @@ const LISTS: ListOfObjects[] = [
         ]);
       return n as number;
     },
+  },
+  {
+    dto: QuoteOrderDto,
+    property: 'lens_options',
+    method: 'post',
+    path: '/api/auth/v1/quotes/',
+    body: (lens_options) => ({
+      plan: { insurer_state: 'inn', items: [exam()], materials: { network: 'inn' } },
+      order: { lenses: { type: 'single_vision', retail: '100.00' }, lens_options },
+    }),
+    element: () => ({ option: 'uv', retail: '20.00' }),
+    at: ['order', 'lens_options'],
+    count: async (t, a) =>
+      (
+        await t.app
+          .get(DataSource)
+          .query('SELECT count(*)::int AS n FROM quotes WHERE account_id = $1', [a.accountId])
+      )[0].n as number,
   },
   {
     dto: CreateEstimateDto,

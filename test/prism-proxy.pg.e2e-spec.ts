@@ -274,6 +274,15 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     });
     await call('POST', '/api/auth/v1/benefits/next-eligible/', { body: { plan: 1 } });
 
+    // Quotes (docs/api.md, The counter): the document's example, a refused order, read and print.
+    const quote = await call('POST', '/api/auth/v1/quotes/', {
+      body: example('/api/auth/v1/quotes/'),
+    });
+    await call('POST', '/api/auth/v1/quotes/', { body: { order: 'x' } });
+    await call('GET', `/api/auth/v1/quotes/${quote.body.id ?? missing}/`);
+    await call('GET', `/api/auth/v1/quotes/${missing}/`);
+    await call('GET', `/api/auth/v1/quotes/${quote.body.id ?? missing}/pdf/`);
+
     // Patients.
     const created = await call('POST', '/api/auth/v1/patients/', { body: patientBody });
     await call('POST', '/api/auth/v1/patients/', { body: { first_name: '' } });

@@ -462,10 +462,12 @@ export function contractViolation(
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return `status ${status} body is not an object: ${text.slice(0, 200)}`;
   const b = body as Record<string, unknown>;
-  // docs/api.md, Authentication: a 401 carries a `hint` beside its `detail`; every other error has one key.
-  const keys = Object.keys(body).filter((k) => !(status === 401 && k === 'hint'));
+  // docs/api.md, Authentication and Errors: a 401 carries a `hint` beside its `detail`, a 404 may;
+  // every other error has one key.
+  const hinted = status === 401 || status === 404;
+  const keys = Object.keys(body).filter((k) => !(hinted && k === 'hint'));
   if (keys.length !== 1) return `status ${status} body has keys ${Object.keys(body).join(',')}`;
-  if (status === 401 && (typeof b.hint !== 'string' || b.hint.length === 0))
+  if ((status === 401 || 'hint' in b) && (typeof b.hint !== 'string' || b.hint.length === 0))
     return `status ${status} has no hint: ${text.slice(0, 200)}`;
   if (keys[0] === 'detail') {
     return typeof b.detail === 'string' && b.detail.length > 0

@@ -16,6 +16,9 @@ import { LocalLane, Permits, type QueueJob } from './local-lane';
 import { ProcessRegistry } from './process-registry';
 import { JobHandler, QUEUE_WORKER, QueueWorkerMeta } from './queue-worker';
 
+/** A connection error of Redis: nothing answers, or the connection ended before it did. */
+const REDIS_UNREACHABLE = /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection is closed/;
+
 /** A lane holds at most this many concurrencies' worth of rows before dispatch goes to Bull. */
 const LANE_CAPACITY_PER_PERMIT = 20;
 /** On a graceful stop, how long Bull jobs in flight get to end before this process deregisters. */
@@ -95,9 +98,14 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         .process(queue.spec.job, concurrency, (job: Job<DbJobData>) =>
           permits.use(() => run(job, 'bull')),
         )
-        .catch((e: unknown) =>
-          this.logger.error({ queue: meta.queue, err: (e as Error).message }, 'worker stopped'),
-        );
+        .catch((e: unknown) => {
+          const err = (e as Error).message;
+          // Bull's worker waits for Redis; a queue closed while it still connects (a process
+          // running on PostgreSQL alone, stopping) ends it so: the lane runs the work meanwhile.
+          if (REDIS_UNREACHABLE.test(err))
+            this.logger.warn({ queue: meta.queue, err }, 'Bull worker ended before Redis answered');
+          else this.logger.error({ queue: meta.queue, err }, 'worker stopped');
+        });
       this.registered.push(meta.queue);
     }
     this.logger.log({ queues: this.registered }, 'queue workers started');
