@@ -30,7 +30,7 @@ import {
 import { ClaimsModule, ClaimsPagesModule } from '@/modules/claims';
 import { EligibilityModule, EligibilityPagesModule } from '@/modules/eligibility';
 import { EstimatesModule, EstimatesPagesModule } from '@/modules/estimates';
-import { QuotesModule } from '@/modules/quotes';
+import { QuotesModule, QuotesPagesModule } from '@/modules/quotes';
 import { HealthModule } from '@/modules/health';
 import { IframeSessionModule } from '@/modules/iframe-session';
 import { MailModule } from '@/modules/mail';
@@ -87,6 +87,7 @@ import { InsurersPagesModule } from '@/modules/insurers';
     WebhooksPagesModule,
     VerificationPagesModule,
     EstimatesPagesModule,
+    QuotesPagesModule,
     PatientsPagesModule,
     AppointmentsPagesModule,
     ClaimsPagesModule,

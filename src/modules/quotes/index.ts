@@ -4,3 +4,4 @@
  * Module graph).
  */
 export { QuotesModule } from './quotes.module';
+export { QuotesPagesModule } from './pages/quotes-pages.module';

@@ -12,5 +12,7 @@ import { QuotesRepository } from './store/quotes.repository';
   imports: [EligibilityModule, AccountsModule, AuditModule, RateLimitModule],
   controllers: [QuotesController],
   providers: [QuotesService, QuotesRepository, QuotePurger],
+  // QuotesService for its pages (pages/quotes-pages.module.ts).
+  exports: [QuotesService],
 })
 export class QuotesModule {}

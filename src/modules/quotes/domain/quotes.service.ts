@@ -79,6 +79,27 @@ export class QuotesService {
   ) {}
 
   async create(accountId: string, dto: CreateQuoteDto): Promise<QuoteBody> {
+    const { source, day, patientAge, answer } = await this.price(accountId, dto);
+    const { id } = await this.quotes.insert({
+      accountId,
+      requestUid: source.requestUid,
+      personId: source.personId,
+      locationId: source.locationId,
+      patientName: source.patientName,
+      planName: source.planName,
+      insurerCode: source.insurerCode,
+      dateOfService: day,
+      patientAge,
+      body: answer,
+    });
+    return bodyOf(id, answer);
+  }
+
+  /**
+   * What the order costs, stored nowhere (the web Counter's totals as the staff change the
+   * order; `create` stores it): the same checks and the same answer without its id.
+   */
+  async price(accountId: string, dto: CreateQuoteDto) {
     const source = await this.sourceOf(accountId, dto);
     const day = dto.date_of_service ?? todayIso();
     const plan = planFromJson(source.plan);
@@ -104,19 +125,7 @@ export class QuotesService {
       ...priced,
       materials_source: materials ? (plan.materials_source ?? null) : null,
     };
-    const { id } = await this.quotes.insert({
-      accountId,
-      requestUid: source.requestUid,
-      personId: source.personId,
-      locationId: source.locationId,
-      patientName: source.patientName,
-      planName: source.planName,
-      insurerCode: source.insurerCode,
-      dateOfService: day,
-      patientAge,
-      body: answer,
-    });
-    return bodyOf(id, answer);
+    return { source, day, patientAge, answer };
   }
 
   async get(accountId: string, id: string): Promise<StoredQuote> {
