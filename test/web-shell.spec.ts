@@ -51,6 +51,7 @@ describe('the web shell', () => {
       'estimates',
       'insurers',
       'patients',
+      'quotes',
       'verification',
       'webhooks',
     ]);
@@ -74,6 +75,7 @@ describe('the web shell', () => {
         'estimates',
         'insurers',
         'patients',
+        'quotes',
         'verification',
         'webhooks',
       ].map((name) => join(MODULES, name, 'pages', 'views')),
@@ -86,6 +88,7 @@ describe('the web shell', () => {
       join(MODULES, 'web', 'pages', 'static'),
       join(MODULES, 'appointments', 'pages', 'static'),
       join(MODULES, 'estimates', 'pages', 'static'),
+      join(MODULES, 'quotes', 'pages', 'static'),
     ]);
   });
 
