@@ -484,7 +484,12 @@ describe('claim submission and lifecycle (docs/api.md, Claim lifecycle)', () => 
   it('sends a claim without an electronic route on paper: the CMS-1500 holds every value, and the e-mail attaches it', async () => {
     const created = await create(claimBody('Papertrail', 'insurer:demo:vision'));
     const claim = await waitForStatus(created.code, 'ready_to_mail');
-    expect(claim.submission).toBeNull();
+    // docs/api.md, Claims: a claim to mail says so, not yet submitted.
+    expect(claim.submission).toMatchObject({
+      channel: 'paper',
+      clearinghouse_id: null,
+      submitted_at: null,
+    });
     const noX12 = await http().get(`/api/auth/v1/claims/${created.code}/x12/`).set(a.auth);
     expect(noX12.status).toBe(404);
     expect(noX12.body.detail).toContain(created.code);
