@@ -28,7 +28,8 @@ export async function chooseDatabase(
 ): Promise<ChosenDatabase> {
   const choice = config.embeddedDatabase;
   if (!(await embeddedWanted(choice))) return { config, embedded: null, banner: null };
-  const embedded = await startEmbedded();
+  // Never the service's own port (it binds that once the database is up) nor Redis's.
+  const embedded = await startEmbedded(undefined, [config.port, redisPort(config)]);
   useDatabaseUrl(embedded.url(databaseName(config.databaseUrl)));
   // As root, another folder when the server's user cannot reach var/postgres (README.md, Quick start).
   const moved = embedded.moved ? `, ${embedded.moved}` : '';
@@ -50,7 +51,7 @@ export async function chooseDatabase(
 export async function redisBanner(config: AppConfig): Promise<string | null> {
   const url = new URL(config.redisUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
-  const port = Number(url.port || 6379);
+  const port = redisPort(config);
   if (await answers(port, host)) return null;
   return (
     `Redis: nothing answers at ${host}:${port}; running on PostgreSQL alone until it does ` +
@@ -60,4 +61,8 @@ export async function redisBanner(config: AppConfig): Promise<string | null> {
 
 function databaseName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.slice(1)) || 'vision';
+}
+
+function redisPort(config: AppConfig): number {
+  return Number(new URL(config.redisUrl).port || 6379);
 }

@@ -47,9 +47,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The embedded PostgreSQL of `dir`: the one already running there (another process's), or one
  * started now (initdb on the first start), on 127.0.0.1 only, on port 5432 unless something
- * answers there, else on a free port. As root its files may live elsewhere (./place.ts).
+ * answers there, else on a free port, never one of `avoid` (the ports the service listens on
+ * after it: a port freed a moment ago may be handed out again). As root its files may live
+ * elsewhere (./place.ts).
  */
-export async function startEmbedded(dir: string = EMBEDDED_DIR): Promise<EmbeddedServer> {
+export async function startEmbedded(
+  dir: string = EMBEDDED_DIR,
+  avoid: readonly number[] = [],
+): Promise<EmbeddedServer> {
   const place = placeOf(dir);
   makePlace(place);
   return withStartLock(place.files, async () => {
@@ -58,7 +63,7 @@ export async function startEmbedded(dir: string = EMBEDDED_DIR): Promise<Embedde
     const bins = runnableBinaries(locateBinaries(), place);
     const password = initialise(place.files, bins, place.user);
     for (let attempt = 1; ; attempt++) {
-      const port = await choosePort();
+      const port = await choosePort(avoid);
       try {
         return await launch(dir, place, bins, password, port);
       } catch (e) {
@@ -216,13 +221,21 @@ async function accepts(port: number, password: string): Promise<boolean> {
   }
 }
 
-async function choosePort(): Promise<number> {
-  if (!(await answers(STANDARD_PORT)) && (await listenable(STANDARD_PORT)) !== null) {
+/** The port a new embedded server takes: 5432 when free and not avoided, else a free one. */
+export async function choosePort(avoid: readonly number[]): Promise<number> {
+  if (
+    !avoid.includes(STANDARD_PORT) &&
+    !(await answers(STANDARD_PORT)) &&
+    (await listenable(STANDARD_PORT)) !== null
+  ) {
     return STANDARD_PORT;
   }
-  const free = await listenable(0);
-  if (free === null) throw new Error('no free port on 127.0.0.1 for the embedded PostgreSQL');
-  return free;
+  for (let tries = 0; tries < 10; tries++) {
+    const free = await listenable(0);
+    if (free === null) break;
+    if (!avoid.includes(free)) return free;
+  }
+  throw new Error('no free port on 127.0.0.1 for the embedded PostgreSQL');
 }
 
 /** The port a listener on 127.0.0.1:`port` got (0: any free one), or null when it is taken. */
