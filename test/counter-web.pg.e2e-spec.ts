@@ -3,6 +3,8 @@ import { createTestApp, TestApp } from './support/app';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { pdfText } from './support/pdf-text';
+import { waitUntil } from './support/queues';
+import { todayIso } from '@/platform/kernel/time';
 import { type Agent, postForm, signIn } from './support/web-sign-in';
 
 /**
@@ -117,6 +119,54 @@ describe('the web Counter (docs/api.md, The counter)', () => {
     // Another account's quote and person are missing pages.
     expect((await other.get(`/app/quotes/${id}`)).status).toBe(404);
     expect((await other.get(page())).status).toBe(404);
+  });
+
+  it("the Schedule row opens the Counter of its patient's person; no answer, no Counter", async () => {
+    const api = '/api/auth/v1/appointments/';
+    const visit = {
+      starts_at: `${todayIso(2)}T15:00:00Z`,
+      status: 'booked',
+      insurer_code: 'insurer:demo:vision',
+      patient: { first_name: 'Cora', last_name: 'Counter', dob: '1980-05-05', zipcode: '78701' },
+    };
+    await http().put(`${api}C-1/`).set(a.auth).send(visit).expect(201);
+    await http().post(`${api}C-1/check/`).set(a.auth).expect(202);
+    const checked = await waitUntil('the check of C-1', async () => {
+      const res = await http().get(`${api}C-1/`).set(a.auth);
+      return res.body.coverage.state === 'active' ? res.body : undefined;
+    });
+    const day = await web.get(`/app/schedule/?date=${todayIso(2)}`).expect(200);
+    const link = '/app/schedule/counter?external_id=C-1';
+    expect(day.text).toContain(`href="${link}"`);
+    const opened = await web.get(link).expect(303);
+    const counter = opened.headers.location as string;
+    expect(counter).toMatch(
+      new RegExp(`^/app/eligibility/${checked.coverage.request_uid}/persons/\\d+/counter$`),
+    );
+    expect((await web.get(counter).expect(200)).text).toContain('id="counter-form"');
+
+    // Never checked (checks only when asked): no link, and the address answers 404; another
+    // account's too.
+    await http()
+      .put('/api/auth/v1/appointment-policy/')
+      .set(a.auth)
+      .send({
+        on_booking: false,
+        days_before: [],
+        hours_before: [1],
+        freshness_hours: 48,
+        statuses: ['booked', 'arrived'],
+      })
+      .expect(200);
+    await http().put(`${api}C-2/`).set(a.auth).send(visit).expect(201);
+    const unchecked = await waitUntil('C-2 listed', async () => {
+      const res = await web.get(`/app/schedule/?date=${todayIso(2)}`);
+      return res.text.includes('data-appointment="C-2"') ? res.text : undefined;
+    });
+    expect(unchecked).not.toContain('external_id=C-2"');
+    await web.get('/app/schedule/counter?external_id=C-2').expect(404);
+    await other.get(link).expect(404);
+    await web.get('/app/schedule/counter?external_id=').expect(404);
   });
 
   it('a plan without a price list says so and prices nothing', async () => {

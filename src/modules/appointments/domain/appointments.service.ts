@@ -68,6 +68,23 @@ export class AppointmentsService {
     return this.render(accountId, appointment, actor);
   }
 
+  /**
+   * The person of the appointment's last checked answer, to price at the Counter: its request
+   * and person id; 404 while no answer names the patient (another account's appointment too).
+   */
+  async checkedPerson(
+    accountId: string,
+    externalId: string,
+  ): Promise<{ requestUid: string; personId: number }> {
+    const appointment = await this.appointments.findOne(accountId, externalId);
+    if (!appointment) throw notFound(externalId);
+    const requestUid = appointment.coverage?.request_uid;
+    const personId = appointment.coverage?.basis?.person_id;
+    if (!requestUid || typeof personId !== 'number')
+      throw new NotFoundError(`Appointment ${externalId} has no checked plan to price.`);
+    return { requestUid, personId };
+  }
+
   /** DELETE: the appointment becomes `cancelled` (it stays, for the worklist and its checks). */
   async cancel(
     accountId: string,

@@ -61,6 +61,8 @@ describe('coverage', () => {
   it("reads the patient's benefits, inherited values included, and each one's availability on the date", () => {
     const basis = basisOf(answer(), maria);
     expect(basis.outcome).toBe('active');
+    // The patient's person, found by date of birth and name (the Schedule's Counter link).
+    expect(basis.person_id).toBe(2);
     const on = coverageOn(basis, '2026-12-01');
     expect(on.state).toBe('active');
     expect(on.benefits).toEqual({

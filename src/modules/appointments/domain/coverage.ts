@@ -28,6 +28,8 @@ export interface CoverageBasis {
   plan_begin_date: string | null;
   plan_end_date: string | null;
   benefits: Partial<Record<CoverageBenefit, BenefitFacts>>;
+  /** The patient's person in the answer (the Schedule's link to the Counter); absent before it was kept. */
+  person_id?: number | null;
 }
 
 /** One benefit on the visit's date, as an appointment's coverage shows it. */
@@ -60,6 +62,7 @@ export function basisOf(body: string, patient: PatientIdentity): CoverageBasis {
     plan_begin_date: null,
     plan_end_date: null,
     benefits: {},
+    person_id: null,
   });
   if (answer.status !== 'complete') return none(waiting ? 'waiting_for_person' : 'failed');
   const results = list(answer.results);
@@ -88,6 +91,7 @@ export function basisOf(body: string, patient: PatientIdentity): CoverageBasis {
     plan_begin_date: text(chosen.plan_begin_date),
     plan_end_date: text(chosen.plan_end_date),
     benefits,
+    person_id: typeof person?.id === 'number' ? person.id : null,
   };
 }
 

@@ -105,6 +105,25 @@ export class WebScheduleController {
     csvDownload(res, 'schedule-template.csv').send(scheduleTemplateCsv());
   }
 
+  /** The Counter of the row's patient, on the appointment's last checked answer. */
+  @PageRead('counter', { audit: Audited('appointment', 'read', 'query:external_id') })
+  async counter(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query() query: Record<string, unknown>,
+  ): Promise<void> {
+    const { external_id: id } = await bindForm(AppointmentPathDto, {
+      external_id: query.external_id,
+    }).catch(() => {
+      throw new NotFoundError(`Appointment ${String(query.external_id ?? '')} not found.`);
+    });
+    const { requestUid, personId } = await this.appointments.checkedPerson(accountOf(req), id);
+    res.redirect(
+      303,
+      `/app/eligibility/${encodeURIComponent(requestUid)}/persons/${personId}/counter`,
+    );
+  }
+
   /** "Check now": the check starts and the day shows it `Checking`; a refusal shows why. */
   @PageWrite('check', { audit: Audited('appointment', 'update', 'body:external_id') })
   async checkNow(@Req() req: Request, @Res() res: Response): Promise<void> {
