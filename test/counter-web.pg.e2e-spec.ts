@@ -139,7 +139,7 @@ describe('the web Counter (docs/api.md, The counter)', () => {
     const link = '/app/schedule/counter?external_id=C-1';
     expect(day.text).toContain(`href="${link}"`);
     const opened = await web.get(link).expect(303);
-    const counter = opened.headers.location as string;
+    const counter = opened.headers.location;
     expect(counter).toMatch(
       new RegExp(`^/app/eligibility/${checked.coverage.request_uid}/persons/\\d+/counter$`),
     );

@@ -112,11 +112,12 @@ export class WebScheduleController {
     @Res() res: Response,
     @Query() query: Record<string, unknown>,
   ): Promise<void> {
-    const { external_id: id } = await bindForm(AppointmentPathDto, {
-      external_id: query.external_id,
-    }).catch(() => {
-      throw new NotFoundError(`Appointment ${String(query.external_id ?? '')} not found.`);
-    });
+    const asked = typeof query.external_id === 'string' ? query.external_id : '';
+    const { external_id: id } = await bindForm(AppointmentPathDto, { external_id: asked }).catch(
+      () => {
+        throw new NotFoundError(`Appointment ${asked} not found.`);
+      },
+    );
     const { requestUid, personId } = await this.appointments.checkedPerson(accountOf(req), id);
     res.redirect(
       303,
