@@ -5,6 +5,7 @@ import { EMBEDDED_SESSION_MS } from '@/modules/web/embedded-session';
 import { createTestApp, TestApp } from './support/app';
 import { NO_FRAMING_ORIGIN } from '@/modules/iframe-session/domain/iframe-session.service';
 import { createAccount, TestAccount } from './support/factories';
+import { patient, startSearch, waitForResult } from './support/eligibility';
 
 type Agent = ReturnType<typeof request.agent>;
 
@@ -259,5 +260,62 @@ describe('embedded sessions stay embedded (SECURITY.md)', () => {
     const res = await agent.get('/app/login');
     expect(res.status).toBe(200);
     expect(res.text).toContain('name="password"');
+  });
+
+  it("at `quote` open one person's Counter, print its quote, and reach nothing else", async () => {
+    const uid = await startSearch(t.app, a.auth, { patient: patient({ last_name: 'Quoted' }) });
+    const other = await startSearch(t.app, a.auth, { patient: patient({ last_name: 'Unsent' }) });
+    const answer = await waitForResult(t.app, a.auth, uid);
+    await waitForResult(t.app, a.auth, other);
+    const personId = answer.results[0].persons[0].id as number;
+    const mintQuote = (body: object) =>
+      http().post('/api/auth/v1/iframe-session/').set(a.auth).send(body);
+
+    // `quote` names its request and person; no other entry point takes them.
+    const bare = await mintQuote({ entry_point: 'quote' });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toEqual({
+      errors: {
+        request_uid: { $: ['This field is required.'] },
+        person_id: { $: ['This field is required.'] },
+      },
+    });
+    const extra = await mintQuote({ entry_point: 'schedule', request_uid: uid, person_id: 1 });
+    expect(extra.status).toBe(400);
+    expect(Object.keys(extra.body.errors).sort()).toEqual(['person_id', 'request_uid']);
+
+    const minted = await mintQuote({ entry_point: 'quote', request_uid: uid, person_id: personId });
+    expect(minted.status).toBe(200);
+    const url = new URL(minted.body.iframe_url as string);
+    expect(url.searchParams.get('entry_point')).toBe('quote');
+    const agent = agentOf();
+    const landing = await agent.get(`${url.pathname}${url.search}`);
+    const counter = `/app/eligibility/${uid}/persons/${personId}/counter`;
+    expect(landing.status).toBe(302);
+    expect(landing.headers.location).toBe(counter);
+    const page = await agent.get(counter);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('id="counter-form"');
+    // Embedded: no way out to the check page, which this session does not reach.
+    expect(page.text).not.toContain('back to the benefit table');
+    expect((await agent.get(`/app/eligibility/${uid}`)).status).toBe(403);
+    expect((await agent.get(`/app/eligibility/${other}/persons/1/counter`)).status).toBe(403);
+    expect((await agent.get('/app/schedule/')).status).toBe(403);
+
+    const printed = await agent
+      .post(`${counter}/print`)
+      .type('form')
+      .send({ _csrf: csrfOf(page.text), frame_retail: '180.00' });
+    expect(printed.status).toBe(303);
+    const pdf = await agent.get(printed.headers.location);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    // A quote the session did not print stays closed to it.
+    const elsewhere = await http()
+      .post('/api/auth/v1/quotes/')
+      .set(a.auth)
+      .send({ request_uid: uid, person_id: personId, order: { frame: { retail: '99' } } });
+    expect(elsewhere.status).toBe(201);
+    expect((await agent.get(`/app/quotes/${elsewhere.body.id}`)).status).toBe(403);
   });
 });

@@ -263,6 +263,8 @@ describe('accounts, auth and iframe-session repositories', () => {
       user_id: userId,
       entry_point: 'insurers',
       api_key_id: apiKey.id,
+      request_uid: null,
+      person_id: null,
     };
     expect(await rec('iframeSessions.peek', () => iframe.peek(token.tokenHash))).toEqual(row);
     expect(await rec('iframeSessions.redeem', () => iframe.redeem(token.tokenHash))).toEqual(row);

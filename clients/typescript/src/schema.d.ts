@@ -1092,7 +1092,7 @@ export interface paths {
         put?: never;
         /**
          * Create an embedded session
-         * @description Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, `insurers`, `passwords` or `schedule` (the day's appointments of a location and their coverage; the key also needs `appointments:write`). The account must be enabled for embedded sessions (arranged with support), and name at least one origin allowed to frame the web application (Settings, Embedding): without one the answer is 409, since a browser would refuse the frame.
+         * @description Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, `insurers`, `passwords`, `schedule` (the day's appointments of a location and their coverage; the key also needs `appointments:write`) or `quote` (the Counter of `person_id` of `request_uid`). The account must be enabled for embedded sessions (arranged with support), and name at least one origin allowed to frame the web application (Settings, Embedding): without one the answer is 409, since a browser would refuse the frame.
          */
         post: operations["IframeSessionController_create"];
         delete?: never;
@@ -3444,10 +3444,14 @@ export interface components {
         };
         CreateIframeSessionDto: {
             /**
-             * @description The initial view of the iframe: `add_patient` (the new-patient form), `insurers`, `passwords`, `schedule` (the day's appointments of a location, docs/api.md, Appointments).
+             * @description The initial view of the iframe: `add_patient` (the new-patient form), `insurers`, `passwords`, `schedule` (the day's appointments of a location, docs/api.md, Appointments), `quote` (the Counter of one person of a check: with `request_uid` and `person_id`, docs/api.md, The counter).
              * @enum {string}
              */
-            entry_point: "add_patient" | "insurers" | "passwords" | "schedule";
+            entry_point: "add_patient" | "insurers" | "passwords" | "schedule" | "quote";
+            /** @description With `entry_point` `quote` only (and then required): an eligibility request of your account. */
+            request_uid?: string | null;
+            /** @description With `entry_point` `quote` only (and then required): the person's `id` in the result of `request_uid`. */
+            person_id?: number | null;
         };
         IframeSessionResponse: {
             /** @description Use as the iframe `src`. Single use, valid for 5 minutes. */

@@ -4,4 +4,4 @@
  */
 export { IframeSessionModule } from './iframe-session.module';
 export { IframeSessionService } from './domain/iframe-session.service';
-export type { EntryPoint } from './domain/iframe-session.service';
+export type { CounterTarget, EntryPoint } from './domain/iframe-session.service';

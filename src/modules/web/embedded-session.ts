@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import 'express-session';
 import { ForbiddenError } from '@/platform/kernel/errors';
 import { ApiKeysService } from '@/modules/auth';
-import type { EntryPoint } from '@/modules/iframe-session';
+import type { CounterTarget, EntryPoint } from '@/modules/iframe-session';
 
 /** An embedded session lasts at most this long from its link, used or not (SECURITY.md). */
 export const EMBEDDED_SESSION_MS = 60 * 60 * 1000;
@@ -25,13 +25,28 @@ declare module 'express-session' {
   }
 }
 
-/** Where an entry point's link lands. */
-export const ENTRY_PAGES: Record<EntryPoint, string> = {
+/** Where an entry point's link lands (`quote`: the Counter the link names). */
+const ENTRY_PAGES: Record<Exclude<EntryPoint, 'quote'>, string> = {
   add_patient: '/app/patients/new',
   insurers: '/app/insurers/',
   passwords: '/app/passwords/',
   schedule: '/app/schedule/',
 };
+
+/** The page a redeemed link opens, and the records that page is about (its session's grants). */
+export function entryOf(
+  entryPoint: EntryPoint,
+  counter: CounterTarget | null,
+): { page: string; grants: string[] } {
+  if (entryPoint !== 'quote') return { page: ENTRY_PAGES[entryPoint], grants: [] };
+  const { requestUid, personId } = counter!;
+  return {
+    page: `/app/eligibility/${encodeURIComponent(requestUid)}/persons/${personId}/counter`,
+    grants: [`eligibility:${requestUid}`],
+  };
+}
+
+type RecordKind = 'patient' | 'eligibility' | 'quote';
 
 export const EMBEDDED_REACH = 'vision:embeddedReach';
 
@@ -46,7 +61,7 @@ type RecordSource = `param:${string}` | `query:${string}` | `body:${string}`;
 
 export interface EmbeddedReachSpec {
   entryPoint: EntryPoint | 'any';
-  record?: { kind: 'patient' | 'eligibility'; from: RecordSource };
+  record?: { kind: RecordKind; from: RecordSource };
 }
 
 /**
@@ -62,9 +77,10 @@ export const EmbeddedReach = (
   SetMetadata(EMBEDDED_REACH, { entryPoint, record } satisfies EmbeddedReachSpec);
 
 /** Where a successful form sends an embedded session: the record it names becomes its own. */
-const GRANTED_BY_REDIRECT: [RegExp, 'patient' | 'eligibility'][] = [
+const GRANTED_BY_REDIRECT: [RegExp, RecordKind][] = [
   [/^\/app\/patients\/([^/?#]+)\/?$/, 'patient'],
   [/^\/app\/eligibility\/([^/?#]+)\/?$/, 'eligibility'],
+  [/^\/app\/quotes\/([^/?#]+)\/?$/, 'quote'],
 ];
 
 /**

@@ -2,10 +2,12 @@ import { Body, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiController } from '@/platform/http/api-controller';
 import { ApiStandardErrors } from '@/platform/http/api-docs';
-import { ForbiddenError } from '@/platform/kernel/errors';
+import { ErrorCollector, ForbiddenError } from '@/platform/kernel/errors';
+import { MSG } from '@/platform/kernel/messages';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { CreateIframeSessionDto, IframeSessionResponse } from './dto/iframe-session.dto';
 import {
+  type CounterTarget,
   ENTRY_POINT_SCOPES,
   IframeSessionService,
   NO_FRAMING_ORIGIN,
@@ -27,8 +29,8 @@ export class IframeSessionController {
     summary: 'Create an embedded session',
     description:
       "Returns a URL that opens the web application in an iframe with the account's user signed in, at `add_patient`, " +
-      "`insurers`, `passwords` or `schedule` (the day's appointments of a location and their coverage; the key " +
-      'also needs `appointments:write`). The account must be enabled for embedded sessions (arranged with support), ' +
+      "`insurers`, `passwords`, `schedule` (the day's appointments of a location and their coverage; the key " +
+      'also needs `appointments:write`) or `quote` (the Counter of `person_id` of `request_uid`). The account must be enabled for embedded sessions (arranged with support), ' +
       'and name at least one origin allowed to frame the web application (Settings, Embedding): ' +
       'without one the answer is 409, since a browser would refuse the frame.',
   })
@@ -46,6 +48,29 @@ export class IframeSessionController {
     const extra = ENTRY_POINT_SCOPES[body.entry_point] ?? [];
     if (extra.some((scope) => !grants(req.auth!.scopes, scope)))
       throw new ForbiddenError(scopeRefusal(EMBED_ACTION));
-    return { iframe_url: await this.sessions.create(auditContextOf(req)!, body.entry_point) };
+    return {
+      iframe_url: await this.sessions.create(
+        auditContextOf(req)!,
+        body.entry_point,
+        counterOf(body),
+      ),
+    };
   }
+}
+
+/** `quote` names its request and person; no other entry point takes them (400 otherwise). */
+function counterOf(body: CreateIframeSessionDto): CounterTarget | null {
+  const errors = new ErrorCollector();
+  const uid = body.request_uid ?? null;
+  const person = body.person_id ?? null;
+  if (body.entry_point === 'quote') {
+    if (!uid) errors.add('request_uid', MSG.required);
+    if (person === null) errors.add('person_id', MSG.required);
+  } else {
+    const only = 'Only with entry_point quote.';
+    if (uid !== null) errors.add('request_uid', only);
+    if (person !== null) errors.add('person_id', only);
+  }
+  errors.throwIfAny();
+  return uid && person !== null ? { requestUid: uid, personId: person } : null;
 }

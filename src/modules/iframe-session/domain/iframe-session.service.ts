@@ -8,7 +8,7 @@ import { type AuditContext, AuditService, securityEvent } from '@/modules/audit'
 import type { ApiScope } from '@/modules/auth';
 import { type IframeTokenRow, IframeSessionsRepository } from '../store/iframe-sessions.repository';
 
-export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords', 'schedule'] as const;
+export const ENTRY_POINTS = ['add_patient', 'insurers', 'passwords', 'schedule', 'quote'] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
 
 /**
@@ -26,12 +26,20 @@ export const NO_FRAMING_ORIGIN =
   "iframe. An administrator adds the embedding page's origin (such as https://pms.example.com) " +
   'in the web application under Settings, Embedding; then mint the link again.';
 
+/** The Counter a `quote` link opens: one request's person. */
+export interface CounterTarget {
+  requestUid: string;
+  personId: number;
+}
+
 interface RedeemedToken {
   accountId: string;
   userId: string;
   entryPoint: EntryPoint;
   /** The API key that minted the link: the session ends when it is revoked (SECURITY.md). */
   apiKeyId: string;
+  /** Entry point `quote`: the request and person whose Counter opens (null otherwise). */
+  counter: CounterTarget | null;
 }
 
 /** Embedded sessions (docs/api.md, Embedded sessions): single-use, five-minute tokens, stored as SHA-256 only. */
@@ -46,8 +54,15 @@ export class IframeSessionService {
     private readonly audit: AuditService,
   ) {}
 
-  /** Mints a link with the calling API key (`ctx` names it), recorded in the audit trail. */
-  async create(ctx: AuditContext, entryPoint: EntryPoint): Promise<string> {
+  /**
+   * Mints a link with the calling API key (`ctx` names it), recorded in the audit trail; at
+   * `quote`, to the Counter of `counter`.
+   */
+  async create(
+    ctx: AuditContext,
+    entryPoint: EntryPoint,
+    counter: CounterTarget | null = null,
+  ): Promise<string> {
     const { accountId, apiKeyId } = ctx.actor;
     if (!apiKeyId) throw new Error('An embedded-session link is minted by an API key.');
     const account = await this.accounts.getAccount(accountId);
@@ -66,6 +81,7 @@ export class IframeSessionService {
       entryPoint,
       apiKeyId,
       ttlSeconds: TOKEN_TTL_SECONDS,
+      counter: entryPoint === 'quote' ? counter : null,
     });
     // Old tokens are useless; keep the table small.
     await this.tokens.deleteExpired();
@@ -99,6 +115,10 @@ function redeemed(row: IframeTokenRow): RedeemedToken {
     userId: row.user_id,
     entryPoint: row.entry_point as EntryPoint,
     apiKeyId: row.api_key_id,
+    counter:
+      row.request_uid !== null && row.person_id !== null
+        ? { requestUid: row.request_uid, personId: Number(row.person_id) }
+        : null,
   };
 }
 

@@ -10,6 +10,9 @@ export interface IframeTokenRow {
   user_id: string;
   entry_point: string;
   api_key_id: string;
+  /** The Counter's request and person (entry point `quote` only). */
+  request_uid: string | null;
+  person_id: string | null;
 }
 
 interface NewIframeToken {
@@ -19,7 +22,13 @@ interface NewIframeToken {
   entryPoint: string;
   apiKeyId: string;
   ttlSeconds: number;
+  /** Entry point `quote`: the Counter's request and person. */
+  counter?: { requestUid: string; personId: number } | null;
 }
+
+const TOKEN_COLUMNS = sql.raw(
+  'account_id, user_id, entry_point, api_key_id, request_uid, person_id',
+);
 
 /** A token of this hash that is unused, unexpired and bound to an API key. */
 const live = (tokenHash: string) =>
@@ -33,8 +42,10 @@ export class IframeSessionsRepository {
   async insert(t: NewIframeToken, tx?: Tx): Promise<void> {
     await execute(
       this.db,
-      sql`INSERT INTO iframe_tokens (token_hash, account_id, user_id, entry_point, api_key_id, expires_at)
+      sql`INSERT INTO iframe_tokens (token_hash, account_id, user_id, entry_point, api_key_id,
+         request_uid, person_id, expires_at)
        VALUES (${t.tokenHash}, ${t.accountId}, ${t.userId}, ${t.entryPoint}, ${t.apiKeyId},
+         ${t.counter?.requestUid ?? null}, ${t.counter ? String(t.counter.personId) : null},
          now() + (${String(t.ttlSeconds)} || ' seconds')::interval)`,
       tx,
     );
@@ -54,7 +65,7 @@ export class IframeSessionsRepository {
     return queryOne(
       this.db,
       sql`UPDATE iframe_tokens SET used_at = now() WHERE ${live(tokenHash)}
-       RETURNING account_id, user_id, entry_point, api_key_id`,
+       RETURNING ${TOKEN_COLUMNS}`,
       tx,
     );
   }
@@ -63,7 +74,7 @@ export class IframeSessionsRepository {
   peek(tokenHash: string, tx?: Tx): Promise<IframeTokenRow | null> {
     return queryOne(
       this.db,
-      sql`SELECT account_id, user_id, entry_point, api_key_id FROM iframe_tokens WHERE ${live(tokenHash)}`,
+      sql`SELECT ${TOKEN_COLUMNS} FROM iframe_tokens WHERE ${live(tokenHash)}`,
       tx,
     );
   }

@@ -6,7 +6,15 @@ import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { todayIso } from '@/platform/kernel/time';
 import { Audited } from '@/modules/audit';
 import { type StoredPerson, EstimatesService } from '@/modules/estimates';
-import { accountOf, bindForm, formFields, renderPage, sendPdf, submitForm } from '@/modules/web';
+import {
+  accountOf,
+  bindForm,
+  EmbeddedReach,
+  formFields,
+  renderPage,
+  sendPdf,
+  submitForm,
+} from '@/modules/web';
 import { CreateQuoteDto } from '../api/dto/create-quote.dto';
 import { QuotesService } from '../domain/quotes.service';
 import type { PricedOrder } from '../domain/quote.rules';
@@ -29,6 +37,12 @@ interface PersonPath {
  * (works without JavaScript: "Price it" posts back; with it, the totals follow each change);
  * "Print" stores the quote (an audit event) and opens its one-page PDF.
  */
+/**
+ * Embedded sessions reach the Counter of a check of their own (an `add_patient` session's, or
+ * the one a `quote` link opened) and the quotes they print there.
+ */
+const OF_CHECK = EmbeddedReach('any', { kind: 'eligibility', from: 'param:uid' });
+
 @PageController('app')
 export class WebCounterController {
   constructor(
@@ -38,6 +52,7 @@ export class WebCounterController {
 
   @PageRead('eligibility/:uid/persons/:personId/counter', {
     audit: Audited('eligibility_request', 'read', 'param:uid'),
+    reach: OF_CHECK,
   })
   async show(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
     const person = await this.person(req, path);
@@ -46,6 +61,7 @@ export class WebCounterController {
 
   @PageWrite('eligibility/:uid/persons/:personId/counter', {
     audit: Audited('eligibility_request', 'read', 'param:uid'),
+    reach: OF_CHECK,
   })
   async price(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
     await this.submit(req, res, path, async (dto, person, fields) => {
@@ -58,6 +74,7 @@ export class WebCounterController {
 
   @PageWrite('eligibility/:uid/persons/:personId/counter/print', {
     audit: Audited('quote', 'create', 'location'),
+    reach: OF_CHECK,
   })
   async print(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
     await this.submit(req, res, path, async (dto) => {
@@ -87,7 +104,10 @@ export class WebCounterController {
     );
   }
 
-  @PageRead('quotes/:id', { audit: Audited('quote', 'read', 'param:id') })
+  @PageRead('quotes/:id', {
+    audit: Audited('quote', 'read', 'param:id'),
+    reach: EmbeddedReach('any', { kind: 'quote', from: 'param:id' }),
+  })
   async pdf(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     sendPdf(res, await this.quotes.pdf(accountOf(req), id));
   }

@@ -8,7 +8,7 @@ import { AccountsService, TwoFactorService, type User } from '@/modules/accounts
 import { auditContextOf, AuditService, securityEvent, userContext } from '@/modules/audit';
 import { IframeSessionService } from '@/modules/iframe-session';
 import { TwoFactorCodeDto } from './dto/two-factor.dto';
-import { EMBEDDED_SESSION_MS, EmbeddedReach, ENTRY_PAGES } from '../embedded-session';
+import { EMBEDDED_SESSION_MS, EmbeddedReach, entryOf } from '../embedded-session';
 import { clearSessionCookie, framedSessionCookie } from '../session-cookie';
 import { bindForm, formFields, submitForm } from '../forms';
 import { SignInThrottle } from '../sign-in-throttle';
@@ -212,18 +212,19 @@ export class WebAuthController {
       // Inside the vendor's iframe (the browser says so), the cookie must cross sites.
       framedSessionCookie(req.session.cookie, this.config.publicUrl, req.get('sec-fetch-dest'));
       req.session.embedded = true;
+      const entry = entryOf(redeemed.entryPoint, redeemed.counter);
       req.session.embeddedSession = {
         entryPoint: redeemed.entryPoint,
         apiKeyId: redeemed.apiKeyId,
         until: Date.now() + EMBEDDED_SESSION_MS,
-        grants: [],
+        grants: entry.grants,
       };
       const ctx = auditContextOf(req);
       const recorded = ctx
         ? this.audit.record(securityEvent(ctx, 'embed_link', 'redeem', redeemed.entryPoint))
         : Promise.resolve();
       recorded.then(
-        () => req.session.save(() => res.redirect(ENTRY_PAGES[redeemed.entryPoint])),
+        () => req.session.save(() => res.redirect(entry.page)),
         // No session opens without its record in the trail.
         (e: Error) => {
           this.logger.error({ err: e.message }, 'embed link redemption not recorded');

@@ -46,6 +46,7 @@ import { AppointmentCoverageOutcome1795569100000 } from './1795569100000-Appoint
 import { LocationTimeZone1795569200000 } from './1795569200000-LocationTimeZone';
 import { Quotes1795569700000 } from './1795569700000-Quotes';
 import { PlanDesignMaterials1795569900000 } from './1795569900000-PlanDesignMaterials';
+import { QuoteEntryPoint1795570100000 } from './1795570100000-QuoteEntryPoint';
 
 /** Every migration, in order. Listed explicitly so ts (tests, CLI) and js (dist) load the same set. */
 export const migrations = [
@@ -97,4 +98,5 @@ export const migrations = [
   LocationTimeZone1795569200000,
   Quotes1795569700000,
   PlanDesignMaterials1795569900000,
+  QuoteEntryPoint1795570100000,
 ];
