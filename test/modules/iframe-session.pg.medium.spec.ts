@@ -41,7 +41,13 @@ describe('iframe-session module, alone', () => {
     const url = new URL(await links.create(by, 'insurers'));
     expect(url.origin + url.pathname).toBe(`${t.config.publicUrl}/embed/`);
     const token = url.searchParams.get('token')!;
-    const whom = { accountId, userId, entryPoint: 'insurers', apiKeyId: by.actor.apiKeyId };
+    const whom = {
+      accountId,
+      userId,
+      entryPoint: 'insurers',
+      apiKeyId: by.actor.apiKeyId,
+      counter: null,
+    };
     expect(await links.peek(token)).toEqual(whom);
     expect(await links.redeem(token)).toEqual(whom);
     expect(await links.redeem(token)).toBeNull();
