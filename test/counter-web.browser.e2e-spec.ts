@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
 import { createTestApp, freePort, TestApp } from './support/app';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, screenshot, vendorPage } from './support/browser';
 import { patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 
 /**
  * docs/api.md, The counter, in Chromium: the staff change the order and the totals follow (with
- * JavaScript), opened from the check page's Counter button.
+ * JavaScript), opened from the check page's Counter button, and inside the practice system's
+ * frame from an embedded `quote` link.
  */
 describe('the Counter in a real browser', () => {
   let t: TestApp;
@@ -16,12 +18,14 @@ describe('the Counter in a real browser', () => {
   let page: Page;
   let uid: string;
   let personId: number;
+  let vendor: Awaited<ReturnType<typeof vendorPage>>;
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ listen: port, env: { PORT: String(port), PUBLIC_URL: base } });
-    a = await createAccount(t.app);
+    vendor = await vendorPage();
+    a = await createAccount(t.app, { iframeEnabled: true, frameAncestors: [vendor.origin] });
     uid = await startSearch(t.app, a.auth, { patient: patient({ first_name: 'Dana' }) });
     personId = (await waitForResult(t.app, a.auth, uid)).results[0].persons[0].id;
     browser = await launchBrowser();
@@ -35,6 +39,7 @@ describe('the Counter in a real browser', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await vendor?.close();
     await t?.close();
   });
 
@@ -58,4 +63,38 @@ describe('the Counter in a real browser', () => {
     await expect(page.inputValue('#lens_type')).resolves.toBe('progressive_premium');
     await expect(page.isChecked('#opt_anti_reflective_standard')).resolves.toBe(true);
   });
+
+  it("opens inside the practice system's frame at `quote`, prices there and prints", async () => {
+    const minted = await request(t.app.getHttpServer())
+      .post('/api/auth/v1/iframe-session/')
+      .set(a.auth)
+      .send({ entry_point: 'quote', request_uid: uid, person_id: personId })
+      .expect(200);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 1000 } });
+    const framed = await context.newPage();
+    await framed.goto(`${vendor.origin}/?src=${encodeURIComponent(minted.body.iframe_url)}`);
+    await framed
+      .frameLocator('#vision')
+      .locator('h1', { hasText: 'Counter' })
+      .waitFor({ timeout: 30_000 });
+    const frame = (await (await framed.locator('#vision').elementHandle())!.contentFrame())!;
+    expect(frame.url()).toBe(`${base}/app/eligibility/${uid}/persons/${personId}/counter`);
+    expect(await frame.locator('header.top').count()).toBe(0);
+    await frame.selectOption('#lens_type', 'progressive_premium');
+    await frame.selectOption('#lens_tier', '2');
+    await frame.fill('#lens_retail', '320');
+    await frame.press('#lens_retail', 'Tab');
+    await frame.locator('#total-pays', { hasText: '$110.00' }).waitFor({ timeout: 15_000 });
+    await screenshot(framed, 'counter-embedded');
+    // Print opens the quote's PDF (a new tab) in the frame's session.
+    const printed = context.waitForEvent('response', {
+      predicate: (r) => /\/app\/quotes\/[0-9a-f-]{36}$/.test(r.url()),
+      timeout: 30_000,
+    });
+    await frame.click('#print');
+    const pdf = await printed;
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    await context.close();
+  }, 90_000);
 });

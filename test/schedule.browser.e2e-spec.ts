@@ -1,11 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Frame, Page } from 'playwright-core';
 import request from 'supertest';
 import { todayIso } from '@/platform/kernel/time';
 import { SCHEDULE_COLUMNS } from '@/modules/appointments/pages/schedule-csv';
 import { createTestApp, freePort, TestApp } from './support/app';
-import { launchBrowser, screenshot } from './support/browser';
+import { launchBrowser, screenshot, vendorPage } from './support/browser';
 import { createAccount, TestAccount } from './support/factories';
 import { createUser } from './support/web-sign-in';
 
@@ -26,7 +24,7 @@ describe('the Schedule page (real browser)', () => {
   let t: TestApp;
   let a: TestAccount;
   let base: string;
-  let vendor: http.Server;
+  let vendor: Awaited<ReturnType<typeof vendorPage>>;
   let vendorOrigin: string;
   let browser: Browser;
   let page: Page;
@@ -35,15 +33,8 @@ describe('the Schedule page (real browser)', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ listen: port, env: { PORT: String(port), PUBLIC_URL: base } });
-    // The practice system's page: another origin of the same host, framing the link it is given.
-    vendor = http.createServer((req, res) => {
-      const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end(`<!doctype html><title>PMS</title><h1>Practice software</h1>
-        <iframe id="vision" src="${src.replace(/"/g, '&quot;')}" width="1300" height="900"></iframe>`);
-    });
-    await new Promise<void>((resolve) => vendor.listen(0, '127.0.0.1', resolve));
-    vendorOrigin = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}`;
+    vendor = await vendorPage();
+    vendorOrigin = vendor.origin;
     a = await createAccount(t.app, { iframeEnabled: true, frameAncestors: [vendorOrigin] });
     const staff = await createUser(t.app, a.accountId, 'staff');
     browser = await launchBrowser();
@@ -57,7 +48,7 @@ describe('the Schedule page (real browser)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => vendor?.close(resolve));
+    await vendor?.close();
     await t?.close();
   });
 

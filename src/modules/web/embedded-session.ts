@@ -124,14 +124,20 @@ function grantOnRedirect(req: Request, res: Response, state: EmbeddedSessionStat
   const redirect = res.redirect.bind(res) as (...args: unknown[]) => void;
   res.redirect = (...args: unknown[]) => {
     const target = args.find((a): a is string => typeof a === 'string');
+    let granted = false;
     for (const [pattern, kind] of GRANTED_BY_REDIRECT) {
       const code = target ? pattern.exec(target)?.[1] : undefined;
       if (!code) continue;
       const grant = `${kind}:${decodeURIComponent(code)}`;
-      if (!state.grants.includes(grant) && state.grants.length < MAX_GRANTS)
+      if (!state.grants.includes(grant) && state.grants.length < MAX_GRANTS) {
         state.grants.push(grant);
+        granted = true;
+      }
     }
-    redirect(...args);
+    // A browser follows the redirect as soon as its headers arrive, before the session would be
+    // saved at the response's end: the grant is stored first, or the next page would be refused.
+    if (granted) req.session.save(() => redirect(...args));
+    else redirect(...args);
   };
 }
 
