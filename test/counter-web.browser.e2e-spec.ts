@@ -77,7 +77,7 @@ describe('the Counter in a real browser', () => {
       .frameLocator('#vision')
       .locator('h1', { hasText: 'Counter' })
       .waitFor({ timeout: 30_000 });
-    const frame = (await (await framed.locator('#vision').elementHandle())!.contentFrame())!;
+    const frame = (await (await framed.locator('#vision').elementHandle()).contentFrame())!;
     expect(frame.url()).toBe(`${base}/app/eligibility/${uid}/persons/${personId}/counter`);
     expect(await frame.locator('header.top').count()).toBe(0);
     await frame.selectOption('#lens_type', 'progressive_premium');
