@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
 import { todayIso } from '@/platform/kernel/time';
 import { LENS_OPTIONS } from '@/lib/benefits';
@@ -235,6 +236,36 @@ describe('the counter (docs/api.md, The counter)', () => {
     expect(order.in_lieu_keep.$[0]).toBe('"both" is not a valid choice.');
     const none = await post({ request_uid: uid, person_id: adult.id });
     expect(none.body).toEqual({ errors: { order: { $: ['This field is required.'] } } });
+  });
+
+  it('refuses ages out of range and a person not in the result, storing nothing', async () => {
+    const db = t.app.get(DataSource);
+    const stored = async () =>
+      Number(
+        (await db.query('SELECT count(*) AS n FROM quotes WHERE account_id = $1', [a.accountId]))[0]
+          .n,
+      );
+    const before = await stored();
+    for (const age of [-1, 131, 'nine', 9.5]) {
+      const res = await post({
+        request_uid: uid,
+        person_id: adult.id,
+        patient_age: age,
+        order: GLASSES,
+      });
+      expect([age, res.status]).toEqual([age, 400]);
+      expect(Object.keys(res.body.errors)).toEqual(['patient_age']);
+    }
+    const stranger = await post({ request_uid: uid, person_id: 987654321, order: GLASSES });
+    expect(stranger.status).toBe(400);
+    expect(Object.keys(stranger.body.errors)).toEqual(['person_id']);
+    const money = await post({
+      request_uid: uid,
+      person_id: adult.id,
+      order: { frame: { retail: '12.345.6' } },
+    });
+    expect(money.body.errors.order.frame.retail.$).toHaveLength(1);
+    expect(await stored()).toBe(before);
   });
 
   it("answers 404 for another account's request and quote", async () => {
