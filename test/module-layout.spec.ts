@@ -93,4 +93,14 @@ describe('the folders inside a module', () => {
       name: 'x.entity.ts',
     });
   });
+
+  it('each have a medium test that boots the module alone (test/modules/<module>.*.medium.spec.ts)', () => {
+    const medium = readdirSync(join(__dirname, 'modules'));
+    const missing = readdirSync(MODULES).filter(
+      (m) =>
+        statSync(join(MODULES, m)).isDirectory() &&
+        !medium.some((f) => f.startsWith(`${m}.`) && f.endsWith('.medium.spec.ts')),
+    );
+    expect(missing).toEqual([]);
+  });
 });
