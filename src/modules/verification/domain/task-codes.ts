@@ -2,9 +2,6 @@
 export const TASK_STATES = ['queued', 'in_progress', 'needs_info', 'completed', 'failed'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-/** The states a verifier may still act on. */
-export const OPEN_STATES: readonly TaskState[] = ['queued', 'in_progress', 'needs_info'];
-
 export const FAIL_REASONS = [
   'member_not_found',
   'credentials_invalid',

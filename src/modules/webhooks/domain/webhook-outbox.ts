@@ -25,14 +25,6 @@ export interface LeasedDelivery extends DeliveryTarget {
   event: string;
 }
 
-export interface OutboxMessage {
-  accountId: string;
-  requestId: string;
-  requestUid: string;
-  /** The body each webhook version receives, exactly as the result endpoint serves it. */
-  bodies: Record<WebhookVersion, string>;
-}
-
 /** A delivery about something other than an eligibility request (a claim, a batch). */
 interface OutboxEvent {
   accountId: string;
