@@ -250,7 +250,9 @@ describe('the snapshot document', () => {
       'Processing: not answered yet',
     ]);
     expect(section(doc.sections, 'Insurers asked')?.table?.rows).toEqual([
-      { cells: ['VSP Vision Care', 'A person is checking', '', ''] },
+      {
+        cells: ['VSP Vision Care', 'A person is checking', 'Task due by 2026-11-24 18:00 UTC', ''],
+      },
     ]);
   });
 
@@ -276,6 +278,13 @@ describe('the snapshot document', () => {
     expect(section(doc.sections, 'The check')?.fields?.[1]).toEqual([
       'Status',
       'People still checking VSP Vision Care and EyeMed',
+    ]);
+    // The due time in words, never the API's ISO instant.
+    const waiting = section(doc.sections, 'Insurers asked')?.table?.rows[1].cells;
+    expect(waiting?.slice(0, 3)).toEqual([
+      'VSP Vision Care',
+      'A person is checking',
+      'Task due by 2026-11-24 18:00 UTC',
     ]);
     const done = snapshotDocument({
       ...p,

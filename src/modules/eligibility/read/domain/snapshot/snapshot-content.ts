@@ -125,7 +125,10 @@ export function snapshotDocument(parts: SnapshotParts): SnapshotDocument {
           cells: [
             insurerName(e.insurer_code),
             INSURER_STATE_WORDS[e.state] ?? e.state,
-            e.detail ?? '',
+            // The API's sentence carries the due time as an ISO instant: in words here.
+            e.state === 'waiting_for_person' && e.verification
+              ? `Task due by ${instant(e.verification.due_by)}`
+              : (e.detail ?? ''),
             instant(e.finished_at) ?? '',
           ],
         })),
