@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
 import { createAccount, TestAccount } from './support/factories';
 import { fakeConnector } from './support/fake-connector';
+import { waitUntil } from './support/queues';
 
 type Agent = ReturnType<typeof request.agent>;
 
@@ -95,6 +96,27 @@ describe('web application as a front desk reads it', () => {
       );
       // Insurers by name.
       expect(rowOf(page.text, found)).toContain('<td>Demo Vision (sandbox)</td>');
+    });
+
+    it('marks a complete check whose insurers people still check as such, not "no plan found"', async () => {
+      const uid = await startSearch(t.app, a.auth, {
+        insurer_code_list: [DEMO, ASSISTED[0]],
+        wait_for: 'electronic',
+        patient: patient({ first_name: 'not_found', member_id: 'WAIT0001' }),
+      });
+      await waitUntil('a person checking EyeMed', async () => {
+        const res = await request(t.app.getHttpServer())
+          .get(`/api/auth/v2/eligibility/${uid}/`)
+          .set(a.auth);
+        const waiting = (res.body.insurers ?? []).some(
+          (e: any) => e.insurer_code === ASSISTED[0] && e.state === 'waiting_for_person',
+        );
+        return res.body.status === 'complete' && waiting ? true : undefined;
+      });
+      const page = await web.get('/app/').expect(200);
+      expect(statusCell(rowOf(page.text, uid))).toBe(
+        '<span class="badge insurer-waiting_for_person">a person is checking</span>',
+      );
     });
 
     it('says "No plan found" on the check page, in none of the words or colour of a found plan', async () => {

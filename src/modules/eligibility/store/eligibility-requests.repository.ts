@@ -207,6 +207,18 @@ export class EligibilityRequestsRepository {
     return new Set(rows.map((r) => String(r.request_id)));
   }
 
+  /** Of the requests `ids`, those whose answer has an insurer a person is still checking. */
+  async waitingForPeople(accountId: string, ids: string[], tx?: Tx): Promise<Set<string>> {
+    const rows = await query<{ id: string }>(
+      this.db,
+      sql`SELECT id FROM eligibility_requests
+           WHERE account_id = ${accountId} AND id = ANY(${ids}::bigint[])
+             AND body_v2::jsonb -> 'insurers' @> '[{"state": "waiting_for_person"}]'`,
+      tx,
+    );
+    return new Set(rows.map((r) => String(r.id)));
+  }
+
   /** Result `resultId` of request `requestId`, with its insurer, if it is one of its results. */
   findResult(
     resultId: number,

@@ -26,6 +26,8 @@ export interface EligibilitySummary {
   completedAt: Date | null;
   /** Complete without any plan (docs/api.md, Errors: shown as "No plan found", not as covered). */
   noPlanFound: boolean;
+  /** Complete without a plan yet, while people still check insurers: not "no plan found". */
+  stillChecking: boolean;
 }
 
 /** The read side: stored result bodies and request summaries, always within one account. */
@@ -106,7 +108,15 @@ export class EligibilityQueryService {
     const found = complete.length
       ? await this.requests.withResults(accountId, complete)
       : new Set<string>();
-    return rows.map((r) => summary(r, r.status === 'complete' && !found.has(String(r.id))));
+    const planless = complete.filter((id) => !found.has(String(id)));
+    const waiting = planless.length
+      ? await this.requests.waitingForPeople(accountId, planless)
+      : new Set<string>();
+    return rows.map((r) => {
+      const planlessNow = r.status === 'complete' && !found.has(String(r.id));
+      const checking = planlessNow && waiting.has(String(r.id));
+      return summary(r, planlessNow && !checking, checking);
+    });
   }
 }
 
@@ -121,7 +131,11 @@ function bodyOf(uid: string, row: BodyRow): string {
   return withOrigin(body, uid, row.origin ?? null);
 }
 
-function summary(r: EligibilityRequest, noPlanFound: boolean): EligibilitySummary {
+function summary(
+  r: EligibilityRequest,
+  noPlanFound: boolean,
+  stillChecking: boolean,
+): EligibilitySummary {
   return {
     id: r.id,
     uid: r.uid,
@@ -133,5 +147,6 @@ function summary(r: EligibilityRequest, noPlanFound: boolean): EligibilitySummar
     createdAt: r.createdAt,
     completedAt: r.completedAt,
     noPlanFound,
+    stillChecking,
   };
 }
