@@ -192,12 +192,15 @@ describe('check page and forms (real browser)', () => {
       await page.fill('#subscriber_dob', '1982-02-03');
       await page.fill('#subscriber_member_id', 'VSP777');
       await page.selectOption('#location_code', branch.body.code as string);
+      await page.selectOption('#wait_for', 'electronic');
+      await page.selectOption('#assisted', 'always');
       await screenshot(page, 'check-form-universal');
       await page.click('main form button[type=submit]');
       await page.waitForURL(/\/app\/eligibility\/[0-9a-f]{32}$/);
       const uid = page.url().split('/').pop()!;
       const row = (await query(uid))!;
       expect(row.insurerCodes).toEqual([DEMO, VSP]);
+      expect(row.options).toMatchObject({ wait_for: 'electronic', assisted: 'always' });
       expect(row.query.subscriber).toMatchObject({
         firstName: 'Carlos',
         lastName: 'Garcia',

@@ -152,6 +152,9 @@ export class WebEligibilityController {
       const body = await bindForm(CreateEligibilityDto, {
         ...(await this.insurersAsked(accountId, form.insurer_code, req.body)),
         location_code: form.location_code,
+        // Blank: the API's defaults (docs/api.md, Universal Search insurer by insurer).
+        wait_for: form.wait_for || undefined,
+        assisted: form.assisted || undefined,
         subscriber: SUBSCRIBER_FIELDS.some((f) => form[`subscriber_${f}`]?.trim())
           ? Object.fromEntries(SUBSCRIBER_FIELDS.map((f) => [f, form[`subscriber_${f}`]]))
           : undefined,
