@@ -116,7 +116,7 @@ export class WebClaimsController {
     await this.newPage.post(req, res, {}, async (form) => {
       const body = await bindForm(CreateClaimDto, claimBodyOf(form));
       const claim = await this.claims.create(accountOf(req), body);
-      redirectWith(req, res, `/app/claims/${claim.code}/`, `Claim ${claim.code} filed.`);
+      toClaimPage(req, res, claim.code, `Claim ${claim.code} filed.`);
     });
   }
 
@@ -133,12 +133,7 @@ export class WebClaimsController {
     @Param('code') code: string,
   ): Promise<void> {
     await this.claims.markMailed(accountOf(req), code, 'in the web application');
-    redirectWith(
-      req,
-      res,
-      `/app/claims/${encodeURIComponent(code)}/`,
-      `Claim ${code} marked as mailed: it is now submitted.`,
-    );
+    toClaimPage(req, res, code, `Claim ${code} marked as mailed: it is now submitted.`);
   }
 
   /** "E-mail the patient": the notify-customer call, with the API's field errors by the field. */
@@ -147,12 +142,7 @@ export class WebClaimsController {
     return this.claimPage.post(req, res, { code }, async (form) => {
       const body = await bindForm(NotifyCustomerDto, { email: form.email });
       await this.claims.notifyCustomer(accountOf(req), code, body.email);
-      redirectWith(
-        req,
-        res,
-        `/app/claims/${encodeURIComponent(code)}/`,
-        `E-mail to ${body.email} queued, with the claim form attached.`,
-      );
+      toClaimPage(req, res, code, `E-mail to ${body.email} queued, with the claim form attached.`);
     });
   }
 
@@ -170,6 +160,11 @@ export class WebClaimsController {
     const text = await this.claims.x12(accountOf(req), code);
     res.type('text/plain; charset=utf-8').send(text);
   }
+}
+
+/** Back to the claim's page, saying what was done. */
+function toClaimPage(req: Request, res: Response, code: string, message: string): void {
+  redirectWith(req, res, `/app/claims/${encodeURIComponent(code)}/`, message);
 }
 
 /** docs/api.md, Claim reports and remittances: the claim page's remittance, amounts in dollars, every adjustment in words. */

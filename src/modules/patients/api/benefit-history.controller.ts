@@ -10,9 +10,7 @@ import {
   CreateBenefitEntryDto,
 } from './dto/benefit-history.dto';
 import { BenefitHistoryService } from '../domain/benefit-history.service';
-
-const CODE = { name: 'code', example: 'PAT4Q7ZK2MX' };
-const NOT_FOUND: [404, unknown] = [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }];
+import { CODE, NOT_FOUND, READ_ONE } from './patients.controller';
 
 /** docs/api.md, Patients (benefit history): the practice's own record of what a patient had. */
 @ApiController('Patients', 'api/auth/v1/patients')
@@ -53,8 +51,7 @@ export class BenefitHistoryController {
   }
 
   @ApiRead(':code/benefit-history', {
-    scope: 'patients:read',
-    audit: Audited('patient', 'read', 'param:code'),
+    ...READ_ONE,
     summary: "The patient's benefit history, with its sources",
     description:
       'Staff entries, and the services of claims the practice filed through the service whose ' +
@@ -62,9 +59,7 @@ export class BenefitHistoryController {
       'line), the most recent service first. Claim-sourced entries (they carry claim codes) are ' +
       'answered only to a key holding `claims:read`; to others the list holds the staff entries ' +
       'alone.',
-    param: CODE,
     answer: BenefitHistoryList,
-    errors: [NOT_FOUND],
   })
   async list(@Req() req: AppRequest, @Param('code') code: string): Promise<BenefitHistoryList> {
     const withClaims = grants(req.auth!.scopes, 'claims:read');

@@ -14,10 +14,10 @@ import {
 import { PatientLinksService } from '../domain/patient-links.service';
 import { Audited } from '@/modules/audit';
 
-const CODE = { name: 'code', example: 'PAT4Q7ZK2MX' };
-const NOT_FOUND: [404, unknown] = [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }];
+export const CODE = { name: 'code', example: 'PAT4Q7ZK2MX' };
+export const NOT_FOUND: [404, unknown] = [404, { detail: 'Patient PAT4Q7ZK2MX not found.' }];
 /** A GET of one patient by its code. */
-const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
+export const READ_ONE: Omit<ApiRouteDoc, 'summary'> = {
   scope: 'patients:read',
   audit: Audited('patient', 'read', 'param:code'),
   param: CODE,
