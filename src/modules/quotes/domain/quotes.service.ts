@@ -20,7 +20,8 @@ import { QuotesRepository } from '../store/quotes.repository';
 import type { Quote } from '../store/quote.entity';
 import { ageOn, availabilityOn } from './quote-day';
 import { renderQuote } from './quote.pdf';
-import { type PricedOrder, priceOrder, type QuoteOrder } from './quote.rules';
+import { priceOrder } from './quote.rules';
+import type { PricedOrder, QuoteOrder } from './quote.types';
 
 const SOURCE_MESSAGE = 'Give either request_uid and person_id, or plan.';
 const BOTH_SOURCES_MESSAGE = 'Give either request_uid and person_id, or plan, not both.';

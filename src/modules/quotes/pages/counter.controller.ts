@@ -17,7 +17,7 @@ import {
 } from '@/modules/web';
 import { CreateQuoteDto } from '../api/dto/create-quote.dto';
 import { QuotesService } from '../domain/quotes.service';
-import type { PricedOrder } from '../domain/quote.rules';
+import type { PricedOrder } from '../domain/quote.types';
 import {
   COUNTER_LENS_TYPES,
   COUNTER_OPTIONS,
