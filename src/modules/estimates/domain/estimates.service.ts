@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCollector, ValidationFailed } from '@/platform/kernel/errors';
+import { ErrorCollector, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { type Plan, planFromJson, PlanJson } from '@/lib/benefits';
 import { EligibilityQueryService } from '@/modules/eligibility';
@@ -75,6 +75,17 @@ export class EstimatesService {
     if (!hasPerson) errors.add('person_id', MSG.required);
     errors.throwIfAny();
     return this.storedPerson(accountId, dto.request_uid!, dto.person_id!);
+  }
+
+  /** The person of a page: a result not complete or a person not in it is a missing page. */
+  async pagePerson(accountId: string, uid: string, personId: string): Promise<StoredPerson> {
+    const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
+    if (!/^\d{1,15}$/.test(personId)) throw missing;
+    try {
+      return await this.storedPerson(accountId, uid, Number(personId));
+    } catch (e) {
+      throw e instanceof ValidationFailed ? missing : e;
+    }
   }
 
   /**
