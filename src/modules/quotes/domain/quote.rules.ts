@@ -96,71 +96,48 @@ interface Ordered {
 
 function orderItems(input: QuoteInput): Item[] {
   const { materials, order } = input;
+  const { frame, lenses, contact_lenses: contacts, fitting } = order;
   const ordered: Ordered[] = [];
-  if (order.frame) {
-    const label = 'the frame';
-    const lookup = entry(materials.frame, label);
-    ordered.push({
-      item: 'frame',
-      side: 'frame',
-      principal: true,
-      retail: order.frame.retail,
-      lookup,
-      label,
-    });
-  }
-  const lenses = order.lenses;
-  if (lenses) {
-    const lookup = lensLookup(materials, lenses);
-    const label = `${lenses.type} lenses`;
-    ordered.push({
-      item: 'lenses',
-      side: 'lenses',
-      principal: true,
-      retail: lenses.retail,
-      lookup,
-      label,
-    });
-  }
-  for (const { option, retail } of order.lens_options ?? []) {
-    const orphan = lenses
-      ? null
-      : 'lens options follow the lenses, and the order has no lenses: the plan covers nothing';
-    const lookup = entry(own(materials.lens_options, option), option);
-    ordered.push({
-      item: option,
-      side: 'lenses',
-      principal: false,
-      retail,
-      lookup,
-      label: option,
-      orphan,
-    });
-  }
-  const contacts = order.contact_lenses;
+  // `orphan` only for an item that follows another: a principal item is one without.
+  const add = (
+    item: string,
+    side: InLieuSide,
+    retail: string,
+    [lookup, label]: [Lookup, string],
+    orphan?: string | null,
+  ) => ordered.push({ item, side, principal: orphan === undefined, retail, lookup, label, orphan });
+  const named = (rule: MaterialsRule | undefined, label: string): [Lookup, string] => [
+    entry(rule, label),
+    label,
+  ];
+  if (frame) add('frame', 'frame', frame.retail, named(materials.frame, 'the frame'));
+  if (lenses)
+    add('lenses', 'lenses', lenses.retail, [
+      lensLookup(materials, lenses),
+      `${lenses.type} lenses`,
+    ]);
+  const noLenses = lenses
+    ? null
+    : 'lens options follow the lenses, and the order has no lenses: the plan covers nothing';
+  for (const { option, retail } of order.lens_options ?? [])
+    add(option, 'lenses', retail, named(own(materials.lens_options, option), option), noLenses);
+  const contactRule = (key: string) => own(materials.contact_lenses, key);
   if (contacts) {
     const label = `${contacts.kind} contact lenses`;
-    const lookup = entry(own(materials.contact_lenses, contacts.kind), label);
-    const side = 'contact_lenses';
-    ordered.push({ item: side, side, principal: true, retail: contacts.retail, lookup, label });
+    add(
+      'contact_lenses',
+      'contact_lenses',
+      contacts.retail,
+      named(contactRule(contacts.kind), label),
+    );
   }
-  const fitting = order.fitting;
   if (fitting) {
     const label = `a ${fitting.kind} contact lens fitting`;
     const orphan = contacts
       ? null
       : 'the fitting follows the contact lenses, and the order has none: the plan covers nothing';
-    const lookup = entry(own(materials.contact_lenses, `fitting_${fitting.kind}`), label);
-    const side = 'contact_lenses';
-    ordered.push({
-      item: 'fitting',
-      side,
-      principal: false,
-      retail: fitting.retail,
-      lookup,
-      label,
-      orphan,
-    });
+    const lookup = named(contactRule(`fitting_${fitting.kind}`), label);
+    add('fitting', 'contact_lenses', fitting.retail, lookup, orphan);
   }
   return ordered.map((o) => itemOf(o, input));
 }
