@@ -17,9 +17,18 @@ interface StoredResult {
     | {
         plan_name: string;
         insurer_code: string;
-        persons: { id: number; full_name: string; type: string; plan?: PlanJson }[];
+        persons: StoredResultPerson[];
       }[]
     | null;
+}
+
+/** A person of a stored V2 result as its body states them. */
+export interface StoredResultPerson {
+  id: number;
+  full_name: string;
+  type: string;
+  dob: string;
+  plan?: PlanJson;
 }
 
 /** A person of a stored result, with their plan (for the web page's heading and choices). */
@@ -62,19 +71,12 @@ export class EstimatesService {
     accountId: string,
     dto: CreateEstimateDto,
   ): Promise<Pick<StoredPerson, 'plan' | 'nextEligible'>> {
-    const hasUid = Boolean(dto.request_uid);
-    const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
-    if (dto.plan) {
-      if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
+    const source = planSource(dto);
+    if (source === 'plan') {
       const json = dto.plan as unknown as PlanJson;
       return { plan: planFromJson(json), nextEligible: nextEligibleDates(json.items) };
     }
-    if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
-    const errors = new ErrorCollector();
-    if (!hasUid) errors.add('request_uid', MSG.required);
-    if (!hasPerson) errors.add('person_id', MSG.required);
-    errors.throwIfAny();
-    return this.storedPerson(accountId, dto.request_uid!, dto.person_id!);
+    return this.storedPerson(accountId, source.uid, source.personId);
   }
 
   /** The person of a page: a result not complete or a person not in it is a missing page. */
@@ -94,25 +96,53 @@ export class EstimatesService {
    * not in it → field errors on `request_uid` / `person_id` (docs/api.md, Estimates).
    */
   async storedPerson(accountId: string, uid: string, personId: number): Promise<StoredPerson> {
+    const { result, person } = await this.storedEntry(accountId, uid, personId);
+    return {
+      id: person.id,
+      fullName: person.full_name,
+      type: person.type,
+      planName: result.plan_name,
+      insurerCode: result.insurer_code,
+      plan: planFromJson(person.plan!),
+      nextEligible: nextEligibleDates(person.plan!.items),
+    };
+  }
+
+  /** The same person as the result's body states them, with the result (the counter's too). */
+  async storedEntry(accountId: string, uid: string, personId: number) {
     const body = JSON.parse(await this.eligibility.getBody(accountId, uid, 'v2')) as StoredResult;
     if (body.status !== 'complete')
       throw ValidationFailed.field('request_uid', `Eligibility request ${uid} is not complete.`);
     for (const result of body.results ?? []) {
       const person = result.persons.find((p) => p.id === personId && p.plan);
-      if (person)
-        return {
-          id: person.id,
-          fullName: person.full_name,
-          type: person.type,
-          planName: result.plan_name,
-          insurerCode: result.insurer_code,
-          plan: planFromJson(person.plan!),
-          nextEligible: nextEligibleDates(person.plan!.items),
-        };
+      if (person) return { result, person };
     }
     throw ValidationFailed.field(
       'person_id',
       `Person ${personId} is not in eligibility request ${uid}.`,
     );
   }
+}
+
+/**
+ * Which source of its plan a request gives (an estimate's, a quote's): `plan`, or `request_uid`
+ * with `person_id`; both, neither or half of the second are the request's errors.
+ */
+export function planSource(dto: {
+  request_uid?: string | null;
+  person_id?: number | null;
+  plan?: unknown;
+}): 'plan' | { uid: string; personId: number } {
+  const hasUid = Boolean(dto.request_uid);
+  const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
+  if (dto.plan) {
+    if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
+    return 'plan';
+  }
+  if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
+  const errors = new ErrorCollector();
+  if (!hasUid) errors.add('request_uid', MSG.required);
+  if (!hasPerson) errors.add('person_id', MSG.required);
+  errors.throwIfAny();
+  return { uid: dto.request_uid!, personId: dto.person_id! };
 }
