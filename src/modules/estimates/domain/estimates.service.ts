@@ -17,18 +17,9 @@ interface StoredResult {
     | {
         plan_name: string;
         insurer_code: string;
-        persons: StoredResultPerson[];
+        persons: { id: number; full_name: string; type: string; dob: string; plan?: PlanJson }[];
       }[]
     | null;
-}
-
-/** A person of a stored V2 result as its body states them. */
-export interface StoredResultPerson {
-  id: number;
-  full_name: string;
-  type: string;
-  dob: string;
-  plan?: PlanJson;
 }
 
 /** A person of a stored result, with their plan (for the web page's heading and choices). */
@@ -128,11 +119,9 @@ export class EstimatesService {
  * Which source of its plan a request gives (an estimate's, a quote's): `plan`, or `request_uid`
  * with `person_id`; both, neither or half of the second are the request's errors.
  */
-export function planSource(dto: {
-  request_uid?: string | null;
-  person_id?: number | null;
-  plan?: unknown;
-}): 'plan' | { uid: string; personId: number } {
+export function planSource(
+  dto: Pick<CreateEstimateDto, 'request_uid' | 'person_id' | 'plan'>,
+): 'plan' | { uid: string; personId: number } {
   const hasUid = Boolean(dto.request_uid);
   const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
   if (dto.plan) {

@@ -41,13 +41,8 @@ export class WebEstimatesController {
 
   @PageRead('', { audit: Audited('eligibility_request', 'read', 'param:uid') })
   async show(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
-    this.render(
-      req,
-      res,
-      path.uid,
-      await this.estimates.pagePerson(accountOf(req), path.uid, path.personId),
-      { form: emptyForm() },
-    );
+    const person = await this.estimates.pagePerson(accountOf(req), path.uid, path.personId);
+    this.render(req, res, path.uid, person, { form: emptyForm() });
   }
 
   @PageWrite('', { audit: Audited('estimate', 'create', 'param:uid') })

@@ -197,8 +197,6 @@ export function readAmount(value: unknown): bigint | undefined | 'invalid' {
   return toMinor(text);
 }
 
-// ---- Words --------------------------------------------------------------------------------
-
 /** "$45.00", or "$45.1234" when the amount has more than cents. */
 export const dollars = (minor: bigint) => formatMoney(minor, MONEY.note);
 

@@ -14,13 +14,7 @@ export const ALL_OPEN: QuoteAvailability = {
 };
 
 export function quote(order: QuoteOrder, more: Partial<QuoteInput> = {}) {
-  return priceOrder({
-    materials: LIST,
-    order,
-    patientAge: 40,
-    availability: ALL_OPEN,
-    ...more,
-  });
+  return priceOrder({ materials: LIST, order, patientAge: 40, availability: ALL_OPEN, ...more });
 }
 
 export const lineOf = (answer: ReturnType<typeof quote>, item: string) => {
