@@ -32,6 +32,7 @@ describe('quotes module, alone', () => {
       'AccountsModule',
       'AuditModule',
       'EligibilityModule',
+      'EstimatesModule',
       'InsurersModule',
       'QuotesModule',
       'RateLimitModule',

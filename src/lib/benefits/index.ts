@@ -15,7 +15,7 @@ export type {
   Network,
   OtherPayer,
 } from './benefit.types';
-export { EstimatePlanDto, PlanBenefitItemDto } from './dto/plan.dto';
+export { EstimatePlanDto, PersonIdField, PlanBenefitItemDto } from './dto/plan.dto';
 export {
   BENEFIT_CODE,
   BENEFIT_CODE_MESSAGE,

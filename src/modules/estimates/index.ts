@@ -4,7 +4,7 @@
  */
 export { EstimatesModule } from './estimates.module';
 // The stored person of a check, which the Counter page prices for too (docs/api.md, The counter).
-export { EstimatesService } from './domain/estimates.service';
+export { EstimatesService, planSource } from './domain/estimates.service';
 export type { StoredPerson } from './domain/estimates.service';
 export { EstimatesPagesModule } from './pages/estimates-pages.module';
 // The next eligible dates a plan's items state, which the counter reads too (docs/api.md, The counter).

@@ -8,6 +8,7 @@ import {
   StringField,
 } from '@/platform/http/validation/fields';
 import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, IN_LIEU_SIDES } from '../materials.types';
+import { IN_LIEU_OF_DOC } from './materials.response';
 
 /**
  * A plan's materials price list as a request gives it (docs/api.md, The counter): an inline plan
@@ -124,14 +125,7 @@ export class MaterialsDto {
       pair.every((side) => (IN_LIEU_SIDES as readonly unknown[]).includes(side))
         ? null
         : PAIR_MESSAGE,
-    items: {
-      type: 'array',
-      items: { type: 'string', enum: [...IN_LIEU_SIDES] },
-      minItems: 2,
-      maxItems: 2,
-    },
-    example: [['contact_lenses', 'frame']],
-    description: 'Pairs covered one instead of the other.',
+    ...IN_LIEU_OF_DOC,
   })
   in_lieu_of?: [string, string][] | null;
 }

@@ -2,6 +2,18 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECIMAL4 } from '@/platform/http/api-docs';
 import { CONTACT_LENS_ENTRIES, LENS_OPTIONS, LENS_TYPES, IN_LIEU_SIDES } from '../materials.types';
 
+/** The OpenAPI text of `in_lieu_of`, the request's and the answer's alike. */
+export const IN_LIEU_OF_DOC = {
+  items: {
+    type: 'array',
+    items: { type: 'string', enum: [...IN_LIEU_SIDES] },
+    minItems: 2,
+    maxItems: 2,
+  },
+  example: [['contact_lenses', 'frame']],
+  description: 'Pairs covered one instead of the other.',
+};
+
 /**
  * OpenAPI descriptions of a plan's materials price list as answers print it (docs/api.md, The
  * counter): every key of a rule optional (absent: not stated), money with four decimals.
@@ -66,14 +78,7 @@ export class MaterialsDoc {
 
   @ApiPropertyOptional({
     type: 'array',
-    items: {
-      type: 'array',
-      items: { type: 'string', enum: [...IN_LIEU_SIDES] },
-      minItems: 2,
-      maxItems: 2,
-    },
-    example: [['contact_lenses', 'frame']],
-    description: 'Pairs covered one instead of the other.',
+    ...IN_LIEU_OF_DOC,
   })
   in_lieu_of?: string[][];
 }

@@ -18,6 +18,15 @@ import {
 } from './frequency.dto';
 import { atMostHundred, MaterialsDto } from './materials.dto';
 
+/** The `person_id` beside a `request_uid`, of an estimate's and a quote's request alike. */
+export const PersonIdField = () =>
+  IntField({
+    min: 1,
+    acceptString: true,
+    example: 97,
+    description: "The person's `id` in the result of `request_uid`.",
+  });
+
 /**
  * An inline V2 plan (docs/api.md, V1 and V2 results) exactly as an eligibility result returns
  * it: doubles as decimal strings (numbers accepted too), integers, booleans, flag-based lists.

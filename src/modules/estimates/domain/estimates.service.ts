@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ErrorCollector, ValidationFailed } from '@/platform/kernel/errors';
+import { ErrorCollector, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { type Plan, planFromJson, PlanJson } from '@/lib/benefits';
 import { EligibilityQueryService } from '@/modules/eligibility';
@@ -17,7 +17,7 @@ interface StoredResult {
     | {
         plan_name: string;
         insurer_code: string;
-        persons: { id: number; full_name: string; type: string; plan?: PlanJson }[];
+        persons: { id: number; full_name: string; type: string; dob: string; plan?: PlanJson }[];
       }[]
     | null;
 }
@@ -62,19 +62,23 @@ export class EstimatesService {
     accountId: string,
     dto: CreateEstimateDto,
   ): Promise<Pick<StoredPerson, 'plan' | 'nextEligible'>> {
-    const hasUid = Boolean(dto.request_uid);
-    const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
-    if (dto.plan) {
-      if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
+    const source = planSource(dto);
+    if (source === 'plan') {
       const json = dto.plan as unknown as PlanJson;
       return { plan: planFromJson(json), nextEligible: nextEligibleDates(json.items) };
     }
-    if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
-    const errors = new ErrorCollector();
-    if (!hasUid) errors.add('request_uid', MSG.required);
-    if (!hasPerson) errors.add('person_id', MSG.required);
-    errors.throwIfAny();
-    return this.storedPerson(accountId, dto.request_uid!, dto.person_id!);
+    return this.storedPerson(accountId, source.uid, source.personId);
+  }
+
+  /** The person of a page: a result not complete or a person not in it is a missing page. */
+  async pagePerson(accountId: string, uid: string, personId: string): Promise<StoredPerson> {
+    const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
+    if (!/^\d{1,15}$/.test(personId)) throw missing;
+    try {
+      return await this.storedPerson(accountId, uid, Number(personId));
+    } catch (e) {
+      throw e instanceof ValidationFailed ? missing : e;
+    }
   }
 
   /**
@@ -83,25 +87,51 @@ export class EstimatesService {
    * not in it → field errors on `request_uid` / `person_id` (docs/api.md, Estimates).
    */
   async storedPerson(accountId: string, uid: string, personId: number): Promise<StoredPerson> {
+    const { result, person } = await this.storedEntry(accountId, uid, personId);
+    return {
+      id: person.id,
+      fullName: person.full_name,
+      type: person.type,
+      planName: result.plan_name,
+      insurerCode: result.insurer_code,
+      plan: planFromJson(person.plan!),
+      nextEligible: nextEligibleDates(person.plan!.items),
+    };
+  }
+
+  /** The same person as the result's body states them, with the result (the counter's too). */
+  async storedEntry(accountId: string, uid: string, personId: number) {
     const body = JSON.parse(await this.eligibility.getBody(accountId, uid, 'v2')) as StoredResult;
     if (body.status !== 'complete')
       throw ValidationFailed.field('request_uid', `Eligibility request ${uid} is not complete.`);
     for (const result of body.results ?? []) {
       const person = result.persons.find((p) => p.id === personId && p.plan);
-      if (person)
-        return {
-          id: person.id,
-          fullName: person.full_name,
-          type: person.type,
-          planName: result.plan_name,
-          insurerCode: result.insurer_code,
-          plan: planFromJson(person.plan!),
-          nextEligible: nextEligibleDates(person.plan!.items),
-        };
+      if (person) return { result, person };
     }
     throw ValidationFailed.field(
       'person_id',
       `Person ${personId} is not in eligibility request ${uid}.`,
     );
   }
+}
+
+/**
+ * Which source of its plan a request gives (an estimate's, a quote's): `plan`, or `request_uid`
+ * with `person_id`; both, neither or half of the second are the request's errors.
+ */
+export function planSource(
+  dto: Pick<CreateEstimateDto, 'request_uid' | 'person_id' | 'plan'>,
+): 'plan' | { uid: string; personId: number } {
+  const hasUid = Boolean(dto.request_uid);
+  const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
+  if (dto.plan) {
+    if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
+    return 'plan';
+  }
+  if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
+  const errors = new ErrorCollector();
+  if (!hasUid) errors.add('request_uid', MSG.required);
+  if (!hasPerson) errors.add('person_id', MSG.required);
+  errors.throwIfAny();
+  return { uid: dto.request_uid!, personId: dto.person_id! };
 }

@@ -1,7 +1,6 @@
 import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
-import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { CreateEstimateDto } from '../api/dto/create-estimate.dto';
 import type { Estimate } from '../domain/estimate.types';
 import { EstimatesService, StoredPerson } from '../domain/estimates.service';
@@ -42,7 +41,8 @@ export class WebEstimatesController {
 
   @PageRead('', { audit: Audited('eligibility_request', 'read', 'param:uid') })
   async show(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
-    this.render(req, res, path.uid, await this.person(req, path), { form: emptyForm() });
+    const person = await this.estimates.pagePerson(accountOf(req), path.uid, path.personId);
+    this.render(req, res, path.uid, person, { form: emptyForm() });
   }
 
   @PageWrite('', { audit: Audited('estimate', 'create', 'param:uid') })
@@ -51,7 +51,7 @@ export class WebEstimatesController {
     @Res() res: Response,
     @Param() path: PersonPath,
   ): Promise<void> {
-    const person = await this.person(req, path);
+    const person = await this.estimates.pagePerson(accountOf(req), path.uid, path.personId);
     const fields = formFields(req.body);
     const form = readForm(fields, fields.action === 'add');
     if (fields.action === 'add') return this.render(req, res, path.uid, person, { form });
@@ -69,17 +69,6 @@ export class WebEstimatesController {
           messages: placeErrors(form, errors, rowOf),
         }),
     );
-  }
-
-  /** The person of the page; a result not complete or a person not in it is a missing page. */
-  private async person(req: Request, { uid, personId }: PersonPath): Promise<StoredPerson> {
-    const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
-    if (!/^\d{1,15}$/.test(personId)) throw missing;
-    try {
-      return await this.estimates.storedPerson(accountOf(req), uid, Number(personId));
-    } catch (e) {
-      throw e instanceof ValidationFailed ? missing : e;
-    }
   }
 
   private render(

@@ -1,3 +1,5 @@
+import type { MaterialsList } from '@/lib/benefits';
+
 /**
  * The worked example of the OpenAPI document and of docs/api.md, The counter: the contract's
  * price list on an inline plan, an order of a frame, premium progressives (tier 2), an
@@ -39,7 +41,7 @@ export const EXAMPLE_MATERIALS = {
     ['contact_lenses', 'frame'],
     ['contact_lenses', 'lenses'],
   ],
-};
+} satisfies MaterialsList;
 
 export const EXAMPLE_QUOTE_REQUEST = {
   plan: {

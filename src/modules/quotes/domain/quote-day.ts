@@ -1,5 +1,4 @@
-import type { QuoteAvailability } from './quote.rules';
-import type { BenefitAvailability } from './quote.rules';
+import type { BenefitAvailability, QuoteAvailability } from './quote.types';
 
 /** A plan item as JSON, as far as its next eligible date goes. */
 export interface DatedItemJson {

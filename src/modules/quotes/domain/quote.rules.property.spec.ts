@@ -12,7 +12,8 @@ import {
   type MaterialsRule,
 } from '@/lib/benefits';
 import { toMinor } from '@/platform/kernel/decimal';
-import { priceOrder, type QuoteInput, type QuoteOrder } from './quote.rules';
+import { priceOrder } from './quote.rules';
+import type { QuoteInput, QuoteOrder } from './quote.types';
 
 /**
  * The counter's rules (docs/api.md, The counter) over generated price lists and orders. Fixed

@@ -9,10 +9,10 @@ import {
 } from '@/lib/benefits';
 import { AccountsService } from '@/modules/accounts';
 import { EligibilityQueryService } from '@/modules/eligibility';
-import { nextEligibleDates } from '@/modules/estimates';
+import { EstimatesService, nextEligibleDates, planSource } from '@/modules/estimates';
+import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { isUuid } from '@/platform/kernel/codes';
 import { fromMinor, toMinor } from '@/platform/kernel/decimal';
-import { ErrorCollector, NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { MSG } from '@/platform/kernel/messages';
 import { isoDate, todayIso } from '@/platform/kernel/time';
 import type { CreateQuoteDto, QuoteOrderDto } from '../api/dto/create-quote.dto';
@@ -20,10 +20,9 @@ import { QuotesRepository } from '../store/quotes.repository';
 import type { Quote } from '../store/quote.entity';
 import { ageOn, availabilityOn } from './quote-day';
 import { renderQuote } from './quote.pdf';
-import { type PricedOrder, priceOrder, type QuoteOrder } from './quote.rules';
+import { priceOrder } from './quote.rules';
+import type { PricedOrder, QuoteOrder } from './quote.types';
 
-const SOURCE_MESSAGE = 'Give either request_uid and person_id, or plan.';
-const BOTH_SOURCES_MESSAGE = 'Give either request_uid and person_id, or plan, not both.';
 const NO_LIST =
   'the plan states no materials price list: not estimable (what the list does not state is never guessed)';
 
@@ -37,17 +36,6 @@ export interface QuoteBody extends PricedOrder {
 export interface StoredQuote {
   body: QuoteBody;
   row: Quote;
-}
-
-interface StoredResult {
-  status: string;
-  results:
-    | {
-        plan_name: string;
-        insurer_code: string;
-        persons: { id: number; full_name: string; dob: string; plan?: PlanJson }[];
-      }[]
-    | null;
 }
 
 /** Where a quote's plan comes from: a stored person's or an inline one. */
@@ -76,6 +64,7 @@ export class QuotesService {
     private readonly eligibility: EligibilityQueryService,
     private readonly accounts: AccountsService,
     private readonly quotes: QuotesRepository,
+    private readonly estimates: EstimatesService,
   ) {}
 
   async create(accountId: string, dto: CreateQuoteDto): Promise<QuoteBody> {
@@ -155,63 +144,40 @@ export class QuotesService {
   }
 
   private async sourceOf(accountId: string, dto: CreateQuoteDto): Promise<QuoteSource> {
-    const hasUid = Boolean(dto.request_uid);
-    const hasPerson = dto.person_id !== undefined && dto.person_id !== null;
-    if (dto.plan) {
-      if (hasUid || hasPerson) throw ValidationFailed.request(BOTH_SOURCES_MESSAGE);
-      // The practice the printed quote names: the account's default location (an account
-      // without one prints none; any other failure is the request's).
-      const location = await this.accounts.resolveLocation(accountId, null).catch((e: unknown) => {
-        if (e instanceof ValidationFailed) return null;
-        throw e;
-      });
-      return {
-        plan: dto.plan as unknown as PlanJson,
-        requestUid: null,
-        personId: null,
-        patientName: null,
-        dob: null,
-        planName: null,
-        insurerCode: null,
-        locationId: location?.id ?? null,
-      };
-    }
-    if (!hasUid && !hasPerson) throw ValidationFailed.request(SOURCE_MESSAGE);
-    const errors = new ErrorCollector();
-    if (!hasUid) errors.add('request_uid', MSG.required);
-    if (!hasPerson) errors.add('person_id', MSG.required);
-    errors.throwIfAny();
-    return this.storedPerson(accountId, dto.request_uid!, dto.person_id!);
+    const source = planSource(dto);
+    if (source !== 'plan') return this.storedPerson(accountId, source.uid, source.personId);
+    // The practice the printed quote names: the account's default location (an account
+    // without one prints none; any other failure is the request's).
+    const location = await this.accounts.resolveLocation(accountId, null).catch((e: unknown) => {
+      if (e instanceof ValidationFailed) return null;
+      throw e;
+    });
+    return {
+      plan: dto.plan as unknown as PlanJson,
+      requestUid: null,
+      personId: null,
+      patientName: null,
+      dob: null,
+      planName: null,
+      insurerCode: null,
+      locationId: location?.id ?? null,
+    };
   }
 
-  /**
-   * One person of a complete result of the account, as estimates read one (docs/api.md,
-   * Estimates): unknown (or another account's) uid → 404; a result not complete or a person not
-   * in it → field errors on `request_uid` / `person_id`.
-   */
+  /** One person of a complete result of the account, as estimates read one (docs/api.md, Estimates). */
   private async storedPerson(accountId: string, uid: string, personId: number) {
-    const body = JSON.parse(await this.eligibility.getBody(accountId, uid, 'v2')) as StoredResult;
-    if (body.status !== 'complete')
-      throw ValidationFailed.field('request_uid', `Eligibility request ${uid} is not complete.`);
-    for (const result of body.results ?? []) {
-      const person = result.persons.find((p) => p.id === personId && p.plan);
-      if (!person) continue;
-      const request = await this.eligibility.findRequest(accountId, uid);
-      return {
-        plan: person.plan!,
-        requestUid: uid,
-        personId,
-        patientName: person.full_name,
-        dob: person.dob,
-        planName: result.plan_name,
-        insurerCode: result.insurer_code,
-        locationId: request?.locationId ?? null,
-      };
-    }
-    throw ValidationFailed.field(
-      'person_id',
-      `Person ${personId} is not in eligibility request ${uid}.`,
-    );
+    const { result, person } = await this.estimates.storedEntry(accountId, uid, personId);
+    const request = await this.eligibility.findRequest(accountId, uid);
+    return {
+      plan: person.plan!,
+      requestUid: uid,
+      personId,
+      patientName: person.full_name,
+      dob: person.dob,
+      planName: result.plan_name,
+      insurerCode: result.insurer_code,
+      locationId: request?.locationId ?? null,
+    };
   }
 }
 

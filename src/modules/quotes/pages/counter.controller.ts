@@ -2,7 +2,6 @@ import { Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PageController, PageRead, PageWrite } from '@/platform/http/page-routes';
 import type { ErrorTree } from '@/platform/kernel/errors';
-import { NotFoundError, ValidationFailed } from '@/platform/kernel/errors';
 import { todayIso } from '@/platform/kernel/time';
 import { Audited } from '@/modules/audit';
 import { type StoredPerson, EstimatesService } from '@/modules/estimates';
@@ -17,7 +16,7 @@ import {
 } from '@/modules/web';
 import { CreateQuoteDto } from '../api/dto/create-quote.dto';
 import { QuotesService } from '../domain/quotes.service';
-import type { PricedOrder } from '../domain/quote.rules';
+import type { PricedOrder } from '../domain/quote.types';
 import {
   COUNTER_LENS_TYPES,
   COUNTER_OPTIONS,
@@ -55,7 +54,7 @@ export class WebCounterController {
     reach: OF_CHECK,
   })
   async show(@Req() req: Request, @Res() res: Response, @Param() path: PersonPath): Promise<void> {
-    const person = await this.person(req, path);
+    const person = await this.estimates.pagePerson(accountOf(req), path.uid, path.personId);
     this.render(req, res, path, person, { date_of_service: todayIso() });
   }
 
@@ -94,7 +93,7 @@ export class WebCounterController {
       fields: Record<string, string>,
     ) => Promise<void>,
   ): Promise<void> {
-    const person = await this.person(req, path);
+    const person = await this.estimates.pagePerson(accountOf(req), path.uid, path.personId);
     const fields = formFields(req.body);
     const { body, fieldOf } = counterBody(fields, path.uid, person.id);
     await submitForm(
@@ -110,17 +109,6 @@ export class WebCounterController {
   })
   async pdf(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     sendPdf(res, await this.quotes.pdf(accountOf(req), id));
-  }
-
-  /** The person of the page; a result not complete or a person not in it is a missing page. */
-  private async person(req: Request, { uid, personId }: PersonPath): Promise<StoredPerson> {
-    const missing = new NotFoundError(`Person ${personId} is not in eligibility request ${uid}.`);
-    if (!/^\d{1,15}$/.test(personId)) throw missing;
-    try {
-      return await this.estimates.storedPerson(accountOf(req), uid, Number(personId));
-    } catch (e) {
-      throw e instanceof ValidationFailed ? missing : e;
-    }
   }
 
   private render(

@@ -6,7 +6,7 @@ import {
   NestedListField,
   StringField,
 } from '@/platform/http/validation/fields';
-import { EstimatePlanDto, ProcedureCodesField } from '@/lib/benefits';
+import { EstimatePlanDto, PersonIdField, ProcedureCodesField } from '@/lib/benefits';
 
 export const MAX_ESTIMATE_SERVICES = 20;
 export const MAX_SERVICE_QUANTITY = 999;
@@ -55,13 +55,7 @@ export class CreateEstimateDto {
   })
   request_uid?: string | null;
 
-  @IntField({
-    min: 1,
-    acceptString: true,
-    example: 97,
-    description: "The person's `id` in the result of `request_uid`.",
-  })
-  person_id?: number | null;
+  @PersonIdField() person_id?: number | null;
 
   @NestedField(() => EstimatePlanDto, {
     description:

@@ -10,6 +10,7 @@ import {
   CONTACT_LENS_KINDS,
   type ContactLensKind,
   EstimatePlanDto,
+  PersonIdField,
   FITTING_KINDS,
   type FittingKind,
   IN_LIEU_SIDES,
@@ -112,13 +113,7 @@ export class CreateQuoteDto {
   })
   request_uid?: string | null;
 
-  @IntField({
-    min: 1,
-    acceptString: true,
-    example: 97,
-    description: "The person's `id` in the result of `request_uid`.",
-  })
-  person_id?: number | null;
+  @PersonIdField() person_id?: number | null;
 
   @NestedField(() => EstimatePlanDto, {
     description:

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MATERIALS_SOURCES, type MaterialsSource } from '@/lib/benefits';
 import { ApiNullable, DECIMAL4 } from '@/platform/http/api-docs';
-import type { NotEstimableLine, QuoteLine } from '../../domain/quote.rules';
+import type { NotEstimableLine, QuoteLine } from '../../domain/quote.types';
 import type { QuoteBody } from '../../domain/quotes.service';
 
 /** OpenAPI description of a quote (docs/api.md, The counter); money as four-decimal strings. */
