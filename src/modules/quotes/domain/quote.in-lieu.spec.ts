@@ -1,5 +1,5 @@
 import type { MaterialsList } from '@/lib/benefits';
-import { LIST, lineOf, quote } from './quote.rules.fixtures';
+import { LIST, lineOf, quote } from '../../../../test/support/quote.fixtures';
 import type { QuoteOrder } from './quote.types';
 
 describe('priceOrder: in lieu of', () => {

@@ -1,5 +1,5 @@
 import type { MaterialsList } from '@/lib/benefits';
-import { lineOf, quote } from './quote.rules.fixtures';
+import { lineOf, quote } from '../../../../test/support/quote.fixtures';
 import type { QuoteOrder } from './quote.types';
 
 describe('priceOrder: the one rule (docs/api.md, The counter)', () => {

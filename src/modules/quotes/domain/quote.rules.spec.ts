@@ -1,4 +1,4 @@
-import { ALL_OPEN, lineOf, quote } from './quote.rules.fixtures';
+import { ALL_OPEN, lineOf, quote } from '../../../../test/support/quote.fixtures';
 
 describe('priceOrder: what follows what, and availability', () => {
   it('covers no lens option when the order has no lenses, saying why', () => {
