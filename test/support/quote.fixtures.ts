@@ -1,7 +1,11 @@
 import type { MaterialsList } from '@/lib/benefits';
 import { EXAMPLE_MATERIALS } from '@/modules/quotes/api/quote.examples';
 import { priceOrder } from '@/modules/quotes/domain/quote.rules';
-import type { QuoteAvailability, QuoteInput, QuoteOrder } from '@/modules/quotes/domain/quote.types';
+import type {
+  QuoteAvailability,
+  QuoteInput,
+  QuoteOrder,
+} from '@/modules/quotes/domain/quote.types';
 
 /** Fixtures of priceOrder's specs: the price list of docs/api.md, The counter (the OpenAPI example's). */
 export const LIST: MaterialsList = EXAMPLE_MATERIALS;
