@@ -111,6 +111,11 @@ export function buildOpenApiDocumentFor(app: INestApplication, publicUrl: string
       name: 'Authorization',
       description: 'The word `Api`, a space, then the key: `Authorization: Api vk_...`',
     })
+    .addSecurity('Bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The FHIR and MCP doors only: `Authorization: Bearer vk_...`, the same key.',
+    })
     .addSecurityRequirements('Api');
   for (const [name, description] of Object.entries(API_TAGS)) builder.addTag(name, description);
   return finishDocument(SwaggerModule.createDocument(app, builder.build()));

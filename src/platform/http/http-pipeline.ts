@@ -3,6 +3,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DetailError } from '../kernel/errors';
+import { isApiPath } from './doors';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -20,7 +21,7 @@ export function requestIdMiddleware(): RequestHandler {
 /**
  * Security headers on every answer. Pages (the web application, /docs) get helmet with its
  * content security policy (`pages`); the JSON API and health get a fixed set that matters for
- * JSON — no sniffing, no framing by other sites, HTTPS only, no referrer, nothing loaded, not
+ * JSON (the doors' answers too) — no sniffing, no framing by other sites, HTTPS only, no referrer, nothing loaded, not
  * readable cross-origin — set in one step instead of helmet's thirteen middlewares per request.
  */
 export function securityHeaders(pages: RequestHandler): RequestHandler {
@@ -33,11 +34,12 @@ export function securityHeaders(pages: RequestHandler): RequestHandler {
     ['X-Frame-Options', 'SAMEORIGIN'],
   ];
   return (req: Request, res: Response, next: NextFunction) => {
-    const url = req.url;
-    if (!url.startsWith('/api/') && !url.startsWith('/health')) return pages(req, res, next);
+    const path = req.path;
+    const answersData = isApiPath(path);
+    if (!answersData && !path.startsWith('/health')) return pages(req, res, next);
     for (const [name, value] of api) res.setHeader(name, value);
     // API answers carry patient data: no browser or proxy keeps a copy (SECURITY.md).
-    if (url.startsWith('/api/')) res.setHeader('Cache-Control', 'no-store');
+    if (answersData) res.setHeader('Cache-Control', 'no-store');
     next();
   };
 }

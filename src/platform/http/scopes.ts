@@ -123,6 +123,9 @@ export function scopeRefusal(action: string): string {
  */
 export function RequireScope(scopes: ApiScope | ApiScope[], action?: string): MethodDecorator {
   const list = Array.isArray(scopes) ? scopes : [scopes];
+  // `[]`: any valid key (a door whose answer is cut to the key's scopes, the MCP tool list).
+  if (list.length === 0)
+    return SetMetadata(REQUIRED_SCOPES, { scopes: [] } satisfies ScopeRequirement);
   const words = action ?? scopeAction(list[0]);
   const names = list.map((s) => `\`${s}\``).join(', ');
   return applyDecorators(

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { webUser } from '@/platform/http/web-user';
+import { isApiPath } from '@/platform/http/doors';
 import { AUDIT_METADATA, type AuditIdSource, type AuditSpec } from '../domain/audited';
 import { type AuditActor, type AuditRecord, AuditService } from '../domain/audit.service';
 
@@ -159,7 +160,7 @@ function refuse(req: AppRequest, res: Response, end: (...args: unknown[]) => Res
   res.removeHeader('Content-Length');
   res.removeHeader('ETag');
   res.status(500);
-  if (req.path.startsWith('/api/')) {
+  if (isApiPath(req.path)) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     end(JSON.stringify({ detail: 'Internal server error.' }));
   } else {

@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { BODY_LIMITS } from '@/platform/http/body/body-limits';
 import { REQUIRED_SCOPES } from '@/platform/http/scopes';
+import { isApiPath } from '@/platform/http/doors';
 import { AUDIT_METADATA } from './audited';
 
 export interface RouteDeclaration {
@@ -52,10 +53,10 @@ export function listRoutes(
   return routes;
 }
 
-/** Routes under /api/ that forgot to declare their scope or what they do to patient data. */
+/** API routes (isApiPath) that forgot to declare their scope or what they do to patient data. */
 export function undeclaredApiRoutes(routes: RouteDeclaration[]): string[] {
   const problems: string[] = [];
-  for (const r of routes.filter((x) => x.path.startsWith('/api/'))) {
+  for (const r of routes.filter((x) => isApiPath(x.path))) {
     if (!r.scope) problems.push(`${r.method} ${r.path}: no @RequireScope`);
     if (!r.audit) problems.push(`${r.method} ${r.path}: neither @Audited nor @NotPatientData`);
   }

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, ThrottledError } from '@/platform/kernel/errors';
 import type { AppRequest } from '@/platform/kernel/request-context';
+import { BEARER_ACCEPTED, isApiPath } from '@/platform/http/doors';
 import { AddressLimit } from '../domain/address-limit';
 import { ApiKeysService } from '../domain/api-keys.service';
 import { REQUIRED_SCOPES } from '../domain/scopes';
@@ -28,7 +29,8 @@ export class UnauthorizedError extends DomainError {
 
 /**
  * Global guard: every route that declares a scope (@RequireScope: every API route) needs
- * `Authorization: Api <key>`, and so does any path under /api/. The route's metadata decides, not
+ * `Authorization: Api <key>` (or `Bearer <key>` on a door's routes), and so does any API path
+ * (isApiPath). The route's metadata decides, not
  * only the path as written: a spelling of the path the checks did not expect cannot skip the key.
  */
 @Injectable()
@@ -43,19 +45,31 @@ export class ApiKeyGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
     const declared = this.reflector.get<unknown>(REQUIRED_SCOPES, context.getHandler());
-    if (declared === undefined && !req.path.startsWith('/api/')) return true;
+    if (declared === undefined && !isApiPath(req.path)) return true;
 
     const header = req.headers.authorization;
     if (header === undefined || header.trim() === '') this.refuse(req, AUTH_MESSAGES.missing);
     const space = header.indexOf(' ');
     const scheme = space === -1 ? header : header.slice(0, space);
     // RFC 7235: the scheme is case-insensitive (`api`, `API`).
-    if (scheme.toLowerCase() !== 'api') this.refuse(req, AUTH_MESSAGES.scheme);
+    if (!this.schemeAccepted(scheme.toLowerCase(), context)) this.refuse(req, AUTH_MESSAGES.scheme);
     const key = space === -1 ? '' : header.slice(space + 1).trim();
     const auth = key ? await this.apiKeys.authenticate(key) : null;
     if (!auth) this.refuse(req, AUTH_MESSAGES.invalid);
     req.auth = auth;
     return true;
+  }
+
+  /** `Api`, and on a door's routes (DoorController) `Bearer` too. */
+  private schemeAccepted(scheme: string, context: ExecutionContext): boolean {
+    if (scheme === 'api') return true;
+    return (
+      scheme === 'bearer' &&
+      this.reflector.getAllAndOverride<boolean>(BEARER_ACCEPTED, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true
+    );
   }
 
   /** 401, or 429 once the address has sent too many requests without a valid credential. */

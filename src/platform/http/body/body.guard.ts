@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { isApiPath } from '../doors';
 import { BoundedGate } from '../../kernel/bounded-gate';
 import { DetailError, ValidationFailed } from '../../kernel/errors';
 import { MSG } from '../../kernel/messages';
@@ -59,7 +60,7 @@ export class BodyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const req = context.switchToHttp().getRequest<Request>();
-    if (!req.path.startsWith('/api/') || !BODY_METHODS.has(req.method)) return true;
+    if (!isApiPath(req.path) || !BODY_METHODS.has(req.method)) return true;
     const limits =
       this.reflector.get<BodyLimits | undefined>(BODY_LIMITS, context.getHandler()) ??
       DEFAULT_BODY_LIMITS;
