@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { isApiPath } from '@/platform/http/doors';
 import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { APPOINTMENT_BODY, COMPLETE_TASK_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
@@ -731,7 +732,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       paths: Record<string, Record<string, unknown>>;
     };
     const withId = Object.entries(doc.paths)
-      .filter(([p]) => p.startsWith('/api/') && p.includes('{'))
+      .filter(([p]) => isApiPath(p) && p.includes('{'))
       .flatMap(([p, ops]) =>
         Object.keys(ops)
           .filter((m) => ['get', 'post', 'patch', 'put', 'delete'].includes(m))

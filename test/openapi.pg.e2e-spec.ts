@@ -8,6 +8,7 @@ import { OpenApiChecker, OpenApiDocument } from './support/openapi';
 import { answersChecked, takeViolations } from './support/openapi-responses';
 import { TestReceiver } from './support/receiver';
 import { createTestApp, TestApp } from './support/app';
+import { isApiPath } from '@/platform/http/doors';
 
 type Json = Record<string, any>;
 
@@ -110,7 +111,7 @@ describe('the OpenAPI document at /docs-json tells the truth', () => {
 
   it('declares Retry-After on the 429 answer of every API operation', () => {
     for (const { path, op } of operations(doc)) {
-      if (!path.startsWith('/api/')) continue;
+      if (!isApiPath(path)) continue;
       expect([path, op.responses['429']?.headers?.['Retry-After']?.required]).toEqual([path, true]);
     }
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import request from 'supertest';
+import { isApiPath } from '@/platform/http/doors';
 import { DEFAULT_PASSWORD_HASH_COST } from '@/platform/config/password-cost';
 import { DEFAULT_BODY_LIMITS, type BodyLimits } from '@/platform/http/body/body-limits';
 import { AccountsService } from '@/modules/accounts/domain/accounts.service';
@@ -131,12 +132,12 @@ describe('every route under faults: the built service stays up, responsive and w
   });
 
   it('16.6 MB with no key, to every route and to paths no route matches: refused before the body is read', async () => {
-    const targets = bodyRoutes().filter((r) => r.path.startsWith('/api/'));
+    const targets = bodyRoutes().filter((r) => isApiPath(r.path));
     const uploads = targets.map((r) =>
       send(r, { total: FLOOD_BYTES, head: '[', unit: '1,', tail: '1]' }),
     );
     // The web application's forms, signed out (its pages read their own form bodies).
-    const pages = bodyRoutes().filter((r) => !r.path.startsWith('/api/'));
+    const pages = bodyRoutes().filter((r) => !isApiPath(r.path));
     for (const r of pages)
       uploads.push(
         send(r, {
@@ -200,7 +201,7 @@ describe('every route under faults: the built service stays up, responsive and w
   }, 600_000);
 
   it('with a key: over each route limit refused (413) while sending, by its length or, chunked, at the limit', async () => {
-    const targets = bodyRoutes().filter((r) => r.path.startsWith('/api/'));
+    const targets = bodyRoutes().filter((r) => isApiPath(r.path));
     const uploads = targets.flatMap((r) => {
       // Large enough that loopback's socket buffers cannot take it all before an answer.
       const over = Math.max(limitsOf(r).limitBytes + 8 * MIB, FLOOD_BYTES);
@@ -228,7 +229,7 @@ describe('every route under faults: the built service stays up, responsive and w
   }, 600_000);
 
   it('with a key: the largest body each route accepts, and value and nesting bombs within it, are answered (never 5xx)', async () => {
-    const targets = bodyRoutes().filter((r) => r.path.startsWith('/api/'));
+    const targets = bodyRoutes().filter((r) => isApiPath(r.path));
     const uploads = targets.flatMap((r) => {
       const { limitBytes } = limitsOf(r);
       return [

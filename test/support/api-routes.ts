@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import request from 'supertest';
+import { isApiPath } from '@/platform/http/doors';
 import { listRoutes, type RouteDeclaration } from '@/modules/audit/domain/route-declarations';
 import { patient, startSearch, waitForResult } from './eligibility';
 import type { TestAccount } from './factories';
@@ -556,10 +557,10 @@ export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
   }),
 };
 
-/** The application's routes under /api/, with their declarations. */
+/** The application's API routes (isApiPath: the JSON API and the doors), with their declarations. */
 export function apiRoutes(app: INestApplication): RouteDeclaration[] {
   return listRoutes(app.get(DiscoveryService), app.get(MetadataScanner)).filter((r) =>
-    r.path.startsWith('/api/'),
+    isApiPath(r.path),
   );
 }
 
