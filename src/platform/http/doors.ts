@@ -3,8 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 
 /**
  * The paths answered as an API, with a key, the body pipeline and the API's headers: the JSON
- * API under /api/, the FHIR door under /fhir/ and the MCP door at /mcp (docs/api.md, FHIR and
- * MCP). Everything else is a page, a probe or a static file.
+ * API under /api/, the FHIR door under /fhir/ and the MCP door at /mcp (docs/api.md,
+ * Authentication). Everything else is a page, a probe or a static file.
  */
 export function isApiPath(path: string): boolean {
   return (
