@@ -32,7 +32,7 @@
  * - service-level specs (test/service) that call services of the whole AppModule with their real
  *   repositories against PostgreSQL, without HTTP.
  * `e2e` (npm run test:e2e): the real AppModule over HTTP. CI (.ci/run) runs every tier, and the
- * fast tier on Node.js 22 as well.
+ * whole of npm test on Node.js 22 (the Dockerfile's), the other tiers on the machine's Node.
  *
  * The fast tier's TypeScript is compiled by SWC (@swc/jest), without type checking (`npm run
  * check` does that): legacy decorators with their metadata as tsc emits it, which Nest's
