@@ -52,8 +52,10 @@ describe('Swagger UI at /docs (real browser)', () => {
   it('authorizes with "Api <key>" and runs GET locations with "Try it out"', async () => {
     await page.click('.auth-wrapper .authorize');
     const modal = page.locator('.modal-ux');
-    await modal.locator('input[type=text], input[type=password]').first().fill(`Api ${a.apiKey}`);
-    await modal.locator('button.authorize').click();
+    // The modal lists each security scheme in a form of its own: the JSON API's is "Api".
+    const form = modal.locator('form').filter({ hasText: 'Api (apiKey)' });
+    await form.locator('input[type=text], input[type=password]').fill(`Api ${a.apiKey}`);
+    await form.locator('button.authorize').click();
     await modal.locator('button.btn-done').click();
 
     const operation = page.locator('#operations-Locations-LocationsController_list');
