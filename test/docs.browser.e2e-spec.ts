@@ -56,7 +56,8 @@ describe('Swagger UI at /docs (real browser)', () => {
     const form = modal.locator('form').filter({ hasText: 'Api (apiKey)' });
     await form.locator('input[type=text], input[type=password]').fill(`Api ${a.apiKey}`);
     await form.locator('button.authorize').click();
-    await modal.locator('button.btn-done').click();
+    // Each form has a Close button; any one closes the modal.
+    await modal.locator('button.btn-done').first().click();
 
     const operation = page.locator('#operations-Locations-LocationsController_list');
     await operation.locator('.opblock-summary').click();

@@ -441,17 +441,20 @@ export function isErrorTree(tree: unknown, depth = 0): boolean {
 
 /**
  * The contract's promise for any answer: never a 5xx; a 4xx is JSON, either
- * `{"errors": {...}}` (a well-formed error tree) or `{"detail": "..."}`, and nothing else.
- * Returns a description of what is wrong, or null.
+ * `{"errors": {...}}` (a well-formed error tree) or `{"detail": "..."}`, and nothing else; under
+ * /fhir/ an OperationOutcome in `application/fhir+json`, at /mcp also a JSON-RPC error (docs/api.md,
+ * FHIR R4 and MCP). Returns a description of what is wrong, or null.
  */
 export function contractViolation(
   status: number,
   contentType: string,
   text: string,
+  path = '/api/',
 ): string | null {
   if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
   if (status < 400) return null;
-  if (!/^application\/json/.test(contentType))
+  const fhir = path.startsWith('/fhir/');
+  if (!(fhir ? /^application\/fhir\+json/ : /^application\/json/).test(contentType))
     return `status ${status} with content-type "${contentType}": ${text.slice(0, 200)}`;
   let body: unknown;
   try {
@@ -462,6 +465,14 @@ export function contractViolation(
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return `status ${status} body is not an object: ${text.slice(0, 200)}`;
   const b = body as Record<string, unknown>;
+  if (fhir)
+    return isOperationOutcome(b)
+      ? null
+      : `status ${status} is not an OperationOutcome: ${text.slice(0, 300)}`;
+  if (/^\/mcp\/?(\?|$)/.test(path) && b.jsonrpc !== undefined)
+    return isJsonRpcError(b)
+      ? null
+      : `status ${status} is not a JSON-RPC error: ${text.slice(0, 300)}`;
   // docs/api.md, Authentication and Errors: a 401 carries a `hint` beside its `detail`, a 404 may;
   // every other error has one key.
   const hinted = status === 401 || status === 404;
@@ -480,6 +491,37 @@ export function contractViolation(
       : `status ${status} malformed errors tree: ${text.slice(0, 300)}`;
   }
   return `status ${status} body is neither {errors} nor {detail}: ${text.slice(0, 200)}`;
+}
+
+/** An OperationOutcome with at least one issue, each with its severity, code and words. */
+function isOperationOutcome(b: Record<string, unknown>): boolean {
+  const issues = b.issue;
+  return (
+    b.resourceType === 'OperationOutcome' &&
+    Array.isArray(issues) &&
+    issues.length > 0 &&
+    issues.every(
+      (i: Record<string, unknown>) =>
+        typeof i.severity === 'string' &&
+        typeof i.code === 'string' &&
+        typeof i.diagnostics === 'string' &&
+        i.diagnostics.length > 0,
+    )
+  );
+}
+
+/** A JSON-RPC 2.0 error answer: `{"jsonrpc": "2.0", "error": {code, message}, "id"}`. */
+function isJsonRpcError(b: Record<string, unknown>): boolean {
+  const e = b.error as Record<string, unknown> | undefined;
+  return (
+    b.jsonrpc === '2.0' &&
+    'id' in b &&
+    typeof e === 'object' &&
+    e !== null &&
+    Number.isInteger(e.code) &&
+    typeof e.message === 'string' &&
+    e.message.length > 0
+  );
 }
 
 /** A keep-alive HTTP client for one listening app (Node's fetch pools connections). */
@@ -550,7 +592,7 @@ export class FuzzClient {
     let problem: string | null;
     try {
       const res = await this.send(method, path, opts);
-      problem = contractViolation(res.status, res.contentType, res.text);
+      problem = contractViolation(res.status, res.contentType, res.text, path);
     } catch (e) {
       problem = `no answer: ${describeFailure(e)}`;
     }
