@@ -1,0 +1,181 @@
+import { formatInstant } from '@/platform/kernel/time';
+import { All, Param, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Audited, NotPatientData } from '@/modules/audit';
+import { DoorController } from '@/platform/http/doors';
+import { ApiRead, ApiWrite } from '@/platform/http/api-routes';
+import { RequireScope } from '@/platform/http/scopes';
+import { NotFoundError } from '@/platform/kernel/errors';
+import type { AppRequest } from '@/platform/kernel/request-context';
+import { capabilityStatement, isExtensionId, structureDefinition } from '../domain/conformance';
+import { FhirService, type ResponseSearch } from '../domain/fhir.service';
+import { FHIR_JSON, FHIR_PATH, type FhirResource } from '../domain/fhir.constants';
+import { OperationOutcomeFilter } from './operation-outcome.filter';
+
+const ID = { name: 'id', type: String };
+
+/**
+ * The FHIR R4 door (docs/api.md, FHIR R4): eligibility as CoverageEligibilityRequest/$submit and
+ * CoverageEligibilityResponse, with the JSON API's keys, scopes, audit and statuses. Every answer
+ * is `application/fhir+json`, errors included (OperationOutcome).
+ */
+@DoorController('FHIR R4', FHIR_PATH)
+@UseFilters(OperationOutcomeFilter)
+export class FhirController {
+  constructor(private readonly fhir: FhirService) {}
+
+  @ApiRead('metadata', {
+    scope: [],
+    audit: NotPatientData(),
+    summary: 'CapabilityStatement of the FHIR door',
+  })
+  metadata(@Res({ passthrough: true }) res: Response): FhirResource {
+    return send(res, capabilityStatement(new Date()));
+  }
+
+  @ApiRead('StructureDefinition/:id', {
+    scope: [],
+    audit: NotPatientData(),
+    summary: "StructureDefinition of one of the door's extensions",
+    param: ID,
+  })
+  structureDefinition(
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): FhirResource {
+    if (!isExtensionId(id)) throw new NotFoundError(`StructureDefinition ${id} not found.`);
+    return send(res, structureDefinition(id));
+  }
+
+  @ApiWrite('CoverageEligibilityRequest/$submit', 201, {
+    scope: 'eligibility:write',
+    audit: Audited('eligibility_request', 'create', 'result:id'),
+    summary: 'Start an eligibility check from a FHIR Bundle',
+    description:
+      'A `collection` Bundle with one CoverageEligibilityRequest per insurer, their Patient, ' +
+      'Coverage and insurer Organizations (`application/fhir+json`). Answers 201 with a ' +
+      'CoverageEligibilityResponse `queued` (a `collection` Bundle of them when several).',
+  })
+  async submit(
+    @Req() req: AppRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FhirResource> {
+    const responses = await this.fhir.submit(req.auth!.accountId, req.body);
+    const first = responses[0];
+    res.setHeader('Location', `${baseUrl(req)}/CoverageEligibilityResponse/${first.id}`);
+    if (responses.length === 1) return send(res, first);
+    return send(res, {
+      resourceType: 'Bundle',
+      // The request's own id: the Patient's, and the prefix of each response's.
+      id: String(first.id).replace(/-\d+$/, ''),
+      type: 'collection',
+      timestamp: formatInstant(new Date(), 'api'),
+      entry: responses.map((r) => ({
+        fullUrl: `${baseUrl(req)}/CoverageEligibilityResponse/${r.id}`,
+        resource: r,
+      })),
+    });
+  }
+
+  @ApiRead('CoverageEligibilityResponse/:id', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_request', 'read', 'param:id'),
+    summary: 'One insurer’s answer as a CoverageEligibilityResponse',
+    param: ID,
+  })
+  async response(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FhirResource> {
+    return send(res, await this.fhir.response(req.auth!.accountId, id));
+  }
+
+  @ApiRead('CoverageEligibilityResponse', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_request', 'list'),
+    summary: 'Search CoverageEligibilityResponses (identifier, request, patient, created)',
+  })
+  async search(
+    @Req() req: AppRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FhirResource> {
+    const found = await this.fhir.search(req.auth!.accountId, searchOf(req.query));
+    const base = baseUrl(req);
+    return send(res, {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: found.length,
+      link: [
+        {
+          relation: 'self',
+          url: `${base}${req.url.slice(req.url.indexOf('/CoverageEligibilityResponse'))}`,
+        },
+      ],
+      entry: found.map((r) => ({
+        fullUrl: `${base}/CoverageEligibilityResponse/${r.id}`,
+        resource: r,
+        search: { mode: 'match' },
+      })),
+    });
+  }
+
+  @ApiRead('Patient/:id', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_request', 'read', 'param:id'),
+    summary: 'The patient of an eligibility request (US Core Patient)',
+    param: ID,
+  })
+  async patient(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FhirResource> {
+    return send(res, await this.fhir.patient(req.auth!.accountId, id));
+  }
+
+  @ApiRead('Coverage/:id', {
+    scope: 'eligibility:read',
+    audit: Audited('eligibility_request', 'read', 'param:id'),
+    summary: 'The coverage an eligibility request asked one insurer about',
+    param: ID,
+  })
+  async coverage(
+    @Req() req: AppRequest,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<FhirResource> {
+    return send(res, await this.fhir.coverage(req.auth!.accountId, id));
+  }
+
+  /** Last: any other path under the door is a FHIR 404, not the JSON API's. */
+  @All('*path')
+  @RequireScope([])
+  @NotPatientData()
+  unknown(@Req() req: Request): never {
+    throw new NotFoundError(`No FHIR route ${req.method} ${req.path.split('?')[0]}.`);
+  }
+}
+
+function send(res: Response, resource: FhirResource): FhirResource {
+  res.type(FHIR_JSON);
+  return resource;
+}
+
+/** The door's base URL as the client reached it (fullUrl and Location are absolute). */
+function baseUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}/${FHIR_PATH}`;
+}
+
+function searchOf(query: Request['query']): ResponseSearch {
+  const list = (v: unknown): string[] | undefined =>
+    v === undefined
+      ? undefined
+      : (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+  return {
+    identifier: list(query.identifier),
+    request: list(query.request),
+    patient: list(query.patient),
+    created: list(query.created),
+  };
+}
