@@ -41,7 +41,7 @@ describe('an independent FHIR client (fhir-kit-client)', () => {
       },
       timeout: 60_000,
     });
-    const got = JSON.parse(stdout.trim().split('\n').pop()!) as Json;
+    const got = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(got.submitted).toMatchObject({
       resourceType: 'CoverageEligibilityResponse',
       outcome: 'queued',
