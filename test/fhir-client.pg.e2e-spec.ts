@@ -11,8 +11,6 @@ import { expectValidFhir } from './support/fhir-validators';
 const run = promisify(execFile);
 const PROGRAM = join(__dirname, 'support', 'fhir-client-program.mjs');
 
-type Json = any;
-
 /**
  * docs/api.md, FHIR R4, with a client nobody here wrote: fhir-kit-client (an ES module, run as
  * its own process, test/support/fhir-client-program.mjs) submits a sandbox Bundle with its
