@@ -1,5 +1,6 @@
 import { formatInstant } from '@/platform/kernel/time';
 import { serviceCodeForBenefit } from '@/lib/benefits';
+import { insurerName } from '@/lib/insurer-codes';
 import { extensionUrl, SYSTEMS, US_CORE_PATIENT, type FhirResource } from './fhir.constants';
 
 /**
@@ -50,7 +51,7 @@ export function parsePatientId(id: string): string | null {
 
 const insurerRef = (code: string) => ({
   identifier: { system: SYSTEMS.insurerCode, value: code },
-  display: code,
+  display: insurerName(code),
 });
 
 const coding = (system: string, code: string, display?: string) => ({
