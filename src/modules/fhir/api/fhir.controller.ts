@@ -1,5 +1,6 @@
 import { formatInstant } from '@/platform/kernel/time';
 import { All, Param, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Audited, NotPatientData } from '@/modules/audit';
 import { DoorController } from '@/platform/http/doors';
@@ -148,8 +149,12 @@ export class FhirController {
     return send(res, await this.fhir.coverage(req.auth!.accountId, id));
   }
 
-  /** Last: any other path under the door is a FHIR 404, not the JSON API's. */
+  /**
+   * Last: any other path under the door is a FHIR 404, not the JSON API's. Not an operation of
+   * the OpenAPI document (it serves nothing).
+   */
   @All('*path')
+  @ApiExcludeEndpoint()
   @RequireScope([])
   @NotPatientData()
   unknown(@Req() req: Request): never {
