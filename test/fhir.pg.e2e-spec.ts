@@ -152,6 +152,16 @@ describe('FHIR R4 door (docs/api.md, FHIR R4)', () => {
       expectValidFhir(none);
     });
 
+    it('is audited as the JSON API audits a request: created and read, by its uid', async () => {
+      const uid = queued.identifier[0].value;
+      const rows = await db.query(
+        `SELECT DISTINCT action FROM audit_events
+          WHERE account_id = $1 AND resource_type = 'eligibility_request' AND resource_id = $2`,
+        [a.accountId, uid],
+      );
+      expect(rows.map((r: Json) => r.action).sort()).toEqual(['create', 'read']);
+    });
+
     it("answers another account's ids 404, as OperationOutcomes", async () => {
       const patientId = queued.id.split('-')[0];
       for (const path of [

@@ -17,6 +17,20 @@ describe('fhir module, alone', () => {
   let fhir: FhirService;
   let accountId: string;
   let otherId: string;
+  /** The event the audit guard prepares for a key of `account` (docs/api.md, Audit events). */
+  const as = (account: string, action: 'create' | 'read') => ({
+    actor: {
+      accountId: account,
+      type: 'api_key' as const,
+      name: 'vk_test',
+      apiKeyId: null,
+      userId: null,
+    },
+    action,
+    resourceType: 'eligibility_request',
+    requestId: null,
+    ip: null,
+  });
   const stored = async () =>
     Number((await t.db.query('SELECT count(*)::int AS n FROM eligibility_requests'))[0].n);
 
@@ -43,7 +57,7 @@ describe('fhir module, alone', () => {
 
   it('stores a $submit as a search under its uid, queued, read back in its account only', async () => {
     const [queued] = await fhir.submit(
-      accountId,
+      as(accountId, 'create'),
       submitBundle([DEMO], { memberId: 'M-1' }, { requestUid: 'fhir-medium-1' }),
     );
     expect(queued).toMatchObject({
@@ -55,16 +69,20 @@ describe('fhir module, alone', () => {
       ['fhir-medium-1'],
     );
     expect({ status, insurer_codes }).toEqual({ status: 'processing', insurer_codes: [DEMO] });
-    const read = await fhir.response(accountId, String(queued.id));
+    const read = await fhir.response(as(accountId, 'read'), String(queued.id));
     expect(read).toEqual(queued);
     const patientId = String(queued.id).split('-')[0];
-    const patient = await fhir.patient(accountId, patientId);
+    const patient = await fhir.patient(as(accountId, 'read'), patientId);
     expectValidFhir(patient);
-    expect(await fhir.coverage(accountId, String(queued.id))).toMatchObject({
+    expect(await fhir.coverage(as(accountId, 'read'), String(queued.id))).toMatchObject({
       subscriberId: 'M-1',
     });
-    await expect(fhir.response(otherId, String(queued.id))).rejects.toMatchObject({ status: 404 });
-    await expect(fhir.patient(otherId, patientId)).rejects.toMatchObject({ status: 404 });
+    await expect(fhir.response(as(otherId, 'read'), String(queued.id))).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(fhir.patient(as(otherId, 'read'), patientId)).rejects.toMatchObject({
+      status: 404,
+    });
     expect(await fhir.search(otherId, { identifier: [`${UID_SYSTEM}|fhir-medium-1`] })).toEqual([]);
     expect(await fhir.search(accountId, { identifier: [`${UID_SYSTEM}|fhir-medium-1`] })).toEqual([
       queued,
@@ -74,14 +92,36 @@ describe('fhir module, alone', () => {
   it('stores nothing for a Bundle it refuses', async () => {
     const before = await stored();
     await expect(
-      fhir.submit(accountId, submitBundle(['insurer:vision:nope'])),
+      fhir.submit(as(accountId, 'create'), submitBundle(['insurer:vision:nope'])),
     ).rejects.toMatchObject({
       status: 400,
       errors: { $: ['Unknown insurer code: insurer:vision:nope.'] },
     });
-    await expect(fhir.submit(accountId, { resourceType: 'Bundle' })).rejects.toMatchObject({
+    await expect(
+      fhir.submit(as(accountId, 'create'), { resourceType: 'Bundle' }),
+    ).rejects.toMatchObject({
       status: 400,
     });
     expect(await stored()).toBe(before);
+  });
+
+  it("audits a $submit and each read by the request's uid, as the JSON API does", async () => {
+    const rows = await t.db.query(
+      `SELECT action, resource_id FROM audit_events WHERE account_id = $1 ORDER BY action, resource_id`,
+      [accountId],
+    );
+    expect(
+      rows.map((r: { action: string; resource_id: string }) => [r.action, r.resource_id]),
+    ).toEqual([
+      ['create', 'fhir-medium-1'],
+      ['read', 'fhir-medium-1'],
+      ['read', 'fhir-medium-1'],
+      ['read', 'fhir-medium-1'],
+    ]);
+    const [{ n }] = await t.db.query(
+      'SELECT count(*)::int AS n FROM audit_events WHERE account_id = $1',
+      [otherId],
+    );
+    expect(n).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { formatInstant } from '@/platform/kernel/time';
 import { All, Param, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Audited, NotPatientData } from '@/modules/audit';
+import { Audited, NotPatientData, statementAuditEvent } from '@/modules/audit';
 import { DoorController } from '@/platform/http/doors';
 import { ApiRead, ApiWrite } from '@/platform/http/api-routes';
 import { RequireScope } from '@/platform/http/scopes';
@@ -50,7 +50,7 @@ export class FhirController {
 
   @ApiWrite('CoverageEligibilityRequest/$submit', 201, {
     scope: 'eligibility:write',
-    audit: Audited('eligibility_request', 'create', 'result:id'),
+    audit: Audited('eligibility_request', 'create', null, { inStatement: true }),
     summary: 'Start an eligibility check from a FHIR Bundle',
     description:
       'A `collection` Bundle with one CoverageEligibilityRequest per insurer, their Patient, ' +
@@ -61,7 +61,7 @@ export class FhirController {
     @Req() req: AppRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<FhirResource> {
-    const responses = await this.fhir.submit(req.auth!.accountId, req.body);
+    const responses = await this.fhir.submit(statementAuditEvent(req), req.body);
     const first = responses[0];
     res.setHeader('Location', `${baseUrl(req)}/CoverageEligibilityResponse/${first.id}`);
     if (responses.length === 1) return send(res, first);
@@ -80,7 +80,7 @@ export class FhirController {
 
   @ApiRead('CoverageEligibilityResponse/:id', {
     scope: 'eligibility:read',
-    audit: Audited('eligibility_request', 'read', 'param:id'),
+    audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'One insurer’s answer as a CoverageEligibilityResponse',
     param: ID,
   })
@@ -89,7 +89,7 @@ export class FhirController {
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<FhirResource> {
-    return send(res, await this.fhir.response(req.auth!.accountId, id));
+    return send(res, await this.fhir.response(statementAuditEvent(req), id));
   }
 
   @ApiRead('CoverageEligibilityResponse', {
@@ -123,7 +123,7 @@ export class FhirController {
 
   @ApiRead('Patient/:id', {
     scope: 'eligibility:read',
-    audit: Audited('eligibility_request', 'read', 'param:id'),
+    audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'The patient of an eligibility request (US Core Patient)',
     param: ID,
   })
@@ -132,12 +132,12 @@ export class FhirController {
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<FhirResource> {
-    return send(res, await this.fhir.patient(req.auth!.accountId, id));
+    return send(res, await this.fhir.patient(statementAuditEvent(req), id));
   }
 
   @ApiRead('Coverage/:id', {
     scope: 'eligibility:read',
-    audit: Audited('eligibility_request', 'read', 'param:id'),
+    audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'The coverage an eligibility request asked one insurer about',
     param: ID,
   })
@@ -146,7 +146,7 @@ export class FhirController {
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<FhirResource> {
-    return send(res, await this.fhir.coverage(req.auth!.accountId, id));
+    return send(res, await this.fhir.coverage(statementAuditEvent(req), id));
   }
 
   /**

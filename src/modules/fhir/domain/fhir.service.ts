@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@/platform/kernel/errors';
+import { AuditService, type StatementAuditEvent } from '@/modules/audit';
 import { EligibilityQueryService, EligibilityService } from '@/modules/eligibility';
 import { searchOfBundle } from './bundle-intake';
 import {
@@ -40,12 +41,18 @@ export class FhirService {
   constructor(
     private readonly eligibility: EligibilityService,
     private readonly queries: EligibilityQueryService,
+    private readonly audit: AuditService,
   ) {}
 
-  /** Starts the search; its responses, all `queued` (one per insurer, in the Bundle's order). */
-  async submit(accountId: string, body: unknown): Promise<FhirResource[]> {
+  /**
+   * Starts the search; its responses, all `queued` (one per insurer, in the Bundle's order).
+   * Its audit event names the request by its uid, as the JSON API's create does.
+   */
+  async submit(event: StatementAuditEvent, body: unknown): Promise<FhirResource[]> {
+    const accountId = event.actor.accountId;
     const { dto } = await searchOfBundle(body);
     const uid = await this.eligibility.create(accountId, dto);
+    await this.audit.record({ ...event, resourceId: uid });
     const request = await this.requestByUid(accountId, uid);
     if (!request) throw new NotFoundError(`Eligibility request ${uid} not found.`);
     return request.insurerCodes.map((_, i) =>
@@ -53,12 +60,18 @@ export class FhirService {
     );
   }
 
-  async response(accountId: string, id: string): Promise<FhirResource> {
+  /**
+   * The reads of one request (a response, its Patient, its Coverage) are audited as the JSON
+   * API's GET of the request: by its uid, in the statement that reads its answer.
+   */
+  async response(event: StatementAuditEvent, id: string): Promise<FhirResource> {
+    const accountId = event.actor.accountId;
     const parsed = parseResponseId(id);
     const request = parsed ? await this.requestById(accountId, parsed.requestId) : null;
     if (!parsed || !request || parsed.n > request.insurerCodes.length)
       throw new NotFoundError(`CoverageEligibilityResponse ${id} not found.`);
-    return (await this.responsesOf(accountId, request)).find((r) => r.id === id)!;
+    const v2 = await this.v2Recorded(event, request);
+    return (await this.responsesOf(accountId, request, v2)).find((r) => r.id === id)!;
   }
 
   async search(accountId: string, params: ResponseSearch): Promise<FhirResource[]> {
@@ -94,23 +107,28 @@ export class FhirService {
     return out;
   }
 
-  async patient(accountId: string, id: string): Promise<FhirResource> {
+  async patient(event: StatementAuditEvent, id: string): Promise<FhirResource> {
     const requestId = parsePatientId(id);
-    const request = requestId ? await this.requestById(accountId, requestId) : null;
+    const request = requestId ? await this.requestById(event.actor.accountId, requestId) : null;
     if (!request) throw new NotFoundError(`Patient ${id} not found.`);
-    return patientOf(request, await this.v2(accountId, request));
+    return patientOf(request, await this.v2Recorded(event, request));
   }
 
-  async coverage(accountId: string, id: string): Promise<FhirResource> {
+  async coverage(event: StatementAuditEvent, id: string): Promise<FhirResource> {
     const parsed = parseResponseId(id);
-    const request = parsed ? await this.requestById(accountId, parsed.requestId) : null;
+    const request = parsed ? await this.requestById(event.actor.accountId, parsed.requestId) : null;
     if (!parsed || !request || parsed.n > request.insurerCodes.length)
       throw new NotFoundError(`Coverage ${id} not found.`);
+    await this.v2Recorded(event, request);
     return coverageOf(request, parsed.n);
   }
 
-  private async responsesOf(accountId: string, request: RequestView): Promise<FhirResource[]> {
-    const v2 = await this.v2(accountId, request);
+  private async responsesOf(
+    accountId: string,
+    request: RequestView,
+    read?: V2View,
+  ): Promise<FhirResource[]> {
+    const v2 = read ?? (await this.v2(accountId, request));
     const failed = new Set(
       (v2.insurers ?? []).filter((e) => e.state === 'failed').map((e) => e.insurer_code as string),
     );
@@ -129,6 +147,10 @@ export class FhirService {
 
   private async v2(accountId: string, request: RequestView): Promise<V2View> {
     return JSON.parse(await this.queries.getBody(accountId, request.uid, 'v2')) as V2View;
+  }
+
+  private async v2Recorded(event: StatementAuditEvent, request: RequestView): Promise<V2View> {
+    return JSON.parse(await this.queries.getBodyRecorded(event, request.uid, 'v2')) as V2View;
   }
 
   private async requestById(accountId: string, id: string): Promise<RequestView | null> {
