@@ -260,6 +260,13 @@ describe('FHIR R4 door (docs/api.md, FHIR R4)', () => {
       ],
     ];
 
+    cases.push([
+      'an unknown wait-for',
+      () => submitBundle([DEMO, 'insurer:vision:vsp'], {}, { waitFor: 'soon' }),
+      400,
+      /^CoverageEligibilityRequest.extension\('https:\/\/fhir.vision-eligibility.example\/fhir\/R4\/StructureDefinition\/wait-for'\): /,
+    ]);
+
     it.each(cases)('%s', async (_name, body, status, words) => {
       const before = await requestCount();
       const res = await submit(t.app, a.apiKey, body());
@@ -271,6 +278,33 @@ describe('FHIR R4 door (docs/api.md, FHIR R4)', () => {
       expect(outcome.issue.map((i: Json) => i.diagnostics).join('\n')).toMatch(words);
       expectValidFhir(outcome);
       expect(await requestCount()).toBe(before);
+    });
+
+    it("a request uid already used: the JSON API's message, named where the Bundle gives it", async () => {
+      const bundle = submitBundle([DEMO], {}, { requestUid: 'fhir-dup-1' });
+      expect((await submit(t.app, a.apiKey, bundle)).status).toBe(201);
+      const before = await requestCount();
+      const res = await submit(t.app, a.apiKey, bundle);
+      expect(res.status).toBe(400);
+      expect(parse(res).issue).toEqual([
+        {
+          severity: 'error',
+          code: 'invalid',
+          diagnostics:
+            'CoverageEligibilityRequest.identifier: Eligibility request with this request uid already exists.',
+          expression: ['CoverageEligibilityRequest.identifier'],
+        },
+      ]);
+      expect(await requestCount()).toBe(before);
+    });
+
+    it("takes the Bundle inside a Parameters resource too ($submit's standard input)", async () => {
+      const res = await submit(t.app, a.apiKey, {
+        resourceType: 'Parameters',
+        parameter: [{ name: 'resource', resource: submitBundle([DEMO]) }],
+      });
+      expect(res.status).toBe(201);
+      expect(parse(res).outcome).toBe('queued');
     });
 
     it('malformed JSON', async () => {

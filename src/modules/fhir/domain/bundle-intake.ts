@@ -45,8 +45,9 @@ const refuse = (message: string): never => {
  * are then validated by the JSON route's pipe, their errors named by where the Bundle gives them.
  */
 export async function searchOfBundle(
-  body: unknown,
+  sent: unknown,
 ): Promise<{ dto: CreateEligibilityDto; requests: number }> {
+  const body = unwrapped(sent);
   if (!isObject(body) || body.resourceType !== 'Bundle')
     refuse('The body must be a FHIR Bundle (resourceType "Bundle").');
   const bundle = body as Json;
@@ -117,16 +118,33 @@ export async function searchOfBundle(
     },
     wait_for: waitFor ?? (requests.length > 1 ? 'electronic' : null),
   };
+  const dto = (await inFhirTerms(() =>
+    pipe.transform(plain, { type: 'body', metatype: CreateEligibilityDto }),
+  )) as CreateEligibilityDto;
+  return { dto, requests: requests.length };
+}
+
+/**
+ * `work`, its field errors (the JSON API's, keyed by its fields) named by where a $submit Bundle
+ * gives each field: the pipe's and the intake's alike (a request uid already used).
+ */
+export async function inFhirTerms<T>(work: () => Promise<T>): Promise<T> {
   try {
-    const dto = (await pipe.transform(plain, {
-      type: 'body',
-      metatype: CreateEligibilityDto,
-    })) as CreateEligibilityDto;
-    return { dto, requests: requests.length };
+    return await work();
   } catch (e) {
     if (e instanceof ValidationFailed) throw new ValidationFailed(renamed(e.errors));
     throw e;
   }
+}
+
+/** The standard form of $submit's input, a Parameters with a `resource`, or the Bundle itself. */
+function unwrapped(body: unknown): unknown {
+  if (!isObject(body) || body.resourceType !== 'Parameters' || !Array.isArray(body.parameter))
+    return body;
+  const resource = (body.parameter as unknown[]).find(
+    (p) => isObject(p) && p.name === 'resource' && isObject(p.resource),
+  ) as Json | undefined;
+  return resource ? resource.resource : body;
 }
 
 function coverageOf(

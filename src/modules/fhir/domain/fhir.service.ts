@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@/platform/kernel/errors';
 import { AuditService, type StatementAuditEvent } from '@/modules/audit';
 import { EligibilityQueryService, EligibilityService } from '@/modules/eligibility';
-import { searchOfBundle } from './bundle-intake';
+import { inFhirTerms, searchOfBundle } from './bundle-intake';
 import {
   coverageEligibilityResponse,
   coverageOf,
@@ -51,7 +51,7 @@ export class FhirService {
   async submit(event: StatementAuditEvent, body: unknown): Promise<FhirResource[]> {
     const accountId = event.actor.accountId;
     const { dto } = await searchOfBundle(body);
-    const uid = await this.eligibility.create(accountId, dto);
+    const uid = await inFhirTerms(() => this.eligibility.create(accountId, dto));
     await this.audit.record({ ...event, resourceId: uid });
     const request = await this.requestByUid(accountId, uid);
     if (!request) throw new NotFoundError(`Eligibility request ${uid} not found.`);
