@@ -150,6 +150,17 @@ describe('FHIR R4 door (docs/api.md, FHIR R4)', () => {
       );
       expect(none.total).toBe(0);
       expectValidFhir(none);
+      // Two parameters narrow each other; one parameter's comma-separated values are alternatives.
+      const both = `patient=${patientId}&request=CoverageEligibilityRequest/${Number(patientId) + 1000}`;
+      expect(
+        parse(await fhirGet(t.app, a.apiKey, `CoverageEligibilityResponse?${both}`).expect(200))
+          .total,
+      ).toBe(0);
+      const either = `patient=${Number(patientId) + 1000},${patientId}`;
+      expect(
+        parse(await fhirGet(t.app, a.apiKey, `CoverageEligibilityResponse?${either}`).expect(200))
+          .total,
+      ).toBe(1);
     });
 
     it('is audited as the JSON API audits a request: created and read, by its uid', async () => {

@@ -74,25 +74,37 @@ export class FhirService {
     return (await this.responsesOf(accountId, request, v2)).find((r) => r.id === id)!;
   }
 
+  /**
+   * FHIR search: each parameter given narrows the others and itself when repeated (AND); the
+   * values of one, comma-separated, are alternatives (OR).
+   */
   async search(accountId: string, params: ResponseSearch): Promise<FhirResource[]> {
-    const uids = new Set<string>();
-    const ids = new Set<string>();
-    for (const value of params.identifier ?? []) uids.add(uidOfToken(value));
-    for (const value of params.request ?? [])
-      ids.add(idOfReference(value, 'CoverageEligibilityRequest'));
-    for (const value of params.patient ?? []) ids.add(idOfReference(value, 'Patient'));
+    type Match = { uid?: string; id?: string };
+    const groups: Match[][] = [
+      ...(params.identifier ?? []).map((v) => v.split(',').map((x) => ({ uid: uidOfToken(x) }))),
+      ...(params.request ?? []).map((v) =>
+        v.split(',').map((x) => ({ id: idOfReference(x, 'CoverageEligibilityRequest') })),
+      ),
+      ...(params.patient ?? []).map((v) =>
+        v.split(',').map((x) => ({ id: idOfReference(x, 'Patient') })),
+      ),
+    ];
     let requests: RequestView[];
-    if (uids.size === 0 && ids.size === 0) {
+    if (groups.length === 0) {
       const recent = await this.queries.listRecent(accountId, RECENT);
       requests = await this.many(recent.map((r) => this.requestByUid(accountId, r.uid)));
     } else {
-      requests = await this.many([
-        ...[...uids].map((uid) => this.requestByUid(accountId, uid)),
-        ...[...ids].map((id) => this.requestById(accountId, id)),
-      ]);
-      // Several parameters narrow each other (FHIR search: AND).
-      requests = requests.filter(
-        (r) => (uids.size === 0 || uids.has(r.uid)) && (ids.size === 0 || ids.has(r.id)),
+      const candidates = await this.many(
+        groups[0].map((m) =>
+          m.uid !== undefined
+            ? this.requestByUid(accountId, m.uid)
+            : this.requestById(accountId, m.id!),
+        ),
+      );
+      const matches = (r: RequestView, m: Match) =>
+        m.uid !== undefined ? r.uid === m.uid : r.id === m.id;
+      requests = candidates.filter((r) =>
+        groups.every((group) => group.some((m) => matches(r, m))),
       );
     }
     const created = (params.created ?? []).map(dateFilter);
