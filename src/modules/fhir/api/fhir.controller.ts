@@ -1,6 +1,6 @@
 import { formatInstant } from '@/platform/kernel/time';
 import { All, Param, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiExcludeEndpoint, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Audited, NotPatientData, statementAuditEvent } from '@/modules/audit';
 import { DoorController } from '@/platform/http/doors';
@@ -14,6 +14,17 @@ import { FHIR_JSON, FHIR_PATH, type FhirResource } from '../domain/fhir.constant
 import { OperationOutcomeFilter } from './operation-outcome.filter';
 
 const ID = { name: 'id', type: String };
+
+/**
+ * A success answer in the OpenAPI document: an `application/fhir+json` body described in words
+ * (FHIR's own definitions describe the resources; the document refers to nothing outside it).
+ */
+const FhirAnswer = (status: 200 | 201, description: string) =>
+  ApiResponse({
+    status,
+    description,
+    content: { [FHIR_JSON]: { schema: { type: 'object', description } } },
+  });
 
 /**
  * The FHIR R4 door (docs/api.md, FHIR R4): eligibility as CoverageEligibilityRequest/$submit and
@@ -30,8 +41,12 @@ export class FhirController {
     audit: NotPatientData(),
     summary: 'CapabilityStatement of the FHIR door',
   })
+  @FhirAnswer(
+    200,
+    'A FHIR R4 CapabilityStatement: the resources, interactions, search parameters and operation of the door.',
+  )
   metadata(@Res({ passthrough: true }) res: Response): FhirResource {
-    return send(res, capabilityStatement(new Date()));
+    return send(res, capabilityStatement());
   }
 
   @ApiRead('StructureDefinition/:id', {
@@ -40,6 +55,10 @@ export class FhirController {
     summary: "StructureDefinition of one of the door's extensions",
     param: ID,
   })
+  @FhirAnswer(
+    200,
+    "A FHIR R4 StructureDefinition of one of the door's extensions (wait-for, benefit-frequency, next-eligible-date).",
+  )
   structureDefinition(
     @Param('id') id: string,
     @Res({ passthrough: true }) res: Response,
@@ -57,6 +76,20 @@ export class FhirController {
       'Coverage and insurer Organizations (`application/fhir+json`). Answers 201 with a ' +
       'CoverageEligibilityResponse `queued` (a `collection` Bundle of them when several).',
   })
+  @ApiConsumes(FHIR_JSON, 'application/json')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      description:
+        'A FHIR R4 Bundle of type collection: one CoverageEligibilityRequest per insurer, their ' +
+        'Patient, Coverage and insurer Organizations (identifier system ' +
+        'urn:vision-eligibility:insurer-code), optionally a provider (docs/api.md, FHIR R4).',
+    },
+  })
+  @FhirAnswer(
+    201,
+    'A FHIR R4 CoverageEligibilityResponse with outcome queued, or a collection Bundle of one per request (docs/api.md, FHIR R4).',
+  )
   async submit(
     @Req() req: AppRequest,
     @Res({ passthrough: true }) res: Response,
@@ -84,6 +117,10 @@ export class FhirController {
     summary: 'One insurer’s answer as a CoverageEligibilityResponse',
     param: ID,
   })
+  @FhirAnswer(
+    200,
+    "A FHIR R4 CoverageEligibilityResponse: outcome queued, partial, complete or error, with the insurer's plans in insurance.",
+  )
   async response(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -97,6 +134,10 @@ export class FhirController {
     audit: Audited('eligibility_request', 'list'),
     summary: 'Search CoverageEligibilityResponses (identifier, request, patient, created)',
   })
+  @FhirAnswer(
+    200,
+    'A FHIR R4 Bundle of type searchset holding the CoverageEligibilityResponses found.',
+  )
   async search(
     @Req() req: AppRequest,
     @Res({ passthrough: true }) res: Response,
@@ -127,6 +168,7 @@ export class FhirController {
     summary: 'The patient of an eligibility request (US Core Patient)',
     param: ID,
   })
+  @FhirAnswer(200, 'A FHIR R4 Patient (US Core 5.0.1 Patient profile).')
   async patient(
     @Req() req: AppRequest,
     @Param('id') id: string,
@@ -141,6 +183,7 @@ export class FhirController {
     summary: 'The coverage an eligibility request asked one insurer about',
     param: ID,
   })
+  @FhirAnswer(200, 'A FHIR R4 Coverage: member id, beneficiary and insurer.')
   async coverage(
     @Req() req: AppRequest,
     @Param('id') id: string,

@@ -1,4 +1,3 @@
-import { formatInstant } from '@/platform/kernel/time';
 import {
   CANONICAL_BASE,
   EXTENSION_IDS,
@@ -84,8 +83,14 @@ export function structureDefinition(id: ExtensionId): FhirResource {
   };
 }
 
+/**
+ * When the statement last changed: a constant, so that its answer is the same bytes every time
+ * (its ETag answers If-None-Match with 304, as every GET of the API does).
+ */
+const CAPABILITY_DATE = '2026-12-06';
+
 /** What the door serves (GET metadata). */
-export function capabilityStatement(now: Date): FhirResource {
+export function capabilityStatement(): FhirResource {
   const read = [{ code: 'read' }];
   return {
     resourceType: 'CapabilityStatement',
@@ -93,7 +98,7 @@ export function capabilityStatement(now: Date): FhirResource {
     name: 'VisionEligibility',
     title: 'Vision insurance eligibility: FHIR R4 door',
     status: 'active',
-    date: formatInstant(now, 'api'),
+    date: CAPABILITY_DATE,
     kind: 'instance',
     implementation: { description: 'Vision insurance eligibility checks (docs/api.md, FHIR R4)' },
     fhirVersion: FHIR_VERSION,
