@@ -48,7 +48,7 @@ describe('FHIR R4 door: a 271 from a clearinghouse', () => {
     });
     const res = await submit(t.app, a.apiKey, bundle);
     expect(res.status).toBe(201);
-    done = await pollOutcome(t.app, a.apiKey, (JSON.parse(res.text)).id);
+    done = await pollOutcome(t.app, a.apiKey, JSON.parse(res.text).id);
   });
   afterAll(async () => {
     await t.close();
