@@ -89,6 +89,23 @@ describe('fhir module, alone', () => {
     ]);
   });
 
+  it('answers the Patient of an erased request 404, its response still valid', async () => {
+    const [queued] = await fhir.submit(
+      as(accountId, 'create'),
+      submitBundle([DEMO], {}, { requestUid: 'fhir-medium-erased' }),
+    );
+    // What the retention pass leaves of a request's patient (docs/api.md, FHIR R4).
+    await t.db.query(`UPDATE eligibility_requests SET query = '{}'::jsonb WHERE uid = $1`, [
+      'fhir-medium-erased',
+    ]);
+    const patientId = String(queued.id).split('-')[0];
+    await expect(fhir.patient(as(accountId, 'read'), patientId)).rejects.toMatchObject({
+      status: 404,
+    });
+    expectValidFhir(await fhir.response(as(accountId, 'read'), String(queued.id)));
+    expectValidFhir(await fhir.coverage(as(accountId, 'read'), String(queued.id)));
+  });
+
   it('stores nothing for a Bundle it refuses', async () => {
     const before = await stored();
     await expect(
@@ -107,7 +124,8 @@ describe('fhir module, alone', () => {
 
   it("audits a $submit and each read by the request's uid, as the JSON API does", async () => {
     const rows = await t.db.query(
-      `SELECT action, resource_id FROM audit_events WHERE account_id = $1 ORDER BY action, resource_id`,
+      `SELECT action, resource_id FROM audit_events
+        WHERE account_id = $1 AND resource_id = 'fhir-medium-1' ORDER BY action, resource_id`,
       [accountId],
     );
     expect(

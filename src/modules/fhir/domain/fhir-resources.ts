@@ -121,8 +121,10 @@ export function coverageEligibilityResponse(
 /** The person of a plan the request asked about: by name and date of birth, else the first. */
 function personOf(request: RequestView, plan: Json): Json | undefined {
   const persons = (plan.persons as Json[] | undefined) ?? [];
-  const same = (a: unknown, b: string) =>
-    typeof a === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase();
+  const same = (a: unknown, b: unknown) =>
+    typeof a === 'string' &&
+    typeof b === 'string' &&
+    a.trim().toLowerCase() === b.trim().toLowerCase();
   return (
     persons.find(
       (p) =>

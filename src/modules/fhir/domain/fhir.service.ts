@@ -123,6 +123,9 @@ export class FhirService {
     const requestId = parsePatientId(id);
     const request = requestId ? await this.requestById(event.actor.accountId, requestId) : null;
     if (!request) throw new NotFoundError(`Patient ${id} not found.`);
+    // docs/api.md, FHIR R4: after PHI_RETENTION_DAYS the request keeps no patient to answer.
+    if (!request.query.firstName)
+      throw new NotFoundError(`Patient ${id} not found: its data was erased.`);
     return patientOf(request, await this.v2Recorded(event, request));
   }
 
