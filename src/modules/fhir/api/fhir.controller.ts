@@ -3,6 +3,8 @@ import { All, Param, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExcludeEndpoint, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Audited, NotPatientData, statementAuditEvent } from '@/modules/audit';
+import { InjectConfig } from '@/platform/config/config.module';
+import type { AppConfig } from '@/platform/config/env';
 import { DoorController } from '@/platform/http/doors';
 import { ApiRead, ApiWrite } from '@/platform/http/api-routes';
 import { RequireScope } from '@/platform/http/scopes';
@@ -34,7 +36,15 @@ const FhirAnswer = (status: 200 | 201, description: string) =>
 @DoorController('FHIR R4', FHIR_PATH)
 @UseFilters(OperationOutcomeFilter)
 export class FhirController {
-  constructor(private readonly fhir: FhirService) {}
+  /** The door's base URL (absolute `Location` and `fullUrl`): PUBLIC_URL's, never the Host sent. */
+  private readonly base: string;
+
+  constructor(
+    private readonly fhir: FhirService,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.base = `${config.publicUrl.replace(/\/+$/, '')}/${FHIR_PATH}`;
+  }
 
   @ApiRead('metadata', {
     scope: [],
@@ -96,7 +106,7 @@ export class FhirController {
   ): Promise<FhirResource> {
     const responses = await this.fhir.submit(statementAuditEvent(req), req.body);
     const first = responses[0];
-    res.setHeader('Location', `${baseUrl(req)}/CoverageEligibilityResponse/${first.id}`);
+    res.setHeader('Location', `${this.base}/CoverageEligibilityResponse/${first.id}`);
     if (responses.length === 1) return send(res, first);
     return send(res, {
       resourceType: 'Bundle',
@@ -105,7 +115,7 @@ export class FhirController {
       type: 'collection',
       timestamp: formatInstant(new Date(), 'api'),
       entry: responses.map((r) => ({
-        fullUrl: `${baseUrl(req)}/CoverageEligibilityResponse/${r.id}`,
+        fullUrl: `${this.base}/CoverageEligibilityResponse/${r.id}`,
         resource: r,
       })),
     });
@@ -143,7 +153,6 @@ export class FhirController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<FhirResource> {
     const found = await this.fhir.search(req.auth!.accountId, searchOf(req.query));
-    const base = baseUrl(req);
     return send(res, {
       resourceType: 'Bundle',
       type: 'searchset',
@@ -151,11 +160,11 @@ export class FhirController {
       link: [
         {
           relation: 'self',
-          url: `${base}${req.url.slice(req.url.indexOf('/CoverageEligibilityResponse'))}`,
+          url: `${this.base}${req.url.slice(req.url.indexOf('/CoverageEligibilityResponse'))}`,
         },
       ],
       entry: found.map((r) => ({
-        fullUrl: `${base}/CoverageEligibilityResponse/${r.id}`,
+        fullUrl: `${this.base}/CoverageEligibilityResponse/${r.id}`,
         resource: r,
         search: { mode: 'match' },
       })),
@@ -208,11 +217,6 @@ export class FhirController {
 function send(res: Response, resource: FhirResource): FhirResource {
   res.type(FHIR_JSON);
   return resource;
-}
-
-/** The door's base URL as the client reached it (fullUrl and Location are absolute). */
-function baseUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}/${FHIR_PATH}`;
 }
 
 function searchOf(query: Request['query']): ResponseSearch {
