@@ -31,7 +31,9 @@ export {
   benefitCodeForProcedure,
   benefitCodeForServiceType,
   isPlanLevelServiceType,
+  serviceCodeForBenefit,
 } from './service-codes';
+export type { BenefitServiceCode } from './service-codes';
 export { addMonths, compareDates } from './calendar';
 export { HISTORY_BENEFIT_CODES, historyBenefitOfCodes } from './history-codes';
 export type { HistoryBenefitCode } from './history-codes';

@@ -2,6 +2,7 @@ import {
   benefitCodeForProcedure,
   benefitCodeForServiceType,
   isPlanLevelServiceType,
+  serviceCodeForBenefit,
 } from './service-codes';
 
 describe('service codes → benefit codes', () => {
@@ -47,5 +48,37 @@ describe('service codes → benefit codes', () => {
       null,
       null,
     ]);
+  });
+
+  it('names a benefit by service type, or by the procedure code that names it, and back', () => {
+    const benefits = [
+      'exam',
+      'exam.routine',
+      'exam.contact_lens_fitting',
+      'materials.frames',
+      'materials.spectacle_lenses.bifocal',
+      'materials.spectacle_lenses.progressive',
+      'materials.spectacle_lenses.options.anti_reflective',
+      'materials.spectacle_lenses.options.tint',
+      'materials.contact_lenses',
+      'materials',
+    ];
+    expect(benefits.map(serviceCodeForBenefit)).toEqual([
+      { kind: 'service_type', code: 'AN' },
+      { kind: 'service_type', code: 'AN' },
+      { kind: 'procedure', system: 'cpt', code: '92310' },
+      { kind: 'service_type', code: 'AM' },
+      { kind: 'service_type', code: 'AO' },
+      { kind: 'procedure', system: 'hcpcs', code: 'V2781' },
+      { kind: 'procedure', system: 'hcpcs', code: 'V2750' },
+      { kind: 'service_type', code: 'AO' },
+      { kind: 'service_type', code: 'F6' },
+      { kind: 'service_type', code: 'F6' },
+    ]);
+    // A procedure code it hands out names the same benefit again.
+    for (const benefit of benefits) {
+      const code = serviceCodeForBenefit(benefit);
+      if (code.kind === 'procedure') expect(benefitCodeForProcedure(code.code)).toBe(benefit);
+    }
   });
 });

@@ -84,3 +84,50 @@ export function benefitCodeForProcedure(code: string): string | null {
   );
   return range?.benefit ?? null;
 }
+
+/**
+ * How a benefit of the V2 tree is named by a code system other doors speak (docs/api.md, FHIR
+ * R4): by an X12 service type (EB03) when one names it, else by its CPT/HCPCS procedure code when
+ * the benefit is known by one. The reverse of the tables above, for the benefits they name.
+ */
+export type BenefitServiceCode =
+  | { kind: 'service_type'; code: string }
+  | { kind: 'procedure'; system: 'cpt' | 'hcpcs'; code: string };
+
+/** Benefits known by one procedure code rather than a service type (narrowest first). */
+const PROCEDURE_OF_BENEFIT: readonly [string, BenefitServiceCode][] = [
+  ['exam.contact_lens_fitting', { kind: 'procedure', system: 'cpt', code: '92310' }],
+  ['materials.spectacle_lenses.progressive', { kind: 'procedure', system: 'hcpcs', code: 'V2781' }],
+  [
+    'materials.spectacle_lenses.options.anti_reflective',
+    { kind: 'procedure', system: 'hcpcs', code: 'V2750' },
+  ],
+  [
+    'materials.spectacle_lenses.options.photochromic',
+    { kind: 'procedure', system: 'hcpcs', code: 'V2744' },
+  ],
+  [
+    'materials.spectacle_lenses.options.polycarbonate',
+    { kind: 'procedure', system: 'hcpcs', code: 'V2784' },
+  ],
+];
+
+/** Service types by benefit family (a benefit and everything under it). */
+const SERVICE_TYPE_OF_FAMILY: readonly [string, string][] = [
+  ['exam', 'AN'],
+  ['materials.frames', 'AM'],
+  ['materials.spectacle_lenses', 'AO'],
+];
+
+const within = (code: string, family: string) => code === family || code.startsWith(`${family}.`);
+
+/**
+ * The service type or procedure code of a benefit code: AN (routine exam), AM (frames), AO
+ * (lenses), a procedure code where one names the benefit itself, else F6 (vision coverage).
+ */
+export function serviceCodeForBenefit(benefitCode: string): BenefitServiceCode {
+  for (const [family, code] of PROCEDURE_OF_BENEFIT) if (within(benefitCode, family)) return code;
+  for (const [family, code] of SERVICE_TYPE_OF_FAMILY)
+    if (within(benefitCode, family)) return { kind: 'service_type', code };
+  return { kind: 'service_type', code: 'F6' };
+}

@@ -26,38 +26,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<AppRequest>();
     if (res.headersSent) return;
-    const [status, body] = this.map(exception, req);
+    const [status, body] = errorAnswer(exception, req, this.logger);
     if (exception instanceof DomainError && exception.headers) {
       for (const [name, value] of Object.entries(exception.headers)) res.setHeader(name, value);
     }
     if (isWebPage(req)) return this.renderPage(res, status, body);
     res.status(status).json(body);
-  }
-
-  private map(exception: unknown, req: AppRequest): [number, unknown] {
-    if (exception instanceof DomainError) return [exception.status, exception.body()];
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === Number(HttpStatus.NOT_FOUND))
-        return [404, noRoute(req.originalUrl ?? req.url)];
-      if (status === Number(HttpStatus.PAYLOAD_TOO_LARGE)) return [413, { detail: MSG.tooLarge }];
-      const response = exception.getResponse();
-      // Bodies already in the contract's shape (or terminus' health report) pass through.
-      if (typeof response === 'object' && response !== null && !('statusCode' in response)) {
-        return [status, response];
-      }
-      if (status >= 500) return this.internal(exception, req);
-      return [status, { detail: typeof response === 'string' ? response : exception.message }];
-    }
-    // Text PostgreSQL cannot store that got past validation (a path or query parameter, JSON
-    // metadata): the client's input, not our failure.
-    const unstorable = unstorableTextMessage(exception);
-    if (unstorable) return [400, { errors: { $: [unstorable] } }];
-    if (isUnavailable(exception)) {
-      this.logger.error({ reqId: req.id, err: describe(exception) }, 'dependency unavailable');
-      return [503, { detail: 'Service temporarily unavailable, please retry.' }];
-    }
-    return this.internal(exception, req);
   }
 
   /** The web application's pages answer errors as pages, not JSON. */
@@ -82,18 +56,51 @@ export class AllExceptionsFilter implements ExceptionFilter {
         },
       );
   }
+}
 
-  private internal(exception: unknown, req: AppRequest): [number, unknown] {
-    this.logger.error(
-      {
-        reqId: req.id,
-        err: describe(exception),
-        stack: exception instanceof Error ? exception.stack : undefined,
-      },
-      'unhandled error',
-    );
-    return [500, { detail: MSG.internal }];
+/**
+ * The status and JSON body of an error, as the API answers it (docs/api.md, Errors): the one
+ * mapping, which other doors reuse to word the same answer in their own format.
+ */
+export function errorAnswer(
+  exception: unknown,
+  req: AppRequest,
+  logger: Logger = new Logger('HttpError'),
+): [number, unknown] {
+  if (exception instanceof DomainError) return [exception.status, exception.body()];
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === Number(HttpStatus.NOT_FOUND)) return [404, noRoute(req.originalUrl ?? req.url)];
+    if (status === Number(HttpStatus.PAYLOAD_TOO_LARGE)) return [413, { detail: MSG.tooLarge }];
+    const response = exception.getResponse();
+    // Bodies already in the contract's shape (or terminus' health report) pass through.
+    if (typeof response === 'object' && response !== null && !('statusCode' in response)) {
+      return [status, response];
+    }
+    if (status >= 500) return internal(exception, req, logger);
+    return [status, { detail: typeof response === 'string' ? response : exception.message }];
   }
+  // Text PostgreSQL cannot store that got past validation (a path or query parameter, JSON
+  // metadata): the client's input, not our failure.
+  const unstorable = unstorableTextMessage(exception);
+  if (unstorable) return [400, { errors: { $: [unstorable] } }];
+  if (isUnavailable(exception)) {
+    logger.error({ reqId: req.id, err: describe(exception) }, 'dependency unavailable');
+    return [503, { detail: 'Service temporarily unavailable, please retry.' }];
+  }
+  return internal(exception, req, logger);
+}
+
+function internal(exception: unknown, req: AppRequest, logger: Logger): [number, unknown] {
+  logger.error(
+    {
+      reqId: req.id,
+      err: describe(exception),
+      stack: exception instanceof Error ? exception.stack : undefined,
+    },
+    'unhandled error',
+  );
+  return [500, { detail: MSG.internal }];
 }
 
 function describe(e: unknown): string {
