@@ -44,6 +44,10 @@ const NOT_PATIENT_DATA_ROUTES = [
   // docs/api.md, Next eligible dates: stateless; benefit codes and dates, nothing naming a
   // patient, nothing read or stored.
   'POST /api/auth/v1/benefits/next-eligible/',
+  // docs/api.md, FHIR R4: what the door is, its extensions' definitions, and a 404 for the rest.
+  'GET /fhir/R4/metadata/',
+  'GET /fhir/R4/StructureDefinition/:id/',
+  'ALL /fhir/R4/*path/',
 ];
 
 interface EventRow {

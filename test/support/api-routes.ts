@@ -4,7 +4,8 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import request from 'supertest';
 import { isApiPath } from '@/platform/http/doors';
 import { listRoutes, type RouteDeclaration } from '@/modules/audit/domain/route-declarations';
-import { patient, startSearch, waitForResult } from './eligibility';
+import { DEMO, patient, startSearch, waitForResult } from './eligibility';
+import { FHIR, submitBundle, UID_SYSTEM } from './fhir';
 import type { TestAccount } from './factories';
 
 /**
@@ -31,6 +32,8 @@ export interface Fixtures {
   upcomingId: string;
   /** A quote on the search's person (docs/api.md, The counter). */
   quoteId: string;
+  /** The search's FHIR ids (docs/api.md, FHIR R4): its response from the sandbox, its Patient. */
+  fhir: { responseId: string; patientId: string };
   /** docs/api.md, Insurers and assisted verification: VSP searches' verification tasks, one per route that changes a task. */
   tasks: {
     read: string;
@@ -149,6 +152,46 @@ const audit =
 
 /** Keyed `METHOD /path/` as route-declarations.ts lists them. */
 export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
+  // docs/api.md, FHIR R4: the door's reads are audited as the JSON API's, by the request's uid.
+  // Any other path under the door: a FHIR 404 to any valid key, nothing recorded.
+  'ALL /fhir/R4/*path/': () => ({ method: 'get', url: `${FHIR}/Practitioner/1`, status: 404 }),
+  'GET /fhir/R4/metadata/': () => ({ method: 'get', url: `${FHIR}/metadata`, status: 200 }),
+  'GET /fhir/R4/StructureDefinition/:id/': () => ({
+    method: 'get',
+    url: `${FHIR}/StructureDefinition/wait-for`,
+    status: 200,
+  }),
+  'POST /fhir/R4/CoverageEligibilityRequest/$submit/': () => ({
+    method: 'post',
+    url: `${FHIR}/CoverageEligibilityRequest/$submit`,
+    body: submitBundle([DEMO]),
+    status: 201,
+    audit: audit('eligibility_request', 'create', (r) => r.body.identifier[0].value),
+  }),
+  'GET /fhir/R4/CoverageEligibilityResponse/:id/': (fx) => ({
+    method: 'get',
+    url: `${FHIR}/CoverageEligibilityResponse/${fx.fhir.responseId}`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
+  'GET /fhir/R4/CoverageEligibilityResponse/': (fx) => ({
+    method: 'get',
+    url: `${FHIR}/CoverageEligibilityResponse?identifier=${UID_SYSTEM}|${fx.uid}`,
+    status: 200,
+    audit: audit('eligibility_request', 'list', () => null),
+  }),
+  'GET /fhir/R4/Patient/:id/': (fx) => ({
+    method: 'get',
+    url: `${FHIR}/Patient/${fx.fhir.patientId}`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
+  'GET /fhir/R4/Coverage/:id/': (fx) => ({
+    method: 'get',
+    url: `${FHIR}/Coverage/${fx.fhir.responseId}`,
+    status: 200,
+    audit: audit('eligibility_request', 'read', () => fx.uid),
+  }),
   'POST /api/auth/v1/eligibility/': () => ({
     method: 'post',
     url: '/api/auth/v1/eligibility/',
@@ -571,6 +614,12 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
   const http = () => request(app.getHttpServer());
   const uid = await startSearch(app, a.auth, { patient: patient() });
   const result = await waitForResult(app, a.auth, uid);
+  const found = await http()
+    .get(`${FHIR}/CoverageEligibilityResponse?identifier=${UID_SYSTEM}|${uid}`)
+    .set(a.auth)
+    .expect(200);
+  const responseId = found.body.entry[0].resource.id as string;
+  const fhir = { responseId, patientId: responseId.replace(/-\d+$/, '') };
   const patientRes = await http()
     .post('/api/auth/v1/patients/')
     .set(a.auth)
@@ -651,6 +700,7 @@ export async function createFixtures(app: INestApplication, a: TestAccount): Pro
     appointmentId,
     upcomingId,
     quoteId: quote.body.id,
+    fhir,
   };
 }
 

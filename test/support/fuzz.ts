@@ -442,7 +442,7 @@ export function isErrorTree(tree: unknown, depth = 0): boolean {
 /**
  * The contract's promise for any answer: never a 5xx; a 4xx is JSON, either
  * `{"errors": {...}}` (a well-formed error tree) or `{"detail": "..."}`, and nothing else; under
- * /fhir/ an OperationOutcome in `application/fhir+json`, at /mcp also a JSON-RPC error (docs/api.md,
+ * /fhir/R4/ an OperationOutcome in `application/fhir+json`, at /mcp also a JSON-RPC error (docs/api.md,
  * FHIR R4 and MCP). Returns a description of what is wrong, or null.
  */
 export function contractViolation(
@@ -453,7 +453,7 @@ export function contractViolation(
 ): string | null {
   if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
   if (status < 400) return null;
-  const fhir = path.startsWith('/fhir/');
+  const fhir = path.startsWith('/fhir/R4/');
   if (!(fhir ? /^application\/fhir\+json/ : /^application\/json/).test(contentType))
     return `status ${status} with content-type "${contentType}": ${text.slice(0, 200)}`;
   let body: unknown;

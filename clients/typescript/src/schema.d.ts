@@ -688,6 +688,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/fhir/R4/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CapabilityStatement of the FHIR door */
+        get: operations["FhirController_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/StructureDefinition/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** StructureDefinition of one of the door's extensions */
+        get: operations["FhirController_structureDefinition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityRequest/$submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an eligibility check from a FHIR Bundle
+         * @description A `collection` Bundle with one CoverageEligibilityRequest per insurer, their Patient, Coverage and insurer Organizations (`application/fhir+json`). Answers 201 with a CoverageEligibilityResponse `queued` (a `collection` Bundle of them when several).
+         */
+        post: operations["FhirController_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityResponse/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One insurer’s answer as a CoverageEligibilityResponse */
+        get: operations["FhirController_response"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/CoverageEligibilityResponse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search CoverageEligibilityResponses (identifier, request, patient, created) */
+        get: operations["FhirController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Patient/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The patient of an eligibility request (US Core Patient) */
+        get: operations["FhirController_patient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fhir/R4/Coverage/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The coverage an eligibility request asked one insurer about */
+        get: operations["FhirController_coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/v1/patients/": {
         parameters: {
             query?: never;
@@ -7567,6 +7689,712 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    FhirController_metadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 CapabilityStatement: the resources, interactions, search parameters and operation of the door. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_structureDefinition: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 StructureDefinition of one of the door's extensions (wait-for, benefit-frequency, next-eligible-date). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Bundle, a field of it or a parameter is not valid; the issue says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/fhir+json": Record<string, never>;
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description A FHIR R4 CoverageEligibilityResponse with outcome queued, or a collection Bundle of one per request (docs/api.md, FHIR R4). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The Bundle, a field of it or a parameter is not valid; the issue says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:write` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A body sent as neither `application/fhir+json` nor `application/json`, or in a charset other than UTF-8. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_response: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 CoverageEligibilityResponse: outcome queued, partial, complete or error, with the insurer's plans in insurance. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Bundle, a field of it or a parameter is not valid; the issue says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_search: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 Bundle of type searchset holding the CoverageEligibilityResponses found. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_patient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 Patient (US Core 5.0.1 Patient profile). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Bundle, a field of it or a parameter is not valid; the issue says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    FhirController_coverage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 Coverage: member id, beneficiary and insurer. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The Bundle, a field of it or a parameter is not valid; the issue says which. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description The API key lacks the scope `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
                 };
             };
         };

@@ -4,6 +4,7 @@ import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 /**
  * What every answer carries and no decorator says: the request id, the ETag and
  * conditional GET of Express's `res.send`, and the insurer codes as an enum.
+ * The FHIR door's error answers are its own (fhirErrors).
  */
 
 type Json = Record<string, any>;
@@ -97,4 +98,33 @@ export function insurerCodeEnums(node: unknown): void {
 function setEnum(schema: Json): void {
   schema.enum = schema.nullable ? [...KNOWN_INSURER_CODES, null] : [...KNOWN_INSURER_CODES];
   if (!schema.example) schema.example = KNOWN_INSURER_CODES[0];
+}
+
+/**
+ * The FHIR door answers its errors as OperationOutcomes in `application/fhir+json`, with the
+ * statuses the JSON API gives (docs/api.md, FHIR R4): its error answers say so, in words.
+ */
+export function fhirErrors(paths: OpenAPIObject['paths']): void {
+  const body =
+    'A FHIR R4 OperationOutcome: one issue of severity error, its code and diagnostics saying ' +
+    'what went wrong (docs/api.md, FHIR R4).';
+  // The JSON API's words for these name its own body shapes and scheme.
+  const words: Record<string, string> = {
+    '400': 'The Bundle, a field of it or a parameter is not valid; the issue says which.',
+    '401': 'Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key.',
+    '415':
+      'A body sent as neither `application/fhir+json` nor `application/json`, or in a charset ' +
+      'other than UTF-8.',
+  };
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/fhir/R4/')) continue;
+    for (const method of ['get', 'post'] as const) {
+      for (const [status, answer] of Object.entries(item[method]?.responses ?? {})) {
+        if (Number(status) < 400) continue;
+        const a = answer as { description: string; content?: object };
+        a.description = words[status] ?? a.description;
+        a.content = { 'application/fhir+json': { schema: { type: 'object', description: body } } };
+      }
+    }
+  }
 }

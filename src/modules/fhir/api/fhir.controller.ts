@@ -63,6 +63,7 @@ export class FhirController {
     scope: [],
     audit: NotPatientData(),
     summary: "StructureDefinition of one of the door's extensions",
+    errors: [404],
     param: ID,
   })
   @FhirAnswer(
@@ -81,6 +82,7 @@ export class FhirController {
     scope: 'eligibility:write',
     audit: Audited('eligibility_request', 'create', null, { inStatement: true }),
     summary: 'Start an eligibility check from a FHIR Bundle',
+    errors: [400],
     description:
       'A `collection` Bundle with one CoverageEligibilityRequest per insurer, their Patient, ' +
       'Coverage and insurer Organizations (`application/fhir+json`). Answers 201 with a ' +
@@ -125,6 +127,7 @@ export class FhirController {
     scope: 'eligibility:read',
     audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'One insurer’s answer as a CoverageEligibilityResponse',
+    errors: [404],
     param: ID,
   })
   @FhirAnswer(
@@ -175,6 +178,7 @@ export class FhirController {
     scope: 'eligibility:read',
     audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'The patient of an eligibility request (US Core Patient)',
+    errors: [404],
     param: ID,
   })
   @FhirAnswer(200, 'A FHIR R4 Patient (US Core 5.0.1 Patient profile).')
@@ -190,6 +194,7 @@ export class FhirController {
     scope: 'eligibility:read',
     audit: Audited('eligibility_request', 'read', null, { inStatement: true }),
     summary: 'The coverage an eligibility request asked one insurer about',
+    errors: [404],
     param: ID,
   })
   @FhirAnswer(200, 'A FHIR R4 Coverage: member id, beneficiary and insurer.')
