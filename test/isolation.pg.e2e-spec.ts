@@ -11,6 +11,7 @@ import { DEMO, patient as searchPatient, startSearch, waitForResult } from './su
 import { createAccount, TestAccount } from './support/factories';
 import { waitUntil } from './support/queues';
 import { TestReceiver } from './support/receiver';
+import { UID_SYSTEM } from './support/fhir';
 
 /**
  * Tenant isolation (docs/api.md, Conventions): for every endpoint that takes an id, uid or code, account B's key
@@ -64,6 +65,8 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     taskId: string;
     designId: string;
     quoteId: string;
+    /** A's search's CoverageEligibilityResponse (docs/api.md, FHIR R4); its Patient's id is the prefix. */
+    fhirResponseId: string;
     appointmentId: string;
     bCredentialsAuth: { Authorization: string };
   };
@@ -90,6 +93,12 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       patient: searchPatient(),
     });
     const result = await waitForResult(t.app, a.auth, ids.uid);
+    ids.fhirResponseId = (
+      await http()
+        .get(`/fhir/R4/CoverageEligibilityResponse?identifier=${UID_SYSTEM}|${ids.uid}`)
+        .set(a.auth)
+        .expect(200)
+    ).body.entry[0].resource.id;
     ids.resultId = result.results[0].id;
     ids.personId = result.results[0].persons[0].id;
     ids.bUid = await startSearch(t.app, b.auth, { patient: searchPatient({ first_name: 'Bea' }) });
@@ -260,6 +269,28 @@ describe('tenant isolation matrix: another account’s object is answered exactl
 
   const path = (p: string) => (id: string) => p.replace('{}', encodeURIComponent(id));
   const cases: Case[] = [
+    // docs/api.md, FHIR R4: the door's reads, answered as an OperationOutcome.
+    {
+      endpoint: 'GET /fhir/R4/CoverageEligibilityResponse/{}/',
+      ofA: () => ids.fhirResponseId,
+      missing: () => '999999999999-1',
+      send: (id) => http().get(path('/fhir/R4/CoverageEligibilityResponse/{}')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /fhir/R4/Patient/{}/',
+      ofA: () => ids.fhirResponseId.replace(/-\d+$/, ''),
+      missing: () => '999999999999',
+      send: (id) => http().get(path('/fhir/R4/Patient/{}')(id)).set(b.auth),
+      status: 404,
+    },
+    {
+      endpoint: 'GET /fhir/R4/Coverage/{}/',
+      ofA: () => ids.fhirResponseId,
+      missing: () => '999999999999-1',
+      send: (id) => http().get(path('/fhir/R4/Coverage/{}')(id)).set(b.auth),
+      status: 404,
+    },
     {
       endpoint: 'GET /api/auth/v1/eligibility/batches/{batch_uid}/',
       ofA: () => ids.batchUid,
@@ -669,7 +700,10 @@ describe('tenant isolation matrix: another account’s object is answered exactl
     expect(onA.status).toBe(c.status);
     // The answer names the id that was given (docs/api.md, Errors), and only that.
     expect(JSON.stringify(onA.body)).toContain(ofA);
-    if (c.status === 404) expect(Object.keys(onA.body as object)).toEqual(['detail']);
+    if (c.status === 404)
+      expect(Object.keys(onA.body as object)).toEqual(
+        c.endpoint.includes(' /fhir/') ? ['resourceType', 'issue'] : ['detail'],
+      );
     else expect(Object.keys(onA.body as object)).toEqual(['errors']);
     expect(await snapshotOfA()).toEqual(before);
   });
@@ -684,7 +718,13 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       await list(`/api/auth/v1/patients/${ids.bPatientCode}/eligibility/`),
       await list(`/api/auth/v1/webhooks/${ids.bWebhookId}/deliveries/`),
       await list('/api/auth/v1/appointments/'),
+      await list('/fhir/R4/CoverageEligibilityResponse'),
     ]);
+    // Searched by A's uid (which its self link repeats), the door finds nothing of A's.
+    const byUid = await list(
+      `/fhir/R4/CoverageEligibilityResponse?identifier=${UID_SYSTEM}|${ids.uid}`,
+    );
+    expect([byUid.total, byUid.entry]).toEqual([0, []]);
     for (const id of [
       ids.uid,
       ids.patientCode,
@@ -692,6 +732,7 @@ describe('tenant isolation matrix: another account’s object is answered exactl
       ids.webhookId,
       ids.deliveryId,
       a.locationCode,
+      ids.fhirResponseId,
     ])
       expect(everything).not.toContain(id);
   });
@@ -739,6 +780,8 @@ describe('tenant isolation matrix: another account’s object is answered exactl
           .map((m) => `${m.toUpperCase()} ${p.replace(/\{\w+\}/g, '{}').replace(/\/?$/, '/')}`),
       );
     const covered = new Set(cases.map((c) => c.endpoint.split(' (')[0].replace(/\{\w+\}/g, '{}')));
-    expect(withId.filter((op) => !covered.has(op))).toEqual([]);
+    // The door's extensions are defined alike for every account: nothing of one.
+    const ofNoAccount = ['GET /fhir/R4/StructureDefinition/{}/'];
+    expect(withId.filter((op) => !covered.has(op) && !ofNoAccount.includes(op))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { ApiKeysService } from '@/modules/auth/domain/api-keys.service';
 import { KNOWN_INSURER_CODES } from '@/modules/insurers/domain/insurer-codes';
 import { InsurerSettingsService } from '@/modules/insurers/domain/insurer-settings.service';
 import { WebhookOutbox } from '@/modules/webhooks/domain/webhook-outbox';
+import { UID_SYSTEM } from './support/fhir';
 import { APPOINTMENT_BODY } from './support/api-routes';
 import { createTestApp, TestApp } from './support/app';
 import { DEMO, patient, startSearch, waitForResult } from './support/eligibility';
@@ -223,6 +224,13 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
         order: { frame: { retail: '100.00' } },
       })
       .expect(201);
+    // docs/api.md, FHIR R4: the search's response (its Patient's id is the prefix), an extension.
+    const fhirId = (
+      await http()
+        .get(`/fhir/R4/CoverageEligibilityResponse?identifier=${UID_SYSTEM}|${uid}`)
+        .set(a.auth)
+        .expect(200)
+    ).body.entry[0].resource.id as string;
     const authFor = (path: string) =>
       path.endsWith('/credentials/') ? { Authorization: `Api ${bot}` } : a.auth;
     const values: Record<string, string> = {
@@ -232,23 +240,31 @@ describe('the OpenAPI document: events, headers, insurer codes', () => {
       request_uid: uid,
       external_id: 'docs-visit',
     };
+    const fhirIds: Record<string, string> = {
+      '/fhir/R4/StructureDefinition/{id}': 'wait-for',
+      '/fhir/R4/CoverageEligibilityResponse/{id}': fhirId,
+      '/fhir/R4/Coverage/{id}': fhirId,
+      '/fhir/R4/Patient/{id}': fhirId.replace(/-\d+$/, ''),
+    };
     const concrete = (path: string) =>
       path.replace(/\{(\w+)\}/g, (_, name: string) =>
-        name === 'code'
-          ? path.startsWith('/api/auth/v1/claims/')
-            ? claim.code
-            : path.startsWith('/api/auth/v1/patients/')
-              ? pat.body.code
-              : a.locationCode
-          : name === 'id' && path.startsWith('/api/auth/v1/remittances/')
-            ? (remittances.body.result[0].id as string)
-            : name === 'id' && path.startsWith('/api/auth/v1/verification-tasks/')
-              ? task
-              : name === 'id' && path.startsWith('/api/auth/v1/plan-designs/')
-                ? (designId as string)
-                : name === 'id' && path.startsWith('/api/auth/v1/quotes/')
-                  ? (quote.body.id as string)
-                  : values[name],
+        path in fhirIds
+          ? fhirIds[path]
+          : name === 'code'
+            ? path.startsWith('/api/auth/v1/claims/')
+              ? claim.code
+              : path.startsWith('/api/auth/v1/patients/')
+                ? pat.body.code
+                : a.locationCode
+            : name === 'id' && path.startsWith('/api/auth/v1/remittances/')
+              ? (remittances.body.result[0].id as string)
+              : name === 'id' && path.startsWith('/api/auth/v1/verification-tasks/')
+                ? task
+                : name === 'id' && path.startsWith('/api/auth/v1/plan-designs/')
+                  ? (designId as string)
+                  : name === 'id' && path.startsWith('/api/auth/v1/quotes/')
+                    ? (quote.body.id as string)
+                    : values[name],
       );
 
     const withETag: string[] = [];
