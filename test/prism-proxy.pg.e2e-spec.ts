@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createAccount, TestAccount } from './support/factories';
 import { DEMO, patient } from './support/eligibility';
+import { submitBundle } from './support/fhir';
 import { OpenApiChecker, type OpenApiDocument } from './support/openapi';
 import { createTestApp, freePort, TestApp } from './support/app';
 
@@ -283,6 +284,28 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     await call('GET', `/api/auth/v1/quotes/${missing}/`);
     await call('GET', `/api/auth/v1/quotes/${quote.body.id ?? missing}/pdf/`);
 
+    // The FHIR door (docs/api.md, FHIR R4): a sandbox Bundle, a refused one, the reads.
+    const submitted = await call('POST', '/fhir/R4/CoverageEligibilityRequest/$submit', {
+      body: submitBundle([DEMO]),
+    });
+    await call('POST', '/fhir/R4/CoverageEligibilityRequest/$submit', {
+      body: { resourceType: 'Patient' },
+    });
+    const fhirId = (submitted.body.id as string | undefined) ?? '1-1';
+    await call('GET', '/fhir/R4/metadata');
+    await call('GET', '/fhir/R4/StructureDefinition/wait-for');
+    await call('GET', '/fhir/R4/StructureDefinition/nope');
+    await call('GET', `/fhir/R4/CoverageEligibilityResponse/${fhirId}`);
+    await call('GET', '/fhir/R4/CoverageEligibilityResponse/999999999-1');
+    await call(
+      'GET',
+      `/fhir/R4/CoverageEligibilityResponse?patient=Patient/${fhirId.split('-')[0]}`,
+    );
+    await call('GET', `/fhir/R4/Patient/${fhirId.split('-')[0]}`);
+    await call('GET', '/fhir/R4/Patient/999999999');
+    await call('GET', `/fhir/R4/Coverage/${fhirId}`);
+    await call('GET', '/fhir/R4/Coverage/999999999-1');
+
     // Patients.
     const created = await call('POST', '/api/auth/v1/patients/', { body: patientBody });
     await call('POST', '/api/auth/v1/patients/', { body: { first_name: '' } });
@@ -411,7 +434,7 @@ async function startForwarder(appPort: number): Promise<http.Server> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (!req.url!.startsWith('/api/') && !req.url!.startsWith('/health/')) {
+      if (!/^\/(api|health|fhir)\//.test(req.url!)) {
         res.statusCode = 404;
         res.end();
         return;
