@@ -31,6 +31,7 @@ import { ClaimsModule, ClaimsPagesModule } from '@/modules/claims';
 import { EligibilityModule, EligibilityPagesModule } from '@/modules/eligibility';
 import { EstimatesModule, EstimatesPagesModule } from '@/modules/estimates';
 import { QuotesModule, QuotesPagesModule } from '@/modules/quotes';
+import { McpModule } from '@/modules/mcp';
 import { HealthModule } from '@/modules/health';
 import { IframeSessionModule } from '@/modules/iframe-session';
 import { MailModule } from '@/modules/mail';
@@ -74,6 +75,7 @@ import { InsurersPagesModule } from '@/modules/insurers';
     VerificationModule,
     EstimatesModule,
     QuotesModule,
+    McpModule,
     PatientsModule,
     AppointmentsModule,
     ClaimsModule,

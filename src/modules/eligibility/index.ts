@@ -20,3 +20,5 @@ export type { PatientRecordsPort } from './pages/patient-records.port';
 export { BenefitHistory } from './finish/domain/benefit-history.port';
 export type { BenefitHistoryPort, HistoryLookup } from './finish/domain/benefit-history.port';
 export { EligibilityPagesModule } from './pages/eligibility-pages.module';
+export { EligibilityService } from './domain/eligibility.service';
+export { CreateEligibilityDto } from './api/dto/create-eligibility.dto';
