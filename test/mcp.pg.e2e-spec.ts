@@ -166,6 +166,9 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     expect(adult.sentences.length).toBeGreaterThan(0);
     for (const s of adult.sentences) expect(s).toMatch(/\.$/);
     expect(adult.sentences.join(' ')).toMatch(/available|unknown/);
+    // One sentence per benefit with a rule of its own, not one per item under it.
+    expect(adult.sentences.some((s: string) => s.startsWith('Frames: '))).toBe(true);
+    expect(adult.sentences.length).toBeLessThan(10);
   });
 
   it('schedule_at_risk lists the day’s appointments whose coverage is not active, with why', async () => {
@@ -241,6 +244,8 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     const day = await call(client, 'schedule_at_risk', { date: 'tomorrow' });
     expect(day.isError).toBe(true);
     expect(day.structuredContent.errors.date).toBeDefined();
+    const feb30 = await call(client, 'schedule_at_risk', { date: '2031-02-30' });
+    expect(feb30.structuredContent.errors.date).toBeDefined();
     const odd = await call(client, 'get_eligibility', { request_uid: 42 });
     expect(odd.isError).toBe(true);
   });

@@ -38,6 +38,27 @@ function flatten(items: unknown): Item[] {
   return (items as Item[]).flatMap((i) => [i, ...flatten(i.items)]);
 }
 
+/** Whether an item states something of its own: money, a frequency, a service, "not covered". */
+function statesSomething(item: Item): boolean {
+  return (
+    MONEY.some((k) => value(item[k]) !== undefined) ||
+    Boolean(item.frequency) ||
+    Boolean(item.last_service_date) ||
+    (Array.isArray(item.flags) && item.flags.includes('not_covered'))
+  );
+}
+
+/**
+ * The items whose next eligible date is their own (a frequency, or a date the payer states):
+ * the others carry an ancestor's date and words (docs/api.md, Next eligible dates in results).
+ */
+function ownDates(items: unknown): Item[] {
+  return flatten(items).filter((i) => {
+    const next = i.next_eligible as { basis?: string } | undefined;
+    return next && (i.frequency || next.basis === 'payer_stated' || i.last_service);
+  });
+}
+
 function person(p: Json): Json {
   const plan = (p.plan ?? null) as Json | null;
   return {
@@ -53,7 +74,7 @@ function person(p: Json): Json {
           begin_date: plan.begin_date ?? null,
           end_date: plan.end_date ?? null,
           materials_source: plan.materials_source ?? null,
-          benefits: flatten(plan.items).map(benefit),
+          benefits: flatten(plan.items).filter(statesSomething).map(benefit),
         }
       : null,
   };
@@ -119,7 +140,7 @@ export function explainBenefits(body: Json, today: string): Json {
     persons: persons.map(({ r, p }) => {
       const plan = (p.plan ?? {}) as Json;
       const sentences: string[] = [];
-      for (const item of flatten(plan.items)) {
+      for (const item of ownDates(plan.items)) {
         const code = String(item.benefit_code);
         const next = item.next_eligible as
           { date: string | null; basis: string; explanation?: string[] } | undefined;
@@ -129,7 +150,7 @@ export function explainBenefits(body: Json, today: string): Json {
           next.date === null
             ? `When ${what} is next available is unknown.`
             : next.date <= today
-              ? `${capital(what)}: available now (since ${next.date}).`
+              ? `${capital(what)}: available now.`
               : `${capital(what)}: not available before ${next.date}.`;
         sentences.push([head, ...(next.explanation ?? [])].join(' '));
       }

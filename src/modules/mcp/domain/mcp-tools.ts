@@ -2,7 +2,7 @@ import { Injectable, Logger, type Type } from '@nestjs/common';
 import { DomainError, ValidationFailed } from '@/platform/kernel/errors';
 import { grants, type ApiScope } from '@/platform/http/scopes';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
-import { todayIso } from '@/platform/kernel/time';
+import { isoDate, todayIso } from '@/platform/kernel/time';
 import { type AuditContext, AuditService } from '@/modules/audit';
 import {
   CreateEligibilityDto,
@@ -59,6 +59,12 @@ const pipe = createValidationPipe();
 /** `args` validated as the JSON route validates its body (the same DTO, the same 400 words). */
 async function validated<T extends object>(type: Type<T>, args: Args): Promise<T> {
   return (await pipe.transform(args, { type: 'body', metatype: type })) as T;
+}
+
+/** `YYYY-MM-DD` naming a day of the calendar. */
+function isCalendarDay(day: string): boolean {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !isNaN(at) && isoDate(new Date(at)) === day;
 }
 
 function requestUidOf(args: Args): string {
@@ -159,7 +165,7 @@ export class McpTools {
     const dto = await validated(CreateEligibilityDto, body);
     const uid = await this.eligibility.create(caller.accountId, dto);
     await this.record(caller, 'create', 'eligibility_request', uid);
-    const deadline = Date.now() + ((wait as number | undefined) ?? CHECK_WAIT_MAX_SECONDS) * 1000;
+    const deadline = Date.now() + (wait ?? CHECK_WAIT_MAX_SECONDS) * 1000;
     for (;;) {
       const body = JSON.parse(await this.queries.getBody(caller.accountId, uid, 'v2')) as Args;
       if (body.status !== 'processing' || Date.now() >= deadline) {
@@ -199,12 +205,12 @@ export class McpTools {
 
   private async scheduleAtRisk(caller: McpCaller, args: Args) {
     const day = args.date;
-    if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || isNaN(Date.parse(day)))
+    if (typeof day !== 'string' || !isCalendarDay(day))
       throw ValidationFailed.field('date', 'Enter a valid date (YYYY-MM-DD).');
     const offset = args.utc_offset ?? '+00:00';
     if (typeof offset !== 'string' || !/^[+-]\d{2}:\d{2}$/.test(offset))
       throw ValidationFailed.field('utc_offset', 'Enter an offset such as -06:00.');
-    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const next = isoDate(new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000))!;
     const actor = keyActor({ apiKeyId: caller.apiKeyId, scopes: caller.scopes });
     const found: Args[] = [];
     let cursor: string | null = null;
