@@ -88,7 +88,7 @@ describe('mcp module, alone', () => {
         patient: { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', zipcode: '78701' },
         wait_seconds: 0,
       },
-    })) as { isError?: boolean; structuredContent: { request_uid: string; status: string } };
+    })) as unknown as { isError?: boolean; structuredContent: { request_uid: string; status: string } };
     expect(started.isError).toBeFalsy();
     const uid = started.structuredContent.request_uid;
     expect(typeof uid).toBe('string');
@@ -97,7 +97,7 @@ describe('mcp module, alone', () => {
     const res = (await theirs.callTool({
       name: 'get_eligibility',
       arguments: { request_uid: uid },
-    })) as { isError?: boolean; structuredContent: unknown };
+    })) as unknown as { isError?: boolean; structuredContent: unknown };
     expect(res.isError).toBe(true);
     expect(res.structuredContent).toEqual({ detail: `Eligibility request ${uid} not found.` });
 
