@@ -278,6 +278,15 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     };
     expect((await raw()).status).toBe(401);
     expect((await raw('Bearer nope')).status).toBe(401);
+    const narrow = await keyWith(a, ['patients:read']);
+    const hidden = await request(t.app.getHttpServer())
+      .post('/mcp')
+      .set('Accept', 'application/json, text/event-stream')
+      .set('Authorization', `Bearer ${narrow}`)
+      .send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_eligibility' } });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
+    expect(hidden.body.error.message).toContain('Tool get_eligibility not found');
     const ok = await raw(`Bearer ${a.apiKey}`);
     expect(ok.status).toBe(200);
     expect(ok.body.result.tools).toHaveLength(ALL_TOOLS.length);
