@@ -49,8 +49,8 @@ function startService(port: number, seed: boolean): Service {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   return { child, base, output: () => output };
 }
 
