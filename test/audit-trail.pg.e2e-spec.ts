@@ -44,6 +44,11 @@ const NOT_PATIENT_DATA_ROUTES = [
   // docs/api.md, Next eligible dates: stateless; benefit codes and dates, nothing naming a
   // patient, nothing read or stored.
   'POST /api/auth/v1/benefits/next-eligible/',
+  // docs/api.md, MCP: the door itself; each tool call records its own events (mcp_tool call,
+  // and the data it reads or makes).
+  'POST /mcp/',
+  'GET /mcp/',
+  'DELETE /mcp/',
 ];
 
 interface EventRow {
