@@ -331,3 +331,32 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     expect(Number(own[0].n)).toBe(3);
   });
 });
+
+describe('the MCP door under the rate limit (docs/api.md, MCP)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_FALLBACK_PER_MINUTE: '5' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("counts each POST /mcp against the key's budget, as any request", async () => {
+    const a = await createAccount(t.app);
+    const list = () =>
+      request(t.app.getHttpServer())
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Authorization', `Bearer ${a.apiKey}`)
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_insurers' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await list()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    const limited = await list();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
