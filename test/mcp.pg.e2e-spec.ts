@@ -117,15 +117,19 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     );
   });
 
-  it('check_eligibility with no wait answers the request uid and the state so far', async () => {
+  it('check_eligibility past its wait answers the request uid and the state so far', async () => {
+    const started = Date.now();
     const res = await call(client, 'check_eligibility', {
       insurer_code: DEMO,
-      patient: patient(),
-      wait_seconds: 0,
+      patient: patient({ last_name: 'Garcia delay_10' }),
+      wait_seconds: 1,
     });
+    const waited = Date.now() - started;
     expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ status: 'processing', results: null });
     expect(res.structuredContent.request_uid).toEqual(expect.any(String));
-    expect(['processing', 'complete']).toContain(res.structuredContent.status);
+    expect(waited).toBeGreaterThanOrEqual(1000);
+    expect(waited).toBeLessThan(8000);
   });
 
   it('get_eligibility answers the same result by request uid', async () => {
@@ -169,6 +173,18 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     // One sentence per benefit with a rule of its own, not one per item under it.
     expect(adult.sentences.some((s: string) => s.startsWith('Frames: '))).toBe(true);
     expect(adult.sentences.length).toBeLessThan(10);
+    // An exam used on the plan's begin date is not available again for 12 months.
+    const used = await call(client, 'check_eligibility', {
+      insurer_code: DEMO,
+      patient: patient({ last_name: 'Garcia dt_exam_used' }),
+    });
+    const told = await call(client, 'explain_benefits', {
+      request_uid: used.structuredContent.request_uid,
+    });
+    const exam = told.structuredContent.persons[0].sentences.find((s: string) =>
+      s.startsWith('An eye exam: '),
+    );
+    expect(exam).toMatch(/^An eye exam: not available before \d{4}-\d{2}-\d{2}\./);
   });
 
   it('schedule_at_risk lists the day’s appointments whose coverage is not active, with why', async () => {

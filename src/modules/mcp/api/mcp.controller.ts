@@ -37,12 +37,14 @@ export class McpController {
   })
   @ApiOkResponse({ description: 'The JSON-RPC answer.', schema: { type: 'object' } })
   async post(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
-    const server = this.servers.create(callerOf(req));
+    const gone = new AbortController();
+    const server = this.servers.create({ ...callerOf(req), signal: gone.signal });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     res.on('close', () => {
+      gone.abort();
       void transport.close();
       void server.close();
     });

@@ -28,6 +28,8 @@ export interface McpCaller {
   scopes: readonly string[];
   /** The request's actor, id and address: every tool call is an audit event. */
   audit: AuditContext;
+  /** Aborted when the client goes away: a waiting check_eligibility stops waiting. */
+  signal?: AbortSignal;
 }
 
 export interface McpToolDefinition {
@@ -168,7 +170,7 @@ export class McpTools {
     const deadline = Date.now() + (wait ?? CHECK_WAIT_MAX_SECONDS) * 1000;
     for (;;) {
       const body = JSON.parse(await this.queries.getBody(caller.accountId, uid, 'v2')) as Args;
-      if (body.status !== 'processing' || Date.now() >= deadline) {
+      if (body.status !== 'processing' || Date.now() >= deadline || caller.signal?.aborted) {
         if (body.status !== 'processing')
           await this.record(caller, 'read', 'eligibility_request', uid);
         return compactResult(body);
