@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { DoorController } from '@/platform/http/doors';
@@ -53,6 +53,8 @@ export class McpController {
     await transport.handleRequest(req as unknown as IncomingMessage, res, req.body);
   }
 
+  // Not an operation of the document: the refusal the SDK's stateless servers answer.
+  @ApiExcludeEndpoint()
   @ApiRoute('get', '', 405, {
     scope: [],
     audit: NotPatientData(),
@@ -62,6 +64,8 @@ export class McpController {
     methodNotAllowed(res);
   }
 
+  // Not an operation of the document: the refusal the SDK's stateless servers answer.
+  @ApiExcludeEndpoint()
   @ApiRoute('delete', '', 405, {
     scope: [],
     audit: NotPatientData(),
