@@ -266,6 +266,66 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     expect(odd.isError).toBe(true);
   });
 
+  it('a body that is no MCP message is a JSON-RPC error, never a 500', async () => {
+    const post = (body: unknown, type = 'application/json') =>
+      request(t.app.getHttpServer())
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .set('Authorization', `Bearer ${a.apiKey}`)
+        .set('Content-Type', type)
+        .send(body as object);
+    const bodies: unknown[] = [
+      {},
+      [],
+      { jsonrpc: '2.0' },
+      { jsonrpc: '2.0', id: 1, method: 'no/such/method' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 42 } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_eligibility', arguments: 'x' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'check_eligibility', arguments: { patient: 'x', insurer_code: [1] } },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'quote_materials', arguments: { request_uid: {}, order: [] } },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'schedule_at_risk',
+          arguments: { date: '2031-03-04', utc_offset: 5, location_code: 'nope' },
+        },
+      },
+    ];
+    for (const body of bodies) {
+      const res = await post(body);
+      expect([JSON.stringify(body), res.status < 500]).toEqual([JSON.stringify(body), true]);
+    }
+    const at = await post({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: {
+        name: 'schedule_at_risk',
+        arguments: { date: '2031-03-04', location_code: 'nope' },
+      },
+    });
+    expect(at.body.result.isError).toBe(true);
+    expect(at.body.result.structuredContent.errors.location_code).toBeDefined();
+    expect((await post('not json', 'text/plain')).status).toBeLessThan(500);
+  });
+
   it("another account's request uid is not found", async () => {
     const other = await connect(b.apiKey, 'Api');
     for (const name of ['get_eligibility', 'explain_benefits']) {
