@@ -32,6 +32,7 @@ import { EligibilityModule, EligibilityPagesModule } from '@/modules/eligibility
 import { EstimatesModule, EstimatesPagesModule } from '@/modules/estimates';
 import { QuotesModule, QuotesPagesModule } from '@/modules/quotes';
 import { FhirModule } from '@/modules/fhir';
+import { McpModule } from '@/modules/mcp';
 import { HealthModule } from '@/modules/health';
 import { IframeSessionModule } from '@/modules/iframe-session';
 import { MailModule } from '@/modules/mail';
@@ -76,6 +77,7 @@ import { InsurersPagesModule } from '@/modules/insurers';
     EstimatesModule,
     QuotesModule,
     FhirModule,
+    McpModule,
     PatientsModule,
     AppointmentsModule,
     ClaimsModule,

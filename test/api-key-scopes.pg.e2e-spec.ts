@@ -139,10 +139,17 @@ describe('API key scopes (SECURITY.md)', () => {
   it('every operation documents its 403', async () => {
     const doc = (await http().get('/docs-json').expect(200)).body;
     for (const route of apiRoutes(t.app)) {
-      // A door's catch-all serves nothing and is no operation; its paths have no trailing slash.
-      if (route.method === 'ALL') continue;
       const path = route.path.replace(/:([a-z_]+)/g, '{$1}').replace(/^(\/(?!api\/).*)\/$/, '$1');
-      const op = doc.paths[path][route.method.toLowerCase()];
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      // A door's catch-all and its refusals (GET and DELETE /mcp, 405) are no operations: each
+      // is open to any valid key, which no 403 can refuse.
+      if (!op) {
+        expect({ key: routeKey(route), scope: route.scope }).toEqual({
+          key: routeKey(route),
+          scope: expect.objectContaining({ scopes: [] }),
+        });
+        continue;
+      }
       // A route any valid key may call has no 403.
       const scoped = (route.scope as ScopeRequirement).scopes.length > 0;
       expect({ key: routeKey(route), has403: Boolean(op.responses['403']) }).toEqual({

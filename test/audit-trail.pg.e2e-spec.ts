@@ -48,6 +48,11 @@ const NOT_PATIENT_DATA_ROUTES = [
   'GET /fhir/R4/metadata/',
   'GET /fhir/R4/StructureDefinition/:id/',
   'ALL /fhir/R4/*path/',
+  // docs/api.md, MCP: the door itself; each tool call records its own events (mcp_tool call,
+  // and the data it reads or makes).
+  'POST /mcp/',
+  'GET /mcp/',
+  'DELETE /mcp/',
 ];
 
 interface EventRow {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@/platform/config/env';
+import { loadMcpBridgeConfig } from '@/platform/config/mcp-bridge';
 import { loadMigrationConfig } from '@/platform/config/migration';
 import {
   COMMAND,
@@ -48,6 +49,8 @@ describe('the generated listings of the documents', () => {
       });
     loadConfig(recording({}), false);
     loadMigrationConfig(recording({}));
+    // The stdio bridge's own two, both required (docs/api.md, MCP).
+    loadMcpBridgeConfig(recording({ VISION_API_KEY: 'vk_x', VISION_BASE_URL: 'http://x' }));
     const everything = {
       ...{
         NODE_ENV: 'production',

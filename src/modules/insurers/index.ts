@@ -39,6 +39,8 @@ export type {
 } from './domain/assisted-task-stats.port';
 export { InsurerCallStats } from './domain/insurer-call-stats.port';
 export type { InsurerCallStatsEntry, InsurerCallStatsPort } from './domain/insurer-call-stats.port';
+// The directory, which the MCP door's list_insurers tool answers from (docs/api.md, MCP).
+export { InsurerDirectory } from './domain/insurer-directory.service';
 export { InsurerRegistry } from './domain/insurer-registry.service';
 export { InsurerSettingsSql } from './store/insurer-settings-sql';
 export { InsurerSettingsService } from './domain/insurer-settings.service';

@@ -19,10 +19,20 @@ export const AUDIT_RESOURCE_TYPES = [
   'plan_design',
   'appointment',
   'quote',
+  // A call of an MCP tool (docs/api.md, MCP): its id is the tool's name.
+  'mcp_tool',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
-export const AUDIT_ACTIONS = ['read', 'list', 'create', 'update', 'link', 'notify'] as const;
+export const AUDIT_ACTIONS = [
+  'read',
+  'list',
+  'create',
+  'update',
+  'link',
+  'notify',
+  'call',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
