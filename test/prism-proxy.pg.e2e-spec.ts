@@ -87,9 +87,16 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
   async function call(
     method: string,
     path: string,
-    options: { auth?: boolean; body?: unknown; text?: string; plant?: boolean } = {},
+    options: {
+      auth?: boolean;
+      body?: unknown;
+      text?: string;
+      plant?: boolean;
+      accept?: string;
+    } = {},
   ): Promise<{ status: number; body: any; headers: Headers }> {
     const headers: Record<string, string> = {};
+    if (options.accept) headers.Accept = options.accept;
     if (options.auth !== false) headers.Authorization = a.auth.Authorization;
     if (options.plant) headers['x-plant'] = '1';
     let payload: string | undefined;
@@ -306,6 +313,13 @@ describe('Prism in proxy mode in front of the service (openapi.json)', () => {
     await call('GET', `/fhir/R4/Coverage/${fhirId}`);
     await call('GET', '/fhir/R4/Coverage/999999999-1');
 
+    // The MCP door (docs/api.md, MCP): a message, a body that is none.
+    await call('POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      accept: 'application/json, text/event-stream',
+    });
+    await call('POST', '/mcp', { body: [], accept: 'application/json, text/event-stream' });
+
     // Patients.
     const created = await call('POST', '/api/auth/v1/patients/', { body: patientBody });
     await call('POST', '/api/auth/v1/patients/', { body: { first_name: '' } });
@@ -434,7 +448,7 @@ async function startForwarder(appPort: number): Promise<http.Server> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (!/^\/(api|health|fhir)\//.test(req.url!)) {
+      if (!/^\/(api\/|health\/|fhir\/|mcp$)/.test(req.url!)) {
         res.statusCode = 404;
         res.end();
         return;

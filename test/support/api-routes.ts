@@ -100,6 +100,8 @@ export interface RouteSample {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   url: string;
   body?: Record<string, unknown>;
+  /** Headers of its own besides the key's (the MCP door's Accept). */
+  headers?: Record<string, string>;
   /** The success status. */
   status: number;
   /** What the audit trail records; absent for routes that are not patient data. */
@@ -153,6 +155,17 @@ const audit =
 /** Keyed `METHOD /path/` as route-declarations.ts lists them. */
 export const ROUTE_SAMPLES: Record<string, (fx: Fixtures) => RouteSample> = {
   // docs/api.md, FHIR R4: the door's reads are audited as the JSON API's, by the request's uid.
+  // docs/api.md, MCP: a message is no patient data itself (a tool call records its own events);
+  // GET and DELETE, which a stateless server does not serve, answer 405.
+  'POST /mcp/': () => ({
+    method: 'post',
+    url: '/mcp',
+    headers: { Accept: 'application/json, text/event-stream' },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    status: 200,
+  }),
+  'GET /mcp/': () => ({ method: 'get', url: '/mcp', status: 405 }),
+  'DELETE /mcp/': () => ({ method: 'delete', url: '/mcp', status: 405 }),
   // Any other path under the door: a FHIR 404 to any valid key, nothing recorded.
   'ALL /fhir/R4/*path/': () => ({ method: 'get', url: `${FHIR}/Practitioner/1`, status: 404 }),
   'GET /fhir/R4/metadata/': () => ({ method: 'get', url: `${FHIR}/metadata`, status: 200 }),
@@ -715,5 +728,6 @@ export function send(
     [sample.method](sample.url)
     .set(auth)
     .set('X-Request-Id', requestId);
+  if (sample.headers) call.set(sample.headers);
   return sample.body ? call.send(sample.body) : call;
 }

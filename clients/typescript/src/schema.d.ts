@@ -810,86 +810,20 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/v1/patients/": {
+    "/mcp": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List patients
-         * @description Newest first, keyset-paginated: pass `next_cursor` back as `cursor` until it is null. Filters combine (AND).
-         */
-        get: operations["PatientsController_list"];
+        get?: never;
         put?: never;
         /**
-         * Create a patient
-         * @description Names are stored and returned in lower case. A patient with the same first name, last name and date of birth in the account is "similar": it is refused with a whole-request error naming the existing patient, unless `force_similar` is true. Answers 200.
+         * MCP messages (streamable HTTP, stateless)
+         * @description The Model Context Protocol over streamable HTTP, stateless: each POST carries JSON-RPC messages and is answered in JSON; any process answers any message, no session is kept. The tools listed are those the key’s scopes allow; each tool call is an audit event (`mcp_tool` `call`) besides the events of the data it reads or makes (docs/api.md, MCP).
          */
-        post: operations["PatientsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/patients/{code}/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get a patient by code */
-        get: operations["PatientsController_get"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/patients/{code}/eligibility/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The patient's linked eligibility requests, newest first */
-        get: operations["PatientsController_links"];
-        put?: never;
-        /**
-         * Link an eligibility request to the patient
-         * @description Idempotent. Answers the link with the request’s current V2 results and the patient’s page in the web application.
-         */
-        post: operations["PatientsController_link"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/patients/{code}/benefit-history/": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The patient's benefit history, with its sources
-         * @description Staff entries, and the services of claims the practice filed through the service whose patient has the record's names and date of birth (`remittance` once the 835 paid the line), the most recent service first. Claim-sourced entries (they carry claim codes) are answered only to a key holding `claims:read`; to others the list holds the staff entries alone.
-         */
-        get: operations["BenefitHistoryController_list"];
-        put?: never;
-        /**
-         * Record a service the patient had
-         * @description A benefit of an insurer used on a day (the frames bought elsewhere, an exam before the practice used the service): a finishing search of the patient counts it toward the next eligible date of benefits with a frequency (docs/api.md, Next eligible dates). The same insurer, benefit and day again replaces the note.
-         */
-        post: operations["BenefitHistoryController_add"];
+        post: operations["McpController_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -999,6 +933,92 @@ export interface paths {
          */
         put: operations["AppointmentPolicyController_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/patients/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List patients
+         * @description Newest first, keyset-paginated: pass `next_cursor` back as `cursor` until it is null. Filters combine (AND).
+         */
+        get: operations["PatientsController_list"];
+        put?: never;
+        /**
+         * Create a patient
+         * @description Names are stored and returned in lower case. A patient with the same first name, last name and date of birth in the account is "similar": it is refused with a whole-request error naming the existing patient, unless `force_similar` is true. Answers 200.
+         */
+        post: operations["PatientsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/patients/{code}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a patient by code */
+        get: operations["PatientsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/patients/{code}/eligibility/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The patient's linked eligibility requests, newest first */
+        get: operations["PatientsController_links"];
+        put?: never;
+        /**
+         * Link an eligibility request to the patient
+         * @description Idempotent. Answers the link with the request’s current V2 results and the patient’s page in the web application.
+         */
+        post: operations["PatientsController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/patients/{code}/benefit-history/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The patient's benefit history, with its sources
+         * @description Staff entries, and the services of claims the practice filed through the service whose patient has the record's names and date of birth (`remittance` once the 835 paid the line), the most recent service first. Claim-sourced entries (they carry claim codes) are answered only to a key holding `claims:read`; to others the list holds the staff entries alone.
+         */
+        get: operations["BenefitHistoryController_list"];
+        put?: never;
+        /**
+         * Record a service the patient had
+         * @description A benefit of an insurer used on a day (the frames bought elsewhere, an exam before the practice used the service): a finishing search of the patient counts it toward the next eligible date of benefits with a frequency (docs/api.md, Next eligible dates). The same insurer, benefit and day again replaces the note.
+         */
+        post: operations["BenefitHistoryController_add"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1245,9 +1265,9 @@ export interface components {
              * @description `read` one record, `list` records, `create`, `update`, `link` (an eligibility request to a patient), `notify` (a claim e-mailed to the customer); security events (SECURITY.md): `sign_in`, `sign_in_failed` (session), `enrol`, `disable`, `fail` (two_factor), `create`, `revoke` (api_key), `create`, `update`, `delete`, `redeliver` (webhook), `mint`, `redeem` (embed_link), `invite`, `accept`, `update`, `disable`, `enable` (user), `change`, `reset` (password); `change`, `delete` (insurer_credentials), `enable`, `disable` (insurer, assisted_insurer, two_factor_requirement), `change` (embedding), `create`, `update` (location).
              * @enum {string}
              */
-            action: "read" | "list" | "create" | "update" | "link" | "notify" | "sign_in" | "sign_in_failed" | "enrol" | "disable" | "fail" | "revoke" | "delete" | "redeliver" | "mint" | "redeem" | "invite" | "enable" | "accept" | "change" | "reset" | "change_failed" | "end" | "end_all";
+            action: "read" | "list" | "create" | "update" | "link" | "notify" | "call" | "sign_in" | "sign_in_failed" | "enrol" | "disable" | "fail" | "revoke" | "delete" | "redeliver" | "mint" | "redeem" | "invite" | "enable" | "accept" | "change" | "reset" | "change_failed" | "end" | "end_all";
             /** @enum {string} */
-            resource_type: "eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location";
+            resource_type: "eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "mcp_tool" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location";
             /** @description The record: a patient or claim code, an eligibility `request_uid`; null for lists. */
             resource_id: string | null;
             /** @description The request id (`X-Request-Id`), as the logs name the request. */
@@ -2830,134 +2850,6 @@ export interface components {
             /** @description What the patient orders. */
             order: components["schemas"]["QuoteOrderDto"];
         };
-        PatientAddressDto: {
-            line1?: string | null;
-            line2?: string | null;
-            /** @description Addressee when it is not the patient ("c/o ..."). */
-            recipient?: string | null;
-            city?: string | null;
-            state?: string | null;
-            zipcode?: string | null;
-        };
-        CreatePatientDto: {
-            /** @description Stored and returned in lower case. */
-            first_name: string;
-            /** @description Stored and returned in lower case. */
-            middle_name?: string | null;
-            /** @description Stored and returned in lower case. */
-            last_name: string;
-            /** Format: date */
-            dob: string;
-            sex?: ("female" | "male" | "other" | "unknown") | null;
-            ssn_last_four?: string | null;
-            /** Format: email */
-            email?: string | null;
-            phone?: string | null;
-            address?: components["schemas"]["PatientAddressDto"] | null;
-            /** @description The patient's number in the caller's own system. */
-            account_number?: string | null;
-            /** @description The patient's location; the account's default location when empty or absent. */
-            location_code?: string | null;
-            /** @description Save the patient even when one with the same first name, last name and date of birth already exists (otherwise that is refused, naming the existing patient). */
-            force_similar?: boolean | null;
-        };
-        PatientAddressResponse: {
-            line1: string | null;
-            line2: string | null;
-            recipient: string | null;
-            city: string | null;
-            zipcode: string | null;
-            state: string | null;
-        };
-        LocationRef: {
-            status: string;
-            title: string;
-            code: string;
-        };
-        PatientResponse: {
-            code: string;
-            /** @description Lower case. */
-            first_name: string;
-            /** @description Lower case. */
-            middle_name: string | null;
-            /** @description Lower case. */
-            last_name: string;
-            /** Format: date */
-            dob: string;
-            sex: ("female" | "male" | "other" | "unknown") | null;
-            ssn_last_four: string | null;
-            email: string | null;
-            phone: string | null;
-            address: components["schemas"]["PatientAddressResponse"] | null;
-            account_number: string | null;
-            location: components["schemas"]["LocationRef"];
-            /** Format: date-time */
-            created_at: string;
-        };
-        PatientListResponse: {
-            /** @description Newest first. */
-            result: components["schemas"]["PatientResponse"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            next_cursor: string | null;
-        };
-        LinkEligibilityDto: {
-            /** @description UID of an eligibility request of the account. */
-            request_uid: string;
-        };
-        PatientEligibilityLink: {
-            request_uid: string;
-            /** @description The patient's page in the web application. */
-            provider_app_url: string;
-            /** @description The V2 results of the request; null while processing or on error. */
-            results: components["schemas"]["ResultEntryV2"][] | null;
-        };
-        PatientEligibilityLinkList: {
-            result: components["schemas"]["PatientEligibilityLink"][];
-        };
-        CreateBenefitEntryDto: {
-            /**
-             * @description The insurer whose benefit the service used (a code of the insurer directory).
-             * @enum {string}
-             */
-            insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
-            /**
-             * @description The benefit the service used.
-             * @enum {string}
-             */
-            benefit_code: "exam.routine" | "exam.contact_lens_fitting" | "materials.frames" | "materials.spectacle_lenses" | "materials.spectacle_lenses.single_vision" | "materials.spectacle_lenses.bifocal" | "materials.spectacle_lenses.trifocal" | "materials.spectacle_lenses.progressive" | "materials.contact_lenses" | "materials.contact_lenses.elective" | "materials.contact_lenses.medically_necessary";
-            /**
-             * Format: date
-             * @description The date of service: not in the future.
-             */
-            date: string;
-            note?: string | null;
-        };
-        BenefitHistoryEntry: {
-            /**
-             * @description `staff` (recorded here), `claim` (a claim the practice filed through the service) or `remittance` (that claim, its line paid by the 835).
-             * @enum {string}
-             */
-            source: "staff" | "claim" | "remittance";
-            /** @enum {string} */
-            insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
-            /** @enum {string} */
-            benefit_code: "exam.routine" | "exam.contact_lens_fitting" | "materials.frames" | "materials.spectacle_lenses" | "materials.spectacle_lenses.single_vision" | "materials.spectacle_lenses.bifocal" | "materials.spectacle_lenses.trifocal" | "materials.spectacle_lenses.progressive" | "materials.contact_lenses" | "materials.contact_lenses.elective" | "materials.contact_lenses.medically_necessary";
-            /**
-             * Format: date
-             * @description The date of service.
-             */
-            date: string;
-            /** @description A staff entry's note. */
-            note: string | null;
-            /** @description The claim of the service. */
-            claim_code: string | null;
-            /** @description The claim line's procedure code that used the benefit. */
-            procedure_code: string | null;
-        };
-        BenefitHistoryList: {
-            /** @description The most recent service first. */
-            result: components["schemas"]["BenefitHistoryEntry"][];
-        };
         SyncAppointmentItemDto: {
             /**
              * Format: date-time
@@ -3191,6 +3083,134 @@ export interface components {
             freshness_hours: number;
             /** @description Only appointments in these statuses are checked. */
             statuses: ("booked" | "arrived" | "fulfilled" | "cancelled" | "noshow")[];
+        };
+        PatientAddressDto: {
+            line1?: string | null;
+            line2?: string | null;
+            /** @description Addressee when it is not the patient ("c/o ..."). */
+            recipient?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zipcode?: string | null;
+        };
+        CreatePatientDto: {
+            /** @description Stored and returned in lower case. */
+            first_name: string;
+            /** @description Stored and returned in lower case. */
+            middle_name?: string | null;
+            /** @description Stored and returned in lower case. */
+            last_name: string;
+            /** Format: date */
+            dob: string;
+            sex?: ("female" | "male" | "other" | "unknown") | null;
+            ssn_last_four?: string | null;
+            /** Format: email */
+            email?: string | null;
+            phone?: string | null;
+            address?: components["schemas"]["PatientAddressDto"] | null;
+            /** @description The patient's number in the caller's own system. */
+            account_number?: string | null;
+            /** @description The patient's location; the account's default location when empty or absent. */
+            location_code?: string | null;
+            /** @description Save the patient even when one with the same first name, last name and date of birth already exists (otherwise that is refused, naming the existing patient). */
+            force_similar?: boolean | null;
+        };
+        PatientAddressResponse: {
+            line1: string | null;
+            line2: string | null;
+            recipient: string | null;
+            city: string | null;
+            zipcode: string | null;
+            state: string | null;
+        };
+        LocationRef: {
+            status: string;
+            title: string;
+            code: string;
+        };
+        PatientResponse: {
+            code: string;
+            /** @description Lower case. */
+            first_name: string;
+            /** @description Lower case. */
+            middle_name: string | null;
+            /** @description Lower case. */
+            last_name: string;
+            /** Format: date */
+            dob: string;
+            sex: ("female" | "male" | "other" | "unknown") | null;
+            ssn_last_four: string | null;
+            email: string | null;
+            phone: string | null;
+            address: components["schemas"]["PatientAddressResponse"] | null;
+            account_number: string | null;
+            location: components["schemas"]["LocationRef"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        PatientListResponse: {
+            /** @description Newest first. */
+            result: components["schemas"]["PatientResponse"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        LinkEligibilityDto: {
+            /** @description UID of an eligibility request of the account. */
+            request_uid: string;
+        };
+        PatientEligibilityLink: {
+            request_uid: string;
+            /** @description The patient's page in the web application. */
+            provider_app_url: string;
+            /** @description The V2 results of the request; null while processing or on error. */
+            results: components["schemas"]["ResultEntryV2"][] | null;
+        };
+        PatientEligibilityLinkList: {
+            result: components["schemas"]["PatientEligibilityLink"][];
+        };
+        CreateBenefitEntryDto: {
+            /**
+             * @description The insurer whose benefit the service used (a code of the insurer directory).
+             * @enum {string}
+             */
+            insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
+            /**
+             * @description The benefit the service used.
+             * @enum {string}
+             */
+            benefit_code: "exam.routine" | "exam.contact_lens_fitting" | "materials.frames" | "materials.spectacle_lenses" | "materials.spectacle_lenses.single_vision" | "materials.spectacle_lenses.bifocal" | "materials.spectacle_lenses.trifocal" | "materials.spectacle_lenses.progressive" | "materials.contact_lenses" | "materials.contact_lenses.elective" | "materials.contact_lenses.medically_necessary";
+            /**
+             * Format: date
+             * @description The date of service: not in the future.
+             */
+            date: string;
+            note?: string | null;
+        };
+        BenefitHistoryEntry: {
+            /**
+             * @description `staff` (recorded here), `claim` (a claim the practice filed through the service) or `remittance` (that claim, its line paid by the 835).
+             * @enum {string}
+             */
+            source: "staff" | "claim" | "remittance";
+            /** @enum {string} */
+            insurer_code: "insurer:demo:vision" | "insurer:vision:vsp" | "insurer:vision:eye_med" | "insurer:vision:spectera" | "insurer:vision:davis_vision" | "insurer:vision:superior" | "insurer:vision:cigna_vision" | "insurer:vision:aetna_vision" | "insurer:vision:blue_view";
+            /** @enum {string} */
+            benefit_code: "exam.routine" | "exam.contact_lens_fitting" | "materials.frames" | "materials.spectacle_lenses" | "materials.spectacle_lenses.single_vision" | "materials.spectacle_lenses.bifocal" | "materials.spectacle_lenses.trifocal" | "materials.spectacle_lenses.progressive" | "materials.contact_lenses" | "materials.contact_lenses.elective" | "materials.contact_lenses.medically_necessary";
+            /**
+             * Format: date
+             * @description The date of service.
+             */
+            date: string;
+            /** @description A staff entry's note. */
+            note: string | null;
+            /** @description The claim of the service. */
+            claim_code: string | null;
+            /** @description The claim line's procedure code that used the benefit. */
+            procedure_code: string | null;
+        };
+        BenefitHistoryList: {
+            /** @description The most recent service first. */
+            result: components["schemas"]["BenefitHistoryEntry"][];
         };
         ClaimAddressDto: {
             line1: string;
@@ -3769,7 +3789,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string | null;
                 /** @description Only events about this kind of record. */
-                resource_type?: ("eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location") | null;
+                resource_type?: ("eligibility_request" | "patient" | "claim" | "estimate" | "insurer_exchange" | "eligibility_batch" | "claim_report" | "remittance" | "verification_task" | "insurer_credentials" | "plan_design" | "appointment" | "quote" | "mcp_tool" | "session" | "two_factor" | "api_key" | "webhook" | "embed_link" | "user" | "password" | "insurer" | "assisted_insurer" | "two_factor_requirement" | "embedding" | "location") | null;
                 /** @description Only events about this record: a patient or claim code, an eligibility `request_uid`. */
                 resource_id?: string | null;
             };
@@ -8399,146 +8419,28 @@ export interface operations {
             };
         };
     };
-    PatientsController_list: {
-        parameters: {
-            query?: {
-                /** @description Page size (default 50, at most 200). */
-                limit?: number | null;
-                /** @description `next_cursor` of the previous page. */
-                cursor?: string | null;
-                /** @description Name search, case-insensitive: every word must appear in the first, middle or last name. */
-                search?: string | null;
-                /** @description Only patients born on this date. */
-                dob?: string | null;
-                /** @description Only patients of this location (unknown code → field error). */
-                location_code?: string | null;
-                /** @description Only patients with exactly this account number. */
-                account_number?: string | null;
-            };
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
-                "If-None-Match"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PatientListResponse"];
-                };
-            };
-            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    PatientsController_create: {
+    McpController_post: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description A JSON-RPC message of MCP (or a batch). */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreatePatientDto"];
+                "application/json": Record<string, never>;
             };
         };
         responses: {
+            /** @description The JSON-RPC answer. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PatientResponse"];
-                };
-            };
-            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"];
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
@@ -8551,583 +8453,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:write` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    PatientsController_get: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PatientResponse"];
-                };
-            };
-            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unknown object, or one that belongs to another account. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    PatientsController_links: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PatientEligibilityLinkList"];
-                };
-            };
-            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:read`, `eligibility:read` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unknown object, or one that belongs to another account. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    PatientsController_link: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LinkEligibilityDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PatientEligibilityLink"];
-                };
-            };
-            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:write`, `eligibility:read` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unknown object, or one that belongs to another account. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Body over 1 MiB. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    BenefitHistoryController_list: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
-                "If-None-Match"?: string;
-            };
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BenefitHistoryList"];
-                };
-            };
-            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    ETag: components["headers"]["ETag"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unknown object, or one that belongs to another account. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds until the API key may call again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unexpected error (logged with the request id). */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description A dependency is briefly unavailable; retry. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-        };
-    };
-    BenefitHistoryController_add: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateBenefitEntryDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BenefitHistoryEntry"];
-                };
-            };
-            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description The scheme the API expects: `Api realm="api"`. */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthenticationError"];
-                };
-            };
-            /** @description The API key lacks the scope `patients:write` (`write` includes `read`). */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
-                };
-            };
-            /** @description Unknown object, or one that belongs to another account. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Body over 1 MiB. */
@@ -9980,6 +9305,791 @@ export interface operations {
             };
             /** @description The API key lacks the scope `appointments:write` (`write` includes `read`). */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    PatientsController_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50, at most 200). */
+                limit?: number | null;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string | null;
+                /** @description Name search, case-insensitive: every word must appear in the first, middle or last name. */
+                search?: string | null;
+                /** @description Only patients born on this date. */
+                dob?: string | null;
+                /** @description Only patients of this location (unknown code → field error). */
+                location_code?: string | null;
+                /** @description Only patients with exactly this account number. */
+                account_number?: string | null;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientListResponse"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    PatientsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePatientDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientResponse"];
+                };
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:write` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    PatientsController_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientResponse"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    PatientsController_links: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientEligibilityLinkList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:read`, `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    PatientsController_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkEligibilityDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatientEligibilityLink"];
+                };
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:write`, `eligibility:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Body over 1 MiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A body sent without `Content-Type: application/json` (none, text/plain, a form), or in an encoding or charset other than UTF-8 JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    BenefitHistoryController_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer: `304` without a body while it still matches. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenefitHistoryList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` holds the current `ETag`. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:read` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Rate limit of the API key reached; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds until the API key may call again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unexpected error (logged with the request id). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A dependency is briefly unavailable; retry. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    BenefitHistoryController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBenefitEntryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenefitHistoryEntry"];
+                };
+            };
+            /** @description Validation failed: every field error of the request, nested like the body (array indexes as string keys); whole-request errors under `$`. A path parameter that cannot be decoded (bad percent-encoding) is answered `{"detail": ...}`; one with U+0000 `{"errors": ...}`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrors"] | components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description The scheme the API expects: `Api realm="api"`. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description The API key lacks the scope `patients:write` (`write` includes `read`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown object, or one that belongs to another account. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
