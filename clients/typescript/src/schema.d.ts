@@ -7745,7 +7745,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7835,7 +7835,7 @@ export interface operations {
                     "application/fhir+json": Record<string, never>;
                 };
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7925,7 +7925,7 @@ export interface operations {
                     "application/fhir+json": Record<string, never>;
                 };
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8045,7 +8045,7 @@ export interface operations {
                     "application/fhir+json": Record<string, never>;
                 };
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8143,7 +8143,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8243,7 +8243,7 @@ export interface operations {
                     "application/fhir+json": Record<string, never>;
                 };
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8353,7 +8353,7 @@ export interface operations {
                     "application/fhir+json": Record<string, never>;
                 };
             };
-            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key. */
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8443,7 +8443,25 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Missing header, another scheme than `Api` (`Bearer x`, a bare key), or an invalid or revoked key. Every 401 names the expected header in `hint` and in `WWW-Authenticate`. */
+            /** @description Only notifications or responses were sent: no body. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key (docs/api.md, Authentication). */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -8453,6 +8471,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthenticationError"];
+                };
+            };
+            /** @description `Accept` lists not both `application/json` and `text/event-stream`: a JSON-RPC error. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description Body over 1 MiB. */

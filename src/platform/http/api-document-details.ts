@@ -4,7 +4,7 @@ import { KNOWN_INSURER_CODES } from '@/lib/insurer-codes';
 /**
  * What every answer carries and no decorator says: the request id, the ETag and
  * conditional GET of Express's `res.send`, and the insurer codes as an enum.
- * The FHIR door's error answers are its own (fhirErrors).
+ * The doors' answers are their own (doorAnswers).
  */
 
 type Json = Record<string, any>;
@@ -100,29 +100,35 @@ function setEnum(schema: Json): void {
   if (!schema.example) schema.example = KNOWN_INSURER_CODES[0];
 }
 
+const DOOR_401 =
+  'Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key ' +
+  '(docs/api.md, Authentication).';
+
 /**
- * The FHIR door answers its errors as OperationOutcomes in `application/fhir+json`, with the
- * statuses the JSON API gives (docs/api.md, FHIR R4): its error answers say so, in words.
+ * The doors' answers (docs/api.md, Authentication): their 401 names both schemes; the FHIR door
+ * answers its errors as OperationOutcomes in `application/fhir+json`, with the statuses the JSON
+ * API gives (docs/api.md, FHIR R4), and says so in words.
  */
-export function fhirErrors(paths: OpenAPIObject['paths']): void {
+export function doorAnswers(paths: OpenAPIObject['paths']): void {
   const body =
     'A FHIR R4 OperationOutcome: one issue of severity error, its code and diagnostics saying ' +
     'what went wrong (docs/api.md, FHIR R4).';
-  // The JSON API's words for these name its own body shapes and scheme.
-  const words: Record<string, string> = {
+  // The JSON API's words for these name its own body shapes.
+  const fhirWords: Record<string, string> = {
     '400': 'The Bundle, a field of it or a parameter is not valid; the issue says which.',
-    '401': 'Missing header, a scheme other than `Api` or `Bearer`, or an invalid or revoked key.',
     '415':
       'A body sent as neither `application/fhir+json` nor `application/json`, or in a charset ' +
       'other than UTF-8.',
   };
   for (const [path, item] of Object.entries(paths)) {
-    if (!path.startsWith('/fhir/R4/')) continue;
+    if (/^\/(api|health)\//.test(path)) continue;
+    const fhir = path.startsWith('/fhir/R4/');
     for (const method of ['get', 'post'] as const) {
       for (const [status, answer] of Object.entries(item[method]?.responses ?? {})) {
-        if (Number(status) < 400) continue;
         const a = answer as { description: string; content?: object };
-        a.description = words[status] ?? a.description;
+        if (status === '401') a.description = DOOR_401;
+        if (!fhir || Number(status) < 400) continue;
+        a.description = fhirWords[status] ?? a.description;
         a.content = { 'application/fhir+json': { schema: { type: 'object', description: body } } };
       }
     }

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { documentHttpDetails, fhirErrors, insurerCodeEnums } from './api-document-details';
+import { documentHttpDetails, doorAnswers, insurerCodeEnums } from './api-document-details';
 import { MSG } from '@/platform/kernel/messages';
 import { ERROR_SCHEMAS, NULL_ONLY_SCHEMA, ref } from './api-docs';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from './webhook-events.doc';
@@ -267,7 +267,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.paths = withTrailingSlashes(document.paths);
   pathParameterErrors(document.paths);
   bodyErrors(document.paths);
-  fhirErrors(document.paths);
+  doorAnswers(document.paths);
   nullableRefs(document.paths);
   nullableRefs(document.components);
   documentHttpDetails(document);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Req, Res } from '@nestjs/common';
-import { ApiBody, ApiExcludeEndpoint, ApiOkResponse } from '@nestjs/swagger';
+import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { DoorController } from '@/platform/http/doors';
@@ -36,6 +36,18 @@ export class McpController {
     },
   })
   @ApiOkResponse({ description: 'The JSON-RPC answer.', schema: { type: 'object' } })
+  @ApiResponse({ status: 202, description: 'Only notifications or responses were sent: no body.' })
+  @ApiResponse({
+    status: 400,
+    description: 'Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null.',
+    content: { 'application/json': { schema: { type: 'object' } } },
+  })
+  @ApiResponse({
+    status: 406,
+    description:
+      '`Accept` lists not both `application/json` and `text/event-stream`: a JSON-RPC error.',
+    content: { 'application/json': { schema: { type: 'object' } } },
+  })
   async post(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
     const gone = new AbortController();
     const server = this.servers.create({ ...callerOf(req), signal: gone.signal });
