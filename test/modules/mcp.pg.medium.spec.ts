@@ -88,7 +88,10 @@ describe('mcp module, alone', () => {
         patient: { first_name: 'Maria', last_name: 'Garcia', dob: '1984-06-15', zipcode: '78701' },
         wait_seconds: 0,
       },
-    })) as unknown as { isError?: boolean; structuredContent: { request_uid: string; status: string } };
+    })) as unknown as {
+      isError?: boolean;
+      structuredContent: { request_uid: string; status: string };
+    };
     expect(started.isError).toBeFalsy();
     const uid = started.structuredContent.request_uid;
     expect(typeof uid).toBe('string');
