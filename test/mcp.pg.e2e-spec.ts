@@ -324,6 +324,16 @@ describe('the MCP door (docs/api.md, MCP)', () => {
     expect(at.body.result.isError).toBe(true);
     expect(at.body.result.structuredContent.errors.location_code).toBeDefined();
     expect((await post('not json', 'text/plain')).status).toBeLessThan(500);
+    // A batch would be many requests for one of the key's: refused, nothing run.
+    const call = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'list_insurers' } };
+    const batch = await post([
+      { ...call, id: 1 },
+      { ...call, id: 2 },
+    ]);
+    expect([batch.status, batch.body]).toEqual([
+      400,
+      { errors: { $: ['Send one JSON-RPC message per request: no batches.'] } },
+    ]);
   });
 
   it("another account's request uid is not found", async () => {

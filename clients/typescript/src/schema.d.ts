@@ -8426,7 +8426,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description A JSON-RPC message of MCP (or a batch). */
+        /** @description One JSON-RPC message of MCP (a batch is refused with 400). */
         requestBody: {
             content: {
                 "application/json": Record<string, never>;
@@ -8451,7 +8451,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null. */
+            /** @description Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null; a batch: `{"errors": {"$": [...]}}`. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

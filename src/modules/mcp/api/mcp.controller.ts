@@ -4,6 +4,7 @@ import { ApiBody, ApiExcludeEndpoint, ApiOkResponse, ApiResponse } from '@nestjs
 import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { DoorController } from '@/platform/http/doors';
+import { ValidationFailed } from '@/platform/kernel/errors';
 import { ApiRoute } from '@/platform/http/api-routes';
 import type { AppRequest } from '@/platform/kernel/request-context';
 import { auditContextOf, NotPatientData } from '@/modules/audit';
@@ -29,7 +30,7 @@ export class McpController {
     description: DESCRIPTION,
   })
   @ApiBody({
-    description: 'A JSON-RPC message of MCP (or a batch).',
+    description: 'One JSON-RPC message of MCP (a batch is refused with 400).',
     schema: { type: 'object' },
     examples: {
       list: { value: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
@@ -39,7 +40,8 @@ export class McpController {
   @ApiResponse({ status: 202, description: 'Only notifications or responses were sent: no body.' })
   @ApiResponse({
     status: 400,
-    description: 'Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null.',
+    description:
+      'Not a JSON-RPC message of MCP: a JSON-RPC error (`-32700`, `-32600`), `id` null; a batch: `{"errors": {"$": [...]}}`.',
     content: { 'application/json': { schema: { type: 'object' } } },
   })
   @ApiResponse({
@@ -49,6 +51,10 @@ export class McpController {
     content: { 'application/json': { schema: { type: 'object' } } },
   })
   async post(@Req() req: AppRequest, @Res() res: Response): Promise<void> {
+    // One message per POST: each is one request of the key (its rate limit, its audit), and MCP
+    // since 2025-06-18 has no batches.
+    if (Array.isArray(req.body))
+      throw ValidationFailed.request('Send one JSON-RPC message per request: no batches.');
     const gone = new AbortController();
     const server = this.servers.create({ ...callerOf(req), signal: gone.signal });
     const transport = new StreamableHTTPServerTransport({
