@@ -11,7 +11,7 @@
  * - `.redis.`: Redis itself: Bull's jobs, Redis outages, the rate limit shared across processes,
  *   the search path through Bull, the revocation channel;
  * - `.browser.`: Chromium (test/support/browser.ts);
- * - `.tools.`: Debian's programs: pyx12 on Python 3, pdftotext, promtool, psql.
+ * - `.tools.`: Debian's programs: pyx12 on Python 3, pdftotext, promtool, psql, curl.
  * A spec needing Chromium and a tool is `.tools.` (the tools tier has Chromium too). A `.redis.`
  * spec needs nothing else (test/test-tiers.spec.ts holds it): every tier but the redis one runs
  * the service on PostgreSQL alone, REDIS_URL at a port where nothing listens (test/support/env.ts).

@@ -2,8 +2,8 @@
 # The tools tier (npm run test:tools; jest.config.js): the claim form PDFs read with poppler-utils'
 # pdftotext, the X12 files checked by third_party/pyx12 (the independent 5010 validator) on
 # Debian's Python 3 with python3-defusedxml, the database roles script run by psql, the metrics by
-# promtool (scripts/ensure-promtool.sh), and a download read back in Chromium
-# (scripts/ensure-chromium.sh). Install what is missing (as root through apt-get, as on this
+# promtool (scripts/ensure-promtool.sh), docs/api.md's FHIR example run by curl, and a download
+# read back in Chromium (scripts/ensure-chromium.sh). Install what is missing (as root through apt-get, as on this
 # project's machines); otherwise say what to do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ missing=()
 has pdftotext || missing+=(poppler-utils)
 has_defusedxml || missing+=(python3-defusedxml)
 has psql || missing+=(postgresql-client)
+has curl || missing+=(curl)
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" = "0" ] && has apt-get; then
   echo "Missing for the tools tests: ${missing[*]}: installing Debian's packages"
   apt-get update -qq
@@ -23,6 +24,7 @@ has pdftotext || { echo "pdftotext is missing: install it (apt-get install -y po
 has_defusedxml ||
   { echo "Python 3's defusedxml is missing (pyx12 needs it): install it (apt-get install -y python3-defusedxml)" >&2; status=1; }
 has psql || { echo "psql is missing: install it (apt-get install -y postgresql-client)" >&2; status=1; }
+has curl || { echo "curl is missing: install it (apt-get install -y curl)" >&2; status=1; }
 bash scripts/ensure-promtool.sh || status=1
 bash scripts/ensure-chromium.sh || status=1
 exit "$status"
