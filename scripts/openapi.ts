@@ -51,19 +51,28 @@ function withoutExamples(node: unknown): unknown {
   );
 }
 
+/**
+ * The JSON API's part of the document: the doors (FHIR R4, MCP) are for their standards' own
+ * clients (docs/api.md, Authentication), not the package's.
+ */
+function jsonApiOnly(document: { paths: Record<string, unknown> }): unknown {
+  const paths = Object.entries(document.paths).filter(([p]) => /^\/(api|health)\//.test(p));
+  return { ...document, paths: Object.fromEntries(paths) };
+}
+
 /** The client's types for a document's text, as openapi-typescript prints them. */
 export async function clientTypesText(document: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'vision-openapi-'));
   try {
     const input = join(dir, 'openapi.json');
-    await writeFile(input, JSON.stringify(withoutExamples(JSON.parse(document))));
+    await writeFile(input, JSON.stringify(withoutExamples(jsonApiOnly(JSON.parse(document)))));
     const cli = join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
     const { stdout } = await run(process.execPath, [cli, input], {
       cwd: ROOT,
       maxBuffer: 64 * 1024 * 1024,
     });
     return (
-      '// Generated from openapi.json (without its examples) by `npm run openapi`, with\n' +
+      '// Generated from openapi.json (its JSON API, without examples) by `npm run openapi`, with\n' +
       '// openapi-typescript. Do not edit.\n' +
       stdout
     );

@@ -186,7 +186,8 @@ describe('the counter (docs/api.md, The counter)', () => {
 
   it("answers docs/api.md's inline example as it says", async () => {
     const doc = readFileSync(join(__dirname, '..', 'docs', 'api.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## The counter'), doc.indexOf('## Claims'));
+    const start = doc.indexOf('\n## The counter\n');
+    const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
     const blocks = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
     const res = await post(JSON.parse(blocks[blocks.length - 1]));
     expect(res.status).toBe(201);
