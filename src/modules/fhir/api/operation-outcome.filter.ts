@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { errorAnswer } from '@/platform/http/http-exception.filter';
 import { DomainError } from '@/platform/kernel/errors';
 import type { AppRequest } from '@/platform/kernel/request-context';
-import { operationOutcome } from '../domain/fhir-resources';
+import { operationOutcome } from '../domain/operation-outcome';
 import { FHIR_JSON } from '../domain/fhir.constants';
 
 /**

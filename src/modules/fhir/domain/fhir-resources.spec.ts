@@ -1,11 +1,11 @@
 import {
   coverageEligibilityResponse,
-  operationOutcome,
   outcomeOf,
   parseResponseId,
   type RequestView,
   type V2View,
 } from './fhir-resources';
+import { operationOutcome } from './operation-outcome';
 
 const REQUEST: RequestView = {
   id: '41',

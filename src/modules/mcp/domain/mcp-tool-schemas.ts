@@ -1,5 +1,6 @@
+import type { ApiScope } from '@/platform/http/scopes';
 /**
- * The JSON schemas the MCP tools list (docs/api.md, MCP). They describe the arguments; the
+ * The MCP tools' definitions and the JSON schemas they list (docs/api.md, MCP). They describe the arguments; the
  * tools validate them as the JSON routes validate their bodies (the same DTOs), so a bad field
  * is named the way the route's 400 names it.
  */
@@ -123,3 +124,73 @@ export const SCHEDULE_AT_RISK_SCHEMA = object(
 );
 
 export const NO_ARGUMENTS_SCHEMA = object({});
+
+export interface McpToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  /** The scopes of the routes it wraps, all needed (`[]`: any key). */
+  scopes: ApiScope[];
+  inputSchema: Record<string, unknown>;
+}
+
+/** The tools, in the order `tools/list` answers them (docs/api.md, MCP). */
+export const DEFINITIONS: McpToolDefinition[] = [
+  {
+    name: 'check_eligibility',
+    title: 'Check eligibility',
+    description:
+      "Starts an eligibility check (the JSON route's body: insurer_code or insurer_code_list, " +
+      'patient, …) and waits for its answer, at most 50 seconds; answers the V2 result in a ' +
+      'compact form, or the request uid and the state so far (then call get_eligibility). The ' +
+      'sandbox insurer is insurer:demo:vision.',
+    scopes: ['eligibility:write'],
+    inputSchema: CHECK_ELIGIBILITY_SCHEMA,
+  },
+  {
+    name: 'get_eligibility',
+    title: 'Get an eligibility result',
+    description:
+      'The V2 result of an eligibility request of your account by its request_uid, compact: ' +
+      "each plan, its persons and each benefit's in-network money and dates.",
+    scopes: ['eligibility:read'],
+    inputSchema: BY_REQUEST_UID_SCHEMA,
+  },
+  {
+    name: 'explain_benefits',
+    title: 'Explain what the patient can have, and when',
+    description:
+      'In sentences, per person of an eligibility result: which benefits (exam, frames, lenses, ' +
+      'contact lenses) are available now and which not before a date, and why (the frequency, ' +
+      'the last service, a date the payer states).',
+    scopes: ['eligibility:read'],
+    inputSchema: BY_REQUEST_UID_SCHEMA,
+  },
+  {
+    name: 'quote_materials',
+    title: 'Quote materials (the counter)',
+    description:
+      "What the patient pays for an order (frame, lenses, lens options, contact lenses, fitting) on a person's plan of " +
+      'a complete eligibility result: the same quote as POST /api/auth/v1/quotes/, stored.',
+    scopes: ['eligibility:read'],
+    inputSchema: QUOTE_MATERIALS_SCHEMA,
+  },
+  {
+    name: 'schedule_at_risk',
+    title: "A day's appointments at risk",
+    description:
+      "The day's appointments whose coverage is not active (inactive, no plan, failed, waiting " +
+      'for a person, checking, not checked), each with why.',
+    scopes: ['appointments:read', 'eligibility:read'],
+    inputSchema: SCHEDULE_AT_RISK_SCHEMA,
+  },
+  {
+    name: 'list_insurers',
+    title: 'List insurers',
+    description:
+      'The insurer codes this account can check, with their names and how eligibility reaches ' +
+      'them (sandbox, x12, assisted or none).',
+    scopes: [],
+    inputSchema: NO_ARGUMENTS_SCHEMA,
+  },
+];

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type Type } from '@nestjs/common';
 import { DomainError, ValidationFailed } from '@/platform/kernel/errors';
-import { grants, type ApiScope } from '@/platform/http/scopes';
+import { grants } from '@/platform/http/scopes';
 import { createValidationPipe } from '@/platform/http/validation/validation-errors';
 import { isoDate, todayIso } from '@/platform/kernel/time';
 import { type AuditContext, AuditService } from '@/modules/audit';
@@ -13,13 +13,7 @@ import { CreateQuoteDto, QuotesService } from '@/modules/quotes';
 import { AppointmentsService, keyActor, ListAppointmentsQuery } from '@/modules/appointments';
 import { InsurerDirectory } from '@/modules/insurers';
 import { atRisk, compactResult, explainBenefits } from './mcp-answers';
-import {
-  BY_REQUEST_UID_SCHEMA,
-  CHECK_ELIGIBILITY_SCHEMA,
-  NO_ARGUMENTS_SCHEMA,
-  QUOTE_MATERIALS_SCHEMA,
-  SCHEDULE_AT_RISK_SCHEMA,
-} from './mcp-tool-schemas';
+import { DEFINITIONS, type McpToolDefinition } from './mcp-tool-schemas';
 
 /** Who calls a tool: the request's API key, as the key guard authenticated it. */
 export interface McpCaller {
@@ -30,15 +24,6 @@ export interface McpCaller {
   audit: AuditContext;
   /** Aborted when the client goes away: a waiting check_eligibility stops waiting. */
   signal?: AbortSignal;
-}
-
-export interface McpToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  /** The scopes of the routes it wraps, all needed (`[]`: any key). */
-  scopes: ApiScope[];
-  inputSchema: Record<string, unknown>;
 }
 
 /** A tool's answer, or a tool error: `isError` with the words (docs/api.md, MCP). */
@@ -249,63 +234,3 @@ export class McpTools {
     };
   }
 }
-
-const DEFINITIONS: McpToolDefinition[] = [
-  {
-    name: 'check_eligibility',
-    title: 'Check eligibility',
-    description:
-      "Starts an eligibility check (the JSON route's body: insurer_code or insurer_code_list, " +
-      'patient, …) and waits for its answer, at most 50 seconds; answers the V2 result in a ' +
-      'compact form, or the request uid and the state so far (then call get_eligibility). The ' +
-      'sandbox insurer is insurer:demo:vision.',
-    scopes: ['eligibility:write'],
-    inputSchema: CHECK_ELIGIBILITY_SCHEMA,
-  },
-  {
-    name: 'get_eligibility',
-    title: 'Get an eligibility result',
-    description:
-      'The V2 result of an eligibility request of your account by its request_uid, compact: ' +
-      "each plan, its persons and each benefit's in-network money and dates.",
-    scopes: ['eligibility:read'],
-    inputSchema: BY_REQUEST_UID_SCHEMA,
-  },
-  {
-    name: 'explain_benefits',
-    title: 'Explain what the patient can have, and when',
-    description:
-      'In sentences, per person of an eligibility result: which benefits (exam, frames, lenses, ' +
-      'contact lenses) are available now and which not before a date, and why (the frequency, ' +
-      'the last service, a date the payer states).',
-    scopes: ['eligibility:read'],
-    inputSchema: BY_REQUEST_UID_SCHEMA,
-  },
-  {
-    name: 'quote_materials',
-    title: 'Quote materials (the counter)',
-    description:
-      "What the patient pays for an order (frame, lenses, lens options, contact lenses, fitting) on a person's plan of " +
-      'a complete eligibility result: the same quote as POST /api/auth/v1/quotes/, stored.',
-    scopes: ['eligibility:read'],
-    inputSchema: QUOTE_MATERIALS_SCHEMA,
-  },
-  {
-    name: 'schedule_at_risk',
-    title: "A day's appointments at risk",
-    description:
-      "The day's appointments whose coverage is not active (inactive, no plan, failed, waiting " +
-      'for a person, checking, not checked), each with why.',
-    scopes: ['appointments:read', 'eligibility:read'],
-    inputSchema: SCHEDULE_AT_RISK_SCHEMA,
-  },
-  {
-    name: 'list_insurers',
-    title: 'List insurers',
-    description:
-      'The insurer codes this account can check, with their names and how eligibility reaches ' +
-      'them (sandbox, x12, assisted or none).',
-    scopes: [],
-    inputSchema: NO_ARGUMENTS_SCHEMA,
-  },
-];
