@@ -1,8 +1,8 @@
 import type { ApiScope } from '@/platform/http/scopes';
 /**
  * The MCP tools' definitions and the JSON schemas they list (docs/api.md, MCP). The schemas
- * describe the arguments; the tools validate them as the JSON routes validate their bodies (the same DTOs), so a bad field
- * is named the way the route's 400 names it.
+ * describe the arguments; the tools validate them as the JSON routes validate their bodies
+ * (the same DTOs), so a bad field is named the way the route's 400 names it.
  */
 type JsonSchema = Record<string, unknown>;
 
